@@ -1,0 +1,63 @@
+/*
+ * control.h - talking to a running collector.
+ *
+ * Each collector registers in the runtime directory, $PERFLOG_RUNTIME_DIR or
+ * else /tmp/perflog-UID (created 0700, owner checked): PID.sock is its
+ * control socket (0600) and PID.info holds "logset<TAB>DIR" and
+ * "interval<TAB>N". A stale entry (no such pid, or the socket refuses) is
+ * removed by whoever finds it.
+ *
+ * The protocol is one request line and one reply line over a unix stream
+ * socket; the collector checks SO_PEERCRED and serves only its own uid (and
+ * root). Requests: "status", "stop", "mark KIND<TAB>SESSION<TAB>TEXT"
+ * (fields escaped as in markers.tsv, extra "<TAB>key=value" fields may
+ * follow). Replies: "ok ..." or "error MESSAGE". Requests over 64 KiB are
+ * refused.
+ */
+#ifndef PERFLOG_CONTROL_H
+#define PERFLOG_CONTROL_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "../common/util.h"
+#include "../logs/markers.h"
+
+struct collector_info {
+	pid_t pid;
+	char logset[PATH_MAX];	/* absolute path of the log set */
+	unsigned interval;
+	unsigned long samples;	/* filled by control_status */
+	time_t last;		/* last sample's stamp, 0 none yet */
+};
+
+/* The runtime directory (created if needed), or NULL with e set. */
+const char *control_runtime_dir(struct perr *e);
+
+/* List the live collectors of this user (stale entries are cleaned).
+ * Returns the count, *out malloc'ed; -1 on error. */
+long control_list(struct collector_info **out, struct perr *e);
+
+/* Find the collector for a log set: dir when non-NULL, else
+ * $PERFLOG_LOGSET, else the only one running. Errors: "no collector is
+ * logging to 'DIR'", "no collector is running", "several collectors are
+ * running; name the log set with -d". */
+int control_find(const char *dir, struct collector_info *out, struct perr *e);
+
+/* Send one request and read the reply line into reply (without "ok ").
+ * Returns 0 on "ok", -1 with e holding the error. */
+int control_request(const struct collector_info *c, const char *request,
+		    char *reply, size_t n, struct perr *e);
+
+/* Convenience: mark through the collector logging to dir (see
+ * control_find). extra as in markers_append. */
+int control_mark(const char *dir, enum marker_kind kind, const char *session,
+		 const char *text, const char *const *extra, size_t nextra,
+		 struct perr *e);
+
+/* Ask a collector to stop and wait until it has closed the log set. */
+int control_stop(const struct collector_info *c, struct perr *e);
+
+#endif

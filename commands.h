@@ -1,0 +1,15 @@
+/*
+ * commands.h - the subcommands, git style: each lives with its module and
+ * takes the arguments after its name (argv[0] is the subcommand). Each
+ * returns the process exit status; only commands print errors and exit.
+ */
+#ifndef PERFLOG_COMMANDS_H
+#define PERFLOG_COMMANDS_H
+
+int cmd_start(int argc, char **argv);		/* collector/cmd_start.c */
+int cmd_stop(int argc, char **argv);		/* collector/cmd_control.c */
+int cmd_status(int argc, char **argv);		/* collector/cmd_control.c */
+int cmd_counters(int argc, char **argv);	/* collector/cmd_counters.c */
+int cmd_export(int argc, char **argv);		/* logs/cmd_export.c */
+
+#endif

@@ -1,0 +1,257 @@
+/* util.c - see util.h. */
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int perr_set(struct perr *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	/* one line: a message never carries a newline into the terminal */
+	for (char *p = e->msg; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return -1;
+}
+
+int util_strlcpy(char *dst, const char *src, size_t n)
+{
+	size_t len = strlen(src);
+
+	if (n == 0)
+		return -1;
+	if (len >= n) {
+		memcpy(dst, src, n - 1);
+		dst[n - 1] = '\0';
+		return -1;
+	}
+	memcpy(dst, src, len + 1);
+	return 0;
+}
+
+double util_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double util_walltime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+char *util_iso8601(char *buf, size_t n, time_t t, int ms)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	if (ms < 0)
+		strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else {
+		char tmp[32];
+
+		strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(buf, n, "%s.%03dZ", tmp, ms % 1000);
+	}
+	return buf;
+}
+
+int util_parse_iso8601(const char *s, time_t *t, int *ms)
+{
+	struct tm tm;
+	int msv = 0, used = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
+		   &used) != 6 || used != 19)
+		return -1;
+	s += used;
+	if (*s == '.') {
+		int digits = 0;
+
+		s++;
+		while (*s >= '0' && *s <= '9') {
+			if (digits < 3)
+				msv = msv * 10 + (*s - '0');
+			digits++;
+			s++;
+		}
+		if (digits == 0)
+			return -1;
+		for (; digits < 3; digits++)
+			msv *= 10;
+	}
+	if (strcmp(s, "Z") != 0)
+		return -1;
+	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
+	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
+	    tm.tm_sec > 60 || tm.tm_year < 1970)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*t = timegm(&tm);
+	if (ms)
+		*ms = msv;
+	return 0;
+}
+
+int util_parse_duration(const char *s, unsigned long *seconds)
+{
+	char *end;
+	unsigned long v, mult = 1;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case '\0': break;
+	case 's': mult = 1; end++; break;
+	case 'm': mult = 60; end++; break;
+	case 'h': mult = 3600; end++; break;
+	case 'd': mult = 86400; end++; break;
+	case 'w': mult = 7 * 86400; end++; break;
+	default: return -1;
+	}
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (*end)
+		return -1;
+	if (v > ULONG_MAX / mult)
+		return -1;
+	*seconds = v * mult;
+	return 0;
+}
+
+int util_mkdirs(const char *dir, unsigned mode)
+{
+	char path[PATH_MAX];
+
+	if (util_strlcpy(path, dir, sizeof(path)) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, mode) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(path, mode) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int util_write_atomic(const char *path, const char *data, size_t len,
+		      struct perr *e)
+{
+	char tmp[PATH_MAX];
+	int fd;
+	size_t off = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
+	    (int)sizeof(tmp))
+		return perr_set(e, "path too long: '%s'", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return perr_set(e, "unable to create '%s': %s", tmp,
+				strerror(errno));
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			perr_set(e, "unable to write '%s': %s", tmp,
+				 strerror(errno));
+			close(fd);
+			unlink(tmp);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		perr_set(e, "unable to write '%s': %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		perr_set(e, "unable to rename '%s': %s", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+char *util_read_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 4096, n = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				close(fd);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}

@@ -1,0 +1,62 @@
+/*
+ * util.h - small helpers shared by every module: error strings, time
+ * formatting, bounded string copies.
+ *
+ * Modules return 0 / -1 and leave a one-line message in a caller's buffer
+ * (struct perr); only the command layer prints it and exits (STYLE 9).
+ */
+#ifndef PERFLOG_UTIL_H
+#define PERFLOG_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define PERFLOG_VERSION "0.1.0"
+
+/* A one-line error message, filled by the failing module. */
+struct perr {
+	char msg[512];
+};
+
+/* Format into e->msg (printf style); always returns -1 so callers can
+ * write `return perr_set(e, "unable to open '%s'", path);`. e may be NULL. */
+int perr_set(struct perr *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Copy src into dst of size n, always NUL-terminated; returns -1 when src
+ * did not fit (dst then holds the truncated prefix), 0 otherwise. */
+int util_strlcpy(char *dst, const char *src, size_t n);
+
+/* Seconds on CLOCK_MONOTONIC, the clock every rate and deadline uses. */
+double util_monotonic(void);
+
+/* Wall clock in seconds (CLOCK_REALTIME), only for stamping. */
+double util_walltime(void);
+
+/* ISO 8601 UTC: "2026-11-30T04:50:12Z" (ms < 0) or with milliseconds
+ * "2026-11-30T04:50:12.345Z". buf must hold at least 32 bytes. */
+char *util_iso8601(char *buf, size_t n, time_t t, int ms);
+
+/* Parse ISO 8601 UTC as written by util_iso8601 (milliseconds optional,
+ * trailing 'Z' required). Stores seconds and, when ms is non-NULL,
+ * milliseconds. Returns 0, or -1 on any malformed input. */
+int util_parse_iso8601(const char *s, time_t *t, int *ms);
+
+/* Parse a duration such as "30", "30s", "5m", "2h", "2d", "1w" into
+ * seconds. Returns 0, or -1 on garbage, overflow or negative input. */
+int util_parse_duration(const char *s, unsigned long *seconds);
+
+/* Create dir and its missing parents with the given mode. 0 or -1 (errno). */
+int util_mkdirs(const char *dir, unsigned mode);
+
+/* Write data to path atomically: a temporary file in the same directory,
+ * fsync, rename. Returns 0 or -1 with e set. */
+int util_write_atomic(const char *path, const char *data, size_t len,
+		      struct perr *e);
+
+/* Read a whole (small) file into a malloc'ed NUL-terminated buffer.
+ * Returns NULL on error (errno set). *len gets the size when non-NULL. */
+char *util_read_file(const char *path, size_t *len);
+
+#endif

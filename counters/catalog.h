@@ -1,0 +1,135 @@
+/*
+ * catalog.h - the counter catalog: every counter perflog knows, as one const
+ * table shared by the collector, the viewer, the report and the exporters.
+ *
+ * A counter is named perfmon-style: Object(Instance)\Counter, e.g.
+ * "Processor(_Total)\% Processor Time", "LogicalDisk(sda)\Disk Reads/sec",
+ * "Memory\Available Bytes" (Memory and System have no instances). In
+ * settings files the path may start with a backslash and may carry a host,
+ * "\\HOST\Object(Instance)\Counter", and "(*)" is the instance wildcard.
+ *
+ * Each counter has an index within its object (CTR_* below, in object
+ * order); struct instance_values in rates.h stores values by that index.
+ * The definition of every counter (Linux source, sysstat equivalent) is in
+ * counters/README.md.
+ */
+#ifndef PERFLOG_CATALOG_H
+#define PERFLOG_CATALOG_H
+
+#include <stddef.h>
+
+#include "../common/util.h"
+
+enum counter_object {
+	OBJ_PROCESSOR,
+	OBJ_LOGICALDISK,
+	OBJ_MEMORY,
+	OBJ_NETWORK,
+	OBJ_SYSTEM,
+	OBJ_PROCESS,
+	OBJ_COUNT
+};
+
+/* Counter ids; the catalog table is in this order. */
+enum counter_id {
+	CTR_CPU_PROCESSOR_TIME,	/* Processor: % Processor Time */
+	CTR_CPU_USER_TIME,	/* % User Time */
+	CTR_CPU_PRIVILEGED_TIME,	/* % Privileged Time */
+	CTR_CPU_IOWAIT_TIME,	/* % IOWait Time */
+	CTR_DISK_TIME,		/* LogicalDisk: % Disk Time */
+	CTR_DISK_READ_BYTES,	/* Disk Read Bytes/sec */
+	CTR_DISK_WRITE_BYTES,	/* Disk Write Bytes/sec */
+	CTR_DISK_READS,		/* Disk Reads/sec */
+	CTR_DISK_WRITES,	/* Disk Writes/sec */
+	CTR_DISK_SEC_PER_TRANSFER,	/* Avg. Disk sec/Transfer */
+	CTR_DISK_QUEUE_LENGTH,	/* Avg. Disk Queue Length */
+	CTR_MEM_AVAILABLE,	/* Memory: Available Bytes */
+	CTR_MEM_CACHE,		/* Cache Bytes */
+	CTR_MEM_PAGES,		/* Pages/sec (swap in + swap out) */
+	CTR_MEM_PAGE_FAULTS,	/* Page Faults/sec */
+	CTR_MEM_PAGES_INPUT,	/* Pages Input/sec (swap in) */
+	CTR_MEM_PAGES_OUTPUT,	/* Pages Output/sec (swap out) */
+	CTR_MEM_PAGE_READS,	/* Page Reads/sec (major faults) */
+	CTR_NET_BYTES_TOTAL,	/* Network Interface: Bytes Total/sec */
+	CTR_NET_BYTES_RECEIVED,	/* Bytes Received/sec */
+	CTR_NET_BYTES_SENT,	/* Bytes Sent/sec */
+	CTR_NET_PACKETS,	/* Packets/sec */
+	CTR_NET_BANDWIDTH,	/* Current Bandwidth (bits/sec) */
+	CTR_SYS_QUEUE_LENGTH,	/* System: Processor Queue Length */
+	CTR_SYS_CONTEXT_SWITCHES,	/* Context Switches/sec */
+	CTR_PROC_PROCESSOR_TIME,	/* Process: % Processor Time */
+	CTR_PROC_IO_READ,	/* IO Read Bytes/sec */
+	CTR_PROC_IO_WRITE,	/* IO Write Bytes/sec */
+	CTR_PROC_WORKING_SET,	/* Working Set (bytes) */
+	CTR_COUNT
+};
+
+/* Most counters any one object has (sizes instance_values.v). */
+#define CATALOG_MAX_PER_OBJECT 8
+
+enum counter_unit {
+	UNIT_PERCENT,	/* 0..100 (per CPU; Process can exceed 100 on SMP) */
+	UNIT_BYTES_SEC,
+	UNIT_PER_SEC,	/* operations, pages, packets, switches per second */
+	UNIT_BYTES,
+	UNIT_SECONDS,
+	UNIT_BITS_SEC,
+	UNIT_COUNT	/* a plain number (queue lengths) */
+};
+
+struct counter_def {
+	enum counter_id id;
+	enum counter_object object;
+	int index;		/* position within its object, 0.. */
+	const char *name;	/* "% Processor Time" */
+	const char *ds;		/* RRD data source name, [a-z0-9_]{1,19} */
+	enum counter_unit unit;
+	double min, max;	/* RRD DS bounds; NAN = unbounded */
+	const char *source;	/* where it comes from, e.g. "/proc/stat" */
+	const char *sysstat;	/* sar equivalent, e.g. "sar -u %user+%nice" */
+	const char *help;	/* one-line definition */
+};
+
+struct object_def {
+	enum counter_object object;
+	const char *name;	/* "Processor", "LogicalDisk", "Network Interface" */
+	const char *file;	/* RRD file name stem, e.g. "Processor" */
+	int has_instances;	/* 0 for Memory and System */
+	int ncounters;
+};
+
+extern const struct counter_def catalog_counters[CTR_COUNT];
+extern const struct object_def catalog_objects[OBJ_COUNT];
+
+/* The counter of an object by its index within the object, or NULL. */
+const struct counter_def *catalog_counter_at(enum counter_object obj,
+					     int index);
+
+/* Look up by object name and counter name (case-insensitive, as perfmon).
+ * Returns NULL when unknown. */
+const struct counter_def *catalog_find(const char *object,
+				       const char *counter);
+const struct object_def *catalog_find_object(const char *object);
+
+/* A parsed counter path. instance is "" for objects without instances and
+ * "*" for the wildcard. */
+struct counter_path {
+	char host[64];		/* "" when the path has no \\HOST prefix */
+	const struct counter_def *def;
+	char instance[64];
+};
+
+/* Parse "Object(Instance)\Counter", with optional leading "\" or
+ * "\\HOST\". Returns 0, or -1 with a message naming what is wrong
+ * ("unknown counter 'X'", "unknown object 'Y'", "instance missing" ...). */
+int catalog_parse_path(const char *text, struct counter_path *out,
+		       struct perr *e);
+
+/* Format "Object(Instance)\Counter" (no host) into buf. */
+char *catalog_format_path(char *buf, size_t n, const struct counter_def *def,
+			  const char *instance);
+
+/* Unit as a short label: "%", "B/s", "/s", "B", "s", "bit/s", "". */
+const char *catalog_unit_label(enum counter_unit u);
+
+#endif

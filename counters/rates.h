@@ -1,0 +1,63 @@
+/*
+ * rates.h - turn two raw snapshots into the per-interval values that are
+ * logged. Pure functions: no I/O, no clock reads (STYLE 5), so every rule
+ * below is unit-tested with synthetic snapshots.
+ *
+ * Rules:
+ * - A rate is delta / (cur->mono - prev->mono), the elapsed monotonic time.
+ * - Counter wrap: a counter that went backwards wrapped at 2^32 when both
+ *   values fit in 32 bits (or the device's counter_bits is 32); a 64-bit
+ *   counter going backwards is a reset (device replaced): unknown (NAN).
+ * - An instance present in cur but not prev gets no values this interval
+ *   (it is logged from the next sample on); one in prev but not cur is
+ *   simply absent from the result (the collector writes unknowns for it).
+ * - Percentages are shares of the elapsed ticks (CPU) or of elapsed time
+ *   (disk busy), clamped to 0..100.
+ * - Gauges (Available Bytes, Cache Bytes, queue length, bandwidth) are the
+ *   value read at cur.
+ */
+#ifndef PERFLOG_RATES_H
+#define PERFLOG_RATES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "source.h"
+
+/* Values of one object instance; v[] is indexed by counter_def.index and
+ * NAN means unknown. instance is "" for Memory and System. */
+struct instance_values {
+	enum counter_object object;
+	char instance[SRC_NAME_MAX];
+	double v[CATALOG_MAX_PER_OBJECT];
+};
+
+/* One sample: every instance's values for one interval. */
+struct sample {
+	struct instance_values *inst;
+	size_t n, cap;
+};
+
+/* Delta of a cumulative counter, handling 32-bit wrap as described above.
+ * Returns 0 and sets *delta, or -1 when the counter was reset or either
+ * value is SRC_NA. bits is 32 or 64. */
+int rates_delta(uint64_t prev, uint64_t cur, int bits, uint64_t *delta);
+
+/* Compute every counter of the catalog (except Process) from prev to cur
+ * into out (which is emptied first). Returns 0, or -1 when out of memory or
+ * when cur is not later than prev. */
+int rates_compute(const struct raw_snapshot *prev,
+		  const struct raw_snapshot *cur, struct sample *out);
+
+/* Find an instance in a sample, or NULL. */
+struct instance_values *sample_find(const struct sample *s,
+				    enum counter_object obj,
+				    const char *instance);
+/* Append an instance (all values NAN); NULL when out of memory. */
+struct instance_values *sample_add(struct sample *s, enum counter_object obj,
+				   const char *instance);
+void sample_reset(struct sample *s);
+void sample_free(struct sample *s);
+
+#endif

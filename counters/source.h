@@ -1,0 +1,118 @@
+/*
+ * source.h - where raw counters come from. One header, one file per backend
+ * (STYLE 3): procfs.c reads Linux /proc and /sys under an injectable root;
+ * statgrab.c reads the portable subset through libstatgrab.
+ *
+ * A backend fills a raw_snapshot with cumulative kernel counters as read
+ * (ticks, sectors, bytes, events) plus instantaneous gauges. Nothing here is
+ * a rate: rates.c turns two snapshots into per-interval values. Fields a
+ * backend cannot supply are left as SRC_NA (counters) or flagged through the
+ * have_* bits, and the counters built on them are logged as unknown.
+ *
+ *   read (source_*)  ->  raw_snapshot  ->  rates_compute(prev, cur)  ->  sample
+ */
+#ifndef PERFLOG_SOURCE_H
+#define PERFLOG_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/util.h"
+
+#define SRC_NA UINT64_MAX	/* a cumulative counter the backend lacks */
+#define SRC_NAME_MAX 64
+
+/* One CPU line of /proc/stat, in USER_HZ ticks. */
+struct cpu_raw {
+	char name[SRC_NAME_MAX];	/* "_Total", "0", "1", ... */
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+/* One block device of /proc/diskstats. */
+struct disk_raw {
+	char name[SRC_NAME_MAX];	/* "sda", "nvme0n1", "dm-0", "sda1" */
+	int in_total;		/* counted in the _Total instance (a whole,
+				 * bottom-level disk: not a partition, dm, md,
+				 * loop, ram or zram device) */
+	uint64_t rd_ios, rd_sectors, rd_ticks;	/* ticks in ms */
+	uint64_t wr_ios, wr_sectors, wr_ticks;
+	uint64_t io_ticks;		/* ms the device was busy */
+	uint64_t time_in_queue;		/* weighted ms, for queue length */
+	int counter_bits;	/* 32 when the kernel keeps these as 32-bit
+				 * values (io_ticks, time_in_queue on older
+				 * kernels), else 64; decides wrap handling */
+};
+
+/* One interface of /proc/net/dev (+ /sys/class/net/X/speed). */
+struct net_raw {
+	char name[SRC_NAME_MAX];
+	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
+	double speed_bps;	/* link speed in bits/s, NAN when unknown */
+	int is_loopback;	/* excluded from _Total */
+};
+
+/* Memory: gauges in bytes, paging counters cumulative (/proc/vmstat). */
+struct mem_raw {
+	double available;	/* MemAvailable, bytes; NAN when absent */
+	double cached;		/* Cached, bytes; NAN when absent */
+	uint64_t pswpin, pswpout;	/* pages */
+	uint64_t pgfault, pgmajfault;	/* events */
+};
+
+struct sys_raw {
+	uint64_t ctxt;		/* context switches since boot */
+	double procs_running;	/* runnable tasks now (incl. running) */
+};
+
+struct raw_snapshot {
+	double mono;		/* CLOCK_MONOTONIC seconds of the read */
+	struct cpu_raw *cpus;	/* cpus[0] is _Total (the "cpu" line) */
+	size_t ncpus, cap_cpus;
+	struct disk_raw *disks;
+	size_t ndisks, cap_disks;
+	struct net_raw *nets;
+	size_t nnets, cap_nets;
+	struct mem_raw mem;
+	struct sys_raw sys;
+};
+
+/* Empty a snapshot for reuse (keeps its arrays allocated). */
+void snapshot_reset(struct raw_snapshot *s);
+/* Free what a snapshot owns. */
+void snapshot_free(struct raw_snapshot *s);
+/* Append an entry, growing the array; returns NULL on out-of-memory. The
+ * new entry is zeroed, with counters set to SRC_NA and gauges to NAN. */
+struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s);
+struct disk_raw *snapshot_add_disk(struct raw_snapshot *s);
+struct net_raw *snapshot_add_net(struct raw_snapshot *s);
+
+/*
+ * The Linux backend. root is the file system root to read under: "/" in
+ * production, a fixture tree such as "tests/fixtures/proc/root1" in tests
+ * (STYLE 4). Files read: proc/stat, proc/diskstats, proc/meminfo,
+ * proc/vmstat, proc/net/dev, sys/class/net/IF/speed, sys/block/DEV
+ * (whole disks; partitions have no entry there).
+ *
+ * procfs_open keeps what it can open; each procfs_read fills *s (after
+ * snapshot_reset) and stamps s->mono. A missing file leaves its part of the
+ * snapshot empty and is reported once through e with the path; it is not
+ * fatal (returns 0) unless proc/stat itself cannot be read (-1).
+ */
+struct procfs;
+struct procfs *procfs_open(const char *root, struct perr *e);
+int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e);
+void procfs_close(struct procfs *p);
+
+/*
+ * The libstatgrab backend: the portable subset (total CPU times, cache
+ * bytes, per-disk bytes, per-interface bytes/packets/speed, paging, context
+ * switches). Per-CPU times, disk ops/busy/queue, MemAvailable and the run
+ * queue are left SRC_NA/NAN: those counters are "not available" on hosts
+ * where only this backend runs.
+ */
+struct statgrab;
+struct statgrab *statgrab_open(struct perr *e);
+int statgrab_read(struct statgrab *g, struct raw_snapshot *s, struct perr *e);
+void statgrab_close(struct statgrab *g);
+
+#endif

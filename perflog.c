@@ -1,0 +1,57 @@
+/*
+ * perflog.c - the thin main: find the subcommand and hand it the rest of
+ * the command line. Everything else lives with its module (commands.h).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common/util.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "start", cmd_start, "start logging; prints the log set's path" },
+	{ "stop", cmd_stop, "stop a collector; the log set is closed and complete" },
+	{ "status", cmd_status, "list running collectors" },
+	{ "counters", cmd_counters, "list counters and instances; validate a settings file" },
+	{ "export", cmd_export, "export a log set as CSV or PNG charts" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perflog COMMAND [ARGS]   (perflog COMMAND --help)\n\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	/* a reader that goes away (perflog export --csv - | head) must not
+	 * kill us mid-write; writes then fail with EPIPE and are reported */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("perflog %s\n", PERFLOG_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "perflog: unknown command '%s' (see perflog --help)\n",
+		argv[1]);
+	return 2;
+}

@@ -1,0 +1,108 @@
+# tests/lib.sh - shared by the end-to-end suites (tests/tNNNN-name.t).
+# Source it first: it gives a scratch directory, TAP output and cleanup of
+# every process a test starts (by PID).
+#
+#   . "$(dirname "$0")/lib.sh"
+#   plan 3                 (or done_testing at the end)
+#   ok 'name' test -f x    run a command; ok when it exits 0
+#   is "$got" "$want" name
+#   near "$got" "$want" "$tol_fraction" name    numbers within a fraction
+#   skip_all "why"         when a prerequisite is missing
+#   track_pid PID          killed (TERM, then KILL) at exit
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+PERFLOG=${PERFLOG:-$TOP/perflog}
+SCRATCH=$(mktemp -d /tmp/perflog-test.XXXXXX)
+# every collector of this suite registers here, apart from the user's own
+export PERFLOG_RUNTIME_DIR=$SCRATCH/run
+export TZ=UTC LC_ALL=C LC_NUMERIC=C
+_tap_n=0
+_tap_fail=0
+_pids=""
+
+track_pid() { _pids="$_pids $1"; }
+
+_cleanup() {
+	for p in $_pids; do kill -TERM "$p" 2>/dev/null; done
+	for p in $_pids; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -KILL "$p" 2>/dev/null
+	done
+	# collectors started by perflog start register their pid here
+	for f in "$PERFLOG_RUNTIME_DIR"/*.info; do
+		[ -e "$f" ] || continue
+		p=$(basename "$f" .info)
+		kill -TERM "$p" 2>/dev/null
+		sleep 0.5
+		kill -KILL "$p" 2>/dev/null
+	done
+	[ -n "${KEEP_SCRATCH:-}" ] || rm -rf "$SCRATCH"
+}
+trap _cleanup EXIT
+trap 'exit 1' INT TERM
+
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+diag() { echo "# $*"; }
+
+_result() {
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		_tap_fail=$((_tap_fail + 1))
+		echo "not ok $_tap_n - $2"
+	fi
+}
+
+ok() {
+	name=$1; shift
+	if "$@" >"$SCRATCH/ok.out" 2>&1; then _result 0 "$name"; else
+		_result 1 "$name"; sed 's/^/#   /' "$SCRATCH/ok.out" | head -20
+	fi
+}
+
+# fails() name cmd...: ok when the command exits non-zero
+fails() {
+	name=$1; shift
+	if "$@" >"$SCRATCH/ok.out" 2>&1; then _result 1 "$name"
+		sed 's/^/#   /' "$SCRATCH/ok.out" | head -20
+	else _result 0 "$name"; fi
+}
+
+is() {
+	if [ "$1" = "$2" ]; then _result 0 "$3"; else
+		_result 1 "$3"; echo "#   got:      '$1'"; echo "#   expected: '$2'"
+	fi
+}
+
+like() {
+	if printf '%s' "$1" | grep -Eq -- "$2"; then _result 0 "$3"; else
+		_result 1 "$3"; echo "#   '$1'"; echo "#   does not match '$2'"
+	fi
+}
+
+near() {
+	if awk -v g="$1" -v w="$2" -v f="$3" 'BEGIN {
+		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
+		exit !(g != "" && d <= f * a) }'; then
+		_result 0 "$4 ($1 vs $2)"
+	else
+		_result 1 "$4"; echo "#   got $1, expected $2 within $3"
+	fi
+}
+
+done_testing() { echo "1..$_tap_n"; [ "$_tap_fail" = 0 ]; }
+
+# Wait up to $1 seconds for a command to succeed.
+wait_for() {
+	t=$1; shift
+	end=$(( $(date +%s) + t ))
+	while ! "$@" 2>/dev/null; do
+		[ "$(date +%s)" -ge "$end" ] && return 1
+		sleep 0.2
+	done
+}

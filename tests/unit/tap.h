@@ -1,0 +1,68 @@
+/*
+ * tap.h - a tiny TAP producer for the C unit tests (after collectd's
+ * src/testing.h). Each test binary prints "1..N" at the end (done_testing)
+ * and "ok N - name" / "not ok N - name" per check, so prove reads it.
+ *
+ *   OK(expr, name)                 any truth
+ *   EQ_INT(a, b, name)             integers
+ *   EQ_DBL(a, b, tol, name)        doubles within tol; NAN equals NAN
+ *   EQ_STR(a, b, name)             strings (NULL-safe)
+ *   return done_testing();
+ */
+#ifndef PERFLOG_TAP_H
+#define PERFLOG_TAP_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int tap_n, tap_fail;
+
+static inline void tap_result(int ok, const char *name, const char *file,
+			      int line)
+{
+	tap_n++;
+	if (!ok)
+		tap_fail++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", tap_n, name);
+	if (!ok)
+		printf("#   failed at %s:%d\n", file, line);
+	fflush(stdout);
+}
+
+#define OK(expr, name) tap_result(!!(expr), (name), __FILE__, __LINE__)
+
+#define EQ_INT(a, b, name) do { \
+	long long tap_a_ = (long long)(a), tap_b_ = (long long)(b); \
+	tap_result(tap_a_ == tap_b_, (name), __FILE__, __LINE__); \
+	if (tap_a_ != tap_b_) \
+		printf("#   got %lld, expected %lld\n", tap_a_, tap_b_); \
+} while (0)
+
+#define EQ_DBL(a, b, tol, name) do { \
+	double tap_a_ = (a), tap_b_ = (b); \
+	int tap_ok_ = (isnan(tap_a_) && isnan(tap_b_)) || \
+		(!isnan(tap_a_) && !isnan(tap_b_) && \
+		 fabs(tap_a_ - tap_b_) <= (tol)); \
+	tap_result(tap_ok_, (name), __FILE__, __LINE__); \
+	if (!tap_ok_) \
+		printf("#   got %.17g, expected %.17g\n", tap_a_, tap_b_); \
+} while (0)
+
+#define EQ_STR(a, b, name) do { \
+	const char *tap_a_ = (a), *tap_b_ = (b); \
+	int tap_ok_ = (!tap_a_ && !tap_b_) || \
+		(tap_a_ && tap_b_ && strcmp(tap_a_, tap_b_) == 0); \
+	tap_result(tap_ok_, (name), __FILE__, __LINE__); \
+	if (!tap_ok_) \
+		printf("#   got '%s', expected '%s'\n", tap_a_ ? tap_a_ : "(null)", \
+		       tap_b_ ? tap_b_ : "(null)"); \
+} while (0)
+
+static inline int done_testing(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_fail ? 1 : 0;
+}
+
+#endif
