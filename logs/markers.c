@@ -187,12 +187,13 @@ char *markers_format(double when, enum marker_kind kind, const char *session,
 		text = "";
 	if (!(when >= 0) || when > 253402300799.0)	/* year 9999 */
 		when = 0;
-	t = (time_t)floor(when);
-	ms = (int)((when - (double)t) * 1000.0);
-	if (ms < 0)
-		ms = 0;
-	if (ms > 999)
-		ms = 999;
+	{
+		/* to the nearest ms: 12.345 is 12.3449999... in binary */
+		long long total = llround(when * 1000.0);
+
+		t = (time_t)(total / 1000);
+		ms = (int)(total % 1000);
+	}
 	util_iso8601(stamp, sizeof(stamp), t, ms);
 	len = strlen(stamp) + 1 + strlen(marker_kind_name(kind)) + 1 +
 	      escaped_len(session) + 1 + escaped_len(text) + 1;
