@@ -1,0 +1,42 @@
+# tests/lib-robust.sh - helpers of the robustness suites (t7NNN), sourced
+# after lib.sh.
+
+# Every *.rrd under a log set passes `rrdtool info`; prints the bad ones.
+rrd_bad_files() {
+	for f in "$1"/*.rrd; do
+		[ -e "$f" ] || continue
+		rrdtool info "$f" >/dev/null 2>&1 || echo "$f"
+	done
+}
+rrds_ok() { [ -z "$(rrd_bad_files "$1")" ]; }
+
+# The pid of the collector logging to a set, from the runtime directory.
+collector_pid() {
+	for f in "$PERFLOG_RUNTIME_DIR"/*.info; do
+		[ -e "$f" ] || continue
+		if grep -qxF "logset	$1" "$f"; then basename "$f" .info; return 0; fi
+	done
+	return 1
+}
+
+# Wait for a process (not our child) to be gone.
+wait_gone() {
+	for _ in $(seq 1 100); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# `rrdtool last` of a file (0 when it cannot be read).
+rrd_last() { rrdtool last "$1" 2>/dev/null || echo 0; }
+
+# Number of CSV rows (after the header) with at least one value.
+csv_rows_with_values() {
+	tail -n +2 "$1" | awk -F, '{ for (i = 2; i <= NF; i++) if ($i != "") { n++; break } } END { print n + 0 }'
+}
+
+# No runtime entry (.info or .sock) left for a pid.
+no_runtime_entry() {
+	[ ! -e "$PERFLOG_RUNTIME_DIR/$1.info" ] && [ ! -e "$PERFLOG_RUNTIME_DIR/$1.sock" ]
+}
