@@ -224,6 +224,9 @@ static void select_instances(struct collector *c, double now)
 				continue;
 			}
 			e->added = 1;
+			complain_release(&c->c_add, "creating %s(%s) works again",
+					 catalog_objects[iv->object].name,
+					 iv->instance);
 		}
 		if (keep != i)
 			c->sample.inst[keep] = *iv;
@@ -460,6 +463,7 @@ static int setup(struct collector *c, struct perr *e)
 			dup2(fd, 2);
 			close(fd);
 		}
+		complain_syslog(1);
 	}
 	c->srv = server_open(logset_writer_dir(c->w), s->interval, e);
 	if (!c->srv)

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -294,6 +295,22 @@ fail:
 
 /* ---- RRD files ---- */
 
+/* librrd's message for the last failure. Some failures leave it empty
+ * (rrd_create_r2 on a full disk: librrd's own cleanup clobbers errno too),
+ * so then look at the file system: no space left is the likely cause, and
+ * the one the user must hear about. */
+static const char *rrd_why(const char *dir)
+{
+	const char *why = rrd_get_error();
+	struct statvfs vfs;
+
+	if (why && *why)
+		return why;
+	if (statvfs(dir, &vfs) == 0 && (vfs.f_bavail == 0 || vfs.f_favail == 0))
+		return strerror(ENOSPC);
+	return "librrd gave no reason";
+}
+
 static void fmt_bound(char *buf, size_t n, double v)
 {
 	if (isnan(v))
@@ -364,7 +381,7 @@ static int create_rrd(struct logset_writer *w, struct wfile *f,
 				   argv);
 		if (rc != 0) {
 			perr_set(e, "unable to create '%s': %s", f->path,
-				 rrd_get_error());
+				 rrd_why(w->dir));
 			unlink(tmp);
 			return -1;
 		}
@@ -535,7 +552,7 @@ int logset_write_sample(struct logset_writer *w, time_t t,
 			r = rrd_updatex_r(f->path, NULL, 0, 1, argv);
 		if (r != 0 && rc == 0) {
 			perr_set(e, "unable to update '%s': %s", f->path,
-				 rrd_get_error());
+				 rrd_why(w->dir));
 			rc = -1;
 		}
 	}

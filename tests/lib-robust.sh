@@ -40,3 +40,20 @@ csv_rows_with_values() {
 no_runtime_entry() {
 	[ ! -e "$PERFLOG_RUNTIME_DIR/$1.info" ] && [ ! -e "$PERFLOG_RUNTIME_DIR/$1.sock" ]
 }
+
+CTLPOKE=$TOP/build/tools/ctlpoke
+
+# A point marker through the collector logging to DIR: `perflog mark` when
+# this build has it, else the control protocol itself (control.h).
+mark_via() {
+	if $PERFLOG mark --help >/dev/null 2>&1; then
+		$PERFLOG mark -d "$1" "$2"
+		return
+	fi
+	_p=$(collector_pid "$1") || { echo "no collector for $1" >&2; return 1; }
+	_out=$(printf 'mark point\t\t%s\n' "$2" | $CTLPOKE "$PERFLOG_RUNTIME_DIR/$_p.sock")
+	case "$_out" in
+	ok*) return 0 ;;
+	*) echo "perflog mark: ${_out#error }" >&2; return 1 ;;
+	esac
+}
