@@ -379,7 +379,7 @@ static void serve(struct collector *c)
 	struct request r;
 	char last[40] = "-";
 
-	if (server_accept(c->srv, &r) != 1)
+	if (server_accept(c->srv, &r, schedule_deadline(&c->sched)) != 1)
 		return;
 	if (!strcmp(r.line, "status")) {
 		if (c->last)
