@@ -307,6 +307,68 @@ static void test_root5_many(void)
 	OK(system(cmd) == 0, "scratch tree removed");
 }
 
+/* Random token soup in every file: the parsers must skip it, never crash
+ * (ASan and UBSan watch), and keep the invariants callers rely on. */
+static void test_random(void)
+{
+	static const char *const files[] = { "proc/stat", "proc/diskstats",
+		"proc/meminfo", "proc/vmstat", "proc/net/dev" };
+	static const char *const tokens[] = { "cpu", "cpu0", "cpu ", " ", "\n",
+		":", "|", "-1", "0", "18446744073709551615",
+		"18446744073709551616", "4294967295", "sda", "lo", "kB", "ctxt",
+		"procs_running", "MemAvailable:", "Cached:", "pswpin", "pgfault",
+		"\t", "RANDOM", "8", "eth0:", "" };
+	char root[] = "/tmp/perflog-procfs-XXXXXX", cmd[256];
+	char *buf = malloc(1 << 16);
+	struct raw_snapshot s = { 0 };
+	struct perr e;
+	int ok = 1;
+
+	if (!mkdtemp(root) || !buf) {
+		OK(0, "mkdtemp");
+		free(buf);
+		return;
+	}
+	srand(7);
+	for (int iter = 0; iter < 300; iter++) {
+		struct procfs *p;
+
+		for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+			size_t len = 0;
+			int n = rand() % 400;
+
+			for (int t = 0; t < n && len < 60000; t++) {
+				const char *tok = tokens[rand() % (int)(
+					sizeof(tokens) / sizeof(tokens[0]))];
+
+				if (strcmp(tok, "RANDOM") == 0)
+					buf[len++] = (char)(rand() % 255 + 1);
+				else
+					len += (size_t)snprintf(buf + len, 64,
+								"%s", tok);
+				if (rand() % 3 == 0)
+					buf[len++] = ' ';
+			}
+			buf[len] = '\0';
+			write_file(root, files[f], buf);
+		}
+		p = procfs_open(root, &e);
+		if (!p || procfs_read(p, &s, &e) != 0) {
+			ok = 0;
+			procfs_close(p);
+			break;
+		}
+		if (s.ncpus > 0 && strcmp(s.cpus[0].name, "_Total"))
+			ok = 0;
+		procfs_close(p);
+	}
+	OK(ok, "300 random trees read without crash, cpus[0] always _Total");
+	snapshot_free(&s);
+	free(buf);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	OK(system(cmd) == 0, "scratch tree removed");
+}
+
 static void test_live(void)
 {
 	struct raw_snapshot s = { 0 };
@@ -347,6 +409,7 @@ int main(void)
 	test_root6_garbage();
 	test_root3_bits();
 	test_root5_many();
+	test_random();
 	test_live();
 	test_errors();
 	return done_testing();
