@@ -132,4 +132,19 @@ struct statgrab *statgrab_open(struct perr *e);
 int statgrab_read(struct statgrab *g, struct raw_snapshot *s, struct perr *e);
 void statgrab_close(struct statgrab *g);
 
+
+
+/*
+ * The source the collector uses: the Linux backend when ROOT/proc/stat is
+ * readable (one pass over five files gives every counter at one instant,
+ * at about half of libstatgrab's cost), else libstatgrab (AIX, Solaris,
+ * the BSDs), whose missing counters are logged as unknown.
+ * $PERFLOG_SOURCE=statgrab forces libstatgrab, for comparing the two.
+ */
+struct source;
+struct source *source_open(const char *root, struct perr *e);
+int source_read(struct source *src, struct raw_snapshot *s, struct perr *e);
+const char *source_name(const struct source *src);	/* "procfs", "libstatgrab" */
+void source_close(struct source *src);
+
 #endif
