@@ -94,8 +94,8 @@ static void default_name(const char *parent, time_t now, char *buf,
 	for (int i = 2; i < 1000; i++) {
 		char path[PATH_MAX];
 
-		snprintf(path, sizeof(path), "%s/%s", parent, buf);
-		if (access(path, F_OK) < 0)
+		if (snprintf(path, sizeof(path), "%s/%s", parent, buf) >=
+		    (int)sizeof(path) || access(path, F_OK) < 0)
 			return;
 		snprintf(buf, n, "%s-%s-%d", host, stamp, i);
 	}
@@ -417,9 +417,9 @@ static int setup(struct collector *c, struct perr *e)
 		char log[PATH_MAX];
 		int fd;
 
-		snprintf(log, sizeof(log), "%s/collector.log",
-			 logset_writer_dir(c->w));
-		fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		fd = snprintf(log, sizeof(log), "%s/collector.log",
+			      logset_writer_dir(c->w)) >= (int)sizeof(log) ? -1 :
+		     open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 2);
 			close(fd);
