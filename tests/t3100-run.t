@@ -118,5 +118,9 @@ else
 fi
 
 is "$($PERFLOG run 2>&1 >/dev/null; echo $?)" "$(printf 'perflog run: CMD missing (perflog run [OPTIONS] -- CMD [ARG...])\n2')" 'no command: usage error'
+touch $SCRATCH/afile
+out=$($PERFLOG run -o $SCRATCH/afile/logs -- touch $SCRATCH/ran 2>&1 >/dev/null); st=$?
+is "$st:$(printf '%s\n' "$out" | wc -l)" "1:1" 'no collector can start: one-line error, exit 1'
+ok 'and the command was not run' test ! -e $SCRATCH/ran
 ok 'stop' $PERFLOG stop "$LS"
 done_testing

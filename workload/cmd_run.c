@@ -147,9 +147,10 @@ static int start_collector(const char *file, const char *dir,
 	int st;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !buf[0]) {
-		/* perflog start said why on our stderr */
-		fprintf(stderr, ME ": could not start a collector\n");
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return -1;	/* perflog start said why, in one line */
+	if (!buf[0]) {
+		fprintf(stderr, ME ": perflog start printed no log set\n");
 		return -1;
 	}
 	return util_strlcpy(logset, buf, n);
