@@ -21,6 +21,9 @@ static const struct command commands[] = {
 	{ "status", cmd_status, "list running collectors" },
 	{ "counters", cmd_counters, "list counters and instances; validate a settings file" },
 	{ "export", cmd_export, "export a log set as CSV or PNG charts" },
+	{ "mark", cmd_mark, "add a marker to a running collector's log set" },
+	{ "run", cmd_run, "log around a command: start, mark, run, mark, stop" },
+	{ "workload", cmd_workload, "the reference backup (the seed kit's file sets)" },
 };
 
 static void usage(FILE *f)
