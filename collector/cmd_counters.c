@@ -90,6 +90,7 @@ int cmd_counters(int argc, char **argv)
 	int c;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': file = optarg; break;
@@ -99,7 +100,7 @@ int cmd_counters(int argc, char **argv)
 			       "with -c, validate a settings file and list what it logs.\n");
 			return 0;
 		default:
-			return 2;
+			return util_bad_option("counters", argv, optind, optopt);
 		}
 	}
 	if (optind < argc) {
