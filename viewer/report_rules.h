@@ -55,7 +55,7 @@ struct report_figures {
 	int ncpu;			/* CPU instances, 0 when unknown */
 	struct report_stat cpu;		/* Processor(_Total)\% Processor Time */
 	struct report_stat cpu1;	/* the busiest CPU of each interval */
-	char cpu1_name[32];		/* the CPU busiest on average */
+	char cpu1_name[96];		/* the CPU busiest on average */
 	struct report_stat iowait;	/* Processor(_Total)\% IOWait Time */
 	struct report_stat proc_cpu;	/* Process(...)\% Processor Time */
 	char disk[64];			/* busiest disk by average % Disk Time */
