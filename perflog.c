@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "mark", cmd_mark, "add a marker to a running collector's log set" },
 	{ "run", cmd_run, "log around a command: start, mark, run, mark, stop" },
 	{ "workload", cmd_workload, "the reference backup (the seed kit's file sets)" },
+	{ "report", cmd_report, "per-session summary and bottleneck verdict; compare; HTML" },
 };
 
 static void usage(FILE *f)
