@@ -108,6 +108,17 @@ static int idset_add(struct idset *s, uint64_t dev, uint64_t ino)
 	return 1;
 }
 
+static int idset_has(const struct idset *s, uint64_t dev, uint64_t ino)
+{
+	if (!s->cap)
+		return 0;
+	for (size_t j = mix(dev, ino) & (s->cap - 1); s->used[j];
+	     j = (j + 1) & (s->cap - 1))
+		if (s->dev[j] == dev && s->ino[j] == ino)
+			return 1;
+	return 0;
+}
+
 static void idset_free(struct idset *s)
 {
 	free(s->dev);
@@ -124,7 +135,9 @@ struct walker *walk_new(const struct walk_options *opt)
 		return NULL;
 	if (opt)
 		w->opt = *opt;
-	w->next_progress = util_monotonic() + w->opt.progress_every;
+	/* the first report after 256 entries, so that a long walk shows
+	 * itself at once; then every progress_every seconds */
+	w->next_progress = util_monotonic();
 	return w;
 }
 
@@ -354,6 +367,41 @@ static int walk_dir(struct walker *w, int fd, int depth)
 	return rc;
 }
 
+/* A regular file given as a PATH: not again when its directory was walked
+ * (walk directories first), and once however often it is named. */
+static int count_arg_file(struct walker *w, const char *path,
+			  const struct stat *sb)
+{
+	struct stat pb;
+	const char *slash = strrchr(path, '/');
+	char *parent = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+			     : strdup(".");
+
+	if (!parent)
+		return oom(w);
+	int seen = stat(parent, &pb) == 0 &&
+		idset_has(&w->dirs, (uint64_t)pb.st_dev, (uint64_t)pb.st_ino);
+
+	free(parent);
+	if (seen)
+		return 0;
+	int r = idset_add(&w->links, (uint64_t)sb->st_dev, (uint64_t)sb->st_ino);
+
+	if (r < 0)
+		return oom(w);
+	if (r == 0) {
+		w->st.hardlinks++;
+		return 0;
+	}
+	if (estimate_add(w->d, (uint64_t)sb->st_size) < 0) {
+		w->fatal = 1;
+		return perr_set(w->e, "total size exceeds 2^64 bytes");
+	}
+	w->st.files++;
+	w->st.bytes += (uint64_t)sb->st_size;
+	return 0;
+}
+
 int walk_path(struct walker *w, const char *path, struct estimate_dist *d,
 	      struct perr *e)
 {
@@ -371,7 +419,7 @@ int walk_path(struct walker *w, const char *path, struct estimate_dist *d,
 		return 0;
 	}
 	if (S_ISREG(sb.st_mode))
-		return count_file(w, &sb);
+		return count_arg_file(w, path, &sb);
 	if (!S_ISDIR(sb.st_mode))
 		return 0;
 	w->root_dev = sb.st_dev;
@@ -382,4 +430,20 @@ int walk_path(struct walker *w, const char *path, struct estimate_dist *d,
 		return 0;
 	}
 	return walk_dir(w, fd, 0);
+}
+
+void walk_sort_args(char **paths, int n)
+{
+	struct stat sb;
+	int k = 0;
+
+	/* a stable partition: insertion of each directory after the last */
+	for (int i = 0; i < n; i++) {
+		if (lstat(paths[i], &sb) < 0 || !S_ISDIR(sb.st_mode))
+			continue;
+		char *p = paths[i];
+
+		memmove(paths + k + 1, paths + k, (size_t)(i - k) * sizeof(*paths));
+		paths[k++] = p;
+	}
 }

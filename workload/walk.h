@@ -52,8 +52,8 @@ struct walk_stats {
 
 struct walk_options {
 	int xdev;
-	/* Called every progress_every seconds at most (monotonic clock) and
-	 * from nowhere else; NULL for none. */
+	/* Called after the first 256 entries, then every progress_every
+	 * seconds at most (monotonic clock); NULL for none. */
 	void (*progress)(void *arg, const struct walk_stats *st);
 	void *progress_arg;
 	double progress_every;
@@ -66,12 +66,18 @@ struct walker;
 struct walker *walk_new(const struct walk_options *opt);
 
 /* Walk PATH (a directory, or a regular file that then counts itself) and
- * add its files to d. Returns -1 with e set only when PATH itself cannot
+ * add its files to d. A regular file PATH does not count when its
+ * directory was walked already: give directories first (walk_sort_args). Returns -1 with e set only when PATH itself cannot
  * be looked up ("cannot access 'PATH': No such file or directory"), when
  * memory runs out, or when the byte count would exceed 2^64; everything
  * else is counted in the stats. */
 int walk_path(struct walker *w, const char *path, struct estimate_dist *d,
 	      struct perr *e);
+
+/* Put the directories among paths[0..n) first, keeping the order
+ * otherwise, so that files named on their own after a tree holding them
+ * count once. */
+void walk_sort_args(char **paths, int n);
 
 const struct walk_stats *walk_stats(const struct walker *w);
 
