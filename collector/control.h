@@ -9,10 +9,16 @@
  *
  * The protocol is one request line and one reply line over a unix stream
  * socket; the collector checks SO_PEERCRED and serves only its own uid (and
- * root). Requests: "status", "stop", "mark KIND<TAB>SESSION<TAB>TEXT"
- * (fields escaped as in markers.tsv, extra "<TAB>key=value" fields may
- * follow). Replies: "ok ..." or "error MESSAGE". Requests over 64 KiB are
- * refused.
+ * root). Requests:
+ *   status                      "ok logset=DIR interval=N samples=N last=T"
+ *   stop                        replies once the log set is closed
+ *   mark KIND<TAB>SESSION<TAB>TEXT[<TAB>key=value...]
+ *                               fields escaped as in markers.tsv
+ *   watch PID<TAB>LABEL         log PID's process tree as Process(LABEL)
+ *                               (counters/process.h) from the next sample
+ *   unwatch PID                 stop logging that tree (later rows unknown)
+ *   sync                        replies after the next sample is written
+ * Replies: "ok ..." or "error MESSAGE". Requests over 64 KiB are refused.
  */
 #ifndef PERFLOG_CONTROL_H
 #define PERFLOG_CONTROL_H
