@@ -181,7 +181,16 @@ static int is_mode(const struct tok *t)
 	if (t->n < 5 || t->n > 6)
 		return 0;
 	for (size_t i = 0; i < t->n; i++)
-		if (!strchr("-darhslx", t->p[i]))
+		if (!memchr("-darhslx", t->p[i], 8))
+			return 0;
+	return 1;
+}
+
+/* A line of dashes and blanks (Get-ChildItem's rule under its header). */
+static int only_rule(const char *l, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (l[i] != '-' && !is_blank(l[i]))
 			return 0;
 	return 1;
 }
@@ -320,7 +329,7 @@ static int dir_line(struct listing_state *s, const char *l, size_t len,
 		r = t[0].p[0] == 'd' ? 0 : n > 1 && is_date(&t[1]) ?
 			dir_tail(l, len, t, n, 2, &v) : -1;
 	else if ((t[0].n == 4 && !memcmp(t[0].p, "Mode", 4)) ||
-		 strspn(l, "- \t") == len)
+		 only_rule(l, len))
 		r = 2;		/* Get-ChildItem's column header and rule */
 	else if (len >= 18 && !strncasecmp(l, "Total files listed", 18))
 		r = 2;		/* DOS puts this one summary at column 0 */

@@ -300,6 +300,25 @@ static void test_errors(void)
 	EQ_INT(listing_parse(big, sizeof(big) - 1, "big", &s, &d, &e), -1, "dir: size above 2^64-1");
 	OK(strstr(e.msg, "big:1: size out of range") != NULL, "  named by its line");
 
+	/* lines are length-bounded, not NUL-terminated: under ASan a read
+	 * past the end is caught (a fuzzer found one in the rule check) */
+	static const char *const unterminated[] = {
+		"----   --  ", "Mode    LastWriteTime", "-a----  8/13/1997  10:15 AM  1024",
+		"Total files listed", "F1K 1 1,024 08-13-97", "08/13/1997 10:15a",
+	};
+
+	for (size_t i = 0; i < sizeof(unterminated) / sizeof(unterminated[0]); i++) {
+		size_t n = strlen(unterminated[i]);
+		char *b = malloc(n);
+
+		memcpy(b, unterminated[i], n);
+		memset(&d, 0, sizeof(d));
+		listing_init(&s, "bounded");
+		s.kind = LISTING_DIR;
+		EQ_INT(listing_line(&s, b, n, &d, &e), 0, "unterminated dir line read within its length");
+		free(b);
+	}
+
 	/* random lines, mostly of the characters the parsers look at: under
 	 * ASan nothing may go wrong, and SIZE PATH must accept exactly what an
 	 * independent reading of its grammar accepts */
