@@ -15,5 +15,6 @@ int cmd_mark(int argc, char **argv);		/* workload/cmd_mark.c */
 int cmd_run(int argc, char **argv);		/* workload/cmd_run.c */
 int cmd_workload(int argc, char **argv);	/* workload/cmd_workload.c */
 int cmd_report(int argc, char **argv);		/* viewer/cmd_report.c */
+int cmd_estimate(int argc, char **argv);	/* workload/cmd_estimate.c */
 
 #endif

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "log around a command: start, mark, run, mark, stop" },
 	{ "workload", cmd_workload, "the reference backup (the seed kit's file sets)" },
 	{ "report", cmd_report, "per-session summary and bottleneck verdict; compare; HTML" },
+	{ "estimate", cmd_estimate, "backup time from a file-size distribution (timest)" },
 };
 
 static void usage(FILE *f)
