@@ -10,6 +10,9 @@
  */
 #include "png.h"
 
+/* marker labels shown in a chart's legend; the rest are drawn unlabelled */
+#define PNG_MARKER_LABELS 6
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -205,9 +208,12 @@ int png_render(const char *path, const struct png_chart *c,
 	for (size_t k = 0; k < o->nspans; k++) {
 		add(&a, "CDEF:sp%zu=r0,POP,TIME,%lld,GE,TIME,%lld,LE,*,INF,UNKN,IF",
 		    k, (long long)o->spans[k].begin, (long long)o->spans[k].end);
-		add(&a, "AREA:sp%zu%s:session %s\\l", k, shade[k % 3],
+		/* session legends flow on one line instead of a line each */
+		add(&a, "AREA:sp%zu%s:session %s", k, shade[k % 3],
 		    esc(txt, sizeof(txt), o->spans[k].label));
 	}
+	if (o->nspans)
+		add(&a, "COMMENT:\\l");
 	for (size_t i = 0; i < c->nseries; i++) {
 		const char *lg = c->series[i].legend ? c->series[i].legend : "";
 		char cut[48];
@@ -217,20 +223,40 @@ int png_render(const char *path, const struct png_chart *c,
 		add(&a, "VDEF:mn%zu=v%zu,MINIMUM", i, i);
 		add(&a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
 		add(&a, "VDEF:mx%zu=v%zu,MAXIMUM", i, i);
-		add(&a, "GPRINT:mn%zu:min %%8.2lf%%s", i);
-		add(&a, "GPRINT:av%zu:avg %%8.2lf%%s", i);
-		add(&a, "GPRINT:mx%zu:max %%8.2lf%%s\\l", i);
+		/* percentages read best without SI prefixes ("653.59m") */
+		const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%%s";
+		add(&a, "GPRINT:mn%zu:min %%8.2lf%s", i, si);
+		add(&a, "GPRINT:av%zu:avg %%8.2lf%s", i, si);
+		add(&a, "GPRINT:mx%zu:max %%8.2lf%s\\l", i, si);
 		add(&a, "PRINT:mn%zu:%%.9le", i);
 		add(&a, "PRINT:av%zu:%%.9le", i);
 		add(&a, "PRINT:mx%zu:%%.9le", i);
 	}
+	/* a marker's label goes in the legend once (a session's begin and end
+	 * carry the same text), flowing on shared lines, and only the first
+	 * few: a long run of markers must not crowd out the chart */
+	size_t labelled = 0, unlabelled = 0;
 	for (size_t k = 0; k < o->nmarks; k++) {
+		int dup = 0;
+
 		if (o->marks[k].t < o->from || o->marks[k].t > o->to)
 			continue;	/* rrdtool would still list it */
-		add(&a, "VRULE:%lld#C00000:%s\\l:dashes",
+		for (size_t j = 0; j < k && !dup; j++)
+			dup = o->marks[j].label && o->marks[k].label &&
+			      !strcmp(o->marks[j].label, o->marks[k].label);
+		if (dup || labelled >= PNG_MARKER_LABELS) {
+			add(&a, "VRULE:%lld#C00000::dashes",
+			    (long long)o->marks[k].t);
+			unlabelled += !dup;
+			continue;
+		}
+		add(&a, "VRULE:%lld#C00000:%s:dashes",
 		    (long long)o->marks[k].t,
 		    esc(txt, sizeof(txt), o->marks[k].label));
+		labelled++;
 	}
+	if (unlabelled)
+		add(&a, "COMMENT:(+%zu more markers)", unlabelled);
 	if (a.oom) {
 		free_args(&a);
 		return perr_set(e, "out of memory");
