@@ -6,18 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 LOGS=$SCRATCH/logs
 
-# one line on stderr, non-zero status, containing $2
-err_is() {
-	name=$1 want=$2; shift 2
-	out=$("$@" 2>&1 >/dev/null); st=$?
-	lines=$(printf '%s\n' "$out" | grep -c .)
-	if [ $st -ne 0 ] && [ "$lines" = 1 ] && printf '%s' "$out" | grep -qF -- "$want"; then
-		_result 0 "$name"
-	else
-		_result 1 "$name"; echo "#   status $st, stderr: $out"
-	fi
-}
-
 err_is 'no collector: one-line error' 'no collector is running' $PERFLOG mark hello
 err_is 'TEXT missing' 'TEXT missing' $PERFLOG mark --begin
 err_is '--begin and --end together' 'exclude' $PERFLOG mark --begin --end x
