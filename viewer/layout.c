@@ -958,3 +958,54 @@ int vl_render(const struct vl_view *v, const struct vl_plan *p,
 	vl_grid_text(g, 0, p->status_row, p->cols, st, VL_C_DEFAULT, 0, ascii);
 	return 0;
 }
+
+void vl_overlay(struct vl_grid *g, const char *title, const char *const *lines,
+		size_t n, long sel, const char *footer, int ascii)
+{
+	int w = (int)strlen(title) + 4;
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(lines[i]) + 4 > w)
+			w = (int)strlen(lines[i]) + 4;
+	if (footer && (int)strlen(footer) + 4 > w)
+		w = (int)strlen(footer) + 4;
+	if (w > g->w)
+		w = g->w;
+	int h = (int)n + 2;
+	if (h > g->h)
+		h = g->h;
+	int x0 = (g->w - w) / 2, y0 = (g->h - h) / 2, inner = h - 2;
+	long top = 0;
+	if (sel >= inner)
+		top = sel - inner + 1;
+	for (int y = y0; y < y0 + h; y++)
+		for (int x = x0; x < x0 + w; x++) {
+			int edge_y = y == y0 || y == y0 + h - 1;
+			int edge_x = x == x0 || x == x0 + w - 1;
+			uint32_t ch = ' ';
+			if (edge_y && edge_x)
+				ch = ascii ? '+' : y == y0 ? (x == x0 ? 0x250c : 0x2510)
+						       : (x == x0 ? 0x2514 : 0x2518);
+			else if (edge_y)
+				ch = ascii ? '-' : 0x2500;
+			else if (edge_x)
+				ch = ascii ? '|' : 0x2502;
+			struct vl_cell *c = vl_grid_at(g, x, y);
+			if (c)
+				*c = (struct vl_cell){ ch, VL_C_TITLE, 0 };
+		}
+	char t[128];
+	snprintf(t, sizeof(t), " %s ", title);
+	vl_grid_text(g, x0 + 2, y0, w - 4, t, VL_C_TITLE, VL_A_BOLD, ascii);
+	for (int i = 0; i < inner && (size_t)(top + i) < n; i++) {
+		long k = top + i;
+		int attr = k == sel ? VL_A_REVERSE : 0;
+		if (k == sel)
+			for (int x = x0 + 1; x < x0 + w - 1; x++)
+				put(g, x, y0 + 1 + i, ' ', VL_C_DEFAULT, attr);
+		vl_grid_text(g, x0 + 2, y0 + 1 + i, w - 4, lines[k],
+			     VL_C_DEFAULT, attr, ascii);
+	}
+	if (footer)
+		vl_grid_text(g, x0 + 2, y0 + h - 1, w - 4, footer, VL_C_AXIS, 0,
+			     ascii);
+}

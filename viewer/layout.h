@@ -231,6 +231,13 @@ double vl_col_time(const struct vl_plan *p, double from, double to, int x);
 int vl_render(const struct vl_view *v, const struct vl_plan *p,
 	      struct vl_grid *g);
 
+/* A boxed list over the frame (help, session list, counter chooser):
+ * title on the border, lines[0..n) with lines[sel] highlighted (sel < 0:
+ * none), scrolled so that sel is visible, a footer hint on the bottom
+ * border. The box is as wide as the longest line and as tall as fits. */
+void vl_overlay(struct vl_grid *g, const char *title, const char *const *lines,
+		size_t n, long sel, const char *footer, int ascii);
+
 /* The cursor readout of one pane as text: "user 12.3% priv 4.1% ..." */
 char *vl_readout(char *buf, size_t n, const struct vl_pane *pane,
 		 int at_cursor);

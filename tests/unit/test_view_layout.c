@@ -251,8 +251,33 @@ static void test_text(void)
 	vl_grid_free(&g);
 }
 
+static void test_overlay(void)
+{
+	struct vl_grid g = { 0 };
+	vl_grid_resize(&g, 40, 8);
+	const char *lines[] = { "one", "two", "three", "four", "five", "six",
+				"seven", "eight" };
+	vl_overlay(&g, "Sessions", lines, 8, 7, "Enter: zoom", 0);
+	char row[256];
+	vl_grid_row(&g, 0, row, sizeof(row));
+	OK(strstr(row, "Sessions") != NULL, "overlay title on the border");
+	vl_grid_row(&g, 6, row, sizeof(row));
+	OK(strstr(row, "eight") != NULL, "scrolled so the selection shows");
+	int x = (int)(strstr(row, "eight") - row);
+	(void)x;
+	int rev = 0;
+	for (int i = 0; i < g.w; i++)
+		if (vl_grid_at(&g, i, 6)->attr & VL_A_REVERSE)
+			rev = 1;
+	OK(rev, "selection highlighted");
+	vl_grid_row(&g, 7, row, sizeof(row));
+	OK(strstr(row, "Enter: zoom") != NULL, "footer");
+	vl_grid_free(&g);
+}
+
 int main(void)
 {
+	test_overlay();
 	test_format();
 	test_scale();
 	test_time_step();
