@@ -32,12 +32,21 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/asan/tests/%)
 E2E       := $(sort $(wildcard tests/t[0-9]*.t))
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOLS     := $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 
 .PHONY: all check unit e2e check-clang demo bench install uninstall clean fuzz soak
 
 all: perflog
 
-perflog: build/obj/perflog.o $(OBJS)
+# Modules are archived, so a test or tool links only what it uses.
+build/libperflog.a: $(OBJS)
+	rm -f $@; ar rcs $@ $^
+
+build/asan/libperflog.a: $(ASAN_OBJS)
+	rm -f $@; ar rcs $@ $^
+
+perflog: build/obj/perflog.o build/libperflog.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 build/obj/%.o: %.c $(wildcard */*.h)
@@ -48,14 +57,19 @@ build/asan/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c -o $@ $<
 
-build/asan/tests/%: tests/unit/%.c tests/unit/tap.h $(ASAN_OBJS)
+build/asan/tests/%: tests/unit/%.c tests/unit/tap.h build/asan/libperflog.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< $(ASAN_OBJS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< build/asan/libperflog.a $(LIBS)
 
 # The sanitized build of the program itself, for end-to-end suites that want
 # it (PERFLOG_ASAN in tests/lib.sh).
-build/asan/perflog: build/asan/perflog.o $(ASAN_OBJS)
+build/asan/perflog: build/asan/perflog.o build/asan/libperflog.a
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
+
+# Helpers of the end-to-end suites (load generators, log set writers).
+build/tools/%: tests/tools/%.c build/libperflog.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/libperflog.a $(LIBS)
 
 unit: $(UNIT_BINS)
 	prove -f $(UNIT_BINS)
@@ -63,15 +77,15 @@ unit: $(UNIT_BINS)
 # Everything must also compile warning-free under clang.
 check-clang:
 	@if command -v clang >/dev/null; then \
-	  for f in perflog.c $(SRCS) $(UNIT_SRCS); do \
+	  for f in perflog.c $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS); do \
 	    clang -std=c11 $(WARN) -Werror $(PKG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED -fsyntax-only $$f || exit 1; \
 	  done; echo "clang: $(words $(SRCS) $(UNIT_SRCS)) files clean"; \
 	else echo "clang not installed; skipped"; fi
 
-check: perflog $(UNIT_BINS) check-clang
+check: perflog $(UNIT_BINS) $(TOOLS) check-clang
 	PERFLOG=$(CURDIR)/perflog prove -f $(UNIT_BINS) $(E2E)
 
-e2e: perflog
+e2e: perflog $(TOOLS)
 	PERFLOG=$(CURDIR)/perflog prove -v $(E2E)
 
 demo:

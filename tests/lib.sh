@@ -39,6 +39,7 @@ _cleanup() {
 		sleep 0.5
 		kill -KILL "$p" 2>/dev/null
 	done
+	_cleanup_net
 	[ -n "${KEEP_SCRATCH:-}" ] || rm -rf "$SCRATCH"
 }
 trap _cleanup EXIT
@@ -105,4 +106,59 @@ wait_for() {
 		[ "$(date +%s)" -ge "$end" ] && return 1
 		sleep 0.2
 	done
+}
+
+# ---- known load ----
+LOADGEN=$TOP/build/tools/loadgen
+
+# The whole block device under a path ("vda", "sda"), or "" (tmpfs,
+# overlay).
+disk_of() {
+	d=$(stat -c '%Hd:%Ld' "$1" 2>/dev/null) || return 0
+	l=$(readlink -f "/sys/dev/block/$d" 2>/dev/null) || return 0
+	[ -n "$l" ] || return 0
+	if [ -e "$l/partition" ]; then l=$(dirname "$l"); fi
+	basename "$l"
+}
+
+# A private link for network tests: a veth pair with one end in a network
+# namespace of our own, addresses 169.254.X.1 (here) and .2 (there). Sets
+# VETH (the host-side interface) and PEER_ADDR, or returns 1 when the
+# machine cannot (not root, no netns). Traffic never leaves the machine.
+_netns=""
+_veths=""
+make_veth() {
+	[ "$(id -u)" = 0 ] || return 1
+	command -v ip >/dev/null || return 1
+	n=$(( $$ % 200 + 20 ))
+	ns=plns$$; VETH=plv$$a; peer=plv$$b
+	ip netns add "$ns" 2>/dev/null || return 1
+	_netns="$_netns $ns"
+	ip link add "$VETH" type veth peer name "$peer" 2>/dev/null || return 1
+	_veths="$_veths $VETH"
+	ip link set "$peer" netns "$ns" &&
+	ip addr add "169.254.$n.1/30" dev "$VETH" &&
+	ip link set "$VETH" up &&
+	ip -n "$ns" addr add "169.254.$n.2/30" dev "$peer" &&
+	ip -n "$ns" link set "$peer" up &&
+	ip -n "$ns" link set lo up || return 1
+	PEER_ADDR=169.254.$n.2
+	PEER_NS=$ns
+	return 0
+}
+
+_cleanup_net() {
+	for v in $_veths; do ip link del "$v" 2>/dev/null; done
+	for ns in $_netns; do ip netns del "$ns" 2>/dev/null; done
+}
+
+# CSV helpers: column of a counter (by suffix match on the header), and the
+# sum of a column times the step (the integral of a rate).
+csv_col() {
+	head -1 "$1" | tr ',' '\n' | tr -d '"' | awk -v want="$2" '
+		{ n = length($0); m = length(want)
+		  if (n >= m && substr($0, n - m + 1) == want) { print NR; exit } }'
+}
+csv_integral() {
+	awk -F, -v c="$2" -v step="$3" 'NR > 1 && $c != "" { s += $c * step } END { printf "%.0f\n", s }' "$1"
 }

@@ -1,0 +1,80 @@
+/*
+ * cmd_control.c - `perflog stop [DIR]` and `perflog status`.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../commands.h"
+#include "control.h"
+
+int cmd_stop(int argc, char **argv)
+{
+	struct collector_info c;
+	struct perr e;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: perflog stop [DIR]\n"
+		       "Stop the collector logging to the log set DIR (or the only one\n"
+		       "running); returns once the log set is closed and complete.\n");
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "perflog stop: unexpected argument '%s'\n", argv[2]);
+		return 2;
+	}
+	if (control_find(argc > 1 ? argv[1] : NULL, &c, &e) < 0 ||
+	    control_stop(&c, &e) < 0) {
+		fprintf(stderr, "perflog stop: %s\n", e.msg);
+		return 1;
+	}
+	printf("%s\n", c.logset);
+	return 0;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct collector_info *list;
+	struct perr e;
+	long n;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: perflog status\n"
+		       "List this user's running collectors: pid, interval, samples\n"
+		       "written, last sample (UTC) and log set.\n");
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "perflog status: unexpected argument '%s'\n", argv[1]);
+		return 2;
+	}
+	n = control_list(&list, &e);
+	if (n < 0) {
+		fprintf(stderr, "perflog status: %s\n", e.msg);
+		return 1;
+	}
+	if (n == 0) {
+		printf("no collector is running\n");
+		free(list);
+		return 0;
+	}
+	printf("%-8s %-8s %-8s %-20s %s\n", "PID", "INTERVAL", "SAMPLES",
+	       "LAST SAMPLE", "LOG SET");
+	for (long i = 0; i < n; i++) {
+		char reply[PATH_MAX + 256], samples[32] = "?", last[40] = "?";
+		char *p;
+
+		if (control_request(&list[i], "status", reply, sizeof(reply),
+				    &e) == 0) {
+			if ((p = strstr(reply, "samples=")))
+				sscanf(p + 8, "%31s", samples);
+			if ((p = strstr(reply, "last=")))
+				sscanf(p + 5, "%39s", last);
+		}
+		printf("%-8ld %-8u %-8s %-20s %s\n", (long)list[i].pid,
+		       list[i].interval, samples, last, list[i].logset);
+	}
+	free(list);
+	return 0;
+}

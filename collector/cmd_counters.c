@@ -1,0 +1,168 @@
+/*
+ * cmd_counters.c - `perflog counters [-c FILE]`: what this host offers
+ * (objects, their instances, every counter with its unit and definition)
+ * and, with -c, whether a settings file is valid and what it would log.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../commands.h"
+#include "../counters/catalog.h"
+#include "../counters/source.h"
+#include "settings.h"
+
+static void list_instances(const struct raw_snapshot *s,
+			   enum counter_object obj, FILE *f)
+{
+	switch (obj) {
+	case OBJ_PROCESSOR:
+		for (size_t i = 0; i < s->ncpus; i++)
+			fprintf(f, " %s", s->cpus[i].name);
+		break;
+	case OBJ_LOGICALDISK:
+		fprintf(f, " _Total");
+		for (size_t i = 0; i < s->ndisks; i++) {
+			const struct disk_raw *d = &s->disks[i];
+			int idle = (d->rd_ios == 0 || d->rd_ios == SRC_NA) &&
+				   (d->wr_ios == 0 || d->wr_ios == SRC_NA);
+
+			fprintf(f, " %s%s", d->name, idle ? "(idle)" : "");
+		}
+		break;
+	case OBJ_NETWORK:
+		fprintf(f, " _Total");
+		for (size_t i = 0; i < s->nnets; i++)
+			fprintf(f, " %s", s->nets[i].name);
+		break;
+	case OBJ_PROCESS:
+		fprintf(f, " (the command of perflog run)");
+		break;
+	default:
+		fprintf(f, " (no instances)");
+		break;
+	}
+}
+
+static int matches(const struct raw_snapshot *s, enum counter_object obj,
+		   const char *inst)
+{
+	if (!strcmp(inst, "*") || !strcmp(inst, "") ||
+	    !strcasecmp(inst, "_Total"))
+		return 1;
+	switch (obj) {
+	case OBJ_PROCESSOR:
+		for (size_t i = 0; i < s->ncpus; i++)
+			if (!strcasecmp(s->cpus[i].name, inst))
+				return 1;
+		return 0;
+	case OBJ_LOGICALDISK:
+		for (size_t i = 0; i < s->ndisks; i++)
+			if (!strcasecmp(s->disks[i].name, inst))
+				return 1;
+		return 0;
+	case OBJ_NETWORK:
+		for (size_t i = 0; i < s->nnets; i++)
+			if (!strcasecmp(s->nets[i].name, inst))
+				return 1;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int cmd_counters(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *file = NULL;
+	struct raw_snapshot snap;
+	struct procfs *p;
+	struct settings s;
+	struct perr e;
+	const char *root = getenv("PERFLOG_PROC_ROOT");
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': file = optarg; break;
+		case 'h':
+			printf("usage: perflog counters [-c FILE]\n"
+			       "List the objects, instances and counters this host offers;\n"
+			       "with -c, validate a settings file and list what it logs.\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perflog counters: unexpected argument '%s'\n",
+			argv[optind]);
+		return 2;
+	}
+	if (settings_default(&s) < 0 ||
+	    (file && settings_load(file, &s, &e) < 0)) {
+		fprintf(stderr, "perflog counters: %s\n", file ? e.msg : "out of memory");
+		settings_free(&s);
+		return 1;
+	}
+	memset(&snap, 0, sizeof(snap));
+	p = procfs_open(root ? root : "/", &e);
+	if (!p || procfs_read(p, &snap, &e) < 0) {
+		fprintf(stderr, "perflog counters: %s\n", e.msg);
+		procfs_close(p);
+		settings_free(&s);
+		return 1;
+	}
+	if (file) {
+		int missing = 0;
+
+		printf("%s: valid; interval %u s, retention %lu s, log sets under %s\n",
+		       file, s.interval, s.retention, s.directory);
+		for (size_t i = 0; i < s.nsel; i++) {
+			const struct counter_sel *cs = &s.sel[i];
+			char path[256];
+			int here = matches(&snap, cs->path.def->object,
+					   cs->path.instance);
+
+			catalog_format_path(path, sizeof(path), cs->path.def,
+					    cs->path.instance);
+			printf("  %-50s %s\n", path,
+			       here ? "" : "(no such instance on this host yet)");
+			missing += !here;
+		}
+		printf("%zu counters selected%s\n", s.nsel,
+		       missing ? "; instances not present now are logged when they appear" : "");
+	} else {
+		for (int o = 0; o < OBJ_COUNT; o++) {
+			const struct object_def *od = &catalog_objects[o];
+
+			printf("%s:", od->name);
+			list_instances(&snap, od->object, stdout);
+			printf("\n");
+			for (int i = 0; i < od->ncounters; i++) {
+				const struct counter_def *d =
+					catalog_counter_at(od->object, i);
+				char path[256];
+
+				catalog_format_path(path, sizeof(path), d,
+						    od->has_instances ? "*" : "");
+				printf("  %-46s %-6s %s\n", path,
+				       catalog_unit_label(d->unit), d->help);
+			}
+		}
+		if (isnan(snap.mem.available))
+			printf("note: MemAvailable is missing (kernel older than 3.14): Available Bytes is not available\n");
+	}
+	snapshot_free(&snap);
+	procfs_close(p);
+	settings_free(&s);
+	return 0;
+}

@@ -1,0 +1,187 @@
+/*
+ * cmd_start.c - `perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f]`.
+ *
+ * Without -f the collector daemonizes (fork, setsid, fork) and the command
+ * returns only once the first sample is written, printing the log set's
+ * path: the daemon reports "ok DIR" or "error MSG" through a pipe. Once
+ * the log set exists the daemon's stderr (its complaints: disk full, late
+ * samples) goes to DIR/collector.log.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../commands.h"
+#include "collector.h"
+#include "settings.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f]\n"
+		"  -c FILE     settings file (see perftest.pml.sample); default: the\n"
+		"              seed kit's counter set every 5 s\n"
+		"  -o DIR      create the log set under DIR (default ./logs)\n"
+		"  -i SECONDS  sampling interval, whole seconds >= 1\n"
+		"  -f          stay in the foreground (systemd, tests); stop with\n"
+		"              Ctrl-C, SIGTERM or perflog stop\n"
+		"Prints the log set's path once the first sample is written.\n");
+}
+
+/* Shared by start and run: parse -c/-o/-i into settings. Returns 0, or the
+ * exit status on error (message printed). */
+static int load_settings(const char *file, const char *dir,
+			 const char *interval, struct settings *s)
+{
+	struct perr e;
+
+	if (settings_default(s) < 0) {
+		fprintf(stderr, "perflog start: out of memory\n");
+		return 1;
+	}
+	if (file && settings_load(file, s, &e) < 0) {
+		fprintf(stderr, "perflog start: %s\n", e.msg);
+		return 1;
+	}
+	if (dir && util_strlcpy(s->directory, dir, sizeof(s->directory)) < 0) {
+		fprintf(stderr, "perflog start: -o: path too long\n");
+		return 2;
+	}
+	if (interval && settings_parse_interval(interval, &s->interval, &e) < 0) {
+		fprintf(stderr, "perflog start: -i: %s\n", e.msg);
+		return 2;
+	}
+	return 0;
+}
+
+static int run_daemon(struct collector_options *opt)
+{
+	int pfd[2];
+	pid_t pid;
+	char buf[8192];
+	size_t got = 0;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		fprintf(stderr, "perflog start: pipe: %s\n", strerror(errno));
+		return 1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "perflog start: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		int null;
+
+		close(pfd[0]);
+		setsid();
+		pid = fork();
+		if (pid != 0)
+			_exit(pid < 0 ? 1 : 0);
+		/* the daemon: no terminal, no inherited stdio */
+		if (chdir("/") < 0) {
+			/* paths are absolute from here on; cwd is moot */
+		}
+		null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+			if (null > 2)
+				close(null);
+		}
+		opt->notify_fd = pfd[1];
+		_exit(collector_run(opt));
+	}
+	close(pfd[1]);
+	waitpid(pid, NULL, 0);
+	for (;;) {
+		ssize_t n = read(pfd[0], buf + got, sizeof(buf) - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		if (memchr(buf, '\n', got))
+			break;
+	}
+	close(pfd[0]);
+	buf[got] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!strncmp(buf, "ok ", 3)) {
+		printf("%s\n", buf + 3);
+		return 0;
+	}
+	fprintf(stderr, "perflog start: %s\n",
+		!strncmp(buf, "error ", 6) ? buf + 6
+					   : "the collector died while starting");
+	return 1;
+}
+
+int cmd_start(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *file = NULL, *dir = NULL, *interval = NULL;
+	int foreground = 0, c, r;
+	long samples = 0;
+	struct settings s;
+	struct collector_options opt;
+	char abs_dir[PATH_MAX];
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+c:o:i:fh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': file = optarg; break;
+		case 'o': dir = optarg; break;
+		case 'i': interval = optarg; break;
+		case 'f': foreground = 1; break;
+		case 'n': samples = strtol(optarg, NULL, 10); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perflog start: unexpected argument '%s'\n",
+			argv[optind]);
+		return 2;
+	}
+	r = load_settings(file, dir, interval, &s);
+	if (r) {
+		settings_free(&s);
+		return r;
+	}
+	/* the daemon changes to /: make the log directory absolute first */
+	if (s.directory[0] != '/') {
+		char cwd[PATH_MAX];
+
+		if (!getcwd(cwd, sizeof(cwd)) ||
+		    snprintf(abs_dir, sizeof(abs_dir), "%s/%s", cwd,
+			     s.directory) >= (int)sizeof(abs_dir)) {
+			fprintf(stderr, "perflog start: log directory '%s': path too long\n",
+				s.directory);
+			settings_free(&s);
+			return 1;
+		}
+		util_strlcpy(s.directory, abs_dir, sizeof(s.directory));
+	}
+	memset(&opt, 0, sizeof(opt));
+	opt.settings = &s;
+	opt.proc_root = getenv("PERFLOG_PROC_ROOT") ? getenv("PERFLOG_PROC_ROOT") : "/";
+	opt.notify_fd = -1;
+	opt.max_samples = samples;
+	r = foreground ? collector_run(&opt) : run_daemon(&opt);
+	settings_free(&s);
+	return r;
+}

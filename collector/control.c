@@ -1,0 +1,326 @@
+/*
+ * control.c - the client side of the control socket, see control.h.
+ */
+#define _GNU_SOURCE
+#include "control.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+const char *control_runtime_dir(struct perr *e)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("PERFLOG_RUNTIME_DIR");
+	struct stat st;
+
+	if (env && *env)
+		util_strlcpy(dir, env, sizeof(dir));
+	else
+		snprintf(dir, sizeof(dir), "/tmp/perflog-%u",
+			 (unsigned)geteuid());
+	if (util_mkdirs(dir, 0700) < 0) {
+		perr_set(e, "unable to create runtime directory '%s': %s", dir,
+			 strerror(errno));
+		return NULL;
+	}
+	/* /tmp is shared: the directory must be ours and private, or
+	 * someone else could plant sockets for us to talk to */
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		perr_set(e, "runtime directory '%s' is not a directory", dir);
+		return NULL;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 077)) {
+		perr_set(e, "runtime directory '%s' is not private to uid %u (mode 0700 expected)",
+			 dir, (unsigned)geteuid());
+		return NULL;
+	}
+	return dir;
+}
+
+static int read_info(const char *path, struct collector_info *c)
+{
+	char *text = util_read_file(path, NULL);
+	char *line, *save = NULL;
+
+	if (!text)
+		return -1;
+	c->logset[0] = '\0';
+	c->interval = 0;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *tab = strchr(line, '\t');
+
+		if (!tab)
+			continue;
+		*tab++ = '\0';
+		if (!strcmp(line, "logset"))
+			util_strlcpy(c->logset, tab, sizeof(c->logset));
+		else if (!strcmp(line, "interval"))
+			c->interval = (unsigned)strtoul(tab, NULL, 10);
+	}
+	free(text);
+	return c->logset[0] ? 0 : -1;
+}
+
+static int pid_alive(pid_t pid)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+long control_list(struct collector_info **out, struct perr *e)
+{
+	const char *dir = control_runtime_dir(e);
+	DIR *d;
+	struct dirent *de;
+	struct collector_info *list = NULL;
+	long n = 0;
+
+	*out = NULL;
+	if (!dir)
+		return -1;
+	d = opendir(dir);
+	if (!d)
+		return perr_set(e, "unable to read '%s': %s", dir,
+				strerror(errno));
+	while ((de = readdir(d))) {
+		char path[PATH_MAX], sock[PATH_MAX];
+		struct collector_info c;
+		size_t len = strlen(de->d_name);
+		char *end;
+		long pid;
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".info"))
+			continue;
+		pid = strtol(de->d_name, &end, 10);
+		if (pid <= 0 || strcmp(end, ".info"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		snprintf(sock, sizeof(sock), "%s/%ld.sock", dir, pid);
+		memset(&c, 0, sizeof(c));
+		c.pid = (pid_t)pid;
+		if (!pid_alive(c.pid) || access(sock, F_OK) < 0) {
+			/* stale: the collector died without cleaning up
+			 * (kill -9, power loss) */
+			unlink(path);
+			unlink(sock);
+			continue;
+		}
+		if (read_info(path, &c) < 0)
+			continue;
+		{
+			struct collector_info *nl =
+				realloc(list, (size_t)(n + 1) * sizeof(*nl));
+
+			if (!nl) {
+				closedir(d);
+				free(list);
+				return perr_set(e, "out of memory");
+			}
+			list = nl;
+			list[n++] = c;
+		}
+	}
+	closedir(d);
+	*out = list;
+	return n;
+}
+
+int control_find(const char *dir, struct collector_info *out, struct perr *e)
+{
+	struct collector_info *list;
+	long n = control_list(&list, e);
+	const char *want = dir;
+	char real[PATH_MAX];
+
+	if (n < 0)
+		return -1;
+	if (!want) {
+		const char *env = getenv("PERFLOG_LOGSET");
+
+		if (env && *env)
+			want = env;
+	}
+	if (want) {
+		if (!realpath(want, real)) {
+			free(list);
+			return perr_set(e, "log set '%s': %s", want,
+					strerror(errno));
+		}
+		for (long i = 0; i < n; i++)
+			if (!strcmp(list[i].logset, real)) {
+				*out = list[i];
+				free(list);
+				return 0;
+			}
+		free(list);
+		return perr_set(e, "no collector is logging to '%s'", want);
+	}
+	if (n == 0) {
+		free(list);
+		return perr_set(e, "no collector is running");
+	}
+	if (n > 1) {
+		free(list);
+		return perr_set(e, "%ld collectors are running; name the log set",
+				n);
+	}
+	*out = list[0];
+	free(list);
+	return 0;
+}
+
+static int sock_connect(const struct collector_info *c, struct perr *e)
+{
+	const char *dir = control_runtime_dir(e);
+	struct sockaddr_un sa;
+	int fd;
+
+	if (!dir)
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%ld.sock", dir,
+		     (long)c->pid) >= (int)sizeof(sa.sun_path))
+		return perr_set(e, "runtime directory path too long: '%s'",
+				dir);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return perr_set(e, "socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		perr_set(e, "collector %ld (%s) does not answer: %s",
+			 (long)c->pid, c->logset, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int control_request(const struct collector_info *c, const char *request,
+		    char *reply, size_t n, struct perr *e)
+{
+	int fd = sock_connect(c, e);
+	size_t len = strlen(request), off = 0, got = 0;
+	char buf[4096];
+
+	if (fd < 0)
+		return -1;
+	while (off < len) {
+		ssize_t w = send(fd, request + off, len - off, MSG_NOSIGNAL);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return perr_set(e, "collector %ld: %s", (long)c->pid,
+					strerror(errno));
+		}
+		off += (size_t)w;
+	}
+	if (send(fd, "\n", 1, MSG_NOSIGNAL) != 1) {
+		close(fd);
+		return perr_set(e, "collector %ld: %s", (long)c->pid,
+				strerror(errno));
+	}
+	/* a stop waits for the log set to close; a sync for the next
+	 * sample, at most one interval (a day at worst) */
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, 120000);
+		ssize_t rd;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			close(fd);
+			return perr_set(e, "collector %ld: no reply",
+					(long)c->pid);
+		}
+		rd = read(fd, buf + got, sizeof(buf) - 1 - got);
+		if (rd < 0 && errno == EINTR)
+			continue;
+		if (rd <= 0)
+			break;
+		got += (size_t)rd;
+		if (memchr(buf, '\n', got) || got == sizeof(buf) - 1)
+			break;
+	}
+	close(fd);
+	buf[got] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!strncmp(buf, "ok", 2) && (buf[2] == '\0' || buf[2] == ' ')) {
+		if (reply)
+			util_strlcpy(reply, buf[2] ? buf + 3 : "", n);
+		return 0;
+	}
+	if (!strncmp(buf, "error ", 6))
+		return perr_set(e, "%s", buf + 6);
+	return perr_set(e, "collector %ld closed the connection",
+			(long)c->pid);
+}
+
+int control_mark(const char *dir, enum marker_kind kind, const char *session,
+		 const char *text, const char *const *extra, size_t nextra,
+		 struct perr *e)
+{
+	struct collector_info c;
+	char *req, *es, *et;
+	size_t len;
+	int r;
+
+	if (control_find(dir, &c, e) < 0)
+		return -1;
+	es = markers_escape(session ? session : "");
+	et = markers_escape(text ? text : "");
+	if (!es || !et) {
+		free(es);
+		free(et);
+		return perr_set(e, "out of memory");
+	}
+	len = strlen(es) + strlen(et) + 32;
+	for (size_t i = 0; i < nextra; i++)
+		len += 4 * strlen(extra[i]) + 2;
+	req = malloc(len);
+	if (!req) {
+		free(es);
+		free(et);
+		return perr_set(e, "out of memory");
+	}
+	snprintf(req, len, "mark %s\t%s\t%s", marker_kind_name(kind), es, et);
+	free(es);
+	free(et);
+	for (size_t i = 0; i < nextra; i++) {
+		char *x = markers_escape(extra[i]);
+
+		if (!x) {
+			free(req);
+			return perr_set(e, "out of memory");
+		}
+		strcat(req, "\t");
+		strcat(req, x);
+		free(x);
+	}
+	r = control_request(&c, req, NULL, 0, e);
+	free(req);
+	return r;
+}
+
+int control_stop(const struct collector_info *c, struct perr *e)
+{
+	if (control_request(c, "stop", NULL, 0, e) < 0)
+		return -1;
+	/* the reply comes once the log set is closed; wait for the process
+	 * to be gone too, so a following start finds no stale entry */
+	for (int i = 0; i < 100 && pid_alive(c->pid); i++)
+		usleep(50000);
+	return 0;
+}

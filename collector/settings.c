@@ -1,0 +1,281 @@
+/*
+ * settings.c - the counter-log settings file, see settings.h.
+ *
+ * The seed kit logged whole perfmon objects (Processor, Logical disk,
+ * Memory, Network Interface) and charted a few of their counters, so the
+ * built-in default logs every counter of those objects plus System; a
+ * settings file may name single counters or a whole object with "\*".
+ */
+#define _GNU_SOURCE
+#include "settings.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *const settings_default_counters[] = {
+	"\\Processor(*)\\*",
+	"\\LogicalDisk(*)\\*",
+	"\\Memory\\*",
+	"\\Network Interface(*)\\*",
+	"\\System\\*",
+	NULL,
+};
+
+static int add_sel(struct settings *s, const struct counter_path *p, int line)
+{
+	struct counter_sel *n = realloc(s->sel, (s->nsel + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	s->sel = n;
+	s->sel[s->nsel].path = *p;
+	s->sel[s->nsel].line = line;
+	s->nsel++;
+	return 0;
+}
+
+/* A counter line: one path, or "Object(Instance)\*" for every counter of
+ * the object (perfmon's own notation for logging a whole object). */
+static int add_counter_line(struct settings *s, const char *text,
+			    const char *where, int line, struct perr *e)
+{
+	size_t len = strlen(text);
+	struct perr pe;
+
+	if (len >= 2 && text[len - 1] == '*' && text[len - 2] == '\\') {
+		/* whole object: parse it with its first counter's name, then
+		 * add every counter of the object */
+		char buf[512];
+		struct counter_path p;
+		const struct counter_def *first = NULL;
+		const char *open = strchr(text, '(');
+		char objname[128];
+		const char *start = text;
+		const struct object_def *od;
+		size_t olen;
+
+		while (*start == '\\')
+			start++;
+		/* a "\\HOST\" prefix: skip to the object part */
+		if (text[0] == '\\' && text[1] == '\\') {
+			const char *slash = strchr(text + 2, '\\');
+
+			if (!slash)
+				return perr_set(e, "%s:%d: malformed counter path '%s'",
+						where, line, text);
+			start = slash + 1;
+		}
+		olen = (open && open < text + len - 2 ? (size_t)(open - start)
+						      : (size_t)(text + len - 2 - start));
+		if (olen == 0 || olen >= sizeof(objname))
+			return perr_set(e, "%s:%d: malformed counter path '%s'",
+					where, line, text);
+		memcpy(objname, start, olen);
+		objname[olen] = '\0';
+		od = catalog_find_object(objname);
+		if (!od)
+			return perr_set(e, "%s:%d: unknown object '%s'", where,
+					line, objname);
+		first = catalog_counter_at(od->object, 0);
+		if (!first || len - 1 + strlen(first->name) >= sizeof(buf))
+			return perr_set(e, "%s:%d: malformed counter path '%s'",
+					where, line, text);
+		memcpy(buf, text, len - 1);
+		strcpy(buf + len - 1, first->name);
+		if (catalog_parse_path(buf, &p, &pe) < 0)
+			return perr_set(e, "%s:%d: %s", where, line, pe.msg);
+		for (int i = 0; i < od->ncounters; i++) {
+			p.def = catalog_counter_at(od->object, i);
+			if (add_sel(s, &p, line) < 0)
+				return perr_set(e, "out of memory");
+		}
+		return 0;
+	} else {
+		struct counter_path p;
+
+		if (catalog_parse_path(text, &p, &pe) < 0)
+			return perr_set(e, "%s:%d: %s", where, line, pe.msg);
+		if (add_sel(s, &p, line) < 0)
+			return perr_set(e, "out of memory");
+	}
+	return 0;
+}
+
+int settings_parse_interval(const char *arg, unsigned *out, struct perr *e)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || errno)
+		return perr_set(e, "interval '%s' is not a whole number of seconds",
+				arg);
+	if (v < 1)
+		return perr_set(e, "interval '%s' must be at least 1 second",
+				arg);
+	if (v > 86400)
+		return perr_set(e, "interval '%s' is longer than a day", arg);
+	*out = (unsigned)v;
+	return 0;
+}
+
+int settings_default(struct settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->interval = 5;
+	strcpy(s->directory, "./logs");
+	s->retention = 2 * 86400;
+	for (int i = 0; settings_default_counters[i]; i++)
+		if (add_counter_line(s, settings_default_counters[i],
+				     "built-in", 0, NULL) < 0)
+			return -1;
+	return 0;
+}
+
+static char *trim(char *p)
+{
+	char *end;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	end = p + strlen(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return p;
+}
+
+static int set_log_key(struct settings *s, const char *key, const char *val,
+		       const char *where, int line, struct perr *e)
+{
+	struct perr pe;
+
+	if (!strcasecmp(key, "interval")) {
+		if (settings_parse_interval(val, &s->interval, &pe) < 0)
+			return perr_set(e, "%s:%d: %s", where, line, pe.msg);
+	} else if (!strcasecmp(key, "directory")) {
+		if (!*val || util_strlcpy(s->directory, val,
+					  sizeof(s->directory)) < 0)
+			return perr_set(e, "%s:%d: directory is empty or too long",
+					where, line);
+	} else if (!strcasecmp(key, "name")) {
+		if (strchr(val, '/') || !strcmp(val, ".") || !strcmp(val, "..") ||
+		    util_strlcpy(s->name, val, sizeof(s->name)) < 0)
+			return perr_set(e, "%s:%d: name '%s' is not a plain file name",
+					where, line, val);
+	} else if (!strcasecmp(key, "retention")) {
+		unsigned long r;
+
+		if (util_parse_duration(val, &r) < 0 || r < 60 ||
+		    r > 366UL * 86400)
+			return perr_set(e, "%s:%d: retention '%s' is not a duration between 1m and 366d (e.g. 2d, 12h)",
+					where, line, val);
+		s->retention = r;
+	} else if (!strcasecmp(key, "rrdcached")) {
+		if (util_strlcpy(s->rrdcached, val, sizeof(s->rrdcached)) < 0)
+			return perr_set(e, "%s:%d: rrdcached address too long",
+					where, line);
+	} else {
+		return perr_set(e, "%s:%d: unknown key '%s' in [log]", where,
+				line, key);
+	}
+	return 0;
+}
+
+int settings_parse(const char *text, const char *name, struct settings *s,
+		   struct perr *e)
+{
+	enum { NONE, LOG, COUNTERS } section = NONE;
+	int line = 0, had_counters = 0;
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char buf[1024], *l;
+
+		line++;
+		if (len >= sizeof(buf))
+			return perr_set(e, "%s:%d: line too long", name, line);
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		p += len + (nl ? 1 : 0);
+		if (memchr(buf, '\0', len))
+			return perr_set(e, "%s:%d: NUL byte in line", name, line);
+		/* '#' starts a comment only at the start of a line or after
+		 * white space: counter names contain no '#', but keep paths
+		 * intact anyway */
+		for (char *c = buf; *c; c++)
+			if (*c == '#' && (c == buf || isspace((unsigned char)c[-1]))) {
+				*c = '\0';
+				break;
+			}
+		l = trim(buf);
+		if (!*l)
+			continue;
+		if (*l == '[') {
+			if (!strcasecmp(l, "[log]"))
+				section = LOG;
+			else if (!strcasecmp(l, "[counters]")) {
+				section = COUNTERS;
+				if (!had_counters) {
+					/* a [counters] section replaces the
+					 * built-in set */
+					free(s->sel);
+					s->sel = NULL;
+					s->nsel = 0;
+					had_counters = 1;
+				}
+			} else
+				return perr_set(e, "%s:%d: unknown section '%s' (expected [log] or [counters])",
+						name, line, l);
+			continue;
+		}
+		if (section == LOG) {
+			char *eq = strchr(l, '=');
+
+			if (!eq)
+				return perr_set(e, "%s:%d: expected 'key = value'",
+						name, line);
+			*eq = '\0';
+			if (set_log_key(s, trim(l), trim(eq + 1), name, line,
+					e) < 0)
+				return -1;
+		} else if (section == COUNTERS) {
+			if (add_counter_line(s, l, name, line, e) < 0)
+				return -1;
+		} else {
+			return perr_set(e, "%s:%d: text before any section ([log] or [counters])",
+					name, line);
+		}
+	}
+	if (had_counters && s->nsel == 0)
+		return perr_set(e, "%s: the [counters] section names no counter",
+				name);
+	return 0;
+}
+
+int settings_load(const char *file, struct settings *s, struct perr *e)
+{
+	char *text = util_read_file(file, NULL);
+	int r;
+
+	if (!text)
+		return perr_set(e, "unable to read settings '%s': %s", file,
+				strerror(errno));
+	util_strlcpy(s->source, file, sizeof(s->source));
+	r = settings_parse(text, file, s, e);
+	free(text);
+	return r;
+}
+
+void settings_free(struct settings *s)
+{
+	free(s->sel);
+	s->sel = NULL;
+	s->nsel = 0;
+}

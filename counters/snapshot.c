@@ -1,0 +1,95 @@
+/*
+ * snapshot.c - storage of a raw_snapshot (see source.h).
+ *
+ * A snapshot is reused from sample to sample: snapshot_reset only sets the
+ * counts to zero, so once the arrays have grown to the host's number of
+ * CPUs, disks and interfaces a read allocates nothing.
+ */
+#include "source.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void snapshot_reset(struct raw_snapshot *s)
+{
+	s->mono = 0.0;
+	s->ncpus = s->ndisks = s->nnets = 0;
+	s->mem.available = NAN;
+	s->mem.cached = NAN;
+	s->mem.pswpin = s->mem.pswpout = SRC_NA;
+	s->mem.pgfault = s->mem.pgmajfault = SRC_NA;
+	s->sys.ctxt = SRC_NA;
+	s->sys.procs_running = NAN;
+}
+
+void snapshot_free(struct raw_snapshot *s)
+{
+	free(s->cpus);
+	free(s->disks);
+	free(s->nets);
+	s->cpus = NULL;
+	s->disks = NULL;
+	s->nets = NULL;
+	s->cap_cpus = s->cap_disks = s->cap_nets = 0;
+	snapshot_reset(s);
+}
+
+/* Make room for one more element of size sz in *arr; NULL on failure. */
+static void *grow(void **arr, size_t *n, size_t *cap, size_t sz)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		void *p;
+
+		if (ncap > SIZE_MAX / sz)
+			return NULL;
+		p = realloc(*arr, ncap * sz);
+		if (!p)
+			return NULL;
+		*arr = p;
+		*cap = ncap;
+	}
+	return (char *)*arr + (*n)++ * sz;
+}
+
+struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s)
+{
+	struct cpu_raw *c = grow((void **)&s->cpus, &s->ncpus, &s->cap_cpus,
+				 sizeof(*c));
+
+	if (!c)
+		return NULL;
+	memset(c, 0, sizeof(*c));
+	c->user = c->nice = c->system = c->idle = SRC_NA;
+	c->iowait = c->irq = c->softirq = c->steal = SRC_NA;
+	return c;
+}
+
+struct disk_raw *snapshot_add_disk(struct raw_snapshot *s)
+{
+	struct disk_raw *d = grow((void **)&s->disks, &s->ndisks,
+				  &s->cap_disks, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	memset(d, 0, sizeof(*d));
+	d->rd_ios = d->rd_sectors = d->rd_ticks = SRC_NA;
+	d->wr_ios = d->wr_sectors = d->wr_ticks = SRC_NA;
+	d->io_ticks = d->time_in_queue = SRC_NA;
+	d->counter_bits = 64;
+	return d;
+}
+
+struct net_raw *snapshot_add_net(struct raw_snapshot *s)
+{
+	struct net_raw *n = grow((void **)&s->nets, &s->nnets, &s->cap_nets,
+				 sizeof(*n));
+
+	if (!n)
+		return NULL;
+	memset(n, 0, sizeof(*n));
+	n->rx_bytes = n->tx_bytes = n->rx_packets = n->tx_packets = SRC_NA;
+	n->speed_bps = NAN;
+	return n;
+}

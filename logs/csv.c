@@ -1,0 +1,117 @@
+/*
+ * csv.c - see csv.h. The set is fetched in blocks of at most BLOCK_ROWS
+ * rows, so exporting two days at 1 s with a hundred counters needs a few MB,
+ * not a whole day's matrix. A block may come back at a coarser step than
+ * the interval when it lies beyond the full-resolution retention (librrd
+ * picks the archive): its rows are written at that step.
+ */
+#define _GNU_SOURCE
+#include "csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_ROWS 3600
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+static int write_error(FILE *f, const char *name, struct perr *e)
+{
+	int err = errno ? errno : EIO;
+
+	(void)f;
+	return perr_set(e, "unable to write '%s': %s", name, strerror(err));
+}
+
+int csv_export(struct logset *ls, FILE *f, const char *name, time_t from,
+	       time_t to, struct perr *e)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	time_t step = (time_t)m->interval, first, last;
+	size_t *idx;
+	char t[40];
+
+	/* header */
+	fputs("time", f);
+	for (size_t i = 0; i < m->ncounters; i++) {
+		char col[300];
+
+		snprintf(col, sizeof(col), "\\\\%s\\%s", m->host,
+			 m->counters[i].path);
+		putc(',', f);
+		csv_field(f, col);
+	}
+	putc('\n', f);
+
+	first = m->start + step;
+	last = m->stop ? m->stop : logset_last(ls);
+	if (from > first)
+		first = from + (step - from % step) % step;
+	if (to && to < last)
+		last = to;
+	last -= last % step;
+	if (m->ncounters == 0 || last < first)
+		goto done;
+	idx = malloc(m->ncounters * sizeof(*idx));
+	if (!idx)
+		return perr_set(e, "out of memory");
+	for (size_t i = 0; i < m->ncounters; i++)
+		idx[i] = i;
+	while (first <= last) {
+		struct logset_series s;
+		time_t block_end = first + step * (BLOCK_ROWS - 1);
+		time_t next = 0;
+
+		if (block_end > last)
+			block_end = last;
+		if (logset_fetch(ls, idx, m->ncounters, first, block_end,
+				 "AVERAGE", (unsigned long)step, &s, e) < 0) {
+			free(idx);
+			return -1;
+		}
+		for (size_t r = 0; r < s.rows; r++) {
+			time_t rt = s.first + (time_t)(r * s.step);
+
+			if (rt < first || rt > block_end)
+				continue;
+			fputs(util_iso8601(t, sizeof(t), rt, -1), f);
+			for (size_t c = 0; c < s.ncols; c++) {
+				double v = s.values[r * s.ncols + c];
+
+				putc(',', f);
+				if (!isnan(v))
+					fprintf(f, "%.10g", v);
+			}
+			putc('\n', f);
+			next = rt + (time_t)s.step;
+		}
+		logset_series_free(&s);
+		if (ferror(f)) {
+			free(idx);
+			return write_error(f, name, e);
+		}
+		/* no row came back (should not happen): move on anyway */
+		first = next > first ? next : block_end + step;
+	}
+	free(idx);
+done:
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f))
+		return write_error(f, name, e);
+	return 0;
+}

@@ -1,0 +1,32 @@
+/*
+ * csv.h - a log set as CSV, perfmon relog style (DESIGN.md "CSV export"):
+ *
+ *   time,\\HOST\Processor(_Total)\% Processor Time,\\HOST\Memory\Available Bytes
+ *   2026-11-30T04:50:15Z,12.5,1234567890
+ *   2026-11-30T04:50:20Z,,1234500000
+ *
+ * One column per counter in perflog.meta order; a row per interval, stamped
+ * with the END of the interval it averages (logset.h); time in ISO 8601 UTC;
+ * values with %.10g; an empty cell for unknown. A field is quoted (RFC 4180,
+ * quotes doubled) only when it holds a comma, a quote or a line break.
+ */
+#ifndef PERFLOG_CSV_H
+#define PERFLOG_CSV_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "../common/util.h"
+#include "logset.h"
+
+/* Write one CSV field to f, quoted only when it must be. */
+void csv_field(FILE *f, const char *s);
+
+/* Write the whole log set (rows ending in [from, to]; from = 0 / to = 0 mean
+ * the set's start / its stop, or its last row for a set still being written
+ * or killed) to f. name is what f is called in messages ("-" = stdout).
+ * Returns 0, or -1 with e set (fetch failure, write failure). */
+int csv_export(struct logset *ls, FILE *f, const char *name, time_t from,
+	       time_t to, struct perr *e);
+
+#endif

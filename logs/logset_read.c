@@ -1,0 +1,326 @@
+/*
+ * logset_read.c - reading a log set: perflog.meta at open, the RRD files
+ * only when fetched (a missing or damaged file is an error of that fetch,
+ * not of the open, so the rest of the set stays readable).
+ *
+ * Time convention (the one every reader relies on). librrd's rrd_fetch_r
+ * returns *start aligned to the archive's step and rows whose timestamps
+ * are start + (i+1)*step: row i is the consolidated value of the interval
+ * (start + i*step, start + (i+1)*step], stamped with its END, exactly like
+ * `rrdtool fetch` prints it. A logset_series stores first = start + step, so
+ * row i ENDS at first + i*step and covers (first + (i-1)*step, first +
+ * i*step]. To get the rows that end in [from, to] we ask librrd for
+ * (from - step, to].
+ *
+ * Several files fetched together may answer with different grids (a file
+ * created later, a coarser archive chosen for one of them): the first
+ * file's grid is the series' grid and every other file's rows are placed by
+ * their end time; rows that do not fall on the grid are left unknown.
+ */
+#define _GNU_SOURCE
+#include "logset.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <rrd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+struct logset {
+	char dir[PATH_MAX];
+	struct logset_meta meta;
+};
+
+const struct logset_meta *logset_meta(const struct logset *ls)
+{
+	return &ls->meta;
+}
+
+const char *logset_dir(const struct logset *ls)
+{
+	return ls->dir;
+}
+
+/* Read and parse DIR/perflog.meta into m. */
+static int read_meta(const char *dir, struct logset_meta *m, struct perr *e)
+{
+	char path[PATH_MAX + 32];
+	struct perr pe;
+	struct stat st;
+	char *text;
+
+	if (stat(dir, &st) < 0)
+		return perr_set(e, "log set '%s': %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return perr_set(e, "log set '%s': not a directory", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, LOGSET_META);
+	text = util_read_file(path, NULL);
+	if (!text) {
+		if (errno == ENOENT)
+			return perr_set(e, "log set '%s': %s: missing (not a perflog log set?)",
+					dir, LOGSET_META);
+		return perr_set(e, "log set '%s': %s: %s", dir, LOGSET_META,
+				strerror(errno));
+	}
+	if (logset_meta_parse(text, path, m, &pe) < 0) {
+		free(text);
+		/* the parser names the file and line already, or the set
+		 * for a newer format */
+		if (!strncmp(pe.msg, "log set '", 9))
+			return perr_set(e, "%s", pe.msg);
+		return perr_set(e, "log set '%s': %s", dir, pe.msg);
+	}
+	free(text);
+	return 0;
+}
+
+int logset_open(const char *dir, struct logset **out, struct perr *e)
+{
+	struct logset *ls;
+
+	*out = NULL;
+	ls = calloc(1, sizeof(*ls));
+	if (!ls)
+		return perr_set(e, "out of memory");
+	if (util_strlcpy(ls->dir, dir, sizeof(ls->dir)) < 0) {
+		free(ls);
+		return perr_set(e, "path too long: '%s'", dir);
+	}
+	/* "logs/x/" and "logs/x" are the same set in messages */
+	for (size_t n = strlen(ls->dir); n > 1 && ls->dir[n - 1] == '/'; n--)
+		ls->dir[n - 1] = '\0';
+	if (read_meta(ls->dir, &ls->meta, e) < 0) {
+		free(ls);
+		return -1;
+	}
+	*out = ls;
+	return 0;
+}
+
+void logset_close(struct logset *ls)
+{
+	if (!ls)
+		return;
+	logset_meta_free(&ls->meta);
+	free(ls);
+}
+
+int logset_refresh(struct logset *ls, struct perr *e)
+{
+	struct logset_meta m;
+
+	if (read_meta(ls->dir, &m, e) < 0)
+		return -1;
+	/* the writer only appends counters; anything else means the set was
+	 * replaced under us, and old indices would point at other counters */
+	if (m.ncounters < ls->meta.ncounters) {
+		logset_meta_free(&m);
+		return perr_set(e, "log set '%s': counters disappeared from %s",
+				ls->dir, LOGSET_META);
+	}
+	for (size_t i = 0; i < ls->meta.ncounters; i++)
+		if (strcmp(m.counters[i].path, ls->meta.counters[i].path)) {
+			logset_meta_free(&m);
+			return perr_set(e, "log set '%s': counter %zu changed in %s",
+					ls->dir, i, LOGSET_META);
+		}
+	logset_meta_free(&ls->meta);
+	ls->meta = m;
+	return 0;
+}
+
+long logset_find(const struct logset *ls, const char *path)
+{
+	/* accept the exported spellings too: "\Obj(I)\C", "\\HOST\Obj(I)\C" */
+	if (path[0] == '\\' && path[1] == '\\') {
+		const char *p = strchr(path + 2, '\\');
+
+		if (!p)
+			return -1;
+		path = p + 1;
+	} else if (path[0] == '\\') {
+		path++;
+	}
+	for (size_t i = 0; i < ls->meta.ncounters; i++)
+		if (!strcasecmp(ls->meta.counters[i].path, path))
+			return (long)i;
+	return -1;
+}
+
+time_t logset_last(struct logset *ls)
+{
+	time_t last = 0;
+
+	for (size_t i = 0; i < ls->meta.ncounters; i++) {
+		char path[PATH_MAX + 200];
+		time_t t;
+		size_t j;
+
+		/* once per file */
+		for (j = 0; j < i; j++)
+			if (!strcmp(ls->meta.counters[j].file,
+				    ls->meta.counters[i].file))
+				break;
+		if (j < i)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", ls->dir,
+			 ls->meta.counters[i].file);
+		rrd_clear_error();
+		t = rrd_last_r(path);
+		if (t > last)
+			last = t;
+	}
+	rrd_clear_error();
+	/* a file's last update starts at the set's start before any row */
+	return last > ls->meta.start ? last : 0;
+}
+
+void logset_series_free(struct logset_series *s)
+{
+	if (!s)
+		return;
+	free(s->values);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Fetch one file and place its DS into the columns listed in cols (which
+ * are the positions in idx of counters of this file). */
+static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
+		      const size_t *cols, size_t ncols, time_t from, time_t to,
+		      const char *cf, unsigned long resolution,
+		      struct logset_series *out, int first, struct perr *e)
+{
+	char path[PATH_MAX + 200];
+	time_t start, end;
+	unsigned long step = resolution ? resolution : ls->meta.interval;
+	unsigned long ds_cnt = 0;
+	char **names = NULL;
+	rrd_value_t *data = NULL;
+	long dsmap[CATALOG_MAX_PER_OBJECT * 4];
+	size_t rows;
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", ls->dir, file);
+	start = from - (time_t)step;
+	end = to;
+	rrd_clear_error();
+	if (rrd_fetch_r(path, cf, &start, &end, &step, &ds_cnt, &names,
+			&data) != 0) {
+		const char *why = rrd_get_error();
+
+		return perr_set(e, "log set '%s': %s: %s", ls->dir, file,
+				why && *why ? why : "unable to fetch");
+	}
+	rows = step && end > start ? (size_t)((end - start) / (time_t)step) : 0;
+	if (ncols > sizeof(dsmap) / sizeof(dsmap[0])) {
+		perr_set(e, "log set '%s': %s: too many counters", ls->dir,
+			 file);
+		goto out;
+	}
+	for (size_t c = 0; c < ncols; c++) {
+		const char *ds = ls->meta.counters[idx[cols[c]]].ds;
+
+		dsmap[c] = -1;
+		for (unsigned long d = 0; d < ds_cnt; d++)
+			if (!strcmp(names[d], ds)) {
+				dsmap[c] = (long)d;
+				break;
+			}
+		if (dsmap[c] < 0) {
+			perr_set(e, "log set '%s': %s has no data source '%s'",
+				 ls->dir, file, ds);
+			goto out;
+		}
+	}
+	if (first) {
+		out->first = start + (time_t)step;
+		out->step = step;
+		out->rows = rows;
+		out->values = malloc((rows ? rows : 1) * out->ncols *
+				     sizeof(double));
+		if (!out->values) {
+			perr_set(e, "out of memory fetching '%s'", file);
+			goto out;
+		}
+		for (size_t i = 0; i < rows * out->ncols; i++)
+			out->values[i] = NAN;
+	}
+	for (size_t r = 0; r < rows; r++) {
+		time_t t = start + (time_t)((r + 1) * step);
+		time_t off = t - out->first;
+		size_t row;
+
+		if (off < 0 || off % (time_t)out->step)
+			continue;
+		row = (size_t)(off / (time_t)out->step);
+		if (row >= out->rows)
+			continue;
+		for (size_t c = 0; c < ncols; c++)
+			out->values[row * out->ncols + cols[c]] =
+				data[r * ds_cnt + (size_t)dsmap[c]];
+	}
+	rc = 0;
+out:
+	for (unsigned long d = 0; d < ds_cnt; d++)
+		rrd_freemem(names[d]);
+	rrd_freemem(names);
+	rrd_freemem(data);
+	return rc;
+}
+
+int logset_fetch(struct logset *ls, const size_t *idx, size_t n, time_t from,
+		 time_t to, const char *cf, unsigned long resolution,
+		 struct logset_series *out, struct perr *e)
+{
+	size_t *cols = NULL;
+	char *done = NULL;
+	int rc = -1, first = 1;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return perr_set(e, "no counters to fetch");
+	if (to < from)
+		return perr_set(e, "empty time range");
+	if (strcmp(cf, "AVERAGE") && strcmp(cf, "MIN") && strcmp(cf, "MAX"))
+		return perr_set(e, "unknown consolidation '%s'", cf);
+	for (size_t i = 0; i < n; i++)
+		if (idx[i] >= ls->meta.ncounters)
+			return perr_set(e, "counter index %zu out of range",
+					idx[i]);
+	out->ncols = n;
+	cols = malloc(n * sizeof(*cols));
+	done = calloc(n, 1);
+	if (!cols || !done) {
+		perr_set(e, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *file = ls->meta.counters[idx[i]].file;
+		size_t nc = 0;
+
+		if (done[i])
+			continue;
+		/* every requested counter of this file: one rrd_fetch_r */
+		for (size_t j = i; j < n; j++)
+			if (!done[j] &&
+			    !strcmp(ls->meta.counters[idx[j]].file, file)) {
+				cols[nc++] = j;
+				done[j] = 1;
+			}
+		if (fetch_file(ls, file, idx, cols, nc, from, to, cf,
+			       resolution, out, first, e) < 0)
+			goto out;
+		first = 0;
+	}
+	rc = 0;
+out:
+	free(cols);
+	free(done);
+	if (rc < 0)
+		logset_series_free(out);
+	return rc;
+}

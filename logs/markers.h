@@ -1,0 +1,91 @@
+/*
+ * markers.h - markers.tsv, the log set's record of what happened when.
+ *
+ * One marker a line, appended and flushed as it happens, fields separated by
+ * a tab:
+ *   TIME  KIND  SESSION  TEXT  [KEY=VALUE ...]
+ * TIME is ISO 8601 UTC with milliseconds (2026-11-30T04:50:12.345Z); KIND
+ * is begin, end or point; SESSION names the session a begin/end pair
+ * delimits (may be empty for a point). TEXT and every extra field are
+ * escaped so a marker is always one line: backslash as "\\", tab "\t",
+ * newline "\n", carriage return "\r", other bytes below 0x20 and 0x7f as
+ * "\xHH". The optional KEY=VALUE fields after TEXT carry what `perflog run`
+ * adds to an end marker (cmd=, status=, duration=, and the backup client's
+ * figures as client.*=); readers that know only the first four ignore them.
+ *
+ * A session is the span from a begin to the next end with the same session
+ * name. A begin with no end (collector killed, still running) is an open
+ * session that ends at the log's last sample.
+ */
+#ifndef PERFLOG_MARKERS_H
+#define PERFLOG_MARKERS_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "../common/util.h"
+
+enum marker_kind { MARK_POINT, MARK_BEGIN, MARK_END };
+
+struct marker_extra {
+	char *key, *value;	/* unescaped */
+};
+
+struct marker {
+	time_t t;
+	int ms;
+	enum marker_kind kind;
+	char *session;		/* unescaped, "" when none */
+	char *text;		/* unescaped */
+	struct marker_extra *extra;
+	size_t nextra;
+	int line;		/* line number in markers.tsv */
+};
+
+struct marker_list {
+	struct marker *m;
+	size_t n, cap;
+	size_t bad_lines;	/* lines skipped as malformed */
+	struct perr first_bad;	/* "markers.tsv:LINE: why" of the first */
+};
+
+struct session {
+	const char *name;
+	const struct marker *begin;
+	const struct marker *end;	/* NULL when still open */
+};
+
+/* Append one marker to DIR/markers.tsv at time now (wall clock, ms): one
+ * write() of the whole line under flock, then fdatasync. extra holds
+ * "key=value" strings (escaped here), may be NULL. */
+int markers_append(const char *dir, enum marker_kind kind,
+		   const char *session, const char *text,
+		   const char *const *extra, size_t nextra, struct perr *e);
+
+/* Format one marker line (with its newline) into a malloc'ed string. */
+char *markers_format(double when, enum marker_kind kind, const char *session,
+		     const char *text, const char *const *extra,
+		     size_t nextra);
+
+/* Load DIR/markers.tsv (a missing file is an empty list). Malformed lines
+ * are skipped and counted, never fatal. Returns -1 only when the file
+ * exists but cannot be read. */
+int markers_load(const char *dir, struct marker_list *out, struct perr *e);
+/* Parse markers text (for tests and fuzzing); name is used in messages. */
+int markers_parse(const char *text, const char *name, struct marker_list *out);
+void markers_free(struct marker_list *l);
+
+/* Pair begins and ends into sessions, in order of their begin. Returns the
+ * number of sessions (*out malloc'ed, pointing into l) or -1. */
+long markers_sessions(const struct marker_list *l, struct session **out);
+
+/* Value of an extra field of a marker, or NULL. */
+const char *marker_get(const struct marker *m, const char *key);
+
+/* Escape / unescape one field (malloc'ed results). */
+char *markers_escape(const char *s);
+char *markers_unescape(const char *s);
+
+const char *marker_kind_name(enum marker_kind k);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * loadgen.c - known load for the end-to-end tests, so logged rates can be
+ * checked against what was generated:
+ *
+ *   loadgen burn SECONDS            burn one core; prints the CPU seconds used
+ *   loadgen write FILE BYTES        write BYTES (incompressible) with fsync
+ *   loadgen send HOST PORT BYTES    connect and send BYTES over TCP
+ *   loadgen recv ADDR PORT          accept one connection, count, print bytes
+ *
+ * Each prints one number on stdout: what it really did.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static void fill(char *buf, size_t n)
+{
+	unsigned long long x = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (char)x;
+	}
+}
+
+static int burn(double seconds)
+{
+	struct timespec t0, t;
+	struct rusage ru;
+	volatile unsigned long spin = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 100000; i++)
+			spin++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 <
+		 seconds);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("%.3f\n", ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+				 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+	return 0;
+}
+
+static int do_write(const char *file, long long bytes)
+{
+	static char buf[1 << 20];
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	long long done = 0;
+
+	if (fd < 0) {
+		perror(file);
+		return 1;
+	}
+	fill(buf, sizeof(buf));
+	while (done < bytes) {
+		size_t n = (size_t)(bytes - done < (long long)sizeof(buf) ?
+				    bytes - done : (long long)sizeof(buf));
+		ssize_t w = write(fd, buf, n);
+
+		if (w < 0) {
+			perror(file);
+			return 1;
+		}
+		done += w;
+		buf[0]++;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		perror(file);
+		return 1;
+	}
+	printf("%lld\n", done);
+	return 0;
+}
+
+static int do_send(const char *host, int port, long long bytes)
+{
+	static char buf[1 << 16];
+	struct sockaddr_in sa;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	long long done = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((unsigned short)port);
+	if (fd < 0 || inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
+		fprintf(stderr, "loadgen: bad address '%s'\n", host);
+		return 1;
+	}
+	for (int i = 0; connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0; i++) {
+		if (i == 50) {
+			perror("connect");
+			return 1;
+		}
+		usleep(100000);
+		close(fd);
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+	}
+	fill(buf, sizeof(buf));
+	while (done < bytes) {
+		size_t n = (size_t)(bytes - done < (long long)sizeof(buf) ?
+				    bytes - done : (long long)sizeof(buf));
+		ssize_t w = write(fd, buf, n);
+
+		if (w < 0) {
+			perror("send");
+			return 1;
+		}
+		done += w;
+	}
+	close(fd);
+	printf("%lld\n", done);
+	return 0;
+}
+
+static int do_recv(const char *addr, int port)
+{
+	static char buf[1 << 16];
+	struct sockaddr_in sa;
+	int one = 1, lfd = socket(AF_INET, SOCK_STREAM, 0), fd;
+	long long got = 0;
+	ssize_t n;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((unsigned short)port);
+	if (lfd < 0 || inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+		fprintf(stderr, "loadgen: bad address '%s'\n", addr);
+		return 1;
+	}
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(lfd, 1) < 0) {
+		perror("bind");
+		return 1;
+	}
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0) {
+		perror("accept");
+		return 1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		got += n;
+	printf("%lld\n", got);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "burn"))
+		return burn(atof(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		return do_write(argv[2], atoll(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "send"))
+		return do_send(argv[2], atoi(argv[3]), atoll(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "recv"))
+		return do_recv(argv[2], atoi(argv[3]));
+	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES | recv ADDR PORT\n");
+	return 2;
+}

@@ -1,0 +1,254 @@
+/*
+ * test_markers.c - markers.tsv: escaping round trips of hostile text,
+ * formatting, tolerant parsing with line numbers, session pairing, and
+ * concurrent appends from several processes.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../logs/markers.h"
+#include "tap.h"
+
+static void roundtrip(const char *s, const char *name)
+{
+	char *esc = markers_escape(s), *back;
+
+	OK(esc && !strpbrk(esc, "\t\n\r"), name);
+	back = esc ? markers_unescape(esc) : NULL;
+	EQ_STR(back, s, name);
+	free(esc);
+	free(back);
+}
+
+static void test_escape(void)
+{
+	char all[256], big[10241], bad_utf8[] = "caf\xc3 \xff\xfe end \x80";
+	char *e;
+
+	/* every byte 1..255 */
+	for (int i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	roundtrip(all, "every byte 1..255 round trips");
+	roundtrip("tab\there\nnew line\r\nand \\ backslash \\t literal",
+		  "tabs, newlines, backslashes");
+	roundtrip("\x01\x02\x1f\x7f", "control bytes");
+	roundtrip(bad_utf8, "invalid UTF-8 passes through");
+	roundtrip("", "empty string");
+	for (size_t i = 0; i < sizeof(big) - 1; i++)
+		big[i] = "ab\tc\\d\ne\x01"[i % 9];
+	big[sizeof(big) - 1] = '\0';
+	roundtrip(big, "10 KB hostile text");
+
+	e = markers_escape("a\tb\\c\x01");
+	EQ_STR(e, "a\\tb\\\\c\\x01", "escape spelling");
+	free(e);
+	OK(markers_unescape("trailing\\") == NULL, "lone trailing backslash refused");
+	OK(markers_unescape("\\q") == NULL, "unknown escape refused");
+	OK(markers_unescape("\\x4") == NULL, "short \\x refused");
+	OK(markers_unescape("\\xzz") == NULL, "bad hex refused");
+	OK(markers_unescape("\\x00") == NULL, "NUL refused");
+	e = markers_unescape("\\x41\\x7F");
+	EQ_STR(e, "A\x7f", "\\x upper and lower case hex");
+	free(e);
+}
+
+static void test_format_parse(void)
+{
+	const char *extra[] = { "cmd=dsmc incr /data\tx", "status=0",
+				"client.bytes=7.31 GB" };
+	char *line = markers_format(1796014212.345, MARK_END, "backup 1",
+				    "done\nwith \\ tab\t!", extra, 3);
+	struct marker_list l;
+	struct session *s;
+	long ns;
+
+	EQ_STR(line, "2026-11-30T04:50:12.345Z\tend\tbackup 1\tdone\\nwith \\\\ tab\\t!"
+	       "\tcmd=dsmc incr /data\\tx\tstatus=0\tclient.bytes=7.31 GB\n",
+	       "format of an end marker with extras");
+	OK(markers_parse(line, "m", &l) == 0, "parse own output");
+	EQ_INT(l.n, 1, "one marker");
+	EQ_INT(l.bad_lines, 0, "no bad lines");
+	if (l.n == 1) {
+		EQ_INT(l.m[0].t, 1796014212, "seconds");
+		EQ_INT(l.m[0].ms, 345, "milliseconds");
+		EQ_INT(l.m[0].kind, MARK_END, "kind");
+		EQ_STR(l.m[0].session, "backup 1", "session");
+		EQ_STR(l.m[0].text, "done\nwith \\ tab\t!", "text unescaped");
+		EQ_STR(marker_get(&l.m[0], "cmd"), "dsmc incr /data\tx", "extra cmd");
+		EQ_STR(marker_get(&l.m[0], "client.bytes"), "7.31 GB", "extra client");
+		OK(marker_get(&l.m[0], "nope") == NULL, "absent extra");
+		EQ_INT(l.m[0].line, 1, "line number");
+	}
+	markers_free(&l);
+	free(line);
+
+	/* malformed lines: skipped, counted, the first one named */
+	const char *text =
+		"2026-11-30T04:50:12.345Z\tbegin\ts1\tstart\n"	/* 1 ok */
+		"garbage without tabs\n"			/* 2 */
+		"2026-11-30T04:50:13Z\tbogus\ts1\tx\n"		/* 3 kind */
+		"\n"						/* 4 blank */
+		"2026-13-30T04:50:13Z\tpoint\t\tx\n"		/* 5 time */
+		"2026-11-30T04:50:13Z\tpoint\t\tbad\\escape\\\n"	/* 6 escape */
+		"2026-11-30T04:50:13Z\tpoint\t\n"		/* 7 3 fields */
+		"2026-11-30T04:50:14.5Z\tend\ts1\tstop\tk=v\tflag\r\n"	/* 8 ok */
+		"2026-11-30T04:50:15Z\tpoint\t\tlast, no newline";	/* 9 ok */
+	OK(markers_parse(text, "markers.tsv", &l) == 0, "parse mixed text");
+	EQ_INT(l.n, 3, "three good markers");
+	EQ_INT(l.bad_lines, 5, "five bad lines");
+	OK(strncmp(l.first_bad.msg, "markers.tsv:2: ", 15) == 0,
+	   "first bad line named with its number");
+	printf("# %s\n", l.first_bad.msg);
+	if (l.n == 3) {
+		EQ_INT(l.m[1].line, 8, "line numbers kept past bad lines");
+		EQ_INT(l.m[1].ms, 500, "one digit of milliseconds");
+		EQ_STR(marker_get(&l.m[1], "flag"), "", "extra without '='");
+		EQ_STR(l.m[2].text, "last, no newline", "unterminated last line");
+	}
+	ns = markers_sessions(&l, &s);
+	EQ_INT(ns, 1, "one session");
+	if (ns == 1)
+		OK(s[0].begin == &l.m[0] && s[0].end == &l.m[1], "paired");
+	free(s);
+	markers_free(&l);
+
+	/* garbage never crashes */
+	char junk[512];
+	unsigned seed = 7;
+	for (int round = 0; round < 200; round++) {
+		for (size_t i = 0; i < sizeof(junk) - 1; i++) {
+			seed = seed * 1103515245 + 12345;
+			junk[i] = "\t\n\\x2026-11-30T:Z.beginendpoint="[(seed >> 16) % 32];
+			if (junk[i] == '\0')
+				junk[i] = 'a';
+		}
+		junk[sizeof(junk) - 1] = '\0';
+		if (markers_parse(junk, "j", &l) < 0)
+			break;
+		ns = markers_sessions(&l, &s);
+		free(s);
+		markers_free(&l);
+	}
+	OK(1, "200 random garbage texts parsed without a crash");
+}
+
+static void test_sessions(void)
+{
+	const char *text =
+		"2026-11-30T00:00:01Z\tbegin\ta\t\n"	/* 0 */
+		"2026-11-30T00:00:02Z\tend\tnone\t\n"	/* 1 unmatched end */
+		"2026-11-30T00:00:03Z\tbegin\tb\t\n"	/* 2 */
+		"2026-11-30T00:00:04Z\tbegin\ta\t\n"	/* 3 repeated: ignored */
+		"2026-11-30T00:00:05Z\tpoint\ta\t\n"	/* 4 */
+		"2026-11-30T00:00:06Z\tend\ta\t\n"	/* 5 closes 0 */
+		"2026-11-30T00:00:07Z\tend\ta\t\n"	/* 6 unmatched */
+		"2026-11-30T00:00:08Z\tbegin\ta\t\n"	/* 7 new a, open */
+		"2026-11-30T00:00:09Z\tbegin\t\t\n"	/* 8 unnamed */
+		"2026-11-30T00:00:10Z\tend\t\t\n";	/* 9 closes 8 */
+	struct marker_list l;
+	struct session *s;
+	long n;
+
+	markers_parse(text, "m", &l);
+	EQ_INT(l.n, 10, "ten markers");
+	n = markers_sessions(&l, &s);
+	EQ_INT(n, 4, "four sessions");
+	if (n == 4) {
+		OK(s[0].begin == &l.m[0] && s[0].end == &l.m[5],
+		   "a: first begin stays open until the end (repeated begin ignored)");
+		OK(s[1].begin == &l.m[2] && s[1].end == NULL, "b: still open");
+		OK(s[2].begin == &l.m[7] && s[2].end == NULL, "second a: open");
+		OK(s[3].begin == &l.m[8] && s[3].end == &l.m[9],
+		   "unnamed session pairs with unnamed end");
+		EQ_STR(s[0].name, "a", "session name");
+	}
+	free(s);
+	markers_free(&l);
+	markers_parse("", "m", &l);
+	n = markers_sessions(&l, &s);
+	EQ_INT(n, 0, "no markers, no sessions");
+	free(s);
+	markers_free(&l);
+}
+
+static void test_append(void)
+{
+	char dir[] = "/tmp/perflog-markers-XXXXXX";
+	struct marker_list l;
+	struct perr e;
+	int nproc = 8, per = 200, all_ok = 1;
+
+	if (!mkdtemp(dir)) {
+		OK(0, "mkdtemp");
+		return;
+	}
+	OK(markers_load(dir, &l, &e) == 0 && l.n == 0, "missing file is empty");
+	markers_free(&l);
+	for (int p = 0; p < nproc; p++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			for (int i = 0; i < per; i++) {
+				char text[64];
+				const char *ex[] = { "proc=x" };
+
+				snprintf(text, sizeof(text), "p%d\tm%d\nline2", p, i);
+				if (markers_append(dir, i % 3 == 0 ? MARK_BEGIN :
+						   i % 3 == 1 ? MARK_POINT : MARK_END,
+						   "s", text, ex, 1, &e) < 0)
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	for (int p = 0; p < nproc; p++) {
+		int st;
+
+		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			all_ok = 0;
+	}
+	OK(all_ok, "8 processes appended 200 markers each");
+	OK(markers_load(dir, &l, &e) == 0, "load");
+	EQ_INT(l.n, nproc * per, "every line parses: 1600 markers");
+	EQ_INT(l.bad_lines, 0, "no torn or interleaved line");
+	{
+		int seen[8][200] = { { 0 } }, dup = 0;
+
+		for (size_t i = 0; i < l.n; i++) {
+			int p, m;
+
+			if (sscanf(l.m[i].text, "p%d\tm%d\nline2", &p, &m) == 2 &&
+			    p >= 0 && p < 8 && m >= 0 && m < 200 &&
+			    !strcmp(marker_get(&l.m[i], "proc"), "x"))
+				dup += seen[p][m]++;
+			else
+				dup++;
+		}
+		EQ_INT(dup, 0, "each marker exactly once, intact");
+	}
+	markers_free(&l);
+	OK(markers_append("/nonexistent/dir", MARK_POINT, "", "x", NULL, 0, &e) < 0 &&
+	   strstr(e.msg, "/nonexistent/dir/markers.tsv"),
+	   "append to a missing dir names the file");
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			printf("# could not remove %s\n", dir);
+	}
+}
+
+int main(void)
+{
+	test_escape();
+	test_format_parse();
+	test_sessions();
+	test_append();
+	return done_testing();
+}

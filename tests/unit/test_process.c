@@ -1,0 +1,243 @@
+/*
+ * test_process.c - the Process object (counters/process.c): a fixture
+ * /proc tree with garbage in it (tests/fixtures/proc/README), pid reuse,
+ * the rates, and a live tree of forked children that burn a known amount
+ * of CPU and write a known number of bytes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../counters/catalog.h"
+#include "../../counters/process.h"
+#include "tap.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures"
+#endif
+
+#define IDX(id) ((int)(id) - (int)CTR_PROC_PROCESSOR_TIME)
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Burn sec of this process's CPU time. */
+static void burn(double sec)
+{
+	double until = cpu_seconds() + sec;
+	volatile unsigned long x = 1;
+	while (cpu_seconds() < until)
+		for (int i = 0; i < 100000; i++)
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+}
+
+static void write_bytes(size_t total)
+{
+	int fd = open("/dev/null", O_WRONLY);
+	char buf[8192];
+	memset(buf, 'x', sizeof(buf));
+	while (total > 0) {
+		size_t n = total < sizeof(buf) ? total : sizeof(buf);
+		ssize_t w = write(fd, buf, n);
+		if (w <= 0)
+			_exit(3);
+		total -= (size_t)w;
+	}
+	close(fd);
+}
+
+static void test_fixture(void)
+{
+	struct perr e = { "" };
+	struct proctree *t = proctree_open(FIXTURES "/proc/tree1", 100, &e);
+	OK(t != NULL, "fixture: open pid 100");
+	if (!t)
+		return;
+	struct proc_raw r;
+	EQ_INT(proctree_read(t, &r, &e), 0, "fixture: read");
+	EQ_INT(r.nprocs, 4, "fixture: 100, 101 (odd comm), 102, zombie 103");
+	EQ_INT(r.cpu_ticks, 42 + 330 + 10 + 13, "fixture: ticks summed");
+	EQ_INT(r.read_bytes, 41000, "fixture: rchar summed (102 has no io)");
+	EQ_INT(r.write_bytes, 52000, "fixture: wchar summed");
+	long ps = sysconf(_SC_PAGESIZE);
+	EQ_DBL(r.rss_bytes, 350.0 * (double)ps, 0.5, "fixture: rss in bytes");
+	proctree_close(t);
+
+	t = proctree_open(FIXTURES "/proc/tree1", 101, &e);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 2 &&
+	   r.cpu_ticks == 340, "fixture: subtree of 101 (odd comm) only");
+	proctree_close(t);
+	t = proctree_open(FIXTURES "/proc/tree1", 302, &e);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 2,
+	   "fixture: a ppid cycle terminates");
+	proctree_close(t);
+
+	OK(proctree_open(FIXTURES "/proc/tree1", 300, &e) == NULL,
+	   "fixture: garbage stat refused as root");
+	OK(proctree_open(FIXTURES "/proc/tree1", 301, &e) == NULL,
+	   "fixture: vanished pid refused");
+	OK(strstr(e.msg, "301") != NULL, "fixture: message names the pid");
+	OK(proctree_open(FIXTURES "/proc/nonexistent", 1, &e) == NULL,
+	   "fixture: missing root refused");
+}
+
+/* The root's pid reused by another process (other start time) is "gone". */
+static void test_pid_reuse(void)
+{
+	char dir[] = "/tmp/perflog-proc.XXXXXX";
+	OK(mkdtemp(dir) != NULL, "reuse: temp dir");
+	char cmd[512], path[256];
+	snprintf(cmd, sizeof(cmd), "cp -r %s/proc/tree1/proc %s/",
+		 FIXTURES, dir);
+	OK(system(cmd) == 0, "reuse: copy fixture");
+	struct perr e = { "" };
+	struct proctree *t = proctree_open(dir, 100, &e);
+	struct proc_raw r;
+	OK(t && proctree_read(t, &r, &e) == 0, "reuse: read before");
+	snprintf(path, sizeof(path), "%s/proc/100/stat", dir);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "100 (imposter) S 1 1 1 0 -1 0 0 0 0 0 1 1 0 0 "
+			"20 0 1 0 9999 1 1\n");
+		fclose(f);
+	}
+	int rc = t ? proctree_read(t, &r, &e) : 0;
+	EQ_INT(rc, -1, "reuse: a new process with the old pid is not the root");
+	EQ_INT(r.nprocs, 0, "reuse: nprocs 0 when the root is gone");
+	proctree_close(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "reuse: cleanup");
+}
+
+static void test_rates(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	struct proc_raw a = { .mono = 10, .cpu_ticks = 1000,
+			      .read_bytes = 100, .write_bytes = 50,
+			      .rss_bytes = 4096, .nprocs = 3 };
+	struct proc_raw b = a;
+	b.mono = 12;
+	b.cpu_ticks += (uint64_t)(3 * hz);	/* 3 CPU seconds in 2 s */
+	b.read_bytes += 2000;
+	b.write_bytes += 4000;
+	b.rss_bytes = 8192;
+	struct instance_values v;
+	memset(&v, 0, sizeof(v));
+	proctree_rates(&a, &b, &v);
+	EQ_INT(v.object, OBJ_PROCESS, "rates: object");
+	EQ_DBL(v.v[IDX(CTR_PROC_PROCESSOR_TIME)], 150.0, 1e-9,
+	       "rates: % Processor Time may exceed 100");
+	EQ_DBL(v.v[IDX(CTR_PROC_IO_READ)], 1000.0, 1e-9, "rates: read B/s");
+	EQ_DBL(v.v[IDX(CTR_PROC_IO_WRITE)], 2000.0, 1e-9, "rates: write B/s");
+	EQ_DBL(v.v[IDX(CTR_PROC_WORKING_SET)], 8192.0, 0, "rates: working set");
+	proctree_rates(&b, &a, &v);
+	OK(isnan(v.v[IDX(CTR_PROC_PROCESSOR_TIME)]),
+	   "rates: time going backwards is unknown");
+	b.nprocs = 0;
+	proctree_rates(&a, &b, &v);
+	OK(isnan(v.v[IDX(CTR_PROC_PROCESSOR_TIME)]) &&
+	   isnan(v.v[IDX(CTR_PROC_WORKING_SET)]), "rates: tree gone = unknown");
+	b = a;
+	b.mono = 11;
+	b.cpu_ticks = 10;	/* work left the tree */
+	proctree_rates(&a, &b, &v);
+	OK(isnan(v.v[IDX(CTR_PROC_PROCESSOR_TIME)]),
+	   "rates: ticks going down are unknown");
+	proctree_rates(NULL, &a, &v);
+	OK(isnan(v.v[IDX(CTR_PROC_IO_READ)]) &&
+	   v.v[IDX(CTR_PROC_WORKING_SET)] == 4096, "rates: first read");
+}
+
+/*
+ * Live: child C burns 0.4 s and writes 1 MB; its child G burns 0.3 s and
+ * writes 300000 bytes and is reaped by C. While C waits (work done, not yet
+ * reaped) the tree must hold >= both; after we reap C the books must still
+ * hold it (cutime/cstime and the io the kernel adds to the parent).
+ */
+static void test_live(void)
+{
+	const double burn_c = 0.4, burn_g = 0.3;
+	const size_t wr_c = 1 << 20, wr_g = 300000;
+	long hz = sysconf(_SC_CLK_TCK);
+	struct perr e = { "" };
+	struct proctree *t = proctree_open("/", getpid(), &e);
+	OK(t != NULL, "live: open self");
+	if (!t)
+		return;
+	struct proc_raw r0, r1, r2;
+	OK(proctree_read(t, &r0, &e) == 0 && r0.nprocs == 1,
+	   "live: just us at first");
+	OK(r0.rss_bytes > 0, "live: rss > 0");
+	int done[2], go[2];
+	if (pipe(done) || pipe(go))
+		return;
+	fflush(stdout);
+	pid_t c = fork();
+	if (c == 0) {
+		pid_t g = fork();
+		if (g == 0) {
+			burn(burn_g);
+			write_bytes(wr_g);
+			_exit(0);
+		}
+		burn(burn_c);
+		write_bytes(wr_c);
+		waitpid(g, NULL, 0);
+		char x = 1;
+		if (write(done[1], &x, 1) != 1 || read(go[0], &x, 1) != 1)
+			_exit(2);
+		_exit(0);
+	}
+	char x;
+	OK(read(done[0], &x, 1) == 1, "live: children did their work");
+	OK(proctree_read(t, &r1, &e) == 0, "live: read with child alive");
+	EQ_INT(r1.nprocs, 2, "live: us and the child (grandchild reaped)");
+	double want = (burn_c + burn_g) * (double)hz;
+	double got = (double)(r1.cpu_ticks - r0.cpu_ticks);
+	OK(got >= want * 0.9 - 2 && got <= want * 1.5 + 50,
+	   "live: ticks of child + reaped grandchild");
+	printf("#   ticks %.0f, expected about %.0f\n", got, want);
+	uint64_t wgot = r1.write_bytes - r0.write_bytes;
+	OK(wgot >= wr_c + wr_g && wgot <= wr_c + wr_g + 65536,
+	   "live: bytes written by child + grandchild");
+	printf("#   wrote %llu, expected %zu\n", (unsigned long long)wgot,
+	       wr_c + wr_g);
+	if (write(go[1], &x, 1) != 1)
+		return;
+	int st;
+	waitpid(c, &st, 0);
+	OK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "live: child exit 0");
+	OK(proctree_read(t, &r2, &e) == 0, "live: read after reaping");
+	EQ_INT(r2.nprocs, 1, "live: just us again");
+	OK(r2.cpu_ticks >= r1.cpu_ticks, "live: reaped ticks not lost");
+	OK(r2.write_bytes >= r1.write_bytes,
+	   "live: reaped bytes not lost");
+	struct instance_values v;
+	proctree_rates(&r0, &r2, &v);
+	double expect = 100.0 * (burn_c + burn_g) / (r2.mono - r0.mono);
+	double pct = v.v[IDX(CTR_PROC_PROCESSOR_TIME)];
+	OK(pct >= expect * 0.85, "live: % Processor Time over the run");
+	printf("#   %.1f%% over %.2f s\n", pct, r2.mono - r0.mono);
+	close(done[0]), close(done[1]), close(go[0]), close(go[1]);
+	proctree_close(t);
+}
+
+int main(void)
+{
+	test_fixture();
+	test_pid_reuse();
+	test_rates();
+	test_live();
+	return done_testing();
+}

@@ -1,0 +1,599 @@
+/*
+ * summary.c - find backup client summaries (dsmc, ADSM and Storage Protect
+ * layouts) in captured output; see summary.h for the formats and the
+ * marker keys.
+ *
+ * The scan is label-driven rather than line-driven: at every word start,
+ * try the known labels (the longest that matches wins, so "Network data
+ * transfer rate:" is never read as ADSM's "Data transfer rate:"); after a
+ * match read the value on the same line. Everything that is not a label is
+ * skipped, which is what makes the parser indifferent to progress lines,
+ * joined lines and garbage. The input is bounded by len, never by a NUL.
+ */
+#include "summary.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct summary_field_def summary_fields[SUM_NFIELDS] = {
+	{ SUM_OBJECTS_INSPECTED, "Total number of objects inspected", "objects_inspected", SUMU_COUNT },
+	{ SUM_OBJECTS_BACKED_UP, "Total number of objects backed up", "objects_backed_up", SUMU_COUNT },
+	{ SUM_OBJECTS_UPDATED, "Total number of objects updated", "objects_updated", SUMU_COUNT },
+	{ SUM_OBJECTS_REBOUND, "Total number of objects rebound", "objects_rebound", SUMU_COUNT },
+	{ SUM_OBJECTS_DELETED, "Total number of objects deleted", "objects_deleted", SUMU_COUNT },
+	{ SUM_OBJECTS_EXPIRED, "Total number of objects expired", "objects_expired", SUMU_COUNT },
+	{ SUM_OBJECTS_FAILED, "Total number of objects failed", "objects_failed", SUMU_COUNT },
+	{ SUM_OBJECTS_ENCRYPTED, "Total number of objects encrypted", "objects_encrypted", SUMU_COUNT },
+	{ SUM_OBJECTS_GREW, "Total number of objects grew", "objects_grew", SUMU_COUNT },
+	{ SUM_RETRIES, "Total number of retries", "retries", SUMU_COUNT },
+	{ SUM_SUBFILE_OBJECTS, "Total number of subfile objects", "subfile_objects", SUMU_COUNT },
+	{ SUM_BYTES_INSPECTED, "Total number of bytes inspected", "bytes_inspected", SUMU_BYTES },
+	{ SUM_BYTES_TRANSFERRED, "Total number of bytes transferred", "bytes_transferred", SUMU_BYTES },
+	{ SUM_LANFREE_BYTES, "LanFree data bytes", "lanfree_bytes", SUMU_BYTES },
+	{ SUM_SERVERFREE_BYTES, "Server-Free data bytes", "serverfree_bytes", SUMU_BYTES },
+	{ SUM_TRANSFER_TIME, "Data transfer time", "transfer_time", SUMU_SECONDS },
+	{ SUM_TRANSFER_RATE, "Data transfer rate", "transfer_rate", SUMU_KB_SEC },
+	{ SUM_NETWORK_RATE, "Network data transfer rate", "network_rate", SUMU_KB_SEC },
+	{ SUM_AGGREGATE_RATE, "Aggregate data transfer rate", "aggregate_rate", SUMU_KB_SEC },
+	{ SUM_COMPRESSED_BY, "Objects compressed by", "compressed_by", SUMU_PERCENT },
+	{ SUM_DEDUP_REDUCTION, "Deduplication reduction", "dedup_reduction", SUMU_PERCENT },
+	{ SUM_REDUCTION_RATIO, "Total data reduction ratio", "reduction_ratio", SUMU_PERCENT },
+	{ SUM_SUBFILE_REDUCED, "Subfile objects reduced by", "subfile_reduced", SUMU_PERCENT },
+	{ SUM_ELAPSED, "Elapsed processing time", "elapsed", SUMU_HMS },
+	{ SUM_AVERAGE_FILE_SIZE, "Average file size", "average_file_size", SUMU_BYTES },
+};
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Match label at s[0..n) case-insensitively, a run of blanks in the text
+ * standing for each space of the label, then blanks and ':'. Returns the
+ * length consumed (through the colon) or 0. */
+static size_t match_one(const char *s, size_t n, const char *label)
+{
+	size_t i = 0;
+	for (const char *l = label; *l; l++) {
+		if (*l == ' ') {
+			if (i >= n || !is_blank(s[i]))
+				return 0;
+			while (i < n && is_blank(s[i]))
+				i++;
+			continue;
+		}
+		if (i >= n || tolower((unsigned char)s[i]) !=
+		    tolower((unsigned char)*l))
+			return 0;
+		i++;
+	}
+	while (i < n && is_blank(s[i]))
+		i++;
+	if (i >= n || s[i] != ':')
+		return 0;
+	return i + 1;
+}
+
+static const struct summary_field_def *match_label(const char *s, size_t n,
+						   size_t *used)
+{
+	const struct summary_field_def *best = NULL;
+	size_t best_len = 0;
+	for (int f = 0; f < SUM_NFIELDS; f++) {
+		size_t u = match_one(s, n, summary_fields[f].label);
+		if (u > best_len) {
+			best_len = u;
+			best = &summary_fields[f];
+		}
+	}
+	*used = best_len;
+	return best;
+}
+
+/* A number with "," and "." separators (see summary.h). */
+static int parse_number(const char *s, size_t n, double *out)
+{
+	if (n == 0 || n > 40)
+		return -1;
+	const char *last_dot = NULL, *last_comma = NULL;
+	int digits = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isdigit((unsigned char)s[i]))
+			digits++;
+		else if (s[i] == '.')
+			last_dot = s + i;
+		else if (s[i] == ',')
+			last_comma = s + i;
+		else
+			return -1;
+	}
+	if (!digits)
+		return -1;
+	const char *dec = NULL;	/* the decimal point, if any */
+	if (last_dot && last_comma)
+		dec = last_dot > last_comma ? last_dot : last_comma;
+	else if (last_dot)
+		dec = last_dot;
+	else if (last_comma) {
+		/* "1,024" groups thousands; "0,37" is a decimal comma */
+		size_t after = (size_t)(s + n - last_comma - 1);
+		dec = after == 3 ? NULL : last_comma;
+	}
+	char buf[48];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s + i == dec)
+			buf[k++] = '.';
+		else if (isdigit((unsigned char)s[i]))
+			buf[k++] = s[i];
+		else if (dec && s + i > dec)
+			return -1;	/* a separator after the decimal point */
+	}
+	buf[k] = '\0';
+	char *end;
+	errno = 0;
+	double v = strtod(buf, &end);
+	if (*end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_hms(const char *s, size_t n, double *out)
+{
+	if (n == 0 || n > 24)
+		return -1;
+	double part[3];
+	int np = 0;
+	size_t i = 0;
+	while (i <= n) {
+		size_t j = i;
+		while (j < n && isdigit((unsigned char)s[j]))
+			j++;
+		if (j == i || j - i > 9 || np == 3)
+			return -1;
+		double v = 0;
+		for (size_t k = i; k < j; k++)
+			v = v * 10 + (s[k] - '0');
+		part[np++] = v;
+		if (j == n)
+			break;
+		if (s[j] != ':')
+			return -1;
+		i = j + 1;
+	}
+	if (np < 2)
+		return -1;
+	for (int k = 1; k < np; k++)
+		if (part[k] >= 60)
+			return -1;
+	*out = np == 3 ? part[0] * 3600 + part[1] * 60 + part[2]
+		       : part[0] * 60 + part[1];
+	return 0;
+}
+
+/* Does u[0..n) equal word, ignoring case? */
+static int word_is(const char *u, size_t n, const char *word)
+{
+	if (n != strlen(word))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (tolower((unsigned char)u[i]) != tolower((unsigned char)word[i]))
+			return 0;
+	return 1;
+}
+
+/* Multiplier of a unit word for a field's unit; 0 when not acceptable. */
+static double unit_factor(const char *u, size_t n, enum summary_unit unit)
+{
+	static const char *const bytes[] = { "B", "KB", "MB", "GB", "TB",
+					     "PB", "EB" };
+	switch (unit) {
+	case SUMU_BYTES:
+		for (int i = 0; i < 7; i++)
+			if (word_is(u, n, bytes[i]))
+				return pow(1024.0, i);
+		return word_is(u, n, "bytes") ? 1 : 0;
+	case SUMU_SECONDS:
+		return word_is(u, n, "sec") || word_is(u, n, "s") ? 1 : 0;
+	case SUMU_KB_SEC:
+		if (word_is(u, n, "KB/sec") || word_is(u, n, "KB/s"))
+			return 1;
+		if (word_is(u, n, "MB/sec") || word_is(u, n, "MB/s"))
+			return 1024;
+		if (word_is(u, n, "B/sec") || word_is(u, n, "B/s"))
+			return 1.0 / 1024;
+		return 0;
+	case SUMU_PERCENT:
+		return word_is(u, n, "%") ? 1 : 0;
+	case SUMU_COUNT:
+	case SUMU_HMS:
+		break;
+	}
+	return 0;
+}
+
+/* Is u[0..n) a unit word of any field? (then it cannot be left aside
+ * as the next sentence: a wrong unit makes the figure unreadable) */
+static int any_unit(const char *u, size_t n)
+{
+	return unit_factor(u, n, SUMU_BYTES) != 0 ||
+	       unit_factor(u, n, SUMU_SECONDS) != 0 ||
+	       unit_factor(u, n, SUMU_KB_SEC) != 0 ||
+	       unit_factor(u, n, SUMU_PERCENT) != 0;
+}
+
+int summary_parse_value(const char *s, size_t len, enum summary_unit unit,
+			double *out)
+{
+	size_t i = 0;
+	while (i < len && is_blank(s[i]))
+		i++;
+	while (len > i && (is_blank(s[len - 1]) || s[len - 1] == '\r' ||
+			   s[len - 1] == '\n'))
+		len--;
+	if (unit == SUMU_HMS)
+		return parse_hms(s + i, len - i, out);
+	size_t j = i;
+	while (j < len && (isdigit((unsigned char)s[j]) || s[j] == ',' ||
+			   s[j] == '.'))
+		j++;
+	double v;
+	if (parse_number(s + i, j - i, &v) < 0)
+		return -1;
+	size_t k = j;
+	while (k < len && is_blank(s[k]))
+		k++;
+	if (k == len) {		/* unit missing: the field's own */
+		*out = v;
+		return 0;
+	}
+	if (unit == SUMU_COUNT)
+		return -1;
+	double f = unit_factor(s + k, len - k, unit);
+	if (f == 0)
+		return -1;
+	*out = v * f;
+	return isfinite(*out) ? 0 : -1;
+}
+
+/* Read the value after a label at s[0..n): its extent (start, length) on
+ * this line, up to the end of the unit. Returns 0 or -1. */
+static int scan_value(const char *s, size_t n, enum summary_unit unit,
+		      size_t *start, size_t *vlen, double *v)
+{
+	size_t i = 0;
+	while (i < n && is_blank(s[i]))
+		i++;
+	size_t j = i;
+	if (unit == SUMU_HMS) {
+		while (j < n && (isdigit((unsigned char)s[j]) || s[j] == ':'))
+			j++;
+	} else {
+		while (j < n && (isdigit((unsigned char)s[j]) ||
+				 s[j] == ',' || s[j] == '.'))
+			j++;
+		/* ADSM's "Average file size: 1,028 Elapsed": a sentence's
+		 * full stop or comma right after is not part of the number */
+		while (j > i && (s[j - 1] == '.' || s[j - 1] == ','))
+			j--;
+		if (unit != SUMU_COUNT) {
+			size_t k = j;
+			while (k < n && is_blank(s[k]))
+				k++;
+			size_t u = k;
+			while (u < n && (isalpha((unsigned char)s[u]) ||
+					 s[u] == '/' || s[u] == '%'))
+				u++;
+			if (u > k && unit_factor(s + k, u - k, unit) != 0)
+				j = u;
+			else if (u > k && any_unit(s + k, u - k))
+				return -1;	/* "Data transfer time: 5 GB" */
+		} else {
+			size_t k = j;
+			while (k < n && is_blank(s[k]))
+				k++;
+			size_t u = k;
+			while (u < n && (isalpha((unsigned char)s[u]) ||
+					 s[u] == '/' || s[u] == '%'))
+				u++;
+			if (u > k && any_unit(s + k, u - k))
+				return -1;	/* a count with a unit */
+		}
+	}
+	if (j == i || j - i > SUMMARY_PRINTED_MAX)
+		return -1;
+	if (summary_parse_value(s + i, j - i, unit, v) < 0)
+		return -1;
+	*start = i;
+	*vlen = j - i;
+	return 0;
+}
+
+static int push(struct summary_list *l, const struct summary *s)
+{
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 4;
+		struct summary *ns = realloc(l->s, nc * sizeof(*ns));
+		if (!ns)
+			return -1;
+		l->s = ns;
+		l->cap = nc;
+	}
+	l->s[l->n++] = *s;
+	return 0;
+}
+
+long summary_parse(const char *text, size_t len, struct summary_list *out)
+{
+	struct summary cur;
+	memset(&cur, 0, sizeof(cur));
+	long found = 0;
+	size_t i = 0;
+	while (i < len) {
+		if ((i > 0 && isalnum((unsigned char)text[i - 1])) ||
+		    !isalpha((unsigned char)text[i])) {
+			i++;
+			continue;
+		}
+		size_t used;
+		const struct summary_field_def *d =
+			match_label(text + i, len - i, &used);
+		if (!d) {
+			i++;
+			continue;
+		}
+		i += used;
+		size_t eol = i;
+		while (eol < len && text[eol] != '\n' && text[eol] != '\r')
+			eol++;
+		size_t start, vlen;
+		double v;
+		if (scan_value(text + i, eol - i, d->unit, &start, &vlen,
+			       &v) < 0)
+			continue;
+		if (cur.f[d->field].present) {	/* the next summary */
+			if (push(out, &cur) < 0)
+				return -1;
+			found++;
+			memset(&cur, 0, sizeof(cur));
+		}
+		struct summary_figure *fig = &cur.f[d->field];
+		fig->present = 1;
+		memcpy(fig->printed, text + i + start, vlen);
+		fig->printed[vlen] = '\0';
+		fig->value = v;
+		cur.nfigures++;
+		i += start + vlen;
+	}
+	if (cur.nfigures) {
+		if (push(out, &cur) < 0)
+			return -1;
+		found++;
+	}
+	return found;
+}
+
+long summary_parse_file(const char *path, struct summary_list *out,
+			struct perr *e)
+{
+	size_t len;
+	char *text = util_read_file(path, &len);
+	if (!text)
+		return perr_set(e, "unable to read '%s': %s", path,
+				strerror(errno));
+	long n = summary_parse(text, len, out);
+	free(text);
+	if (n < 0)
+		perr_set(e, "out of memory parsing '%s'", path);
+	return n;
+}
+
+void summary_list_free(struct summary_list *l)
+{
+	free(l->s);
+	memset(l, 0, sizeof(*l));
+}
+
+static int add_extra(char ***x, size_t *n, size_t *cap, const char *fmt,
+		     ...) __attribute__((format(printf, 4, 5)));
+
+/* Append one formatted "key=value" (short: keys and printed figures are
+ * bounded) to a growing array. */
+static int add_extra(char ***x, size_t *n, size_t *cap, const char *fmt,
+		     ...)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 32;
+		char **nx = realloc(*x, nc * sizeof(**x));
+		if (!nx)
+			return -1;
+		*x = nx;
+		*cap = nc;
+	}
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!((*x)[*n] = strdup(buf)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+char **summary_extras(const struct summary_list *l, size_t *n)
+{
+	*n = 0;
+	if (!l || l->n == 0)
+		return NULL;
+	char **x = NULL;
+	size_t cap = 0;
+	const struct summary *last = &l->s[l->n - 1];
+	int bad = add_extra(&x, n, &cap, "client.summaries=%zu", l->n);
+	for (int f = 0; f < SUM_NFIELDS && !bad; f++) {
+		if (!last->f[f].present)
+			continue;
+		bad = add_extra(&x, n, &cap, "client.%s=%s",
+				summary_fields[f].key, last->f[f].printed) ||
+		      add_extra(&x, n, &cap, "client.%s.num=%.15g",
+				summary_fields[f].key, last->f[f].value);
+	}
+	for (size_t k = 0; l->n > 1 && k < l->n && !bad; k++)
+		for (int f = 0; f < SUM_NFIELDS && !bad; f++)
+			if (l->s[k].f[f].present)
+				bad = add_extra(&x, n, &cap, "client.%zu.%s=%s",
+						k + 1, summary_fields[f].key,
+						l->s[k].f[f].printed);
+	if (bad) {
+		summary_extras_free(x, *n);
+		*n = 0;
+		return NULL;
+	}
+	return x;
+}
+
+void summary_extras_free(char **x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(x[i]);
+	free(x);
+}
+
+/* "%.*f" with "," grouping the integer part's thousands, as dsmc does. */
+static void group(char *buf, size_t n, double v, int decimals)
+{
+	char raw[64];
+	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
+	const char *dot = strchr(raw, '.');
+	size_t intlen = dot ? (size_t)(dot - raw) : strlen(raw);
+	size_t k = 0;
+	for (size_t i = 0; i < intlen && k + 2 < n; i++) {
+		if (i > 0 && raw[0] != '-' && (intlen - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = raw[i];
+	}
+	buf[k] = '\0';
+	if (dot)
+		util_strlcpy(buf + k, dot, n - k);
+}
+
+void summary_set(struct summary *s, enum summary_field f, double value)
+{
+	if ((int)f < 0 || f >= SUM_NFIELDS || !isfinite(value))
+		return;
+	struct summary_figure *fig = &s->f[f];
+	char num[32];	/* with a unit, fits printed[] */
+	switch (summary_fields[f].unit) {
+	case SUMU_COUNT:
+		group(fig->printed, sizeof(fig->printed), value, 0);
+		break;
+	case SUMU_BYTES: {
+		/* ADSM's choice, from the seed: the largest unit that
+		 * leaves at least 10 of it ("1,035.0 KB", "10.0 MB",
+		 * "99.6 KB"); plain bytes below 10 KB */
+		static const char *const u[] = { "B", "KB", "MB", "GB", "TB",
+						 "PB" };
+		int k = 0;
+		double x = value;
+		while (k < 5 && x >= 10 * 1024) {
+			x /= 1024;
+			k++;
+		}
+		group(num, sizeof(num), x, k ? 1 : 0);
+		if (k == 0 && f == SUM_AVERAGE_FILE_SIZE)
+			util_strlcpy(fig->printed, num, sizeof(fig->printed));
+		else
+			snprintf(fig->printed, sizeof(fig->printed), "%s %s",
+				 num, u[k]);
+		break;
+	}
+	case SUMU_SECONDS:
+		group(num, sizeof(num), value, 2);
+		snprintf(fig->printed, sizeof(fig->printed), "%s sec", num);
+		break;
+	case SUMU_KB_SEC:
+		group(num, sizeof(num), value, 2);
+		snprintf(fig->printed, sizeof(fig->printed), "%s KB/sec", num);
+		break;
+	case SUMU_PERCENT:
+		snprintf(fig->printed, sizeof(fig->printed), "%.2f%%", value);
+		break;
+	case SUMU_HMS: {
+		unsigned long long t = value < 0 ? 0 : (unsigned long long)
+			(value + 0.5);
+		snprintf(fig->printed, sizeof(fig->printed), "%llu:%02llu:%02llu",
+			 t / 3600, t / 60 % 60, t % 60);
+		break;
+	}
+	}
+	if (!fig->present)
+		s->nfigures++;
+	fig->present = 1;
+	/* the number is what a reader of the printed text would get back */
+	if (summary_parse_value(fig->printed, strlen(fig->printed),
+				summary_fields[f].unit, &fig->value) < 0)
+		fig->value = value;
+}
+
+static void print_line(FILE *out, const char *indent, const char *label,
+		       const char *value)
+{
+	char l[64];
+	snprintf(l, sizeof(l), "%s:", label);
+	fprintf(out, "%s%-35s %16s\n", indent, l, value);
+}
+
+void summary_print(FILE *out, const struct summary *s)
+{
+	for (int f = 0; f < SUM_NFIELDS; f++)
+		if (s->f[f].present)
+			print_line(out, "", summary_fields[f].label,
+				   s->f[f].printed);
+}
+
+static const char *extra_get(const struct marker *m, const char *key)
+{
+	for (size_t i = 0; i < m->nextra; i++)
+		if (m->extra[i].key && !strcmp(m->extra[i].key, key))
+			return m->extra[i].value ? m->extra[i].value : "";
+	return NULL;
+}
+
+int summary_print_session(FILE *out, const struct marker *end)
+{
+	if (!end)
+		return 0;
+	const char *ns = extra_get(end, "client.summaries");
+	long nsum = ns ? strtol(ns, NULL, 10) : 1;
+	if (nsum < 1 || nsum > 100000)
+		nsum = 1;
+	int lines = 0;
+	char key[96];
+	for (long k = nsum > 1 ? 1 : 0; k <= (nsum > 1 ? nsum : 0); k++) {
+		int heading = 0;
+		for (int f = 0; f < SUM_NFIELDS; f++) {
+			if (k)
+				snprintf(key, sizeof(key), "client.%ld.%s", k,
+					 summary_fields[f].key);
+			else
+				snprintf(key, sizeof(key), "client.%s",
+					 summary_fields[f].key);
+			const char *v = extra_get(end, key);
+			if (!v)
+				continue;
+			if (k && !heading) {
+				fprintf(out, "    summary %ld of %ld\n", k, nsum);
+				lines++;
+				heading = 1;
+			}
+			print_line(out, "    ", summary_fields[f].label, v);
+			lines++;
+		}
+	}
+	return lines;
+}
