@@ -11,5 +11,6 @@ int cmd_stop(int argc, char **argv);		/* collector/cmd_control.c */
 int cmd_status(int argc, char **argv);		/* collector/cmd_control.c */
 int cmd_counters(int argc, char **argv);	/* collector/cmd_counters.c */
 int cmd_export(int argc, char **argv);		/* logs/cmd_export.c */
+int cmd_view(int argc, char **argv);		/* viewer/cmd_view.c */
 
 #endif

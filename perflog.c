@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "status", cmd_status, "list running collectors" },
 	{ "counters", cmd_counters, "list counters and instances; validate a settings file" },
 	{ "export", cmd_export, "export a log set as CSV or PNG charts" },
+	{ "view", cmd_view, "browse log sets in the terminal (several side by side)" },
 };
 
 static void usage(FILE *f)
