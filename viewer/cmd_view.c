@@ -265,8 +265,26 @@ static int frame(struct ui *u, int cols, int rows, struct perr *e)
 	if (u->ov == OV_HELP) {
 		const char *const *lines;
 		size_t n = keys_help(&lines, 0);
-		vl_overlay(&u->grid, "perflog view: keys", lines, n, -1,
-			   "any key: close", u->ascii);
+		if ((int)n + 2 <= rows || cols < 80) {
+			vl_overlay(&u->grid, "perflog view: keys", lines, n, -1,
+				   "any key: close", u->ascii);
+		} else {
+			/* two columns when one does not fit the height */
+			size_t half = (n + 1) / 2;
+			char (*two)[96] = calloc(half, sizeof(*two));
+			const char **ptr = calloc(half, sizeof(*ptr));
+			if (two && ptr) {
+				for (size_t i = 0; i < half; i++) {
+					snprintf(two[i], sizeof(two[i]), "%-36.36s %.36s",
+						 lines[i], i + half < n ? lines[i + half] : "");
+					ptr[i] = two[i];
+				}
+				vl_overlay(&u->grid, "perflog view: keys", ptr, half,
+					   -1, "any key: close", u->ascii);
+			}
+			free(two);
+			free(ptr);
+		}
 	} else if (u->ov == OV_SESSIONS) {
 		char **l = calloc(u->m.nsessions ? u->m.nsessions : 1, sizeof(*l));
 		if (l) {
