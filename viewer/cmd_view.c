@@ -121,7 +121,9 @@ static void zoom(struct ui *u, double factor)
 /* Times to jump between: point markers and session boundaries. */
 static void jump_mark(struct ui *u, int dir)
 {
-	double here = u->cursor_on ? u->cursor_stamp : u->m.from + span_of(u) / 2;
+	/* from the cursor, else from the window's edge */
+	double here = u->cursor_on ? u->cursor_stamp
+				   : dir > 0 ? u->m.from - 1 : u->m.to + 1;
 	double best = NAN;
 	const char *what = NULL;
 	for (size_t i = 0; i < u->m.nmarks + 2 * u->m.nsessions; i++) {
