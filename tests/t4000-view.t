@@ -17,7 +17,8 @@ T() { tmux -S "$SOCK" "$@"; }
 screen() { T capture-pane -p; }
 # wait until the screen shows a pattern
 await() { wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q -- '$1'"; }
-trap 'tmux -S "$SOCK" kill-server 2>/dev/null; _cleanup' EXIT
+n_sock=0
+trap 'for s in "$SCRATCH"/tmux*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; _cleanup' EXIT
 
 T new-session -d -x 80 -y 24 \
 	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"
@@ -105,6 +106,7 @@ ok 'viewer quits' await 'EXIT='
 like "$(screen)" 'EXIT=0' 'q exits with status 0'
 is "$(T display -p '#{alternate_on}')" 0 'terminal restored (alternate screen off)'
 T kill-server 2>/dev/null
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
 
 # SIGTERM: terminal restored, non-zero exit
 T new-session -d -x 80 -y 24 \
@@ -115,6 +117,7 @@ ok 'SIGTERM ends the viewer' await 'EXIT='
 like "$(screen)" 'EXIT=[1-9]' 'non-zero status after SIGTERM'
 is "$(T display -p '#{alternate_on}')" 0 'terminal restored after SIGTERM'
 T kill-server 2>/dev/null
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
 
 # ASCII fallback without UTF-8
 T new-session -d -x 80 -y 24 \
@@ -126,6 +129,7 @@ ok 'ASCII only without a UTF-8 locale' [ -z "$(printf '%s' "$S" | LC_ALL=C tr -d
 T send-keys q
 await 'EXIT='
 T kill-server 2>/dev/null
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
 
 # two sets side by side, one shifted
 "$MK" "$SCRATCH/logs/set2" -s 30m -i 1 -H serverhost >/dev/null
@@ -138,6 +142,7 @@ like "$S" 'CPU@serverhost' 'panes labelled with their host'
 T send-keys q
 await 'EXIT='
 T kill-server 2>/dev/null
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
 
 # bad log sets: one line, exit 1, before any terminal output
 mkdir -p "$SCRATCH/empty" "$SCRATCH/corrupt"
