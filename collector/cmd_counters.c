@@ -83,13 +83,14 @@ int cmd_counters(int argc, char **argv)
 	};
 	const char *file = NULL;
 	struct raw_snapshot snap;
-	struct procfs *p;
+	struct source *p;
 	struct settings s;
 	struct perr e;
 	const char *root = getenv("PERFLOG_PROC_ROOT");
 	int c;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': file = optarg; break;
@@ -99,7 +100,7 @@ int cmd_counters(int argc, char **argv)
 			       "with -c, validate a settings file and list what it logs.\n");
 			return 0;
 		default:
-			return 2;
+			return util_bad_option("counters", argv, optind, optopt);
 		}
 	}
 	if (optind < argc) {
@@ -114,10 +115,10 @@ int cmd_counters(int argc, char **argv)
 		return 1;
 	}
 	memset(&snap, 0, sizeof(snap));
-	p = procfs_open(root ? root : "/", &e);
-	if (!p || procfs_read(p, &snap, &e) < 0) {
+	p = source_open(root ? root : "/", &e);
+	if (!p || source_read(p, &snap, &e) < 0) {
 		fprintf(stderr, "perflog counters: %s\n", e.msg);
-		procfs_close(p);
+		source_close(p);
 		settings_free(&s);
 		return 1;
 	}
@@ -141,6 +142,7 @@ int cmd_counters(int argc, char **argv)
 		printf("%zu counters selected%s\n", s.nsel,
 		       missing ? "; instances not present now are logged when they appear" : "");
 	} else {
+		printf("source: %s\n", source_name(p));
 		for (int o = 0; o < OBJ_COUNT; o++) {
 			const struct object_def *od = &catalog_objects[o];
 
@@ -162,7 +164,7 @@ int cmd_counters(int argc, char **argv)
 			printf("note: MemAvailable is missing (kernel older than 3.14): Available Bytes is not available\n");
 	}
 	snapshot_free(&snap);
-	procfs_close(p);
+	source_close(p);
 	settings_free(&s);
 	return 0;
 }

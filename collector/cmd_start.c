@@ -141,6 +141,7 @@ int cmd_start(int argc, char **argv)
 	char abs_dir[PATH_MAX];
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+c:o:i:fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': file = optarg; break;
@@ -149,7 +150,7 @@ int cmd_start(int argc, char **argv)
 		case 'f': foreground = 1; break;
 		case 'n': samples = strtol(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return util_bad_option("start", argv, optind, optopt);
 		}
 	}
 	if (optind < argc) {

@@ -66,6 +66,7 @@ struct server *server_open(const char *logset, unsigned interval,
 		return NULL;
 	}
 	umask(old);
+	chmod(s->sock, 0600);	/* bind gave 0777 & ~umask: rw is all needed */
 	snprintf(text, sizeof(text), "logset\t%s\ninterval\t%u\n", logset,
 		 interval);
 	if (util_write_atomic(s->info, text, strlen(text), e) < 0) {

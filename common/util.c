@@ -255,3 +255,17 @@ char *util_read_file(const char *path, size_t *len)
 		*len = n;
 	return buf;
 }
+
+int util_bad_option(const char *cmd, char **argv, int optind_now,
+		    int optopt_now)
+{
+	const char *arg = argv[optind_now - 1];
+
+	if (optopt_now && arg[0] == '-' && arg[1] != '-')
+		fprintf(stderr, "perflog %s: unknown option or missing value: '-%c' (see perflog %s --help)\n",
+			cmd, optopt_now, cmd);
+	else
+		fprintf(stderr, "perflog %s: unknown option or missing value: '%s' (see perflog %s --help)\n",
+			cmd, arg, cmd);
+	return 2;
+}

@@ -59,4 +59,10 @@ int util_write_atomic(const char *path, const char *data, size_t len,
  * Returns NULL on error (errno set). *len gets the size when non-NULL. */
 char *util_read_file(const char *path, size_t *len);
 
+/* The one-line message for a getopt failure: call from the '?' / ':' case
+ * with the command name; prints "perflog CMD: unknown option 'X'" (or
+ * "option 'X' needs a value") and a pointer to --help, returns 2. */
+int util_bad_option(const char *cmd, char **argv, int optind_now,
+		    int optopt_now);
+
 #endif

@@ -95,7 +95,7 @@ int csv_export(struct logset *ls, FILE *f, const char *name, time_t from,
 
 				putc(',', f);
 				if (!isnan(v))
-					fprintf(f, "%.10g", v);
+					fprintf(f, "%.15g", v);
 			}
 			putc('\n', f);
 			next = rt + (time_t)s.step;

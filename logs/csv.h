@@ -7,7 +7,7 @@
  *
  * One column per counter in perflog.meta order; a row per interval, stamped
  * with the END of the interval it averages (logset.h); time in ISO 8601 UTC;
- * values with %.10g; an empty cell for unknown. A field is quoted (RFC 4180,
+ * values with %.15g (exact for counts and bytes below 10^15); an empty cell for unknown. A field is quoted (RFC 4180,
  * quotes doubled) only when it holds a comma, a quote or a line break.
  */
 #ifndef PERFLOG_CSV_H

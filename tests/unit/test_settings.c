@@ -30,7 +30,7 @@ int main(void)
 	struct settings s;
 	struct perr e;
 	unsigned iv;
-	char *sample;
+	const char *sample;
 
 	OK(settings_default(&s) == 0, "defaults");
 	EQ_INT(s.interval, 5, "default interval 5 s");
