@@ -144,6 +144,28 @@ await 'EXIT='
 T kill-server 2>/dev/null
 SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
 
+# follow a set the real collector is still writing
+LIVE=$("$PERFLOG" start -i 1 -o "$SCRATCH/live" 2>"$SCRATCH/start.err")
+if [ -n "$LIVE" ] && wait_for 10 sh -c "'$PERFLOG' export '$LIVE' --csv - | sed -n 3p | grep -q ."; then
+	T new-session -d -x 80 -y 24 \
+		"env LANG=C.UTF-8 TERM=xterm-256color '$PERFLOG' view '$LIVE'; echo EXIT=\$?; sleep 60"
+	ok 'live set opens' await 'CPU \[%\]'
+	T send-keys f
+	ok 'follow mode shown' await 'FOLLOW'
+	h1=$(screen | head -1)
+	sleep 3.5
+	h2=$(screen | head -1)
+	[ "$h1" != "$h2" ]; ok "window follows new samples ($h2)" [ "$h1" != "$h2" ]
+	T send-keys q
+	await 'EXIT='
+	T kill-server 2>/dev/null
+	SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
+	"$PERFLOG" stop "$LIVE" >/dev/null 2>&1
+else
+	diag "collector did not start: $(cat "$SCRATCH/start.err")"
+	_result 1 'collector for the follow test'
+fi
+
 # bad log sets: one line, exit 1, before any terminal output
 mkdir -p "$SCRATCH/empty" "$SCRATCH/corrupt"
 printf 'format\tbanana\n\x01\x02garbage\n' > "$SCRATCH/corrupt/perflog.meta"
