@@ -18,7 +18,7 @@ if [ ! -f "$SET/perflog.meta" ] || ! grep -q '^stop' "$SET/perflog.meta"; then
 	echo "view: generating a 7-day log set at 1 s in $SET (once; minutes)"
 	start=$(date +%s)
 	"$TOP/build/tools/mklogset" "$SET" -s 7d -i 1 -r 2d -c 2 -d 2 -n 1 \
-		-m 1d:first-day -S backup:3d:3d2h >/dev/null
+		-m 86400:first-day -S backup:259200:266400 >/dev/null
 	echo "view: generated in $(( $(date +%s) - start )) s"
 fi
 n=$(grep -c '^counter' "$SET/perflog.meta")
