@@ -16,5 +16,6 @@ int cmd_run(int argc, char **argv);		/* workload/cmd_run.c */
 int cmd_workload(int argc, char **argv);	/* workload/cmd_workload.c */
 int cmd_report(int argc, char **argv);		/* viewer/cmd_report.c */
 int cmd_estimate(int argc, char **argv);	/* workload/cmd_estimate.c */
+int cmd_view(int argc, char **argv);		/* viewer/cmd_view.c */
 
 #endif

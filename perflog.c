@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "workload", cmd_workload, "the reference backup (the seed kit's file sets)" },
 	{ "report", cmd_report, "per-session summary and bottleneck verdict; compare; HTML" },
 	{ "estimate", cmd_estimate, "backup time from a file-size distribution (timest)" },
+	{ "view", cmd_view, "browse log sets in the terminal (several side by side)" },
 };
 
 static void usage(FILE *f)
