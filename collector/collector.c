@@ -93,7 +93,7 @@ struct watch {
 struct collector {
 	const struct collector_options *opt;
 	const struct settings *set;
-	struct procfs *proc;
+	struct source *proc;
 	struct raw_snapshot a, b, *prev, *cur;
 	struct sample sample;
 	struct selector *sel;
@@ -101,7 +101,8 @@ struct collector {
 	struct server *srv;
 	struct schedule sched;
 	unsigned long samples;
-	time_t last;
+	time_t last;		/* nominal stamp of the last sample */
+	double last_update;	/* when it was really read (wall clock) */
 	struct request sync[MAX_SYNC];
 	int nsync;
 	struct request stopper[MAX_SYNC];
@@ -235,15 +236,17 @@ static void select_instances(struct collector *c, double now)
 	c->sample.n = keep;
 }
 
-static int take_sample(struct collector *c, time_t stamp)
+/* stamp: the sample's nominal wall time; deadline: its monotonic
+ * deadline. The update carries when the counters were really read. */
+static int take_sample(struct collector *c, time_t stamp, double deadline)
 {
 	struct perr pe;
 	struct raw_snapshot *t;
-	double now;
+	double now, when;
 
 	snapshot_reset(c->cur);
 	pe.msg[0] = '\0';
-	if (procfs_read(c->proc, c->cur, &pe) < 0) {
+	if (source_read(c->proc, c->cur, &pe) < 0) {
 		complain(&c->c_read, util_monotonic(), "%s", pe.msg);
 		return -1;
 	}
@@ -258,12 +261,16 @@ static int take_sample(struct collector *c, time_t stamp)
 	}
 	sample_watches(c);
 	select_instances(c, now);
-	if (logset_write_sample(c->w, stamp, &c->sample, &pe) < 0)
+	when = (double)stamp + (c->cur->mono - deadline);
+	if (when < c->last_update + 0.001)
+		when = c->last_update + 0.001;
+	if (logset_write_sample(c->w, when, &c->sample, &pe) < 0)
 		complain(&c->c_write, now, "%s", pe.msg);
 	else
 		complain_release(&c->c_write, "writing the log set works again");
 	c->samples++;
 	c->last = stamp;
+	c->last_update = when;
 	t = c->prev;
 	c->prev = c->cur;
 	c->cur = t;
@@ -422,12 +429,12 @@ static int setup(struct collector *c, struct perr *e)
 	if (!realpath(s->directory, parent))
 		return perr_set(e, "log directory '%s': %s", s->directory,
 				strerror(errno));
-	c->proc = procfs_open(c->opt->proc_root, e);
+	c->proc = source_open(c->opt->proc_root, e);
 	if (!c->proc)
 		return -1;
 	c->prev = &c->a;
 	c->cur = &c->b;
-	if (procfs_read(c->proc, c->prev, e) < 0)
+	if (source_read(c->proc, c->prev, e) < 0)
 		return -1;
 	c->sel = select_new(s);
 	if (!c->sel)
@@ -475,7 +482,7 @@ static void teardown(struct collector *c)
 {
 	struct perr pe;
 
-	if (c->w && logset_close_writer(c->w, c->last, &pe) < 0)
+	if (c->w && logset_close_writer(c->w, c->last_update, &pe) < 0)
 		fprintf(stderr, "perflog: %s\n", pe.msg);
 	c->w = NULL;
 	for (int i = 0; i < c->nstop; i++)
@@ -486,7 +493,7 @@ static void teardown(struct collector *c)
 		proctree_close(c->watch[i].tree);
 	server_close(c->srv);
 	select_free(c->sel);
-	procfs_close(c->proc);
+	source_close(c->proc);
 	snapshot_free(&c->a);
 	snapshot_free(&c->b);
 	sample_free(&c->sample);
@@ -544,7 +551,7 @@ int collector_run(const struct collector_options *opt)
 			time_t stamp = schedule_stamp(&c.sched);
 			long skipped;
 
-			if (take_sample(&c, stamp) == 0 && first) {
+			if (take_sample(&c, stamp, deadline) == 0 && first) {
 				first = 0;
 				notify(&c, 1, logset_writer_dir(c.w));
 			}

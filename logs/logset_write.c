@@ -63,7 +63,7 @@ struct logset_writer {
 	int lockfd;
 	struct wfile *files;
 	size_t nfiles, capfiles;
-	time_t last;			/* last stamp written, 0 none */
+	double last;			/* last update time, 0 none */
 	int meta_dirty;
 	int cached;			/* writing through rrdcached */
 };
@@ -331,7 +331,7 @@ static int create_rrd(struct logset_writer *w, struct wfile *f,
 	unsigned long phour = step >= 3600 ? 1 : 3600 / step;
 	unsigned long rmin = (30UL * 86400 + pmin * step - 1) / (pmin * step);
 	unsigned long rhour = (365UL * 86400 + phour * step - 1) / (phour * step);
-	time_t last_up = w->last ? w->last : w->meta.start;
+	time_t last_up = w->last > 0 ? (time_t)floor(w->last) : w->meta.start;
 	int argc = 0, rc;
 	const char *cfs[] = { "MIN", "AVERAGE", "MAX" };
 
@@ -501,12 +501,12 @@ static const struct instance_values *find_values(const struct sample *s,
 }
 
 /* "T:v1:v2..." into f->line. */
-static void build_line(struct wfile *f, time_t t,
+static void build_line(struct wfile *f, double t,
 		       const struct instance_values *iv)
 {
 	char *p = f->line, *end = f->line + sizeof(f->line);
 
-	p += snprintf(p, (size_t)(end - p), "%lld", (long long)t);
+	p += snprintf(p, (size_t)(end - p), "%.3f", t);
 	for (size_t i = 0; i < f->n; i++) {
 		double v = iv ? iv->v[f->idx[i]] : NAN;
 
@@ -520,23 +520,23 @@ static void build_line(struct wfile *f, time_t t,
 	}
 }
 
-int logset_write_sample(struct logset_writer *w, time_t t,
+int logset_write_sample(struct logset_writer *w, double t,
 			const struct sample *s, struct perr *e)
 {
 	int rc = 0;
 	char t1[40], t2[40];
 
-	if (t <= w->last)
+	/* librrd keeps milliseconds: closer updates would be the same time */
+	if (t < w->last + 0.001)
 		return perr_set(e, "sample time %s is not after the last one written (%s)",
-				util_iso8601(t1, sizeof(t1), t, -1),
-				util_iso8601(t2, sizeof(t2), w->last, -1));
-	if (t <= w->meta.start)
+				util_iso8601(t1, sizeof(t1), (time_t)t,
+					     (int)(fmod(t, 1) * 1000)),
+				util_iso8601(t2, sizeof(t2), (time_t)w->last,
+					     (int)(fmod(w->last, 1) * 1000)));
+	if (t <= (double)w->meta.start)
 		return perr_set(e, "sample time %s is not after the log set's start (%s)",
-				util_iso8601(t1, sizeof(t1), t, -1),
+				util_iso8601(t1, sizeof(t1), (time_t)t, -1),
 				util_iso8601(t2, sizeof(t2), w->meta.start, -1));
-	if (t % (time_t)w->meta.interval)
-		return perr_set(e, "sample time %lld is not a multiple of the interval (%u s)",
-				(long long)t, w->meta.interval);
 	if (w->meta_dirty && write_meta(w, e) < 0)
 		rc = -1;	/* the rows still go in */
 	for (size_t i = 0; i < w->nfiles; i++) {
@@ -560,9 +560,10 @@ int logset_write_sample(struct logset_writer *w, time_t t,
 	return rc;
 }
 
-int logset_close_writer(struct logset_writer *w, time_t stop, struct perr *e)
+int logset_close_writer(struct logset_writer *w, double stop, struct perr *e)
 {
 	int rc = 0;
+	time_t step, end;
 
 	if (!w)
 		return 0;
@@ -577,9 +578,15 @@ int logset_close_writer(struct logset_writer *w, time_t stop, struct perr *e)
 		}
 		rrdc_disconnect();
 	}
-	if (stop < w->meta.start)
-		stop = w->last ? w->last : w->meta.start;
-	w->meta.stop = stop;
+	/* the last row librrd completed: rows end on multiples of the step,
+	 * and one still open at the last update is not in the archive */
+	if (stop <= 0 || stop > w->last)
+		stop = w->last;
+	step = (time_t)w->meta.interval;
+	end = ((time_t)floor(stop) / step) * step;
+	if (end < w->meta.start)
+		end = w->meta.start;
+	w->meta.stop = end;
 	if (write_meta(w, rc ? NULL : e) < 0)
 		rc = -1;
 	if (w->lockfd >= 0) {
