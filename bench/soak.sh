@@ -36,7 +36,10 @@ figures() { # RSS_KiB FDS
 }
 load_pids=""
 cleanup() {
-	for p in $load_pids; do kill "$p" 2>/dev/null || true; done
+	for p in $load_pids; do
+		kids=$(ps -o pid= --ppid "$p" 2>/dev/null || true)
+		kill "$p" $kids 2>/dev/null || true
+	done
 	"$PERFLOG" stop "$dir" >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
 	[ -n "${SOAK_KEEP:-}" ] || [ -n "${SOAK_DIR:-}" ] || rm -rf "$WORK"
 }
