@@ -42,6 +42,8 @@ ok "mid-run: every written sample exports ($rows rows)" test "$rows" -ge 2
 last_row=$(tail -1 $SCRATCH/k.csv | cut -d, -f1)
 is "$last_row" "$(date -u -d @"$(rrd_last "$dir/Memory.rrd")" +%Y-%m-%dT%H:%M:%SZ)" 'mid-run: the export ends at the last update'
 ok 'mid-run: the last update is at least what it was before the kill' test "$(rrd_last "$dir/Memory.rrd")" -ge "$last_before"
+ok 'mid-run: the report reads the killed set' sh -c "$PERFLOG report '$dir' > $SCRATCH/report.txt"
+ok 'mid-run: PNG export of the killed set' sh -c "$PERFLOG export '$dir' --png $SCRATCH/png && head -c 8 \$(ls $SCRATCH/png/*.png | head -1) | od -c | grep -q 'P   N   G'"
 ok 'mid-run: Memory values fetch' sh -c "rrdtool fetch '$dir/Memory.rrd' AVERAGE -s $((last_before - 2)) -e $last_before | grep -Eq '^ *[0-9]+: [0-9]'"
 
 # 3. while starting, before the first sample (foreground collector), at

@@ -87,6 +87,23 @@ d=$(copy m10); head -c 20 "$good/perflog.meta" > "$d/perflog.meta"
 bad 'a truncated perflog.meta' "perflog.meta" export_to_null "$d"
 d=$(meta_edit m11 '/^stop/d'); ok 'no stop line (killed collector): export works' export_to_null "$d"
 
+# the report and the PNG export read the same damaged sets: a one-line
+# error or a report, never a crash
+report_to_null() { $EXPORTER report "$1" > /dev/null; }
+# (librrd's rrd_graph leaks in its own error path, fontconfig included:
+# leak checking is off for the PNG export, memory errors still count)
+png_to_tmp() { rm -rf $SCRATCH/png; ASAN_OPTIONS=detect_leaks=0:exitcode=99 $EXPORTER export "$1" --png $SCRATCH/png > /dev/null; }
+for c in nometa norrd trunc trunc0 garbage dirrrd m1 m2 m3 m4 m5 m6 m7 m8 m9 m10; do
+	for r in report_to_null png_to_tmp; do
+		out=$($r "$SCRATCH/$c" 2>&1); st=$?
+		lines=$(printf '%s\n' "$out" | grep -c .)
+		if [ $st -ge 128 ] || [ $st -eq 99 ] || { [ $st -ne 0 ] && [ "$lines" != 1 ]; }; then
+			echo "$c $r: status $st: $out"
+		fi
+	done
+done > $SCRATCH/readers 2>&1
+ok 'report and PNG export of every damaged set: a one-line error or a result, never a crash' test ! -s $SCRATCH/readers
+sed 's/^/#   /' $SCRATCH/readers | head -20
 d=$(copy mk); head -c 2000 /dev/urandom > "$d/markers.tsv"; printf '\nnot\ta\tmarker\n\0\t\t\n' >> "$d/markers.tsv"
 ok 'garbage markers.tsv: export still works' export_to_null "$d"
 ok 'the undamaged set still exports' export_to_null "$good"
