@@ -21,7 +21,7 @@ n_sock=0
 trap 'for s in "$SCRATCH"/tmux*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; _cleanup' EXIT
 
 T new-session -d -x 80 -y 24 \
-	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"
+	"cd '$SCRATCH' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"
 ok 'viewer draws its first frame' await 'CPU \[%\]'
 S=$(screen)
 like "$S" 'Disk busy' 'disk pane'
@@ -90,6 +90,12 @@ is "$(printf '%s\n' "$S" | wc -l)" 30 'resized to 30 rows'
 like "$(printf '%s\n' "$S" | sed -n 29p)" '[0-9][0-9]:[0-9][0-9]' 'axis moved to the new bottom'
 like "$(printf '%s\n' "$S" | head -1)" '^.{90,}' 'header spans the new width'
 
+# e exports the window as PNG charts (through perflog export --png's code)
+T send-keys e
+ok 'e: status names the PNG directory' await 'PNG charts written to perflog-view-'
+pngdir=$(ls -d $SCRATCH/perflog-view-* 2>/dev/null | head -1)
+ok 'e: the charts are PNG files' sh -c "test -n '$pngdir' && head -c 8 '$pngdir/cpu.png' | od -c | grep -q 'P   N   G'"
+
 # help lists the keys
 T send-keys '?'
 ok 'help screen' await 'perflog view: keys'
@@ -97,6 +103,7 @@ S=$(screen)
 like "$S" 'quit' 'help names q'
 like "$S" 'next marker' 'help names n'
 like "$S" 'replay' 'help names replay'
+like "$S" 'export view as PNG' 'help names e'
 T send-keys x
 sleep 0.3
 

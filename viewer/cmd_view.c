@@ -14,6 +14,7 @@
  * terminal, and prints the time to the first frame and per redraw.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "keys.h"
 #include "layout.h"
 #include "model.h"
+#include "png_export.h"
 #include "term.h"
 
 enum overlay { OV_NONE, OV_HELP, OV_SESSIONS, OV_CHOOSE };
@@ -266,7 +268,7 @@ static int frame(struct ui *u, int cols, int rows, struct perr *e)
 		return perr_set(e, "out of memory");
 	if (u->ov == OV_HELP) {
 		const char *const *lines;
-		size_t n = keys_help(&lines, 0);
+		size_t n = keys_help(&lines, 1);
 		if ((int)n + 2 <= rows || cols < 80) {
 			vl_overlay(&u->grid, "perflog view: keys", lines, n, -1,
 				   "any key: close", u->ascii);
@@ -378,13 +380,51 @@ static double sample_step(const struct ui *u)
 	return (double)(u->m.finest ? u->m.finest : 1);
 }
 
+/* Export the window as PNG charts, one directory per log set under the
+ * current directory (perflog-view-HOST-START), through the same code as
+ * `perflog export --png`; the status line says where they went. */
+static void export_view(struct ui *u)
+{
+	char first[PATH_MAX] = "";
+	int total = 0;
+
+	for (size_t i = 0; i < u->m.nsrc; i++) {
+		const struct vm_source *src = &u->m.src[i];
+		const struct logset_meta *mt = logset_meta(src->ls);
+		struct png_export_options o;
+		struct perr e;
+		char out[PATH_MAX], stamp[32];
+		time_t from = (time_t)floor(u->m.from) - src->shift;
+		struct tm tm;
+		int n;
+
+		gmtime_r(&from, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
+		snprintf(out, sizeof(out), "perflog-view-%s-%s", mt->host, stamp);
+		memset(&o, 0, sizeof(o));
+		o.from = from;
+		o.to = (time_t)ceil(u->m.to) - src->shift;
+		n = png_export(src->ls, &src->marks, out, &o, NULL, 0, &e);
+		if (n < 0) {
+			snprintf(u->status, sizeof(u->status), "export failed: %.200s",
+				 e.msg);
+			return;
+		}
+		total += n;
+		if (!first[0])
+			util_strlcpy(first, out, sizeof(first));
+	}
+	snprintf(u->status, sizeof(u->status), "%d PNG charts written to %.200s%s",
+		 total, first, u->m.nsrc > 1 ? " (and one directory per log set)" : "");
+}
+
 static int handle_key(struct ui *u, int key)
 {
 	if (u->ov != OV_NONE)
 		return handle_overlay_key(u, key);
 	double s = span_of(u), col = s / (u->plan.plot_w > 0 ? u->plan.plot_w : 80);
 	u->status[0] = '\0';
-	switch (keys_action(key, 0)) {
+	switch (keys_action(key, 1)) {
 	case KA_QUIT:
 		return 1;
 	case KA_HELP:
@@ -419,7 +459,7 @@ static int handle_key(struct ui *u, int key)
 			u->cursor = u->m.from + s / 2;
 			break;
 		}
-		u->cursor = u->cursor_stamp + (keys_action(key, 0) == KA_STEP_LEFT
+		u->cursor = u->cursor_stamp + (keys_action(key, 1) == KA_STEP_LEFT
 					       ? -sample_step(u) : sample_step(u));
 		follow_cursor(u);
 		break;
@@ -506,6 +546,8 @@ static int handle_key(struct ui *u, int key)
 		u->legend = !u->legend;
 		break;
 	case KA_EXPORT:
+		export_view(u);
+		break;
 	case KA_REDRAW:
 	case KA_NONE:
 		break;

@@ -47,7 +47,9 @@ static int add_series(struct vm_pane *p, long idx, const char *label,
 }
 
 /* Instances of counter id ranked by their mean over the whole log,
- * busiest first; "_Total" and "lo" left out. Returns how many (<= max). */
+ * busiest first; "_Total" left out, and "lo" ranked last unless it carried
+ * traffic (a backup to a local server or a test over loopback shows there).
+ * Returns how many (<= max). */
 static size_t busiest(struct vm_source *src, enum counter_id id,
 		      long *out, size_t max)
 {
@@ -59,8 +61,7 @@ static size_t busiest(struct vm_source *src, enum counter_id id,
 		goto out;
 	for (size_t i = 0; i < mt->ncounters; i++) {
 		const struct logset_counter *c = &mt->counters[i];
-		if (c->def && c->def->id == id && strcmp(c->instance, "_Total") &&
-		    strcmp(c->instance, "lo"))
+		if (c->def && c->def->id == id && strcmp(c->instance, "_Total"))
 			idx[n++] = i;
 	}
 	if (!n)
@@ -85,6 +86,9 @@ static size_t busiest(struct vm_source *src, enum counter_id id,
 				}
 			}
 			mean[c] = k ? sum / (double)k : 0;
+			if (mean[c] <= 0 &&
+			    !strcmp(mt->counters[idx[c]].instance, "lo"))
+				mean[c] = -1;
 		}
 		logset_series_free(&s);
 	}
