@@ -35,7 +35,10 @@ for t in '1MB of 1KB files' '10MB of 10KB files' '25MB of 100KB files' '50MB of 
 done
 is "$(grep -c '^Total number of bytes transferred:' $SCRATCH/out)" 4 'a dsmc-like summary per set'
 kbs=$(grep -P '\tend\t1m1k\t' $M | tr '\t' '\n' | sed -n 's/^workload.kb_per_sec=//p')
-is "$(sed -n 's/^1MB of 1KB files *: \([0-9]*\)kb\/sec$/\1/p' $SCRATCH/out)" "$(printf '%.0f' "$kbs")" 'the table shows the kb_per_sec of the marker'
+# the table rounds the rate to whole KB/sec, the marker keeps two decimals:
+# rounding twice may differ by one
+tab=$(sed -n 's/^1MB of 1KB files *: \([0-9]*\)kb\/sec$/\1/p' $SCRATCH/out)
+ok "the table shows the kb_per_sec of the marker ($tab vs $kbs)" awk -v a="$tab" -v b="$kbs" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1) }'
 
 # --target kept, with real, incompressible content
 is "$(ls $SCRATCH/target/1m1k | wc -l)" 52 'target keeps 52 files of set 1m1k'
