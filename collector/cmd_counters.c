@@ -83,7 +83,7 @@ int cmd_counters(int argc, char **argv)
 	};
 	const char *file = NULL;
 	struct raw_snapshot snap;
-	struct procfs *p;
+	struct source *p;
 	struct settings s;
 	struct perr e;
 	const char *root = getenv("PERFLOG_PROC_ROOT");
@@ -115,10 +115,10 @@ int cmd_counters(int argc, char **argv)
 		return 1;
 	}
 	memset(&snap, 0, sizeof(snap));
-	p = procfs_open(root ? root : "/", &e);
-	if (!p || procfs_read(p, &snap, &e) < 0) {
+	p = source_open(root ? root : "/", &e);
+	if (!p || source_read(p, &snap, &e) < 0) {
 		fprintf(stderr, "perflog counters: %s\n", e.msg);
-		procfs_close(p);
+		source_close(p);
 		settings_free(&s);
 		return 1;
 	}
@@ -142,6 +142,7 @@ int cmd_counters(int argc, char **argv)
 		printf("%zu counters selected%s\n", s.nsel,
 		       missing ? "; instances not present now are logged when they appear" : "");
 	} else {
+		printf("source: %s\n", source_name(p));
 		for (int o = 0; o < OBJ_COUNT; o++) {
 			const struct object_def *od = &catalog_objects[o];
 
@@ -163,7 +164,7 @@ int cmd_counters(int argc, char **argv)
 			printf("note: MemAvailable is missing (kernel older than 3.14): Available Bytes is not available\n");
 	}
 	snapshot_free(&snap);
-	procfs_close(p);
+	source_close(p);
 	settings_free(&s);
 	return 0;
 }

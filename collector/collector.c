@@ -57,7 +57,7 @@ struct watch {
 struct collector {
 	const struct collector_options *opt;
 	const struct settings *set;
-	struct procfs *proc;
+	struct source *proc;
 	struct raw_snapshot a, b, *prev, *cur;
 	struct sample sample;
 	struct selector *sel;
@@ -204,7 +204,7 @@ static int take_sample(struct collector *c, time_t stamp)
 
 	snapshot_reset(c->cur);
 	pe.msg[0] = '\0';
-	if (procfs_read(c->proc, c->cur, &pe) < 0) {
+	if (source_read(c->proc, c->cur, &pe) < 0) {
 		complain(&c->c_read, util_monotonic(), "%s", pe.msg);
 		return -1;
 	}
@@ -383,12 +383,12 @@ static int setup(struct collector *c, struct perr *e)
 	if (!realpath(s->directory, parent))
 		return perr_set(e, "log directory '%s': %s", s->directory,
 				strerror(errno));
-	c->proc = procfs_open(c->opt->proc_root, e);
+	c->proc = source_open(c->opt->proc_root, e);
 	if (!c->proc)
 		return -1;
 	c->prev = &c->a;
 	c->cur = &c->b;
-	if (procfs_read(c->proc, c->prev, e) < 0)
+	if (source_read(c->proc, c->prev, e) < 0)
 		return -1;
 	c->sel = select_new(s);
 	if (!c->sel)
@@ -446,7 +446,7 @@ static void teardown(struct collector *c)
 		proctree_close(c->watch[i].tree);
 	server_close(c->srv);
 	select_free(c->sel);
-	procfs_close(c->proc);
+	source_close(c->proc);
 	snapshot_free(&c->a);
 	snapshot_free(&c->b);
 	sample_free(&c->sample);

@@ -3,7 +3,7 @@
  * requests, on a fixed schedule, until told to stop.
  *
  *   schedule (monotonic deadline)
- *      -> procfs_read -> rates_compute (+ watched process trees)
+ *      -> source_read -> rates_compute (+ watched process trees)
  *      -> instance selection (settings) -> logset_write_sample
  *   between deadlines: ppoll on the control socket and signals
  */

@@ -15,6 +15,19 @@
  *   (disk busy), clamped to 0..100.
  * - Gauges (Available Bytes, Cache Bytes, queue length, bandwidth) are the
  *   value read at cur.
+ * - CPU tick fields never wrap (64-bit); one going backwards (iowait may,
+ *   per proc(5)) counts as 0. A tick field that is SRC_NA counts as 0,
+ *   except user/system/idle (CPU unknown) and iowait (% IOWait unknown).
+ * - LogicalDisk(_Total) sums the in_total disks present in both snapshots
+ *   (% Disk Time is their mean busy share, sec/Transfer total ms / total
+ *   requests); it exists only when there is at least one such disk.
+ *   Network Interface(_Total) sums the non-loopback interfaces (bandwidth:
+ *   sum of known speeds, NAN if none); it exists only when there is at
+ *   least one. A _Total counter is NAN when any member's value is NAN.
+ * - Order in the sample: Processor (_Total first, then as cur lists CPUs),
+ *   LogicalDisk (_Total first), Memory (""), Network Interface (_Total
+ *   first), System (""). Memory and System are always present.
+ * counters/README.md holds every definition with its sar equivalent.
  */
 #ifndef PERFLOG_RATES_H
 #define PERFLOG_RATES_H

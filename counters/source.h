@@ -97,6 +97,19 @@ struct net_raw *snapshot_add_net(struct raw_snapshot *s);
  * snapshot_reset) and stamps s->mono. A missing file leaves its part of the
  * snapshot empty and is reported once through e with the path; it is not
  * fatal (returns 0) unless proc/stat itself cannot be read (-1).
+ * So a caller that wants the warning clears e->msg before the read and
+ * checks it after a 0 return. procfs_open fails (NULL, e set) only when
+ * proc/stat cannot be opened or on out-of-memory.
+ *
+ * Instance names: cpus "_Total", "0", "1"... (the N of cpuN); disks and
+ * interfaces as the kernel names them. disk_raw.in_total: the name has a
+ * sys/block entry, does not start with dm-, md, loop, ram, zram, and its
+ * sys/block/NAME/slaves is empty. counter_bits: 64 when any field of the
+ * device's line exceeds 2^32-1, else 32. is_loopback: "lo" or
+ * sys/class/net/IF/type is 772. speed_bps: NAN when the speed file is
+ * missing, says -1 or fails (EINVAL). A field an older kernel does not
+ * print stays SRC_NA (MemAvailable: NAN). Nothing is allocated per read
+ * once the snapshot, the buffer and the device caches have grown.
  */
 struct procfs;
 struct procfs *procfs_open(const char *root, struct perr *e);
@@ -105,14 +118,33 @@ void procfs_close(struct procfs *p);
 
 /*
  * The libstatgrab backend: the portable subset (total CPU times, cache
- * bytes, per-disk bytes, per-interface bytes/packets/speed, paging, context
- * switches). Per-CPU times, disk ops/busy/queue, MemAvailable and the run
- * queue are left SRC_NA/NAN: those counters are "not available" on hosts
- * where only this backend runs.
+ * bytes, per-disk bytes, per-interface bytes/packets/speed, context
+ * switches). Per-CPU times, irq/softirq/steal, disk ops/busy/queue,
+ * MemAvailable, swap paging and page faults (sg_get_page_stats counts
+ * pgpgin/pgpgout, all file I/O, not swapping) and the run queue are left
+ * SRC_NA/NAN: those counters are "not available" on hosts where only this
+ * backend runs. Disk bytes are stored as 512-byte sectors (bytes / 512).
+ * statgrab_open fails (NULL, e set) when sg_init fails; sg_init is done
+ * once per process and shared by several readers.
  */
 struct statgrab;
 struct statgrab *statgrab_open(struct perr *e);
 int statgrab_read(struct statgrab *g, struct raw_snapshot *s, struct perr *e);
 void statgrab_close(struct statgrab *g);
+
+
+
+/*
+ * The source the collector uses: the Linux backend when ROOT/proc/stat is
+ * readable (one pass over five files gives every counter at one instant,
+ * at about half of libstatgrab's cost), else libstatgrab (AIX, Solaris,
+ * the BSDs), whose missing counters are logged as unknown.
+ * $PERFLOG_SOURCE=statgrab forces libstatgrab, for comparing the two.
+ */
+struct source;
+struct source *source_open(const char *root, struct perr *e);
+int source_read(struct source *src, struct raw_snapshot *s, struct perr *e);
+const char *source_name(const struct source *src);	/* "procfs", "libstatgrab" */
+void source_close(struct source *src);
 
 #endif

@@ -87,7 +87,9 @@ const struct logset_meta *logset_writer_meta(const struct logset_writer *w);
 
 /* Make sure an instance's RRD file exists holding the given counters (all of
  * one object, by counter_def.index). Creates the file and adds the counters
- * to the metadata the first time; afterwards a no-op. */
+ * to the metadata the first time; afterwards a no-op. perflog.meta on disk
+ * is rewritten before the next sample is written (one rewrite per batch of
+ * new instances, always after their files exist) and at close. */
 int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 			const char *instance, const int *counter_index,
 			size_t ncounters, struct perr *e);
@@ -128,7 +130,11 @@ long logset_find(const struct logset *ls, const char *path);
 time_t logset_last(struct logset *ls);
 
 /* A block of values: rows x ncols, row-major, NAN = unknown. Row i ends at
- * first + i*step and holds the average over (end - step, end]. */
+ * first + i*step and holds the average over (end - step, end]. (librrd's
+ * rrd_fetch_r reports the START of the first interval and stamps row i with
+ * start + (i+1)*step, as `rrdtool fetch` prints it: first = that start +
+ * step.) logset_fetch returns the rows ending in [from, to], with a coarser
+ * archive the rows that cover them. */
 struct logset_series {
 	time_t first;
 	unsigned long step;

@@ -68,11 +68,14 @@ static int read_meta(const char *dir, struct logset_meta *m, struct perr *e)
 	}
 	if (logset_meta_parse(text, path, m, &pe) < 0) {
 		free(text);
-		/* the parser names the file and line already, or the set
-		 * for a newer format */
-		if (!strncmp(pe.msg, "log set '", 9))
-			return perr_set(e, "%s", pe.msg);
-		return perr_set(e, "log set '%s': %s", dir, pe.msg);
+		/* the parser names PATH:LINE, or the set for a newer
+		 * format; say it as "log set 'DIR': perflog.meta:LINE: why" */
+		size_t pl = strlen(path);
+
+		if (!strncmp(pe.msg, path, pl))	/* "PATH:LINE: why" */
+			return perr_set(e, "log set '%s': %s%s", dir,
+					LOGSET_META, pe.msg + pl);
+		return perr_set(e, "%s", pe.msg);
 	}
 	free(text);
 	return 0;
@@ -237,6 +240,14 @@ static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
 		}
 	}
 	if (first) {
+		/* librrd rounds the end up and may hand back a row ending
+		 * after `to`: keep the rows ending in [.., to] (with a
+		 * coarser archive, the row that holds `to`) */
+		time_t keep_end = to + (time_t)step - 1;
+
+		if (rows && start + (time_t)(rows * step) > keep_end)
+			rows = keep_end < start + (time_t)step ? 0 :
+			       (size_t)((keep_end - start) / (time_t)step);
 		out->first = start + (time_t)step;
 		out->step = step;
 		out->rows = rows;

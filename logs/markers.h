@@ -15,7 +15,10 @@
  *
  * A session is the span from a begin to the next end with the same session
  * name. A begin with no end (collector killed, still running) is an open
- * session that ends at the log's last sample.
+ * session that ends at the log's last sample. A second begin of a name that
+ * is already open is ignored (the first stays open until an end: sessions of
+ * one name never overlap); an end with no open session of its name is
+ * ignored.
  */
 #ifndef PERFLOG_MARKERS_H
 #define PERFLOG_MARKERS_H
@@ -82,7 +85,10 @@ long markers_sessions(const struct marker_list *l, struct session **out);
 /* Value of an extra field of a marker, or NULL. */
 const char *marker_get(const struct marker *m, const char *key);
 
-/* Escape / unescape one field (malloc'ed results). */
+/* Escape / unescape one field (malloc'ed results). Any byte string
+ * round-trips (bytes >= 0x80 pass through untouched, so invalid UTF-8 does
+ * too). markers_unescape returns NULL on a malformed escape (lone trailing
+ * backslash, unknown letter, bad or NUL \xHH) or out of memory. */
 char *markers_escape(const char *s);
 char *markers_unescape(const char *s);
 

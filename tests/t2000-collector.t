@@ -89,4 +89,13 @@ $PERFLOG start -o $LOGS -i 1 > /dev/null
 sock=$(ls $rt/*.sock | head -1)
 ok 'control socket is 0600' test "$(stat -c %a $sock)" = 600
 ok 'stop the only one without naming it' $PERFLOG stop
+
+# the portable backend: libstatgrab gives what it has, the rest is unknown
+sg=$(PERFLOG_SOURCE=statgrab $PERFLOG start -f -o $LOGS -i 1 --samples 3)
+ok 'libstatgrab source logs' test -f "$sg/perflog.meta"
+$PERFLOG export "$sg" --csv $SCRATCH/sg.csv
+c=$(csv_col $SCRATCH/sg.csv 'Processor(_Total)\% Processor Time')
+ok 'libstatgrab: processor time logged, 0..100' awk -F, -v c=$c 'NR > 1 { n++; if ($c == "" || $c < 0 || $c > 100) bad = 1 } END { exit bad || n < 2 }' $SCRATCH/sg.csv
+c=$(csv_col $SCRATCH/sg.csv 'LogicalDisk(_Total)\% Disk Time')
+ok 'libstatgrab: disk busy time is not available (empty cells)' awk -F, -v c=$c 'NR > 1 && $c != "" { bad = 1 } END { exit bad }' $SCRATCH/sg.csv
 done_testing

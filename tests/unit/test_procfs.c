@@ -1,0 +1,416 @@
+/*
+ * test_procfs.c - the Linux source over the fixture trees of
+ * tests/fixtures/proc (see its README.md), a generated tree with hundreds
+ * of devices, and the live /proc of this machine.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../counters/source.h"
+#include "tap.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures/proc"
+#endif
+
+static const struct disk_raw *disk(const struct raw_snapshot *s,
+				   const char *name)
+{
+	for (size_t i = 0; i < s->ndisks; i++)
+		if (strcmp(s->disks[i].name, name) == 0)
+			return &s->disks[i];
+	return NULL;
+}
+
+static const struct net_raw *net(const struct raw_snapshot *s,
+				 const char *name)
+{
+	for (size_t i = 0; i < s->nnets; i++)
+		if (strcmp(s->nets[i].name, name) == 0)
+			return &s->nets[i];
+	return NULL;
+}
+
+static int read_root(const char *root, struct raw_snapshot *s,
+		     struct perr *e)
+{
+	struct procfs *p = procfs_open(root, e);
+	int rc;
+
+	if (!p)
+		return -1;
+	rc = procfs_read(p, s, e);
+	procfs_close(p);
+	return rc;
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;	/* the DIR's own descriptor */
+}
+
+static void test_root1(void)
+{
+	struct raw_snapshot s = { 0 };
+	struct perr e = { "" };
+	const struct disk_raw *d;
+	const struct net_raw *n;
+
+	OK(read_root(FIXTURES "/root1", &s, &e) == 0, "root1 reads");
+	EQ_STR(e.msg, "", "root1: no warning");
+	EQ_INT(s.ncpus, 3, "root1: _Total + 2 CPUs");
+	EQ_STR(s.cpus[0].name, "_Total", "cpus[0] is _Total");
+	EQ_STR(s.cpus[2].name, "1", "cpus[2] is \"1\"");
+	OK(s.cpus[0].user == 1000 && s.cpus[0].nice == 100 &&
+	   s.cpus[0].system == 500 && s.cpus[0].idle == 8000 &&
+	   s.cpus[0].iowait == 200 && s.cpus[0].irq == 10 &&
+	   s.cpus[0].softirq == 20 && s.cpus[0].steal == 30,
+	   "all 8 tick fields of the cpu line");
+	OK(s.mono > 0, "stamped with the monotonic clock");
+	EQ_INT(s.sys.ctxt, 100000, "ctxt");
+	EQ_DBL(s.sys.procs_running, 3, 0, "procs_running");
+
+	EQ_INT(s.ndisks, 6, "all six block devices listed");
+	d = disk(&s, "sda");
+	OK(d && d->in_total && d->rd_ios == 1000 && d->rd_sectors == 80000 &&
+	   d->rd_ticks == 2000 && d->wr_ios == 500 && d->wr_sectors == 40000 &&
+	   d->wr_ticks == 1500 && d->io_ticks == 3000 &&
+	   d->time_in_queue == 3500 && d->counter_bits == 32,
+	   "sda: whole disk, fields 1,3,4,5,7,8,10,11");
+	OK(disk(&s, "sdb") && disk(&s, "sdb")->in_total, "sdb in _Total");
+	OK(disk(&s, "sda1") && !disk(&s, "sda1")->in_total,
+	   "partition sda1 (no sys/block entry) not in _Total");
+	OK(disk(&s, "dm-0") && !disk(&s, "dm-0")->in_total, "dm-0 excluded");
+	OK(disk(&s, "loop0") && !disk(&s, "loop0")->in_total, "loop0 excluded");
+	OK(disk(&s, "bcache0") && !disk(&s, "bcache0")->in_total,
+	   "bcache0 (has slaves) excluded");
+
+	EQ_DBL(s.mem.available, 2000000.0 * 1024, 0, "MemAvailable in bytes");
+	EQ_DBL(s.mem.cached, 1000000.0 * 1024, 0, "Cached in bytes");
+	OK(s.mem.pswpin == 100 && s.mem.pswpout == 200 &&
+	   s.mem.pgfault == 1000000 && s.mem.pgmajfault == 300,
+	   "vmstat pswpin pswpout pgfault pgmajfault");
+
+	EQ_INT(s.nnets, 5, "five interfaces");
+	n = net(&s, "eth0");
+	OK(n && n->rx_bytes == 1000000 && n->rx_packets == 1000 &&
+	   n->tx_bytes == 2000000 && n->tx_packets == 1500 && !n->is_loopback,
+	   "eth0 bytes and packets");
+	EQ_DBL(n ? n->speed_bps : -1, 1e9, 0, "eth0 speed 1000 Mbit -> bits/s");
+	EQ_DBL(net(&s, "eth1")->speed_bps, NAN, 0, "speed -1 -> unknown");
+	EQ_DBL(net(&s, "dummy0")->speed_bps, NAN, 0, "no speed file -> unknown");
+	OK(net(&s, "lo")->is_loopback, "lo is loopback");
+	OK(net(&s, "vlo")->is_loopback, "type 772 is loopback");
+	snapshot_free(&s);
+}
+
+static void test_root4_old_kernel(void)
+{
+	struct raw_snapshot s = { 0 };
+	struct perr e = { "" };
+	struct procfs *p = procfs_open(FIXTURES "/root4", &e);
+	const struct disk_raw *d;
+
+	OK(p != NULL, "root4 opens without proc/vmstat");
+	if (!p)
+		return;
+	OK(procfs_read(p, &s, &e) == 0, "root4 reads");
+	OK(strstr(e.msg, "root4/proc/vmstat") != NULL,
+	   "missing vmstat reported with its path");
+	e.msg[0] = '\0';
+	OK(procfs_read(p, &s, &e) == 0 && e.msg[0] == '\0',
+	   "reported once only");
+	OK(s.cpus[0].irq == 10 && s.cpus[0].softirq == 20 &&
+	   s.cpus[0].steal == SRC_NA, "7-field cpu line: steal unknown");
+	EQ_DBL(s.sys.procs_running, NAN, 0, "no procs_running -> NAN");
+	EQ_INT(s.sys.ctxt, 4000, "ctxt");
+	EQ_INT(s.ndisks, 2, "3-field line skipped");
+	d = disk(&s, "hda");
+	OK(d && d->rd_ios == 446216 && d->time_in_queue == 23705160 &&
+	   d->in_total && d->counter_bits == 32, "11-field diskstats line");
+	d = disk(&s, "hda1");
+	OK(d && d->rd_ios == 35486 && d->rd_sectors == 38030 &&
+	   d->wr_ios == 38030 && d->wr_sectors == 38030 &&
+	   d->rd_ticks == SRC_NA && d->io_ticks == SRC_NA && !d->in_total,
+	   "4-field partition line: ios and sectors only");
+	EQ_DBL(s.mem.available, NAN, 0, "no MemAvailable -> NAN");
+	EQ_DBL(s.mem.cached, 300000.0 * 1024, 0, "Cached still read");
+	OK(s.mem.pswpin == SRC_NA && s.mem.pgfault == SRC_NA,
+	   "paging unknown without vmstat");
+	EQ_DBL(net(&s, "eth0")->speed_bps, NAN, 0, "no speed file");
+	procfs_close(p);
+	snapshot_free(&s);
+}
+
+static void test_root6_garbage(void)
+{
+	struct raw_snapshot s = { 0 };
+	struct perr e = { "" };
+
+	OK(read_root(FIXTURES "/root6", &s, &e) == 0, "garbage tree reads");
+	EQ_INT(s.ncpus, 3, "good cpu lines kept, bad ones skipped");
+	EQ_STR(s.cpus[0].name, "_Total", "_Total first though listed second");
+	OK(s.cpus[0].user == 10 && s.cpus[0].steal == 80, "total filled");
+	EQ_STR(s.cpus[1].name, "0", "cpu0");
+	EQ_STR(s.cpus[2].name, "4", "cpu4 (cpu1..3 malformed)");
+	EQ_INT(s.sys.ctxt, 777, "ctxt after bad ctxt lines");
+	EQ_DBL(s.sys.procs_running, 2, 0, "procs_running, no final newline");
+	EQ_INT(s.ndisks, 2, "only the two valid diskstats lines");
+	OK(disk(&s, "sdq") && disk(&s, "sdq")->time_in_queue == 11 &&
+	   !disk(&s, "sdq")->in_total, "sdq parsed, no sys/block -> not total");
+	OK(disk(&s, "sdt") && disk(&s, "sdt")->io_ticks == 10,
+	   "over-long line: first 17 fields");
+	EQ_DBL(s.mem.available, NAN, 0, "bad MemAvailable skipped");
+	EQ_DBL(s.mem.cached, 12288, 0, "Cached parsed");
+	OK(s.mem.pswpin == SRC_NA && s.mem.pswpout == SRC_NA &&
+	   s.mem.pgfault == 12 && s.mem.pgmajfault == SRC_NA,
+	   "bad vmstat values skipped, overflow rejected");
+	EQ_INT(s.nnets, 1, "one valid interface line");
+	OK(net(&s, "eth9") && net(&s, "eth9")->rx_bytes == 1 &&
+	   net(&s, "eth9")->tx_packets == 10, "no blank after the colon");
+	snapshot_free(&s);
+}
+
+static void test_root3_bits(void)
+{
+	struct raw_snapshot s = { 0 };
+	struct perr e = { "" };
+
+	OK(read_root(FIXTURES "/root3a", &s, &e) == 0, "root3a reads");
+	EQ_INT(disk(&s, "sda")->counter_bits, 32, "values < 2^32: 32 bits");
+	EQ_INT(disk(&s, "sdb")->counter_bits, 64, "a value > 2^32: 64 bits");
+	snapshot_free(&s);
+}
+
+static int write_file(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (char *c = path + strlen(dir) + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			mkdir(path, 0755);
+			*c = '/';
+		}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+/* root5: 300 disks (every other one a whole disk), 300 interfaces with
+ * speed files, a 1 MB intr line before ctxt. */
+static void gen_root5(const char *root, int ndisk, int first, int nif)
+{
+	size_t cap = 1 << 21, len = 0;
+	char *b = malloc(cap), rel[256];
+
+	len += (size_t)snprintf(b, cap, "cpu  1 2 3 4 5 6 7 8 0 0\n"
+				"cpu0 1 2 3 4 5 6 7 8 0 0\nintr 1");
+	while (len < 1000000)
+		len += (size_t)snprintf(b + len, cap - len, " 1234567");
+	snprintf(b + len, cap - len, "\nctxt 42\nprocs_running 7\n");
+	write_file(root, "proc/stat", b);
+
+	len = 0;
+	for (int i = first; i < first + ndisk; i++) {
+		len += (size_t)snprintf(b + len, cap - len,
+			"8 %d sd%d 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n",
+			i, i);
+		if (i % 2 == 0) {
+			snprintf(rel, sizeof(rel), "sys/block/sd%d/size", i);
+			write_file(root, rel, "1\n");
+		}
+	}
+	write_file(root, "proc/diskstats", b);
+
+	len = (size_t)snprintf(b, cap, "Inter-|\n face |\n");
+	for (int i = 0; i < nif; i++) {
+		len += (size_t)snprintf(b + len, cap - len,
+			"veth%d: %d 2 0 0 0 0 0 0 %d 4 0 0 0 0 0 0\n", i, i, i);
+		snprintf(rel, sizeof(rel), "sys/class/net/veth%d/speed", i);
+		write_file(root, rel, "10000\n");
+	}
+	write_file(root, "proc/net/dev", b);
+	write_file(root, "proc/meminfo", "MemAvailable: 1 kB\n");
+	write_file(root, "proc/vmstat", "pgfault 1\n");
+	free(b);
+}
+
+static void test_root5_many(void)
+{
+	char root[] = "/tmp/perflog-procfs-XXXXXX", cmd[256];
+	struct raw_snapshot s = { 0 };
+	struct perr e = { "" };
+	struct procfs *p;
+	int fds0 = count_fds(), fds1, fds2;
+	int in_total = 0;
+
+	if (!mkdtemp(root)) {
+		OK(0, "mkdtemp");
+		return;
+	}
+	gen_root5(root, 300, 0, 300);
+	p = procfs_open(root, &e);
+	OK(p != NULL, "root5 opens");
+	if (!p)
+		return;
+	OK(procfs_read(p, &s, &e) == 0, "root5 reads");
+	EQ_INT(s.sys.ctxt, 42, "ctxt after a 1 MB line");
+	EQ_DBL(s.sys.procs_running, 7, 0, "procs_running after it");
+	EQ_INT(s.ndisks, 300, "300 disks");
+	EQ_INT(s.nnets, 300, "300 interfaces");
+	for (size_t i = 0; i < s.ndisks; i++)
+		in_total += s.disks[i].in_total;
+	EQ_INT(in_total, 150, "150 whole disks");
+	EQ_DBL(net(&s, "veth299")->speed_bps, 1e10, 0,
+	       "speed of the 300th interface (past the kept-fd cap)");
+	OK(net(&s, "veth299")->rx_bytes == 299, "its bytes");
+	fds1 = count_fds();
+	OK(fds1 - fds0 <= 5 + 128, "speed descriptors capped at 128");
+	OK(procfs_read(p, &s, &e) == 0 && s.nnets == 300 &&
+	   count_fds() == fds1, "second read: same descriptors");
+
+	/* devices come and go: 150 disks vanish and 20 appear, 290 of the
+	 * interfaces vanish */
+	gen_root5(root, 170, 150, 10);
+	OK(procfs_read(p, &s, &e) == 0, "read after the change");
+	EQ_INT(s.ndisks, 170, "170 disks now");
+	OK(disk(&s, "sd318") && disk(&s, "sd318")->in_total &&
+	   disk(&s, "sd319") && !disk(&s, "sd319")->in_total,
+	   "new disks classified");
+	OK(!disk(&s, "sd0"), "vanished disk gone");
+	EQ_INT(s.nnets, 10, "10 interfaces now");
+	fds2 = count_fds();
+	OK(fds2 - fds0 == 5 + 10, "vanished interfaces released their fds");
+	procfs_close(p);
+	EQ_INT(count_fds(), fds0, "close releases every descriptor");
+	snapshot_free(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	OK(system(cmd) == 0, "scratch tree removed");
+}
+
+/* Random token soup in every file: the parsers must skip it, never crash
+ * (ASan and UBSan watch), and keep the invariants callers rely on. */
+static void test_random(void)
+{
+	static const char *const files[] = { "proc/stat", "proc/diskstats",
+		"proc/meminfo", "proc/vmstat", "proc/net/dev" };
+	static const char *const tokens[] = { "cpu", "cpu0", "cpu ", " ", "\n",
+		":", "|", "-1", "0", "18446744073709551615",
+		"18446744073709551616", "4294967295", "sda", "lo", "kB", "ctxt",
+		"procs_running", "MemAvailable:", "Cached:", "pswpin", "pgfault",
+		"\t", "RANDOM", "8", "eth0:", "" };
+	char root[] = "/tmp/perflog-procfs-XXXXXX", cmd[256];
+	char *buf = malloc(1 << 16);
+	struct raw_snapshot s = { 0 };
+	struct perr e;
+	int ok = 1;
+
+	if (!mkdtemp(root) || !buf) {
+		OK(0, "mkdtemp");
+		free(buf);
+		return;
+	}
+	srand(7);
+	for (int iter = 0; iter < 300; iter++) {
+		struct procfs *p;
+
+		for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+			size_t len = 0;
+			int n = rand() % 400;
+
+			for (int t = 0; t < n && len < 60000; t++) {
+				const char *tok = tokens[rand() % (int)(
+					sizeof(tokens) / sizeof(tokens[0]))];
+
+				if (strcmp(tok, "RANDOM") == 0)
+					buf[len++] = (char)(rand() % 255 + 1);
+				else
+					len += (size_t)snprintf(buf + len, 64,
+								"%s", tok);
+				if (rand() % 3 == 0)
+					buf[len++] = ' ';
+			}
+			buf[len] = '\0';
+			write_file(root, files[f], buf);
+		}
+		p = procfs_open(root, &e);
+		if (!p || procfs_read(p, &s, &e) != 0) {
+			ok = 0;
+			procfs_close(p);
+			break;
+		}
+		if (s.ncpus > 0 && strcmp(s.cpus[0].name, "_Total"))
+			ok = 0;
+		procfs_close(p);
+	}
+	OK(ok, "300 random trees read without crash, cpus[0] always _Total");
+	snapshot_free(&s);
+	free(buf);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	OK(system(cmd) == 0, "scratch tree removed");
+}
+
+static void test_live(void)
+{
+	struct raw_snapshot s = { 0 };
+	struct perr e = { "" };
+	struct procfs *p = procfs_open("/", &e);
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	OK(p != NULL, "live / opens");
+	if (!p)
+		return;
+	OK(procfs_read(p, &s, &e) == 0, "live read");
+	OK(s.ncpus >= 2 && (long)s.ncpus - 1 <= ncpu,
+	   "live: _Total plus online CPUs");
+	OK(s.sys.ctxt != SRC_NA && s.sys.procs_running >= 1,
+	   "live: ctxt and procs_running (this process runs)");
+	OK(!isnan(s.mem.cached) && s.mem.pgfault != SRC_NA, "live: memory");
+	OK(net(&s, "lo") && net(&s, "lo")->is_loopback, "live: lo");
+	for (int i = 0; i < 50; i++)
+		procfs_read(p, &s, &e);
+	OK(s.ncpus >= 2, "50 more reads");
+	procfs_close(p);
+	snapshot_free(&s);
+}
+
+static void test_errors(void)
+{
+	struct perr e = { "" };
+
+	OK(procfs_open("/nonexistent-perflog-root", &e) == NULL &&
+	   strstr(e.msg, "/nonexistent-perflog-root/proc/stat"),
+	   "missing root: error names proc/stat");
+}
+
+int main(void)
+{
+	test_root1();
+	test_root4_old_kernel();
+	test_root6_garbage();
+	test_root3_bits();
+	test_root5_many();
+	test_random();
+	test_live();
+	test_errors();
+	return done_testing();
+}
