@@ -73,6 +73,7 @@ struct collector {
 	struct watch watch[MAX_WATCH];
 	int nwatch;
 	struct complaint c_read, c_write, c_add, c_late;
+	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 };
 
 /* A directory name for the log set: HOST-YYYYmmddTHHMMSS, with -2, -3 ...
@@ -410,6 +411,16 @@ static int setup(struct collector *c, struct perr *e)
 	lo.retention = s->retention;
 	lo.rrdcached = s->rrdcached[0] ? s->rrdcached : getenv("RRDCACHED_ADDRESS");
 	lo.start = schedule_stamp(&c->sched) - (time_t)s->interval;
+	/* Rows are held back and written every ~10 s (one librrd update per
+	 * file per batch instead of per sample: the update, not the reading,
+	 * is what costs; docs/PERFORMANCE.md). A "sync" or stop flushes.
+	 * $PERFLOG_BATCH=N overrides (1 = write every sample at once). */
+	lo.batch = s->interval >= 10 ? 1 : 10 / s->interval;
+	if (getenv("PERFLOG_BATCH")) {
+		long b = strtol(getenv("PERFLOG_BATCH"), NULL, 10);
+
+		lo.batch = b >= 1 && b <= 3600 ? (unsigned)b : lo.batch;
+	}
 	if (logset_create(&lo, &c->w, e) < 0)
 		return -1;
 	if (c->opt->notify_fd >= 0) {
@@ -428,6 +439,15 @@ static int setup(struct collector *c, struct perr *e)
 	c->srv = server_open(logset_writer_dir(c->w), s->interval, e);
 	if (!c->srv)
 		return -1;
+	/* $PERFLOG_TRACE=FILE (a debugging and benchmark knob, bench/timing.sh):
+	 * append "DEADLINE ACTUAL DONE" per sample, monotonic seconds: when the
+	 * sample was due, when taking it began, and when it was written */
+	if (getenv("PERFLOG_TRACE") && *getenv("PERFLOG_TRACE")) {
+		c->trace = fopen(getenv("PERFLOG_TRACE"), "ae");
+		if (!c->trace)
+			return perr_set(e, "unable to open PERFLOG_TRACE '%s': %s",
+					getenv("PERFLOG_TRACE"), strerror(errno));
+	}
 	return 0;
 }
 
@@ -450,6 +470,8 @@ static void teardown(struct collector *c)
 	snapshot_free(&c->a);
 	snapshot_free(&c->b);
 	sample_free(&c->sample);
+	if (c->trace)
+		fclose(c->trace);
 }
 
 int collector_run(const struct collector_options *opt)
@@ -506,7 +528,19 @@ int collector_run(const struct collector_options *opt)
 
 			if (take_sample(&c, stamp) == 0 && first) {
 				first = 0;
+				/* the first row is on disk before start returns */
+				logset_flush(c.w, NULL);
 				notify(&c, 1, logset_writer_dir(c.w));
+			}
+			if (c.trace)
+				fprintf(c.trace, "%.6f %.6f %.6f\n", deadline, now,
+					util_monotonic());
+			if (c.nsync) {
+				struct perr pe;
+
+				if (logset_flush(c.w, &pe) < 0)
+					complain(&c.c_write, util_monotonic(),
+						 "%s", pe.msg);
 			}
 			skipped = schedule_advance(&c.sched, util_monotonic(),
 						   util_walltime());

@@ -6,13 +6,15 @@
  *   logset_create        mkdir, .lock (flock + pid), perflog.meta, markers.tsv
  *   logset_add_instance  OBJECT[-INST].rrd via rrd_create_r2 under a
  *                        temporary name, then rename() (STYLE 8)
- *   logset_write_sample  one "T:v1:v2:..." per file -> rrd_updatex_r, or
+ *   logset_write_sample  the values held per file; every opt->batch samples
+ *                        (logset_flush) one update per file with a
+ *                        "T:v1:v2:..." per held row -> rrd_updatex_r, or
  *                        rrdc_update when writing through rrdcached
  *   logset_close_writer  stop time, perflog.meta, rrdc_flush, unlock
  *
  * The per-sample path is what the collector pays every interval on every
- * file, so it does no allocation of its own: each file keeps a fixed update
- * buffer sized for its data sources, the values come straight from the
+ * file, so it does no allocation of its own: each file keeps a fixed block
+ * of held-back rows sized for its data sources, the values come straight from the
  * sample (found through a position hint, since a sample lists its instances
  * in the same order interval after interval), and the metadata is rewritten
  * only when instances were added since the last sample (one rewrite per
@@ -53,7 +55,10 @@ struct wfile {
 	int idx[CATALOG_MAX_PER_OBJECT];	/* counter index per DS */
 	size_t n;
 	size_t hint;			/* where the instance was last time */
-	char line[LINE_MAX_LEN];
+	double *pend;			/* batch x n values held back */
+	size_t first;			/* first held row that is this file's
+					 * (a file added mid-batch has none
+					 * before it was created) */
 };
 
 struct logset_writer {
@@ -65,6 +70,11 @@ struct logset_writer {
 	time_t last;			/* last stamp written, 0 none */
 	int meta_dirty;
 	int cached;			/* writing through rrdcached */
+	unsigned batch;			/* rows held back per file, >= 1 */
+	size_t npend;			/* rows held back so far */
+	time_t *pend_t;			/* their stamps (batch) */
+	char *lines;			/* batch x LINE_MAX_LEN update text */
+	const char **argv;		/* batch pointers into lines */
 };
 
 #define DEFAULT_RETENTION (2UL * 86400)
@@ -250,6 +260,18 @@ int logset_create(const struct logset_options *opt,
 	w->meta.retention = opt->retention ? opt->retention : DEFAULT_RETENTION;
 	w->meta.start = opt->start ? opt->start : now;
 	w->meta.start -= w->meta.start % (time_t)opt->interval;
+	w->batch = opt->batch > 1 ? opt->batch : 1;
+	if (w->batch > 3600)
+		w->batch = 3600;
+	w->pend_t = calloc(w->batch, sizeof(*w->pend_t));
+	w->lines = malloc((size_t)w->batch * LINE_MAX_LEN);
+	w->argv = calloc(w->batch, sizeof(*w->argv));
+	if (!w->pend_t || !w->lines || !w->argv) {
+		perr_set(e, "out of memory");
+		goto fail;
+	}
+	for (unsigned i = 0; i < w->batch; i++)
+		w->argv[i] = w->lines + (size_t)i * LINE_MAX_LEN;
 
 	cached = opt->rrdcached;
 	if (!cached || !*cached)
@@ -288,6 +310,9 @@ fail:
 		rrdc_disconnect();
 	if (w->lockfd >= 0)
 		close(w->lockfd);
+	free(w->pend_t);
+	free(w->lines);
+	free(w->argv);
 	free(w);
 	return -1;
 }
@@ -428,6 +453,7 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	util_strlcpy(f->instance, instance, sizeof(f->instance));
 	memcpy(f->idx, counter_index, ncounters * sizeof(int));
 	f->n = ncounters;
+	f->first = w->npend;
 	logset_file_name(name, sizeof(name), obj, instance);
 	if (snprintf(f->path, sizeof(f->path), "%s/%s", w->dir, name) >=
 	    (int)sizeof(f->path))
@@ -445,8 +471,14 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	if (!nc)
 		return perr_set(e, "out of memory");
 	w->meta.counters = nc;
-	if (create_rrd(w, f, e) < 0)
+	/* the held-back rows live here, allocated once (not per sample) */
+	f->pend = malloc((size_t)w->batch * ncounters * sizeof(double));
+	if (!f->pend)
+		return perr_set(e, "out of memory");
+	if (create_rrd(w, f, e) < 0) {
+		free(f->pend);
 		return -1;
+	}
 	for (size_t i = 0; i < ncounters; i++) {
 		const struct counter_def *d = catalog_counter_at(obj,
 								 counter_index[i]);
@@ -483,15 +515,24 @@ static const struct instance_values *find_values(const struct sample *s,
 	return NULL;
 }
 
-/* "T:v1:v2..." into f->line. */
-static void build_line(struct wfile *f, time_t t,
-		       const struct instance_values *iv)
+/* Hold a sample's values for f (NAN = unknown) in row r. */
+static void hold(struct wfile *f, size_t r, const struct instance_values *iv)
 {
-	char *p = f->line, *end = f->line + sizeof(f->line);
+	double *v = f->pend + r * f->n;
+
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = iv ? iv->v[f->idx[i]] : NAN;
+}
+
+/* "T:v1:v2..." into line (LINE_MAX_LEN) from held row r. */
+static void build_line(char *line, const struct wfile *f, time_t t, size_t r)
+{
+	char *p = line, *end = line + LINE_MAX_LEN;
+	const double *row = f->pend + r * f->n;
 
 	p += snprintf(p, (size_t)(end - p), "%lld", (long long)t);
 	for (size_t i = 0; i < f->n; i++) {
-		double v = iv ? iv->v[f->idx[i]] : NAN;
+		double v = row[i];
 
 		if (isfinite(v))
 			p += snprintf(p, (size_t)(end - p), ":%.17g", v);
@@ -522,24 +563,43 @@ int logset_write_sample(struct logset_writer *w, time_t t,
 				(long long)t, w->meta.interval);
 	if (w->meta_dirty && write_meta(w, e) < 0)
 		rc = -1;	/* the rows still go in */
+	for (size_t i = 0; i < w->nfiles; i++)
+		hold(&w->files[i], w->npend, find_values(s, &w->files[i]));
+	w->pend_t[w->npend++] = t;
+	w->last = t;
+	if (w->npend >= w->batch && logset_flush(w, rc ? NULL : e) < 0)
+		rc = -1;
+	return rc;
+}
+
+int logset_flush(struct logset_writer *w, struct perr *e)
+{
+	int rc = 0;
+
 	for (size_t i = 0; i < w->nfiles; i++) {
 		struct wfile *f = &w->files[i];
-		const char *argv[1] = { f->line };
+		size_t n = 0;
 		int r;
 
-		build_line(f, t, find_values(s, f));
+		for (size_t k = f->first; k < w->npend; k++)
+			build_line(w->lines + (n++) * LINE_MAX_LEN, f,
+				   w->pend_t[k], k);
+		f->first = 0;
+		if (n == 0)
+			continue;
 		rrd_clear_error();
 		if (w->cached)
-			r = rrdc_update(f->path, 1, argv);
+			r = rrdc_update(f->path, (int)n, w->argv);
 		else
-			r = rrd_updatex_r(f->path, NULL, 0, 1, argv);
+			r = rrd_updatex_r(f->path, NULL, 0, (int)n, w->argv);
 		if (r != 0 && rc == 0) {
-			perr_set(e, "unable to update '%s': %s", f->path,
-				 rrd_get_error());
+			if (e)
+				perr_set(e, "unable to update '%s': %s",
+					 f->path, rrd_get_error());
 			rc = -1;
 		}
 	}
-	w->last = t;
+	w->npend = 0;
 	return rc;
 }
 
@@ -549,6 +609,8 @@ int logset_close_writer(struct logset_writer *w, time_t stop, struct perr *e)
 
 	if (!w)
 		return 0;
+	if (logset_flush(w, e) < 0)
+		rc = -1;
 	if (w->cached) {
 		for (size_t i = 0; i < w->nfiles; i++) {
 			rrd_clear_error();
@@ -573,7 +635,12 @@ int logset_close_writer(struct logset_writer *w, time_t stop, struct perr *e)
 		close(w->lockfd);
 	}
 	logset_meta_free(&w->meta);
+	for (size_t i = 0; i < w->nfiles; i++)
+		free(w->files[i].pend);
 	free(w->files);
+	free(w->pend_t);
+	free(w->lines);
+	free(w->argv);
 	free(w);
 	return rc;
 }
