@@ -9,12 +9,13 @@
 # (bench/lib.sh all_counters_pml) vs `sadc -S XALL`.
 #
 #   BENCH_SECONDS=60   measured span per run (after WARMUP)
-#   BENCH_WARMUP=5     seconds before the first reading
+#   BENCH_WARMUP=10    seconds before the first reading (RRD files of
+#                      every instance are created during the first samples)
 # CPU time is read from /proc/PID/schedstat (ns, exact); utime+stime from
 # /proc/PID/stat (10 ms ticks) is printed beside it as a cross-check.
 . "$(dirname "$0")/lib.sh"
 D=${BENCH_SECONDS:-60}
-W=${BENCH_WARMUP:-5}
+W=${BENCH_WARMUP:-10}
 [ -x "$SADC" ] || { echo "overhead: $SADC not found (apt-get install sysstat)"; exit 0; }
 
 run_pair() { # label pml-or-empty sadc-option
@@ -36,6 +37,10 @@ run_pair() { # label pml-or-empty sadc-option
 	p1=$(cpu_ns $ppid) s1=$(cpu_ns $spid) pt1=$(cpu_ticks $ppid) st1=$(cpu_ticks $spid)
 	t1=$(date +%s.%N)
 	ph=$(hwm_kb $ppid) sh=$(hwm_kb $spid)
+	prss=$(awk '/^VmRSS:/ { print $2 }' /proc/$ppid/status)
+	panon=$(awk '/^RssAnon:/ { print $2 }' /proc/$ppid/status)
+	ppss=$(awk '/^Pss:/ { print $2 }' /proc/$ppid/smaps_rollup 2>/dev/null)
+	spss=$(awk '/^Pss:/ { print $2 }' /proc/$spid/smaps_rollup 2>/dev/null)
 	kill -TERM $ppid $spid; wait $ppid 2>/dev/null; wait $spid 2>/dev/null
 	n=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", b - a + 0.5 }')
 	files=$(ls "$out"/*/*.rrd 2>/dev/null | wc -l)
@@ -49,6 +54,8 @@ run_pair() { # label pml-or-empty sadc-option
 		"$pc" "$sopt" "$sc" "$(ratio $pc $sc)" "$ptk" "$stk"
 	printf '  peak RSS kB     perflog %7s  sadc -S %-5s %7s  ratio %s\n' \
 		"$ph" "$sopt" "$sh" "$(ratio $ph $sh)"
+	printf '  perflog at the end: VmRSS %s kB, RssAnon %s kB (its own memory), Pss %s kB (sadc Pss %s kB)\n' \
+		"$prss" "$panon" "$ppss" "$spss"
 	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
 }
 

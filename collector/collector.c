@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -498,6 +499,10 @@ int collector_run(const struct collector_options *opt)
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 
+	/* A fixed mmap threshold: big blocks (librrd's buffers) go back to
+	 * the system when freed, instead of glibc raising the threshold and
+	 * keeping them in the heap for the collector's whole life. */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	if (setup(&c, &e) < 0) {
 		notify(&c, 0, e.msg);
 		teardown(&c);
