@@ -155,10 +155,17 @@ static int instance_has_io(const struct raw_snapshot *s, const char *name)
 }
 
 /* Make sure every selected instance of the sample has its RRD file; drop
- * the instances that are not logged so the writer does not look at them. */
+ * the instances that are not logged so the writer does not look at them.
+ * Creating a file is slow (librrd writes it whole: ~50 ms for a disk's at
+ * 1 s; bench/scale.sh), so at most half an interval goes to creating
+ * files per sample (the objects without instances and the _Totals
+ * excepted): the rest wait for the next samples. On a host with
+ * hundreds of new devices they join over a few intervals instead of the
+ * collector stalling and leaving a gap in every file already logged. */
 static void select_instances(struct collector *c, double now)
 {
 	size_t keep = 0;
+	double budget = now + c->set->interval * 0.5;
 
 	for (size_t i = 0; i < c->sample.n; i++) {
 		struct instance_values *iv = &c->sample.inst[i];
@@ -183,6 +190,10 @@ static void select_instances(struct collector *c, double now)
 			if (iv->object == OBJ_LOGICALDISK && !e->named &&
 			    !instance_has_io(c->cur, iv->instance))
 				continue;	/* idle loop/ram device */
+			/* Memory, System and the _Totals always come first */
+			if (iv->instance[0] && strcmp(iv->instance, "_Total") &&
+			    util_monotonic() > budget)
+				continue;	/* next sample */
 			if (logset_add_instance(c->w, iv->object, iv->instance,
 						e->counters,
 						(size_t)e->ncounters, &pe) < 0) {
