@@ -57,9 +57,8 @@ struct wfile {
 	size_t n;
 	size_t hint;			/* where the instance was last time */
 	double *pend;			/* batch x n values held back */
-	size_t first;			/* first held row that is this file's
-					 * (a file added mid-batch has none
-					 * before it was created) */
+	time_t *pend_t;			/* their stamps */
+	size_t npend;			/* rows held back */
 };
 
 struct logset_writer {
@@ -72,8 +71,7 @@ struct logset_writer {
 	int meta_dirty;
 	int cached;			/* writing through rrdcached */
 	unsigned batch;			/* rows held back per file, >= 1 */
-	size_t npend;			/* rows held back so far */
-	time_t *pend_t;			/* their stamps (batch) */
+	unsigned long nsamples;		/* samples written (staggers flushes) */
 	char *lines;			/* batch x LINE_MAX_LEN update text */
 	const char **argv;		/* batch pointers into lines */
 };
@@ -264,10 +262,9 @@ int logset_create(const struct logset_options *opt,
 	w->batch = opt->batch > 1 ? opt->batch : 1;
 	if (w->batch > 3600)
 		w->batch = 3600;
-	w->pend_t = calloc(w->batch, sizeof(*w->pend_t));
 	w->lines = malloc((size_t)w->batch * LINE_MAX_LEN);
 	w->argv = calloc(w->batch, sizeof(*w->argv));
-	if (!w->pend_t || !w->lines || !w->argv) {
+	if (!w->lines || !w->argv) {
 		perr_set(e, "out of memory");
 		goto fail;
 	}
@@ -311,7 +308,6 @@ fail:
 		rrdc_disconnect();
 	if (w->lockfd >= 0)
 		close(w->lockfd);
-	free(w->pend_t);
 	free(w->lines);
 	free(w->argv);
 	free(w);
@@ -501,7 +497,6 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	util_strlcpy(f->instance, instance, sizeof(f->instance));
 	memcpy(f->idx, counter_index, ncounters * sizeof(int));
 	f->n = ncounters;
-	f->first = w->npend;
 	logset_file_name(name, sizeof(name), obj, instance);
 	if (snprintf(f->path, sizeof(f->path), "%s/%s", w->dir, name) >=
 	    (int)sizeof(f->path))
@@ -521,10 +516,12 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	w->meta.counters = nc;
 	/* the held-back rows live here, allocated once (not per sample) */
 	f->pend = malloc((size_t)w->batch * ncounters * sizeof(double));
-	if (!f->pend)
-		return perr_set(e, "out of memory");
-	if (create_rrd(w, f, e) < 0) {
+	f->pend_t = malloc((size_t)w->batch * sizeof(time_t));
+	if (!f->pend || !f->pend_t || create_rrd(w, f, e) < 0) {
+		if (!f->pend || !f->pend_t)
+			perr_set(e, "out of memory");
 		free(f->pend);
+		free(f->pend_t);
 		return -1;
 	}
 	for (size_t i = 0; i < ncounters; i++) {
@@ -592,6 +589,28 @@ static void build_line(char *line, const struct wfile *f, time_t t, size_t r)
 	}
 }
 
+/* One update with every row f holds. */
+static int flush_file(struct logset_writer *w, struct wfile *f,
+		      struct perr *e)
+{
+	int r;
+
+	if (f->npend == 0)
+		return 0;
+	for (size_t k = 0; k < f->npend; k++)
+		build_line(w->lines + k * LINE_MAX_LEN, f, f->pend_t[k], k);
+	rrd_clear_error();
+	if (w->cached)
+		r = rrdc_update(f->path, (int)f->npend, w->argv);
+	else
+		r = rrd_updatex_r(f->path, NULL, 0, (int)f->npend, w->argv);
+	f->npend = 0;
+	if (r != 0)
+		return perr_set(e, "unable to update '%s': %s", f->path,
+				rrd_get_error());
+	return 0;
+}
+
 int logset_write_sample(struct logset_writer *w, time_t t,
 			const struct sample *s, struct perr *e)
 {
@@ -611,12 +630,22 @@ int logset_write_sample(struct logset_writer *w, time_t t,
 				(long long)t, w->meta.interval);
 	if (w->meta_dirty && write_meta(w, e) < 0)
 		rc = -1;	/* the rows still go in */
-	for (size_t i = 0; i < w->nfiles; i++)
-		hold(&w->files[i], w->npend, find_values(s, &w->files[i]));
-	w->pend_t[w->npend++] = t;
+	/* Each file is written every batch samples, file i in the samples
+	 * where i == nsamples (mod batch): the writes are spread evenly over
+	 * the samples rather than all falling on one (at 1000 files, one
+	 * burst would take longer than the interval). */
+	for (size_t i = 0; i < w->nfiles; i++) {
+		struct wfile *f = &w->files[i];
+
+		hold(f, f->npend, find_values(s, f));
+		f->pend_t[f->npend++] = t;
+		if ((f->npend >= w->batch || i % w->batch ==
+		     w->nsamples % w->batch) &&
+		    flush_file(w, f, rc ? NULL : e) < 0)
+			rc = -1;
+	}
+	w->nsamples++;
 	w->last = t;
-	if (w->npend >= w->batch && logset_flush(w, rc ? NULL : e) < 0)
-		rc = -1;
 	return rc;
 }
 
@@ -624,30 +653,9 @@ int logset_flush(struct logset_writer *w, struct perr *e)
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < w->nfiles; i++) {
-		struct wfile *f = &w->files[i];
-		size_t n = 0;
-		int r;
-
-		for (size_t k = f->first; k < w->npend; k++)
-			build_line(w->lines + (n++) * LINE_MAX_LEN, f,
-				   w->pend_t[k], k);
-		f->first = 0;
-		if (n == 0)
-			continue;
-		rrd_clear_error();
-		if (w->cached)
-			r = rrdc_update(f->path, (int)n, w->argv);
-		else
-			r = rrd_updatex_r(f->path, NULL, 0, (int)n, w->argv);
-		if (r != 0 && rc == 0) {
-			if (e)
-				perr_set(e, "unable to update '%s': %s",
-					 f->path, rrd_get_error());
+	for (size_t i = 0; i < w->nfiles; i++)
+		if (flush_file(w, &w->files[i], rc ? NULL : e) < 0)
 			rc = -1;
-		}
-	}
-	w->npend = 0;
 	return rc;
 }
 
@@ -683,10 +691,11 @@ int logset_close_writer(struct logset_writer *w, time_t stop, struct perr *e)
 		close(w->lockfd);
 	}
 	logset_meta_free(&w->meta);
-	for (size_t i = 0; i < w->nfiles; i++)
+	for (size_t i = 0; i < w->nfiles; i++) {
 		free(w->files[i].pend);
+		free(w->files[i].pend_t);
+	}
 	free(w->files);
-	free(w->pend_t);
 	free(w->lines);
 	free(w->argv);
 	free(w);
