@@ -131,7 +131,7 @@ PML
 			END { exit !(holes > 0 || seen == 0) }' && gaps=$((gaps + 1))
 	done
 	printf '%6d %6d %6d %6s | %9s %9s | %8s %8s %8s %8s | %7s %7s %7s\n' "$n" $((2 * pairs)) "$files" "$join" \
-		"$cpu" "$per" $late "$dur" "$skipped" "$behind" "$gaps"
+		"$cpu" "$per" $late $dur "$skipped" "$behind" "$gaps"
 	[ -n "$NS" ] && ip netns del "$NS"; NS=""
 	rm -rf "$run/logs"
 done
