@@ -73,7 +73,7 @@ compare() { # NAME PERFLOG-SUFFIX SADF-OPT DEV EXPR PERCENT(1/0)
 			ma = sa / na; mb = sb / nb; fs = pct ? 100 : (pa > pb ? pa : pb); if (fs == 0) fs = 1
 			d = ma - mb
 			printf "%-34s %14.4g %14.4g %12.4g %7.2f%%%s\n", name, ma, mb, d, 100 * d / fs,
-				(d < 0 ? -d : d) > fs / 100 ? "  FLAG" : "" }' "$BENCH_TMP/a" "$BENCH_TMP/b"
+				((d < 0 ? -d : d) > fs / 100 ? "  FLAG" : "") }' "$BENCH_TMP/a" "$BENCH_TMP/b"
 }
 echo "== accuracy: perflog vs sar, ${S} s at 1 s under load (burn 1 core, 32 MB/s fsync'd writes to $DEV, 64 MB/s over lo) =="
 printf '%-34s %14s %14s %12s %8s\n' counter perflog sar difference "of f.s."
