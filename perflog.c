@@ -21,6 +21,12 @@ static const struct command commands[] = {
 	{ "status", cmd_status, "list running collectors" },
 	{ "counters", cmd_counters, "list counters and instances; validate a settings file" },
 	{ "export", cmd_export, "export a log set as CSV or PNG charts" },
+	{ "mark", cmd_mark, "add a marker to a running collector's log set" },
+	{ "run", cmd_run, "log around a command: start, mark, run, mark, stop" },
+	{ "workload", cmd_workload, "the reference backup (the seed kit's file sets)" },
+	{ "report", cmd_report, "per-session summary and bottleneck verdict; compare; HTML" },
+	{ "estimate", cmd_estimate, "backup time from a file-size distribution (timest)" },
+	{ "view", cmd_view, "browse log sets in the terminal (several side by side)" },
 };
 
 static void usage(FILE *f)

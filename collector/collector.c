@@ -66,7 +66,8 @@ struct collector {
 	struct server *srv;
 	struct schedule sched;
 	unsigned long samples;
-	time_t last;
+	time_t last;		/* nominal stamp of the last sample */
+	double last_update;	/* when it was really read (wall clock) */
 	struct request sync[MAX_SYNC];
 	int nsync;
 	struct request stopper[MAX_SYNC];
@@ -209,11 +210,13 @@ static void select_instances(struct collector *c, double now)
 	c->sample.n = keep;
 }
 
-static int take_sample(struct collector *c, time_t stamp)
+/* stamp: the sample's nominal wall time; deadline: its monotonic
+ * deadline. The update carries when the counters were really read. */
+static int take_sample(struct collector *c, time_t stamp, double deadline)
 {
 	struct perr pe;
 	struct raw_snapshot *t;
-	double now;
+	double now, when;
 
 	snapshot_reset(c->cur);
 	pe.msg[0] = '\0';
@@ -232,12 +235,16 @@ static int take_sample(struct collector *c, time_t stamp)
 	}
 	sample_watches(c);
 	select_instances(c, now);
-	if (logset_write_sample(c->w, stamp, &c->sample, &pe) < 0)
+	when = (double)stamp + (c->cur->mono - deadline);
+	if (when < c->last_update + 0.001)
+		when = c->last_update + 0.001;
+	if (logset_write_sample(c->w, when, &c->sample, &pe) < 0)
 		complain(&c->c_write, now, "%s", pe.msg);
 	else
 		complain_release(&c->c_write, "writing the log set works again");
 	c->samples++;
 	c->last = stamp;
+	c->last_update = when;
 	t = c->prev;
 	c->prev = c->cur;
 	c->cur = t;
@@ -467,7 +474,7 @@ static void teardown(struct collector *c)
 {
 	struct perr pe;
 
-	if (c->w && logset_close_writer(c->w, c->last, &pe) < 0)
+	if (c->w && logset_close_writer(c->w, c->last_update, &pe) < 0)
 		fprintf(stderr, "perflog: %s\n", pe.msg);
 	c->w = NULL;
 	for (int i = 0; i < c->nstop; i++)
@@ -542,7 +549,7 @@ int collector_run(const struct collector_options *opt)
 			time_t stamp = schedule_stamp(&c.sched);
 			long skipped;
 
-			if (take_sample(&c, stamp) == 0 && first) {
+			if (take_sample(&c, stamp, deadline) == 0 && first) {
 				first = 0;
 				/* the first row is on disk before start returns */
 				logset_flush(c.w, NULL);

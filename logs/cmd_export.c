@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,16 +17,25 @@
 #include "../common/util.h"
 #include "csv.h"
 #include "logset.h"
+#include "markers.h"
+#include "../viewer/png_export.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perflog export DIR --csv FILE|- [--from TIME] [--to TIME]\n"
+		"       perflog export DIR --png OUTDIR [--session S] [--from TIME --to TIME]\n"
+		"                      [--width W --height H] [--counters LIST]\n"
 		"\n"
 		"  --csv FILE   write the log set as CSV (\"-\" = standard output):\n"
 		"               time, then one column per counter, \\\\HOST\\Object(Instance)\\Counter\n"
 		"  --from TIME  first row to write, ISO 8601 UTC (2026-11-30T04:50:00Z)\n"
-		"  --to TIME    last row to write\n");
+		"  --to TIME    last row to write\n"
+		"  --png OUTDIR one PNG per chart (viewer/png_export.h) and charts.tsv\n"
+		"  --session S  charts cover session S with a small margin\n"
+		"  --width W --height H  image size in pixels (default 1000x400)\n"
+		"  --counters LIST  more charts: groups split by ',', counters in a\n"
+		"               group joined by '+', (*) for every instance\n");
 }
 
 /* "--opt VALUE" or "--opt=VALUE"; returns the value or NULL. */
@@ -53,6 +63,8 @@ static int is_opt(const char *arg, const char *opt)
 int cmd_export(int argc, char **argv)
 {
 	const char *dir = NULL, *csv = NULL;
+	struct png_export_options po = { 0 };
+	const char *png = NULL;
 	time_t from = 0, to = 0;
 	struct logset *ls;
 	struct perr e;
@@ -65,6 +77,38 @@ int cmd_export(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
+		}
+		/* the PNG export's options (viewer/png_export.h) */
+		if (is_opt(a, "--png") || is_opt(a, "--session") ||
+		    is_opt(a, "--counters") || is_opt(a, "--width") ||
+		    is_opt(a, "--height")) {
+			const char *o = is_opt(a, "--png") ? "--png" :
+				is_opt(a, "--session") ? "--session" :
+				is_opt(a, "--counters") ? "--counters" :
+				is_opt(a, "--width") ? "--width" : "--height";
+			const char *v = opt_value(argc, argv, &i, o);
+			char *end;
+			long n;
+
+			if (!v || !*v) {
+				fprintf(stderr, "perflog export: %s needs a value\n", o);
+				return 2;
+			}
+			if (!strcmp(o, "--png"))
+				png = v;
+			else if (!strcmp(o, "--session"))
+				po.session = v;
+			else if (!strcmp(o, "--counters"))
+				po.counters = v;
+			else {
+				n = strtol(v, &end, 10);
+				if (*end || n < 1 || n > 100000) {
+					fprintf(stderr, "perflog export: %s: bad size '%s'\n", o, v);
+					return 2;
+				}
+				*(!strcmp(o, "--width") ? &po.width : &po.height) = (int)n;
+			}
+			continue;
 		}
 		if (is_opt(a, "--csv") || is_opt(a, "--from") ||
 		    is_opt(a, "--to")) {
@@ -111,8 +155,8 @@ int cmd_export(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!csv) {
-		fprintf(stderr, "perflog export: say what to export: --csv FILE|-\n");
+	if (!csv && !png) {
+		fprintf(stderr, "perflog export: say what to export: --csv FILE|- or --png OUTDIR\n");
 		return 2;
 	}
 	if (from && to && to < from) {
@@ -122,6 +166,26 @@ int cmd_export(int argc, char **argv)
 	if (logset_open(dir, &ls, &e) < 0) {
 		fprintf(stderr, "perflog export: %s\n", e.msg);
 		return 1;
+	}
+	if (png) {
+		struct marker_list ml = { 0 };
+		int n;
+
+		po.from = from;
+		po.to = to;
+		if (markers_load(dir, &ml, &e) < 0)
+			n = -1;
+		else
+			n = png_export(ls, &ml, png, &po, NULL, 0, &e);
+		markers_free(&ml);
+		if (n < 0 || !csv) {
+			logset_close(ls);
+			if (n < 0) {
+				fprintf(stderr, "perflog export: %s\n", e.msg);
+				return 1;
+			}
+			return 0;
+		}
 	}
 	if (!strcmp(csv, "-")) {
 		f = stdout;

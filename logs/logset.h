@@ -24,9 +24,9 @@
  * before librrd sees a value), heartbeat 2*step; RRAs: AVERAGE at 1 step
  * for the retention span, then MIN/AVERAGE/MAX at 1 minute for 30 days and
  * at 1 hour for a year. Files are created under a temporary name and
- * renamed into place. Update times are whole seconds aligned to the step,
- * so each value fills exactly one primary data point: a row stamped t holds
- * the average over (t - step, t].
+ * renamed into place. Updates carry the time the counters were read (with
+ * milliseconds); librrd weighs each value by the time it covers, so a row
+ * stamped t holds the exact average over (t - step, t].
  */
 #ifndef PERFLOG_LOGSET_H
 #define PERFLOG_LOGSET_H
@@ -97,12 +97,15 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 			const char *instance, const int *counter_index,
 			size_t ncounters, struct perr *e);
 
-/* Write one sample stamped t (whole seconds, a multiple of the interval,
- * later than the previous stamp). Every instance file gets a row: values
- * from s, unknown ("U") for instances or counters absent from s. A failing
- * file (disk full ...) does not stop the others; the first error is in e
- * and -1 returned. */
-int logset_write_sample(struct logset_writer *w, time_t t,
+/* Write one sample read at time t (seconds, with a fraction; later than the
+ * previous one). Every instance file gets an update: values from s, unknown
+ * ("U") for instances or counters absent from s. t is when the counters
+ * were really read, not the nominal deadline: each value is the average
+ * rate since the previous read, and librrd spreads it over the steps it
+ * covers by time, so the rows integrate exactly to what the kernel counted
+ * however late a sample was taken. A failing file (disk full ...) does not
+ * stop the others; the first error is in e and -1 returned. */
+int logset_write_sample(struct logset_writer *w, double t,
 			const struct sample *s, struct perr *e);
 
 /* Write the rows held back by batching (opt->batch > 1) now: the files on
@@ -115,9 +118,10 @@ int logset_write_sample(struct logset_writer *w, time_t t,
  * collector killed with -9 loses at most the rows held back. */
 int logset_flush(struct logset_writer *w, struct perr *e);
 
-/* Record the stop time, rewrite the metadata, flush (rrdcached), unlock and
- * free. Safe with w == NULL. */
-int logset_close_writer(struct logset_writer *w, time_t stop, struct perr *e);
+/* Record the stop time (the end of the last complete row at or before
+ * stop, at most the last sample), rewrite the metadata, flush (rrdcached),
+ * unlock and free. Safe with w == NULL. */
+int logset_close_writer(struct logset_writer *w, double stop, struct perr *e);
 
 /* ---- reading (export, viewer, report) ---- */
 

@@ -57,7 +57,7 @@ struct wfile {
 	size_t n;
 	size_t hint;			/* where the instance was last time */
 	double *pend;			/* batch x n values held back */
-	time_t *pend_t;			/* their stamps */
+	double *pend_t;			/* their times */
 	size_t npend;			/* rows held back */
 };
 
@@ -67,7 +67,7 @@ struct logset_writer {
 	int lockfd;
 	struct wfile *files;
 	size_t nfiles, capfiles;
-	time_t last;			/* last stamp written, 0 none */
+	double last;			/* last update time, 0 none */
 	int meta_dirty;
 	int cached;			/* writing through rrdcached */
 	unsigned batch;			/* rows held back per file, >= 1 */
@@ -384,7 +384,7 @@ static int create_rrd(struct logset_writer *w, struct wfile *f,
 	unsigned long phour = step >= 3600 ? 1 : 3600 / step;
 	unsigned long rmin = (30UL * 86400 + pmin * step - 1) / (pmin * step);
 	unsigned long rhour = (365UL * 86400 + phour * step - 1) / (phour * step);
-	time_t last_up = w->last ? w->last : w->meta.start;
+	time_t last_up = w->last > 0 ? (time_t)floor(w->last) : w->meta.start;
 	int argc = 0, rc;
 	const char *cfs[] = { "MIN", "AVERAGE", "MAX" };
 
@@ -516,7 +516,7 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	w->meta.counters = nc;
 	/* the held-back rows live here, allocated once (not per sample) */
 	f->pend = malloc((size_t)w->batch * ncounters * sizeof(double));
-	f->pend_t = malloc((size_t)w->batch * sizeof(time_t));
+	f->pend_t = malloc((size_t)w->batch * sizeof(double));
 	if (!f->pend || !f->pend_t || create_rrd(w, f, e) < 0) {
 		if (!f->pend || !f->pend_t)
 			perr_set(e, "out of memory");
@@ -570,12 +570,12 @@ static void hold(struct wfile *f, size_t r, const struct instance_values *iv)
 }
 
 /* "T:v1:v2..." into line (LINE_MAX_LEN) from held row r. */
-static void build_line(char *line, const struct wfile *f, time_t t, size_t r)
+static void build_line(char *line, const struct wfile *f, double t, size_t r)
 {
 	char *p = line, *end = line + LINE_MAX_LEN;
 	const double *row = f->pend + r * f->n;
 
-	p += snprintf(p, (size_t)(end - p), "%lld", (long long)t);
+	p += snprintf(p, (size_t)(end - p), "%.3f", t);
 	for (size_t i = 0; i < f->n; i++) {
 		double v = row[i];
 
@@ -611,23 +611,23 @@ static int flush_file(struct logset_writer *w, struct wfile *f,
 	return 0;
 }
 
-int logset_write_sample(struct logset_writer *w, time_t t,
+int logset_write_sample(struct logset_writer *w, double t,
 			const struct sample *s, struct perr *e)
 {
 	int rc = 0;
 	char t1[40], t2[40];
 
-	if (t <= w->last)
+	/* librrd keeps milliseconds: closer updates would be the same time */
+	if (t < w->last + 0.001)
 		return perr_set(e, "sample time %s is not after the last one written (%s)",
-				util_iso8601(t1, sizeof(t1), t, -1),
-				util_iso8601(t2, sizeof(t2), w->last, -1));
-	if (t <= w->meta.start)
+				util_iso8601(t1, sizeof(t1), (time_t)t,
+					     (int)(fmod(t, 1) * 1000)),
+				util_iso8601(t2, sizeof(t2), (time_t)w->last,
+					     (int)(fmod(w->last, 1) * 1000)));
+	if (t <= (double)w->meta.start)
 		return perr_set(e, "sample time %s is not after the log set's start (%s)",
-				util_iso8601(t1, sizeof(t1), t, -1),
+				util_iso8601(t1, sizeof(t1), (time_t)t, -1),
 				util_iso8601(t2, sizeof(t2), w->meta.start, -1));
-	if (t % (time_t)w->meta.interval)
-		return perr_set(e, "sample time %lld is not a multiple of the interval (%u s)",
-				(long long)t, w->meta.interval);
 	if (w->meta_dirty && write_meta(w, e) < 0)
 		rc = -1;	/* the rows still go in */
 	/* Each file is written every batch samples, file i in the samples
@@ -659,9 +659,10 @@ int logset_flush(struct logset_writer *w, struct perr *e)
 	return rc;
 }
 
-int logset_close_writer(struct logset_writer *w, time_t stop, struct perr *e)
+int logset_close_writer(struct logset_writer *w, double stop, struct perr *e)
 {
 	int rc = 0;
+	time_t step, end;
 
 	if (!w)
 		return 0;
@@ -678,9 +679,15 @@ int logset_close_writer(struct logset_writer *w, time_t stop, struct perr *e)
 		}
 		rrdc_disconnect();
 	}
-	if (stop < w->meta.start)
-		stop = w->last ? w->last : w->meta.start;
-	w->meta.stop = stop;
+	/* the last row librrd completed: rows end on multiples of the step,
+	 * and one still open at the last update is not in the archive */
+	if (stop <= 0 || stop > w->last)
+		stop = w->last;
+	step = (time_t)w->meta.interval;
+	end = ((time_t)floor(stop) / step) * step;
+	if (end < w->meta.start)
+		end = w->meta.start;
+	w->meta.stop = end;
 	if (write_meta(w, rc ? NULL : e) < 0)
 		rc = -1;
 	if (w->lockfd >= 0) {

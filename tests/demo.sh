@@ -2,11 +2,12 @@
 # make demo: on a fresh Debian machine, install what is missing, build, and
 # log a test backup on the built-in defaults (at 1 s so 30 s show detail):
 # the reference workload of the seed kit backed up over loopback, then the
-# CSV summary and the session report. In a terminal it ends in the viewer.
+# CSV export, the session report and an estimate; in a terminal it ends in
+# the viewer.
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-dev tmux"
+pkgs="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -19,31 +20,32 @@ if [ -n "$missing" ]; then
 fi
 
 echo "== building"
-make -s perflog build/tools/loadgen
+make -s perflog
 
 mkdir -p logs
-echo "== logging 30 s at 1 s while generating CPU, disk and network load"
-dir=$(./perflog start -i 1 -o logs)
+echo "== a test backup under perflog: the seed kit's reference workload (1 s samples)"
+./perflog run -i 1 -o logs -l reference -- ./perflog workload --scale 4
+dir=$(ls -td logs/*/ | head -1)
+dir=${dir%/}
 echo "log set: $dir"
-scratch=$(mktemp -d /tmp/perflog-demo.XXXXXX)
-trap 'rm -rf "$scratch"' EXIT
-build/tools/loadgen burn 5 >/dev/null
-build/tools/loadgen write "$scratch/data" $((200 * 1024 * 1024)) >/dev/null
-build/tools/loadgen recv 127.0.0.1 47011 >/dev/null &
-build/tools/loadgen send 127.0.0.1 47011 $((1024 * 1024 * 1024)) >/dev/null
-wait
-sleep 18
-./perflog stop "$dir" >/dev/null
 
-echo "== CSV summary (min / avg / max of each counter over the log)"
+echo
+echo "== CSV export: $dir/export.csv"
 ./perflog export "$dir" --csv "$dir/export.csv"
-awk -F, '
-	NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i; n = NF; next }
-	{ for (i = 2; i <= n; i++) if ($i != "") {
-		v = $i + 0; c[i]++; s[i] += v
-		if (!(i in mn) || v < mn[i]) mn[i] = v
-		if (!(i in mx) || v > mx[i]) mx[i] = v } }
-	END { printf "%-62s %14s %14s %14s\n", "counter", "min", "avg", "max"
-	      for (i = 2; i <= n; i++) if (c[i])
-		printf "%-62s %14.6g %14.6g %14.6g\n", name[i], mn[i], s[i] / c[i], mx[i] }' "$dir/export.csv"
-echo "CSV: $dir/export.csv"
+head -c 600 "$dir/export.csv"; echo " ..."
+
+echo
+echo "== the report: what held each set back"
+./perflog report "$dir" --html "$dir/report"
+echo "HTML report with charts: $dir/report/index.html"
+
+echo
+echo "== how long would /usr take at these rates? (perflog estimate, the seed's timest)"
+./perflog estimate /usr --from "$dir" || true
+
+if [ -t 0 ] && [ -t 1 ] && ./perflog view --help >/dev/null 2>&1; then
+	echo
+	echo "== the viewer (q quits, ? shows the keys)"
+	sleep 2
+	./perflog view "$dir"
+fi

@@ -96,6 +96,19 @@ near() {
 	fi
 }
 
+# err_is NAME TEXT CMD...: the command fails with exactly one line on
+# stderr, and that line contains TEXT (the contract for bad input)
+err_is() {
+	name=$1 want=$2; shift 2
+	out=$("$@" 2>&1 >/dev/null); st=$?
+	lines=$(printf '%s\n' "$out" | grep -c .)
+	if [ $st -ne 0 ] && [ "$lines" = 1 ] && printf '%s' "$out" | grep -qF -- "$want"; then
+		_result 0 "$name"
+	else
+		_result 1 "$name"; echo "#   status $st, stderr: $out"
+	fi
+}
+
 done_testing() { echo "1..$_tap_n"; [ "$_tap_fail" = 0 ]; }
 
 # Wait up to $1 seconds for a command to succeed.

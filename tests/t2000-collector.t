@@ -5,18 +5,6 @@
 . "$(dirname "$0")/lib.sh"
 LOGS=$SCRATCH/logs
 
-# one line on stderr, non-zero status, containing $2
-err_is() {
-	name=$1 want=$2; shift 2
-	out=$("$@" 2>&1 >/dev/null); st=$?
-	lines=$(printf '%s\n' "$out" | grep -c .)
-	if [ $st -ne 0 ] && [ "$lines" = 1 ] && printf '%s' "$out" | grep -qF -- "$want"; then
-		_result 0 "$name"
-	else
-		_result 1 "$name"; echo "#   status $st, stderr: $out"
-	fi
-}
-
 err_is 'interval 0' "-i: interval '0' must be at least 1 second" $PERFLOG start -i 0 -o $LOGS
 err_is 'negative interval' "must be at least 1" $PERFLOG start -i -3 -o $LOGS
 err_is 'interval not a number' "not a whole number" $PERFLOG start -i five -o $LOGS

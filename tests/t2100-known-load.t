@@ -14,7 +14,7 @@ WRITE=$((48 * 1024 * 1024))
 NET=$((64 * 1024 * 1024))
 
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
-written_bytes() { awk -v d="$1" '$3 == d { print $10 * 512; exit }' /proc/diskstats; }
+written_bytes() { awk -v d="$1" '$3 == d { printf "%.0f\n", $10 * 512; exit }' /proc/diskstats; }
 
 if make_veth; then IFACE=$VETH; else IFACE=lo; PEER_ADDR=127.0.0.1; PEER_NS=; fi
 diag "disk '$DEV', interface $IFACE, $NCPU CPUs"
@@ -47,14 +47,16 @@ $PERFLOG export "$dir" --csv $SCRATCH/all.csv
 ok 'export --csv works' test -s $SCRATCH/all.csv
 
 # disk: all our bytes must be there; more is the file system's metadata
-# and whatever else ran, but never more than the kernel counted over a span
-# enclosing the whole log
+# and whatever else ran, but not more than the kernel counted over a span
+# enclosing the whole log. (Each row is the rate over the interval really
+# measured; summing rows times the nominal step is off by the sampling
+# jitter, a fraction of a percent, hence 1%.)
 if [ -n "$DEV" ]; then
 	c=$(csv_col $SCRATCH/all.csv "LogicalDisk($DEV)\\Disk Write Bytes/sec")
 	got=$(csv_integral $SCRATCH/all.csv "$c" 1)
-	ref=$((w1 - w0))
+	ref=$(awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.0f\n", b - a }')
 	ok "disk: $got bytes logged >= 98% of $written written" awk -v g=$got -v w=$written 'BEGIN { exit !(g >= 0.98 * w) }'
-	ok "disk: $got bytes logged <= the $ref bytes /proc/diskstats saw around it" awk -v g=$got -v r=$ref 'BEGIN { exit !(g <= 1.001 * r + 4096) }'
+	ok "disk: $got bytes logged <= the $ref bytes /proc/diskstats saw around it" awk -v g=$got -v r=$ref 'BEGIN { exit !(g <= 1.01 * r + 65536) }'
 else
 	_result 0 "# SKIP no block device under $SCRATCH"
 	_result 0 "# SKIP no block device under $SCRATCH"

@@ -1,0 +1,189 @@
+#!/bin/bash
+# t4000-view: the terminal viewer driven in tmux (its own server socket
+# under the scratch dir), on a log set made by tests/tools/mkwaveset: panes,
+# titles, markers, sessions, cursor readout against the CSV export, zoom,
+# session jump, resize, help, quit with the terminal restored, signals,
+# and bad log sets refused before the terminal is touched.
+. "$(dirname "$0")/lib.sh"
+command -v tmux >/dev/null || skip_all "tmux not installed"
+MK=$TOP/build/tools/mkwaveset
+[ -x "$MK" ] || skip_all "build/tools/mkwaveset not built"
+
+SET=$SCRATCH/logs/set1
+"$MK" "$SET" -s 1h -i 1 -m 300:mark-A -S nightly:1200:2400 >/dev/null ||
+	{ echo "1..0 # SKIP mkwaveset failed"; exit 0; }
+SOCK=$SCRATCH/tmux.sock
+T() { tmux -S "$SOCK" "$@"; }
+screen() { T capture-pane -p; }
+# wait until the screen shows a pattern
+await() { wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q -- '$1'"; }
+n_sock=0
+trap 'for s in "$SCRATCH"/tmux*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; _cleanup' EXIT
+
+T new-session -d -x 80 -y 24 \
+	"cd '$SCRATCH' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"
+ok 'viewer draws its first frame' await 'CPU \[%\]'
+S=$(screen)
+like "$S" 'Disk busy' 'disk pane'
+like "$S" 'Memory, paging' 'memory and paging pane'
+like "$S" 'Network' 'network pane'
+like "$S" 'total [0-9.]+%.*user [0-9.]+%.*priv' 'CPU lines with values'
+like "$S" 'mark-A' 'marker label on the marker row'
+like "$S" 'nightly' 'session shown'
+like "$S" '[⠁-⣿]' 'braille sub-cell plot'
+axis1=$(screen | sed -n 23p)
+like "$axis1" '[0-9][0-9]:[0-9][0-9]' 'time axis labelled'
+
+# cursor readout against the CSV export at the same time
+T send-keys Enter
+ok 'cursor on' await '^cursor '
+S=$(screen)
+when=$(printf '%s\n' "$S" | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+got=$(printf '%s\n' "$S" | grep -o 'total [0-9.]*%' | head -1 | tr -dc '0-9.')
+"$PERFLOG" export "$SET" --csv - > "$SCRATCH/all.csv"
+col=$(head -1 "$SCRATCH/all.csv" | tr ',' '\n' | grep -n 'Processor(_Total)\\% Processor Time' | cut -d: -f1)
+want=$(grep "^$when," "$SCRATCH/all.csv" | cut -d, -f"$col")
+[ -n "$want" ] || diag "no CSV row at '$when' (col $col)"
+near "$got" "$want" 0.005 "cursor readout at $when equals the CSV export"
+gotm=$(printf '%s\n' "$S" | grep -o 'avail [0-9.]*GB' | head -1 | tr -dc '0-9.')
+colm=$(head -1 "$SCRATCH/all.csv" | tr ',' '\n' | grep -n 'Memory\\Available Bytes' | cut -d: -f1)
+wantm=$(grep "^$when," "$SCRATCH/all.csv" | cut -d, -f"$colm" | awk '{ printf "%.4f", $1 / 1073741824 }')
+near "$gotm" "$wantm" 0.01 'available memory readout in GB equals the CSV'
+# one sample on: the readout's time moves by the interval
+T send-keys .
+sleep 0.3
+when2=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+is "$(( $(date -u -d "${when2%Z}" +%s) - $(date -u -d "${when%Z}" +%s) ))" 1 \
+	'"." moves the cursor one sample'
+T send-keys Enter
+
+# zoom changes the time axis and the span in the header
+span1=$(screen | head -1 | grep -o '+[0-9.]*[smhd]$')
+T send-keys +
+sleep 0.4
+span2=$(screen | head -1 | grep -o '+[0-9.]*[smhd]$')
+axis2=$(screen | sed -n 23p)
+is "$span1 $span2" "+60m +30m" 'zoom in halves the span'
+[ "$axis1" != "$axis2" ]; ok 'zoom changes the time axis' [ "$axis1" != "$axis2" ]
+T send-keys -
+sleep 0.3
+
+# session list and jump
+T send-keys s
+ok 'session list' await 'Sessions'
+T send-keys Enter
+sleep 0.4
+S=$(screen)
+like "$(printf '%s\n' "$S" | head -1)" '\+22m$' 'zoomed to the session (20 min and margins)'
+like "$(printf '%s\n' "$S" | sed -n 2p)" '\[nightly' 'session begins in view'
+
+# markers: n jumps to the next boundary
+T send-keys a n
+sleep 0.4
+like "$(screen | tail -1)" 'marker: mark-A' 'n jumps to the first marker'
+
+# resize redraws at the new size
+T resize-window -x 100 -y 30
+sleep 0.6
+S=$(screen)
+is "$(printf '%s\n' "$S" | wc -l)" 30 'resized to 30 rows'
+like "$(printf '%s\n' "$S" | sed -n 29p)" '[0-9][0-9]:[0-9][0-9]' 'axis moved to the new bottom'
+like "$(printf '%s\n' "$S" | head -1)" '^.{90,}' 'header spans the new width'
+
+# e exports the window as PNG charts (through perflog export --png's code)
+T send-keys e
+ok 'e: status names the PNG directory' await 'PNG charts written to perflog-view-'
+pngdir=$(ls -d $SCRATCH/perflog-view-* 2>/dev/null | head -1)
+ok 'e: the charts are PNG files' sh -c "test -n '$pngdir' && head -c 8 '$pngdir/cpu.png' | od -c | grep -q 'P   N   G'"
+
+# help lists the keys
+T send-keys '?'
+ok 'help screen' await 'perflog view: keys'
+S=$(screen)
+like "$S" 'quit' 'help names q'
+like "$S" 'next marker' 'help names n'
+like "$S" 'replay' 'help names replay'
+like "$S" 'export view as PNG' 'help names e'
+T send-keys x
+sleep 0.3
+
+# q quits with status 0 and leaves the alternate screen
+T send-keys q
+ok 'viewer quits' await 'EXIT='
+like "$(screen)" 'EXIT=0' 'q exits with status 0'
+is "$(T display -p '#{alternate_on}')" 0 'terminal restored (alternate screen off)'
+T kill-server 2>/dev/null
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
+
+# SIGTERM: terminal restored, non-zero exit
+T new-session -d -x 80 -y 24 \
+	"sh -c 'echo \$\$ > $SCRATCH/pid; LANG=C.UTF-8 TERM=xterm-256color exec $PERFLOG view $SET'; echo EXIT=\$?; sleep 60"
+ok 'viewer up again' await 'CPU \[%\]'
+kill -TERM "$(cat "$SCRATCH/pid")"
+ok 'SIGTERM ends the viewer' await 'EXIT='
+like "$(screen)" 'EXIT=[1-9]' 'non-zero status after SIGTERM'
+is "$(T display -p '#{alternate_on}')" 0 'terminal restored after SIGTERM'
+T kill-server 2>/dev/null
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
+
+# ASCII fallback without UTF-8
+T new-session -d -x 80 -y 24 \
+	"env LC_ALL=C LANG=C TERM=xterm '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"
+await 'CPU \[%\]'
+S=$(screen)
+[ -z "$(printf '%s' "$S" | LC_ALL=C tr -d '\0-\177')" ]
+ok 'ASCII only without a UTF-8 locale' [ -z "$(printf '%s' "$S" | LC_ALL=C tr -d '\0-\177')" ]
+T send-keys q
+await 'EXIT='
+T kill-server 2>/dev/null
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
+
+# two sets side by side, one shifted
+"$MK" "$SCRATCH/logs/set2" -s 30m -i 1 -H serverhost >/dev/null
+T new-session -d -x 80 -y 40 \
+	"env LANG=C.UTF-8 TERM=xterm-256color '$PERFLOG' view '$SET' --shift '$SCRATCH/logs/set2=-600' '$SCRATCH/logs/set2'; echo EXIT=\$?; sleep 60"
+ok 'two sets open' await 'serverhost'
+S=$(screen)
+like "$(printf '%s\n' "$S" | head -1)" 'serverhost\(-600s\)' 'header names both hosts and the shift'
+like "$S" 'CPU@serverhost' 'panes labelled with their host'
+T send-keys q
+await 'EXIT='
+T kill-server 2>/dev/null
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
+
+# follow a set the real collector is still writing
+LIVE=$("$PERFLOG" start -i 1 -o "$SCRATCH/live" 2>"$SCRATCH/start.err")
+if [ -n "$LIVE" ] && wait_for 10 sh -c "'$PERFLOG' export '$LIVE' --csv - | sed -n 3p | grep -q ."; then
+	T new-session -d -x 80 -y 24 \
+		"env LANG=C.UTF-8 TERM=xterm-256color '$PERFLOG' view '$LIVE'; echo EXIT=\$?; sleep 60"
+	ok 'live set opens' await 'CPU \[%\]'
+	T send-keys f
+	ok 'follow mode shown' await 'FOLLOW'
+	h1=$(screen | head -1)
+	sleep 3.5
+	h2=$(screen | head -1)
+	[ "$h1" != "$h2" ]; ok "window follows new samples ($h2)" [ "$h1" != "$h2" ]
+	T send-keys q
+	await 'EXIT='
+	T kill-server 2>/dev/null
+	SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
+	"$PERFLOG" stop "$LIVE" >/dev/null 2>&1
+else
+	diag "collector did not start: $(cat "$SCRATCH/start.err")"
+	_result 1 'collector for the follow test'
+fi
+
+# bad log sets: one line, exit 1, before any terminal output
+mkdir -p "$SCRATCH/empty" "$SCRATCH/corrupt"
+printf 'format\tbanana\n\x01\x02garbage\n' > "$SCRATCH/corrupt/perflog.meta"
+for d in empty corrupt missing; do
+	"$PERFLOG" view "$SCRATCH/$d" > "$SCRATCH/out" 2> "$SCRATCH/err" < /dev/null
+	rc=$?
+	is "$rc" 1 "$d log set: exit 1"
+	is "$(wc -l < "$SCRATCH/err")" 1 "$d log set: one line on stderr"
+	is "$(wc -c < "$SCRATCH/out")" 0 "$d log set: nothing on stdout"
+done
+like "$(cat "$SCRATCH/err")" "missing" 'message names the set'
+fails 'bad --shift refused' "$PERFLOG" view --shift nonsense "$SET"
+fails 'no log set given' "$PERFLOG" view
+done_testing

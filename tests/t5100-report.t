@@ -1,0 +1,86 @@
+#!/bin/bash
+# perflog report: the verdict on log sets whose answer is known (crafted
+# values through the real log set writer: idle, all CPUs, one CPU, a disk
+# without read-ahead, a full network, paging), the client's
+# instrumentation in the verdict, a real log set with a burn session, the
+# HTML report (only links to files that exist), two-run comparison and
+# bad input.
+. "$(dirname "$0")/lib.sh"
+MK=$TOP/build/tools/mklogset
+[ -x "$MK" ] || skip_all "build/tools/mklogset not built (make check builds it)"
+L=$SCRATCH/sets
+
+verdict() { "$PERFLOG" report "$1" "${@:2}" | grep '^  Bottleneck:'; }
+
+for kind in idle cpu cpu1 disk net paging; do
+	eval "D_$kind=\$($MK $L $kind $kind)"
+done
+like "$(verdict $D_idle)" 'nothing near saturation' 'idle: nothing near saturation'
+like "$(verdict $D_cpu)" '^  Bottleneck: Processor\(_Total\) 9[0-9]%' 'all CPUs busy: CPU-bound'
+like "$(verdict $D_cpu1)" 'one CPU \(busiest Processor\(0\)\) 9[0-9]%.*total CPU 5[0-9]% of 2 CPUs' 'one busy CPU: CPU-bound though total is 50%'
+like "$(verdict $D_disk)" 'LogicalDisk\(sdb\) busy 9[0-9]%' 'disk busy: disk-bound'
+like "$("$PERFLOG" report $D_disk)" 'no read-ahead' 'small transfers at low throughput: read-ahead hint'
+like "$(verdict $D_net)" 'Network Interface\(eth0\) 9[0-9]% of 1 Gb/s' 'network at its bandwidth'
+like "$(verdict $D_paging)" 'Memory paging' 'paging with low memory'
+
+# the figures: session times, status, avg/p95/peak
+out=$("$PERFLOG" report $D_disk)
+like "$out" 'from 2023-11-14T22:13:50.000Z to 2023-11-14T22:14:50.000Z, duration 0:01:00' 'session times and duration'
+like "$out" 'exit status: 0' 'exit status from the end marker'
+like "$out" 'LogicalDisk\(sdb\) % Disk Time +9[0-9]\.[0-9]% +9[0-9]\.[0-9]%' 'disk busy avg and p95'
+
+# instrumentation: File I/O dominating with the disk busy / idle
+INSTR=$TOP/tests/fixtures/clients/sp-instrument-detail.txt
+like "$(verdict $D_disk --instrumentation $INSTR)" 'File I/O 70% .*disk read bound' 'File I/O + busy disk: disk read bound'
+like "$(verdict $D_idle --instrumentation $INSTR)" 'client file reads' 'File I/O with an idle disk'
+like "$(verdict $D_idle --instrumentation $TOP/tests/fixtures/clients/sp-instrument-two-threads.txt)" 'network or server \(client instrumentation: Data Verb 77%' 'Data Verb: network or server'
+# the session's own output copy in the log set
+cp $INSTR $D_idle/output-idle.log
+like "$("$PERFLOG" report $D_idle)" 'File I/O +524\.380 s +70\.2%' 'output-SESSION.log read from the log set'
+
+# HTML: the report and the charts, every reference an existing file
+ok 'report --html' "$PERFLOG" report $D_cpu1 --html $SCRATCH/html --width 700 --height 300
+ok 'index.html written' test -s $SCRATCH/html/index.html
+refs=$(grep -o 'src="[^"]*"' $SCRATCH/html/index.html | sed 's/src="//; s/"$//')
+ok 'index.html shows charts' test -n "$refs"
+missing=0
+for r in $refs; do [ -f "$SCRATCH/html/$r" ] || { missing=1; diag "missing $r"; }; done
+is "$missing" 0 'every image referenced exists'
+ok 'no absolute references' sh -c "! grep -E '(src|href)=\"/' $SCRATCH/html/index.html"
+like "$(cat $SCRATCH/html/index.html)" 'Bottleneck: one CPU' 'the verdict is in the page'
+
+# comparison: the same session name in two runs
+D_cmp=$($MK $SCRATCH/sets2 disk disk)
+cp -r $D_cpu $SCRATCH/cpu-as-disk
+sed -i 's/\tcpu\t/\tdisk\t/' $SCRATCH/cpu-as-disk/markers.tsv
+out=$("$PERFLOG" report $D_disk $SCRATCH/cpu-as-disk)
+like "$out" 'Session disk \(A\) vs disk \(B\)' 'sessions matched by name'
+like "$out" 'busiest disk busy avg +9[0-9]\.[0-9] +[0-9]\.[0-9] +-9[0-9]\.[0-9] +-9[0-9]\.[0-9]%' 'change absolute and %'
+like "$out" 'A: Bottleneck: LogicalDisk' 'verdict of A'
+like "$out" 'B: Bottleneck: Processor' 'verdict of B'
+out=$("$PERFLOG" report $D_disk $D_net)
+like "$out" 'Session disk \(A\) vs net \(B\)' 'unmatched names: by order'
+
+# a real log set: burn a core inside a session
+dir=$("$PERFLOG" start -o $SCRATCH/real -i 1) || { echo "Bail out! start failed"; exit 1; }
+sleep 1.2
+printf '%s\tbegin\tburn\tburn\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" >> $dir/markers.tsv
+$TOP/build/tools/loadgen burn 4 > /dev/null
+printf '%s\tend\tburn\tdone\tstatus=0\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" >> $dir/markers.tsv
+sleep 1.5
+"$PERFLOG" stop "$dir" > /dev/null
+out=$("$PERFLOG" report $dir)
+like "$out" 'Session burn' 'real log set: the session'
+# one core burnt: the busiest CPU averages high whatever else runs
+b=$(printf '%s\n' "$out" | awk '/busiest CPU/ { sub("%", "", $(NF-3)); print $(NF-3) }')
+ok "real burn: busiest CPU avg $b% >= 80%" awk -v b="$b" 'BEGIN { exit !(b >= 80) }'
+like "$(printf '%s\n' "$out" | grep Bottleneck)" 'CPU|Processor' 'real burn: a CPU verdict'
+
+# bad input
+fails 'missing log set' "$PERFLOG" report $SCRATCH/nonexistent
+like "$("$PERFLOG" report $SCRATCH/nonexistent 2>&1)" "^perflog report: .*nonexistent" 'error names the log set'
+fails 'bad --width' "$PERFLOG" report $D_idle --html $SCRATCH/h2 --width x
+printf 'Section Actual (sec) Average(msec) Frequency used\n----------\nFile I/O 1 x 2\n' > $SCRATCH/bad.txt
+like "$("$PERFLOG" report $D_idle --instrumentation $SCRATCH/bad.txt 2>&1)" "bad.txt:3: " 'bad instrumentation: file and line'
+fails 'three log sets refused' "$PERFLOG" report $D_idle $D_cpu $D_net
+done_testing

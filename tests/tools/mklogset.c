@@ -1,0 +1,138 @@
+/*
+ * mklogset.c - write a log set of crafted values through the real writer
+ * (logset_create / logset_write_sample), stamped in the past, with a
+ * session spanning its middle: the report's verdicts can be checked on
+ * log sets whose answer is known, without waiting or loading the machine.
+ *
+ *   mklogset PARENT NAME KIND     KIND: idle cpu cpu1 disk net paging
+ *
+ * 2 CPUs, a disk sdb, an interface eth0 at 1 Gb/s, 8 GiB of memory; 120
+ * one-second samples; session KIND over samples 30..90, busy as KIND says
+ * inside it and idle outside. Prints the log set's directory.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../counters/catalog.h"
+#include "../../counters/rates.h"
+#include "../../logs/logset.h"
+#include "../../logs/markers.h"
+
+static void add_all(struct logset_writer *w, enum counter_object obj,
+		    const char *inst)
+{
+	int idx[CATALOG_MAX_PER_OBJECT];
+	int n = catalog_objects[obj].ncounters;
+	struct perr e;
+
+	for (int i = 0; i < n; i++)
+		idx[i] = i;
+	if (logset_add_instance(w, obj, inst, idx, (size_t)n, &e) < 0) {
+		fprintf(stderr, "mklogset: %s\n", e.msg);
+		exit(1);
+	}
+}
+
+static void set(struct sample *s, enum counter_object obj, const char *inst,
+		enum counter_id id, double v)
+{
+	struct instance_values *iv = sample_find(s, obj, inst);
+
+	if (!iv)
+		iv = sample_add(s, obj, inst);
+	iv->v[catalog_counters[id].index] = v;
+}
+
+int main(int argc, char **argv)
+{
+	struct logset_options o = { 0 };
+	struct logset_writer *w;
+	struct perr e;
+	const time_t t0 = 1700000000;	/* 2023-11-14T22:13:20Z */
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: mklogset PARENT NAME KIND\n");
+		return 2;
+	}
+	const char *k = argv[3];
+	o.parent = argv[1];
+	o.name = argv[2];
+	o.interval = 1;
+	o.retention = 3600;
+	o.start = t0;
+	if (logset_create(&o, &w, &e) < 0) {
+		fprintf(stderr, "mklogset: %s\n", e.msg);
+		return 1;
+	}
+	const char *cpus[] = { "_Total", "0", "1" };
+	for (int i = 0; i < 3; i++)
+		add_all(w, OBJ_PROCESSOR, cpus[i]);
+	add_all(w, OBJ_LOGICALDISK, "sdb");
+	add_all(w, OBJ_MEMORY, "");
+	add_all(w, OBJ_NETWORK, "eth0");
+	struct sample s = { 0 };
+	for (int i = 1; i <= 120; i++) {
+		int in = i > 30 && i <= 90;
+		double wob = (i % 5) * 0.5;
+		double c0 = 3 + wob, c1 = 2 + wob, busy = 1 + wob, rb = 1e5,
+		       xf = 10, nb = 1e5, pages = 0, avail = 6e9;
+		if (in && !strcmp(k, "cpu"))
+			c0 = c1 = 95 + wob;
+		if (in && !strcmp(k, "cpu1"))
+			c0 = 97 + wob;
+		if (in && !strcmp(k, "disk")) {
+			busy = 94 + wob;
+			rb = 4e6;
+			xf = 1000;	/* 4 KB transfers: no read-ahead */
+		}
+		if (in && !strcmp(k, "net"))
+			nb = 0.93e9 / 8 + wob * 1e6;
+		if (in && !strcmp(k, "paging")) {
+			pages = 800 + 100 * wob;
+			avail = 90e6;
+		}
+		sample_reset(&s);
+		set(&s, OBJ_PROCESSOR, "0", CTR_CPU_PROCESSOR_TIME, c0);
+		set(&s, OBJ_PROCESSOR, "1", CTR_CPU_PROCESSOR_TIME, c1);
+		set(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_PROCESSOR_TIME, (c0 + c1) / 2);
+		set(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_IOWAIT_TIME, 0.2);
+		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_TIME, busy);
+		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READ_BYTES, rb);
+		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITE_BYTES, 0);
+		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READS, xf);
+		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITES, 0);
+		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_SEC_PER_TRANSFER, 0.0009);
+		set(&s, OBJ_MEMORY, "", CTR_MEM_AVAILABLE, avail);
+		set(&s, OBJ_MEMORY, "", CTR_MEM_PAGES, pages);
+		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BYTES_TOTAL, nb);
+		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BANDWIDTH, 1e9);
+		if (logset_write_sample(w, t0 + i, &s, &e) < 0) {
+			fprintf(stderr, "mklogset: %s\n", e.msg);
+			return 1;
+		}
+	}
+	sample_free(&s);
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s", logset_writer_dir(w));
+	if (logset_close_writer(w, t0 + 120, &e) < 0) {
+		fprintf(stderr, "mklogset: %s\n", e.msg);
+		return 1;
+	}
+	/* the session's markers, as perflog run writes them */
+	char *b = markers_format((double)t0 + 30, MARK_BEGIN, k, "crafted", NULL, 0);
+	const char *x[] = { "status=0", "duration=60" };
+	char *en = markers_format((double)t0 + 90, MARK_END, k, "crafted", x, 2);
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/markers.tsv", dir);
+	FILE *f = fopen(path, "a");
+	if (!f || !b || !en || fputs(b, f) < 0 || fputs(en, f) < 0 || fclose(f)) {
+		fprintf(stderr, "mklogset: unable to write '%s'\n", path);
+		return 1;
+	}
+	free(b);
+	free(en);
+	printf("%s\n", dir);
+	return 0;
+}

@@ -1,0 +1,152 @@
+/*
+ * test_png.c - png_render on an RRD file made here with librrd (known
+ * values): the file is a PNG of the asked size, the legend figures
+ * rrd_graph_v computed are the series' min/avg/max, a scaled series is
+ * scaled, text with rrdtool's separators survives, bad input fails
+ * cleanly. Works under /tmp.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rrd.h>
+
+#include "../../viewer/png.h"
+#include "tap.h"
+
+/* librrd 1.7 (rrd_graph_v's print strings) and fontconfig's caches leak
+ * by design; only leaks through our own frames should fail this test. The
+ * slow unwinder gives the full stack the suppressions match against. */
+const char *__asan_default_options(void);
+const char *__lsan_default_suppressions(void);
+const char *__asan_default_options(void)
+{
+	return "fast_unwind_on_malloc=0";
+}
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:librrd.so\nleak:libfontconfig.so\nleak:libpango\n"
+	       "leak:libcairo\nleak:libglib\nleak:libgobject\n"
+	       "leak:libharfbuzz\nleak:libpixman\n";
+}
+
+#define T0 1700000000L	/* a multiple of 10 */
+#define ROWS 120
+
+static char dir[64];
+
+static int make_rrd(const char *path)
+{
+	const char *def[] = { "DS:busy:GAUGE:2:0:U", "DS:bytes:GAUGE:2:0:U",
+			      "RRA:AVERAGE:0.5:1:1000" };
+	char buf[64];
+
+	rrd_clear_error();
+	if (rrd_create_r(path, 1, T0, 3, def))
+		return -1;
+	for (long i = 1; i <= ROWS; i++) {
+		/* busy: 0..99 repeating ramp; bytes: 1 MiB * (i % 7) */
+		snprintf(buf, sizeof(buf), "%ld:%ld:%ld", T0 + i, (i - 1) % 100,
+			 1048576L * (i % 7));
+		const char *u[] = { buf };
+		if (rrd_update_r(path, NULL, 1, u))
+			return -1;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	char rrd[128], png[128], odd[160];
+	struct perr e = { "" };
+	struct png_legend lg[2];
+	int w = 0, h = 0;
+
+	snprintf(dir, sizeof(dir), "/tmp/perflog-test_png.XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(rrd, sizeof(rrd), "%s/LogicalDisk-sda.rrd", dir);
+	OK(make_rrd(rrd) == 0, "RRD made");
+	if (rrd_test_error())
+		printf("# %s\n", rrd_get_error());
+
+	struct png_series s[2] = {
+		{ rrd, "busy", "sda % Disk Time: busy", 0 },
+		{ rrd, "bytes", "sda bytes/s", 1.0 / 1024 },
+	};
+	struct png_chart c = { "Disk", "% and KiB/s", 1024, 0, NAN, s, 2 };
+	struct png_mark m[2] = { { T0 + 30, "begin full: backup" },
+				 { T0 + 5000, "outside the range" } };
+	struct png_span sp[1] = { { T0 + 30, T0 + 90, "full" } };
+	struct png_options o = { "host:1", T0, T0 + ROWS, 640, 300, m, 2, sp, 1 };
+
+	snprintf(png, sizeof(png), "%s/disk.png", dir);
+	int rc = png_render(png, &c, &o, lg, &e);
+	OK(rc == 0, "rendered");
+	if (rc)
+		printf("# %s\n", e.msg);
+	OK(png_size(png, &w, &h, &e) == 0, "a PNG");
+	EQ_INT(w, 640, "image width is the asked width");
+	EQ_INT(h, 300, "image height is the asked height");
+
+	/* rows stamped T0+1..T0+120 hold (i-1)%100: 0..99, then 0..19 */
+	double sum = 0, bsum = 0, bmax = 0;
+	for (long i = 1; i <= ROWS; i++) {
+		sum += (double)((i - 1) % 100);
+		bsum += (double)(i % 7) * 1024;
+		if ((i % 7) * 1024 > bmax)
+			bmax = (double)(i % 7) * 1024;
+	}
+	EQ_DBL(lg[0].min, 0, 1e-6, "legend min");
+	EQ_DBL(lg[0].max, 99, 1e-6, "legend max");
+	EQ_DBL(lg[0].avg, sum / ROWS, 0.02 * sum / ROWS, "legend avg");
+	EQ_DBL(lg[1].max, bmax, 1e-6, "scaled series max (KiB/s)");
+	EQ_DBL(lg[1].avg, bsum / ROWS, 0.02 * bsum / ROWS, "scaled avg");
+
+	/* same chart at another size, default size, odd file name */
+	o.width = 1200;
+	o.height = 500;
+	OK(png_render(png, &c, &o, NULL, &e) == 0 &&
+	   png_size(png, &w, &h, &e) == 0 && w == 1200 && h == 500,
+	   "1200x500 as asked");
+	snprintf(odd, sizeof(odd), "%s/a:b.rrd", dir);
+	rc = rename(rrd, odd);
+	s[0].file = s[1].file = odd;
+	o.width = o.height = 0;
+	rc = rc || png_render(png, &c, &o, lg, &e);
+	OK(rc == 0 && png_size(png, &w, &h, &e) == 0 &&
+	   w == PNG_DEFAULT_WIDTH && h == PNG_DEFAULT_HEIGHT,
+	   "default size; ':' in the file name");
+	if (rc)
+		printf("# %s\n", e.msg);
+
+	/* errors */
+	s[0].file = s[1].file = "/nonexistent/x.rrd";
+	rc = png_render(png, &c, &o, lg, &e);
+	OK(rc == -1 && strstr(e.msg, "rrd_graph"), "missing RRD: librrd's error");
+	printf("# %s\n", e.msg);
+	s[0].file = s[1].file = odd;
+	o.width = 50;
+	OK(png_render(png, &c, &o, lg, &e) == -1 && strstr(e.msg, "out of range"),
+	   "too small refused");
+	o.width = 640;
+	o.to = o.from;
+	OK(png_render(png, &c, &o, lg, &e) == -1, "empty range refused");
+	OK(png_size(odd, &w, &h, &e) == -1 && strstr(e.msg, "not a PNG"),
+	   "an RRD is not a PNG");
+
+	/* PNG_KEEP=1 keeps the last chart to look at */
+	if (getenv("PNG_KEEP")) {
+		o.to = T0 + ROWS;
+		o.width = 640;
+		png_render(png, &c, &o, lg, &e);
+		printf("# kept %s\n", png);
+	} else {
+		unlink(png);
+		unlink(odd);
+		rmdir(dir);
+	}
+	return done_testing();
+}

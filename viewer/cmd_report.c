@@ -1,0 +1,119 @@
+/*
+ * cmd_report.c - `perflog report DIR [DIR2] [--html OUTDIR]
+ * [--instrumentation FILE] [--width W --height H]`.
+ *
+ * One log set: the per-session report (report.h) on standard output, and
+ * with --html also OUTDIR/index.html with the charts. Two log sets: their
+ * sessions side by side with the change of each figure.
+ * Exit status: 0 done, 1 a log set or file is at fault, 2 usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../commands.h"
+#include "report.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perflog report DIR [DIR2] [--html OUTDIR] [--instrumentation FILE]\n"
+		"                      [--width W --height H]\n"
+		"\n"
+		"  per session of the log set DIR (the whole log without sessions): times,\n"
+		"  the backup client's figures, average / 95th percentile / peak of CPU,\n"
+		"  disk, memory and network, and the resource nearest saturation\n"
+		"  (rules: viewer/README-report.md)\n"
+		"  DIR2                   compare: DIR's sessions against DIR2's\n"
+		"  --html OUTDIR          also write OUTDIR/index.html with the charts\n"
+		"  --instrumentation FILE the client's instrumentation report (dsmc\n"
+		"                         testflag=instrument:detail) for every session\n"
+		"  --width W --height H   chart size in pixels for --html\n");
+}
+
+static int int_arg(const char *name, const char *v, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (!*v || *end || n < 1 || n > 100000) {
+		fprintf(stderr, "perflog report: %s: bad number '%s'\n", name, v);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *dirs[2] = { NULL, NULL }, *html = NULL, *instr = NULL;
+	int ndirs = 0, width = 0, height = 0;
+	struct report *a = NULL, *b = NULL;
+	struct perr e;
+
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(o, "--html") || !strcmp(o, "--instrumentation") ||
+		    !strcmp(o, "--width") || !strcmp(o, "--height")) {
+			if (i + 1 >= argc || !argv[i + 1][0]) {
+				fprintf(stderr, "perflog report: %s needs a value\n", o);
+				return 2;
+			}
+			const char *v = argv[++i];
+			if (!strcmp(o, "--html"))
+				html = v;
+			else if (!strcmp(o, "--instrumentation"))
+				instr = v;
+			else if (int_arg(o, v, !strcmp(o, "--width") ? &width : &height))
+				return 2;
+			continue;
+		}
+		if (o[0] == '-' && o[1]) {
+			fprintf(stderr, "perflog report: unknown option '%s' (see perflog report --help)\n", o);
+			return 2;
+		}
+		if (ndirs == 2) {
+			fprintf(stderr, "perflog report: at most two log sets ('%s')\n", o);
+			return 2;
+		}
+		dirs[ndirs++] = o;
+	}
+	if (!ndirs) {
+		fprintf(stderr, "perflog report: no log set given\n");
+		usage(stderr);
+		return 2;
+	}
+	if (ndirs == 2 && html) {
+		fprintf(stderr, "perflog report: --html takes one log set\n");
+		return 2;
+	}
+	if (report_build(dirs[0], instr, &a, &e) < 0) {
+		fprintf(stderr, "perflog report: %s\n", e.msg);
+		return 1;
+	}
+	if (ndirs == 2) {
+		if (report_build(dirs[1], instr, &b, &e) < 0) {
+			fprintf(stderr, "perflog report: %s\n", e.msg);
+			report_free(a);
+			return 1;
+		}
+		report_compare(stdout, a, b);
+		report_free(a);
+		report_free(b);
+		return fflush(stdout) ? 1 : 0;
+	}
+	report_print(stdout, a);
+	int rc = 0;
+	if (html && report_html(a, html, width, height, &e) < 0) {
+		fprintf(stderr, "perflog report: %s\n", e.msg);
+		rc = 1;
+	}
+	report_free(a);
+	if (fflush(stdout))
+		rc = 1;
+	return rc;
+}

@@ -1,0 +1,132 @@
+/*
+ * model.h - the viewer's chart model (STYLE 12: the model pass).
+ *
+ * A model holds the open log sets (each with its clock shift, markers and
+ * sessions), the panes and their series (counter paths of one log set), and
+ * the time window. vm_fetch brings the window's data in at the resolution
+ * the plot can show (span / plot dots), so a week-long log opens as fast as
+ * a minute-long one: librrd picks the consolidated archive that fits.
+ * vm_view then turns it into the struct vl_view that layout.h draws.
+ * No terminal here.
+ *
+ * Times in the model are on the common clock: a log set's own times plus
+ * its shift (--shift DIR=SECONDS), so the backup client's and the server's
+ * sets line up when their clocks differ.
+ */
+#ifndef PERFLOG_VIEWER_MODEL_H
+#define PERFLOG_VIEWER_MODEL_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "../common/util.h"
+#include "../logs/logset.h"
+#include "../logs/markers.h"
+#include "layout.h"
+
+#define VM_MAX_SERIES 12
+
+struct vm_source {
+	char *dir;
+	struct logset *ls;
+	long shift;			/* seconds added to the set's times */
+	struct marker_list marks;
+	struct session *sessions;
+	long nsessions;
+	time_t first, last;		/* data range, own clock */
+};
+
+struct vm_series {
+	size_t idx;			/* counter index in its log set */
+	long ref_idx;			/* Current Bandwidth counter or -1 */
+	char label[32];
+	int axis, color;
+	/* filled by vm_fetch */
+	struct vl_rows rows;		/* into the pane's fetched block */
+	struct vl_rows ref_rows;
+	double *pts;			/* vl_plan.dots points */
+	double at_cursor;
+};
+
+struct vm_pane {
+	char name[48];			/* "CPU", "Disk" */
+	size_t src;			/* the log set it shows */
+	enum counter_unit unit[2];
+	struct vm_series s[VM_MAX_SERIES];
+	size_t n;
+	struct logset_series data;	/* fetched block, shifted times */
+};
+
+/* A marker or session on the common clock, for navigation and drawing. */
+struct vm_mark {
+	double t;
+	char label[96];
+	size_t src;
+};
+
+struct vm_session {
+	double from, to;
+	char name[96];
+	size_t src;
+};
+
+struct vm_model {
+	struct vm_source *src;
+	size_t nsrc;
+	struct vm_pane *panes;
+	size_t npanes;
+	struct vm_mark *marks;		/* point markers, by time */
+	size_t nmarks;
+	struct vm_session *sessions;	/* by begin time */
+	size_t nsessions;
+	double data_from, data_to;	/* union of the sets' data ranges */
+	unsigned long finest;		/* smallest interval of the sets */
+	double from, to;		/* the window */
+	/* what was fetched, to fetch again only when it changes */
+	double f_from, f_to;
+	size_t f_dots;
+	/* drawing buffers handed to layout */
+	struct vl_pane *vpanes;
+	struct vl_mark *vmarks;
+	struct vl_span *vspans;
+	struct vl_line *vlines;
+	size_t vlines_cap;
+	char header[256];
+};
+
+/* Open the log sets dirs[0..n) with their shifts (seconds), read markers and
+ * sessions, and build the default panes: CPU, disk, memory and paging,
+ * network, for each set. Fails (message in e, naming the set) when a set is
+ * missing, corrupt, or holds no data; nothing is drawn then. The window is
+ * the whole data range. */
+int vm_open(struct vm_model *m, char *const *dirs, const long *shifts,
+	    size_t n, struct perr *e);
+void vm_close(struct vm_model *m);
+
+/* Bring in the window's data for `dots` plot points (resampled into each
+ * series' pts). Fetches again only when the window or dots changed or
+ * force is set. */
+int vm_fetch(struct vm_model *m, size_t dots, int force, struct perr *e);
+
+/* Values of every series at time t (common clock) at the finest resolution
+ * the sets still hold, into each series' at_cursor. Returns the stamp of
+ * the row read (the time the readout stands for), or t when none. */
+double vm_read_at(struct vm_model *m, double t);
+
+/* Re-read the sets' metadata and last update (a set still being written).
+ * Returns 1 when there are new rows, 0 when not, -1 on error. */
+int vm_refresh(struct vm_model *m, struct perr *e);
+
+/* Fill a vl_view (panes, marks, spans, header) for layout; the pointers
+ * stay valid until the next vm_view or vm_close. */
+void vm_view(struct vm_model *m, struct vl_view *v);
+
+/* Replace the series of pane p by the counters idx[0..n) of its set
+ * (labels and axes chosen from the counters' units). */
+int vm_set_series(struct vm_model *m, size_t p, const size_t *idx, size_t n);
+
+/* Clamp a window of the given span to the data, keeping it at least two
+ * rows of the finest interval wide. */
+void vm_set_window(struct vm_model *m, double from, double to);
+
+#endif

@@ -1,0 +1,326 @@
+/*
+ * png.c - a chart as an rrd_graph_v argument vector (png.h).
+ *
+ * The vector is built as rrdtool's own command line would be, element by
+ * element: DEF per series (scaled by a CDEF when asked), one shading AREA
+ * per session, the lines with their GPRINT legend, PRINTs of the same
+ * VDEFs for the caller, and a VRULE per marker. Text that ends up in the
+ * graph (legends, labels, the title) is escaped: ':' is rrdtool's field
+ * separator and a backslash starts its alignment codes.
+ */
+#include "png.h"
+
+/* marker labels shown in a chart's legend; the rest are drawn unlabelled */
+#define PNG_MARKER_LABELS 6
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rrd.h>
+
+/* Dark, distinct, legible in grey print (ColorBrewer Dark2 + Set1). */
+static const char *palette[] = {
+	"#1B9E77", "#D95F02", "#7570B3", "#E7298A", "#66A61E",
+	"#E6AB02", "#A6761D", "#377EB8", "#E41A1C", "#4D4D4D",
+};
+#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
+
+struct args {
+	char **v;
+	size_t n, cap;
+	int oom;
+};
+
+static void add(struct args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add(struct args *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	if (a->oom)
+		return;
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		char **v = realloc(a->v, cap * sizeof(*v));
+		if (!v) {
+			a->oom = 1;
+			return;
+		}
+		a->v = v;
+		a->cap = cap;
+	}
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len >= 0 && (s = malloc((size_t)len + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(s, (size_t)len + 1, fmt, ap);
+		va_end(ap);
+	}
+	if (!s) {
+		a->oom = 1;
+		return;
+	}
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+static void free_args(struct args *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+/* Text safe inside an rrdtool element: ':' escaped, backslashes and
+ * control bytes dropped, length bounded. */
+static char *esc(char *buf, size_t n, const char *s)
+{
+	size_t j = 0;
+
+	for (; s && *s && j + 3 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			continue;
+		if (c == ':')
+			buf[j++] = '\\';
+		buf[j++] = (char)c;
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/* A file name for a DEF: ':' must be escaped there too. */
+static char *esc_path(char *buf, size_t n, const char *s)
+{
+	size_t j = 0;
+
+	for (; *s && j + 3 < n; s++) {
+		if (*s == ':')
+			buf[j++] = '\\';
+		buf[j++] = *s;
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/* "2026-11-30 04:50:12"; the time only when day is the same as from's */
+static void fmt_utc(char *buf, size_t n, time_t t, time_t from)
+{
+	struct tm tm, tf;
+
+	gmtime_r(&t, &tm);
+	gmtime_r(&from, &tf);
+	int same = from != t && tm.tm_year == tf.tm_year && tm.tm_yday == tf.tm_yday;
+	strftime(buf, n, same ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+static double parse_print(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno)
+		return NAN;
+	return v;
+}
+
+int png_render(const char *path, const struct png_chart *c,
+	       const struct png_options *o, struct png_legend *legend,
+	       struct perr *e)
+{
+	struct args a = { 0 };
+	char t1[64], t2[64], txt[512], file[1024];
+	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
+	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
+
+	if (!c->nseries)
+		return perr_set(e, "%s: chart '%s' has no series", path, c->what);
+	if (o->to <= o->from)
+		return perr_set(e, "%s: empty time range", path);
+	if (width < PNG_MIN_SIZE || height < PNG_MIN_SIZE ||
+	    width > PNG_MAX_SIZE || height > PNG_MAX_SIZE)
+		return perr_set(e, "image size %dx%d out of range (%d..%d)",
+				width, height, PNG_MIN_SIZE, PNG_MAX_SIZE);
+
+	fmt_utc(t1, sizeof(t1), o->from, o->from);
+	fmt_utc(t2, sizeof(t2), o->to, o->from);
+	add(&a, "graph");
+	add(&a, "%s", path);
+	add(&a, "--imgformat=PNG");
+	add(&a, "--start=%lld", (long long)o->from);
+	add(&a, "--end=%lld", (long long)o->to);
+	add(&a, "--width=%d", width);
+	add(&a, "--height=%d", height);
+	add(&a, "--full-size-mode");
+	/* the title and axis label are plain text (no ':' escapes) */
+	add(&a, "--title=%s%s%s, %s to %s UTC", o->host ? o->host : "",
+	    o->host && *o->host ? ": " : "", c->what, t1, t2);
+	add(&a, "--vertical-label=%s", c->vlabel);
+	add(&a, "--base=%d", c->base == 1024 ? 1024 : 1000);
+	if (!isnan(c->lower))
+		add(&a, "--lower-limit=%g", c->lower);
+	if (!isnan(c->upper))
+		add(&a, "--upper-limit=%g", c->upper);
+	/* print-friendly: white, larger type, no 3D shading */
+	add(&a, "--font=DEFAULT:9:");
+	add(&a, "--font=TITLE:11:");
+	add(&a, "--color=BACK#FFFFFF");
+	add(&a, "--color=CANVAS#FFFFFF");
+	add(&a, "--color=SHADEA#FFFFFF");
+	add(&a, "--color=SHADEB#FFFFFF");
+	add(&a, "--border=0");
+	add(&a, "--disable-rrdtool-tag");
+
+	/* legends padded to one width so the min/avg/max columns align;
+	 * measured before escaping (the backslashes are not drawn) */
+	size_t pad = 0;
+	for (size_t i = 0; i < c->nseries; i++) {
+		size_t l = c->series[i].legend ? strlen(c->series[i].legend) : 0;
+		if (l > pad)
+			pad = l;
+	}
+	if (pad > 40)
+		pad = 40;
+
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct png_series *s = &c->series[i];
+		add(&a, "DEF:r%zu=%s:%s:AVERAGE", i,
+		    esc_path(file, sizeof(file), s->file), s->ds);
+		if (s->scale != 0 && s->scale != 1)
+			add(&a, "CDEF:v%zu=r%zu,%.17g,*", i, i, s->scale);
+		else
+			add(&a, "CDEF:v%zu=r%zu", i, i);
+	}
+	/* sessions first, so the lines are drawn over the shading */
+	static const char *shade[] = { "#DDE8F6", "#F6EBDD", "#E3F1DF" };
+	for (size_t k = 0; k < o->nspans; k++) {
+		add(&a, "CDEF:sp%zu=r0,POP,TIME,%lld,GE,TIME,%lld,LE,*,INF,UNKN,IF",
+		    k, (long long)o->spans[k].begin, (long long)o->spans[k].end);
+		/* session legends flow on one line instead of a line each */
+		add(&a, "AREA:sp%zu%s:session %s", k, shade[k % 3],
+		    esc(txt, sizeof(txt), o->spans[k].label));
+	}
+	if (o->nspans)
+		add(&a, "COMMENT:\\l");
+	for (size_t i = 0; i < c->nseries; i++) {
+		const char *lg = c->series[i].legend ? c->series[i].legend : "";
+		char cut[48];
+		snprintf(cut, sizeof(cut), "%-*.*s", (int)pad, (int)pad, lg);
+		add(&a, "LINE2:v%zu%s:%s", i, palette[i % NPALETTE],
+		    esc(txt, sizeof(txt), cut));
+		add(&a, "VDEF:mn%zu=v%zu,MINIMUM", i, i);
+		add(&a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
+		add(&a, "VDEF:mx%zu=v%zu,MAXIMUM", i, i);
+		/* percentages read best without SI prefixes ("653.59m") */
+		const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%%s";
+		add(&a, "GPRINT:mn%zu:min %%8.2lf%s", i, si);
+		add(&a, "GPRINT:av%zu:avg %%8.2lf%s", i, si);
+		add(&a, "GPRINT:mx%zu:max %%8.2lf%s\\l", i, si);
+		add(&a, "PRINT:mn%zu:%%.9le", i);
+		add(&a, "PRINT:av%zu:%%.9le", i);
+		add(&a, "PRINT:mx%zu:%%.9le", i);
+	}
+	/* a marker's label goes in the legend once (a session's begin and end
+	 * carry the same text), flowing on shared lines, and only the first
+	 * few: a long run of markers must not crowd out the chart */
+	size_t labelled = 0, unlabelled = 0;
+	for (size_t k = 0; k < o->nmarks; k++) {
+		int dup = 0;
+
+		if (o->marks[k].t < o->from || o->marks[k].t > o->to)
+			continue;	/* rrdtool would still list it */
+		for (size_t j = 0; j < k && !dup; j++)
+			dup = o->marks[j].label && o->marks[k].label &&
+			      !strcmp(o->marks[j].label, o->marks[k].label);
+		if (dup || labelled >= PNG_MARKER_LABELS) {
+			add(&a, "VRULE:%lld#C00000::dashes",
+			    (long long)o->marks[k].t);
+			unlabelled += !dup;
+			continue;
+		}
+		add(&a, "VRULE:%lld#C00000:%s:dashes",
+		    (long long)o->marks[k].t,
+		    esc(txt, sizeof(txt), o->marks[k].label));
+		labelled++;
+	}
+	if (unlabelled)
+		add(&a, "COMMENT:(+%zu more markers)", unlabelled);
+	if (a.oom) {
+		free_args(&a);
+		return perr_set(e, "out of memory");
+	}
+
+	/* the axis in UTC whatever the user's TZ */
+	char *oldtz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	rrd_clear_error();
+	rrd_info_t *info = rrd_graph_v((int)a.n, a.v);
+	if (oldtz) {
+		setenv("TZ", oldtz, 1);
+		free(oldtz);
+	} else {
+		unsetenv("TZ");
+	}
+	tzset();
+	free_args(&a);
+	if (!info) {
+		const char *m = rrd_get_error();
+		perr_set(e, "%s: rrd_graph: %s", path, m && *m ? m : "failed");
+		rrd_clear_error();
+		return -1;
+	}
+	if (legend) {
+		for (size_t i = 0; i < c->nseries; i++)
+			legend[i].min = legend[i].avg = legend[i].max = NAN;
+		for (rrd_info_t *p = info; p; p = p->next) {
+			unsigned long k;
+			if (p->type != RD_I_STR || sscanf(p->key, "print[%lu]", &k) != 1)
+				continue;
+			if (k / 3 >= c->nseries)
+				continue;
+			double v = parse_print(p->value.u_str);
+			if (k % 3 == 0)
+				legend[k / 3].min = v;
+			else if (k % 3 == 1)
+				legend[k / 3].avg = v;
+			else
+				legend[k / 3].max = v;
+		}
+	}
+	rrd_info_free(info);
+	return 0;
+}
+
+int png_size(const char *path, int *width, int *height, struct perr *e)
+{
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n',
+					      0x1a, '\n' };
+	unsigned char h[24];
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return perr_set(e, "unable to open '%s': %s", path,
+				strerror(errno));
+	size_t got = fread(h, 1, sizeof(h), f);
+	fclose(f);
+	if (got < sizeof(h) || memcmp(h, sig, 8) || memcmp(h + 12, "IHDR", 4))
+		return perr_set(e, "'%s' is not a PNG file", path);
+	*width = (int)((uint32_t)h[16] << 24 | (uint32_t)h[17] << 16 |
+		       (uint32_t)h[18] << 8 | h[19]);
+	*height = (int)((uint32_t)h[20] << 24 | (uint32_t)h[21] << 16 |
+			(uint32_t)h[22] << 8 | h[23]);
+	return 0;
+}

@@ -1,0 +1,317 @@
+/*
+ * png_export.c - plan a log set's charts from its counter map and draw
+ * them (png_export.h). A chart is a list of (file, DS, legend) picked by
+ * object, counter and instance from the metadata; the markers and the
+ * sessions of markers.tsv are drawn on every chart.
+ */
+#include "png_export.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../counters/catalog.h"
+#include "png.h"
+
+#define MAX_SERIES 24
+
+struct plan {
+	char what[96];
+	char vlabel[32];
+	int base;
+	double lower, upper;
+	char file[MAX_SERIES][1024];
+	char ds[MAX_SERIES][20];
+	char legend[MAX_SERIES][96];
+	double scale[MAX_SERIES];
+	size_t n;
+};
+
+static void plan_init(struct plan *p, const char *what, const char *vlabel,
+		      int base, double lower, double upper)
+{
+	memset(p, 0, sizeof(*p));
+	util_strlcpy(p->what, what, sizeof(p->what));
+	util_strlcpy(p->vlabel, vlabel, sizeof(p->vlabel));
+	p->base = base;
+	p->lower = lower;
+	p->upper = upper;
+}
+
+static void plan_add(struct plan *p, struct logset *ls, size_t i,
+		     const char *legend)
+{
+	const struct logset_counter *c = &logset_meta(ls)->counters[i];
+
+	if (p->n >= MAX_SERIES)
+		return;
+	snprintf(p->file[p->n], sizeof(p->file[0]), "%s/%s", logset_dir(ls),
+		 c->file);
+	util_strlcpy(p->ds[p->n], c->ds, sizeof(p->ds[0]));
+	util_strlcpy(p->legend[p->n], legend, sizeof(p->legend[0]));
+	p->scale[p->n] = 1;
+	p->n++;
+}
+
+/* Add every counter `id` of the log set; skip_total leaves _Total out;
+ * the legend is "INSTANCE SUFFIX" or the counter name. */
+static void plan_add_id(struct plan *p, struct logset *ls, enum counter_id id,
+			int skip_total, int only_total, const char *suffix)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	char lg[96];
+
+	for (size_t i = 0; i < m->ncounters; i++) {
+		const struct logset_counter *c = &m->counters[i];
+		int total = !strcmp(c->instance, "_Total");
+		if (!c->def || c->def->id != id)
+			continue;
+		if ((skip_total && total) || (only_total && !total))
+			continue;
+		if (suffix)
+			snprintf(lg, sizeof(lg), "%s%s%s", c->instance,
+				 c->instance[0] ? " " : "", suffix);
+		else
+			snprintf(lg, sizeof(lg), "%s", c->def->name);
+		plan_add(p, ls, i, lg);
+	}
+}
+
+static int draw(const struct plan *p, const char *outdir, const char *name,
+		const struct png_options *po, FILE *tsv, char (*names)[64],
+		int maxnames, int *count, struct perr *e)
+{
+	struct png_series s[MAX_SERIES];
+	struct png_legend lg[MAX_SERIES];
+	char path[1200];
+
+	if (!p->n)
+		return 0;
+	for (size_t i = 0; i < p->n; i++) {
+		s[i].file = p->file[i];
+		s[i].ds = p->ds[i];
+		s[i].legend = p->legend[i];
+		s[i].scale = p->scale[i];
+	}
+	struct png_chart c = { p->what, p->vlabel, p->base, p->lower, p->upper,
+			       s, p->n };
+	snprintf(path, sizeof(path), "%s/%s", outdir, name);
+	if (png_render(path, &c, po, lg, e) < 0)
+		return -1;
+	for (size_t i = 0; tsv && i < p->n; i++)
+		fprintf(tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\n", name, p->legend[i],
+			lg[i].min, lg[i].avg, lg[i].max);
+	if (names && *count < maxnames)
+		util_strlcpy(names[*count], name, 64);
+	(*count)++;
+	return 0;
+}
+
+/* "System\Processor Queue Length" -> "System_Processor_Queue_Length" */
+static void file_stem(char *buf, size_t n, const char *text)
+{
+	size_t j = 0;
+
+	for (const char *s = text; *s && j + 1 < n && j < 60; s++) {
+		char c = *s;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '-' || c == '.';
+		if (ok)
+			buf[j++] = c;
+		else if (j && buf[j - 1] != '_')
+			buf[j++] = '_';
+	}
+	while (j && buf[j - 1] == '_')
+		j--;
+	buf[j] = '\0';
+	if (!j)
+		util_strlcpy(buf, "counters", n);
+}
+
+/* One --counters group ("A+B"): a chart of every matching counter. */
+static int plan_group(struct plan *p, struct logset *ls, const char *group,
+		      struct perr *e)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	char buf[512], *save = NULL;
+
+	util_strlcpy(buf, group, sizeof(buf));
+	plan_init(p, group, "", 1000, NAN, NAN);
+	for (char *t = strtok_r(buf, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
+		struct counter_path cp;
+		size_t before = p->n;
+		while (*t == ' ')
+			t++;
+		if (catalog_parse_path(t, &cp, e) < 0)
+			return perr_set(e, "--counters: '%s': %s", t, e->msg);
+		for (size_t i = 0; i < m->ncounters; i++) {
+			const struct logset_counter *c = &m->counters[i];
+			char lg[96];
+			if (c->def != cp.def)
+				continue;
+			if (strcmp(cp.instance, "*") &&
+			    strcasecmp(cp.instance, c->instance))
+				continue;
+			snprintf(lg, sizeof(lg), "%s%s%s", c->instance,
+				 c->instance[0] ? " " : "", c->def->name);
+			plan_add(p, ls, i, lg);
+		}
+		if (p->n == before)
+			return perr_set(e, "--counters: the log set has no counter '%s'", t);
+		if (!p->vlabel[0]) {
+			util_strlcpy(p->vlabel, catalog_unit_label(cp.def->unit),
+				     sizeof(p->vlabel));
+			if (!p->vlabel[0])
+				util_strlcpy(p->vlabel, "count", sizeof(p->vlabel));
+			p->base = cp.def->unit == UNIT_BYTES ||
+				  cp.def->unit == UNIT_BYTES_SEC ? 1024 : 1000;
+			if (cp.def->unit == UNIT_PERCENT)
+				p->lower = 0;
+		}
+	}
+	return 0;
+}
+
+int png_export(struct logset *ls, const struct marker_list *ml,
+	       const char *outdir, const struct png_export_options *o,
+	       char (*names)[64], int maxnames, struct perr *e)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	struct png_options po = { 0 };
+	struct session *ss = NULL;
+	long nss = ml ? markers_sessions(ml, &ss) : 0;
+	time_t last = logset_last(ls);
+	int count = 0, rc = -1;
+	struct png_mark *marks = NULL;
+	struct png_span *spans = NULL;
+	struct plan *p = NULL;
+	FILE *tsv = NULL;
+	char path[1200];
+
+	if (nss < 0)
+		return perr_set(e, "out of memory");
+	po.host = m->host;
+	po.from = o->from ? o->from : m->start;
+	po.to = o->to ? o->to : (last ? last : m->stop);
+	po.width = o->width;
+	po.height = o->height;
+	if (o->session) {
+		long k;
+		for (k = 0; k < nss; k++)
+			if (!strcmp(ss[k].name, o->session))
+				break;
+		if (k == nss) {
+			perr_set(e, "log set '%s' has no session '%s'",
+				 logset_dir(ls), o->session);
+			goto out;
+		}
+		time_t b = ss[k].begin->t;
+		time_t en = ss[k].end ? ss[k].end->t + (ss[k].end->ms > 0) :
+			    (last ? last : b + 1);
+		time_t margin = (en - b) / 20;
+		if (margin < PNG_SESSION_MARGIN_MIN)
+			margin = PNG_SESSION_MARGIN_MIN;
+		if (margin < 2 * (time_t)m->interval)
+			margin = 2 * (time_t)m->interval;
+		po.from = b - margin;
+		po.to = en + margin;
+	}
+	if (po.to <= po.from) {
+		perr_set(e, "log set '%s' has no samples in the range",
+			 logset_dir(ls));
+		goto out;
+	}
+	marks = calloc(ml && ml->n ? ml->n : 1, sizeof(*marks));
+	spans = calloc(nss > 0 ? (size_t)nss : 1, sizeof(*spans));
+	p = malloc(sizeof(*p));
+	if (!marks || !spans || !p) {
+		perr_set(e, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; ml && i < ml->n; i++) {
+		marks[po.nmarks].t = ml->m[i].t;
+		marks[po.nmarks].label = ml->m[i].text;
+		po.nmarks++;
+	}
+	for (long k = 0; k < nss; k++) {
+		spans[k].begin = ss[k].begin->t;
+		spans[k].end = ss[k].end ? ss[k].end->t : (last ? last : po.to);
+		spans[k].label = ss[k].name;
+	}
+	po.marks = marks;
+	po.spans = spans;
+	po.nspans = (size_t)nss;
+
+	if (util_mkdirs(outdir, 0755) < 0) {
+		perr_set(e, "unable to create '%s': %s", outdir, strerror(errno));
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/charts.tsv", outdir);
+	tsv = fopen(path, "w");
+	if (!tsv) {
+		perr_set(e, "unable to write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	fprintf(tsv, "chart\tseries\tmin\tavg\tmax\n");
+
+#define DRAW(name) do { \
+	if (draw(p, outdir, name, &po, tsv, names, maxnames, &count, e) < 0) \
+		goto out; \
+} while (0)
+	plan_init(p, "CPU (all CPUs)", "% of all CPUs", 1000, 0, 100);
+	plan_add_id(p, ls, CTR_CPU_PROCESSOR_TIME, 0, 1, "% Processor Time");
+	plan_add_id(p, ls, CTR_CPU_USER_TIME, 0, 1, "% User Time");
+	plan_add_id(p, ls, CTR_CPU_PRIVILEGED_TIME, 0, 1, "% Privileged Time");
+	plan_add_id(p, ls, CTR_CPU_IOWAIT_TIME, 0, 1, "% IOWait Time");
+	DRAW("cpu.png");
+	plan_init(p, "CPU by CPU", "% of one CPU", 1000, 0, 100);
+	plan_add_id(p, ls, CTR_CPU_PROCESSOR_TIME, 1, 0, "% Processor Time");
+	plan_add_id(p, ls, CTR_PROC_PROCESSOR_TIME, 0, 0, "process % Processor Time");
+	DRAW("cpus.png");
+	plan_init(p, "Disk busy", "% Disk Time", 1000, 0, 100);
+	plan_add_id(p, ls, CTR_DISK_TIME, 1, 0, "% Disk Time");
+	DRAW("disk.png");
+	plan_init(p, "Disk throughput", "bytes/s", 1024, 0, NAN);
+	plan_add_id(p, ls, CTR_DISK_READ_BYTES, 1, 0, "read");
+	plan_add_id(p, ls, CTR_DISK_WRITE_BYTES, 1, 0, "write");
+	DRAW("diskio.png");
+	plan_init(p, "Memory", "bytes", 1024, 0, NAN);
+	plan_add_id(p, ls, CTR_MEM_AVAILABLE, 0, 0, NULL);
+	plan_add_id(p, ls, CTR_MEM_CACHE, 0, 0, NULL);
+	DRAW("memory.png");
+	plan_init(p, "Paging", "pages/s", 1000, 0, NAN);
+	plan_add_id(p, ls, CTR_MEM_PAGES, 0, 0, NULL);
+	plan_add_id(p, ls, CTR_MEM_PAGE_FAULTS, 0, 0, NULL);
+	DRAW("paging.png");
+	plan_init(p, "Network", "bytes/s", 1000, 0, NAN);
+	plan_add_id(p, ls, CTR_NET_BYTES_RECEIVED, 1, 0, "received");
+	plan_add_id(p, ls, CTR_NET_BYTES_SENT, 1, 0, "sent");
+	DRAW("network.png");
+	if (o->counters && *o->counters) {
+		char buf[1024], *save = NULL;
+		util_strlcpy(buf, o->counters, sizeof(buf));
+		for (char *g = strtok_r(buf, ",", &save); g;
+		     g = strtok_r(NULL, ",", &save)) {
+			char stem[64], name[72];
+			if (plan_group(p, ls, g, e) < 0)
+				goto out;
+			file_stem(stem, sizeof(stem), g);
+			snprintf(name, sizeof(name), "%s.png", stem);
+			DRAW(name);
+		}
+	}
+#undef DRAW
+	rc = count;
+out:
+	if (tsv && fclose(tsv) != 0 && rc >= 0)
+		rc = perr_set(e, "unable to write '%s/charts.tsv': %s", outdir,
+			      strerror(errno));
+	free(p);
+	free(marks);
+	free(spans);
+	free(ss);
+	return rc;
+}

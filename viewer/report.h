@@ -1,0 +1,75 @@
+/*
+ * report.h - `perflog report`: per session of a log set (or the whole log
+ * when it has none) the times, the client's figures, per resource the
+ * average, 95th percentile and peak, and the bottleneck verdict
+ * (report_rules.h). Data: logs/logset.h (values), logs/markers.h
+ * (sessions, end-marker extras), the client's instrumentation (instr.h)
+ * from the session's output kept in the log set or a file given.
+ *
+ *   report_build   log set -> sessions with figures and verdicts
+ *   report_print   the text report
+ *   report_compare two reports side by side, with changes
+ *   report_html    index.html + PNG charts per session
+ */
+#ifndef PERFLOG_REPORT_H
+#define PERFLOG_REPORT_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "../common/util.h"
+#include "../logs/logset.h"
+#include "../logs/markers.h"
+#include "instr.h"
+#include "report_rules.h"
+
+struct report_session {
+	char name[128];		/* session name, "whole log" without one */
+	time_t begin, end;	/* the span judged (whole seconds) */
+	int open;		/* begin without end */
+	const struct marker *begin_m, *end_m;	/* NULL for the whole log */
+	struct report_figures fig;
+	int has_instr;
+	char instr_src[600];	/* where the instrumentation came from */
+	struct instr_report instr;
+	struct report_verdict verdict;
+};
+
+struct report {
+	char dir[512];
+	struct logset *ls;
+	struct marker_list markers;
+	struct report_session *s;
+	size_t n;
+};
+
+/* Open the log set, find its sessions and judge each. instr_file, when
+ * not NULL, is a client output holding an instrumentation report that
+ * applies to every session (otherwise each session's own output copy in
+ * the log set is searched: end-marker extra "output=FILE", then
+ * output-SESSION.log). Returns 0 or -1 with e set. */
+int report_build(const char *dir, const char *instr_file,
+		 struct report **out, struct perr *e);
+void report_free(struct report *r);
+
+/* The text report. */
+void report_print(FILE *f, const struct report *r);
+
+/* Two log sets' sessions side by side, matched by name, else by order,
+ * with the change of each figure (absolute and %). */
+void report_compare(FILE *f, const struct report *a, const struct report *b);
+
+/* OUTDIR/index.html: the text report and, per session, its charts (PNG
+ * files in OUTDIR/session-N/, drawn with png_export over the session plus
+ * a margin; the whole log without sessions). Plain static HTML with
+ * relative links, only to files that exist. width/height 0: defaults. */
+int report_html(const struct report *r, const char *outdir, int width,
+		int height, struct perr *e);
+
+/* The figures of one session of a log set filled from its values over
+ * [from, to] (exposed for tests). mem_ref_from/to is the span used for
+ * the log's largest Available Bytes. */
+int report_figures_of(struct logset *ls, time_t from, time_t to,
+		      struct report_figures *f, struct perr *e);
+
+#endif

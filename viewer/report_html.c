@@ -1,0 +1,111 @@
+/*
+ * report_html.c - `perflog report DIR --html OUTDIR` (report.h): the text
+ * report in a <pre>, then each session's charts. The charts are drawn
+ * first and the page lists only the files that are there afterwards, so
+ * it never links to a missing image; paths are relative, so OUTDIR can be
+ * moved or mailed as it is.
+ */
+#define _GNU_SOURCE	/* open_memstream */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "png_export.h"
+
+static void html_text(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(s[i], f);
+		}
+	}
+}
+
+int report_html(const struct report *r, const char *outdir, int width,
+		int height, struct perr *e)
+{
+	char path[1200], *text = NULL;
+	size_t tlen = 0;
+	FILE *mem, *f;
+
+	if (util_mkdirs(outdir, 0755) < 0)
+		return perr_set(e, "unable to create '%s': %s", outdir,
+				strerror(errno));
+	mem = open_memstream(&text, &tlen);
+	if (!mem)
+		return perr_set(e, "out of memory");
+	report_print(mem, r);
+	fclose(mem);
+
+	snprintf(path, sizeof(path), "%s/index.html.tmp", outdir);
+	f = fopen(path, "w");
+	if (!f) {
+		free(text);
+		return perr_set(e, "unable to write '%s': %s", path,
+				strerror(errno));
+	}
+	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+		"<title>perflog report: ");
+	html_text(f, r->dir, strlen(r->dir));
+	fprintf(f, "</title>\n<style>body{font-family:sans-serif;margin:2em}"
+		"pre{font-size:90%%;background:#f6f6f6;padding:1em}"
+		"img{display:block;max-width:100%%;margin:1em 0}</style>\n"
+		"</head><body>\n<h1>perflog report</h1>\n<pre>");
+	html_text(f, text, tlen);
+	fprintf(f, "</pre>\n");
+	free(text);
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct report_session *s = &r->s[i];
+		struct png_export_options o = { 0 };
+		char sub[64], names[16][64], dirp[1200];
+		struct perr pe;
+
+		snprintf(sub, sizeof(sub), "session-%zu", i + 1);
+		snprintf(dirp, sizeof(dirp), "%s/%s", outdir, sub);
+		o.width = width;
+		o.height = height;
+		o.session = s->begin_m ? s->name : NULL;
+		int n = png_export(r->ls, &r->markers, dirp, &o, names, 16, &pe);
+		fprintf(f, "<h2>Session ");
+		html_text(f, s->name, strlen(s->name));
+		fprintf(f, "</h2>\n<p><b>");
+		html_text(f, s->verdict.line, strlen(s->verdict.line));
+		fprintf(f, "</b></p>\n");
+		if (n < 0) {
+			fprintf(f, "<p>charts not drawn: ");
+			html_text(f, pe.msg, strlen(pe.msg));
+			fprintf(f, "</p>\n");
+			continue;
+		}
+		for (int k = 0; k < n && k < 16; k++) {
+			char img[2400];
+			snprintf(img, sizeof(img), "%s/%s", dirp, names[k]);
+			if (access(img, R_OK) != 0)
+				continue;
+			fprintf(f, "<img src=\"%s/", sub);
+			html_text(f, names[k], strlen(names[k]));
+			fprintf(f, "\" alt=\"");
+			html_text(f, names[k], strlen(names[k]));
+			fprintf(f, "\">\n");
+		}
+	}
+	fprintf(f, "</body></html>\n");
+	if (fclose(f) != 0)
+		return perr_set(e, "unable to write '%s': %s", path,
+				strerror(errno));
+	char final[1200];
+	snprintf(final, sizeof(final), "%s/index.html", outdir);
+	if (rename(path, final) != 0)
+		return perr_set(e, "unable to write '%s': %s", final,
+				strerror(errno));
+	return 0;
+}

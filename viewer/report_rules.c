@@ -1,0 +1,411 @@
+/*
+ * report_rules.c - session statistics and the bottleneck verdict
+ * (report_rules.h; the rules in prose are in viewer/README-report.md).
+ *
+ * The verdict: each resource rule below either fires or not; paging wins
+ * when it fires (memory shortage makes the disk and the CPU look busy);
+ * otherwise the fired rule whose p95 is the largest multiple of its
+ * threshold is the resource nearest saturation. The client's
+ * instrumentation, when present, confirms the verdict, or names the
+ * limit when no local resource is saturated (File I/O with an idle disk,
+ * Data Verb with an idle network: the server).
+ */
+#include "report_rules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double percentile_sorted(const double *s, size_t n, double p)
+{
+	if (!n)
+		return NAN;
+	if (p <= 0)
+		return s[0];
+	if (p >= 100)
+		return s[n - 1];
+	double h = (double)(n - 1) * p / 100.0;
+	size_t lo = (size_t)floor(h);
+	size_t hi = lo + 1 < n ? lo + 1 : lo;
+	return s[lo] + (h - (double)lo) * (s[hi] - s[lo]);
+}
+
+/* The known values of v, sorted; *m gets their count. */
+static double *known_sorted(const double *v, size_t n, size_t stride,
+			    size_t *m)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s));
+
+	*m = 0;
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i * stride]))
+			s[(*m)++] = v[i * stride];
+	qsort(s, *m, sizeof(*s), cmp_double);
+	return s;
+}
+
+double report_percentile(const double *v, size_t n, double p)
+{
+	size_t m;
+	double *s = known_sorted(v, n, 1, &m);
+	double r = s ? percentile_sorted(s, m, p) : NAN;
+
+	free(s);
+	return r;
+}
+
+void report_stat_of(const double *v, size_t n, size_t stride,
+		    struct report_stat *out)
+{
+	size_t m;
+	double *s = known_sorted(v, n, stride ? stride : 1, &m);
+
+	out->avg = out->p95 = out->peak = out->min = out->positive = NAN;
+	out->n = 0;
+	if (!s || !m) {
+		free(s);
+		return;
+	}
+	double sum = 0;
+	size_t pos = 0;
+	for (size_t i = 0; i < m; i++) {
+		sum += s[i];
+		pos += s[i] > 0;
+	}
+	out->n = m;
+	out->avg = sum / (double)m;
+	out->p95 = percentile_sorted(s, m, 95);
+	out->peak = s[m - 1];
+	out->min = s[0];
+	out->positive = (double)pos / (double)m;
+	free(s);
+}
+
+char *report_fmt_bytes(char *buf, size_t n, double bytes, const char *suffix)
+{
+	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	if (isnan(bytes)) {
+		snprintf(buf, n, "n/a");
+		return buf;
+	}
+	while (fabs(bytes) >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, n, u ? "%.1f %s%s" : "%.0f %s%s", bytes, units[u],
+		 suffix ? suffix : "");
+	return buf;
+}
+
+char *report_fmt_bits(char *buf, size_t n, double bits)
+{
+	static const char *units[] = { "b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s" };
+	int u = 0;
+
+	if (isnan(bits) || bits <= 0) {
+		snprintf(buf, n, "unknown bandwidth");
+		return buf;
+	}
+	while (bits >= 1000 && u < 4) {
+		bits /= 1000;
+		u++;
+	}
+	snprintf(buf, n, bits == floor(bits) ? "%.0f %s" : "%.1f %s", bits,
+		 units[u]);
+	return buf;
+}
+
+const char *report_kind_name(enum report_kind k)
+{
+	switch (k) {
+	case REPORT_NONE: return "none";
+	case REPORT_CPU: return "cpu";
+	case REPORT_CPU_SINGLE: return "cpu-single";
+	case REPORT_DISK: return "disk";
+	case REPORT_IOWAIT: return "iowait";
+	case REPORT_NETWORK: return "network";
+	case REPORT_PAGING: return "paging";
+	case REPORT_FILE_IO: return "client-file-io";
+	case REPORT_NET_OR_SERVER: return "network-or-server";
+	case REPORT_SERVER: return "server";
+	case REPORT_CLIENT_CPU: return "client-cpu";
+	}
+	return "?";
+}
+
+static int fires(const struct report_stat *s, double p95, double avg)
+{
+	return s->n && s->p95 >= p95 && s->avg >= avg;
+}
+
+static int cpu_single_fires(const struct report_figures *f)
+{
+	if (fires(&f->cpu, REPORT_CPU_P95, REPORT_CPU_AVG))
+		return 0;	/* all busy: plain CPU bound */
+	if (f->ncpu >= 2 && fires(&f->cpu1, REPORT_CPU1_P95, REPORT_CPU1_AVG))
+		return 1;
+	/* the client's process tree used one CPU's worth while the scheduler
+	 * moved it between CPUs (no single CPU looks pegged) */
+	return f->ncpu >= 2 && fires(&f->proc_cpu, REPORT_CPU1_P95, REPORT_CPU1_AVG) &&
+	       f->proc_cpu.p95 <= 100.0 + (100.0 - REPORT_CPU1_P95);
+}
+
+static int paging_fires(const struct report_figures *f)
+{
+	if (!fires(&f->pages, 0, REPORT_PAGES_AVG) ||
+	    f->pages.positive < REPORT_PAGES_SUSTAINED)
+		return 0;
+	if (!f->mem_avail.n)
+		return 1;	/* paging hard with no memory figure: trust it */
+	double low = REPORT_MEM_LOW_BYTES;
+	if (!isnan(f->mem_avail_ref) && f->mem_avail_ref * REPORT_MEM_LOW_SHARE > low)
+		low = f->mem_avail_ref * REPORT_MEM_LOW_SHARE;
+	return f->mem_avail.min <= low;
+}
+
+/* ", eth0 31% of 1 Gb/s"-style clause for the resources not named. */
+static void others(const struct report_figures *f, enum report_kind skip,
+		   char *buf, size_t n)
+{
+	char tmp[64], bw[32];
+	size_t len = 0;
+
+	buf[0] = '\0';
+#define ADD(...) do { \
+	if (len < n) \
+		len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__); \
+} while (0)
+	if (skip != REPORT_CPU && skip != REPORT_CPU_SINGLE && f->cpu.n) {
+		ADD("%sCPU %.0f%%", len ? ", " : "", f->cpu.avg);
+		if (f->ncpu >= 2 && f->cpu1.n)
+			ADD(" (busiest CPU %.0f%%)", f->cpu1.avg);
+	}
+	if (skip != REPORT_DISK && skip != REPORT_IOWAIT && f->disk[0] &&
+	    f->disk_busy.n)
+		ADD("%s%s %.0f%% busy", len ? ", " : "", f->disk,
+		    f->disk_busy.avg);
+	if (skip != REPORT_NETWORK && f->net[0] && f->net_bytes.n) {
+		if (f->net_share.n)
+			ADD("%s%s %.0f%% of %s", len ? ", " : "", f->net,
+			    f->net_share.avg,
+			    report_fmt_bits(bw, sizeof(bw), f->net_bandwidth));
+		else
+			ADD("%s%s %s", len ? ", " : "", f->net,
+			    report_fmt_bytes(tmp, sizeof(tmp), f->net_bytes.avg, "/s"));
+	}
+	if (skip != REPORT_PAGING && f->pages.n && f->pages.avg >= 1)
+		ADD("%s%.0f pages/s", len ? ", " : "", f->pages.avg);
+#undef ADD
+}
+
+static double ratio(const struct report_stat *s, double thr)
+{
+	return s->n ? s->p95 / thr : 0;
+}
+
+void report_judge(const struct report_figures *f,
+		  const struct instr_thread *instr, struct report_verdict *v)
+{
+	char rest[256], a[48], b[48], bw[32];
+	enum report_kind k = REPORT_NONE;
+	double best = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (paging_fires(f)) {
+		k = REPORT_PAGING;
+	} else {
+		if (fires(&f->cpu, REPORT_CPU_P95, REPORT_CPU_AVG) &&
+		    ratio(&f->cpu, REPORT_CPU_P95) > best) {
+			k = REPORT_CPU;
+			best = ratio(&f->cpu, REPORT_CPU_P95);
+		}
+		if (cpu_single_fires(f)) {
+			const struct report_stat *s = f->cpu1.n &&
+				f->cpu1.p95 >= REPORT_CPU1_P95 ? &f->cpu1 : &f->proc_cpu;
+			if (ratio(s, REPORT_CPU1_P95) > best) {
+				k = REPORT_CPU_SINGLE;
+				best = ratio(s, REPORT_CPU1_P95);
+			}
+		}
+		if (f->disk[0] && fires(&f->disk_busy, REPORT_DISK_P95, REPORT_DISK_AVG) &&
+		    ratio(&f->disk_busy, REPORT_DISK_P95) > best) {
+			k = REPORT_DISK;
+			best = ratio(&f->disk_busy, REPORT_DISK_P95);
+		}
+		if (f->net[0] && fires(&f->net_share, REPORT_NET_P95, REPORT_NET_AVG) &&
+		    ratio(&f->net_share, REPORT_NET_P95) > best) {
+			k = REPORT_NETWORK;
+			best = ratio(&f->net_share, REPORT_NET_P95);
+		}
+		if (k == REPORT_NONE && f->iowait.n &&
+		    f->iowait.avg >= REPORT_IOWAIT_AVG)
+			k = REPORT_IOWAIT;
+	}
+
+	/* the client's own account, when it gave one */
+	enum instr_category ic = INSTR_CAT_COUNT;
+	double ishare = 0;
+	char iclause[160] = "";
+	if (instr) {
+		ic = instr_dominant(instr, &ishare);
+		if (ic != INSTR_CAT_COUNT && ishare >= REPORT_INSTR_DOMINANT) {
+			double t[INSTR_CAT_COUNT];
+			instr_category_times(instr, t);
+			snprintf(iclause, sizeof(iclause),
+				 "client instrumentation: %s %.0f%% of %.0f s elapsed",
+				 ic == INSTR_CAT_FILE_IO ? "File I/O" :
+				 ic == INSTR_CAT_NETWORK ? "Data Verb" :
+				 ic == INSTR_CAT_SERVER ? "transaction verbs" :
+				 ic == INSTR_CAT_CPU ? "compute/CRC/compression" :
+				 ic == INSTR_CAT_DIRS ? "directory walk" : "other",
+				 100 * ishare, instr->elapsed_s);
+		} else {
+			ic = INSTR_CAT_COUNT;
+		}
+	}
+	if (k == REPORT_NONE || k == REPORT_IOWAIT) {
+		/* no local resource saturated: the client says where its
+		 * time went */
+		if (ic == INSTR_CAT_FILE_IO)
+			k = REPORT_FILE_IO;
+		else if (ic == INSTR_CAT_NETWORK)
+			k = REPORT_NET_OR_SERVER;
+		else if (ic == INSTR_CAT_SERVER)
+			k = REPORT_SERVER;
+		else if (ic == INSTR_CAT_CPU)
+			k = REPORT_CLIENT_CPU;
+	}
+	v->kind = k;
+	others(f, k, rest, sizeof(rest));
+
+	switch (k) {
+	case REPORT_PAGING:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: Memory paging %.0f pages/s (p95 %.0f, peak %.0f, >0 in %.0f%% of intervals) with available memory down to %s",
+			 f->pages.avg, f->pages.p95, f->pages.peak,
+			 100 * f->pages.positive,
+			 report_fmt_bytes(a, sizeof(a), f->mem_avail.min, NULL));
+		snprintf(v->hint, sizeof(v->hint),
+			 "memory is short: the paging also loads the disk and the CPU; add memory or lower the client's memory use");
+		break;
+	case REPORT_CPU:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: Processor(_Total) %.0f%% (avg %.0f%%, p95 %.0f%%, peak %.0f%%)",
+			 f->cpu.p95, f->cpu.avg, f->cpu.p95, f->cpu.peak);
+		snprintf(v->hint, sizeof(v->hint),
+			 "all CPUs busy: compression, encryption or other load on this host");
+		break;
+	case REPORT_CPU_SINGLE:
+		if (f->cpu1.n && f->cpu1.p95 >= REPORT_CPU1_P95)
+			snprintf(v->line, sizeof(v->line),
+				 "Bottleneck: one CPU (busiest %s) %.0f%% (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
+				 f->cpu1_name[0] ? f->cpu1_name : "per interval",
+				 f->cpu1.p95, f->cpu1.avg, f->cpu1.p95,
+				 f->cpu.avg, f->ncpu);
+		else
+			snprintf(v->line, sizeof(v->line),
+				 "Bottleneck: one CPU's worth: the client used %.0f%% CPU (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
+				 f->proc_cpu.p95, f->proc_cpu.avg,
+				 f->proc_cpu.p95, f->cpu.avg, f->ncpu);
+		snprintf(v->hint, sizeof(v->hint),
+			 "a single-threaded client is CPU-bound although the host is not: more sessions/streams (resourceutilization) or a faster CPU");
+		break;
+	case REPORT_DISK:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: LogicalDisk(%s) busy %.0f%% (avg %.0f%%, p95 %.0f%%) at %s, %.1f ms per transfer",
+			 f->disk, f->disk_busy.p95, f->disk_busy.avg,
+			 f->disk_busy.p95,
+			 report_fmt_bytes(a, sizeof(a), f->disk_bytes.avg, "/s"),
+			 f->disk_service.n ? f->disk_service.avg * 1000 : NAN);
+		if (!isnan(f->disk_xfer_size) &&
+		    f->disk_xfer_size < REPORT_SMALL_XFER &&
+		    (!f->disk_bytes.n || f->disk_bytes.avg < REPORT_LOW_THROUGHPUT))
+			snprintf(v->hint, sizeof(v->hint),
+				 "busy with small transfers (%s each) at low throughput: random I/O or no read-ahead (a file system mounted with cio/direct I/O)",
+				 report_fmt_bytes(b, sizeof(b), f->disk_xfer_size, NULL));
+		else if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
+			snprintf(v->hint, sizeof(v->hint),
+				 "slow service time (%.0f ms per transfer): the device or its path is slow",
+				 f->disk_service.avg * 1000);
+		else
+			snprintf(v->hint, sizeof(v->hint),
+				 "the disk is at its throughput: a faster disk or spreading the data");
+		break;
+	case REPORT_IOWAIT:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: I/O wait %.0f%% of CPU time (p95 %.0f%%) with no disk saturated%s%s",
+			 f->iowait.avg, f->iowait.p95, f->disk[0] ? ", busiest " : "",
+			 f->disk);
+		snprintf(v->hint, sizeof(v->hint),
+			 "the CPUs wait on I/O: storage not logged here (network file system, SAN path) or latency-bound I/O");
+		break;
+	case REPORT_NETWORK:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: Network Interface(%s) %.0f%% of %s (avg %.0f%%, p95 %.0f%%, %s)",
+			 f->net, f->net_share.p95,
+			 report_fmt_bits(bw, sizeof(bw), f->net_bandwidth),
+			 f->net_share.avg, f->net_share.p95,
+			 report_fmt_bytes(a, sizeof(a), f->net_bytes.avg, "/s"));
+		snprintf(v->hint, sizeof(v->hint),
+			 "the link is full: a faster network, compression at the client, or LAN-free");
+		break;
+	case REPORT_FILE_IO:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: client file reads (%s)", iclause);
+		snprintf(v->hint, sizeof(v->hint),
+			 "reading the files is slow although no logged disk is saturated: check read-ahead (cio mounts), a network file system, or many small files");
+		break;
+	case REPORT_NET_OR_SERVER:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: network or server (%s)", iclause);
+		snprintf(v->hint, sizeof(v->hint),
+			 "sending takes the time while this host's network is not full: look at the server (its disks, tape mounts) and the path in between");
+		break;
+	case REPORT_SERVER:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: the server (%s)", iclause);
+		snprintf(v->hint, sizeof(v->hint),
+			 "the client waits on transaction commits: server database or storage pool");
+		break;
+	case REPORT_CLIENT_CPU:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: client CPU work (%s)", iclause);
+		snprintf(v->hint, sizeof(v->hint),
+			 "compression, encryption or CRC cost: consider turning them off or more streams");
+		break;
+	case REPORT_NONE:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: nothing near saturation");
+		snprintf(v->hint, sizeof(v->hint),
+			 "no logged resource was near its limit: the backup server, the path to it, or the client's own pacing");
+		break;
+	}
+	size_t len = strlen(v->line);
+	if (rest[0] && len < sizeof(v->line))
+		len += (size_t)snprintf(v->line + len, sizeof(v->line) - len,
+					"%s%s", k == REPORT_NONE ? ": " :
+					strstr(v->line, " while ") ? ", " : " while ",
+					rest);
+	if (iclause[0] && k != REPORT_FILE_IO && k != REPORT_NET_OR_SERVER &&
+	    k != REPORT_SERVER && k != REPORT_CLIENT_CPU && len < sizeof(v->line)) {
+		int agrees = (k == REPORT_DISK && ic == INSTR_CAT_FILE_IO) ||
+			     (k == REPORT_NETWORK && ic == INSTR_CAT_NETWORK) ||
+			     ((k == REPORT_CPU || k == REPORT_CPU_SINGLE) &&
+			      ic == INSTR_CAT_CPU);
+		snprintf(v->line + len, sizeof(v->line) - len, "; %s%s", iclause,
+			 agrees ? (k == REPORT_DISK ? ": disk read bound" :
+				   " (agrees)") : "");
+	}
+}
