@@ -75,7 +75,7 @@ compare() { # NAME PERFLOG-SUFFIX SADF-OPT DEV EXPR PERCENT(1/0)
 			printf "%-34s %14.4g %14.4g %12.4g %7.2f%%%s\n", name, ma, mb, d, 100 * d / fs,
 				((d < 0 ? -d : d) > fs / 100 ? "  FLAG" : "") }' "$BENCH_TMP/a" "$BENCH_TMP/b"
 }
-echo "== accuracy: perflog vs sar, ${S} s at 1 s under load (burn 1 core, 32 MB/s fsync'd writes to $DEV, 64 MB/s over lo) =="
+echo "== accuracy: perflog vs sar, ${S} s at 1 s under load (burn 1 core, 32 MB fsync'd writes to $DEV every ~0.5 s, 64 MB sends over lo every ~0.6 s) =="
 printf '%-34s %14s %14s %12s %8s\n' counter perflog sar difference "of f.s."
 compare 'CPU %user (+%nice)'      'Processor(_Total)\% User Time'       -u - '%user+%nice' 1
 compare 'CPU %system'             'Processor(_Total)\% Privileged Time' -u - '%system' 1
@@ -95,4 +95,4 @@ compare 'cswch/s'                 'System\Context Switches/sec' -w - 'cswch/s' 0
 compare 'lo rxkB/s (B/s)'         'Network Interface(lo)\Bytes Received/sec' '-n DEV' lo 'rxkB/s*1024' 0
 compare 'lo txkB/s (B/s)'         'Network Interface(lo)\Bytes Sent/sec'     '-n DEV' lo 'txkB/s*1024' 0
 compare 'lo rxpck/s+txpck/s'      'Network Interface(lo)\Packets/sec'        '-n DEV' lo 'rxpck/s+txpck/s' 0
-echo "(tps is compared with Disk Writes/sec: the load only writes; reads are ~0 on both)"
+echo "(tps is compared with Disk Writes/sec alone: a known under-count when the disk also reads; see docs/PERFORMANCE.md)"
