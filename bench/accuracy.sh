@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench/accuracy.sh - perflog beside sysstat under generated load: sadc and
 # the collector log the same ACCURACY_SECONDS (60) at 1 s while loadgen
-# burns one core, writes 32 MB with fsync to the disk under /var/tmp each
-# second, and sends 64 MB a second over loopback (lo). Then, per counter
+# burns one core, writes 32 MB with fsync to the disk under /var/tmp every
+# ~0.5 s, and sends 64 MB over loopback (lo) every ~0.6 s. Then, per counter
 # shared with sar, the means of both over the common window and their
 # difference; "FLAG" when it is over 1% of full scale (100 for percentages,
 # else the larger of the two peaks). Each flag is a bug or a definition
