@@ -5,7 +5,8 @@
 #   make demo       install what is missing, build, log a reference workload
 #   make bench      overhead, viewer and estimate benchmarks (figures only)
 #   make install    PREFIX=/usr/local DESTDIR=
-#   make fuzz       libFuzzer targets (clang)
+#   make fuzz       libFuzzer targets (clang); FUZZ_TIME=S runs each S seconds
+#   make soak       an hour at 1 s under load: RSS and open fds (bench/soak.sh)
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -35,7 +36,7 @@ E2E       := $(sort $(wildcard tests/t[0-9]*.t))
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOLS     := $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 
-.PHONY: all check unit e2e check-clang demo bench install uninstall clean fuzz soak
+.PHONY: all check check-fuzz unit e2e check-clang demo bench install uninstall clean fuzz soak
 
 all: perflog
 
@@ -82,8 +83,13 @@ check-clang:
 	  done; echo "clang: $(words $(SRCS) $(UNIT_SRCS)) files clean"; \
 	else echo "clang not installed; skipped"; fi
 
-check: perflog $(UNIT_BINS) $(TOOLS) check-clang
+check: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fuzz
 	PERFLOG=$(CURDIR)/perflog prove -f $(UNIT_BINS) $(E2E)
+
+# Every libFuzzer target a short while on its corpus (tests/fuzz/Makefile;
+# skipped with a note when clang's fuzzer runtime is missing).
+check-fuzz:
+	@$(MAKE) --no-print-directory -f tests/fuzz/Makefile check-fuzz
 
 e2e: perflog $(TOOLS)
 	PERFLOG=$(CURDIR)/perflog prove -v $(E2E)
@@ -98,7 +104,7 @@ soak: perflog
 	@sh bench/soak.sh
 
 fuzz:
-	@$(MAKE) -f tests/fuzz/Makefile
+	@$(MAKE) --no-print-directory -f tests/fuzz/Makefile
 
 install: perflog
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)

@@ -42,6 +42,42 @@
 
 static volatile sig_atomic_t stop_signal;
 
+/*
+ * The wall clock the collector stamps with. Test seam (STYLE 4, like git's
+ * GIT_TEST_DATE_NOW): when $PERFLOG_TEST_CLOCK_OFFSET_FILE names a file, the
+ * number of seconds it holds (may be negative or fractional) is added to
+ * CLOCK_REALTIME, re-read at every call (once per sample), so a test can
+ * step the "wall clock" forward or back mid-run without root and without
+ * disturbing the machine. A missing or unreadable file means no offset.
+ * Not for production use; tests/t7300-clock.t is its user.
+ */
+static double wall_clock(void)
+{
+	const char *f = getenv("PERFLOG_TEST_CLOCK_OFFSET_FILE");
+	double wall = util_walltime();
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	if (!f || !*f)
+		return wall;
+	fd = open(f, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return wall;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0) {
+		char *end;
+		double off;
+
+		buf[n] = '\0';
+		off = strtod(buf, &end);
+		if (end != buf && isfinite(off) && fabs(off) < 1e9)
+			wall += off;
+	}
+	return wall;
+}
+
 static void on_signal(int sig)
 {
 	stop_signal = sig;
@@ -202,6 +238,9 @@ static void select_instances(struct collector *c, double now)
 				continue;
 			}
 			e->added = 1;
+			complain_release(&c->c_add, "creating %s(%s) works again",
+					 catalog_objects[iv->object].name,
+					 iv->instance);
 		}
 		if (keep != i)
 			c->sample.inst[keep] = *iv;
@@ -360,7 +399,7 @@ static void serve(struct collector *c)
 	struct request r;
 	char last[40] = "-";
 
-	if (server_accept(c->srv, &r) != 1)
+	if (server_accept(c->srv, &r, schedule_deadline(&c->sched)) != 1)
 		return;
 	if (!strcmp(r.line, "status")) {
 		if (c->last)
@@ -414,7 +453,7 @@ static int setup(struct collector *c, struct perr *e)
 	if (!c->sel)
 		return perr_set(e, "out of memory");
 	mono = util_monotonic();
-	wall = util_walltime();
+	wall = wall_clock();
 	/* at least half an interval (at most 1 s) between the baseline and
 	 * the first sample, so the first value is not a sliver */
 	schedule_init(&c->sched, s->interval, mono, wall,
@@ -454,6 +493,7 @@ static int setup(struct collector *c, struct perr *e)
 			dup2(fd, 2);
 			close(fd);
 		}
+		complain_syslog(1);
 	}
 	c->srv = server_open(logset_writer_dir(c->w), s->interval, e);
 	if (!c->srv)
@@ -566,7 +606,7 @@ int collector_run(const struct collector_options *opt)
 						 "%s", pe.msg);
 			}
 			skipped = schedule_advance(&c.sched, util_monotonic(),
-						   util_walltime());
+						   wall_clock());
 			if (skipped > 0)
 				complain(&c.c_late, util_monotonic(),
 					 "sampling fell behind: %ld sample(s) skipped",

@@ -3,13 +3,33 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <syslog.h>
 #include <time.h>
 
 #include "../common/util.h"
 
+static int use_syslog;
+
+void complain_syslog(int on)
+{
+	if (on && !use_syslog)
+		openlog("perflog", LOG_PID, LOG_DAEMON);
+	use_syslog = on;
+}
+
 static void say(const char *fmt, va_list ap, const char *suffix)
 {
 	char when[40];
+
+	if (use_syslog) {
+		char msg[1024];
+		va_list copy;
+
+		va_copy(copy, ap);
+		vsnprintf(msg, sizeof(msg), fmt, copy);
+		va_end(copy);
+		syslog(LOG_WARNING, "%s%s", msg, suffix);
+	}
 
 	util_iso8601(when, sizeof(when), time(NULL), -1);
 	fprintf(stderr, "perflog: %s: ", when);

@@ -15,6 +15,10 @@ struct complaint {
 	double backoff;		/* seconds to the next reminder */
 };
 
+/* Also send every report to syslog (LOG_DAEMON, "perflog"): a daemon's
+ * stderr is its log set's collector.log, which a full disk silences. */
+void complain_syslog(int on);
+
 /* Report msg (on stderr, prefixed with the time) if c is not active or
  * its back-off has passed; the back-off doubles up to a day. */
 void complain(struct complaint *c, double now, const char *fmt, ...)

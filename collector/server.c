@@ -127,7 +127,7 @@ void server_reply(struct request *r, int ok, const char *fmt, ...)
 	r->line = NULL;
 }
 
-int server_accept(struct server *s, struct request *r)
+int server_accept(struct server *s, struct request *r, double until)
 {
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
@@ -153,7 +153,13 @@ int server_accept(struct server *s, struct request *r)
 		server_reply(r, 0, "out of memory");
 		return 0;
 	}
-	deadline = util_monotonic() + 2.0;
+	deadline = util_monotonic();
+	if (until < deadline + SERVER_MIN_WAIT)
+		deadline += SERVER_MIN_WAIT;
+	else if (until > deadline + SERVER_MAX_WAIT)
+		deadline += SERVER_MAX_WAIT;
+	else
+		deadline = until;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int wait = (int)((deadline - util_monotonic()) * 1000);

@@ -261,12 +261,26 @@ int settings_parse(const char *text, const char *name, struct settings *s,
 
 int settings_load(const char *file, struct settings *s, struct perr *e)
 {
-	char *text = util_read_file(file, NULL);
+	size_t len;
+	char *text = util_read_file(file, &len);
+	char *nul;
 	int r;
 
 	if (!text)
 		return perr_set(e, "unable to read settings '%s': %s", file,
 				strerror(errno));
+	/* a NUL byte (a binary file, corruption) would silently end the
+	 * text there: refuse it, naming its line */
+	nul = memchr(text, '\0', len);
+	if (nul) {
+		int line = 1;
+
+		for (const char *p = text; p < nul; p++)
+			line += *p == '\n';
+		free(text);
+		return perr_set(e, "%s:%d: NUL byte (not a text file?)", file,
+				line);
+	}
 	util_strlcpy(s->source, file, sizeof(s->source));
 	r = settings_parse(text, file, s, e);
 	free(text);

@@ -42,6 +42,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -316,6 +317,22 @@ fail:
 
 /* ---- RRD files ---- */
 
+/* librrd's message for the last failure. Some failures leave it empty
+ * (rrd_create_r2 on a full disk: librrd's own cleanup clobbers errno too),
+ * so then look at the file system: no space left is the likely cause, and
+ * the one the user must hear about. */
+static const char *rrd_why(const char *dir)
+{
+	const char *why = rrd_get_error();
+	struct statvfs vfs;
+
+	if (why && *why)
+		return why;
+	if (statvfs(dir, &vfs) == 0 && (vfs.f_bavail == 0 || vfs.f_favail == 0))
+		return strerror(ENOSPC);
+	return "librrd gave no reason";
+}
+
 static void fmt_bound(char *buf, size_t n, double v)
 {
 	if (isnan(v))
@@ -367,9 +384,7 @@ static int create_in_child(const char *path, unsigned long step,
 		;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	if (!why[0])
-		util_strlcpy(why, "the process creating it failed", nwhy);
-	return -1;
+	return -1;	/* why may be empty: the caller says more */
 }
 
 static int create_rrd(struct logset_writer *w, struct wfile *f,
@@ -433,7 +448,9 @@ static int create_rrd(struct logset_writer *w, struct wfile *f,
 		rc = create_in_child(tmp, step, last_up, argc, argv, why,
 				     sizeof(why));
 		if (rc != 0) {
-			perr_set(e, "unable to create '%s': %s", f->path, why);
+			rrd_clear_error();
+			perr_set(e, "unable to create '%s': %s", f->path,
+				 why[0] ? why : rrd_why(w->dir));
 			unlink(tmp);
 			return -1;
 		}
@@ -607,7 +624,7 @@ static int flush_file(struct logset_writer *w, struct wfile *f,
 	f->npend = 0;
 	if (r != 0)
 		return perr_set(e, "unable to update '%s': %s", f->path,
-				rrd_get_error());
+				rrd_why(w->dir));
 	return 0;
 }
 

@@ -13,6 +13,7 @@ NS=plscale$$
 ip netns add $NS 2>/dev/null || skip_all "cannot create a network namespace"
 _netns="$_netns $NS"	# deleted at exit with every veth in it
 PAIRS=100
+unset PERFLOG_BATCH	# the default, batched writes
 for i in $(seq $PAIRS); do
 	echo "link add sa$i type veth peer name sb$i"
 done > $SCRATCH/links

@@ -1,0 +1,4 @@
+[log]
+interval = 99999999999999999999
+[bogus]
+foo

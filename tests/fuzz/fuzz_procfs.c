@@ -1,0 +1,124 @@
+/* fuzz_procfs.c - the /proc readers (counters/procfs.c) and the rates
+ * computed from what they read (counters/rates.c).
+ *
+ * The input is split on lines "@@@" into up to ten parts: parts 0-4 are
+ * proc/stat, proc/diskstats, proc/meminfo, proc/vmstat and proc/net/dev of
+ * a first snapshot, parts 5-9 the same files of a second one (missing
+ * parts repeat the first snapshot's). Each is written under a private
+ * temporary root (procfs_open's fixture-tree seam, STYLE 4) and read with
+ * procfs_read; rates_compute then turns the pair into a sample, so counter
+ * wrap, resets and devices that vanish between reads are fuzzed too. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../counters/rates.h"
+#include "../../counters/source.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+static char root[64];
+static const char *const files[5] = {
+	"proc/stat", "proc/diskstats", "proc/meminfo", "proc/vmstat",
+	"proc/net/dev",
+};
+
+static void cleanup(void)
+{
+	char p[128];
+
+	for (int i = 0; i < 5; i++) {
+		snprintf(p, sizeof(p), "%s/%s", root, files[i]);
+		unlink(p);
+	}
+	snprintf(p, sizeof(p), "%s/proc/net", root);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/proc", root);
+	rmdir(p);
+	rmdir(root);
+}
+
+static void setup(void)
+{
+	char p[128];
+
+	snprintf(root, sizeof(root), "/tmp/perflog-fuzz.XXXXXX");
+	if (!mkdtemp(root))
+		abort();
+	snprintf(p, sizeof(p), "%s/proc", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof(p), "%s/proc/net", root);
+	mkdir(p, 0700);
+	atexit(cleanup);
+}
+
+static void put(int i, const unsigned char *d, size_t n)
+{
+	char p[128];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", root, files[i]);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		abort();
+	if (n && write(fd, d, n) != (ssize_t)n)
+		abort();
+	close(fd);
+}
+
+static int take(struct raw_snapshot *s)
+{
+	struct perr e;
+	struct procfs *p = procfs_open(root, &e);
+	int r;
+
+	if (!p)
+		return -1;
+	r = procfs_read(p, s, &e);
+	procfs_close(p);
+	return r;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	const unsigned char *part[10];
+	size_t len[10];
+	int n = 0;
+	const unsigned char *p = data, *end = data + size;
+	struct raw_snapshot a, b;
+	struct sample smp;
+
+	if (!root[0])
+		setup();
+	while (n < 10) {
+		const unsigned char *sep = memmem(p, (size_t)(end - p), "@@@\n", 4);
+
+		part[n] = p;
+		len[n] = sep ? (size_t)(sep - p) : (size_t)(end - p);
+		n++;
+		if (!sep)
+			break;
+		p = sep + 4;
+	}
+	for (int i = 0; i < 5; i++)
+		put(i, i < n ? part[i] : NULL, i < n ? len[i] : 0);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&smp, 0, sizeof(smp));
+	if (take(&a) == 0) {
+		for (int i = 5; i < n; i++)
+			put(i - 5, part[i], len[i]);
+		if (take(&b) == 0) {
+			b.mono = a.mono + 1.0;	/* a fixed, sane interval */
+			rates_compute(&a, &b, &smp);
+		}
+	}
+	sample_free(&smp);
+	snapshot_free(&a);
+	snapshot_free(&b);
+	return 0;
+}

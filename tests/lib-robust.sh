@@ -1,0 +1,59 @@
+# tests/lib-robust.sh - helpers of the robustness suites (t7NNN), sourced
+# after lib.sh.
+
+# Every *.rrd under a log set passes `rrdtool info`; prints the bad ones.
+rrd_bad_files() {
+	for f in "$1"/*.rrd; do
+		[ -e "$f" ] || continue
+		rrdtool info "$f" >/dev/null 2>&1 || echo "$f"
+	done
+}
+rrds_ok() { [ -z "$(rrd_bad_files "$1")" ]; }
+
+# The pid of the collector logging to a set, from the runtime directory.
+collector_pid() {
+	for f in "$PERFLOG_RUNTIME_DIR"/*.info; do
+		[ -e "$f" ] || continue
+		if grep -qxF "logset	$1" "$f"; then basename "$f" .info; return 0; fi
+	done
+	return 1
+}
+
+# Wait for a process (not our child) to be gone.
+wait_gone() {
+	for _ in $(seq 1 100); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# `rrdtool last` of a file (0 when it cannot be read).
+rrd_last() { rrdtool last "$1" 2>/dev/null || echo 0; }
+
+# Number of CSV rows (after the header) with at least one value.
+csv_rows_with_values() {
+	tail -n +2 "$1" | awk -F, '{ for (i = 2; i <= NF; i++) if ($i != "") { n++; break } } END { print n + 0 }'
+}
+
+# No runtime entry (.info or .sock) left for a pid.
+no_runtime_entry() {
+	[ ! -e "$PERFLOG_RUNTIME_DIR/$1.info" ] && [ ! -e "$PERFLOG_RUNTIME_DIR/$1.sock" ]
+}
+
+CTLPOKE=$TOP/build/tools/ctlpoke
+
+# A point marker through the collector logging to DIR: `perflog mark` when
+# this build has it, else the control protocol itself (control.h).
+mark_via() {
+	if $PERFLOG mark --help >/dev/null 2>&1; then
+		$PERFLOG mark -d "$1" "$2"
+		return
+	fi
+	_p=$(collector_pid "$1") || { echo "no collector for $1" >&2; return 1; }
+	_out=$(printf 'mark point\t\t%s\n' "$2" | $CTLPOKE "$PERFLOG_RUNTIME_DIR/$_p.sock")
+	case "$_out" in
+	ok*) return 0 ;;
+	*) echo "perflog mark: ${_out#error }" >&2; return 1 ;;
+	esac
+}

@@ -1,0 +1,102 @@
+#!/bin/bash
+# kill -9 of the collector at several moments (while it starts, right after
+# `perflog start` returns, mid-run, and repeatedly on one log directory):
+# every RRD file still passes `rrdtool info`, what was written exports
+# (perflog.meta has no stop line; the export ends at the last update),
+# `perflog status` drops the dead collector and cleans its stale .info and
+# .sock, and the next `perflog start -o` on the same directory works.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-robust.sh"
+LOGS=$SCRATCH/logs
+
+# after_kill NAME DIR PID: the checks every kill must pass
+after_kill() {
+	what=$1 dir=$2 pid=$3
+	wait_gone "$pid"
+	ok "$what: RRD files pass rrdtool info" rrds_ok "$dir"
+	is "$(ls -A "$dir" | grep -c '\.tmp\.')" 0 "$what: no temporary file left beside the RRD files"
+	ok "$what: no stop line (killed)" sh -c "! grep -q '^stop' '$dir/perflog.meta'"
+	ok "$what: export --csv works" sh -c "$PERFLOG export '$dir' --csv '$SCRATCH/k.csv'"
+	out=$($PERFLOG status 2>&1)
+	ok "$what: status no longer lists it" sh -c "! printf '%s' '$out' | grep -qF '$dir'"
+	ok "$what: its stale .info and .sock are cleaned" no_runtime_entry "$pid"
+}
+
+# 1. right after `perflog start` returned (the first sample is written)
+dir=$($PERFLOG start -o $LOGS -i 1)
+pid=$(collector_pid "$dir")
+ok 'start: collector registered' test -n "$pid"
+kill -9 "$pid"
+after_kill 'right after start' "$dir" "$pid"
+ok 'right after start: the exported row is there' test "$(csv_rows_with_values $SCRATCH/k.csv)" -ge 1
+
+# 2. mid-run, after about 3 samples
+dir=$($PERFLOG start -o $LOGS -i 1)
+pid=$(collector_pid "$dir")
+sleep 2.5
+last_before=$(rrd_last "$dir/Memory.rrd")
+kill -9 "$pid"
+after_kill 'mid-run' "$dir" "$pid"
+rows=$(csv_rows_with_values $SCRATCH/k.csv)
+ok "mid-run: every written sample exports ($rows rows)" test "$rows" -ge 2
+last_row=$(tail -1 $SCRATCH/k.csv | cut -d, -f1)
+is "$last_row" "$(date -u -d @"$(rrd_last "$dir/Memory.rrd")" +%Y-%m-%dT%H:%M:%SZ)" 'mid-run: the export ends at the last update'
+ok 'mid-run: the last update is at least what it was before the kill' test "$(rrd_last "$dir/Memory.rrd")" -ge "$last_before"
+ok 'mid-run: the report reads the killed set' sh -c "$PERFLOG report '$dir' > $SCRATCH/report.txt"
+ok 'mid-run: PNG export of the killed set' sh -c "$PERFLOG export '$dir' --png $SCRATCH/png && head -c 8 \$(ls $SCRATCH/png/*.png | head -1) | od -c | grep -q 'P   N   G'"
+ok 'mid-run: Memory values fetch' sh -c "rrdtool fetch '$dir/Memory.rrd' AVERAGE -s $((last_before - 2)) -e $last_before | grep -Eq '^ *[0-9]+: [0-9]'"
+
+# 3. while starting, before the first sample (foreground collector), at
+# a few moments of its first second
+for delay in 0.05 0.2 0.4 0.7; do
+	$PERFLOG start -f -o $LOGS -i 1 > $SCRATCH/fg.out 2>&1 &
+	fg=$!
+	sleep $delay
+	kill -9 $fg
+	wait $fg 2>/dev/null
+	for d in "$LOGS"/*/; do
+		d=${d%/}
+		[ -e "$d/.checked" ] && continue
+		touch "$d/.checked"
+		bad=$(rrd_bad_files "$d")
+		[ -z "$bad" ] || echo "killed at $delay: $bad"
+		if [ -e "$d/perflog.meta" ]; then
+			$PERFLOG export "$d" --csv /dev/null 2>&1 | grep -v "^$" | sed "s/^/killed at $delay: /"
+		fi
+	done
+done > $SCRATCH/starting 2>&1
+ok 'killed while starting: every RRD file is whole, every set exports' test ! -s $SCRATCH/starting
+sed 's/^/#   /' $SCRATCH/starting | head
+ok 'killed while starting: status lists nothing' sh -c "$PERFLOG status | grep -q 'no collector is running'"
+ok 'killed while starting: runtime directory clean' sh -c "! ls '$PERFLOG_RUNTIME_DIR' | grep -q ."
+
+# 4. repeated: five start / kill -9 cycles at different moments on the same
+# log directory; each start works
+fails=0
+for i in 1 2 3 4 5; do
+	d=$($PERFLOG start -o $LOGS -i 1) || { fails=$((fails + 1)); continue; }
+	p=$(collector_pid "$d")
+	sleep "0.$((i * 3))"
+	kill -9 "$p"
+	wait_gone "$p"
+	rrds_ok "$d" || { echo "# bad RRD in $d"; fails=$((fails + 1)); }
+	$PERFLOG export "$d" --csv /dev/null || fails=$((fails + 1))
+done
+is "$fails" 0 'five start / kill -9 cycles: every start works, every set is whole'
+ok 'status after the cycles lists none of them' sh -c "$PERFLOG status | grep -q 'no collector is running'"
+ok 'runtime directory holds no stale entry' sh -c "! ls '$PERFLOG_RUNTIME_DIR' | grep -q ."
+
+# 5. the same log set name again (a settings file names it): the killed
+# set is not reused (it would mix two runs), a clear error says so
+name=$(basename "$dir")
+printf '[log]\nname = %s\n' "$name" > $SCRATCH/same.pml
+out=$($PERFLOG start -c $SCRATCH/same.pml -o $LOGS -i 1 2>&1); st=$?
+ok 'same set name after kill -9: refused' test $st -ne 0
+like "$out" "already exists" 'same set name after kill -9: says it already exists'
+
+# 6. and a normal start / stop after all that
+d=$($PERFLOG start -o $LOGS -i 1)
+ok 'a clean start after the kills' test -d "$d"
+ok 'and stop' $PERFLOG stop "$d"
+ok 'stop line written' grep -q '^stop' "$d/perflog.meta"
+done_testing

@@ -1,0 +1,78 @@
+#!/bin/bash
+# Clock steps: the wall clock jumps forward an hour, then back an hour,
+# mid-run (through the collector's test seam PERFLOG_TEST_CLOCK_OFFSET_FILE,
+# see collector.c wall_clock: the machine's clock is not touched). The
+# collector keeps running and keeps its spacing, `rrdtool last` never
+# decreases (librrd would refuse an update in the past), and the log set
+# closes cleanly.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-robust.sh"
+LOGS=$SCRATCH/logs
+OFF=$SCRATCH/clock-offset
+echo 0 > $OFF
+export PERFLOG_TEST_CLOCK_OFFSET_FILE=$OFF
+
+$PERFLOG start -f -o $LOGS -i 1 > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
+fg=$!
+track_pid $fg
+wait_for 15 test -s $SCRATCH/fg.out || { echo "# collector did not start"; cat $SCRATCH/fg.err; }
+dir=$(head -1 $SCRATCH/fg.out)
+rrd=$dir/Memory.rrd
+ok 'collector started' test -f "$rrd"
+
+# watch `rrdtool last` every 0.2 s for the whole run
+( while :; do rrd_last "$rrd"; sleep 0.2; done ) > $SCRATCH/lasts &
+watcher=$!
+track_pid $watcher
+
+sleep 3
+before=$(rrd_last "$rrd")
+echo 3600 > $OFF			# forward an hour
+sleep 4
+fwd=$(rrd_last "$rrd")
+ok "a step forward moves the stamps forward ($before -> $fwd)" test "$fwd" -ge $((before + 3500))
+ok 'alive after the step forward' kill -0 $fg
+ok 'status answers after the step forward' sh -c "$PERFLOG status | grep -qF '$dir'"
+
+echo 0 > $OFF				# back an hour
+sleep 1.5
+back1=$(rrd_last "$rrd")
+sleep 3
+back2=$(rrd_last "$rrd")
+ok "after the step back, rows keep coming ($back1 -> $back2)" test "$back2" -ge $((back1 + 2))
+ok "and never go back ($back2 >= $fwd)" test "$back2" -ge "$fwd"
+ok 'alive after the step back' kill -0 $fg
+
+echo -1800 > $OFF			# and back once more, below the start
+sleep 2.5
+back3=$(rrd_last "$rrd")
+ok "a step back below the log set's start: rows still come ($back2 -> $back3)" test "$back3" -gt "$back2"
+
+kill $watcher; wait $watcher 2>/dev/null
+dec=$(awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }' $SCRATCH/lasts)
+is "$dec" 0 "rrdtool last never decreased ($(wc -l < $SCRATCH/lasts) readings)"
+ok 'no update was refused by librrd' sh -c "! grep -q 'unable to update' $SCRATCH/fg.err"
+
+kill -TERM $fg
+wait $fg
+is "$?" 0 'SIGTERM after the steps: exits 0'
+ok 'stop line written' grep -q '^stop' "$dir/perflog.meta"
+ok 'RRD files pass rrdtool info' rrds_ok "$dir"
+
+# spacing: rows with values are one interval apart, apart from the one gap
+# the step forward left (the hour nobody lived through stays unknown)
+$PERFLOG export "$dir" --csv $SCRATCH/c.csv
+tail -n +2 $SCRATCH/c.csv | awk -F, '{ for (i = 2; i <= NF; i++) if ($i != "") { print $1; break } }' |
+	while read -r t; do date -u -d "$t" +%s; done > $SCRATCH/times
+gaps=$(awk 'NR > 1 { d = $1 - prev; if (d != 1) print d } { prev = $1 }' $SCRATCH/times | tr '\n' ' ')
+n=$(wc -l < $SCRATCH/times)
+# (a loaded machine may make the collector skip a deadline: it says so on
+# stderr and leaves a few seconds unknown, never a short or doubled row)
+big=$(printf '%s\n' $gaps | awk '$1 >= 3500 && $1 <= 3700' | wc -l)
+odd=$(printf '%s\n' $gaps | awk '$1 < 1 || ($1 > 10 && ($1 < 3500 || $1 > 3700))' | wc -l)
+ok "rows whole seconds apart, one gap of about an hour (gaps other than 1: $gaps)" test "$big" = 1 -a "$odd" = 0
+skips=$(grep -c 'skipped' $SCRATCH/fg.err)
+small=$(printf '%s\n' $gaps | awk '$1 > 1 && $1 <= 10' | wc -l)
+ok "short gaps only where the collector reported a skip ($small gaps, $skips reports)" test "$small" = 0 -o "$skips" -ge 1
+ok "a row for (nearly) every second the collector ran ($n rows)" test "$n" -ge 10
+done_testing
