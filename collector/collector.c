@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -110,6 +111,7 @@ struct collector {
 	struct watch watch[MAX_WATCH];
 	int nwatch;
 	struct complaint c_read, c_write, c_add, c_late;
+	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 };
 
 /* A directory name for the log set: HOST-YYYYmmddTHHMMSS, with -2, -3 ...
@@ -190,10 +192,17 @@ static int instance_has_io(const struct raw_snapshot *s, const char *name)
 }
 
 /* Make sure every selected instance of the sample has its RRD file; drop
- * the instances that are not logged so the writer does not look at them. */
+ * the instances that are not logged so the writer does not look at them.
+ * Creating a file is slow (librrd writes it whole: ~50 ms for a disk's at
+ * 1 s; bench/scale.sh), so at most half an interval goes to creating
+ * files per sample (the objects without instances and the _Totals
+ * excepted): the rest wait for the next samples. On a host with
+ * hundreds of new devices they join over a few intervals instead of the
+ * collector stalling and leaving a gap in every file already logged. */
 static void select_instances(struct collector *c, double now)
 {
 	size_t keep = 0;
+	double budget = now + c->set->interval * 0.5;
 
 	for (size_t i = 0; i < c->sample.n; i++) {
 		struct instance_values *iv = &c->sample.inst[i];
@@ -218,6 +227,10 @@ static void select_instances(struct collector *c, double now)
 			if (iv->object == OBJ_LOGICALDISK && !e->named &&
 			    !instance_has_io(c->cur, iv->instance))
 				continue;	/* idle loop/ram device */
+			/* Memory, System and the _Totals always come first */
+			if (iv->instance[0] && strcmp(iv->instance, "_Total") &&
+			    util_monotonic() > budget)
+				continue;	/* next sample */
 			if (logset_add_instance(c->w, iv->object, iv->instance,
 						e->counters,
 						(size_t)e->ncounters, &pe) < 0) {
@@ -456,6 +469,16 @@ static int setup(struct collector *c, struct perr *e)
 	lo.retention = s->retention;
 	lo.rrdcached = s->rrdcached[0] ? s->rrdcached : getenv("RRDCACHED_ADDRESS");
 	lo.start = schedule_stamp(&c->sched) - (time_t)s->interval;
+	/* Rows are held back and written every ~10 s (one librrd update per
+	 * file per batch instead of per sample: the update, not the reading,
+	 * is what costs; docs/PERFORMANCE.md). A "sync" or stop flushes.
+	 * $PERFLOG_BATCH=N overrides (1 = write every sample at once). */
+	lo.batch = s->interval >= 10 ? 1 : 10 / s->interval;
+	if (getenv("PERFLOG_BATCH")) {
+		long b = strtol(getenv("PERFLOG_BATCH"), NULL, 10);
+
+		lo.batch = b >= 1 && b <= 3600 ? (unsigned)b : lo.batch;
+	}
 	if (logset_create(&lo, &c->w, e) < 0)
 		return -1;
 	if (c->opt->notify_fd >= 0) {
@@ -475,6 +498,15 @@ static int setup(struct collector *c, struct perr *e)
 	c->srv = server_open(logset_writer_dir(c->w), s->interval, e);
 	if (!c->srv)
 		return -1;
+	/* $PERFLOG_TRACE=FILE (a debugging and benchmark knob, bench/timing.sh):
+	 * append "DEADLINE ACTUAL DONE" per sample, monotonic seconds: when the
+	 * sample was due, when taking it began, and when it was written */
+	if (getenv("PERFLOG_TRACE") && *getenv("PERFLOG_TRACE")) {
+		c->trace = fopen(getenv("PERFLOG_TRACE"), "ae");
+		if (!c->trace)
+			return perr_set(e, "unable to open PERFLOG_TRACE '%s': %s",
+					getenv("PERFLOG_TRACE"), strerror(errno));
+	}
 	return 0;
 }
 
@@ -497,6 +529,8 @@ static void teardown(struct collector *c)
 	snapshot_free(&c->a);
 	snapshot_free(&c->b);
 	sample_free(&c->sample);
+	if (c->trace)
+		fclose(c->trace);
 }
 
 int collector_run(const struct collector_options *opt)
@@ -523,6 +557,10 @@ int collector_run(const struct collector_options *opt)
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 
+	/* A fixed mmap threshold: big blocks (librrd's buffers) go back to
+	 * the system when freed, instead of glibc raising the threshold and
+	 * keeping them in the heap for the collector's whole life. */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	if (setup(&c, &e) < 0) {
 		notify(&c, 0, e.msg);
 		teardown(&c);
@@ -553,7 +591,19 @@ int collector_run(const struct collector_options *opt)
 
 			if (take_sample(&c, stamp, deadline) == 0 && first) {
 				first = 0;
+				/* the first row is on disk before start returns */
+				logset_flush(c.w, NULL);
 				notify(&c, 1, logset_writer_dir(c.w));
+			}
+			if (c.trace)
+				fprintf(c.trace, "%.6f %.6f %.6f\n", deadline, now,
+					util_monotonic());
+			if (c.nsync) {
+				struct perr pe;
+
+				if (logset_flush(c.w, &pe) < 0)
+					complain(&c.c_write, util_monotonic(),
+						 "%s", pe.msg);
 			}
 			skipped = schedule_advance(&c.sched, util_monotonic(),
 						   wall_clock());

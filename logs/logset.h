@@ -72,6 +72,9 @@ struct logset_options {
 	unsigned long retention;
 	const char *rrdcached;	/* "unix:/path" or "host:port"; NULL = direct */
 	time_t start;		/* first interval's start, aligned to interval */
+	unsigned batch;		/* rows each file holds back before one update
+				 * writes them all (0 or 1: every sample is
+				 * written as it comes); see logset_flush */
 };
 
 struct logset_writer;
@@ -104,6 +107,16 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
  * stop the others; the first error is in e and -1 returned. */
 int logset_write_sample(struct logset_writer *w, double t,
 			const struct sample *s, struct perr *e);
+
+/* Write the rows held back by batching (opt->batch > 1) now: the files on
+ * disk (or in rrdcached) hold every sample given so far when it returns.
+ * Called by the collector before it answers a "sync", and by
+ * logset_close_writer. A no-op without batching. Why batching: with
+ * librrd each update opens, maps and rewrites the header of the file, and
+ * dirtying a page of a mapped file costs a page fault on every write-back
+ * cycle; one update of N rows pays that once (docs/PERFORMANCE.md). A
+ * collector killed with -9 loses at most the rows held back. */
+int logset_flush(struct logset_writer *w, struct perr *e);
 
 /* Record the stop time (the end of the last complete row at or before
  * stop, at most the last sample), rewrite the metadata, flush (rrdcached),

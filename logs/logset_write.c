@@ -6,13 +6,15 @@
  *   logset_create        mkdir, .lock (flock + pid), perflog.meta, markers.tsv
  *   logset_add_instance  OBJECT[-INST].rrd via rrd_create_r2 under a
  *                        temporary name, then rename() (STYLE 8)
- *   logset_write_sample  one "T:v1:v2:..." per file -> rrd_updatex_r, or
+ *   logset_write_sample  the values held per file; every opt->batch samples
+ *                        (logset_flush) one update per file with a
+ *                        "T:v1:v2:..." per held row -> rrd_updatex_r, or
  *                        rrdc_update when writing through rrdcached
  *   logset_close_writer  stop time, perflog.meta, rrdc_flush, unlock
  *
  * The per-sample path is what the collector pays every interval on every
- * file, so it does no allocation of its own: each file keeps a fixed update
- * buffer sized for its data sources, the values come straight from the
+ * file, so it does no allocation of its own: each file keeps a fixed block
+ * of held-back rows sized for its data sources, the values come straight from the
  * sample (found through a position hint, since a sample lists its instances
  * in the same order interval after interval), and the metadata is rewritten
  * only when instances were added since the last sample (one rewrite per
@@ -42,6 +44,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* "T" plus ":" and a %.17g value per data source. */
@@ -54,7 +57,9 @@ struct wfile {
 	int idx[CATALOG_MAX_PER_OBJECT];	/* counter index per DS */
 	size_t n;
 	size_t hint;			/* where the instance was last time */
-	char line[LINE_MAX_LEN];
+	double *pend;			/* batch x n values held back */
+	double *pend_t;			/* their times */
+	size_t npend;			/* rows held back */
 };
 
 struct logset_writer {
@@ -66,6 +71,10 @@ struct logset_writer {
 	double last;			/* last update time, 0 none */
 	int meta_dirty;
 	int cached;			/* writing through rrdcached */
+	unsigned batch;			/* rows held back per file, >= 1 */
+	unsigned long nsamples;		/* samples written (staggers flushes) */
+	char *lines;			/* batch x LINE_MAX_LEN update text */
+	const char **argv;		/* batch pointers into lines */
 };
 
 #define DEFAULT_RETENTION (2UL * 86400)
@@ -251,6 +260,17 @@ int logset_create(const struct logset_options *opt,
 	w->meta.retention = opt->retention ? opt->retention : DEFAULT_RETENTION;
 	w->meta.start = opt->start ? opt->start : now;
 	w->meta.start -= w->meta.start % (time_t)opt->interval;
+	w->batch = opt->batch > 1 ? opt->batch : 1;
+	if (w->batch > 3600)
+		w->batch = 3600;
+	w->lines = malloc((size_t)w->batch * LINE_MAX_LEN);
+	w->argv = calloc(w->batch, sizeof(*w->argv));
+	if (!w->lines || !w->argv) {
+		perr_set(e, "out of memory");
+		goto fail;
+	}
+	for (unsigned i = 0; i < w->batch; i++)
+		w->argv[i] = w->lines + (size_t)i * LINE_MAX_LEN;
 
 	cached = opt->rrdcached;
 	if (!cached || !*cached)
@@ -289,6 +309,8 @@ fail:
 		rrdc_disconnect();
 	if (w->lockfd >= 0)
 		close(w->lockfd);
+	free(w->lines);
+	free(w->argv);
 	free(w);
 	return -1;
 }
@@ -317,6 +339,52 @@ static void fmt_bound(char *buf, size_t n, double v)
 		util_strlcpy(buf, "U", n);
 	else
 		snprintf(buf, n, "%.17g", v);
+}
+
+/* rrd_create_r2 in a short-lived child process. librrd builds the whole
+ * file in memory before writing it (at a 1 s step and 2 days' retention,
+ * about 10 MB for a disk's file), and the collector should not carry that
+ * peak for the rest of its life: measured, the collector's peak RSS went
+ * from 27 MB to its steady ~10 MB (docs/PERFORMANCE.md). The error text
+ * comes back through a pipe. Without fork (it failed) the create runs
+ * here. Returns 0, or -1 with why set. */
+static int create_in_child(const char *path, unsigned long step,
+			   time_t last_up, int argc, const char **argv,
+			   char *why, size_t nwhy)
+{
+	int fds[2], status = 0;
+	pid_t pid;
+	ssize_t n;
+
+	why[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		rrd_clear_error();
+		if (rrd_create_r2(path, step, last_up, 0, NULL, NULL, argc,
+				  argv) == 0)
+			return 0;
+		util_strlcpy(why, rrd_get_error(), nwhy);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		rrd_clear_error();
+		if (rrd_create_r2(path, step, last_up, 0, NULL, NULL, argc,
+				  argv) == 0)
+			_exit(0);
+		n = write(fds[1], rrd_get_error(), strlen(rrd_get_error()));
+		_exit(n < 0 ? 2 : 1);
+	}
+	close(fds[1]);
+	do
+		n = read(fds[0], why, nwhy - 1);
+	while (n < 0 && errno == EINTR);
+	why[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	return -1;	/* why may be empty: the caller says more */
 }
 
 static int create_rrd(struct logset_writer *w, struct wfile *f,
@@ -368,7 +436,7 @@ static int create_rrd(struct logset_writer *w, struct wfile *f,
 		return 0;
 	}
 	{
-		char tmp[PATH_MAX + 32];
+		char tmp[PATH_MAX + 32], why[256];
 		char *slash;
 
 		/* ".NAME.tmp.PID" beside it: a reader never sees half a file */
@@ -377,11 +445,12 @@ static int create_rrd(struct logset_writer *w, struct wfile *f,
 		snprintf(slash + 1, sizeof(tmp) - (size_t)(slash + 1 - tmp),
 			 ".%s.tmp.%ld", strrchr(f->path, '/') + 1,
 			 (long)getpid());
-		rc = rrd_create_r2(tmp, step, last_up, 0, NULL, NULL, argc,
-				   argv);
+		rc = create_in_child(tmp, step, last_up, argc, argv, why,
+				     sizeof(why));
 		if (rc != 0) {
+			rrd_clear_error();
 			perr_set(e, "unable to create '%s': %s", f->path,
-				 rrd_why(w->dir));
+				 why[0] ? why : rrd_why(w->dir));
 			unlink(tmp);
 			return -1;
 		}
@@ -462,8 +531,16 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	if (!nc)
 		return perr_set(e, "out of memory");
 	w->meta.counters = nc;
-	if (create_rrd(w, f, e) < 0)
+	/* the held-back rows live here, allocated once (not per sample) */
+	f->pend = malloc((size_t)w->batch * ncounters * sizeof(double));
+	f->pend_t = malloc((size_t)w->batch * sizeof(double));
+	if (!f->pend || !f->pend_t || create_rrd(w, f, e) < 0) {
+		if (!f->pend || !f->pend_t)
+			perr_set(e, "out of memory");
+		free(f->pend);
+		free(f->pend_t);
 		return -1;
+	}
 	for (size_t i = 0; i < ncounters; i++) {
 		const struct counter_def *d = catalog_counter_at(obj,
 								 counter_index[i]);
@@ -500,15 +577,24 @@ static const struct instance_values *find_values(const struct sample *s,
 	return NULL;
 }
 
-/* "T:v1:v2..." into f->line. */
-static void build_line(struct wfile *f, double t,
-		       const struct instance_values *iv)
+/* Hold a sample's values for f (NAN = unknown) in row r. */
+static void hold(struct wfile *f, size_t r, const struct instance_values *iv)
 {
-	char *p = f->line, *end = f->line + sizeof(f->line);
+	double *v = f->pend + r * f->n;
+
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = iv ? iv->v[f->idx[i]] : NAN;
+}
+
+/* "T:v1:v2..." into line (LINE_MAX_LEN) from held row r. */
+static void build_line(char *line, const struct wfile *f, double t, size_t r)
+{
+	char *p = line, *end = line + LINE_MAX_LEN;
+	const double *row = f->pend + r * f->n;
 
 	p += snprintf(p, (size_t)(end - p), "%.3f", t);
 	for (size_t i = 0; i < f->n; i++) {
-		double v = iv ? iv->v[f->idx[i]] : NAN;
+		double v = row[i];
 
 		if (isfinite(v))
 			p += snprintf(p, (size_t)(end - p), ":%.17g", v);
@@ -518,6 +604,28 @@ static void build_line(struct wfile *f, double t,
 			*p = '\0';
 		}
 	}
+}
+
+/* One update with every row f holds. */
+static int flush_file(struct logset_writer *w, struct wfile *f,
+		      struct perr *e)
+{
+	int r;
+
+	if (f->npend == 0)
+		return 0;
+	for (size_t k = 0; k < f->npend; k++)
+		build_line(w->lines + k * LINE_MAX_LEN, f, f->pend_t[k], k);
+	rrd_clear_error();
+	if (w->cached)
+		r = rrdc_update(f->path, (int)f->npend, w->argv);
+	else
+		r = rrd_updatex_r(f->path, NULL, 0, (int)f->npend, w->argv);
+	f->npend = 0;
+	if (r != 0)
+		return perr_set(e, "unable to update '%s': %s", f->path,
+				rrd_why(w->dir));
+	return 0;
 }
 
 int logset_write_sample(struct logset_writer *w, double t,
@@ -539,24 +647,32 @@ int logset_write_sample(struct logset_writer *w, double t,
 				util_iso8601(t2, sizeof(t2), w->meta.start, -1));
 	if (w->meta_dirty && write_meta(w, e) < 0)
 		rc = -1;	/* the rows still go in */
+	/* Each file is written every batch samples, file i in the samples
+	 * where i == nsamples (mod batch): the writes are spread evenly over
+	 * the samples rather than all falling on one (at 1000 files, one
+	 * burst would take longer than the interval). */
 	for (size_t i = 0; i < w->nfiles; i++) {
 		struct wfile *f = &w->files[i];
-		const char *argv[1] = { f->line };
-		int r;
 
-		build_line(f, t, find_values(s, f));
-		rrd_clear_error();
-		if (w->cached)
-			r = rrdc_update(f->path, 1, argv);
-		else
-			r = rrd_updatex_r(f->path, NULL, 0, 1, argv);
-		if (r != 0 && rc == 0) {
-			perr_set(e, "unable to update '%s': %s", f->path,
-				 rrd_why(w->dir));
+		hold(f, f->npend, find_values(s, f));
+		f->pend_t[f->npend++] = t;
+		if ((f->npend >= w->batch || i % w->batch ==
+		     w->nsamples % w->batch) &&
+		    flush_file(w, f, rc ? NULL : e) < 0)
 			rc = -1;
-		}
 	}
+	w->nsamples++;
 	w->last = t;
+	return rc;
+}
+
+int logset_flush(struct logset_writer *w, struct perr *e)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < w->nfiles; i++)
+		if (flush_file(w, &w->files[i], rc ? NULL : e) < 0)
+			rc = -1;
 	return rc;
 }
 
@@ -567,6 +683,8 @@ int logset_close_writer(struct logset_writer *w, double stop, struct perr *e)
 
 	if (!w)
 		return 0;
+	if (logset_flush(w, e) < 0)
+		rc = -1;
 	if (w->cached) {
 		for (size_t i = 0; i < w->nfiles; i++) {
 			rrd_clear_error();
@@ -597,7 +715,13 @@ int logset_close_writer(struct logset_writer *w, double stop, struct perr *e)
 		close(w->lockfd);
 	}
 	logset_meta_free(&w->meta);
+	for (size_t i = 0; i < w->nfiles; i++) {
+		free(w->files[i].pend);
+		free(w->files[i].pend_t);
+	}
 	free(w->files);
+	free(w->lines);
+	free(w->argv);
 	free(w);
 	return rc;
 }

@@ -1,0 +1,50 @@
+# bench/lib.sh - shared by the bench scripts (sourced, POSIX sh).
+# Figures only: a bench prints numbers, it does not pass or fail on speed.
+#
+#   cpu_ns PID     on-CPU time of a process in ns (/proc/PID/schedstat, exact)
+#   cpu_ticks PID  utime+stime in clock ticks (/proc/PID/stat, 10 ms grain)
+#   hwm_kb PID     peak resident set (VmHWM) in kB
+#   bench_track PID  killed (TERM, then KILL) when the script exits
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+PERFLOG=${PERFLOG:-$TOP/perflog}
+SADC=${SADC:-/usr/lib/sysstat/sadc}
+export LC_ALL=C LC_NUMERIC=C TZ=UTC
+BENCH_TMP=$(mktemp -d /tmp/perflog-bench.XXXXXX)
+export PERFLOG_RUNTIME_DIR=$BENCH_TMP/run
+_bench_pids=""
+bench_track() { _bench_pids="$_bench_pids $1"; }
+_bench_cleanup() {
+	for p in $_bench_pids; do kill -TERM "$p" 2>/dev/null; done
+	for p in $_bench_pids; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -KILL "$p" 2>/dev/null
+	done
+	type bench_extra_cleanup >/dev/null 2>&1 && bench_extra_cleanup
+	[ -n "${KEEP_BENCH:-}" ] || rm -rf "$BENCH_TMP"
+}
+trap _bench_cleanup EXIT
+trap 'exit 1' INT TERM
+
+cpu_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+
+# A settings file with every counter of every object, every instance named
+# (idle loop/ram devices included, which the default leaves out).
+all_counters_pml() {
+	{
+		printf "[counters]\n"
+		printf '\\Processor(*)\\*\n\\LogicalDisk(*)\\*\n\\Memory\\*\n'
+		printf '\\Network Interface(*)\\*\n\\System\\*\n'
+		for d in $(awk '{ print $3 }' /proc/diskstats); do
+			case $d in *[!A-Za-z0-9_.-]*) continue ;; esac
+			printf '\\LogicalDisk(%s)\\*\n' "$d"
+		done
+	} > "$1"
+}
+
+# "a b" -> a/b with 3 decimals (awk, so no bc needed)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }

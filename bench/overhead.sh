@@ -1,0 +1,65 @@
+#!/bin/sh
+# bench/overhead.sh - perflog's collector beside sysstat's sadc, logging the
+# same machine at 1 s for the same span, at the same time:
+#   CPU time per sample (steady state: from the WARMUP-th second to the end,
+#   so RRD file creation at start is not spread over the samples), peak RSS
+#   (VmHWM), and the ratios perflog/sadc.
+# Two runs: perflog's default set vs `sadc -S DISK` (Debian's sa1 default,
+# which covers the same objects), then every counter of every instance
+# (bench/lib.sh all_counters_pml) vs `sadc -S XALL`.
+#
+#   BENCH_SECONDS=60   measured span per run (after WARMUP)
+#   BENCH_WARMUP=10    seconds before the first reading (RRD files of
+#                      every instance are created during the first samples)
+# CPU time is read from /proc/PID/schedstat (ns, exact); utime+stime from
+# /proc/PID/stat (10 ms ticks) is printed beside it as a cross-check.
+. "$(dirname "$0")/lib.sh"
+D=${BENCH_SECONDS:-60}
+W=${BENCH_WARMUP:-10}
+[ -x "$SADC" ] || { echo "overhead: $SADC not found (apt-get install sysstat)"; exit 0; }
+
+run_pair() { # label pml-or-empty sadc-option
+	label=$1 pml=$2 sopt=$3
+	out=$BENCH_TMP/$label
+	mkdir -p "$out"
+	if [ -n "$pml" ]; then
+		"$PERFLOG" start -f -c "$pml" -o "$out" -i 1 >/dev/null 2>"$out/perflog.err" &
+	else
+		"$PERFLOG" start -f -o "$out" -i 1 >/dev/null 2>"$out/perflog.err" &
+	fi
+	ppid=$!; bench_track $ppid
+	"$SADC" -S "$sopt" 1 "$out/sa.data" 2>"$out/sadc.err" &
+	spid=$!; bench_track $spid
+	sleep "$W"
+	p0=$(cpu_ns $ppid) s0=$(cpu_ns $spid) pt0=$(cpu_ticks $ppid) st0=$(cpu_ticks $spid)
+	t0=$(date +%s.%N)
+	sleep "$D"
+	p1=$(cpu_ns $ppid) s1=$(cpu_ns $spid) pt1=$(cpu_ticks $ppid) st1=$(cpu_ticks $spid)
+	t1=$(date +%s.%N)
+	ph=$(hwm_kb $ppid) sh=$(hwm_kb $spid)
+	prss=$(awk '/^VmRSS:/ { print $2 }' /proc/$ppid/status)
+	panon=$(awk '/^RssAnon:/ { print $2 }' /proc/$ppid/status)
+	ppss=$(awk '/^Pss:/ { print $2 }' /proc/$ppid/smaps_rollup 2>/dev/null)
+	spss=$(awk '/^Pss:/ { print $2 }' /proc/$spid/smaps_rollup 2>/dev/null)
+	kill -TERM $ppid $spid; wait $ppid 2>/dev/null; wait $spid 2>/dev/null
+	n=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", b - a + 0.5 }')
+	files=$(ls "$out"/*/*.rrd 2>/dev/null | wc -l)
+	dss=$(grep -c '^counter' "$out"/*/perflog.meta 2>/dev/null)
+	pc=$(awk -v a="$p0" -v b="$p1" -v n="$n" 'BEGIN { printf "%.3f", (b - a) / n / 1e6 }')
+	sc=$(awk -v a="$s0" -v b="$s1" -v n="$n" 'BEGIN { printf "%.3f", (b - a) / n / 1e6 }')
+	ptk=$(awk -v a="$pt0" -v b="$pt1" -v n="$n" 'BEGIN { printf "%.2f", (b - a) * 10 / n }')
+	stk=$(awk -v a="$st0" -v b="$st1" -v n="$n" 'BEGIN { printf "%.2f", (b - a) * 10 / n }')
+	printf '%-8s %3d samples  %4d RRD files %5d counters\n' "$label" "$n" "$files" "$dss"
+	printf '  CPU/sample ms   perflog %7s  sadc -S %-5s %7s  ratio %s   (stat ticks: %s vs %s)\n' \
+		"$pc" "$sopt" "$sc" "$(ratio $pc $sc)" "$ptk" "$stk"
+	printf '  peak RSS kB     perflog %7s  sadc -S %-5s %7s  ratio %s\n' \
+		"$ph" "$sopt" "$sh" "$(ratio $ph $sh)"
+	printf '  perflog at the end: VmRSS %s kB, RssAnon %s kB (its own memory), Pss %s kB (sadc Pss %s kB)\n' \
+		"$prss" "$panon" "$ppss" "$spss"
+	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
+}
+
+echo "== overhead: perflog vs sadc at 1 s, ${D} s measured after ${W} s warm-up ($(nproc) CPUs, $(uname -r)) =="
+run_pair default "" DISK
+all_counters_pml "$BENCH_TMP/all.pml"
+run_pair all "$BENCH_TMP/all.pml" XALL

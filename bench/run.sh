@@ -1,0 +1,34 @@
+#!/bin/sh
+# bench/run.sh - what `make bench` runs: every bench/*.sh of the tree (this
+# one, lib.sh and soak.sh, which has its own target, excepted), in name
+# order, each printing its figures. A failing bench is reported and the
+# others still run; the exit status says whether all ran.
+#
+# Knobs (each script documents its own):
+#   BENCH_SECONDS=60     overhead.sh: measured span per run
+#   SCALE_SECONDS=60     scale.sh: span per size
+#   ACCURACY_SECONDS=60  accuracy.sh: span under load
+#   TIMING_SECONDS       timing.sh: an hour by default; `make bench` runs
+#                        10 minutes unless set (TIMING_SECONDS=3600 for
+#                        the hour)
+#   BENCH_QUICK=1        every span cut to ~10 s (a smoke run)
+cd "$(dirname "$0")/.." || exit 1
+if [ -n "${BENCH_QUICK:-}" ]; then
+	export BENCH_SECONDS=${BENCH_SECONDS:-10} SCALE_SECONDS=${SCALE_SECONDS:-10}
+	export ACCURACY_SECONDS=${ACCURACY_SECONDS:-10} TIMING_SECONDS=${TIMING_SECONDS:-20}
+	export BENCH_WARMUP=${BENCH_WARMUP:-5}
+fi
+export TIMING_SECONDS=${TIMING_SECONDS:-600}
+failed=""
+for b in bench/*.sh; do
+	case ${b##*/} in run.sh|lib.sh|soak.sh) continue ;; esac
+	echo
+	echo "#### $b"
+	if ! sh "$b"; then
+		echo "#### $b FAILED"
+		failed="$failed $b"
+	fi
+done
+echo
+if [ -n "$failed" ]; then echo "bench: failed:$failed"; exit 1; fi
+echo "bench: all ran"
