@@ -469,11 +469,12 @@ static int setup(struct collector *c, struct perr *e)
 	lo.retention = s->retention;
 	lo.rrdcached = s->rrdcached[0] ? s->rrdcached : getenv("RRDCACHED_ADDRESS");
 	lo.start = schedule_stamp(&c->sched) - (time_t)s->interval;
-	/* Rows are held back and written every ~10 s (one librrd update per
-	 * file per batch instead of per sample: the update, not the reading,
-	 * is what costs; docs/PERFORMANCE.md). A "sync" or stop flushes.
-	 * $PERFLOG_BATCH=N overrides (1 = write every sample at once). */
-	lo.batch = s->interval >= 10 ? 1 : 10 / s->interval;
+	/* Rows are held back and each file written every [log] flush seconds
+	 * (10 by default): one librrd update per file per batch instead of
+	 * per sample, since the update, not the reading, is what costs
+	 * (docs/PERFORMANCE.md). A "sync" or stop flushes; a kill -9 loses
+	 * the rows held. $PERFLOG_BATCH=N (samples) overrides, for tests. */
+	lo.batch = s->flush > s->interval ? (unsigned)(s->flush / s->interval) : 1;
 	if (getenv("PERFLOG_BATCH")) {
 		long b = strtol(getenv("PERFLOG_BATCH"), NULL, 10);
 

@@ -130,6 +130,7 @@ int settings_default(struct settings *s)
 	s->interval = 5;
 	strcpy(s->directory, "./logs");
 	s->retention = 2 * 86400;
+	s->flush = 10;
 	for (int i = 0; settings_default_counters[i]; i++)
 		if (add_counter_line(s, settings_default_counters[i],
 				     "built-in", 0, NULL) < 0)
@@ -175,6 +176,13 @@ static int set_log_key(struct settings *s, const char *key, const char *val,
 			return perr_set(e, "%s:%d: retention '%s' is not a duration between 1m and 366d (e.g. 2d, 12h)",
 					where, line, val);
 		s->retention = r;
+	} else if (!strcasecmp(key, "flush")) {
+		unsigned long f;
+
+		if (util_parse_duration(val, &f) < 0 || f > 3600)
+			return perr_set(e, "%s:%d: flush '%s' is not a duration between 0 and 1h (e.g. 10s, 0)",
+					where, line, val);
+		s->flush = f;
 	} else if (!strcasecmp(key, "rrdcached")) {
 		if (util_strlcpy(s->rrdcached, val, sizeof(s->rrdcached)) < 0)
 			return perr_set(e, "%s:%d: rrdcached address too long",

@@ -9,6 +9,8 @@
  *   name      =            log set name; empty = HOST-YYYYmmddTHHMMSS
  *   retention = 2d         span kept at full resolution (s/m/h/d/w)
  *   rrdcached =            unix:/path or host:port; empty = write directly
+ *   flush     = 10s        write each RRD file at least this often (rows
+ *                          are held in between; 0 = every sample)
  *   [counters]
  *   \Processor(*)\% Processor Time
  *   \LogicalDisk(*)\% Disk Time
@@ -37,6 +39,7 @@ struct settings {
 	char name[256];
 	unsigned long retention;
 	char rrdcached[256];
+	unsigned long flush;	/* seconds rows may be held before writing */
 	struct counter_sel *sel;
 	size_t nsel;
 	char source[PATH_MAX];	/* the file read, or "" for built-in */

@@ -99,4 +99,16 @@ d=$($PERFLOG start -o $LOGS -i 1)
 ok 'a clean start after the kills' test -d "$d"
 ok 'and stop' $PERFLOG stop "$d"
 ok 'stop line written' grep -q '^stop' "$d/perflog.meta"
+# 5. with the production default ([log] flush = 10s: rows held up to 10 s
+# between writes): a kill -9 loses at most that much
+dir=$(env -u PERFLOG_BATCH $PERFLOG start -o $LOGS -i 1)
+pid=$(collector_pid "$dir")
+sleep 13
+killed_at=$(date +%s)
+kill -9 "$pid"
+after_kill 'batched (flush 10 s)' "$dir" "$pid"
+last=$(rrd_last "$dir/Memory.rrd")
+lost=$((killed_at - last))
+ok "batched: at most ~10 s lost to kill -9 ($lost s)" test "$lost" -le 12
+ok 'batched: rows written before the kill export' test "$(csv_rows_with_values $SCRATCH/k.csv)" -ge 3
 done_testing

@@ -36,6 +36,7 @@ int main(void)
 	EQ_INT(s.interval, 5, "default interval 5 s");
 	EQ_STR(s.directory, "./logs", "default directory ./logs");
 	EQ_INT(s.retention, 2 * 86400, "default retention 2 days");
+	EQ_INT(s.flush, 10, "default flush 10 s");
 	OK(s.nsel >= 20, "default set: whole objects of the seed kit");
 	{
 		int cpu = 0, disk = 0, avail = 0, pages = 0, net = 0;
@@ -56,6 +57,7 @@ int main(void)
 
 	OK(parse("[log]\ninterval = 1\ndirectory=/tmp/x # comment\n"
 		 "name = run1\nretention = 12h\nrrdcached = unix:/tmp/r.sock\n"
+		 "flush = 0\n"
 		 "[counters]\n\\Processor(0)\\% User Time\n"
 		 "\\\\myhost\\LogicalDisk(*)\\Disk Reads/sec\n", &s, &e) == 0,
 	   "all keys parse");
@@ -64,9 +66,10 @@ int main(void)
 	EQ_STR(s.name, "run1", "name");
 	EQ_INT(s.retention, 12 * 3600, "retention 12h");
 	EQ_STR(s.rrdcached, "unix:/tmp/r.sock", "rrdcached");
+	EQ_INT(s.flush, 0, "flush 0: every sample");
 	EQ_INT(s.nsel, 2, "[counters] replaces the default set");
 	EQ_STR(s.sel[0].path.instance, "0", "instance kept");
-	EQ_INT(s.sel[1].line, 9, "line number of a counter");
+	EQ_INT(s.sel[1].line, 10, "line number of a counter");
 	settings_free(&s);
 
 	OK(parse("[counters]\n\\Memory\\*\n", &s, &e) == 0, "object wildcard");
@@ -80,6 +83,7 @@ int main(void)
 	bad("[log]\ninterval = 0.5\n", "not a whole number", "interval under 1 s");
 	bad("[log]\nretention = forever\n", "t.pml:2: retention", "bad retention");
 	bad("[log]\nname = a/b\n", "plain file name", "name with a slash");
+	bad("[log]\nflush = 2h\n", "t.pml:2: flush", "flush over an hour");
 	bad("[log]\ncolour = blue\n", "unknown key 'colour'", "unknown key");
 	bad("[log]\njust words\n", "t.pml:2: expected", "line without =");
 	bad("[weird]\n", "unknown section", "unknown section");
