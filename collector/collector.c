@@ -182,13 +182,12 @@ static void sample_watches(struct collector *c)
 
 static int instance_has_io(const struct raw_snapshot *s, const char *name)
 {
-	for (size_t i = 0; i < s->ndisks; i++)
-		if (!strcmp(s->disks[i].name, name))
-			return (s->disks[i].rd_ios != 0 &&
-				s->disks[i].rd_ios != SRC_NA) ||
-			       (s->disks[i].wr_ios != 0 &&
-				s->disks[i].wr_ios != SRC_NA);
-	return 1;	/* _Total and the like */
+	const struct disk_raw *d = snapshot_find_disk(s, name);
+
+	if (!d)
+		return 1;	/* _Total and the like */
+	return (d->rd_ios != 0 && d->rd_ios != SRC_NA) ||
+	       (d->wr_ios != 0 && d->wr_ios != SRC_NA);
 }
 
 /* Make sure every selected instance of the sample has its RRD file; drop

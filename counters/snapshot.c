@@ -93,3 +93,21 @@ struct net_raw *snapshot_add_net(struct raw_snapshot *s)
 	n->speed_bps = NAN;
 	return n;
 }
+
+const struct disk_raw *snapshot_find_disk(const struct raw_snapshot *s,
+					  const char *name)
+{
+	for (size_t i = 0; i < s->ndisks; i++)
+		if (strcmp(s->disks[i].name, name) == 0)
+			return &s->disks[i];
+	return NULL;
+}
+
+const struct net_raw *snapshot_find_net(const struct raw_snapshot *s,
+					const char *name)
+{
+	for (size_t i = 0; i < s->nnets; i++)
+		if (strcmp(s->nets[i].name, name) == 0)
+			return &s->nets[i];
+	return NULL;
+}

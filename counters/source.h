@@ -85,6 +85,11 @@ void snapshot_free(struct raw_snapshot *s);
 struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s);
 struct disk_raw *snapshot_add_disk(struct raw_snapshot *s);
 struct net_raw *snapshot_add_net(struct raw_snapshot *s);
+/* An entry by name, or NULL. */
+const struct disk_raw *snapshot_find_disk(const struct raw_snapshot *s,
+					  const char *name);
+const struct net_raw *snapshot_find_net(const struct raw_snapshot *s,
+					const char *name);
 
 /*
  * The Linux backend. root is the file system root to read under: "/" in

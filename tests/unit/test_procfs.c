@@ -17,23 +17,6 @@
 #define FIXTURES "tests/fixtures/proc"
 #endif
 
-static const struct disk_raw *disk(const struct raw_snapshot *s,
-				   const char *name)
-{
-	for (size_t i = 0; i < s->ndisks; i++)
-		if (strcmp(s->disks[i].name, name) == 0)
-			return &s->disks[i];
-	return NULL;
-}
-
-static const struct net_raw *net(const struct raw_snapshot *s,
-				 const char *name)
-{
-	for (size_t i = 0; i < s->nnets; i++)
-		if (strcmp(s->nets[i].name, name) == 0)
-			return &s->nets[i];
-	return NULL;
-}
 
 static int read_root(const char *root, struct raw_snapshot *s,
 		     struct perr *e)
@@ -85,18 +68,18 @@ static void test_root1(void)
 	EQ_DBL(s.sys.procs_running, 3, 0, "procs_running");
 
 	EQ_INT(s.ndisks, 6, "all six block devices listed");
-	d = disk(&s, "sda");
+	d = snapshot_find_disk(&s, "sda");
 	OK(d && d->in_total && d->rd_ios == 1000 && d->rd_sectors == 80000 &&
 	   d->rd_ticks == 2000 && d->wr_ios == 500 && d->wr_sectors == 40000 &&
 	   d->wr_ticks == 1500 && d->io_ticks == 3000 &&
 	   d->time_in_queue == 3500 && d->counter_bits == 32,
 	   "sda: whole disk, fields 1,3,4,5,7,8,10,11");
-	OK(disk(&s, "sdb") && disk(&s, "sdb")->in_total, "sdb in _Total");
-	OK(disk(&s, "sda1") && !disk(&s, "sda1")->in_total,
+	OK(snapshot_find_disk(&s, "sdb") && snapshot_find_disk(&s, "sdb")->in_total, "sdb in _Total");
+	OK(snapshot_find_disk(&s, "sda1") && !snapshot_find_disk(&s, "sda1")->in_total,
 	   "partition sda1 (no sys/block entry) not in _Total");
-	OK(disk(&s, "dm-0") && !disk(&s, "dm-0")->in_total, "dm-0 excluded");
-	OK(disk(&s, "loop0") && !disk(&s, "loop0")->in_total, "loop0 excluded");
-	OK(disk(&s, "bcache0") && !disk(&s, "bcache0")->in_total,
+	OK(snapshot_find_disk(&s, "dm-0") && !snapshot_find_disk(&s, "dm-0")->in_total, "dm-0 excluded");
+	OK(snapshot_find_disk(&s, "loop0") && !snapshot_find_disk(&s, "loop0")->in_total, "loop0 excluded");
+	OK(snapshot_find_disk(&s, "bcache0") && !snapshot_find_disk(&s, "bcache0")->in_total,
 	   "bcache0 (has slaves) excluded");
 
 	EQ_DBL(s.mem.available, 2000000.0 * 1024, 0, "MemAvailable in bytes");
@@ -106,15 +89,15 @@ static void test_root1(void)
 	   "vmstat pswpin pswpout pgfault pgmajfault");
 
 	EQ_INT(s.nnets, 5, "five interfaces");
-	n = net(&s, "eth0");
+	n = snapshot_find_net(&s, "eth0");
 	OK(n && n->rx_bytes == 1000000 && n->rx_packets == 1000 &&
 	   n->tx_bytes == 2000000 && n->tx_packets == 1500 && !n->is_loopback,
 	   "eth0 bytes and packets");
 	EQ_DBL(n ? n->speed_bps : -1, 1e9, 0, "eth0 speed 1000 Mbit -> bits/s");
-	EQ_DBL(net(&s, "eth1")->speed_bps, NAN, 0, "speed -1 -> unknown");
-	EQ_DBL(net(&s, "dummy0")->speed_bps, NAN, 0, "no speed file -> unknown");
-	OK(net(&s, "lo")->is_loopback, "lo is loopback");
-	OK(net(&s, "vlo")->is_loopback, "type 772 is loopback");
+	EQ_DBL(snapshot_find_net(&s, "eth1")->speed_bps, NAN, 0, "speed -1 -> unknown");
+	EQ_DBL(snapshot_find_net(&s, "dummy0")->speed_bps, NAN, 0, "no speed file -> unknown");
+	OK(snapshot_find_net(&s, "lo")->is_loopback, "lo is loopback");
+	OK(snapshot_find_net(&s, "vlo")->is_loopback, "type 772 is loopback");
 	snapshot_free(&s);
 }
 
@@ -139,10 +122,10 @@ static void test_root4_old_kernel(void)
 	EQ_DBL(s.sys.procs_running, NAN, 0, "no procs_running -> NAN");
 	EQ_INT(s.sys.ctxt, 4000, "ctxt");
 	EQ_INT(s.ndisks, 2, "3-field line skipped");
-	d = disk(&s, "hda");
+	d = snapshot_find_disk(&s, "hda");
 	OK(d && d->rd_ios == 446216 && d->time_in_queue == 23705160 &&
 	   d->in_total && d->counter_bits == 32, "11-field diskstats line");
-	d = disk(&s, "hda1");
+	d = snapshot_find_disk(&s, "hda1");
 	OK(d && d->rd_ios == 35486 && d->rd_sectors == 38030 &&
 	   d->wr_ios == 38030 && d->wr_sectors == 38030 &&
 	   d->rd_ticks == SRC_NA && d->io_ticks == SRC_NA && !d->in_total,
@@ -151,7 +134,7 @@ static void test_root4_old_kernel(void)
 	EQ_DBL(s.mem.cached, 300000.0 * 1024, 0, "Cached still read");
 	OK(s.mem.pswpin == SRC_NA && s.mem.pgfault == SRC_NA,
 	   "paging unknown without vmstat");
-	EQ_DBL(net(&s, "eth0")->speed_bps, NAN, 0, "no speed file");
+	EQ_DBL(snapshot_find_net(&s, "eth0")->speed_bps, NAN, 0, "no speed file");
 	procfs_close(p);
 	snapshot_free(&s);
 }
@@ -170,9 +153,9 @@ static void test_root6_garbage(void)
 	EQ_INT(s.sys.ctxt, 777, "ctxt after bad ctxt lines");
 	EQ_DBL(s.sys.procs_running, 2, 0, "procs_running, no final newline");
 	EQ_INT(s.ndisks, 2, "only the two valid diskstats lines");
-	OK(disk(&s, "sdq") && disk(&s, "sdq")->time_in_queue == 11 &&
-	   !disk(&s, "sdq")->in_total, "sdq parsed, no sys/block -> not total");
-	OK(disk(&s, "sdt") && disk(&s, "sdt")->io_ticks == 10,
+	OK(snapshot_find_disk(&s, "sdq") && snapshot_find_disk(&s, "sdq")->time_in_queue == 11 &&
+	   !snapshot_find_disk(&s, "sdq")->in_total, "sdq parsed, no sys/block -> not total");
+	OK(snapshot_find_disk(&s, "sdt") && snapshot_find_disk(&s, "sdt")->io_ticks == 10,
 	   "over-long line: first 17 fields");
 	EQ_DBL(s.mem.available, NAN, 0, "bad MemAvailable skipped");
 	EQ_DBL(s.mem.cached, 12288, 0, "Cached parsed");
@@ -180,8 +163,8 @@ static void test_root6_garbage(void)
 	   s.mem.pgfault == 12 && s.mem.pgmajfault == SRC_NA,
 	   "bad vmstat values skipped, overflow rejected");
 	EQ_INT(s.nnets, 1, "one valid interface line");
-	OK(net(&s, "eth9") && net(&s, "eth9")->rx_bytes == 1 &&
-	   net(&s, "eth9")->tx_packets == 10, "no blank after the colon");
+	OK(snapshot_find_net(&s, "eth9") && snapshot_find_net(&s, "eth9")->rx_bytes == 1 &&
+	   snapshot_find_net(&s, "eth9")->tx_packets == 10, "no blank after the colon");
 	snapshot_free(&s);
 }
 
@@ -191,8 +174,8 @@ static void test_root3_bits(void)
 	struct perr e = { "" };
 
 	OK(read_root(FIXTURES "/root3a", &s, &e) == 0, "root3a reads");
-	EQ_INT(disk(&s, "sda")->counter_bits, 32, "values < 2^32: 32 bits");
-	EQ_INT(disk(&s, "sdb")->counter_bits, 64, "a value > 2^32: 64 bits");
+	EQ_INT(snapshot_find_disk(&s, "sda")->counter_bits, 32, "values < 2^32: 32 bits");
+	EQ_INT(snapshot_find_disk(&s, "sdb")->counter_bits, 64, "a value > 2^32: 64 bits");
 	snapshot_free(&s);
 }
 
@@ -280,9 +263,9 @@ static void test_root5_many(void)
 	for (size_t i = 0; i < s.ndisks; i++)
 		in_total += s.disks[i].in_total;
 	EQ_INT(in_total, 150, "150 whole disks");
-	EQ_DBL(net(&s, "veth299")->speed_bps, 1e10, 0,
+	EQ_DBL(snapshot_find_net(&s, "veth299")->speed_bps, 1e10, 0,
 	       "speed of the 300th interface (past the kept-fd cap)");
-	OK(net(&s, "veth299")->rx_bytes == 299, "its bytes");
+	OK(snapshot_find_net(&s, "veth299")->rx_bytes == 299, "its bytes");
 	fds1 = count_fds();
 	OK(fds1 - fds0 <= 5 + 128, "speed descriptors capped at 128");
 	OK(procfs_read(p, &s, &e) == 0 && s.nnets == 300 &&
@@ -293,10 +276,10 @@ static void test_root5_many(void)
 	gen_root5(root, 170, 150, 10);
 	OK(procfs_read(p, &s, &e) == 0, "read after the change");
 	EQ_INT(s.ndisks, 170, "170 disks now");
-	OK(disk(&s, "sd318") && disk(&s, "sd318")->in_total &&
-	   disk(&s, "sd319") && !disk(&s, "sd319")->in_total,
+	OK(snapshot_find_disk(&s, "sd318") && snapshot_find_disk(&s, "sd318")->in_total &&
+	   snapshot_find_disk(&s, "sd319") && !snapshot_find_disk(&s, "sd319")->in_total,
 	   "new disks classified");
-	OK(!disk(&s, "sd0"), "vanished disk gone");
+	OK(!snapshot_find_disk(&s, "sd0"), "vanished disk gone");
 	EQ_INT(s.nnets, 10, "10 interfaces now");
 	fds2 = count_fds();
 	OK(fds2 - fds0 == 5 + 10, "vanished interfaces released their fds");
@@ -385,7 +368,7 @@ static void test_live(void)
 	OK(s.sys.ctxt != SRC_NA && s.sys.procs_running >= 1,
 	   "live: ctxt and procs_running (this process runs)");
 	OK(!isnan(s.mem.cached) && s.mem.pgfault != SRC_NA, "live: memory");
-	OK(net(&s, "lo") && net(&s, "lo")->is_loopback, "live: lo");
+	OK(snapshot_find_net(&s, "lo") && snapshot_find_net(&s, "lo")->is_loopback, "live: lo");
 	for (int i = 0; i < 50; i++)
 		procfs_read(p, &s, &e);
 	OK(s.ncpus >= 2, "50 more reads");

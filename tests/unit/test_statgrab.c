@@ -11,23 +11,6 @@
 #include "../../counters/rates.h"
 #include "tap.h"
 
-static const struct disk_raw *disk(const struct raw_snapshot *s,
-				   const char *name)
-{
-	for (size_t i = 0; i < s->ndisks; i++)
-		if (strcmp(s->disks[i].name, name) == 0)
-			return &s->disks[i];
-	return NULL;
-}
-
-static const struct net_raw *net(const struct raw_snapshot *s,
-				 const char *name)
-{
-	for (size_t i = 0; i < s->nnets; i++)
-		if (strcmp(s->nets[i].name, name) == 0)
-			return &s->nets[i];
-	return NULL;
-}
 
 static uint64_t cpu_sum(const struct cpu_raw *c)
 {
@@ -79,15 +62,15 @@ int main(void)
 	for (size_t i = 0; i < p2.ndisks; i++)
 		if (!busiest || p2.disks[i].rd_sectors > busiest->rd_sectors)
 			busiest = &p2.disks[i];
-	if (busiest && disk(&g, busiest->name) && disk(&p1, busiest->name)) {
-		const struct disk_raw *gd = disk(&g, busiest->name);
+	if (busiest && snapshot_find_disk(&g, busiest->name) && snapshot_find_disk(&p1, busiest->name)) {
+		const struct disk_raw *gd = snapshot_find_disk(&g, busiest->name);
 		char name[128];
 
 		snprintf(name, sizeof(name), "%s: read sectors agree (%llu)",
 			 busiest->name, (unsigned long long)gd->rd_sectors);
-		OK(between(disk(&p1, busiest->name)->rd_sectors,
+		OK(between(snapshot_find_disk(&p1, busiest->name)->rd_sectors,
 			   gd->rd_sectors, busiest->rd_sectors, 0), name);
-		OK(between(disk(&p1, busiest->name)->wr_sectors,
+		OK(between(snapshot_find_disk(&p1, busiest->name)->wr_sectors,
 			   gd->wr_sectors, busiest->wr_sectors, 0),
 		   "write sectors agree");
 		OK(gd->rd_ios == SRC_NA && gd->io_ticks == SRC_NA &&
@@ -99,14 +82,14 @@ int main(void)
 		OK(1, "# SKIP no block device seen by both backends");
 	}
 
-	OK(net(&g, "lo") && net(&p1, "lo") && net(&p2, "lo") &&
-	   between(net(&p1, "lo")->rx_bytes, net(&g, "lo")->rx_bytes,
-		   net(&p2, "lo")->rx_bytes, 0) &&
-	   between(net(&p1, "lo")->tx_packets, net(&g, "lo")->tx_packets,
-		   net(&p2, "lo")->tx_packets, 0), "lo bytes and packets agree");
-	OK(net(&g, "lo") && net(&g, "lo")->is_loopback, "lo is loopback");
+	OK(snapshot_find_net(&g, "lo") && snapshot_find_net(&p1, "lo") && snapshot_find_net(&p2, "lo") &&
+	   between(snapshot_find_net(&p1, "lo")->rx_bytes, snapshot_find_net(&g, "lo")->rx_bytes,
+		   snapshot_find_net(&p2, "lo")->rx_bytes, 0) &&
+	   between(snapshot_find_net(&p1, "lo")->tx_packets, snapshot_find_net(&g, "lo")->tx_packets,
+		   snapshot_find_net(&p2, "lo")->tx_packets, 0), "lo bytes and packets agree");
+	OK(snapshot_find_net(&g, "lo") && snapshot_find_net(&g, "lo")->is_loopback, "lo is loopback");
 	for (size_t i = 0; i < g.nnets; i++) {
-		const struct net_raw *pn = net(&p2, g.nets[i].name);
+		const struct net_raw *pn = snapshot_find_net(&p2, g.nets[i].name);
 
 		if (!pn)
 			continue;
