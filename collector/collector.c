@@ -295,9 +295,9 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 	int n = 0;
 	enum marker_kind kind;
 	char *session, *text;
-	const char *extra[60];
+	const char *extra[64];
 	struct perr pe;
-	int ok;
+	int ok, bad_extra = 0;
 
 	for (char *p = args; n < 64;) {
 		field[n++] = p;
@@ -323,12 +323,13 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 	session = markers_unescape(field[1]);
 	text = markers_unescape(field[2]);
 	for (int i = 3; i < n; i++)
-		extra[i - 3] = markers_unescape(field[i]);
-	ok = session && text &&
+		bad_extra |= !(extra[i - 3] = markers_unescape(field[i]));
+	ok = session && text && !bad_extra &&
 	     markers_append(logset_writer_dir(c->w), kind, session, text,
 			    extra, (size_t)(n - 3), &pe) == 0;
-	if (!session || !text)
-		util_strlcpy(pe.msg, "out of memory", sizeof(pe.msg));
+	if (!session || !text || bad_extra)
+		util_strlcpy(pe.msg, "mark: bad escape in a field",
+			     sizeof(pe.msg));
 	free(session);
 	free(text);
 	for (int i = 3; i < n; i++)

@@ -27,9 +27,13 @@ like "$( (head -c 3000 /dev/urandom | tr -d '\n\0'; echo) | $CTLPOKE "$sock")" '
 like "$(poke 'mark bogus\tx\ty\n')" "^error mark: unknown kind" 'a mark of an unknown kind is refused'
 like "$(poke 'mark point\n')" "^error mark: expected" 'a mark without fields is refused'
 like "$(poke 'mark point\ts\tbad\\q\n')" "^error" 'a mark with a malformed escape is refused'
+like "$(poke 'mark point\ts\ttext\tk=bad\\q\n')" "^error mark: bad escape" 'a malformed escape in an extra field is refused'
 like "$(poke 'watch -5\tx\n')" "^error watch: bad pid" 'watch of a bad pid is refused'
 like "$(poke 'stop')" "^error (incomplete request|request timed out)" 'a request without its newline is refused'
 ok 'markers.tsv untouched by all that' test ! -s "$dir/markers.tsv"
+many=$(for i in $(seq 1 80); do printf '\tk%d=v' $i; done)
+like "$(printf 'mark point\ts\tmany%s\n' "$many" | $CTLPOKE "$sock")" "^ok" '80 extra fields: the first 61 are kept, no overflow'
+ok '80 extra fields: one line, 61 extras' sh -c "test \$(grep -c . '$dir/markers.tsv') = 1 && test \$(grep many '$dir/markers.tsv' | tr '\t' '\n' | grep -c '^k') = 61"
 
 # slow clients: five connect and say nothing for 4 s; sampling goes on
 slow=
