@@ -42,8 +42,14 @@ sleep $((S + 2))
 kill -TERM $ppid $spid; wait $ppid 2>/dev/null; wait $spid 2>/dev/null
 "$PERFLOG" export "$BENCH_TMP/logs/acc" --csv "$BENCH_TMP/p.csv" || exit 1
 
-# perflog series: COUNTER-SUFFIX -> "epoch value" lines
+# perflog series: COUNTER-SUFFIX -> "epoch value" lines; SUFFIX1|SUFFIX2
+# sums two counters row by row
 pser() {
+	case $1 in *'|'*)
+		pser "${1%%|*}" > "$BENCH_TMP/s1"; pser "${1#*|}" > "$BENCH_TMP/s2"
+		join "$BENCH_TMP/s1" "$BENCH_TMP/s2" | awk '{ print $1, $2 + $3 }'
+		return ;;
+	esac
 	c=$(head -1 "$BENCH_TMP/p.csv" | tr ',' '\n' | tr -d '"' | awk -v w="$1" '
 		{ n = length($0); m = length(w); if (n >= m && substr($0, n - m + 1) == w) { print NR; exit } }')
 	[ -n "$c" ] || return 0
@@ -84,7 +90,7 @@ compare 'CPU busy (100-%idle-%iowait)' 'Processor(_Total)\% Processor Time' -u -
 compare "$DEV %util"              "LogicalDisk($DEV)\\% Disk Time"        '-d -p' "$DEV" '%util' 1
 compare "$DEV rkB/s (B/s)"        "LogicalDisk($DEV)\\Disk Read Bytes/sec" '-d -p' "$DEV" 'rkB/s*1024' 0
 compare "$DEV wkB/s (B/s)"        "LogicalDisk($DEV)\\Disk Write Bytes/sec" '-d -p' "$DEV" 'wkB/s*1024' 0
-compare "$DEV tps (r/s + w/s)"    "LogicalDisk($DEV)\\Disk Writes/sec"    '-d -p' "$DEV" 'tps' 0
+compare "$DEV tps (r/s + w/s)"    "LogicalDisk($DEV)\\Disk Reads/sec|LogicalDisk($DEV)\\Disk Writes/sec" '-d -p' "$DEV" 'tps' 0
 compare "$DEV await (s)"          "LogicalDisk($DEV)\\Avg. Disk sec/Transfer" '-d -p' "$DEV" 'await*0.001' 0
 compare "$DEV aqu-sz"             "LogicalDisk($DEV)\\Avg. Disk Queue Length" '-d -p' "$DEV" 'aqu-sz' 0
 compare 'fault/s'                 'Memory\Page Faults/sec'   -B - 'fault/s' 0
@@ -95,4 +101,3 @@ compare 'cswch/s'                 'System\Context Switches/sec' -w - 'cswch/s' 0
 compare 'lo rxkB/s (B/s)'         'Network Interface(lo)\Bytes Received/sec' '-n DEV' lo 'rxkB/s*1024' 0
 compare 'lo txkB/s (B/s)'         'Network Interface(lo)\Bytes Sent/sec'     '-n DEV' lo 'txkB/s*1024' 0
 compare 'lo rxpck/s+txpck/s'      'Network Interface(lo)\Packets/sec'        '-n DEV' lo 'rxpck/s+txpck/s' 0
-echo "(tps is compared with Disk Writes/sec alone: a known under-count when the disk also reads; see docs/PERFORMANCE.md)"
