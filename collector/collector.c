@@ -101,6 +101,7 @@ struct collector {
 	struct logset_writer *w;
 	struct server *srv;
 	struct schedule sched;
+	int have_base;		/* the first deadline's read, the baseline */
 	unsigned long samples;
 	time_t last;		/* nominal stamp of the last sample */
 	double last_update;	/* when it was really read (wall clock) */
@@ -447,17 +448,16 @@ static int setup(struct collector *c, struct perr *e)
 		return -1;
 	c->prev = &c->a;
 	c->cur = &c->b;
-	if (source_read(c->proc, c->prev, e) < 0)
-		return -1;
 	c->sel = select_new(s);
 	if (!c->sel)
 		return perr_set(e, "out of memory");
 	mono = util_monotonic();
 	wall = wall_clock();
-	/* at least half an interval (at most 1 s) between the baseline and
-	 * the first sample, so the first value is not a sliver */
-	schedule_init(&c->sched, s->interval, mono, wall,
-		      s->interval < 2 ? 0.5 : 1.0);
+	/* The first deadline takes the baseline and the file starts there:
+	 * every row, the first included, then covers exactly the time its
+	 * counters were measured over (a baseline read between deadlines
+	 * would have its first delta spread over a whole step by librrd). */
+	schedule_init(&c->sched, s->interval, mono, wall, 0.05);
 	memset(&lo, 0, sizeof(lo));
 	lo.parent = parent;
 	if (s->name[0])
@@ -468,7 +468,7 @@ static int setup(struct collector *c, struct perr *e)
 	lo.interval = s->interval;
 	lo.retention = s->retention;
 	lo.rrdcached = s->rrdcached[0] ? s->rrdcached : getenv("RRDCACHED_ADDRESS");
-	lo.start = schedule_stamp(&c->sched) - (time_t)s->interval;
+	lo.start = schedule_stamp(&c->sched);
 	/* Rows are held back and each file written every [log] flush seconds
 	 * (10 by default): one librrd update per file per batch instead of
 	 * per sample, since the update, not the reading, is what costs
@@ -585,6 +585,17 @@ int collector_run(const struct collector_options *opt)
 			if (r > 0)
 				serve(&c);
 			continue;	/* re-check the signal and the clock */
+		}
+		if (!c.have_base) {
+			struct perr pe;
+
+			snapshot_reset(c.prev);
+			if (source_read(c.proc, c.prev, &pe) == 0)
+				c.have_base = 1;
+			else
+				complain(&c.c_read, util_monotonic(), "%s", pe.msg);
+			schedule_advance(&c.sched, util_monotonic(), wall_clock());
+			continue;
 		}
 		{
 			time_t stamp = schedule_stamp(&c.sched);
