@@ -90,6 +90,32 @@ is "$(printf '%s\n' "$S" | wc -l)" 30 'resized to 30 rows'
 like "$(printf '%s\n' "$S" | sed -n 29p)" '[0-9][0-9]:[0-9][0-9]' 'axis moved to the new bottom'
 like "$(printf '%s\n' "$S" | head -1)" '^.{90,}' 'header spans the new width'
 
+# replay: Space plays from the window's start, the cursor moves on its own;
+# Space again pauses
+T send-keys ' '
+ok 'replay: the cursor appears' await '^cursor '
+t1=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+sleep 2
+t2=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+ok "replay: the cursor moved by itself ($t1 -> $t2)" test -n "$t1" -a -n "$t2" -a "$t1" != "$t2"
+T send-keys ' '
+sleep 0.5
+t3=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+sleep 1.2
+t4=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+is "$t4" "$t3" 'replay: Space pauses'
+T send-keys Enter
+sleep 0.3
+
+# c: choose the CPU pane's counters; dropping "total" removes it from the pane
+T send-keys c
+ok 'chooser lists the counters' await '\[x\] Processor(_Total)'
+T send-keys ' ' Enter
+sleep 0.4
+S=$(screen)
+ok 'chooser: the pane no longer shows total' sh -c "! printf '%s\n' \"\$1\" | grep -q '^ CPU.* total '" _ "$S"
+like "$S" '^ CPU.*User.*Privileg' 'chooser: the other CPU lines stay'
+
 # e exports the window as PNG charts (through perflog export --png's code)
 T send-keys e
 ok 'e: status names the PNG directory' await 'PNG charts written to perflog-view-'
