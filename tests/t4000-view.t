@@ -147,7 +147,7 @@ T new-session -d -x 80 -y 24 \
 ok 'viewer up again' await 'CPU \[%\]'
 kill -TERM "$(cat "$SCRATCH/pid")"
 ok 'SIGTERM ends the viewer' await 'EXIT='
-like "$(screen)" 'EXIT=[1-9]' 'non-zero status after SIGTERM'
+like "$(screen)" 'EXIT=143' 'status 128+15 after SIGTERM'
 is "$(T display -p '#{alternate_on}')" 0 'terminal restored after SIGTERM'
 T kill-server 2>/dev/null
 SOCK=$SCRATCH/tmux$((n_sock += 1)).sock

@@ -765,8 +765,11 @@ int cmd_view(int argc, char **argv)
 		}
 	}
 	term_stop();
-	if (term_signalled())
+	if (term_signalled()) {
+		/* as a shell reports a process a signal ended */
 		fprintf(stderr, "perflog view: interrupted\n");
+		rc = 128 + term_signalled();
+	}
 out:
 	chooser_free(&u);
 	vl_grid_free(&u.grid);

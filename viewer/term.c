@@ -30,7 +30,7 @@ static void on_signal(int sig)
 
 int term_signalled(void)
 {
-	return got_signal != 0;
+	return got_signal;
 }
 
 static void catch_signals(void)

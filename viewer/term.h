@@ -27,7 +27,7 @@ void term_draw(const struct vl_grid *g);
 /* Next key (keys.h codes) within timeout_ms (-1: wait), TK_NONE on
  * timeout or signal. */
 int term_key(int timeout_ms);
-/* Non-zero once SIGINT, SIGTERM or SIGHUP arrived. */
+/* The signal (SIGINT, SIGTERM or SIGHUP) that arrived, or 0. */
 int term_signalled(void);
 
 #endif
