@@ -392,6 +392,25 @@ static void fmt_duration(char *buf, size_t n, time_t secs)
 		 (long long)secs / 60 % 60, (long long)secs % 60);
 }
 
+/* The session's own length from its markers (milliseconds), or the span
+ * judged when a marker is missing. */
+static void fmt_session_duration(char *buf, size_t n,
+				 const struct report_session *s)
+{
+	long long ms;
+
+	if (!s->begin_m || !s->end_m) {
+		fmt_duration(buf, n, s->end - s->begin);
+		return;
+	}
+	ms = ((long long)s->end_m->t - (long long)s->begin_m->t) * 1000 +
+	     s->end_m->ms - s->begin_m->ms;
+	if (ms < 0)
+		ms = 0;
+	snprintf(buf, n, "%lld:%02lld:%02lld.%03lld", ms / 3600000,
+		 ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
+}
+
 static void print_session(FILE *f, const struct report *r,
 			  const struct report_session *s)
 {
@@ -403,7 +422,7 @@ static void print_session(FILE *f, const struct report *r,
 		     s->begin_m ? s->begin_m->ms : -1);
 	util_iso8601(t2, sizeof(t2), s->end_m ? s->end_m->t : s->end,
 		     s->end_m ? s->end_m->ms : -1);
-	fmt_duration(du, sizeof(du), s->end - s->begin);
+	fmt_session_duration(du, sizeof(du), s);
 	fprintf(f, "\nSession %s%s\n", s->name, s->open ? " (open: no end marker)" : "");
 	fprintf(f, "  from %s to %s, duration %s\n", t1, t2, du);
 	if (s->end_m) {
