@@ -60,6 +60,14 @@ like "$out" 'A: Bottleneck: LogicalDisk' 'verdict of A'
 like "$out" 'B: Bottleneck: Processor' 'verdict of B'
 out=$("$PERFLOG" report $D_disk $D_net)
 like "$out" 'Session disk \(A\) vs net \(B\)' 'unmatched names: by order'
+# each B session pairs once: A (disk, extra) against B (disk)
+cp -r $D_disk $SCRATCH/disk-extra
+b=$(awk -F'\t' '$2 == "begin" { print $1; exit }' $D_disk/markers.tsv)
+e=$(awk -F'\t' '$2 == "end" { print $1; exit }' $D_disk/markers.tsv)
+printf '%s\tbegin\textra\tsecond\n%s\tend\textra\tdone\n' "$b" "$e" >> $SCRATCH/disk-extra/markers.tsv
+out=$("$PERFLOG" report $SCRATCH/disk-extra $D_disk)
+like "$out" 'Session disk \(A\) vs disk \(B\)' 'two sessions against one: the named pair'
+like "$out" 'Session extra: only in A' 'two sessions against one: the other is only in A'
 
 # a real log set: burn a core inside a session
 dir=$("$PERFLOG" start -o $SCRATCH/real -i 1) || { echo "Bail out! start failed"; exit 1; }

@@ -541,22 +541,51 @@ static void cmp_row(FILE *f, const char *label, double a, double b,
 		unit);
 }
 
-static const struct report_session *match(const struct report *b,
-					  const struct report_session *sa,
-					  size_t ia)
+/* Pair A's sessions with B's: by name first, then the rest in order, each
+ * B session used once (before/after runs often name their sessions the
+ * same; when they do not, the n-th unnamed-alike goes with the n-th).
+ * pair[i] is B's index for A's session i, or -1. used[j] marks B's. */
+static void pair_sessions(const struct report *a, const struct report *b,
+			  long *pair, char *used)
 {
-	for (size_t j = 0; j < b->n; j++)
-		if (!strcmp(b->s[j].name, sa->name))
-			return &b->s[j];
-	return ia < b->n ? &b->s[ia] : NULL;
+	size_t next = 0;
+
+	for (size_t i = 0; i < a->n; i++) {
+		pair[i] = -1;
+		for (size_t j = 0; j < b->n && pair[i] < 0; j++)
+			if (!used[j] && !strcmp(b->s[j].name, a->s[i].name)) {
+				pair[i] = (long)j;
+				used[j] = 1;
+			}
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		if (pair[i] >= 0)
+			continue;
+		while (next < b->n && used[next])
+			next++;
+		if (next < b->n) {
+			pair[i] = (long)next;
+			used[next++] = 1;
+		}
+	}
 }
 
 void report_compare(FILE *f, const struct report *a, const struct report *b)
 {
+	long *pair = calloc(a->n ? a->n : 1, sizeof(*pair));
+	char *used = calloc(b->n ? b->n : 1, 1);
+
 	fprintf(f, "perflog report: comparing\n  A %s\n  B %s\n", a->dir, b->dir);
+	if (!pair || !used) {
+		fprintf(f, "out of memory\n");
+		free(pair);
+		free(used);
+		return;
+	}
+	pair_sessions(a, b, pair, used);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct report_session *x = &a->s[i];
-		const struct report_session *y = match(b, x, i);
+		const struct report_session *y = pair[i] >= 0 ? &b->s[pair[i]] : NULL;
 		const double MiB = 1048576.0;
 
 		if (!y) {
@@ -592,11 +621,9 @@ void report_compare(FILE *f, const struct report *a, const struct report *b)
 			y->fig.net_share.avg, "%");
 		fprintf(f, "  A: %s\n  B: %s\n", x->verdict.line, y->verdict.line);
 	}
-	for (size_t j = a->n; j < b->n; j++) {
-		int matched = 0;
-		for (size_t i = 0; i < a->n; i++)
-			matched |= !strcmp(a->s[i].name, b->s[j].name);
-		if (!matched)
+	for (size_t j = 0; j < b->n; j++)
+		if (!used[j])
 			fprintf(f, "\nSession %s: only in B\n", b->s[j].name);
-	}
+	free(pair);
+	free(used);
 }
