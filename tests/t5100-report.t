@@ -62,9 +62,12 @@ out=$("$PERFLOG" report $D_disk $D_net)
 like "$out" 'Session disk \(A\) vs net \(B\)' 'unmatched names: by order'
 # each B session pairs once: A (disk, extra) against B (disk)
 cp -r $D_disk $SCRATCH/disk-extra
+# (extra begins first, so pairing in order alone would give it B's disk)
 b=$(awk -F'\t' '$2 == "begin" { print $1; exit }' $D_disk/markers.tsv)
+b=$(date -u -d "@$(( $(date -u -d "${b%.*}Z" +%s) - 10 ))" +%Y-%m-%dT%H:%M:%S.000Z)
 e=$(awk -F'\t' '$2 == "end" { print $1; exit }' $D_disk/markers.tsv)
-printf '%s\tbegin\textra\tsecond\n%s\tend\textra\tdone\n' "$b" "$e" >> $SCRATCH/disk-extra/markers.tsv
+{ printf '%s\tbegin\textra\tsecond\n' "$b"; cat $D_disk/markers.tsv
+  printf '%s\tend\textra\tdone\n' "$e"; } > $SCRATCH/disk-extra/markers.tsv
 out=$("$PERFLOG" report $SCRATCH/disk-extra $D_disk)
 like "$out" 'Session disk \(A\) vs disk \(B\)' 'two sessions against one: the named pair'
 like "$out" 'Session extra: only in A' 'two sessions against one: the other is only in A'
