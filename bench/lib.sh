@@ -12,16 +12,10 @@ export LC_ALL=C LC_NUMERIC=C TZ=UTC
 BENCH_TMP=$(mktemp -d /tmp/perflog-bench.XXXXXX)
 export PERFLOG_RUNTIME_DIR=$BENCH_TMP/run
 _bench_pids=""
+. "$TOP/tests/stop-pids.sh"
 bench_track() { _bench_pids="$_bench_pids $1"; }
 _bench_cleanup() {
-	for p in $_bench_pids; do kill -TERM "$p" 2>/dev/null; done
-	for p in $_bench_pids; do
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -KILL "$p" 2>/dev/null
-	done
+	stop_pids $_bench_pids
 	type bench_extra_cleanup >/dev/null 2>&1 && bench_extra_cleanup
 	[ -n "${KEEP_BENCH:-}" ] || rm -rf "$BENCH_TMP"
 }

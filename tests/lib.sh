@@ -24,18 +24,12 @@ export PERFLOG_BATCH=${PERFLOG_BATCH:-1}
 _tap_n=0
 _tap_fail=0
 _pids=""
+. "$TOP/tests/stop-pids.sh"
 
 track_pid() { _pids="$_pids $1"; }
 
 _cleanup() {
-	for p in $_pids; do kill -TERM "$p" 2>/dev/null; done
-	for p in $_pids; do
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -KILL "$p" 2>/dev/null
-	done
+	stop_pids $_pids
 	# collectors started by perflog start register their pid here
 	for f in "$PERFLOG_RUNTIME_DIR"/*.info; do
 		[ -e "$f" ] || continue

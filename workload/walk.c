@@ -225,9 +225,13 @@ static void progress(struct walker *w)
 	w->opt.progress(w->opt.progress_arg, &w->st);
 }
 
-static int count_file(struct walker *w, const struct stat *sb)
+/* Count a regular file once: a hard-linked one (or any, with always_once:
+ * a file named twice on the command line) only the first time its inode is
+ * seen. */
+static int count_file(struct walker *w, const struct stat *sb,
+		      int always_once)
 {
-	if (sb->st_nlink > 1) {
+	if (sb->st_nlink > 1 || always_once) {
 		int r = idset_add(&w->links, (uint64_t)sb->st_dev,
 				  (uint64_t)sb->st_ino);
 
@@ -343,7 +347,7 @@ static int walk_dir(struct walker *w, int fd, int depth)
 				continue;
 			}
 			if (S_ISREG(sb.st_mode)) {
-				if (count_file(w, &sb) < 0) {
+				if (count_file(w, &sb, 0) < 0) {
 					rc = -1;
 					break;
 				}
@@ -385,21 +389,7 @@ static int count_arg_file(struct walker *w, const char *path,
 	free(parent);
 	if (seen)
 		return 0;
-	int r = idset_add(&w->links, (uint64_t)sb->st_dev, (uint64_t)sb->st_ino);
-
-	if (r < 0)
-		return oom(w);
-	if (r == 0) {
-		w->st.hardlinks++;
-		return 0;
-	}
-	if (estimate_add(w->d, (uint64_t)sb->st_size) < 0) {
-		w->fatal = 1;
-		return perr_set(w->e, "total size exceeds 2^64 bytes");
-	}
-	w->st.files++;
-	w->st.bytes += (uint64_t)sb->st_size;
-	return 0;
+	return count_file(w, sb, 1);
 }
 
 int walk_path(struct walker *w, const char *path, struct estimate_dist *d,
