@@ -281,29 +281,20 @@ static int scan_value(const char *s, size_t n, enum summary_unit unit,
 		 * full stop or comma right after is not part of the number */
 		while (j > i && (s[j - 1] == '.' || s[j - 1] == ','))
 			j--;
-		if (unit != SUMU_COUNT) {
-			size_t k = j;
-			while (k < n && is_blank(s[k]))
-				k++;
-			size_t u = k;
-			while (u < n && (isalpha((unsigned char)s[u]) ||
-					 s[u] == '/' || s[u] == '%'))
-				u++;
-			if (u > k && unit_factor(s + k, u - k, unit) != 0)
-				j = u;
-			else if (u > k && any_unit(s + k, u - k))
-				return -1;	/* "Data transfer time: 5 GB" */
-		} else {
-			size_t k = j;
-			while (k < n && is_blank(s[k]))
-				k++;
-			size_t u = k;
-			while (u < n && (isalpha((unsigned char)s[u]) ||
-					 s[u] == '/' || s[u] == '%'))
-				u++;
-			if (u > k && any_unit(s + k, u - k))
-				return -1;	/* a count with a unit */
-		}
+		/* the word after the number, if any: its unit */
+		size_t k = j;
+		while (k < n && is_blank(s[k]))
+			k++;
+		size_t u = k;
+		while (u < n && (isalpha((unsigned char)s[u]) ||
+				 s[u] == '/' || s[u] == '%'))
+			u++;
+		if (unit != SUMU_COUNT && u > k &&
+		    unit_factor(s + k, u - k, unit) != 0)
+			j = u;
+		else if (u > k && any_unit(s + k, u - k))
+			return -1;	/* "Data transfer time: 5 GB", or a
+					 * count with a unit */
 	}
 	if (j == i || j - i > SUMMARY_PRINTED_MAX)
 		return -1;

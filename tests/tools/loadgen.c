@@ -53,16 +53,14 @@ static int burn(double seconds)
 	return 0;
 }
 
-static int do_write(const char *file, long long bytes)
+/* Write bytes of incompressible data to fd; each megabyte differs (a
+ * deduplicating target must not shrink it). Returns the bytes written, or
+ * -1 after perror(what). */
+static long long write_bytes(int fd, long long bytes, const char *what)
 {
 	static char buf[1 << 20];
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	long long done = 0;
 
-	if (fd < 0) {
-		perror(file);
-		return 1;
-	}
 	fill(buf, sizeof(buf));
 	while (done < bytes) {
 		size_t n = (size_t)(bytes - done < (long long)sizeof(buf) ?
@@ -70,12 +68,27 @@ static int do_write(const char *file, long long bytes)
 		ssize_t w = write(fd, buf, n);
 
 		if (w < 0) {
-			perror(file);
-			return 1;
+			perror(what);
+			return -1;
 		}
 		done += w;
 		buf[0]++;
 	}
+	return done;
+}
+
+static int do_write(const char *file, long long bytes)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	long long done = 0;
+
+	if (fd < 0) {
+		perror(file);
+		return 1;
+	}
+	done = write_bytes(fd, bytes, file);
+	if (done < 0)
+		return 1;
 	if (fsync(fd) < 0 || close(fd) < 0) {
 		perror(file);
 		return 1;
@@ -86,7 +99,6 @@ static int do_write(const char *file, long long bytes)
 
 static int do_send(const char *host, int port, long long bytes)
 {
-	static char buf[1 << 16];
 	struct sockaddr_in sa;
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	long long done = 0;
@@ -107,18 +119,9 @@ static int do_send(const char *host, int port, long long bytes)
 		close(fd);
 		fd = socket(AF_INET, SOCK_STREAM, 0);
 	}
-	fill(buf, sizeof(buf));
-	while (done < bytes) {
-		size_t n = (size_t)(bytes - done < (long long)sizeof(buf) ?
-				    bytes - done : (long long)sizeof(buf));
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0) {
-			perror("send");
-			return 1;
-		}
-		done += w;
-	}
+	done = write_bytes(fd, bytes, "send");
+	if (done < 0)
+		return 1;
 	close(fd);
 	printf("%lld\n", done);
 	return 0;
