@@ -24,7 +24,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(WERROR) $(PKG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED $(CFLAGS)
 LIBS := $(PKG_LIBS) -lm
 
-MODULES := common counters logs collector viewer workload
+MODULES := common counters logs client collector export report viewer estimate workload
 SRCS    := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 OBJS    := $(SRCS:%.c=build/obj/%.o)
 ASAN_OBJS := $(SRCS:%.c=build/asan/%.o)

@@ -25,7 +25,7 @@
 #include "keys.h"
 #include "layout.h"
 #include "model.h"
-#include "png_export.h"
+#include "../export/png_export.h"
 #include "term.h"
 
 enum overlay { OV_NONE, OV_HELP, OV_SESSIONS, OV_CHOOSE };

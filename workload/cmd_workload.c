@@ -28,7 +28,7 @@
 
 #include "../collector/control.h"
 #include "../commands.h"
-#include "summary.h"
+#include "../client/summary.h"
 #include "workload.h"
 
 #define ME "perflog workload"

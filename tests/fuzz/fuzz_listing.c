@@ -1,10 +1,10 @@
 /*
  * fuzz_listing.c - libFuzzer target for the listing parsers of `perflog
- * estimate` (workload/listing.h): both kinds, any bytes. Seeds:
+ * estimate` (estimate/listing.h): both kinds, any bytes. Seeds:
  * tests/fixtures/listings/.
  *
  *   clang -fsanitize=fuzzer,address,undefined -D_XOPEN_SOURCE_EXTENDED \
- *     tests/fuzz/fuzz_listing.c workload/listing.c workload/estimate.c \
+ *     tests/fuzz/fuzz_listing.c estimate/listing.c estimate/estimate.c \
  *     common/util.c -o build/fuzz_listing
  *   build/fuzz_listing tests/fixtures/listings/
  */
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../workload/listing.h"
+#include "../../estimate/listing.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,9 +1,9 @@
-/* fuzz_summary.c - backup client summaries (workload/summary.h): the
+/* fuzz_summary.c - backup client summaries (client/summary.h): the
  * parser takes any bytes, NULs included. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../workload/summary.h"
+#include "../../client/summary.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

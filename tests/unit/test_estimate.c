@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "../../common/util.h"
-#include "../../workload/estimate.h"
-#include "../../workload/listing.h"
+#include "../../estimate/estimate.h"
+#include "../../estimate/listing.h"
 #include "tap.h"
 
 #define FIXTURES "tests/fixtures/listings/"

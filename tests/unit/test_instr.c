@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../viewer/instr.h"
+#include "../../client/instr.h"
 #include "tap.h"
 
 static const struct instr_section *find(const struct instr_thread *t,

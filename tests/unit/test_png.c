@@ -13,7 +13,7 @@
 
 #include <rrd.h>
 
-#include "../../viewer/png.h"
+#include "../../export/png.h"
 #include "tap.h"
 
 /* librrd 1.7 (rrd_graph_v's print strings) and fontconfig's caches leak

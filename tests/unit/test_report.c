@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../viewer/report_rules.h"
+#include "../../report/report_rules.h"
 #include "tap.h"
 
 #define N 60

@@ -1,5 +1,5 @@
 /*
- * test_summary.c - backup client summaries (workload/summary.c) against
+ * test_summary.c - backup client summaries (client/summary.c) against
  * the seeds' real dsmc output (tests/fixtures/clients/README) and against
  * malformed variants that must never crash (every buffer is exactly as
  * long as its text, so ASan catches any read past the end).
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../workload/summary.h"
+#include "../../client/summary.h"
 #include "tap.h"
 
 #ifndef FIXTURES

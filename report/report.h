@@ -20,7 +20,7 @@
 #include "../common/util.h"
 #include "../logs/logset.h"
 #include "../logs/markers.h"
-#include "instr.h"
+#include "../client/instr.h"
 #include "report_rules.h"
 
 struct report_session {

@@ -23,7 +23,7 @@ static void usage(FILE *f)
 		"  per session of the log set DIR (the whole log without sessions): times,\n"
 		"  the backup client's figures, average / 95th percentile / peak of CPU,\n"
 		"  disk, memory and network, and the resource nearest saturation\n"
-		"  (rules: viewer/README-report.md)\n"
+		"  (rules: report/README.md)\n"
 		"  DIR2                   compare: DIR's sessions against DIR2's\n"
 		"  --html OUTDIR          also write OUTDIR/index.html with the charts\n"
 		"  --instrumentation FILE the client's instrumentation report (dsmc\n"

@@ -1,6 +1,6 @@
 /*
  * report_rules.c - session statistics and the bottleneck verdict
- * (report_rules.h; the rules in prose are in viewer/README-report.md).
+ * (report_rules.h; the rules in prose are in report/README.md).
  *
  * The verdict: each resource rule below either fires or not; paging wins
  * when it fires (memory shortage makes the disk and the CPU look busy);

@@ -3,14 +3,14 @@
  * kept pure (no log set, no I/O) so every rule is unit-tested on synthetic
  * series: statistics over a session (average, 95th percentile, peak) and
  * the bottleneck verdict. The rules and thresholds are explained in
- * viewer/README-report.md; the constants below are the ones it cites.
+ * report/README.md; the constants below are the ones it cites.
  */
 #ifndef PERFLOG_REPORT_RULES_H
 #define PERFLOG_REPORT_RULES_H
 
 #include <stddef.h>
 
-#include "instr.h"
+#include "../client/instr.h"
 
 /* Thresholds (percent unless said otherwise). */
 #define REPORT_CPU_P95 85.0	/* total CPU: p95 at least ... */

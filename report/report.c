@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "../counters/catalog.h"
-#include "../workload/summary.h"
+#include "../client/summary.h"
 
 static double col_avg(const struct logset_series *s, size_t col)
 {

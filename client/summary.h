@@ -158,7 +158,7 @@ void summary_set(struct summary *s, enum summary_field f, double value);
 void summary_print(FILE *out, const struct summary *s);
 
 /*
- * For the report (`perflog report`, viewer/report*.c): print the backup
+ * For the report (`perflog report`, report/): print the backup
  * client figures an end marker carries, as the client printed them, one
  * "    Label:  value" line each in dsmc's order (indented four spaces).
  * When the session's output held several summaries (client.summaries > 1)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "png_export.h"
+#include "../export/png_export.h"
 
 static void html_text(FILE *f, const char *s, size_t n)
 {

@@ -58,7 +58,7 @@
 #include "../collector/control.h"
 #include "../commands.h"
 #include "../counters/source.h"
-#include "summary.h"
+#include "../client/summary.h"
 
 #define ME "perflog run"
 

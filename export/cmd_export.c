@@ -15,10 +15,10 @@
 
 #include "../commands.h"
 #include "../common/util.h"
-#include "csv.h"
-#include "logset.h"
-#include "markers.h"
-#include "../viewer/png_export.h"
+#include "../logs/csv.h"
+#include "../logs/logset.h"
+#include "../logs/markers.h"
+#include "png_export.h"
 
 static void usage(FILE *f)
 {
@@ -31,7 +31,7 @@ static void usage(FILE *f)
 		"               time, then one column per counter, \\\\HOST\\Object(Instance)\\Counter\n"
 		"  --from TIME  first row to write, ISO 8601 UTC (2026-11-30T04:50:00Z)\n"
 		"  --to TIME    last row to write\n"
-		"  --png OUTDIR one PNG per chart (viewer/png_export.h) and charts.tsv\n"
+		"  --png OUTDIR one PNG per chart (export/png_export.h) and charts.tsv\n"
 		"  --session S  charts cover session S with a small margin\n"
 		"  --width W --height H  image size in pixels (default 1000x400)\n"
 		"  --counters LIST  more charts: groups split by ',', counters in a\n"
@@ -78,7 +78,7 @@ int cmd_export(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		/* the PNG export's options (viewer/png_export.h) */
+		/* the PNG export's options (export/png_export.h) */
 		if (is_opt(a, "--png") || is_opt(a, "--session") ||
 		    is_opt(a, "--counters") || is_opt(a, "--width") ||
 		    is_opt(a, "--height")) {
