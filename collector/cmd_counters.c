@@ -48,6 +48,41 @@ static void list_instances(const struct raw_snapshot *s,
 	}
 }
 
+/* --paths: every counter path, one a line, for scripts and shell
+ * completion: Object(*)\Counter, then one per instance present now
+ * (idle disks included: a settings file may name them). */
+static void print_paths(const struct raw_snapshot *s, FILE *f)
+{
+	for (int o = 0; o < OBJ_COUNT; o++) {
+		const struct object_def *od = &catalog_objects[o];
+
+		for (int i = 0; i < od->ncounters; i++) {
+			const struct counter_def *d =
+				catalog_counter_at(od->object, i);
+			char path[256];
+
+			catalog_format_path(path, sizeof(path), d,
+					    od->has_instances ? "*" : "");
+			fprintf(f, "%s\n", path);
+			if (od->object == OBJ_PROCESSOR)
+				for (size_t k = 0; k < s->ncpus; k++)
+					fprintf(f, "%s\n", catalog_format_path(path,
+						sizeof(path), d, s->cpus[k].name));
+			if (od->object == OBJ_LOGICALDISK || od->object == OBJ_NETWORK)
+				fprintf(f, "%s\n", catalog_format_path(path,
+					sizeof(path), d, "_Total"));
+			if (od->object == OBJ_LOGICALDISK)
+				for (size_t k = 0; k < s->ndisks; k++)
+					fprintf(f, "%s\n", catalog_format_path(path,
+						sizeof(path), d, s->disks[k].name));
+			if (od->object == OBJ_NETWORK)
+				for (size_t k = 0; k < s->nnets; k++)
+					fprintf(f, "%s\n", catalog_format_path(path,
+						sizeof(path), d, s->nets[k].name));
+		}
+	}
+}
+
 static int matches(const struct raw_snapshot *s, enum counter_object obj,
 		   const char *inst)
 {
@@ -79,9 +114,11 @@ int cmd_counters(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "paths", no_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL;
+	int paths = 0;
 	struct raw_snapshot snap;
 	struct source *p;
 	struct settings s;
@@ -94,10 +131,13 @@ int cmd_counters(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': file = optarg; break;
+		case 'p': paths = 1; break;
 		case 'h':
-			printf("usage: perflog counters [-c FILE]\n"
+			printf("usage: perflog counters [-c FILE] [--paths]\n"
 			       "List the objects, instances and counters this host offers;\n"
-			       "with -c, validate a settings file and list what it logs.\n");
+			       "with -c, validate a settings file and list what it logs.\n"
+			       "  --paths  only the counter paths, one a line (for scripts):\n"
+			       "           Object(*)\\Counter and one per instance present\n");
 			return 0;
 		default:
 			return util_bad_option("counters", argv, optind, optopt);
@@ -122,7 +162,17 @@ int cmd_counters(int argc, char **argv)
 		settings_free(&s);
 		return 1;
 	}
-	if (file) {
+	if (paths && file) {
+		for (size_t i = 0; i < s.nsel; i++) {
+			char path[256];
+
+			printf("%s\n", catalog_format_path(path, sizeof(path),
+							   s.sel[i].path.def,
+							   s.sel[i].path.instance));
+		}
+	} else if (paths) {
+		print_paths(&snap, stdout);
+	} else if (file) {
 		int missing = 0;
 
 		printf("%s: valid; interval %u s, retention %lu s, log sets under %s\n",
