@@ -1,12 +1,14 @@
 /*
- * cmd_control.c - `perflog stop [DIR]` and `perflog status`.
+ * cmd_control.c - `perflog stop [DIR]` and `perflog status [--json]`.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../commands.h"
+#include "../common/json.h"
 #include "control.h"
 
 int cmd_stop(int argc, char **argv)
@@ -33,26 +35,88 @@ int cmd_stop(int argc, char **argv)
 	return 0;
 }
 
+/* Ask one collector for its samples and last sample's time; "?" when it
+ * does not answer. Returns 1 when it answered. */
+static int ask_status(const struct collector_info *c, char *samples,
+		      size_t ns, char *last, size_t nl)
+{
+	char reply[PATH_MAX + 256], *p;
+	struct perr e;
+
+	snprintf(samples, ns, "?");
+	snprintf(last, nl, "?");
+	if (control_request(c, "status", reply, sizeof(reply), &e) < 0)
+		return 0;
+	if ((p = strstr(reply, " samples=")))
+		sscanf(p + 9, "%31s", samples);
+	if ((p = strstr(reply, " last=")))
+		sscanf(p + 6, "%39s", last);
+	return 1;
+}
+
+/* --json: {"format": 1, "collectors": [{...}]}, schema in
+ * man/perflog-status.1 */
+static void status_json(const struct collector_info *list, long n)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_object_begin(&j, NULL);
+	json_int(&j, "format", 1);
+	json_array_begin(&j, "collectors");
+	for (long i = 0; i < n; i++) {
+		char samples[32], last[40];
+		int answered = ask_status(&list[i], samples, sizeof(samples),
+					  last, sizeof(last));
+		char *end;
+		double v = strtod(samples, &end);
+
+		json_object_begin(&j, NULL);
+		json_int(&j, "pid", (long long)list[i].pid);
+		json_str(&j, "logset", list[i].logset);
+		json_int(&j, "interval", list[i].interval);
+		json_bool(&j, "answered", answered);
+		json_num(&j, "samples", answered && !*end && end != samples ? v : NAN);
+		json_str(&j, "last_sample", answered && last[0] != '-' ? last : NULL);
+		json_str(&j, "runtime_dir", list[i].rundir);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
 int cmd_status(int argc, char **argv)
 {
 	struct collector_info *list;
 	struct perr e;
 	long n;
+	int json = 0;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: perflog status\n"
-		       "List this user's running collectors: pid, interval, samples\n"
-		       "written, last sample (UTC) and log set.\n");
-		return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "perflog status: unexpected argument '%s'\n", argv[1]);
-		return 2;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: perflog status [--json]\n"
+			       "List this user's running collectors: pid, interval, samples\n"
+			       "written, last sample (UTC) and log set. For root, the\n"
+			       "collector of perflog.service (/run/perflog) too.\n"
+			       "  --json  the same as JSON, for scripts (schema: man perflog-status)\n");
+			return 0;
+		}
+		if (strcmp(argv[i], "--json")) {
+			fprintf(stderr, "perflog status: unexpected argument '%s'\n", argv[i]);
+			return 2;
+		}
+		json = 1;
 	}
 	n = control_list(&list, &e);
 	if (n < 0) {
 		fprintf(stderr, "perflog status: %s\n", e.msg);
 		return 1;
+	}
+	if (json) {
+		status_json(list, n);
+		free(list);
+		return fflush(stdout) ? 1 : 0;
 	}
 	if (n == 0) {
 		printf("no collector is running\n");
@@ -62,16 +126,9 @@ int cmd_status(int argc, char **argv)
 	printf("%-8s %-8s %-8s %-20s %s\n", "PID", "INTERVAL", "SAMPLES",
 	       "LAST SAMPLE", "LOG SET");
 	for (long i = 0; i < n; i++) {
-		char reply[PATH_MAX + 256], samples[32] = "?", last[40] = "?";
-		char *p;
+		char samples[32], last[40];
 
-		if (control_request(&list[i], "status", reply, sizeof(reply),
-				    &e) == 0) {
-			if ((p = strstr(reply, "samples=")))
-				sscanf(p + 8, "%31s", samples);
-			if ((p = strstr(reply, "last=")))
-				sscanf(p + 5, "%39s", last);
-		}
+		ask_status(&list[i], samples, sizeof(samples), last, sizeof(last));
 		printf("%-8ld %-8u %-8s %-20s %s\n", (long)list[i].pid,
 		       list[i].interval, samples, last, list[i].logset);
 	}

@@ -18,12 +18,13 @@
 #include "../logs/csv.h"
 #include "../logs/logset.h"
 #include "../logs/markers.h"
+#include "../logs/pattern.h"
 #include "png_export.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog export DIR --csv FILE|- [--from TIME] [--to TIME]\n"
+		"usage: perflog export DIR --csv FILE|- [--from TIME] [--to TIME] [--counters LIST]\n"
 		"       perflog export DIR --png OUTDIR [--session S] [--from TIME --to TIME]\n"
 		"                      [--width W --height H] [--counters LIST]\n"
 		"\n"
@@ -34,8 +35,10 @@ static void usage(FILE *f)
 		"  --png OUTDIR one PNG per chart (export/png_export.h) and charts.tsv\n"
 		"  --session S  charts cover session S with a small margin\n"
 		"  --width W --height H  image size in pixels (default 1000x400)\n"
-		"  --counters LIST  more charts: groups split by ',', counters in a\n"
-		"               group joined by '+', (*) for every instance\n");
+		"  --counters LIST  with --png, more charts: groups split by ',',\n"
+		"               counters in a group joined by '+', (*) for every instance;\n"
+		"               with --csv, only these columns: patterns split by ',' or\n"
+		"               '+', '*' matches any text (LogicalDisk(*)\\Disk*Bytes/sec)\n");
 }
 
 /* "--opt VALUE" or "--opt=VALUE"; returns the value or NULL. */
@@ -70,6 +73,8 @@ int cmd_export(int argc, char **argv)
 	struct perr e;
 	FILE *f;
 	int rc;
+	size_t *cols = NULL;
+	long ncols = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -187,6 +192,14 @@ int cmd_export(int argc, char **argv)
 			return 0;
 		}
 	}
+	/* --counters with --csv: only the columns it names, checked before
+	 * FILE is opened (and truncated) */
+	if (po.counters &&
+	    (ncols = pattern_select(logset_meta(ls), po.counters, &cols, &e)) < 0) {
+		fprintf(stderr, "perflog export: %s\n", e.msg);
+		logset_close(ls);
+		return 1;
+	}
 	if (!strcmp(csv, "-")) {
 		f = stdout;
 	} else {
@@ -194,12 +207,18 @@ int cmd_export(int argc, char **argv)
 		if (!f) {
 			fprintf(stderr, "perflog export: unable to write '%s': %s\n",
 				csv, strerror(errno));
+			free(cols);
 			logset_close(ls);
 			return 1;
 		}
 	}
-	rc = csv_export(ls, f, !strcmp(csv, "-") ? "standard output" : csv,
-			from, to, &e);
+	if (po.counters)
+		rc = csv_export_columns(ls, f, !strcmp(csv, "-") ? "standard output" : csv,
+					from, to, cols, (size_t)ncols, &e);
+	else
+		rc = csv_export(ls, f, !strcmp(csv, "-") ? "standard output" : csv,
+				from, to, &e);
+	free(cols);
 	if (f != stdout && fclose(f) != 0 && rc == 0)
 		rc = perr_set(&e, "unable to write '%s': %s", csv,
 			      strerror(errno));

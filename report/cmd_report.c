@@ -1,5 +1,5 @@
 /*
- * cmd_report.c - `perflog report DIR [DIR2] [--html OUTDIR]
+ * cmd_report.c - `perflog report DIR [DIR2] [--json] [--html OUTDIR]
  * [--instrumentation FILE] [--width W --height H]`.
  *
  * One log set: the per-session report (report.h) on standard output, and
@@ -17,14 +17,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog report DIR [DIR2] [--html OUTDIR] [--instrumentation FILE]\n"
-		"                      [--width W --height H]\n"
+		"usage: perflog report DIR [DIR2] [--json] [--html OUTDIR]\n"
+		"                      [--instrumentation FILE] [--width W --height H]\n"
 		"\n"
 		"  per session of the log set DIR (the whole log without sessions): times,\n"
 		"  the backup client's figures, average / 95th percentile / peak of CPU,\n"
 		"  disk, memory and network, and the resource nearest saturation\n"
 		"  (rules: report/README.md)\n"
 		"  DIR2                   compare: DIR's sessions against DIR2's\n"
+		"  --json                 the report as JSON, for scripts (schema:\n"
+		"                         man perflog-report)\n"
 		"  --html OUTDIR          also write OUTDIR/index.html with the charts\n"
 		"  --instrumentation FILE the client's instrumentation report (dsmc\n"
 		"                         testflag=instrument:detail) for every session\n"
@@ -47,7 +49,7 @@ static int int_arg(const char *name, const char *v, int *out)
 int cmd_report(int argc, char **argv)
 {
 	const char *dirs[2] = { NULL, NULL }, *html = NULL, *instr = NULL;
-	int ndirs = 0, width = 0, height = 0;
+	int ndirs = 0, width = 0, height = 0, json = 0;
 	struct report *a = NULL, *b = NULL;
 	struct perr e;
 
@@ -56,6 +58,10 @@ int cmd_report(int argc, char **argv)
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			usage(stdout);
 			return 0;
+		}
+		if (!strcmp(o, "--json")) {
+			json = 1;
+			continue;
 		}
 		if (!strcmp(o, "--html") || !strcmp(o, "--instrumentation") ||
 		    !strcmp(o, "--width") || !strcmp(o, "--height")) {
@@ -101,12 +107,18 @@ int cmd_report(int argc, char **argv)
 			report_free(a);
 			return 1;
 		}
-		report_compare(stdout, a, b);
+		if (json)
+			report_json_compare(stdout, a, b);
+		else
+			report_compare(stdout, a, b);
 		report_free(a);
 		report_free(b);
 		return fflush(stdout) ? 1 : 0;
 	}
-	report_print(stdout, a);
+	if (json)
+		report_json(stdout, a);
+	else
+		report_print(stdout, a);
 	int rc = 0;
 	if (html && report_html(a, html, width, height, &e) < 0) {
 		fprintf(stderr, "perflog report: %s\n", e.msg);

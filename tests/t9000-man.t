@@ -63,7 +63,7 @@ for page in "$MAN"/*.[1-8]; do
 		is "$out" "" "$name: man --warnings -l is silent"
 	fi
 	if [ $have_mandoc = 1 ]; then
-		out=$(mandoc -T lint -W warning "$page" 2>&1)
+		out=$(mandoc -T lint -W style "$page" 2>&1)
 		is "$out" "" "$name: mandoc -T lint is silent"
 	fi
 	stem=${name%.*}
