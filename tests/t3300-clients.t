@@ -121,6 +121,19 @@ if have tar; then
 	like "$(cat $SCRATCH/tar.report)" '    files +n/a' 'tar: files not printed, n/a'
 fi
 
+# the check against the logged bytes: a "client" that reads 30 MiB over
+# ~3 s (after and before a quiet second, so no partial row counts) and
+# says so agrees with its process tree's IO Read Bytes/sec; one that
+# claims ten times as much disagrees
+fake='sleep 1.2; for i in $(seq 1 30); do head -c 1048576 /dev/zero > /dev/null; sleep 0.1; done; sleep 1.2'
+run honest sh -c "$fake; echo 'Total bytes read: 31457280 (30MiB, 10MiB/s)' >&2"
+is "$(extra honest client)" tar 'a script printing tar totals: tar from its output'
+like "$(cat $SCRATCH/honest.report)" 'client read 31457280 bytes, process tree honest read [0-9]+ bytes \([-+][0-9.]+%\): agree$' \
+	'30 MiB read and said: agree within 10%'
+run liar sh -c "$fake; echo 'Total bytes read: 314572800 (300MiB, 100MiB/s)' >&2"
+like "$(cat $SCRATCH/liar.report)" 'client read 314572800 bytes, process tree liar read [0-9]+ bytes \(-[0-9.]+%\): disagree by more than 10%' \
+	'30 MiB read, 300 MiB said: disagree'
+
 like "$($PERFLOG run --help | tr '\n' ' ')" 'restic.*borg.*rsync.*tar.*bacula' '--help lists the known clients'
 $PERFLOG run --client veeam -- true 2>$SCRATCH/bad.err
 is "$?" 2 '--client with an unknown name: exit 2'
