@@ -268,7 +268,7 @@ static void check_marker(void)
 	struct marker_list ml = { 0 };
 	markers_parse(line, "test", &ml);
 	double v[CLN_COUNT];
-	unsigned derived;
+	unsigned derived = 0;
 	const char *name = ml.n ? client_norm_of(&ml.m[0], v, &derived) : NULL;
 	EQ_STR(name, "borg", "marker: client name read back");
 	EQ_DBL(v[CLN_READ], 3.22e9, 0.5, "marker: read read back");
