@@ -272,9 +272,12 @@ size_t client_number(const char *p, size_t n, double *v)
 		if (isdigit((unsigned char)c)) {
 			buf[k++] = c;
 			digits++;
-		} else if (c == ',' && !dot && digits && i + 3 < n + 1 &&
-			   i + 1 < n && isdigit((unsigned char)p[i + 1])) {
-			/* a thousands group */
+		} else if (c == ',' && !dot && digits && i + 3 < n &&
+			   isdigit((unsigned char)p[i + 1]) &&
+			   isdigit((unsigned char)p[i + 2]) &&
+			   isdigit((unsigned char)p[i + 3]) &&
+			   (i + 4 >= n || !isdigit((unsigned char)p[i + 4]))) {
+			/* a thousands group: ',' and exactly three digits */
 		} else if (c == '.' && !dot && digits && i + 1 < n &&
 			   isdigit((unsigned char)p[i + 1])) {
 			buf[k++] = '.';

@@ -320,6 +320,36 @@ static void check_bounds(void)
 	client_list_free(&l);
 }
 
+static void check_numbers(void)
+{
+	static const struct { const char *s; size_t len; double v; int size; } nums[] = {
+		{ "3,050,000 (3.050 MB)", 9, 3050000, 0 },
+		{ "1,0", 1, 1, 0 },		/* not a thousands group */
+		{ "12,3456", 2, 12, 0 },
+		{ "0.001 seconds", 5, 0.001, 0 },
+		{ "30 new,", 2, 30, 0 },
+		{ "2.920 MiB (", 9, 2.920 * 1048576, 1 },
+		{ "3.05 MB", 7, 3.05e6, 1 },
+		{ "34.22 kB", 8, 34220, 1 },
+		{ "521 B", 5, 521, 1 },
+		{ "3.05M bytes", 11, 3.05e6, 1 },	/* rsync -h */
+		{ "3.0MiB, 521MiB/s", 6, 3 * 1048576.0, 1 },
+		{ "3,050,007 bytes", 15, 3050007, 1 },
+	};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		double v = NAN;
+		size_t n = nums[i].size ? client_size(nums[i].s, strlen(nums[i].s), &v)
+					: client_number(nums[i].s, strlen(nums[i].s), &v);
+		char name[96];
+		snprintf(name, sizeof(name), "'%s': %zu characters, %g", nums[i].s,
+			 nums[i].len, nums[i].v);
+		OK(n == nums[i].len && fabs(v - nums[i].v) < 1e-6, name);
+	}
+	double v;
+	OK(!client_size("12 apples", 9, &v) && !client_number(",5", 2, &v) &&
+	   !client_number("", 0, &v), "not numbers, not sizes");
+}
+
 static void check_netbackup(void)
 {
 	static const struct { const char *file; enum netbackup_side side; } nb[] = {
@@ -371,6 +401,7 @@ int main(void)
 	check_keys();
 	check_marker();
 	check_bounds();
+	check_numbers();
 	check_netbackup();
 	return done_testing();
 }
