@@ -4,7 +4,8 @@
 # the Debian package); works on its own too: `. dist/perflog.bash`.
 #
 #   perflog <TAB>                    the commands (from `perflog --help`)
-#   perflog CMD -<TAB>               CMD's options (from `perflog CMD --help`)
+#   perflog CMD -<TAB>               CMD's options (from `perflog CMD --help`:
+#                                    its usage and its option table)
 #   perflog view|report|export <TAB> log set directories (those holding
 #                                    perflog.meta, and directories that lead
 #                                    to them)
@@ -29,15 +30,22 @@ _perflog_bin()
 	printf '%s\n' perflog
 }
 
-# Options of one command, read from its --help: -x and --long tokens at the
-# start of a line, after '[' or '|', or after a space; text in single quotes
-# (an example command line) is left out.
+# Options of one command, read from its --help: those of the usage lines,
+# and the first of an option table's line ("  -c FILE     settings ...",
+# up to the two spaces before its description); never one that only
+# appears in the prose (a client's own --json, an example's find -type).
+# --help itself always.
 _perflog_options()
 {
-	"$(_perflog_bin)" ${1:+"$1"} --help 2>/dev/null |
-		sed "s/'[^']*'//g" |
-		grep -oE '(^|[][ |(])--?[A-Za-z][A-Za-z0-9-]*' |
-		sed 's/^[^-]*//' | sort -u
+	{
+		"$(_perflog_bin)" ${1:+"$1"} --help 2>/dev/null | awk '
+			/^usage:/ { u = 1; print; next }
+			u && /^[ \t]*(\[|perflog )/ { print; next }
+			{ u = 0 }
+			/^[ \t]+-/ { s = $0; sub(/^[ \t]+/, "", s); sub(/  .*/, "", s); print s }' |
+			grep -oE '(^|[][ |(])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[^-]*//'
+		echo --help
+	} | sort -u
 }
 
 # A shell word as the command will see it, quotes and backslashes removed,

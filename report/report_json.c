@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../common/json.h"
+#include "report_client.h"
 
 #define REPORT_JSON_FORMAT 1
 
@@ -44,12 +45,26 @@ static void time_str(struct json *j, const char *key, time_t t, int ms)
 	json_str(j, key, util_iso8601(buf, sizeof(buf), t, ms));
 }
 
-/* client.KEY figures of summary I ("" = the plain ones, the last summary):
- * {"KEY": {"printed": "7.31 GB", "value": 7849000000}} */
+/* 1 when "client.KEY" is a normalised figure (client.h) or bookkeeping,
+ * not one of the client's own figures */
+static int normalised_key(const char *key)
+{
+	if (!strcmp(key, "derived") || !strcmp(key, "summaries"))
+		return 1;
+	for (int k = 0; k < CLN_COUNT; k++)
+		if (!strcmp(key, client_norm_keys[k]))
+			return 1;
+	return 0;
+}
+
+/* The client's own figures of summary I (prefix "client.I.") or the last
+ * summary's (prefix "client."): {"KEY": {"printed": "7.31 GB", "value":
+ * 7849052733.44}}, value null for text figures. */
 static void client_obj(struct json *j, const char *key, const struct marker *m,
 		       const char *prefix)
 {
 	size_t pl = strlen(prefix);
+	int plain = !strcmp(prefix, "client.");
 
 	json_object_begin(j, key);
 	for (size_t i = 0; m && i < m->nextra; i++) {
@@ -58,10 +73,7 @@ static void client_obj(struct json *j, const char *key, const struct marker *m,
 
 		if (strncmp(k, prefix, pl) || !k[pl] || strchr(k + pl, '.'))
 			continue;
-		/* the plain figures: no summary number in the key; the count
-		 * of summaries is the length of client_summaries */
-		if (!strcmp(prefix, "client.") &&
-		    (isdigit((unsigned char)k[pl]) || !strcmp(k + pl, "summaries")))
+		if (plain && (isdigit((unsigned char)k[pl]) || normalised_key(k + pl)))
 			continue;
 		json_object_begin(j, k + pl);
 		json_str(j, "printed", m->extra[i].value);
@@ -72,17 +84,78 @@ static void client_obj(struct json *j, const char *key, const struct marker *m,
 	json_object_end(j);
 }
 
+/* "client": the normalised figures, the same for every client (client.h);
+ * "client_figures": the client's own; "client_summaries": each summary's
+ * own when the output held several. */
 static void client_figures(struct json *j, const struct marker *m)
 {
+	double v[CLN_COUNT];
+	unsigned derived = 0;
+	const char *name = m ? report_client_norm(m, v, &derived) : NULL;
 	long n = (long)num_of(m ? marker_get(m, "client.summaries") : NULL);
 
-	client_obj(j, "client", m, "client.");
+	if (name) {
+		json_object_begin(j, "client");
+		json_str(j, "name", name);
+		for (int k = 0; k < CLN_COUNT; k++)
+			json_num(j, client_norm_keys[k], v[k]);
+		json_array_begin(j, "derived");
+		for (int k = 0; k < CLN_COUNT; k++)
+			if (derived & (1u << k))
+				json_str(j, NULL, client_norm_keys[k]);
+		json_array_end(j);
+		json_object_end(j);
+	} else {
+		json_null(j, "client");
+	}
+	client_obj(j, "client_figures", m, "client.");
 	json_array_begin(j, "client_summaries");
 	for (long i = 1; n > 1 && i <= n && i <= 1000; i++) {
 		char prefix[32];
 
 		snprintf(prefix, sizeof(prefix), "client.%ld.", i);
 		client_obj(j, NULL, m, prefix);
+	}
+	json_array_end(j);
+}
+
+/* One check of a client byte count against a logged one, as the text
+ * report prints it, when both are known. */
+static void check(struct json *j, const char *figure, double client,
+		  const char *by, const char *inst, double logged)
+{
+	double change;
+	const char *verdict;
+
+	if (isnan(client) || isnan(logged))
+		return;
+	verdict = report_client_agree(client, logged, &change);
+	json_object_begin(j, NULL);
+	json_str(j, "figure", figure);
+	json_num(j, "client", client);
+	json_str(j, "logged", by);
+	json_str(j, "instance", inst);
+	json_num(j, "logged_bytes", logged);
+	json_num(j, "change", change);
+	json_bool(j, "agree", !strcmp(verdict, "agree"));
+	json_object_end(j);
+}
+
+/* "client_check": the client's read and sent bytes against the process
+ * tree's I/O and the interface's bytes (report_client.h) */
+static void client_check(struct json *j, struct logset *ls,
+			 const struct report_session *s)
+{
+	double v[CLN_COUNT];
+	unsigned derived;
+	struct report_client_logged lg;
+
+	json_array_begin(j, "client_check");
+	if (s->end_m && report_client_norm(s->end_m, v, &derived)) {
+		report_client_logged(ls, s, &lg);
+		check(j, "read", v[CLN_READ], "process_read", lg.process, lg.proc_read);
+		check(j, "sent", v[CLN_SENT], "process_written", lg.process, lg.proc_written);
+		check(j, "sent", v[CLN_SENT], "interface", s->fig.net, lg.net_bytes);
 	}
 	json_array_end(j);
 }
@@ -160,7 +233,8 @@ static void instrumentation(struct json *j, const struct report_session *s)
 	json_object_end(j);
 }
 
-static void session(struct json *j, const struct report_session *s)
+static void session(struct json *j, struct logset *ls,
+		    const struct report_session *s)
 {
 	const struct marker *b = s->begin_m, *e = s->end_m;
 	double dur = s->end - s->begin;
@@ -182,6 +256,7 @@ static void session(struct json *j, const struct report_session *s)
 		json_str(j, e->extra[i].key, e->extra[i].value);
 	json_object_end(j);
 	client_figures(j, e);
+	client_check(j, ls, s);
 	resources(j, &s->fig);
 	instrumentation(j, s);
 	json_object_begin(j, "verdict");
@@ -210,7 +285,7 @@ static void report_obj(struct json *j, const char *key, const struct report *r)
 	json_int(j, "malformed_marker_lines", (long long)r->markers.bad_lines);
 	json_array_begin(j, "sessions");
 	for (size_t i = 0; i < r->n; i++)
-		session(j, &r->s[i]);
+		session(j, r->ls, &r->s[i]);
 	json_array_end(j);
 	json_object_end(j);
 }

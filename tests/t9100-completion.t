@@ -33,13 +33,28 @@ cmds=$("$P" --help | awk '/^  [a-z]/ { print $1 }')
 ok 'every command of perflog --help is offered' has "$got" $cmds --help --version
 is "$(comp "$P" st | sort | tr '\n' ' ')" "start status stop " '"st" completes to start, status, stop'
 
-# options: those --help prints, nothing else
+# options: those of the usage lines, always; never one --help mentions only
+# in its prose (a client's own flags, an example command line)
 for c in $cmds; do
-	want=$("$P" "$c" --help | sed "s/'[^']*'//g" |
-		grep -oE '(^|[^A-Za-z0-9_-])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[^-]*//' | sort -u)
-	is "$(comp "$P" "$c" - | sort -u)" "$want" "perflog $c -<TAB> offers the options of its --help"
+	help=$("$P" "$c" --help)
+	usage=$(printf '%s\n' "$help" | awk '/^usage:/ { u = 1; print; next }
+		u && /^[ \t]*(\[|perflog )/ { print; next } { u = 0 }' |
+		grep -oE '(^|[][ |(])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[^-]*//' | sort -u)
+	all=$(printf '%s\n' "$help" | grep -oE '(^|[^A-Za-z0-9_-])--?[A-Za-z][A-Za-z0-9-]*' |
+		sed 's/^[^-]*//' | sort -u; echo --help)
+	got=$(comp "$P" "$c" - | sort -u)
+	miss=$(comm -23 <(printf '%s\n' $usage | sed '/^$/d') <(printf '%s\n' "$got") | tr '\n' ' ')
+	extra=$(comm -23 <(printf '%s\n' "$got" | sed '/^$/d') <(printf '%s\n' "$all" | sort -u) | tr '\n' ' ')
+	is "$miss$extra" "" "perflog $c -<TAB>: every option of its usage, nothing --help does not print"
 done
-ok 'estimate: the find example in --help is no option' sh -c "! printf '%s\n' \"$(comp "$P" estimate -)\" | grep -qx -- -type"
+got=$(comp "$P" estimate -)
+ok 'estimate: the find example in --help is no option' sh -c "! printf '%s\n' '$got' | grep -qx -- -type"
+ok 'estimate: --listing and --xdev are' has "$got" --listing --xdev --help
+got=$(comp "$P" run -)
+ok 'run: -l and --client are options' has "$got" -l --client -c -o -i
+ok "run: a client's own flags (restic --json, rsync --stats) are not" sh -c "! printf '%s\n' '$got' | grep -qxE -- '--json|--stats|--totals'"
+got=$(comp "$P" export --w)
+is "$got" --width 'export --w<TAB>: --width'
 
 # a real log set, with two sessions, and a plain directory beside it
 set=$("$P" start -i 1 -o "$SCRATCH/w/logs")

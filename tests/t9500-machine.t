@@ -46,7 +46,7 @@ is "$(jget "$SCRATCH/r.json" '$j->{report}{sessions}[0]{resources}{disk}{instanc
 	"$(sed -n 's/.*LogicalDisk(\([^)]*\)) % Disk Time.*/\1/p' "$SCRATCH/r.txt" | head -1)" 'the busiest disk as the text names it'
 is "$(jget "$SCRATCH/r.json" '$j->{report}{sessions}[0]{duration}')" 1200 'a session'"'"'s duration in seconds'
 kind=$(jget "$SCRATCH/r.json" '$j->{report}{sessions}[0]{verdict}{kind}')
-like "$kind" '^(none|cpu|cpu-single|disk|iowait|network|paging|client-file-io|network-or-server|server|client-cpu)$' \
+like "$kind" '^(none|cpu|cpu-single|disk|iowait|network|paging|client-file-io|network-or-server|server|client-cpu|source|storage)$' \
 	"verdict kind is one of the documented words ($kind)"
 is "$(jget "$SCRATCH/r.json" '$j->{report}{host}')" "$(sed -n 's/^host\t//p' "$SET/perflog.meta")" 'the host of perflog.meta'
 
@@ -65,8 +65,15 @@ rset=$(ls -d "$run"/*/ | head -1); rset=${rset%/}
 "$PERFLOG" report "$rset" --json >"$SCRATCH/run.json"
 ok 'report --json of a perflog run log set is valid' valid "$SCRATCH/run.json"
 s0='$j->{report}{sessions}[0]'
-is "$(jget "$SCRATCH/run.json" "$s0"'{client}{bytes_transferred}{printed}')" "7.31 GB" 'client figure as printed'
-is "$(jget "$SCRATCH/run.json" "$s0"'{client}{elapsed}{value}')" 256 'client figure in base units (seconds)'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client}{name}')" dsmc 'the client found'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client}{duration}')" 256 'its normalised figures (duration in seconds)'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client}{errors}')" 2 '(errors)'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client_figures}{bytes_transferred}{printed}')" "7.31 GB" 'its own figure as printed'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client_figures}{elapsed}{value}')" 256 'and in base units (seconds)'
+"$PERFLOG" report "$rset" >"$SCRATCH/run.txt"
+is "$(jget "$SCRATCH/run.json" '[map { ($_->{agree} ? "agree" : "disagree") } @{'"$s0"'{client_check}}]')" \
+	"$(sed -n 's/^    client \(read\|sent\) .*: \(agree\|disagree\).*/\2/p' "$SCRATCH/run.txt")" \
+	'the checks against the logged bytes say what the text says'
 is "$(jget "$SCRATCH/run.json" "$s0"'{exit_status}')" 0 'the exit status, a number'
 like "$(jget "$SCRATCH/run.json" "$s0"'{command}')" '^cat .*sp-full\.txt$' 'the command line'
 is "$(jget "$SCRATCH/run.json" "$s0"'{end_fields}{output}')" "output-sp.log" 'every end-marker field is kept'
