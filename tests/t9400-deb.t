@@ -49,6 +49,9 @@ ok 'not started on install' sh -c "! grep -q deb-systemd-invoke '$SCRATCH/contro
 ok 'enabled only where it was enabled before (an upgrade)' sh -c \
 	"grep -B3 \"deb-systemd-helper enable 'perflog.service'\" '$SCRATCH/control/postinst' | grep -q was-enabled"
 
+ok 'purge removes the service'"'"'s log sets' grep -q 'rm -rf /var/lib/private/perflog' "$SCRATCH/control/postrm"
+ok 'and only on purge' sh -c "grep -B3 'rm -rf /var/lib/private/perflog' '$SCRATCH/control/postrm' | grep -q '\"\$1\" = purge'"
+
 dpkg-deb -x "$deb" "$SCRATCH/root"
 is "$("$SCRATCH/root/usr/bin/perflog" --version)" "perflog $version" 'the packaged program runs'
 ok 'its libraries resolve' sh -c "! ldd '$SCRATCH/root/usr/bin/perflog' | grep -q 'not found'"
