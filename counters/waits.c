@@ -583,7 +583,8 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	for (size_t i = 0; i < w->nended; i++)
 		out->th[out->n++] = w->ended[i];
 	w->nended = 0;
-	qsort(out->th, out->n, sizeof(*out->th), cmp_thread);
+	if (out->n > 1)
+		qsort(out->th, out->n, sizeof(*out->th), cmp_thread);
 	out->t = now;
 	out->delayacct = delayacct;
 	out->nticks = w->nticks;
