@@ -128,7 +128,9 @@ static void behave(int k)
 		int fd = open(dsync_path, O_WRONLY | O_CREAT | O_DSYNC, 0600);
 
 		memset(buf, 'x', sizeof(buf));
-		for (off_t off = 0; fd >= 0; off = (off + 4096) % (1 << 20))
+		if (fd < 0)
+			_exit(1);
+		for (off_t off = 0;; off = (off + 4096) % (1 << 20))
 			if (pwrite(fd, buf, sizeof(buf), off) < 0)
 				_exit(1);
 		break;
