@@ -223,6 +223,21 @@ int waitrates_compute(const struct waits_snap *prev,
 	return 0;
 }
 
+void waitrates_fill(const struct waits_values *v, struct instance_values *iv)
+{
+	static const struct {
+		enum counter_id id;
+		enum waits_state s;
+	} map[] = {
+		{ CTR_PROC_CPU_WAIT, WS_CPU_WAIT }, { CTR_PROC_DISK_WAIT, WS_DISK },
+		{ CTR_PROC_NET_WAIT, WS_NET }, { CTR_PROC_OTHER_WAIT, WS_OTHER },
+		{ CTR_PROC_SLEEP, WS_SLEEP },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		iv->v[catalog_counters[map[i].id].index] = v->pct[map[i].s];
+}
+
 int waitrates_working(const struct waits_total *t)
 {
 	return (t->sec[WS_CPU] >= 0.010 && t->sec[WS_CPU] >= 0.005 * t->alive) ||

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "rates.h"
 #include "waits.h"
 
 enum waits_state {
@@ -86,6 +87,12 @@ double waitrates_thread(const struct waits_thread *prev,
 int waitrates_compute(const struct waits_snap *prev,
 		      const struct waits_snap *cur, struct waits_values *out,
 		      struct waits_totals *tot);
+
+/* Store v's wait states in the Process counters of iv (% CPU Wait Time,
+ * % Disk, % Network, % Other Wait Time, % Sleep Time, by catalog index).
+ * The Process % Processor Time is left alone: the tree's accounting
+ * (process.h) counts reaped children too, which a thread sampler cannot. */
+void waitrates_fill(const struct waits_values *v, struct instance_values *iv);
 
 /* Whether a thread did work in its session: on a CPU at least 10 ms and
  * 0.5% of its time, or 64 KiB of I/O, or blocked on the disk half of its

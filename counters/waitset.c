@@ -248,7 +248,8 @@ const pid_t *waitset_list(struct waitset *s, size_t *n)
 	s->ntids = 0;
 	if ((s->cgfd >= 0 ? list_cgroup(s) : list_pids(s)) < 0)
 		return NULL;
-	qsort(s->tids, s->ntids, sizeof(pid_t), cmp_pid);
+	if (s->ntids > 1)
+		qsort(s->tids, s->ntids, sizeof(pid_t), cmp_pid);
 	for (size_t j = 0; j < s->ntids; j++)
 		if (k == 0 || s->tids[j] != s->tids[k - 1])
 			s->tids[k++] = s->tids[j];

@@ -329,6 +329,21 @@ static void test_compute(void)
 		   "a short buffer: cut after a whole line, full length returned");
 	}
 
+	{
+		struct instance_values iv;
+
+		for (int k = 0; k < CATALOG_MAX_PER_OBJECT; k++)
+			iv.v[k] = -1;
+		waitrates_fill(&v, &iv);
+		OK(iv.v[0] == -1 && iv.v[3] == -1,
+		   "fill: the tree's counters left alone");
+		EQ_DBL(iv.v[catalog_counters[CTR_PROC_CPU_WAIT].index],
+		       v.pct[WS_CPU_WAIT], 0, "fill: % CPU Wait Time");
+		EQ_DBL(iv.v[catalog_counters[CTR_PROC_NET_WAIT].index],
+		       v.pct[WS_NET], 0, "fill: % Network Wait Time");
+		EQ_DBL(iv.v[catalog_counters[CTR_PROC_SLEEP].index],
+		       v.pct[WS_SLEEP], 0, "fill: % Sleep Time");
+	}
 	cur.t = 10;
 	EQ_INT(waitrates_compute(&prev, &cur, &v, NULL), -1, "dt 0: refused");
 	OK(isnan(v.pct[WS_CPU]), "... values unknown");
