@@ -477,7 +477,8 @@ static void parse_io(const char *buf, struct waits_thread *t)
 		t->write_bytes = strtoull(p + 13, NULL, 10);
 }
 
-/* The exact figures of one live thread at now: 0, or -1 unreadable.
+/* The exact figures of one live thread at now: 0, -1 unreadable this
+ * time, 1 gone (it ends with the figures of its last tick).
  * A thread that has not run since the last read has done no I/O and
  * waited for none since: its io and delay figures are kept as they are
  * (an idle pool costs one pread a thread). */
@@ -488,8 +489,9 @@ static int read_thread(struct waits *w, struct wthread *th, double now,
 	uint64_t ss[3];
 	struct pidstat ps;
 
-	if (read_file(w, th, F_SCHED, buf, sizeof(buf)) <= 0 ||
-	    parse_schedstat(buf, ss) < 0)
+	if (read_file(w, th, F_SCHED, buf, sizeof(buf)) <= 0)
+		return 1;	/* exited since the last tick */
+	if (parse_schedstat(buf, ss) < 0)
 		return -1;
 	th->pub.cpu_ns = ss[0];
 	th->pub.runq_ns = ss[1];
@@ -576,10 +578,27 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	if (grow(&out->th, &out->cap, w->nlive + w->nended,
 		 sizeof(*out->th)) < 0)
 		return -1;
-	for (size_t i = 0; i < w->nlive; i++)
-		if (w->live[i].pub.cpu_ns != WAITS_NA &&
-		    read_thread(w, &w->live[i], now, delayacct) == 0)
-			out->th[out->n++] = w->live[i].pub;
+	for (size_t i = 0, keep = 0, n = w->nlive; i < n; i++) {
+		struct wthread *th = &w->live[i];
+		int r = th->pub.cpu_ns == WAITS_NA ? -1 :
+			read_thread(w, th, now, delayacct);
+
+		if (r == 1) {
+			/* reported now as ended, so the time it lived since
+			 * the last read is not lost */
+			if (end_thread(w, th) < 0)
+				return -1;
+			if (w->set)
+				waitset_invalidate(w->set);
+			w->nlive--;
+			continue;
+		}
+		if (r == 0)
+			out->th[out->n++] = th->pub;
+		if (keep != i)
+			w->live[keep] = *th;
+		keep++;
+	}
 	for (size_t i = 0; i < w->nended; i++)
 		out->th[out->n++] = w->ended[i];
 	w->nended = 0;

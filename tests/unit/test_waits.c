@@ -145,6 +145,15 @@ static void test_fixture(void)
 	EQ_INT(waits_read(w, 1002.0, &s), 0, "third read");
 	OK(!find(&s, 713), "713 reported once, then gone");
 	OK(find(&s, 701) && find(&s, 701)->ticks[WAIT_SLEEP] == 3, "701: 3 ticks");
+	/* 701 exits after the tick, before the read: the read reports it */
+	snprintf(path, sizeof(path), "%s/proc/700/task/701/schedstat", root);
+	OK(truncate(path, 0) == 0, "701 vanishes between a tick and a read");
+	EQ_INT(waits_read(w, 1003.0, &s), 0, "fourth read");
+	OK(find(&s, 701) && !find(&s, 701)->alive && find(&s, 701)->t == 1002.0,
+	   "701 reported ended at once, with its last tick's time");
+	EQ_INT(waits_tick(w, 1003.5), 16, "701 no longer sampled");
+	EQ_INT(waits_read(w, 1004.0, &s), 0, "fifth read");
+	OK(!find(&s, 701), "701 reported once");
 	waits_snap_free(&s);
 	waits_close(w);
 }
@@ -161,13 +170,14 @@ static void test_cgroup(void)
 		return;
 	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/unified/job", root);
 	EQ_INT(waits_watch_cgroup(w, dir, &e), 0, "cgroup v2: cgroup.threads");
-	/* 713 (vanished above), 714, 715 are not watched, 719 is (unreadable) */
-	EQ_INT(waits_tick(w, 1.0), 17 + 2, "cgroup v2: its threads, garbage skipped");
+	/* 701 and 713 (vanished above), 714, 715 are not watched, 719 is
+	 * (unreadable) */
+	EQ_INT(waits_tick(w, 1.0), 16 + 2, "cgroup v2: its threads, garbage skipped");
 	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/cpu/job", root);
 	EQ_INT(waits_watch_cgroup(w, dir, &e), 0, "cgroup v1: tasks");
 	EQ_INT(waits_tick(w, 2.0), 3, "cgroup v1: 700, 800, 801");
 	EQ_INT(waits_read(w, 2.0, &s), 0, "read after the set changed");
-	OK(find(&s, 701) && !find(&s, 701)->alive, "701 left the set: ended");
+	OK(find(&s, 702) && !find(&s, 702)->alive, "702 left the set: ended");
 	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/unified/nosuch", root);
 	OK(waits_watch_cgroup(w, dir, &e) < 0 && strstr(e.msg, "nosuch"),
 	   "a missing cgroup: the error names it");
