@@ -17,18 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* pread the whole (small) file at fd into buf, NUL-terminated. */
-static ssize_t pread_text(int fd, char *buf, size_t n)
-{
-	ssize_t r;
-
-	do
-		r = pread(fd, buf, n - 1, 0);
-	while (r < 0 && errno == EINTR);
-	buf[r > 0 ? r : 0] = '\0';
-	return r;
-}
-
+#include "../common/util.h"
 static ssize_t read_at(int procfd, const char *rel, char *buf, size_t n)
 {
 	int fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
@@ -37,7 +26,7 @@ static ssize_t read_at(int procfd, const char *rel, char *buf, size_t n)
 
 	if (fd < 0)
 		return -1;
-	r = pread_text(fd, buf, n);
+	r = util_pread_text(fd, buf, n);
 	err = errno;
 	close(fd);
 	errno = err;
@@ -205,7 +194,7 @@ static enum waitprobe_result read_call(int procfd, pid_t tid, int syscall_fd,
 	ssize_t r;
 
 	if (syscall_fd >= 0) {
-		r = pread_text(syscall_fd, buf, sizeof(buf));
+		r = util_pread_text(syscall_fd, buf, sizeof(buf));
 	} else {
 		snprintf(rel, sizeof(rel), "%d/task/%d/syscall", (int)tid,
 			 (int)tid);

@@ -72,35 +72,6 @@ static double thread_cpu(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int grow(void *pp, size_t *cap, size_t need, size_t size)
-{
-	void **p = pp;
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-static ssize_t pread_text(int fd, char *buf, size_t n)
-{
-	ssize_t r;
-
-	do
-		r = pread(fd, buf, n - 1, 0);
-	while (r < 0 && errno == EINTR);
-	buf[r > 0 ? r : 0] = '\0';
-	return r;
-}
-
 /* Read file k of thread th (kept descriptor, or openat now). */
 static ssize_t read_file(struct waits *w, struct wthread *th, int k,
 			 char *buf, size_t n)
@@ -110,13 +81,13 @@ static ssize_t read_file(struct waits *w, struct wthread *th, int k,
 	int fd, err;
 
 	if (th->fd[k] >= 0)
-		return pread_text(th->fd[k], buf, n);
+		return util_pread_text(th->fd[k], buf, n);
 	snprintf(rel, sizeof(rel), "%d/task/%d/%s", (int)th->pub.tid,
 		 (int)th->pub.tid, fd_name[k]);
 	fd = openat(w->procfd, rel, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	r = pread_text(fd, buf, n);
+	r = util_pread_text(fd, buf, n);
 	err = errno;
 	close(fd);
 	errno = err;
@@ -159,7 +130,7 @@ static double uptime(struct waits *w)
 	char buf[64];
 	double up;
 
-	if (w->uptimefd < 0 || pread_text(w->uptimefd, buf, sizeof(buf)) <= 0 ||
+	if (w->uptimefd < 0 || util_pread_text(w->uptimefd, buf, sizeof(buf)) <= 0 ||
 	    sscanf(buf, "%lf", &up) != 1)
 		return -1;
 	return up;
@@ -270,7 +241,7 @@ static int end_thread(struct waits *w, struct wthread *th)
 	close_thread(w, th);
 	if (th->pub.cpu_ns == WAITS_NA)
 		return 0;	/* never read: nothing to report */
-	if (grow(&w->ended, &w->capended, w->nended + 1,
+	if (util_grow(&w->ended, &w->capended, w->nended + 1,
 		 sizeof(*w->ended)) < 0)
 		return -1;
 	th->pub.alive = 0;
@@ -292,8 +263,8 @@ static int sync_members(struct waits *w, double now)
 	}
 	if (w->set && !(tids = waitset_list(w->set, &n)))
 		return -1;
-	if (grow(&w->live, &w->caplive, w->nlive + n, sizeof(*w->live)) < 0 ||
-	    grow(&w->spare, &w->capspare, w->nlive + n, sizeof(*w->spare)) < 0)
+	if (util_grow(&w->live, &w->caplive, w->nlive + n, sizeof(*w->live)) < 0 ||
+	    util_grow(&w->spare, &w->capspare, w->nlive + n, sizeof(*w->spare)) < 0)
 		return -1;
 	for (j = 0; i < w->nlive || j < n;) {
 		if (j == n || (i < w->nlive && w->live[i].pub.tid < tids[j])) {
@@ -532,7 +503,7 @@ static int read_delayacct(struct waits *w)
 	char buf[16];
 	int fd = openat(w->procfd, "sys/kernel/task_delayacct",
 			O_RDONLY | O_CLOEXEC);
-	ssize_t r = fd >= 0 ? pread_text(fd, buf, sizeof(buf)) : -1;
+	ssize_t r = fd >= 0 ? util_pread_text(fd, buf, sizeof(buf)) : -1;
 
 	if (fd >= 0)
 		close(fd);
@@ -575,7 +546,7 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	int delayacct = read_delayacct(w);
 
 	out->n = 0;
-	if (grow(&out->th, &out->cap, w->nlive + w->nended,
+	if (util_grow(&out->th, &out->cap, w->nlive + w->nended,
 		 sizeof(*out->th)) < 0)
 		return -1;
 	for (size_t i = 0, keep = 0, n = w->nlive; i < n; i++) {

@@ -28,24 +28,6 @@ struct waitset {
 	size_t bufcap;
 };
 
-static int grow(void *pp, size_t *cap, size_t need, size_t size)
-{
-	void **p = pp;
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 struct waitset *waitset_pids(int procfd, const pid_t *pids, size_t n,
 			     struct perr *e)
 {
@@ -132,7 +114,7 @@ static int add_tid(struct waitset *s, long tid)
 {
 	if (tid <= 0 || tid > INT_MAX)
 		return 0;
-	if (grow(&s->tids, &s->captids, s->ntids + 1, sizeof(pid_t)) < 0)
+	if (util_grow(&s->tids, &s->captids, s->ntids + 1, sizeof(pid_t)) < 0)
 		return -1;
 	s->tids[s->ntids++] = (pid_t)tid;
 	return 0;
@@ -143,12 +125,12 @@ static int list_cgroup(struct waitset *s)
 {
 	ssize_t r;
 
-	if (grow(&s->buf, &s->bufcap, 4096, 1) < 0)
+	if (util_grow(&s->buf, &s->bufcap, 4096, 1) < 0)
 		return -1;
 	/* as large as the buffer: it may have been cut; grow, read again */
 	while ((r = pread(s->cgfd, s->buf, s->bufcap - 1, 0)) >=
 	       (ssize_t)s->bufcap - 1)
-		if (grow(&s->buf, &s->bufcap, s->bufcap * 2, 1) < 0)
+		if (util_grow(&s->buf, &s->bufcap, s->bufcap * 2, 1) < 0)
 			return -1;
 	if (r <= 0)
 		return 0;
