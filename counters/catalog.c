@@ -110,6 +110,30 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.sysstat = "sar -d: aqu-sz",
 		.help = "mean number of requests queued or in service",
 	},
+	[CTR_DISK_SEC_PER_READ] = {
+		.id = CTR_DISK_SEC_PER_READ, .object = OBJ_LOGICALDISK, .index = 7,
+		.name = "Avg. Disk sec/Read", .ds = "disk_sec_read",
+		.unit = UNIT_SECONDS, UNBOUNDED,
+		.source = "/proc/diskstats: read ms (field 4) / reads (field 1)",
+		.sysstat = "sar -d: r_await / 1000",
+		.help = "mean time a read took, queueing included (0 without reads)",
+	},
+	[CTR_DISK_SEC_PER_WRITE] = {
+		.id = CTR_DISK_SEC_PER_WRITE, .object = OBJ_LOGICALDISK, .index = 8,
+		.name = "Avg. Disk sec/Write", .ds = "disk_sec_write",
+		.unit = UNIT_SECONDS, UNBOUNDED,
+		.source = "/proc/diskstats: write ms (field 8) / writes (field 5)",
+		.sysstat = "sar -d: w_await / 1000",
+		.help = "mean time a write took, queueing included (0 without writes)",
+	},
+	[CTR_DISK_CURRENT_QUEUE] = {
+		.id = CTR_DISK_CURRENT_QUEUE, .object = OBJ_LOGICALDISK, .index = 9,
+		.name = "Current Disk Queue Length", .ds = "disk_queue_now",
+		.unit = UNIT_COUNT, UNBOUNDED,
+		.source = "/proc/diskstats: I/Os in flight (field 9) at the sample",
+		.sysstat = "(none; /sys/block/DEV/inflight)",
+		.help = "requests issued and not yet completed, at the sample",
+	},
 
 	/* Memory: /proc/meminfo gauges and /proc/vmstat event counters. */
 	[CTR_MEM_AVAILABLE] = {
@@ -210,6 +234,38 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.sysstat = "(none; ethtool Speed)",
 		.help = "link speed in bits per second, unknown when not reported",
 	},
+	[CTR_NET_RX_ERRORS] = {
+		.id = CTR_NET_RX_ERRORS, .object = OBJ_NETWORK, .index = 5,
+		.name = "Packets Received Errors/sec", .ds = "net_rx_errors",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/dev: receive errs",
+		.sysstat = "sar -n EDEV: rxerr/s",
+		.help = "received packets with errors per second (bad CRC, frame, overrun ...)",
+	},
+	[CTR_NET_TX_ERRORS] = {
+		.id = CTR_NET_TX_ERRORS, .object = OBJ_NETWORK, .index = 6,
+		.name = "Packets Outbound Errors/sec", .ds = "net_tx_errors",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/dev: transmit errs",
+		.sysstat = "sar -n EDEV: txerr/s",
+		.help = "packets that could not be sent because of errors, per second",
+	},
+	[CTR_NET_RX_DISCARDS] = {
+		.id = CTR_NET_RX_DISCARDS, .object = OBJ_NETWORK, .index = 7,
+		.name = "Packets Received Discarded/sec", .ds = "net_rx_discards",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/dev: receive drop (rx_dropped + rx_missed_errors)",
+		.sysstat = "sar -n EDEV: rxdrop/s",
+		.help = "received packets dropped per second (no buffer, ring full, filtered)",
+	},
+	[CTR_NET_TX_DISCARDS] = {
+		.id = CTR_NET_TX_DISCARDS, .object = OBJ_NETWORK, .index = 8,
+		.name = "Packets Outbound Discarded/sec", .ds = "net_tx_discards",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/dev: transmit drop",
+		.sysstat = "sar -n EDEV: txdrop/s",
+		.help = "packets to send dropped per second (queue full, no route out)",
+	},
 
 	/* System. */
 	[CTR_SYS_QUEUE_LENGTH] = {
@@ -227,6 +283,50 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.source = "/proc/stat: ctxt",
 		.sysstat = "sar -w: cswch/s",
 		.help = "context switches per second, all CPUs",
+	},
+
+	/* Pressure: /proc/pressure/{cpu,io,memory} total= (Linux 4.20+). */
+	[CTR_PSI_SOME] = {
+		.id = CTR_PSI_SOME, .object = OBJ_PRESSURE, .index = 0,
+		.name = "% Some Stalled Time", .ds = "psi_some",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "/proc/pressure/RESOURCE: some total= (us)",
+		.sysstat = "sar -q PSI: %scpu, %sio, %smem",
+		.help = "share of the interval in which some task waited for the resource",
+	},
+	[CTR_PSI_FULL] = {
+		.id = CTR_PSI_FULL, .object = OBJ_PRESSURE, .index = 1,
+		.name = "% Full Stalled Time", .ds = "psi_full",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "/proc/pressure/RESOURCE: full total= (us); none for cpu",
+		.sysstat = "sar -q PSI: %fio, %fmem",
+		.help = "share of the interval in which every non-idle task waited (io, memory)",
+	},
+
+	/* TCP: the Tcp MIB of /proc/net/snmp (IPv4 and IPv6). */
+	[CTR_TCP_SEGS_SENT] = {
+		.id = CTR_TCP_SEGS_SENT, .object = OBJ_TCP, .index = 0,
+		.name = "Segments Sent/sec", .ds = "tcp_segs_sent",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/snmp: Tcp OutSegs",
+		.sysstat = "sar -n TCP: oseg/s",
+		.help = "TCP segments sent per second, retransmissions excluded",
+	},
+	[CTR_TCP_SEGS_RECEIVED] = {
+		.id = CTR_TCP_SEGS_RECEIVED, .object = OBJ_TCP, .index = 1,
+		.name = "Segments Received/sec", .ds = "tcp_segs_rcvd",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/snmp: Tcp InSegs",
+		.sysstat = "sar -n TCP: iseg/s",
+		.help = "TCP segments received per second, errors included",
+	},
+	[CTR_TCP_SEGS_RETRANS] = {
+		.id = CTR_TCP_SEGS_RETRANS, .object = OBJ_TCP, .index = 2,
+		.name = "Segments Retransmitted/sec", .ds = "tcp_segs_retrans",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/snmp: Tcp RetransSegs",
+		.sysstat = "sar -n ETCP: retrans/s",
+		.help = "TCP segments sent again per second (loss, a slow or full path)",
 	},
 
 	/* Process: computed by the `perflog run` module, not by rates.c. */
@@ -268,13 +368,17 @@ const struct object_def catalog_objects[OBJ_COUNT] = {
 	[OBJ_PROCESSOR] = { .object = OBJ_PROCESSOR, .name = "Processor",
 		.file = "Processor", .has_instances = 1, .ncounters = 4 },
 	[OBJ_LOGICALDISK] = { .object = OBJ_LOGICALDISK, .name = "LogicalDisk",
-		.file = "LogicalDisk", .has_instances = 1, .ncounters = 7 },
+		.file = "LogicalDisk", .has_instances = 1, .ncounters = 10 },
 	[OBJ_MEMORY] = { .object = OBJ_MEMORY, .name = "Memory",
 		.file = "Memory", .has_instances = 0, .ncounters = 7 },
 	[OBJ_NETWORK] = { .object = OBJ_NETWORK, .name = "Network Interface",
-		.file = "NetworkInterface", .has_instances = 1, .ncounters = 5 },
+		.file = "NetworkInterface", .has_instances = 1, .ncounters = 9 },
 	[OBJ_SYSTEM] = { .object = OBJ_SYSTEM, .name = "System",
 		.file = "System", .has_instances = 0, .ncounters = 2 },
+	[OBJ_PRESSURE] = { .object = OBJ_PRESSURE, .name = "Pressure",
+		.file = "Pressure", .has_instances = 1, .ncounters = 2 },
+	[OBJ_TCP] = { .object = OBJ_TCP, .name = "TCP",
+		.file = "TCP", .has_instances = 0, .ncounters = 3 },
 	[OBJ_PROCESS] = { .object = OBJ_PROCESS, .name = "Process",
 		.file = "Process", .has_instances = 1, .ncounters = 4 },
 };
