@@ -51,7 +51,7 @@ static void list_instances(const struct raw_snapshot *s,
 				any = 1;
 			}
 		if (!any)
-			fprintf(f, " (not available: no /proc/pressure, a kernel before 4.20 or booted with psi=0)");
+			fprintf(f, " (not available: no pressure stall information from this source; Linux 4.20+ has it unless booted with psi=0)");
 		break;
 	}
 	case OBJ_PROCESS:

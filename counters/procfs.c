@@ -113,7 +113,7 @@ struct procfs *procfs_open(const char *root, struct perr *e)
 		perr_set(e, "out of memory");
 		return NULL;
 	}
-	p->sock = -1;
+	p->sock = p->nl = -1;
 	for (int i = 0; i < F_COUNT; i++)
 		p->fd[i] = -1;
 	if (util_strlcpy(p->root, root, sizeof(p->root)) < 0) {
@@ -205,6 +205,8 @@ void procfs_close(struct procfs *p)
 		procfs_iface_release(p, (struct procfs_iface *)p->ifs.cur + i);
 	if (p->sock >= 0)
 		close(p->sock);
+	if (p->nl >= 0)
+		close(p->nl);
 	free(p->disks.old);
 	free(p->disks.cur);
 	free(p->ifs.old);

@@ -72,6 +72,8 @@ struct procfs {
 	struct procfs_cache disks, ifs;
 	int speed_fds;		/* speed files held open */
 	int sock;		/* for SIOCETHTOOL (live only), -1 */
+	int nl;			/* rtnetlink link events (live only); -1 not
+				 * open yet, -2 unavailable */
 	size_t recheck;		/* next interface to classify again */
 	int reclassify;		/* samples in which to classify all again */
 	uint64_t generations;	/* source of procfs_iface.generation */
@@ -124,5 +126,8 @@ void procfs_iface_release(struct procfs *p, struct procfs_iface *f);
 /* Fill f->is_loopback, f->in_total and f->ifindex from sysfs (and, live,
  * the driver's name). */
 void procfs_iface_classify(struct procfs *p, struct procfs_iface *f);
+/* Whether any link changed (rtnetlink RTMGRP_LINK) since the last call: 1
+ * or 0; -1 when there are no link events (a fixture root, no socket). */
+int procfs_links_changed(struct procfs *p);
 
 #endif

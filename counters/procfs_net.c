@@ -17,11 +17,11 @@
  * that interval no values instead of a delta across two devices.
  *
  * Classification (loopback? counted in _Total?) needs opendir() and a few
- * reads in sysfs: done for new and replaced devices, for all of them when
- * the set of interfaces changed (stacking is usually set up as devices
- * come: a container's veth joins docker0), and for one more each read in
- * turn, so an existing device enslaved later is seen within as many reads
- * as there are interfaces.
+ * reads in sysfs: done for new and replaced devices, and for all of them
+ * when rtnetlink reported a link change (an existing NIC enslaved, a
+ * container's veth joining docker0 just after it appeared). Without link
+ * events (a fixture root) all are classified again in the two reads after
+ * the set of interfaces changed, and one more each read in turn.
  */
 #define _GNU_SOURCE
 #include "procfs_int.h"
@@ -239,8 +239,10 @@ int procfs_parse_netdev(struct procfs *p, char *buf, size_t len,
 	char *cur = buf, *end = buf + len, *line;
 	struct procfs_cache *c = &p->ifs;
 	size_t first = s->nnets;
-	int changed = 0;
+	int changed = 0, events = procfs_links_changed(p);
 
+	if (events > 0)
+		p->reclassify = 1;	/* this read */
 	procfs_cache_begin(c);
 	while ((line = procfs_next_line(&cur, end)))
 		if (netdev_line(p, line, s, &changed) < 0)
@@ -254,14 +256,15 @@ int procfs_parse_netdev(struct procfs *p, char *buf, size_t len,
 		procfs_iface_release(p, o);
 	}
 	c->nold = 0;
-	if (changed)
+	if (changed && events < 0)
 		p->reclassify = 2;	/* this read and the next */
 	/* the cache and s->nets[first...] are in the same order */
 	for (size_t i = 0; i < c->ncur; i++) {
 		struct procfs_iface *f = (struct procfs_iface *)c->cur + i;
 
 		if (!f->checked &&
-		    (p->reclassify || i == p->recheck % c->ncur))
+		    (p->reclassify ||
+		     (events < 0 && i == p->recheck % c->ncur)))
 			iface_recheck(p, f, &s->nets[first + i]);
 	}
 	p->recheck++;

@@ -18,12 +18,21 @@
  * included), veth and tap devices (the wire to a container or a VM). The
  * driver's name comes from the SIOCETHTOOL ioctl, which sees the devices
  * of this process's network namespace: only when reading the live root.
+ *
+ * Stacking changes while logging (a NIC enslaved, a container's veth
+ * joining docker0): reading the live root, an rtnetlink socket subscribed
+ * to link events says when to classify every interface again (a recv that
+ * finds nothing costs a microsecond); elsewhere procfs_net.c falls back to
+ * classifying one interface per read in turn.
  */
 #define _GNU_SOURCE
 #include "procfs_int.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <linux/ethtool.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <stdlib.h>
@@ -176,4 +185,47 @@ void procfs_iface_classify(struct procfs *p, struct procfs_iface *f)
 				carried = 1;
 	}
 	f->in_total = !f->is_loopback && !stacked && !carried;
+}
+
+int procfs_links_changed(struct procfs *p)
+{
+	char buf[8192];
+	int changed = 0;
+
+	if (!p->live || p->nl == -2)
+		return -1;
+	if (p->nl < 0) {
+		struct sockaddr_nl sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.nl_family = AF_NETLINK;
+		sa.nl_groups = RTMGRP_LINK;
+		p->nl = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			       NETLINK_ROUTE);
+		if (p->nl >= 0 &&
+		    bind(p->nl, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+			close(p->nl);
+			p->nl = -1;
+		}
+		if (p->nl < 0) {
+			p->nl = -2;
+			return -1;
+		}
+		return 0;
+	}
+	for (;;) {
+		ssize_t n = recv(p->nl, buf, sizeof(buf), 0);
+
+		if (n > 0) {
+			changed = 1;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* ENOBUFS: events were lost, so something changed */
+		if (n < 0 && errno == ENOBUFS)
+			changed = 1;
+		break;
+	}
+	return changed;
 }

@@ -8,8 +8,10 @@
 #   a VLAN      pa3.100 on pa3            (when the kernel has 8021q)
 #   a bond      bond0 over pa4            (when the kernel has bonding)
 #   a tunnel    vx0 (VXLAN) over pa5      (vx0, and pa5 with the headers)
+#   a bridge    br7, empty when the collector starts, given its port pa7
+#               while logging (as docker0 gets a container's veth)
 # and every frame leaving pa1 is mirrored to ifb0 (tc mirred). The bytes
-# sent must show in _Total once: as much as the bottom devices pa1..pa5
+# sent must show in _Total once: as much as the bottom devices pa1..pa7
 # together, not as much again for br0, mv0, pa3.100, bond0, vx0 and ifb0.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces)"
@@ -57,6 +59,10 @@ if $A link add ifb0 type ifb 2>/dev/null && $A link set ifb0 up &&
 		action mirred egress mirror dev ifb0 2>/dev/null; then
 	mirror=1
 else diag "no ifb mirror here"; fi
+# br7 has no port yet: a bottom device as far as anyone can tell
+$A link add br7 type bridge && $A addr add $(net 7).1/30 dev br7 && $A link set br7 up ||
+	skip_all "cannot build a second bridge"
+paths="$paths late-bridge"
 diag "paths: $paths${mirror:+, ifb0 mirrors pa1}"
 
 LOGS=$SCRATCH/logs
@@ -71,6 +77,10 @@ ok 'the collector logs _Total inside the namespace' test -e "$dir/NetworkInterfa
 ip netns exec $NSA $PERFLOG counters > $SCRATCH/counters.out 2>&1
 ok 'perflog counters marks the stacked ones' grep -q 'br0(not in _Total)' $SCRATCH/counters.out
 sed -n 's/^Network Interface: /# /p' $SCRATCH/counters.out
+sleep 1.5
+# br7 gets its port while logging
+pair 7 && $A link set pa7 master br7 && $B addr add $(net 7).2/30 dev pb7 ||
+	diag "cannot give br7 its port"
 sleep 1.5
 
 # N bytes over each path: a receiver there, a sender here
@@ -89,7 +99,7 @@ send() { # K: the /30 of the path
 }
 for p in $paths; do
 	case $p in bridge) send 1 ;; macvlan) send 2 ;; vlan) send 3 ;;
-		bond) send 4 ;; vxlan) send 6 ;; esac
+		bond) send 4 ;; vxlan) send 6 ;; late-bridge) send 7 ;; esac
 done
 npaths=$(echo $paths | wc -w)
 is "$sent" "$((npaths * N))" "$npaths paths each carried $N bytes"
@@ -109,12 +119,12 @@ sent_by() { bytes_of "$1" Sent; }
 recv_by() { bytes_of "$1" Received; }
 total=$(sent_by _Total)
 bottom=0 rbottom=0
-for i in 1 2 3 4 5; do
+for i in 1 2 3 4 5 7; do
 	bottom=$((bottom + $(sent_by pa$i))) rbottom=$((rbottom + $(recv_by pa$i)))
 done
-diag "sent: _Total $total, pa1..pa5 $bottom, generated $sent"
-diag "uppers: br0 $(sent_by br0) mv0 $(sent_by mv0) pa3.100 $(sent_by pa3.100) bond0 $(sent_by bond0) vx0 $(sent_by vx0) ifb0 $(sent_by ifb0)"
-near "$total" "$bottom" 0.005 '_Total sent = what the bottom devices sent'
+diag "sent: _Total $total, pa1..pa7 $bottom, generated $sent"
+diag "uppers: br0 $(sent_by br0) br7 $(sent_by br7) mv0 $(sent_by mv0) pa3.100 $(sent_by pa3.100) bond0 $(sent_by bond0) vx0 $(sent_by vx0) ifb0 $(sent_by ifb0)"
+near "$total" "$bottom" 0.005 '_Total sent = what the bottom devices sent (br7 left out once it had a port)'
 ok "_Total sent counts the $sent bytes once: within 1.0x..1.2x ($total)" \
 	awk -v t="$total" -v s="$sent" 'BEGIN { exit !(t >= s && t <= 1.2 * s) }'
 ok 'the uppers did carry the bytes too (the test would see a double count)' \
