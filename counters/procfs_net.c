@@ -220,8 +220,12 @@ static int netdev_line(struct procfs *p, char *line, struct raw_snapshot *s,
 		nr->tx_drop = v[11];
 	}
 	nr->speed_bps = iface_speed(p, f, &replaced);
-	if (replaced)
+	if (replaced) {
 		f->generation++;
+		/* gone between the two reads: try its files again next time */
+		if (f->speed == SPEED_NONE)
+			f->speed = SPEED_UNTRIED;
+	}
 	f->checked = fresh || replaced;
 	if (f->checked) {
 		*changed = 1;
