@@ -63,6 +63,41 @@ static void list_instances(const struct raw_snapshot *s,
 	}
 }
 
+/* A counter's path for each instance present now (--paths). */
+static void print_instance_paths(const struct raw_snapshot *s,
+				 const struct counter_def *d, FILE *f)
+{
+	char p[256];
+
+	switch (d->object) {
+	case OBJ_PROCESSOR:
+		for (size_t k = 0; k < s->ncpus; k++)
+			fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
+							      s->cpus[k].name));
+		break;
+	case OBJ_LOGICALDISK:
+		fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d, "_Total"));
+		for (size_t k = 0; k < s->ndisks; k++)
+			fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
+							      s->disks[k].name));
+		break;
+	case OBJ_NETWORK:
+		fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d, "_Total"));
+		for (size_t k = 0; k < s->nnets; k++)
+			fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
+							      s->nets[k].name));
+		break;
+	case OBJ_PRESSURE:
+		for (int r = 0; r < PSI_COUNT; r++)
+			if (s->psi[r].present)
+				fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
+					source_psi_name((enum psi_resource)r)));
+		break;
+	default:
+		break;
+	}
+}
+
 /* --paths: every counter path, one a line, for scripts and shell
  * completion: Object(*)\Counter, then one per instance present now
  * (idle disks included: a settings file may name them). */
@@ -79,21 +114,7 @@ static void print_paths(const struct raw_snapshot *s, FILE *f)
 			catalog_format_path(path, sizeof(path), d,
 					    od->has_instances ? "*" : "");
 			fprintf(f, "%s\n", path);
-			if (od->object == OBJ_PROCESSOR)
-				for (size_t k = 0; k < s->ncpus; k++)
-					fprintf(f, "%s\n", catalog_format_path(path,
-						sizeof(path), d, s->cpus[k].name));
-			if (od->object == OBJ_LOGICALDISK || od->object == OBJ_NETWORK)
-				fprintf(f, "%s\n", catalog_format_path(path,
-					sizeof(path), d, "_Total"));
-			if (od->object == OBJ_LOGICALDISK)
-				for (size_t k = 0; k < s->ndisks; k++)
-					fprintf(f, "%s\n", catalog_format_path(path,
-						sizeof(path), d, s->disks[k].name));
-			if (od->object == OBJ_NETWORK)
-				for (size_t k = 0; k < s->nnets; k++)
-					fprintf(f, "%s\n", catalog_format_path(path,
-						sizeof(path), d, s->nets[k].name));
+			print_instance_paths(s, d, f);
 		}
 	}
 }
