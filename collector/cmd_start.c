@@ -31,6 +31,8 @@ static void usage(FILE *f)
 		"  -i SECONDS  sampling interval, whole seconds >= 1\n"
 		"  -f          stay in the foreground (systemd, tests); stop with\n"
 		"              Ctrl-C, SIGTERM or perflog stop\n"
+		"  --early     return as soon as the log set's first interval begins\n"
+		"              (perflog run, which takes the first sample itself)\n"
 		"Prints the log set's path once the first sample is written.\n");
 }
 
@@ -131,10 +133,11 @@ int cmd_start(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "samples", required_argument, NULL, 'n' },
+		{ "early", no_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *dir = NULL, *interval = NULL;
-	int foreground = 0, c, r;
+	int foreground = 0, early = 0, c, r;
 	long samples = 0;
 	struct settings s;
 	struct collector_options opt;
@@ -149,6 +152,7 @@ int cmd_start(int argc, char **argv)
 		case 'i': interval = optarg; break;
 		case 'f': foreground = 1; break;
 		case 'n': samples = strtol(optarg, NULL, 10); break;
+		case 'E': early = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: return util_bad_option("start", argv, optind, optopt);
 		}
@@ -182,6 +186,7 @@ int cmd_start(int argc, char **argv)
 	opt.proc_root = getenv("PERFLOG_PROC_ROOT") ? getenv("PERFLOG_PROC_ROOT") : "/";
 	opt.notify_fd = -1;
 	opt.max_samples = samples;
+	opt.notify_at_base = early;
 	r = foreground ? collector_run(&opt) : run_daemon(&opt);
 	settings_free(&s);
 	return r;
