@@ -247,6 +247,11 @@ static int sample_one(struct collector *c, struct watch *w, double when)
 		w->state = WATCH_ACTIVE;
 		return 0;
 	}
+	/* on the sample's clock: the rows are stamped with the time the
+	 * counters were read, and a rate over the tree's own read times
+	 * (a few ms later, varying) would integrate to more or less than
+	 * what it did; what it does in between counts in the next row */
+	now.mono = c->cur->mono;
 	if (w->state == WATCH_NEW && w->zero_now) {
 		if ((iv = sample_add(&c->sample, OBJ_PROCESS, w->label)))
 			rates_process_idle(iv);
@@ -280,6 +285,7 @@ void watch_baseline(struct collector *c)
 			continue;
 		/* the log set starts now: so does the tree in it */
 		w->have_prev = proctree_read(w->tree, &w->prev, NULL) == 0;
+		w->prev.mono = c->prev->mono;	/* the baseline's clock */
 		w->state = WATCH_ACTIVE;
 	}
 }

@@ -225,6 +225,8 @@ static int walk_children(struct proctree *t)
 
 		proc_path(t, path, sizeof(path), t->mem[i], 0, "task");
 		d = opendir(path);
+		if (!d && i == 0)
+			return -2;	/* no task directories: a fixture */
 		if (!d)
 			continue;	/* gone since */
 		while ((de = readdir(d))) {

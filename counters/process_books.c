@@ -38,6 +38,7 @@
 #define KNOWN_KEEP 3	/* reads a dead process stays known */
 #define PEND_KEEP 2	/* reads a record waits to be placed */
 #define PEND_MAX 65536	/* records waiting at most (a host's exits) */
+#define TOMB_KEEP 3	/* reads a counted task is not opened again */
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -83,6 +84,7 @@ void pbooks_free(struct proctree *t)
 	free(t->scan);
 	free(t->known);
 	free(t->pend);
+	free(t->tomb);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -249,6 +251,38 @@ static int is_member(struct proctree *t, const struct taskstats_exit *x)
 	return known_ok(t, x->tgid, x->btime) || known_ok(t, x->ppid, x->btime);
 }
 
+static void tomb_add(struct proctree *t, const struct taskstats_exit *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->ntomb; i++)	/* forget old ones */
+		if (t->tomb[i].gen + TOMB_KEEP >= t->gen)
+			t->tomb[n++] = t->tomb[i];
+	t->ntomb = n;
+	if (grow(&t->tomb, &t->captomb, t->ntomb + 1, sizeof(*t->tomb)) < 0)
+		return;
+	t->tomb[t->ntomb++] = (struct pb_tomb){ .tid = x->tid,
+						.btime = x->btime,
+						.gen = t->gen };
+}
+
+/* Was the task tid, started at start (ticks since boot), counted whole
+ * by its exit record already? */
+static int tomb_has(const struct proctree *t, pid_t tid,
+		    unsigned long long start)
+{
+	for (size_t i = 0; i < t->ntomb; i++) {
+		double began = t->boot_wall + (double)start / (double)t->hz;
+
+		if (t->tomb[i].tid == tid &&
+		    (!t->tomb[i].btime || !t->boot_wall ||
+		     (began - t->tomb[i].btime < 2.5 &&
+		      t->tomb[i].btime - began < 2.5)))
+			return 1;
+	}
+	return 0;
+}
+
 /* A record of a task the tree never saw alive: all its work counts. */
 static void count_record(struct proctree *t, const struct taskstats_exit *x)
 {
@@ -258,6 +292,7 @@ static void count_record(struct proctree *t, const struct taskstats_exit *x)
 	t->ex_rd += x->rchar;
 	t->ex_wr += x->wchar;
 	known_set(t, proc, proc == x->tid ? x->btime + x->etime : 0);
+	tomb_add(t, x);
 }
 
 /* Is the open entry e the task of record x (not an earlier holder of
@@ -324,6 +359,7 @@ int proctree_exit(struct proctree *t, const struct taskstats_exit *x)
 		t->ex_wr += MAX(e->wchar, x->wchar);
 		if (e->id == e->tgid)
 			known_set(t, e->tgid, x->btime + x->etime);
+		tomb_add(t, x);
 		memmove(e, e + 1,
 			(size_t)(t->ent + t->nent - e - 1) * sizeof(*e));
 		t->nent--;
@@ -370,7 +406,8 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 			continue;
 		/* exited: its exit record holds its final figures (sent before
 		 * it became a zombie), and a zombie stays listed until reaped */
-		if (ts.state == 'Z' || ts.state == 'X' || ts.state == 'x')
+		if (ts.state == 'Z' || ts.state == 'X' || ts.state == 'x' ||
+		    tomb_has(t, (pid_t)tid, ts.start))
 			continue;
 		memset(&e, 0, sizeof(e));
 		e.id = (pid_t)tid;

@@ -47,6 +47,14 @@ struct pb_known {
 	unsigned gen;
 };
 
+/* A task whose exit record was counted: a read that still finds it (it
+ * sends its record before it becomes a zombie) must not open it again. */
+struct pb_tomb {
+	pid_t tid;
+	double btime;
+	unsigned gen;
+};
+
 struct pb_pending {
 	struct taskstats_exit x;
 	unsigned gen;
@@ -70,6 +78,8 @@ struct proctree {
 	size_t nknown, capknown;
 	struct pb_pending *pend;
 	size_t npend, cappend;
+	struct pb_tomb *tomb;
+	size_t ntomb, captomb;
 	uint64_t ex_cpu, ex_rd, ex_wr;
 	unsigned gen;
 	int lost;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -243,11 +244,116 @@ static void test_live(void)
 	proctree_close(t);
 }
 
+/* Exit records: a child read live, then exiting; a child that lives and
+ * dies between two reads; a grandchild whose parent ignores SIGCHLD. The
+ * books must hold each one's bytes once. Root only (taskstats). */
+struct exit_feed {
+	struct proctree *t;
+	int taken;
+};
+
+static void feed(void *arg, const struct taskstats_exit *x)
+{
+	struct exit_feed *f = arg;
+
+	f->taken += proctree_exit(f->t, x);
+}
+
+static void drain_into(struct taskstats_listener *l, struct exit_feed *f)
+{
+	for (int i = 0; i < 50; i++) {
+		int lost = 0;
+
+		taskstats_drain(l, feed, f, &lost);
+		usleep(10000);
+	}
+}
+
+/* The worker of test_exits: writes 1 MiB, waits; forks an auto-reaped
+ * child writing 3 MiB, writes 1 MiB, waits; ends. */
+static void worker(int go)
+{
+	char x;
+
+	write_bytes(1 << 20);
+	if (read(go, &x, 1) != 1)
+		_exit(2);
+	signal(SIGCHLD, SIG_IGN);
+	if (fork() == 0) {
+		write_bytes(3 << 20);
+		_exit(0);
+	}
+	write_bytes(1 << 20);
+	if (read(go, &x, 1) != 1)
+		_exit(2);
+	_exit(0);
+}
+
+static void test_exits(void)
+{
+	struct perr e = { "" };
+	struct taskstats_listener *l = taskstats_open(&e);
+	struct proctree_options o = { .root = "/", .exits = 1, .shim = 1 };
+	struct proc_raw r0, r1, r2;
+	struct exit_feed f = { 0 };
+	int go[2], end[2];
+	char x = 1;
+	pid_t root;
+
+	if (!l) {
+		printf("ok %d # SKIP taskstats: %s\n", ++tap_n, e.msg);
+		return;
+	}
+	if (pipe(go) < 0 || pipe(end) < 0)
+		return;
+	fflush(stdout);
+	root = fork();
+	if (root == 0) {	/* a shim: start the worker, wait, reap */
+		pid_t w = fork();
+
+		if (w == 0)
+			worker(go[0]);
+		waitpid(w, NULL, 0);
+		if (read(end[0], &x, 1) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	o.pid = root;
+	usleep(200000);
+	f.t = proctree_open(&o, &e);
+	OK(f.t != NULL, "exits: open the tree");
+	if (!f.t)
+		return;
+	OK(proctree_read(f.t, &r0, &e) == 0, "exits: read it");
+	OK(r0.write_bytes >= 1 << 20, "exits: 1 MiB written so far");
+	OK(write(go[1], &x, 1) == 1, "exits: let the worker go on");
+	usleep(300000);
+	drain_into(l, &f);
+	OK(proctree_read(f.t, &r1, &e) == 0, "exits: read after the child");
+	EQ_INT(f.taken, 1, "exits: the auto-reaped child's record taken");
+	EQ_DBL((double)(r1.write_bytes - r0.write_bytes), 4 << 20, 1024,
+	       "exits: its 3 MiB and the worker's 1 MiB, once");
+	OK(write(go[1], &x, 1) == 1, "exits: let the worker end");
+	usleep(300000);
+	drain_into(l, &f);
+	EQ_INT(f.taken, 2, "exits: the worker's own record taken");
+	for (int i = 0; i < 4; i++)	/* past the books' grace */
+		OK(proctree_read(f.t, &r2, &e) == 0, "exits: read after the end");
+	EQ_DBL((double)r2.write_bytes, (double)r1.write_bytes, 1024,
+	       "exits: nothing counted twice after the end");
+	OK(write(end[1], &x, 1) == 1, "exits: the shim ends");
+	waitpid(root, NULL, 0);
+	close(go[0]), close(go[1]), close(end[0]), close(end[1]);
+	proctree_close(f.t);
+	taskstats_close(l);
+}
+
 int main(void)
 {
 	test_fixture();
 	test_pid_reuse();
 	test_rates();
 	test_live();
+	test_exits();
 	return done_testing();
 }
