@@ -58,15 +58,36 @@ static void session_end(struct collector *c, const char *name)
 		}
 }
 
+/* Is session name open in markers.tsv? Asked of the file, not of our
+ * memory: perflog run appends its markers itself when the collector is
+ * slow to answer. */
+static int open_in_file(const char *dir, const char *name)
+{
+	struct marker_list l;
+	struct session *s = NULL;
+	struct perr pe;
+	long n;
+	int open = 0;
+
+	if (markers_load(dir, &l, &pe) < 0)
+		return 0;
+	n = markers_sessions(&l, &s);
+	for (long i = 0; i < n; i++)
+		if (!strcmp(s[i].name, name))
+			open = !s[i].end;	/* the last one of that name */
+	free(s);
+	markers_free(&l);
+	return open;
+}
+
 void serve_end_session(struct collector *c, const char *name,
 		       const char *text)
 {
+	const char *dir = logset_writer_dir(c->w);
 	struct perr pe;
 
-	if (!serve_session_open(c, name))
-		return;
-	if (markers_append(logset_writer_dir(c->w), MARK_END, name, text,
-			   NULL, 0, &pe) < 0)
+	if (open_in_file(dir, name) &&
+	    markers_append(dir, MARK_END, name, text, NULL, 0, &pe) < 0)
 		complain(&c->c_write, util_monotonic(), "%s", pe.msg);
 	session_end(c, name);
 }
