@@ -122,6 +122,8 @@ static int find_mount(const char *mountinfo, const char *ctrl,
 			continue;
 		unoctal(f[3]);
 		unoctal(f[4]);
+		if (f[3][0] != '/' || f[4][0] != '/')
+			continue;	/* not a mountinfo line after all */
 		if (util_strlcpy(m->root, f[3], sizeof(m->root)) < 0 ||
 		    util_strlcpy(m->dir, f[4], sizeof(m->dir)) < 0)
 			continue;
