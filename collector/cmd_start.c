@@ -24,7 +24,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f]\n"
+		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f] [--early]\n"
 		"  -c FILE     settings file (see perftest.pml.sample); default: the\n"
 		"              seed kit's counter set every 5 s\n"
 		"  -o DIR      create the log set under DIR (default ./logs)\n"

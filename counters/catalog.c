@@ -229,7 +229,7 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.help = "context switches per second, all CPUs",
 	},
 
-	/* Process: computed by the `perflog run` module, not by rates.c. */
+	/* Process: a watched tree (process.h), computed by rates_process. */
 	[CTR_PROC_PROCESSOR_TIME] = {
 		.id = CTR_PROC_PROCESSOR_TIME, .object = OBJ_PROCESS, .index = 0,
 		.name = "% Processor Time", .ds = "proc_processor",
