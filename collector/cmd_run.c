@@ -213,7 +213,8 @@ static int parse_args(struct run *r, int argc, char **argv)
 /* Run `perflog start --early` and read the log set path it prints. */
 static int start_collector(const struct run *r, char *logset, size_t n)
 {
-	const char *args[12];
+	const char *args[14];
+	char owner[32];
 	int k = 0, pfd[2], st;
 	char buf[PATH_MAX + 64];
 	size_t got = 0;
@@ -222,6 +223,8 @@ static int start_collector(const struct run *r, char *logset, size_t n)
 	args[k++] = "perflog";
 	args[k++] = "start";
 	args[k++] = "--early";
+	snprintf(owner, sizeof(owner), "%ld", (long)getpid());
+	args[k++] = "--owner", args[k++] = owner;
 	if (r->file)
 		args[k++] = "-c", args[k++] = r->file;
 	if (r->dir)

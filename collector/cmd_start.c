@@ -24,7 +24,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f] [--early]\n"
+		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f] [--early] [--owner PID]\n"
 		"  -c FILE     settings file (see perftest.pml.sample); default: the\n"
 		"              seed kit's counter set every 5 s\n"
 		"  -o DIR      create the log set under DIR (default ./logs)\n"
@@ -33,6 +33,8 @@ static void usage(FILE *f)
 		"              Ctrl-C, SIGTERM or perflog stop\n"
 		"  --early     return as soon as the log set's first interval begins\n"
 		"              (perflog run, which takes the first sample itself)\n"
+		"  --owner PID stop once process PID is gone and no tree is watched\n"
+		"              (perflog run, for the collector it starts)\n"
 		"Prints the log set's path once the first sample is written.\n");
 }
 
@@ -134,10 +136,12 @@ int cmd_start(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "samples", required_argument, NULL, 'n' },
 		{ "early", no_argument, NULL, 'E' },
+		{ "owner", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *dir = NULL, *interval = NULL;
 	int foreground = 0, early = 0, c, r;
+	long owner = 0;
 	long samples = 0;
 	struct settings s;
 	struct collector_options opt;
@@ -153,6 +157,7 @@ int cmd_start(int argc, char **argv)
 		case 'f': foreground = 1; break;
 		case 'n': samples = strtol(optarg, NULL, 10); break;
 		case 'E': early = 1; break;
+		case 'W': owner = strtol(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
 		default: return util_bad_option("start", argv, optind, optopt);
 		}
@@ -187,6 +192,7 @@ int cmd_start(int argc, char **argv)
 	opt.notify_fd = -1;
 	opt.max_samples = samples;
 	opt.notify_at_base = early;
+	opt.owner = owner > 0 ? (pid_t)owner : 0;
 	r = foreground ? collector_run(&opt) : run_daemon(&opt);
 	settings_free(&s);
 	return r;

@@ -27,6 +27,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../counters/process.h"
 #include "../logs/markers.h"
 #include "collector_int.h"
 
@@ -461,6 +462,11 @@ static void at_deadline(struct collector *c, double deadline, double now,
 			complain(&c->c_write, util_monotonic(), "%s", pe.msg);
 	}
 	skipped = schedule_advance(&c->sched, util_monotonic(), wall_clock());
+	/* the perflog run that started us was killed: stop once its tree
+	 * and those of the runs that joined are done */
+	if (c->opt->owner && !c->release &&
+	    proctree_start_time("/", c->opt->owner) != c->owner_start)
+		c->release = 1;
 	if (skipped > 0)
 		complain(&c->c_late, util_monotonic(),
 			 "sampling fell behind: %ld sample(s) skipped", skipped);
@@ -481,6 +487,8 @@ int collector_run(const struct collector_options *opt)
 	memset(&c, 0, sizeof(c));
 	c.opt = opt;
 	c.set = opt->settings;
+	if (opt->owner)
+		c.owner_start = proctree_start_time("/", opt->owner);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

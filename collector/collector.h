@@ -13,6 +13,8 @@
 #ifndef PERFLOG_COLLECTOR_H
 #define PERFLOG_COLLECTOR_H
 
+#include <sys/types.h>
+
 #include "../common/util.h"
 #include "settings.h"
 
@@ -23,6 +25,8 @@ struct collector_options {
 				 * "error MSG\n"; -1 = print DIR on stdout */
 	long max_samples;	/* stop by itself after N samples; 0 = never
 				 * (a run-once mode for tests, STYLE 8) */
+	pid_t owner;		/* `--owner PID`: once it is gone (a perflog
+				 * run killed), stop when no tree is watched */
 	int notify_at_base;	/* tell notify_fd "ok DIR" at the baseline
 				 * (the log set's start) instead of after the
 				 * first sample: `perflog start --early`, for

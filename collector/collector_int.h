@@ -73,6 +73,7 @@ struct collector {
 	struct request stopper[MAX_SYNC];
 	int nstop;
 	int release;		/* stop once no tree is watched ("release") */
+	unsigned long long owner_start;	/* opt->owner's start time */
 	struct watch watch[MAX_WATCH];
 	int nwatch;
 	struct taskstats_listener *ts;	/* exit records, while trees are

@@ -366,11 +366,19 @@ static int list_members(struct proctree *t)
 	return scan_ppids(t);
 }
 
+/* A zombie has ended: only its parent has not looked yet (an orphaned
+ * shim waits for init, which may take its time). */
+static int dead_state(char state)
+{
+	return state == 'Z' || state == 'X' || state == 'x';
+}
+
 int proctree_alive(const struct proctree *t)
 {
 	struct pstat p;
 
-	return pbooks_read_stat(t, t->pid, 0, &p) == 0 && p.start == t->start;
+	return pbooks_read_stat(t, t->pid, 0, &p) == 0 && p.start == t->start &&
+	       !dead_state(p.state);
 }
 
 unsigned long long proctree_start_time(const char *root, pid_t pid)
@@ -383,7 +391,8 @@ unsigned long long proctree_start_time(const char *root, pid_t pid)
 	snprintf(path, sizeof(path), "%s/proc/%d/stat",
 		 root && strcmp(root, "/") ? root : "", (int)pid);
 	if (util_read_small(path, buf, sizeof(buf)) < 0 ||
-	    pbooks_parse_stat(buf, &p) < 0 || p.pid != pid)
+	    pbooks_parse_stat(buf, &p) < 0 || p.pid != pid ||
+	    dead_state(p.state))
 		return 0;
 	return p.start ? p.start : 1;
 }

@@ -106,12 +106,14 @@ const char *proctree_method(const struct proctree *t);
 
 pid_t proctree_root(const struct proctree *t);
 
-/* Is the root still the process the tree was opened on? One small read. */
+/* Is the root still the process the tree was opened on, and not a
+ * zombie? One small read. */
 int proctree_alive(const struct proctree *t);
 
 /* The start time of process pid under root (stat field 22, clock ticks
- * since boot), 0 when there is no such process: with the pid, it names a
- * process for good (a pid is reused, a pid and start time are not). */
+ * since boot), 0 when there is no such process or it is a zombie: with
+ * the pid, it names a process for good (a pid is reused, a pid and start
+ * time are not). */
 unsigned long long proctree_start_time(const char *root, pid_t pid);
 
 /* ---- for the wait-state sampler (issue 12): which tasks, cheaply ----

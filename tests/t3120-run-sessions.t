@@ -104,6 +104,17 @@ done
 is "$left" '' 'their cgroups were removed by the next run'
 ok 'stop' $PERFLOG stop "$LS"
 
+# a run that started its own collector, killed: the collector ends the
+# session and stops once the command is done
+LOGS4=$SCRATCH/logs4
+$PERFLOG run -i 1 -o $LOGS4 -l own -- sleep 1 >/dev/null 2>&1 & p=$!
+track_pid $p
+wait_for 10 sh -c "grep -qsP '\tbegin\town\t' $LOGS4/*/markers.tsv"
+kill -9 $p; wait $p 2>/dev/null
+LS4=$(ls -d $LOGS4/*/ | head -n 1)
+ok 'a killed run: its collector stops after its command' wait_for 15 sh -c "! grep -qs '$LOGS4' $PERFLOG_RUNTIME_DIR/*.info"
+ok 'a killed run: its session is ended' grep -qP '\tend\town\tperflog run \(pid' "$LS4/markers.tsv"
+
 # --- -i 150: run does not wait for the next sample ---
 # the clock seam puts the first deadline 3 s ahead (stamps are multiples of
 # the interval); without it, start alone could take 150 s
