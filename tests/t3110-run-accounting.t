@@ -113,9 +113,15 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] && id nobody >/dev/null 2
 	line=$(grep -P '\tbegin\tnb\t' $nls/markers.tsv)
 	like "$line" 'accounting=cpu=tree io=tree' 'nobody: the fallback is named'
 	like "$line" 'accounting\.note=no cgroup' 'nobody: and why'
+	# the tree books: children reaped by their parent count once
+	as_nobody env PERFLOG_RUNTIME_DIR=$pub/run $pub/perflog run -i 1 -o $pub/logs -l nb2 -- \
+		sh -c "$pub/loadgen burn 0.6 & $pub/loadgen burn 0.6 & wait" >$SCRATCH/nb2.out
+	used=$(awk '{ s += $1 } END { print s * 100 }' $SCRATCH/nb2.out)
+	nls=$(ls -d $pub/logs/*/ | tail -n 1)
+	LS=$nls near "$(LS=$nls integral nb2 '% Processor Time' 1)" "$used" 0.1 'nobody: children reaped by their parent, their CPU once'
 	chmod 0700 "$SCRATCH"
 else
-	for i in 1 2 3; do echo "ok $((_tap_n + 1)) # SKIP no setpriv or not root"; _tap_n=$((_tap_n + 1)); done
+	for i in 1 2 3 4; do echo "ok $((_tap_n + 1)) # SKIP no setpriv or not root"; _tap_n=$((_tap_n + 1)); done
 fi
 
 # --- 10. the first row: what was measured, over the time it covers ---
