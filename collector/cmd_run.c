@@ -1,7 +1,7 @@
 /*
  * cmd_run.c - `perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL]
- * [--output SIZE] -- CMD [ARG...]`: log around one command (a backup,
- * usually).
+ * [--client NAME] [--output SIZE] -- CMD [ARG...]`: log around one
+ * command (a backup, usually).
  *
  *   1. join the collector logging to -o DIR or under it (the directory
  *      `perflog start -o DIR` was given), else start one (`perflog start
@@ -24,8 +24,9 @@
  *      (si_code SI_KERNEL) are not, since the command, in our process
  *      group, got them already. This process does not die of them: the
  *      books must be closed
- *   7. at the command's end: find a client summary in what was kept
- *      (client/summary.h), "sync" (a sample now), end marker, "unwatch",
+ *   7. at the command's end: find the backup client's summary in what was
+ *      kept (client/client.h: the client --client names, else CMD's, else
+ *      any known), "sync" (a sample now), end marker, "unwatch",
  *      remove the cgroup, release the collector if we started it (it
  *      stops once no run that joined it is left), and exit with the
  *      command's status: its exit code, 128+N for signal N, 127 when it
@@ -43,7 +44,7 @@
  *   rusage.utime=S.mmm rusage.stime=S.mmm rusage.maxrss_kb=N
  *   rusage.minflt=N rusage.majflt=N rusage.inblock=N rusage.oublock=N
  *   rusage.nvcsw=N rusage.nivcsw=N   (the command and reaped descendants)
- *   client.*  the backup client's summary, see summary.h
+ *   client=NAME, client.*  the backup client's summary, see client.h
  *   figures=FILE when the fields did not fit the line (run_marks.h)
  */
 #define _GNU_SOURCE
@@ -59,7 +60,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../client/summary.h"
+#include "../client/client.h"
 #include "../commands.h"
 #include "../counters/source.h"
 #include "control.h"
@@ -73,8 +74,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL] [--output SIZE]\n"
-		"                   -- CMD [ARG...]\n"
+		"usage: perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL] [--client NAME]\n"
+		"                   [--output SIZE] -- CMD [ARG...]\n"
 		"  -c FILE        settings file (the collector started here; [run] output)\n"
 		"  -o DIR         the log set to join, or the directory a running\n"
 		"                 collector logs under (perflog start -o DIR), else where\n"
@@ -82,13 +83,18 @@ static void usage(FILE *f)
 		"  -i SECONDS     sampling interval of the collector started here\n"
 		"  -l LABEL       session name and Process instance (default: CMD's name;\n"
 		"                 made unique, LABEL-2, while a run of that label is on)\n"
+		"  --client NAME  read this backup client's summary from the output\n"
+		"                 (default: the client CMD names, else any known; none: no client)\n"
 		"  --output SIZE  keep the last SIZE bytes of CMD's output in the log set\n"
 		"                 (default 1M, 0 = none; the settings' [run] output)\n"
 		"Runs CMD between a begin and an end marker, keeps the end of its output\n"
 		"in the log set (output-LABEL.log), logs its process tree as\n"
 		"Process(LABEL), and exits with CMD's status (127: cannot run it,\n"
 		"128+N: killed by signal N). CMD gets PERFLOG_LOGSET to mark its own\n"
-		"phases (perflog mark).\n");
+		"phases (perflog mark).\n"
+		"Known backup clients (their end-of-run figures go to the end marker):\n");
+	for (size_t i = 0; i < client_count; i++)
+		fprintf(f, "  %-10s %s\n", client_table[i].name, client_table[i].output);
 }
 
 /* ---- signals: the handler records, the loop relays (STYLE 7) ---- */
@@ -129,6 +135,8 @@ static void catch_signals(struct sigaction *orig)
 
 struct run {
 	const char *file, *dir, *interval;
+	const char *client_arg;		/* --client, "none" included */
+	const struct client_def *client;	/* what it names */
 	unsigned long long output;
 	char **cmd;
 	char *cmdline;
@@ -169,6 +177,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "output", required_argument, NULL, 'O' },
+		{ "client", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *label = NULL, *output = NULL;
@@ -185,6 +194,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 		case 'i': r->interval = optarg; break;
 		case 'l': label = optarg; break;
 		case 'O': output = optarg; break;
+		case 'C': r->client_arg = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: return util_bad_option("run", argv, optind, optopt);
 		}
@@ -194,6 +204,12 @@ static int parse_args(struct run *r, int argc, char **argv)
 		return 2;
 	}
 	r->cmd = argv + optind;
+	r->client = client_find(r->client_arg);
+	if (r->client_arg && !r->client && strcmp(r->client_arg, "none")) {
+		fprintf(stderr, ME ": unknown client '%s' (see perflog run --help)\n",
+			r->client_arg);
+		return 2;
+	}
 	make_label(r->label, sizeof(r->label), label ? label : r->cmd[0]);
 	if (settings_default(&s) < 0 ||
 	    (r->file && settings_load(r->file, &s, &e) < 0)) {
@@ -447,9 +463,10 @@ static void end_extras(struct run *r, struct run_extras *x)
 {
 	const struct shim *s = &r->shim;
 	const struct rusage *ru = &s->ru;
-	struct summary_list sums;
+	struct client_list sums;
 	size_t nclient = 0;
 	char **client;
+	long nsum = 0;
 
 	run_extra_add(x, "cmd=%s", r->cmdline);
 	run_extra_add(x, "status=%d", r->status);
@@ -476,13 +493,17 @@ static void end_extras(struct run *r, struct run_extras *x)
 	run_extra_add(x, "rusage.nvcsw=%ld", ru->ru_nvcsw);
 	run_extra_add(x, "rusage.nivcsw=%ld", ru->ru_nivcsw);
 	memset(&sums, 0, sizeof(sums));
-	if (r->out.nkeep)
-		summary_parse(r->out.keep, r->out.nkeep, &sums);
-	client = summary_extras(&sums, &nclient);
-	summary_list_free(&sums);
+	if (r->out.nkeep && !(r->client_arg && !r->client))
+		nsum = client_detect(r->out.keep, r->out.nkeep, r->client,
+				     client_by_command(r->cmd), &sums);
+	if (r->client && nsum == 0)
+		fprintf(stderr, ME ": no %s summary in the output\n",
+			r->client->name);
+	client = client_extras(&sums, &nclient);
+	client_list_free(&sums);
 	for (size_t i = 0; i < nclient; i++)
 		run_extra_add(x, "%s", client[i]);
-	summary_extras_free(client, nclient);
+	client_extras_free(client, nclient);
 }
 
 /* 7. Close the books. Returns 0, or -1 when the end marker could be

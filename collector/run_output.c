@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../client/client.h"
+
 static void write_all(int fd, const char *buf, size_t n)
 {
 	while (n > 0) {
@@ -109,13 +111,15 @@ static void ring_feed(struct run_output *o, const char *buf, size_t n)
 	}
 }
 
-/* The summary text: complete lines holding a colon, the last cap bytes
- * of them (the oldest lines go, half the buffer at a time). */
+/* The summary text: the complete lines the client parsers want
+ * (client_line_wanted), the last cap bytes of them (the oldest lines go,
+ * half the buffer at a time). */
 static void keep_line(struct run_output *o)
 {
 	size_t need = o->nkeep + o->nline + 1;
 
-	if (!o->colon || !o->cap || o->nline + 1 > o->cap)
+	if (!o->cap || o->nline + 1 > o->cap ||
+	    !client_line_wanted(o->line, o->nline))
 		goto out;
 	if (need > o->cap) {
 		size_t drop = o->nkeep / 2 + (need - o->cap);
@@ -147,7 +151,6 @@ static void keep_line(struct run_output *o)
 	o->keep[o->nkeep++] = '\n';
 out:
 	o->nline = 0;
-	o->colon = 0;
 }
 
 void run_output_feed(struct run_output *o, const char *buf, size_t n)
@@ -165,8 +168,6 @@ void run_output_feed(struct run_output *o, const char *buf, size_t n)
 			keep_line(o);
 			continue;
 		}
-		if (buf[i] == ':')
-			o->colon = 1;
 		if (o->nline < sizeof(o->line))
 			o->line[o->nline++] = buf[i];
 	}

@@ -10,10 +10,11 @@
  *                      written as it comes while it fits, rewritten at the
  *                      end when it did not, then starting with a line
  *                      saying how much was left out
- *   the summary text   the output's lines that hold a colon (every backup
- *                      client summary line does), the last cap bytes of
- *                      them, each line cut at 4 KiB: what the client
- *                      summary parser (client/summary.h) reads
+ *   the summary text   the output's lines the client parsers need
+ *                      (client_line_wanted: those holding ':', '{' or
+ *                      '}', rsync's "sent ... bytes/sec"), the last cap
+ *                      bytes of them, each line cut at 4 KiB: what the
+ *                      backup client parsers (client/client.h) read
  * The end marker says what was cut (output.bytes, output.cut,
  * summary.cut; collector/cmd_run.c lists the fields).
  */
@@ -36,10 +37,9 @@ struct run_output {
 	/* the summary text */
 	char *keep;
 	size_t nkeep, capkeep;
-	unsigned long long keep_cut;	/* bytes of colon lines dropped */
+	unsigned long long keep_cut;	/* bytes of summary lines dropped */
 	char line[4096];
 	size_t nline;
-	int colon;
 };
 
 /* Start keeping up to cap bytes in DIR/NAME (opened without following a

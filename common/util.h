@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #define PERFLOG_VERSION "0.1.0"
@@ -69,6 +70,16 @@ long util_read_small(const char *path, char *buf, size_t n);
  * case-insensitive, an optional trailing "B" or "iB") into bytes. Returns
  * 0, or -1 on garbage, overflow or a negative number. */
 int util_parse_size(const char *s, unsigned long long *bytes);
+
+/* pread the start of a small file (a /proc or /sys file kept open) into
+ * buf of size n, NUL-terminated; retries on EINTR. Returns the bytes
+ * read, or -1 with errno (ESRCH: the task behind a /proc file exited). */
+ssize_t util_pread_text(int fd, char *buf, size_t n);
+
+/* Make *pp (an array of elements of size bytes, *cap of them) hold at
+ * least need elements, doubling. Returns 0, or -1 when out of memory
+ * (*pp and *cap unchanged). */
+int util_grow(void *pp, size_t *cap, size_t need, size_t size);
 
 /* The one-line message for a getopt failure: call from the '?' / ':' case
  * with the command name; prints "perflog CMD: unknown option 'X'" (or

@@ -47,25 +47,6 @@ static uint64_t ticks_us(const struct proctree *t, unsigned long long ticks)
 	return (uint64_t)(ticks * 1000000ULL / (unsigned long long)t->hz);
 }
 
-/* Grow *v (elements of size) to hold need; 0 or -1. */
-static int grow(void *v, size_t *cap, size_t need, size_t size)
-{
-	void **pv = v;
-	size_t nc = *cap ? *cap : 64;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	while (nc < need)
-		nc *= 2;
-	nv = realloc(*pv, nc * size);
-	if (!nv)
-		return -1;
-	*pv = nv;
-	*cap = nc;
-	return 0;
-}
-
 void pbooks_init(struct proctree *t)
 {
 	char path[PATH_MAX + 16];
@@ -111,7 +92,7 @@ static void fold(struct proctree *t, const struct pb_entry *e)
 
 static int push_scan(struct proctree *t, const struct pb_entry *e)
 {
-	if (grow(&t->scan, &t->capscan, t->nscan + 1, sizeof(*t->scan)) < 0)
+	if (util_grow(&t->scan, &t->capscan, t->nscan + 1, sizeof(*t->scan)) < 0)
 		return -1;
 	t->scan[t->nscan++] = *e;
 	return 0;
@@ -213,7 +194,7 @@ static void known_set(struct proctree *t, pid_t pid, double died)
 		k->gen = t->gen;
 		return;
 	}
-	if (grow(&t->known, &t->capknown, t->nknown + 1,
+	if (util_grow(&t->known, &t->capknown, t->nknown + 1,
 		 sizeof(*t->known)) < 0)
 		return;
 	while (at < t->nknown && t->known[at].pid < pid)
@@ -259,7 +240,7 @@ static void tomb_add(struct proctree *t, const struct taskstats_exit *x)
 		if (t->tomb[i].gen + TOMB_KEEP >= t->gen)
 			t->tomb[n++] = t->tomb[i];
 	t->ntomb = n;
-	if (grow(&t->tomb, &t->captomb, t->ntomb + 1, sizeof(*t->tomb)) < 0)
+	if (util_grow(&t->tomb, &t->captomb, t->ntomb + 1, sizeof(*t->tomb)) < 0)
 		return;
 	t->tomb[t->ntomb++] = (struct pb_tomb){ .tid = x->tid,
 						.btime = x->btime,
@@ -311,7 +292,7 @@ static int same_task(const struct proctree *t, const struct pb_entry *e,
 static void pending_add(struct proctree *t, const struct taskstats_exit *x)
 {
 	if (t->npend >= PEND_MAX ||
-	    grow(&t->pend, &t->cappend, t->npend + 1, sizeof(*t->pend)) < 0)
+	    util_grow(&t->pend, &t->cappend, t->npend + 1, sizeof(*t->pend)) < 0)
 		return;
 	t->pend[t->npend].x = *x;
 	t->pend[t->npend++].gen = t->gen;

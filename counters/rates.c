@@ -427,9 +427,9 @@ void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
 
 void rates_process_idle(struct instance_values *out)
 {
+	/* before a tree began and after it ended: no CPU, no bytes, no
+	 * thread in any state */
 	out->object = OBJ_PROCESS;
-	out->v[PROC_INDEX(CTR_PROC_PROCESSOR_TIME)] = 0;
-	out->v[PROC_INDEX(CTR_PROC_IO_READ)] = 0;
-	out->v[PROC_INDEX(CTR_PROC_IO_WRITE)] = 0;
-	out->v[PROC_INDEX(CTR_PROC_WORKING_SET)] = 0;
+	for (int k = 0; k < catalog_objects[OBJ_PROCESS].ncounters; k++)
+		out->v[k] = 0;
 }
