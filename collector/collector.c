@@ -278,7 +278,7 @@ static double closing(struct collector *c)
 		return c->last_update;
 	known = c->last_update - (row_end - step);
 	sample_reset(&c->sample);
-	if (!watch_closing(c, row_end) && known < step / 2)
+	if (!watch_closing(c) && known < step / 2)
 		return c->last_update;
 	if (logset_write_sample(c->w, row_end, &c->sample, &pe) < 0) {
 		complain(&c->c_write, util_monotonic(), "%s", pe.msg);

@@ -114,9 +114,9 @@ void watch_baseline(struct collector *c);
 /* Trees whose root is gone and whose client went away are ended (with an
  * end marker for the session of a run that was killed). */
 void watch_check(struct collector *c);
-/* The values of the closing update at time when (teardown): zeros for
+/* The values of the closing update (teardown, collector.c): zeros for
  * trees that ended in the row it closes. Returns how many. */
-int watch_closing(struct collector *c, double when);
+int watch_closing(struct collector *c);
 /* Drain exit records (the loop calls it when watch_fd is readable). */
 void watch_drain(struct collector *c);
 /* The exit record socket, or -1. */

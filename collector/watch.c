@@ -321,11 +321,9 @@ void watch_check(struct collector *c)
 	}
 }
 
-int watch_closing(struct collector *c, double when)
+int watch_closing(struct collector *c)
 {
 	int n = 0;
-
-	(void)when;
 	for (int i = 0; i < c->nwatch; i++) {
 		struct watch *w = &c->watch[i];
 		struct instance_values *iv;

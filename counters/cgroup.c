@@ -251,8 +251,8 @@ int cgroup_create(const struct cgroup_set *base, const char *name,
 			to[i][0] = '\0';
 			continue;
 		}
-		/* ours from an earlier life of this pid: reuse it if it
-		 * cannot be removed (it holds nobody we know of) */
+		/* EEXIST: the group of a killed perflog run that had our
+		 * pid; it is ours now */
 		if (mkdir(to[i], 0755) < 0 && errno != EEXIST) {
 			if (!failed++)
 				perr_set(e, "unable to create cgroup '%s': %s",

@@ -125,7 +125,11 @@ unsigned long long proctree_start_time(const char *root, pid_t pid);
  * beyond its directory entry; the array is the caller's and grows as
  * needed (*v, *cap kept between calls, free(*v) at the end), so a sampler
  * at 50 Hz allocates nothing once warmed up. The shim root is left out.
- * Returns the number of tasks, or -1 with e set when the root is gone. */
+ * Returns the number of tasks, or -1 with e set when the root is gone.
+ * Not thread-safe (it shares the tree's member buffer with proctree_read):
+ * a sampler on a thread of its own (counters/waitsampler.h) is better
+ * given the cgroup directory (waits_watch_cgroup: cgroup.threads) or the
+ * process list, refreshed from the collector's thread at each sample. */
 struct proctree_task {
 	pid_t tgid, tid;
 };

@@ -32,12 +32,13 @@ is "$(ls -d $LOGS/*/ | wc -l)" 1 'it joined: no second log set'
 ok 'its session is in the running log set' grep -qP '\tend\tjoined\t' "$LS/markers.tsv"
 ok 'and that collector still runs' $PERFLOG mark -d "$LS" still-here
 LOGS2=$SCRATCH/logs2
-$PERFLOG run -i 1 -o $LOGS2 -l a -- sleep 1.5 & p1=$!
-$PERFLOG run -i 1 -o $LOGS2 -l b -- sleep 1.5 & p2=$!
+$PERFLOG run -i 1 -o $LOGS2 -l a -- sleep 1.5 2>$SCRATCH/a.err & p1=$!
+$PERFLOG run -i 1 -o $LOGS2 -l b -- sleep 1.5 2>$SCRATCH/b.err & p2=$!
 track_pid $p1; track_pid $p2
 wait $p1; s1=$?; wait $p2; s2=$?
 is "$s1:$s2" 0:0 'two runs started together with -o DIR'
 is "$(ls -d $LOGS2/*/ | wc -l)" 1 'they shared one collector'
+like "$(cat $SCRATCH/a.err $SCRATCH/b.err)" '^perflog run: joining the collector logging to .*; -c and -i ignored$' 'the one that joined says so, once'
 LS2=$(ls -d $LOGS2/*/ | head -n 1)
 ok 'both sessions in it' sh -c "grep -qP '\tend\ta\t' $LS2/markers.tsv && grep -qP '\tend\tb\t' $LS2/markers.tsv"
 wait_for 10 sh -c "! ls $PERFLOG_RUNTIME_DIR/*.info 2>/dev/null | xargs grep -l '$LOGS2' >/dev/null"
