@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "strbuf.h"
+
 int perr_set(struct perr *e, const char *fmt, ...)
 {
 	va_list ap;
@@ -211,49 +213,38 @@ int util_write_atomic(const char *path, const char *data, size_t len,
 
 char *util_read_file(const char *path, size_t *len)
 {
+	struct strbuf b = STRBUF_INIT;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 4096, n = 0;
-	char *buf;
 
 	if (fd < 0)
 		return NULL;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return NULL;
-	}
 	for (;;) {
 		ssize_t r;
 
-		if (n + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				close(fd);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
+		if (b.cap - b.len < 2048 && strbuf_reserve(&b, b.cap ? b.cap : 4096) < 0) {
+			strbuf_free(&b);
 			close(fd);
+			errno = ENOMEM;
+			return NULL;
+		}
+		r = read(fd, b.p + b.len, b.cap - b.len - 1);
+		if (r < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			strbuf_free(&b);
+			close(fd);
+			errno = err;
 			return NULL;
 		}
 		if (r == 0)
 			break;
-		n += (size_t)r;
+		b.len += (size_t)r;
+		b.p[b.len] = '\0';
 	}
 	close(fd);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
+	return strbuf_detach(&b, len);
 }
 
 int util_bad_option(const char *cmd, char **argv, int optind_now,

@@ -23,6 +23,8 @@
 
 #include <rrd.h>
 
+#include "../common/strbuf.h"
+
 /* Dark, distinct, legible in grey print (ColorBrewer Dark2 + Set1). */
 static const char *palette[] = {
 	"#1B9E77", "#D95F02", "#7570B3", "#E7298A", "#66A61E",
@@ -30,53 +32,39 @@ static const char *palette[] = {
 };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
-struct args {
-	char **v;
-	size_t n, cap;
-	int oom;
-};
-
-static void add(struct args *a, const char *fmt, ...)
+/* The argument vector: every element printf'ed into one buffer, each
+ * ending in its NUL, and cut into argv once complete (args_vector). */
+static void add(struct strbuf *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void add(struct args *a, const char *fmt, ...)
+static void add(struct strbuf *a, const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
 
-	if (a->oom)
-		return;
-	if (a->n + 2 > a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-		char **v = realloc(a->v, cap * sizeof(*v));
-		if (!v) {
-			a->oom = 1;
-			return;
-		}
-		a->v = v;
-		a->cap = cap;
-	}
 	va_start(ap, fmt);
-	int len = vsnprintf(NULL, 0, fmt, ap);
+	strbuf_vprintf(a, fmt, ap);
 	va_end(ap);
-	if (len >= 0 && (s = malloc((size_t)len + 1))) {
-		va_start(ap, fmt);
-		vsnprintf(s, (size_t)len + 1, fmt, ap);
-		va_end(ap);
-	}
-	if (!s) {
-		a->oom = 1;
-		return;
-	}
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
+	strbuf_add(a, "", 1);
 }
 
-static void free_args(struct args *a)
+/* argv for the elements of a (pointing into it), NULL-terminated; *n
+ * their count. NULL out of memory. */
+static char **args_vector(const struct strbuf *a, size_t *n)
 {
-	for (size_t i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
+	char **v;
+
+	*n = 0;
+	for (size_t i = 0; i < a->len; i++)
+		*n += a->p[i] == '\0';
+	v = malloc((*n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0, k = 0; k < *n; k++) {
+		v[k] = a->p + i;
+		i += strlen(a->p + i) + 1;
+	}
+	v[*n] = NULL;
+	return v;
 }
 
 /* Text safe inside an rrdtool element: ':' escaped, backslashes and
@@ -140,7 +128,7 @@ int png_render(const char *path, const struct png_chart *c,
 	       const struct png_options *o, struct png_legend *legend,
 	       struct perr *e)
 {
-	struct args a = { 0 };
+	struct strbuf a = STRBUF_INIT;
 	char t1[64], t2[64], txt[512], file[1024];
 	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
 	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
@@ -257,8 +245,10 @@ int png_render(const char *path, const struct png_chart *c,
 	}
 	if (unlabelled)
 		add(&a, "COMMENT:(+%zu more markers)", unlabelled);
-	if (a.oom) {
-		free_args(&a);
+	size_t argc = 0;
+	char **argv = a.failed ? NULL : args_vector(&a, &argc);
+	if (!argv) {
+		strbuf_free(&a);
 		return perr_set(e, "out of memory");
 	}
 
@@ -267,7 +257,7 @@ int png_render(const char *path, const struct png_chart *c,
 	setenv("TZ", "UTC", 1);
 	tzset();
 	rrd_clear_error();
-	rrd_info_t *info = rrd_graph_v((int)a.n, a.v);
+	rrd_info_t *info = rrd_graph_v((int)argc, argv);
 	if (oldtz) {
 		setenv("TZ", oldtz, 1);
 		free(oldtz);
@@ -275,7 +265,8 @@ int png_render(const char *path, const struct png_chart *c,
 		unsetenv("TZ");
 	}
 	tzset();
-	free_args(&a);
+	free(argv);
+	strbuf_free(&a);
 	if (!info) {
 		const char *m = rrd_get_error();
 		perr_set(e, "%s: rrd_graph: %s", path, m && *m ? m : "failed");
