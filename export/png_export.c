@@ -14,6 +14,8 @@
 #include <strings.h>
 
 #include "../counters/catalog.h"
+#include "../counters/chartset.h"
+#include "../logs/lookup.h"
 #include "png.h"
 
 #define MAX_SERIES 24
@@ -56,27 +58,29 @@ static void plan_add(struct plan *p, struct logset *ls, size_t i,
 	p->n++;
 }
 
-/* Add every counter `id` of the log set; skip_total leaves _Total out;
- * the legend is "INSTANCE SUFFIX" or the counter name. */
-static void plan_add_id(struct plan *p, struct logset *ls, enum counter_id id,
-			int skip_total, int only_total, const char *suffix)
+/* A chart of a set (counters/chartset.h): its series marked CV_PNG, each
+ * instance in perflog.meta order, "INSTANCE LEGEND" as the legend. */
+static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c)
 {
 	const struct logset_meta *m = logset_meta(ls);
-	char lg[96];
 
-	for (size_t i = 0; i < m->ncounters; i++) {
-		const struct logset_counter *c = &m->counters[i];
-		int total = !strcmp(c->instance, "_Total");
-		if (!c->def || c->def->id != id)
+	plan_init(p, c->title, c->axis ? c->axis : catalog_unit_label(c->unit),
+		  c->base, c->lower, c->upper);
+	for (size_t i = 0; i < chart_nseries(c); i++) {
+		const struct chart_series *cs = &c->series[i];
+		struct lookup_hit hit[MAX_SERIES];
+
+		if (!(cs->views & CV_PNG))
 			continue;
-		if ((skip_total && total) || (only_total && !total))
-			continue;
-		if (suffix)
-			snprintf(lg, sizeof(lg), "%s%s%s", c->instance,
-				 c->instance[0] ? " " : "", suffix);
-		else
-			snprintf(lg, sizeof(lg), "%s", c->def->name);
-		plan_add(p, ls, i, lg);
+		size_t n = lookup_series(m, cs, NULL, 0, hit, MAX_SERIES);
+		for (size_t h = 0; h < n; h++) {
+			const char *inst = hit[h].instance;
+			char lg[96];
+
+			snprintf(lg, sizeof(lg), "%s%s%s", inst, inst[0] ? " " : "",
+				 cs->legend ? cs->legend : catalog_counters[cs->ctr].name);
+			plan_add(p, ls, hit[h].idx, lg);
+		}
 	}
 }
 
@@ -261,35 +265,15 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 	if (draw(p, outdir, name, &po, tsv, names, maxnames, &count, e) < 0) \
 		goto out; \
 } while (0)
-	plan_init(p, "CPU (all CPUs)", "% of all CPUs", 1000, 0, 100);
-	plan_add_id(p, ls, CTR_CPU_PROCESSOR_TIME, 0, 1, "% Processor Time");
-	plan_add_id(p, ls, CTR_CPU_USER_TIME, 0, 1, "% User Time");
-	plan_add_id(p, ls, CTR_CPU_PRIVILEGED_TIME, 0, 1, "% Privileged Time");
-	plan_add_id(p, ls, CTR_CPU_IOWAIT_TIME, 0, 1, "% IOWait Time");
-	DRAW("cpu.png");
-	plan_init(p, "CPU by CPU", "% of one CPU", 1000, 0, 100);
-	plan_add_id(p, ls, CTR_CPU_PROCESSOR_TIME, 1, 0, "% Processor Time");
-	plan_add_id(p, ls, CTR_PROC_PROCESSOR_TIME, 0, 0, "process % Processor Time");
-	DRAW("cpus.png");
-	plan_init(p, "Disk busy", "% Disk Time", 1000, 0, 100);
-	plan_add_id(p, ls, CTR_DISK_TIME, 1, 0, "% Disk Time");
-	DRAW("disk.png");
-	plan_init(p, "Disk throughput", "bytes/s", 1024, 0, NAN);
-	plan_add_id(p, ls, CTR_DISK_READ_BYTES, 1, 0, "read");
-	plan_add_id(p, ls, CTR_DISK_WRITE_BYTES, 1, 0, "write");
-	DRAW("diskio.png");
-	plan_init(p, "Memory", "bytes", 1024, 0, NAN);
-	plan_add_id(p, ls, CTR_MEM_AVAILABLE, 0, 0, NULL);
-	plan_add_id(p, ls, CTR_MEM_CACHE, 0, 0, NULL);
-	DRAW("memory.png");
-	plan_init(p, "Paging", "pages/s", 1000, 0, NAN);
-	plan_add_id(p, ls, CTR_MEM_PAGES, 0, 0, NULL);
-	plan_add_id(p, ls, CTR_MEM_PAGE_FAULTS, 0, 0, NULL);
-	DRAW("paging.png");
-	plan_init(p, "Network", "bytes/s", 1000, 0, NAN);
-	plan_add_id(p, ls, CTR_NET_BYTES_RECEIVED, 1, 0, "received");
-	plan_add_id(p, ls, CTR_NET_BYTES_SENT, 1, 0, "sent");
-	DRAW("network.png");
+	for (size_t k = 0; k < CHARTSET_COUNT; k++)
+		for (size_t c = 0; c < CHARTSET_MAX_CHARTS; c++) {
+			const struct chart *ch = &chartset_table[k].charts[c];
+
+			if (!ch->title || !ch->png)
+				continue;
+			plan_chart(p, ls, ch);
+			DRAW(ch->png);
+		}
 	if (o->counters && *o->counters) {
 		char buf[1024], *save = NULL;
 		util_strlcpy(buf, o->counters, sizeof(buf));

@@ -18,59 +18,156 @@
 #include <unistd.h>
 
 #include "../counters/catalog.h"
+#include "../counters/chartset.h"
+#include "../logs/lookup.h"
 #include "../client/summary.h"
 
-static double col_avg(const struct logset_series *s, size_t col)
-{
-	struct report_stat st;
-
-	report_stat_of(s->values + col, s->rows, s->ncols, &st);
-	return st.avg;
-}
+/* One session's values: every counter of the log set fetched once over
+ * [from, to], column i = counter i, and two scratch rows. */
+struct block {
+	struct logset *ls;
+	const struct logset_meta *m;
+	time_t from, to;
+	struct logset_series s;
+	double *tmp, *tmp2;
+};
 
 static double at(const struct logset_series *s, size_t row, long col)
 {
 	return col < 0 ? NAN : s->values[row * s->ncols + (size_t)col];
 }
 
-/* Column of counter id for instance inst, or -1. */
-static long col_of(const struct logset_meta *m, enum counter_id id,
-		   const char *inst)
+/* Statistics of counter col (-1: none; stats stay empty). */
+static void stat_col(const struct block *b, long col, struct report_stat *st)
 {
-	for (size_t i = 0; i < m->ncounters; i++)
-		if (m->counters[i].def && m->counters[i].def->id == id &&
-		    !strcmp(m->counters[i].instance, inst))
-			return (long)i;
-	return -1;
+	if (col >= 0)
+		report_stat_of(b->s.values + col, b->s.rows, b->s.ncols, st);
 }
 
-/* The instance (not _Total) of counter id with the largest average. */
-static long busiest(const struct logset_meta *m, const struct logset_series *s,
-		    enum counter_id id)
+/* The instance (not _Total) of counter id busiest over the session, as
+ * the viewer and the PNGs rank them (logs/lookup.h), or -1. */
+static long busiest(const struct block *b, enum counter_id id)
 {
-	long best = -1;
-	double bv = -1;
+	struct lookup_rank r;
 
+	if (lookup_busiest(b->ls, id, b->from, b->to, b->m->interval, &r, 1) != 1 ||
+	    isnan(r.mean))
+		return -1;
+	return (long)r.idx;
+}
+
+/* CPU: the total, the busiest CPU of each interval, the CPU busiest on
+ * average, the client's process tree. */
+static void figures_cpu(const struct block *b, const struct chartset *set,
+			struct report_figures *f)
+{
+	const struct logset_meta *m = b->m;
+	const struct logset_series *s = &b->s;
+
+	stat_col(b, lookup_counter(m, set->rank, "_Total"), &f->cpu);
+	stat_col(b, lookup_counter(m, CTR_CPU_IOWAIT_TIME, "_Total"), &f->iowait);
+	for (size_t r = 0; r < s->rows; r++)
+		b->tmp[r] = NAN;
 	for (size_t i = 0; i < m->ncounters; i++) {
-		const struct logset_counter *c = &m->counters[i];
-		if (!c->def || c->def->id != id || !strcmp(c->instance, "_Total"))
+		const struct logset_counter *k = &m->counters[i];
+		if (!k->def || k->def->id != set->rank ||
+		    !strcmp(k->instance, "_Total"))
 			continue;
-		double a = col_avg(s, i);
-		if (!isnan(a) && a > bv) {
-			bv = a;
-			best = (long)i;
+		f->ncpu++;
+		for (size_t r = 0; r < s->rows; r++) {
+			double v = at(s, r, (long)i);
+			if (!isnan(v) && (isnan(b->tmp[r]) || v > b->tmp[r]))
+				b->tmp[r] = v;
 		}
 	}
-	return best;
+	report_stat_of(b->tmp, s->rows, 1, &f->cpu1);
+	long c = busiest(b, set->rank);
+	if (c >= 0)
+		snprintf(f->cpu1_name, sizeof(f->cpu1_name), "Processor(%s)",
+			 m->counters[c].instance);
+	stat_col(b, busiest(b, CTR_PROC_PROCESSOR_TIME), &f->proc_cpu);
+}
+
+/* The busiest disk: busy, bytes and transfers (reads + writes), service
+ * time, the average transfer size. */
+static void figures_disk(const struct block *b, const struct chartset *set,
+			 struct report_figures *f)
+{
+	const struct logset_meta *m = b->m;
+	const struct logset_series *s = &b->s;
+	long c = busiest(b, set->rank);
+
+	if (c < 0)
+		return;
+	const char *d = m->counters[c].instance;
+	long rb = lookup_counter(m, CTR_DISK_READ_BYTES, d);
+	long wb = lookup_counter(m, CTR_DISK_WRITE_BYTES, d);
+	long rd = lookup_counter(m, CTR_DISK_READS, d);
+	long wr = lookup_counter(m, CTR_DISK_WRITES, d);
+	double bsum = 0, xsum = 0;
+
+	util_strlcpy(f->disk, d, sizeof(f->disk));
+	stat_col(b, c, &f->disk_busy);
+	for (size_t r = 0; r < s->rows; r++) {
+		b->tmp[r] = at(s, r, rb) + at(s, r, wb);
+		b->tmp2[r] = at(s, r, rd) + at(s, r, wr);
+		if (!isnan(b->tmp[r]) && !isnan(b->tmp2[r])) {
+			bsum += b->tmp[r];
+			xsum += b->tmp2[r];
+		}
+	}
+	report_stat_of(b->tmp, s->rows, 1, &f->disk_bytes);
+	report_stat_of(b->tmp2, s->rows, 1, &f->disk_xfers);
+	stat_col(b, lookup_counter(m, CTR_DISK_SEC_PER_TRANSFER, d),
+		 &f->disk_service);
+	if (xsum > 0)
+		f->disk_xfer_size = bsum / xsum;
+}
+
+static void figures_memory(const struct block *b, struct report_figures *f)
+{
+	stat_col(b, lookup_counter(b->m, CTR_MEM_AVAILABLE, ""), &f->mem_avail);
+	stat_col(b, lookup_counter(b->m, CTR_MEM_PAGES, ""), &f->pages);
+}
+
+/* The busiest interface and its share of its bandwidth (the reference
+ * level its chart set draws it against). */
+static void figures_network(const struct block *b, const struct chartset *set,
+			    struct report_figures *f)
+{
+	const struct logset_series *s = &b->s;
+	const struct chart_series *cs = chartset_series(set, set->rank);
+	long c = busiest(b, set->rank);
+
+	if (c < 0)
+		return;
+	const char *n = b->m->counters[c].instance;
+	long bw = cs && cs->has_ref ? lookup_counter(b->m, cs->ref, n) : -1;
+	double bws = 0;
+	size_t nbw = 0;
+
+	util_strlcpy(f->net, n, sizeof(f->net));
+	stat_col(b, c, &f->net_bytes);
+	for (size_t r = 0; r < s->rows; r++) {
+		double bv = at(s, r, bw);
+		b->tmp[r] = NAN;
+		if (!isnan(bv) && bv > 0) {
+			bws += bv;
+			nbw++;
+			b->tmp[r] = at(s, r, c) * 8 / bv * 100;
+		}
+	}
+	report_stat_of(b->tmp, s->rows, 1, &f->net_share);
+	if (nbw)
+		f->net_bandwidth = bws / (double)nbw;
 }
 
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e)
 {
-	const struct logset_meta *m = logset_meta(ls);
-	struct logset_series s;
-	size_t *idx = malloc((m->ncounters ? m->ncounters : 1) * sizeof(*idx));
-	double *tmp = NULL, *tmp2 = NULL;
+	struct block b = { .ls = ls, .m = logset_meta(ls), .from = from,
+			   .to = to < from ? from : to };
+	size_t *idx = malloc((b.m->ncounters ? b.m->ncounters : 1) * sizeof(*idx));
 	int rc = -1;
 
 	memset(f, 0, sizeof(*f));
@@ -82,123 +179,33 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
 		report_stat_of(NULL, 0, 1, all[k]);
 	if (!idx)
 		return perr_set(e, "out of memory");
-	if (!m->ncounters) {
+	if (!b.m->ncounters) {
 		free(idx);
 		return 0;
 	}
-	for (size_t i = 0; i < m->ncounters; i++)
+	for (size_t i = 0; i < b.m->ncounters; i++)
 		idx[i] = i;
-	if (to < from)
-		to = from;
-	if (logset_fetch(ls, idx, m->ncounters, from, to, "AVERAGE",
-			 m->interval, &s, e) < 0) {
+	if (logset_fetch(ls, idx, b.m->ncounters, b.from, b.to, "AVERAGE",
+			 b.m->interval, &b.s, e) < 0) {
 		free(idx);
 		return -1;
 	}
-	tmp = malloc((s.rows ? s.rows : 1) * sizeof(double));
-	tmp2 = malloc((s.rows ? s.rows : 1) * sizeof(double));
-	if (!tmp || !tmp2) {
+	b.tmp = malloc((b.s.rows ? b.s.rows : 1) * sizeof(double));
+	b.tmp2 = malloc((b.s.rows ? b.s.rows : 1) * sizeof(double));
+	if (!b.tmp || !b.tmp2) {
 		perr_set(e, "out of memory");
 		goto out;
 	}
-
-	/* CPU */
-	long c = col_of(m, CTR_CPU_PROCESSOR_TIME, "_Total");
-	if (c >= 0)
-		report_stat_of(s.values + c, s.rows, s.ncols, &f->cpu);
-	c = col_of(m, CTR_CPU_IOWAIT_TIME, "_Total");
-	if (c >= 0)
-		report_stat_of(s.values + c, s.rows, s.ncols, &f->iowait);
-	for (size_t r = 0; r < s.rows; r++)
-		tmp[r] = NAN;
-	for (size_t i = 0; i < m->ncounters; i++) {
-		const struct logset_counter *k = &m->counters[i];
-		if (!k->def || k->def->id != CTR_CPU_PROCESSOR_TIME ||
-		    !strcmp(k->instance, "_Total"))
-			continue;
-		f->ncpu++;
-		for (size_t r = 0; r < s.rows; r++) {
-			double v = at(&s, r, (long)i);
-			if (!isnan(v) && (isnan(tmp[r]) || v > tmp[r]))
-				tmp[r] = v;
-		}
-	}
-	report_stat_of(tmp, s.rows, 1, &f->cpu1);
-	c = busiest(m, &s, CTR_CPU_PROCESSOR_TIME);
-	if (c >= 0)
-		snprintf(f->cpu1_name, sizeof(f->cpu1_name), "Processor(%s)",
-			 m->counters[c].instance);
-	c = busiest(m, &s, CTR_PROC_PROCESSOR_TIME);
-	if (c >= 0)
-		report_stat_of(s.values + c, s.rows, s.ncols, &f->proc_cpu);
-
-	/* the busiest disk */
-	c = busiest(m, &s, CTR_DISK_TIME);
-	if (c >= 0) {
-		const char *d = m->counters[c].instance;
-		long rb = col_of(m, CTR_DISK_READ_BYTES, d);
-		long wb = col_of(m, CTR_DISK_WRITE_BYTES, d);
-		long rd = col_of(m, CTR_DISK_READS, d);
-		long wr = col_of(m, CTR_DISK_WRITES, d);
-		long sv = col_of(m, CTR_DISK_SEC_PER_TRANSFER, d);
-		double bsum = 0, xsum = 0;
-
-		util_strlcpy(f->disk, d, sizeof(f->disk));
-		report_stat_of(s.values + c, s.rows, s.ncols, &f->disk_busy);
-		for (size_t r = 0; r < s.rows; r++) {
-			tmp[r] = at(&s, r, rb) + at(&s, r, wb);
-			tmp2[r] = at(&s, r, rd) + at(&s, r, wr);
-			if (!isnan(tmp[r]) && !isnan(tmp2[r])) {
-				bsum += tmp[r];
-				xsum += tmp2[r];
-			}
-		}
-		report_stat_of(tmp, s.rows, 1, &f->disk_bytes);
-		report_stat_of(tmp2, s.rows, 1, &f->disk_xfers);
-		if (sv >= 0)
-			report_stat_of(s.values + sv, s.rows, s.ncols,
-				       &f->disk_service);
-		if (xsum > 0)
-			f->disk_xfer_size = bsum / xsum;
-	}
-
-	/* memory */
-	c = col_of(m, CTR_MEM_AVAILABLE, "");
-	if (c >= 0)
-		report_stat_of(s.values + c, s.rows, s.ncols, &f->mem_avail);
-	c = col_of(m, CTR_MEM_PAGES, "");
-	if (c >= 0)
-		report_stat_of(s.values + c, s.rows, s.ncols, &f->pages);
-
-	/* the busiest interface and its share of its bandwidth */
-	c = busiest(m, &s, CTR_NET_BYTES_TOTAL);
-	if (c >= 0) {
-		const char *n = m->counters[c].instance;
-		long bw = col_of(m, CTR_NET_BANDWIDTH, n);
-		double bws = 0;
-		size_t nbw = 0;
-
-		util_strlcpy(f->net, n, sizeof(f->net));
-		report_stat_of(s.values + c, s.rows, s.ncols, &f->net_bytes);
-		for (size_t r = 0; r < s.rows; r++) {
-			double b = at(&s, r, bw);
-			tmp[r] = NAN;
-			if (!isnan(b) && b > 0) {
-				bws += b;
-				nbw++;
-				tmp[r] = at(&s, r, c) * 8 / b * 100;
-			}
-		}
-		report_stat_of(tmp, s.rows, 1, &f->net_share);
-		if (nbw)
-			f->net_bandwidth = bws / (double)nbw;
-	}
+	figures_cpu(&b, &chartset_table[CHARTSET_CPU], f);
+	figures_disk(&b, &chartset_table[CHARTSET_DISK], f);
+	figures_memory(&b, f);
+	figures_network(&b, &chartset_table[CHARTSET_NETWORK], f);
 	rc = 0;
 out:
-	free(tmp);
-	free(tmp2);
+	free(b.tmp);
+	free(b.tmp2);
 	free(idx);
-	logset_series_free(&s);
+	logset_series_free(&b.s);
 	return rc;
 }
 
@@ -206,7 +213,7 @@ out:
 static double mem_reference(struct logset *ls, time_t from, time_t to)
 {
 	const struct logset_meta *m = logset_meta(ls);
-	long c = col_of(m, CTR_MEM_AVAILABLE, "");
+	long c = lookup_counter(m, CTR_MEM_AVAILABLE, "");
 	struct logset_series s;
 	struct report_stat st;
 	struct perr e;

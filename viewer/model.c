@@ -1,9 +1,10 @@
 /*
  * model.c - the viewer's chart model; see model.h.
  *
- *   vm_open:  logset_open + markers_load per set -> default panes, chosen
- *             from the counter map (busiest disks and interfaces ranked by
- *             their mean over the whole log, fetched coarse)
+ *   vm_open:  logset_open + markers_load per set -> a pane per chart set
+ *             (counters/chartset.h) with the counters the set has there
+ *             (logs/lookup.h: busiest disks and interfaces ranked by their
+ *             mean over the whole log, fetched coarse)
  *   vm_fetch: per pane one logset_fetch over the window at span/dots
  *             -> vl_rows per series -> vl_resample into plot points
  *   vm_view:  window statistics, marker and session lists -> struct vl_view
@@ -16,18 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- default panes ---- */
+#include "../counters/chartset.h"
+#include "../logs/lookup.h"
 
-static long find_ctr(const struct logset_meta *mt, enum counter_id id,
-		     const char *inst)
-{
-	for (size_t i = 0; i < mt->ncounters; i++) {
-		const struct logset_counter *c = &mt->counters[i];
-		if (c->def && c->def->id == id && !strcmp(c->instance, inst))
-			return (long)i;
-	}
-	return -1;
-}
+/* ---- default panes: one per chart set (counters/chartset.h) ---- */
 
 static int add_series(struct vm_pane *p, long idx, const char *label,
 		      int axis)
@@ -46,75 +39,8 @@ static int add_series(struct vm_pane *p, long idx, const char *label,
 	return 0;
 }
 
-/* Instances of counter id ranked by their mean over the whole log,
- * busiest first; "_Total" left out, and "lo" ranked last unless it carried
- * traffic (a backup to a local server or a test over loopback shows there).
- * Returns how many (<= max). */
-static size_t busiest(struct vm_source *src, enum counter_id id,
-		      long *out, size_t max)
-{
-	const struct logset_meta *mt = logset_meta(src->ls);
-	size_t *idx = malloc(mt->ncounters * sizeof(*idx));
-	double *mean = malloc(mt->ncounters * sizeof(*mean));
-	size_t n = 0, got = 0;
-	if (!idx || !mean)
-		goto out;
-	for (size_t i = 0; i < mt->ncounters; i++) {
-		const struct logset_counter *c = &mt->counters[i];
-		if (c->def && c->def->id == id && strcmp(c->instance, "_Total"))
-			idx[n++] = i;
-	}
-	if (!n)
-		goto out;
-	struct logset_series s;
-	struct perr e;
-	unsigned long res = (unsigned long)(src->last - src->first) / 200;
-	if (res < mt->interval)
-		res = mt->interval;
-	for (size_t i = 0; i < n; i++)
-		mean[i] = -1;
-	if (logset_fetch(src->ls, idx, n, src->first, src->last, "AVERAGE",
-			 res, &s, &e) == 0) {
-		for (size_t c = 0; c < n; c++) {
-			double sum = 0;
-			size_t k = 0;
-			for (size_t r = 0; r < s.rows; r++) {
-				double v = s.values[r * s.ncols + c];
-				if (!isnan(v)) {
-					sum += v;
-					k++;
-				}
-			}
-			mean[c] = k ? sum / (double)k : 0;
-			if (mean[c] <= 0 &&
-			    !strcmp(mt->counters[idx[c]].instance, "lo"))
-				mean[c] = -1;
-		}
-		logset_series_free(&s);
-	}
-	/* selection sort of the few we keep */
-	for (; got < max && got < n; got++) {
-		size_t best = got;
-		for (size_t i = got + 1; i < n; i++)
-			if (mean[i] > mean[best])
-				best = i;
-		size_t ti = idx[got];
-		double tm = mean[got];
-		idx[got] = idx[best];
-		mean[got] = mean[best];
-		idx[best] = ti;
-		mean[best] = tm;
-		out[got] = (long)idx[got];
-	}
-out:
-	free(idx);
-	free(mean);
-	return got;
-}
-
 static struct vm_pane *new_pane(struct vm_model *m, const char *name,
-				size_t src, enum counter_unit u0,
-				enum counter_unit u1)
+				size_t src)
 {
 	struct vm_pane *p = realloc(m->panes, (m->npanes + 1) * sizeof(*p));
 	if (!p)
@@ -124,77 +50,84 @@ static struct vm_pane *new_pane(struct vm_model *m, const char *name,
 	memset(p, 0, sizeof(*p));
 	util_strlcpy(p->name, name, sizeof(p->name));
 	p->src = src;
-	p->unit[0] = u0;
-	p->unit[1] = u1;
 	return p;
 }
 
-enum pane_kind { PK_CPU, PK_DISK, PK_MEM, PK_NET, PK_COUNT };
+/* The pane's label of one counter of a series (chart_series.label). */
+static void series_label(char *buf, size_t n, const struct chart_series *cs,
+			 const char *inst)
+{
+	if (cs->inst == CI_NONE || cs->inst == CI_TOTAL)
+		snprintf(buf, n, "%s", cs->label);
+	else if (!cs->label || !cs->label[0])
+		snprintf(buf, n, "%s", inst);
+	else
+		snprintf(buf, n, "%.8s %s", strcmp(inst, "_Total") ? inst : "all",
+			 cs->label);
+}
 
-static int default_pane(struct vm_model *m, size_t si, enum pane_kind kind)
+/* The set's instances, busiest first over the whole log (fetched coarse,
+ * about 200 rows), up to the set's `top`. */
+static size_t ranked(struct vm_source *src, const struct chartset *set,
+		     size_t *rank)
+{
+	const struct logset_meta *mt = logset_meta(src->ls);
+	struct lookup_rank r[VM_MAX_SERIES];
+	unsigned long res = (unsigned long)(src->last - src->first) / 200;
+	size_t want = set->top < VM_MAX_SERIES ? set->top : VM_MAX_SERIES;
+
+	if (!set->ranked || !want)
+		return 0;
+	if (res < mt->interval)
+		res = mt->interval;
+	long n = lookup_busiest(src->ls, set->rank, src->first, src->last, res,
+				r, want);
+	for (long i = 0; i < n; i++)
+		rank[i] = r[i].idx;
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* The pane of chart set `set` for log set si: the series marked CV_PANE,
+ * a chart's unit per axis. No pane when the set logged none of them. */
+static int default_pane(struct vm_model *m, size_t si,
+			const struct chartset *set)
 {
 	struct vm_source *src = &m->src[si];
 	const struct logset_meta *mt = logset_meta(src->ls);
-	struct vm_pane *p;
-	long top[3];
-	char lab[40];
-	size_t n;
+	struct vm_pane *p = new_pane(m, set->title, si);
+	size_t rank[VM_MAX_SERIES], nrank;
+	int axis = 0;
 
-	switch (kind) {
-	case PK_CPU:
-		p = new_pane(m, "CPU", si, UNIT_PERCENT, UNIT_PERCENT);
-		if (!p)
-			return -1;
-		add_series(p, find_ctr(mt, CTR_CPU_PROCESSOR_TIME, "_Total"), "total", 0);
-		add_series(p, find_ctr(mt, CTR_CPU_USER_TIME, "_Total"), "user", 0);
-		add_series(p, find_ctr(mt, CTR_CPU_PRIVILEGED_TIME, "_Total"), "priv", 0);
-		add_series(p, find_ctr(mt, CTR_CPU_IOWAIT_TIME, "_Total"), "iowait", 0);
-		break;
-	case PK_DISK:
-		p = new_pane(m, "Disk busy", si, UNIT_PERCENT, UNIT_BYTES_SEC);
-		if (!p)
-			return -1;
-		n = busiest(src, CTR_DISK_TIME, top, 2);
-		for (size_t i = 0; i < n; i++)
-			add_series(p, top[i], mt->counters[top[i]].instance, 0);
-		{
-			/* bytes: of all disks when there is a _Total, else
-			 * of the busiest */
-			const char *inst = find_ctr(mt, CTR_DISK_READ_BYTES,
-						    "_Total") >= 0 ? "_Total" :
-					   n ? mt->counters[top[0]].instance : "";
-			const char *short_inst = strcmp(inst, "_Total") ? inst : "all";
-			snprintf(lab, sizeof(lab), "%.8s rd", short_inst);
-			add_series(p, find_ctr(mt, CTR_DISK_READ_BYTES, inst), lab, 1);
-			snprintf(lab, sizeof(lab), "%.8s wr", short_inst);
-			add_series(p, find_ctr(mt, CTR_DISK_WRITE_BYTES, inst), lab, 1);
-		}
-		break;
-	case PK_MEM:
-		p = new_pane(m, "Memory, paging", si, UNIT_BYTES, UNIT_PER_SEC);
-		if (!p)
-			return -1;
-		add_series(p, find_ctr(mt, CTR_MEM_AVAILABLE, ""), "avail", 0);
-		add_series(p, find_ctr(mt, CTR_MEM_CACHE, ""), "cache", 0);
-		add_series(p, find_ctr(mt, CTR_MEM_PAGES, ""), "pages", 1);
-		break;
-	case PK_NET:
-		p = new_pane(m, "Network", si, UNIT_BYTES_SEC, UNIT_BYTES_SEC);
-		if (!p)
-			return -1;
-		n = busiest(src, CTR_NET_BYTES_TOTAL, top, 3);
-		for (size_t i = 0; i < n; i++) {
-			if (add_series(p, top[i], mt->counters[top[i]].instance, 0) == 0)
-				p->s[p->n - 1].ref_idx = find_ctr(
-					mt, CTR_NET_BANDWIDTH,
-					mt->counters[top[i]].instance);
-		}
-		break;
-	default:
+	if (!p)
 		return -1;
+	nrank = ranked(src, set, rank);
+	for (size_t k = 0; k < CHARTSET_MAX_CHARTS && set->charts[k].title; k++) {
+		const struct chart *c = &set->charts[k];
+
+		if (!chart_shows(c, CV_PANE) || axis > 1)
+			continue;
+		p->unit[axis] = c->unit;
+		if (axis == 0)
+			p->unit[1] = c->unit;
+		for (size_t i = 0; i < chart_nseries(c); i++) {
+			const struct chart_series *cs = &c->series[i];
+			struct lookup_hit hit[VM_MAX_SERIES];
+			char lab[40];
+
+			if (!(cs->views & CV_PANE))
+				continue;
+			size_t nh = lookup_series(mt, cs, set->ranked ? rank : NULL,
+						  nrank, hit, VM_MAX_SERIES);
+			for (size_t h = 0; h < nh; h++) {
+				series_label(lab, sizeof(lab), cs, hit[h].instance);
+				if (add_series(p, (long)hit[h].idx, lab, axis) == 0)
+					p->s[p->n - 1].ref_idx = hit[h].ref;
+			}
+		}
+		axis++;
 	}
 	if (p->n == 0)
-		m->npanes--;	/* nothing of this kind was logged */
+		m->npanes--;	/* nothing of this set was logged */
 	return 0;
 }
 
@@ -330,9 +263,9 @@ int vm_open(struct vm_model *m, char *const *dirs, const long *shifts,
 	}
 	data_range(m);
 	/* panes kind by kind, so the sets' CPU panes sit together */
-	for (int k = 0; k < PK_COUNT; k++)
+	for (int k = 0; k < CHARTSET_COUNT; k++)
 		for (size_t i = 0; i < n; i++)
-			if (default_pane(m, i, (enum pane_kind)k) < 0)
+			if (default_pane(m, i, &chartset_table[k]) < 0)
 				goto oom;
 	if (m->npanes == 0) {
 		perr_set(e, "log set '%s' has none of the counters the viewer "
