@@ -117,6 +117,19 @@ int util_parse_iso8601(const char *s, time_t *t, int *ms)
 	return 0;
 }
 
+int util_parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int util_parse_duration(const char *s, unsigned long *seconds)
 {
 	char *end;

@@ -43,6 +43,11 @@ char *util_iso8601(char *buf, size_t n, time_t t, int ms);
  * milliseconds. Returns 0, or -1 on any malformed input. */
 int util_parse_iso8601(const char *s, time_t *t, int *ms);
 
+/* Parse a whole decimal number in [lo, hi] with nothing after it (a size,
+ * a count, a shift in seconds). Returns 0, or -1 on garbage, an empty
+ * string or a number out of range. */
+int util_parse_long(const char *s, long lo, long hi, long *out);
+
 /* Parse a duration such as "30", "30s", "5m", "2h", "2d", "1w" into
  * seconds. Returns 0, or -1 on garbage, overflow or negative input. */
 int util_parse_duration(const char *s, unsigned long *seconds);
@@ -59,9 +64,15 @@ int util_write_atomic(const char *path, const char *data, size_t len,
  * Returns NULL on error (errno set). *len gets the size when non-NULL. */
 char *util_read_file(const char *path, size_t *len);
 
+/* Every command parses its options with getopt_long (optind = 1, opterr =
+ * 0, "+" in optstring when arguments after the first operand belong to
+ * something else, as run's command does) and hands whatever getopt does
+ * not know to util_bad_option, so a bad option is always the same one
+ * line. */
+
 /* The one-line message for a getopt failure: call from the '?' / ':' case
- * with the command name; prints "perflog CMD: unknown option 'X'" (or
- * "option 'X' needs a value") and a pointer to --help, returns 2. */
+ * with the command name; prints "perflog CMD: unknown option or missing
+ * value: 'X'" and a pointer to --help, returns 2 (the usage status). */
 int util_bad_option(const char *cmd, char **argv, int optind_now,
 		    int optopt_now);
 

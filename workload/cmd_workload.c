@@ -101,9 +101,7 @@ int cmd_workload(int argc, char **argv)
 		case 't': target = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
-			fprintf(stderr, ME ": bad option '%s' (see perflog workload --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return util_bad_option("workload", argv, optind, optopt);
 		}
 	}
 	if (optind < argc) {
