@@ -84,9 +84,19 @@ static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c)
 	}
 }
 
-static int draw(const struct plan *p, const char *outdir, const char *name,
-		const struct png_options *po, FILE *tsv, char (*names)[64],
-		int maxnames, int *count, struct perr *e)
+/* Where the charts go: the directory, the drawing options, charts.tsv,
+ * and the names of the charts drawn so far. */
+struct output {
+	const char *outdir;
+	struct png_options po;
+	FILE *tsv;
+	char (*names)[64];
+	int maxnames;
+	int count;
+};
+
+static int draw(const struct plan *p, const char *name, struct output *out,
+		struct perr *e)
 {
 	struct png_series s[MAX_SERIES];
 	struct png_legend lg[MAX_SERIES];
@@ -102,15 +112,15 @@ static int draw(const struct plan *p, const char *outdir, const char *name,
 	}
 	struct png_chart c = { p->what, p->vlabel, p->base, p->lower, p->upper,
 			       s, p->n };
-	snprintf(path, sizeof(path), "%s/%s", outdir, name);
-	if (png_render(path, &c, po, lg, e) < 0)
+	snprintf(path, sizeof(path), "%s/%s", out->outdir, name);
+	if (png_render(path, &c, &out->po, lg, e) < 0)
 		return -1;
-	for (size_t i = 0; tsv && i < p->n; i++)
-		fprintf(tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\n", name, p->legend[i],
+	for (size_t i = 0; out->tsv && i < p->n; i++)
+		fprintf(out->tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\n", name, p->legend[i],
 			lg[i].min, lg[i].avg, lg[i].max);
-	if (names && *count < maxnames)
-		util_strlcpy(names[*count], name, 64);
-	(*count)++;
+	if (out->names && out->count < out->maxnames)
+		util_strlcpy(out->names[out->count], name, 64);
+	out->count++;
 	return 0;
 }
 
@@ -179,39 +189,25 @@ static int plan_group(struct plan *p, struct logset *ls, const char *group,
 	return 0;
 }
 
-int png_export(struct logset *ls, const struct marker_list *ml,
-	       const char *outdir, const struct png_export_options *o,
-	       char (*names)[64], int maxnames, struct perr *e)
+/* The time axis: the options' span or the whole log, or a session with
+ * a margin each side. 0 or -1 with e set. */
+static int time_range(struct logset *ls, const struct png_export_options *o,
+		      const struct session *ss, long nss, struct png_options *po,
+		      struct perr *e)
 {
 	const struct logset_meta *m = logset_meta(ls);
-	struct png_options po = { 0 };
-	struct session *ss = NULL;
-	long nss = ml ? markers_sessions(ml, &ss) : 0;
 	time_t last = logset_last(ls);
-	int count = 0, rc = -1;
-	struct png_mark *marks = NULL;
-	struct png_span *spans = NULL;
-	struct plan *p = NULL;
-	FILE *tsv = NULL;
-	char path[1200];
+	long k;
 
-	if (nss < 0)
-		return perr_set(e, "out of memory");
-	po.host = m->host;
-	po.from = o->from ? o->from : m->start;
-	po.to = o->to ? o->to : (last ? last : m->stop);
-	po.width = o->width;
-	po.height = o->height;
+	po->from = o->from ? o->from : m->start;
+	po->to = o->to ? o->to : (last ? last : m->stop);
 	if (o->session) {
-		long k;
 		for (k = 0; k < nss; k++)
 			if (!strcmp(ss[k].name, o->session))
 				break;
-		if (k == nss) {
-			perr_set(e, "log set '%s' has no session '%s'",
-				 logset_dir(ls), o->session);
-			goto out;
-		}
+		if (k == nss)
+			return perr_set(e, "log set '%s' has no session '%s'",
+					logset_dir(ls), o->session);
 		time_t b = ss[k].begin->t;
 		time_t en = ss[k].end ? ss[k].end->t + (ss[k].end->ms > 0) :
 			    (last ? last : b + 1);
@@ -220,51 +216,48 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 			margin = PNG_SESSION_MARGIN_MIN;
 		if (margin < 2 * (time_t)m->interval)
 			margin = 2 * (time_t)m->interval;
-		po.from = b - margin;
-		po.to = en + margin;
+		po->from = b - margin;
+		po->to = en + margin;
 	}
-	if (po.to <= po.from) {
-		perr_set(e, "log set '%s' has no samples in the range",
-			 logset_dir(ls));
-		goto out;
-	}
-	marks = calloc(ml && ml->n ? ml->n : 1, sizeof(*marks));
-	spans = calloc(nss > 0 ? (size_t)nss : 1, sizeof(*spans));
-	p = malloc(sizeof(*p));
-	if (!marks || !spans || !p) {
-		perr_set(e, "out of memory");
-		goto out;
-	}
+	if (po->to <= po->from)
+		return perr_set(e, "log set '%s' has no samples in the range",
+				logset_dir(ls));
+	return 0;
+}
+
+/* Every marker, and the sessions as spans (an open one up to the last
+ * row), into po; the caller frees *marks and *spans. */
+static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
+			   const struct session *ss, long nss,
+			   struct png_options *po, struct png_mark **marks,
+			   struct png_span **spans)
+{
+	time_t last = logset_last(ls);
+
+	*marks = calloc(ml && ml->n ? ml->n : 1, sizeof(**marks));
+	*spans = calloc(nss > 0 ? (size_t)nss : 1, sizeof(**spans));
+	if (!*marks || !*spans)
+		return -1;
 	for (size_t i = 0; ml && i < ml->n; i++) {
-		marks[po.nmarks].t = ml->m[i].t;
-		marks[po.nmarks].label = ml->m[i].text;
-		po.nmarks++;
+		(*marks)[po->nmarks].t = ml->m[i].t;
+		(*marks)[po->nmarks].label = ml->m[i].text;
+		po->nmarks++;
 	}
 	for (long k = 0; k < nss; k++) {
-		spans[k].begin = ss[k].begin->t;
-		spans[k].end = ss[k].end ? ss[k].end->t : (last ? last : po.to);
-		spans[k].label = ss[k].name;
+		(*spans)[k].begin = ss[k].begin->t;
+		(*spans)[k].end = ss[k].end ? ss[k].end->t : (last ? last : po->to);
+		(*spans)[k].label = ss[k].name;
 	}
-	po.marks = marks;
-	po.spans = spans;
-	po.nspans = (size_t)nss;
+	po->marks = *marks;
+	po->spans = *spans;
+	po->nspans = (size_t)nss;
+	return 0;
+}
 
-	if (util_mkdirs(outdir, 0755) < 0) {
-		perr_set(e, "unable to create '%s': %s", outdir, strerror(errno));
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/charts.tsv", outdir);
-	tsv = fopen(path, "w");
-	if (!tsv) {
-		perr_set(e, "unable to write '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	fprintf(tsv, "chart\tseries\tmin\tavg\tmax\n");
-
-#define DRAW(name) do { \
-	if (draw(p, outdir, name, &po, tsv, names, maxnames, &count, e) < 0) \
-		goto out; \
-} while (0)
+/* The charts of every chart set, then one per --counters group. */
+static int draw_all(struct logset *ls, const struct png_export_options *o,
+		    struct plan *p, struct output *out, struct perr *e)
+{
 	for (size_t k = 0; k < CHARTSET_COUNT; k++)
 		for (size_t c = 0; c < CHARTSET_MAX_CHARTS; c++) {
 			const struct chart *ch = &chartset_table[k].charts[c];
@@ -272,7 +265,8 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 			if (!ch->title || !ch->png)
 				continue;
 			plan_chart(p, ls, ch);
-			DRAW(ch->png);
+			if (draw(p, ch->png, out, e) < 0)
+				return -1;
 		}
 	if (o->counters && *o->counters) {
 		char buf[1024], *save = NULL;
@@ -281,16 +275,57 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 		     g = strtok_r(NULL, ",", &save)) {
 			char stem[64], name[72];
 			if (plan_group(p, ls, g, e) < 0)
-				goto out;
+				return -1;
 			file_stem(stem, sizeof(stem), g);
 			snprintf(name, sizeof(name), "%s.png", stem);
-			DRAW(name);
+			if (draw(p, name, out, e) < 0)
+				return -1;
 		}
 	}
-#undef DRAW
-	rc = count;
-out:
-	if (tsv && fclose(tsv) != 0 && rc >= 0)
+	return 0;
+}
+
+int png_export(struct logset *ls, const struct marker_list *ml,
+	       const char *outdir, const struct png_export_options *o,
+	       char (*names)[64], int maxnames, struct perr *e)
+{
+	struct output out = { .outdir = outdir, .names = names,
+			      .maxnames = maxnames };
+	struct session *ss = NULL;
+	long nss = ml ? markers_sessions(ml, &ss) : 0;
+	struct png_mark *marks = NULL;
+	struct png_span *spans = NULL;
+	struct plan *p = NULL;
+	char path[1200];
+	int rc = -1;
+
+	if (nss < 0)
+		return perr_set(e, "out of memory");
+	out.po.host = logset_meta(ls)->host;
+	out.po.width = o->width;
+	out.po.height = o->height;
+	if (time_range(ls, o, ss, nss, &out.po, e) < 0)
+		goto done;
+	p = malloc(sizeof(*p));
+	if (!p || marks_and_spans(ls, ml, ss, nss, &out.po, &marks, &spans) < 0) {
+		perr_set(e, "out of memory");
+		goto done;
+	}
+	if (util_mkdirs(outdir, 0755) < 0) {
+		perr_set(e, "unable to create '%s': %s", outdir, strerror(errno));
+		goto done;
+	}
+	snprintf(path, sizeof(path), "%s/charts.tsv", outdir);
+	out.tsv = fopen(path, "w");
+	if (!out.tsv) {
+		perr_set(e, "unable to write '%s': %s", path, strerror(errno));
+		goto done;
+	}
+	fprintf(out.tsv, "chart\tseries\tmin\tavg\tmax\n");
+	if (draw_all(ls, o, p, &out, e) == 0)
+		rc = out.count;
+done:
+	if (out.tsv && fclose(out.tsv) != 0 && rc >= 0)
 		rc = perr_set(e, "unable to write '%s/charts.tsv': %s", outdir,
 			      strerror(errno));
 	free(p);

@@ -55,81 +55,104 @@ static void find_instr(const struct report *r, struct report_session *s)
 	}
 }
 
+/* The instrumentation report given with --instrumentation (it applies to
+ * every session). NULL with e set when unreadable or without one. */
+static struct instr_report *given_instr(const char *file, struct perr *e)
+{
+	struct instr_report *given = malloc(sizeof(*given));
+	int n;
+
+	if (!given) {
+		perr_set(e, "out of memory");
+		return NULL;
+	}
+	n = instr_parse_file(file, given, e);
+	if (n <= 0) {
+		if (n == 0)
+			perr_set(e, "'%s' holds no instrumentation report "
+				 "(Section / Actual (sec) / Average(msec) / Frequency used)",
+				 file);
+		free(given);
+		return NULL;
+	}
+	return given;
+}
+
+/* The span of session i (ss NULL: the whole log, from its start to lend). */
+static void session_span(struct report_session *s, const struct session *ss,
+			 const struct logset_meta *m, time_t lend)
+{
+	if (ss) {
+		util_strlcpy(s->name, ss->name, sizeof(s->name));
+		s->begin_m = ss->begin;
+		s->end_m = ss->end;
+		s->begin = ss->begin->t;
+		s->open = !ss->end;
+		/* the interval holding the end marker belongs in */
+		s->end = ss->end ? ss->end->t + (ss->end->ms > 0) : lend;
+	} else {
+		util_strlcpy(s->name, "whole log", sizeof(s->name));
+		s->begin = m->start;
+		s->end = lend;
+	}
+}
+
+/* A session's figures, instrumentation and verdict. */
+static int judge_session(struct report *r, struct report_session *s,
+			 const struct instr_report *given, const char *given_file,
+			 time_t lend, struct perr *e)
+{
+	const struct logset_meta *m = logset_meta(r->ls);
+
+	/* rows end after begin: the first row judged ends at the step
+	 * after the begin */
+	if (report_figures_of(r->ls, s->begin + 1,
+			      s->end > s->begin ? s->end : s->begin + 1,
+			      &s->fig, e) < 0)
+		return -1;
+	s->fig.mem_avail_ref = report_mem_reference(r->ls, m->start, lend);
+	if (given) {
+		s->instr = *given;
+		s->has_instr = 1;
+		util_strlcpy(s->instr_src, given_file, sizeof(s->instr_src));
+	} else {
+		find_instr(r, s);
+	}
+	report_judge(&s->fig, s->has_instr ? instr_main_thread(&s->instr) : NULL,
+		     &s->verdict);
+	return 0;
+}
+
 int report_build(const char *dir, const char *instr_file,
 		 struct report **out, struct perr *e)
 {
 	struct report *r = calloc(1, sizeof(*r));
 	struct instr_report *given = NULL;
 	struct session *ss = NULL;
+	long nss;
 
 	if (!r)
 		return perr_set(e, "out of memory");
 	util_strlcpy(r->dir, dir, sizeof(r->dir));
-	if (logset_open(dir, &r->ls, e) < 0)
+	if (logset_open(dir, &r->ls, e) < 0 ||
+	    markers_load(dir, &r->markers, e) < 0)
 		goto fail;
-	if (markers_load(dir, &r->markers, e) < 0)
+	if (instr_file && !(given = given_instr(instr_file, e)))
 		goto fail;
-	if (instr_file) {
-		given = malloc(sizeof(*given));
-		if (!given) {
-			perr_set(e, "out of memory");
-			goto fail;
-		}
-		int n = instr_parse_file(instr_file, given, e);
-		if (n < 0)
-			goto fail;
-		if (n == 0) {
-			perr_set(e, "'%s' holds no instrumentation report "
-				 "(Section / Actual (sec) / Average(msec) / Frequency used)",
-				 instr_file);
-			goto fail;
-		}
-	}
 	const struct logset_meta *m = logset_meta(r->ls);
 	time_t last = logset_last(r->ls);
 	time_t lend = last ? last : (m->stop ? m->stop : m->start);
-	long nss = markers_sessions(&r->markers, &ss);
-	if (nss < 0) {
-		perr_set(e, "out of memory");
-		goto fail;
-	}
+	nss = markers_sessions(&r->markers, &ss);
 	r->n = nss > 0 ? (size_t)nss : 1;
-	r->s = calloc(r->n, sizeof(*r->s));
+	r->s = nss < 0 ? NULL : calloc(r->n, sizeof(*r->s));
 	if (!r->s) {
 		perr_set(e, "out of memory");
 		goto fail;
 	}
 	for (size_t i = 0; i < r->n; i++) {
-		struct report_session *s = &r->s[i];
-		if (nss > 0) {
-			util_strlcpy(s->name, ss[i].name, sizeof(s->name));
-			s->begin_m = ss[i].begin;
-			s->end_m = ss[i].end;
-			s->begin = ss[i].begin->t;
-			s->open = !ss[i].end;
-			/* the interval holding the end marker belongs in */
-			s->end = ss[i].end ? ss[i].end->t + (ss[i].end->ms > 0) : lend;
-		} else {
-			util_strlcpy(s->name, "whole log", sizeof(s->name));
-			s->begin = m->start;
-			s->end = lend;
-		}
-		/* rows end after begin: the first row judged ends at the
-		 * step after the begin */
-		if (report_figures_of(r->ls, s->begin + 1,
-				      s->end > s->begin ? s->end : s->begin + 1,
-				      &s->fig, e) < 0)
+		session_span(&r->s[i], nss > 0 ? &ss[i] : NULL, m, lend);
+		if (judge_session(r, &r->s[i], given, instr_file, lend, e) < 0)
 			goto fail;
-		s->fig.mem_avail_ref = report_mem_reference(r->ls, m->start, lend);
-		if (given) {
-			s->instr = *given;
-			s->has_instr = 1;
-			util_strlcpy(s->instr_src, instr_file, sizeof(s->instr_src));
-		} else {
-			find_instr(r, s);
-		}
-		report_judge(&s->fig, s->has_instr ? instr_main_thread(&s->instr) : NULL,
-			     &s->verdict);
 	}
 	free(ss);
 	free(given);

@@ -59,34 +59,30 @@ static void fmt_session_duration(char *buf, size_t n,
 		 ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
 }
 
-static void print_session(FILE *f, const struct report *r,
-			  const struct report_session *s)
+/* What the end marker says of the command and the backup client. */
+static void print_command(FILE *f, const struct marker *end)
 {
-	const struct report_figures *g = &s->fig;
-	char t1[40], t2[40], du[32], lbl[192], bw[32];
+	const char *v;
 
-	(void)r;
-	util_iso8601(t1, sizeof(t1), s->begin_m ? s->begin_m->t : s->begin,
-		     s->begin_m ? s->begin_m->ms : -1);
-	util_iso8601(t2, sizeof(t2), s->end_m ? s->end_m->t : s->end,
-		     s->end_m ? s->end_m->ms : -1);
-	fmt_session_duration(du, sizeof(du), s);
-	fprintf(f, "\nSession %s%s\n", s->name, s->open ? " (open: no end marker)" : "");
-	fprintf(f, "  from %s to %s, duration %s\n", t1, t2, du);
-	if (s->end_m) {
-		const char *v;
-		if ((v = marker_get(s->end_m, "cmd")))
-			fprintf(f, "  command: %s\n", v);
-		if ((v = marker_get(s->end_m, "status")))
-			fprintf(f, "  exit status: %s\n", v);
-		if ((v = marker_get(s->end_m, "duration")))
-			fprintf(f, "  command duration: %s s\n", v);
-		if (marker_get(s->end_m, "client.summaries") ||
-		    marker_get(s->end_m, "client.elapsed")) {
-			fprintf(f, "  backup client figures:\n");
-			summary_print_session(f, s->end_m);
-		}
+	if ((v = marker_get(end, "cmd")))
+		fprintf(f, "  command: %s\n", v);
+	if ((v = marker_get(end, "status")))
+		fprintf(f, "  exit status: %s\n", v);
+	if ((v = marker_get(end, "duration")))
+		fprintf(f, "  command duration: %s s\n", v);
+	if (marker_get(end, "client.summaries") ||
+	    marker_get(end, "client.elapsed")) {
+		fprintf(f, "  backup client figures:\n");
+		summary_print_session(f, end);
 	}
+}
+
+/* The table: a row per resource figure, in the chart sets' order (CPU,
+ * disk, memory and paging, network). */
+static void print_resources(FILE *f, const struct report_figures *g)
+{
+	char lbl[192], bw[32];
+
 	fprintf(f, "  %-36s %12s %12s %12s %12s\n", "resource", "avg", "p95",
 		"peak", "min");
 	snprintf(lbl, sizeof(lbl), "CPU total (%d CPUs)", g->ncpu);
@@ -123,6 +119,10 @@ static void print_session(FILE *f, const struct report *r,
 	} else {
 		fprintf(f, "    %-34s n/a\n", "network");
 	}
+}
+
+static void print_instr(FILE *f, const struct report_session *s)
+{
 	if (s->has_instr) {
 		const struct instr_thread *t = instr_main_thread(&s->instr);
 		fprintf(f, "  client instrumentation (thread %ld, %.3f s elapsed; %s):\n",
@@ -135,6 +135,23 @@ static void print_session(FILE *f, const struct report *r,
 	} else if (s->instr_src[0]) {
 		fprintf(f, "  client instrumentation: %s\n", s->instr_src);
 	}
+}
+
+static void print_session(FILE *f, const struct report_session *s)
+{
+	char t1[40], t2[40], du[32];
+
+	util_iso8601(t1, sizeof(t1), s->begin_m ? s->begin_m->t : s->begin,
+		     s->begin_m ? s->begin_m->ms : -1);
+	util_iso8601(t2, sizeof(t2), s->end_m ? s->end_m->t : s->end,
+		     s->end_m ? s->end_m->ms : -1);
+	fmt_session_duration(du, sizeof(du), s);
+	fprintf(f, "\nSession %s%s\n", s->name, s->open ? " (open: no end marker)" : "");
+	fprintf(f, "  from %s to %s, duration %s\n", t1, t2, du);
+	if (s->end_m)
+		print_command(f, s->end_m);
+	print_resources(f, &s->fig);
+	print_instr(f, s);
 	fprintf(f, "  %s\n", s->verdict.line);
 	if (s->verdict.hint[0])
 		fprintf(f, "  (%s)\n", s->verdict.hint);
@@ -154,6 +171,6 @@ void report_print(FILE *f, const struct report *r)
 		fprintf(f, "  warning: %zu malformed marker line(s), first: %s\n",
 			r->markers.bad_lines, r->markers.first_bad.msg);
 	for (size_t i = 0; i < r->n; i++)
-		print_session(f, r, &r->s[i]);
+		print_session(f, &r->s[i]);
 }
 
