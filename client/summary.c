@@ -373,10 +373,9 @@ long summary_parse_file(const char *path, struct summary_list *out,
 			struct perr *e)
 {
 	size_t len;
-	char *text = util_read_file(path, &len);
+	char *text = util_load_file(path, &len, e);
 	if (!text)
-		return perr_set(e, "unable to read '%s': %s", path,
-				strerror(errno));
+		return -1;
 	long n = summary_parse(text, len, out);
 	free(text);
 	if (n < 0)

@@ -260,6 +260,18 @@ char *util_read_file(const char *path, size_t *len)
 	return strbuf_detach(&b, len);
 }
 
+char *util_load_file(const char *path, size_t *len, struct perr *e)
+{
+	char *text = util_read_file(path, len);
+	int err = errno;
+
+	if (!text) {
+		perr_set(e, "unable to read '%s': %s", path, strerror(err));
+		errno = err;
+	}
+	return text;
+}
+
 int util_bad_option(const char *cmd, char **argv, int optind_now,
 		    int optopt_now)
 {

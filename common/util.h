@@ -70,6 +70,11 @@ char *util_read_file(const char *path, size_t *len);
  * not know to util_bad_option, so a bad option is always the same one
  * line. */
 
+/* util_read_file for a reader that reports: NULL with e set to "unable to
+ * read 'PATH': REASON" (errno kept, so a caller may still treat ENOENT
+ * apart). */
+char *util_load_file(const char *path, size_t *len, struct perr *e);
+
 /* The one-line message for a getopt failure: call from the '?' / ':' case
  * with the command name; prints "perflog CMD: unknown option or missing
  * value: 'X'" and a pointer to --help, returns 2 (the usage status). */
