@@ -10,27 +10,38 @@
 #include "../commands.h"
 #include "control.h"
 
-static const struct option help_only[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+/* The options of a command that has only --help: 1 to go on, else the
+ * exit status (after the usage, or the one line for a bad option). */
+static int help_only(int argc, char **argv, const char *cmd, const char *usage)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (o != 'h')
+			return util_bad_option(cmd, argv, optind, optopt);
+		fputs(usage, stdout);
+		return 0;
+	}
+	return 1;
+}
 
 int cmd_stop(int argc, char **argv)
 {
 	struct collector_info c;
 	struct perr e;
-	int o;
+	int rc = help_only(argc, argv, "stop",
+		"usage: perflog stop [DIR]\n"
+		"Stop the collector logging to the log set DIR (or the only one\n"
+		"running); returns once the log set is closed and complete.\n");
 
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+h", help_only, NULL)) != -1) {
-		if (o != 'h')
-			return util_bad_option("stop", argv, optind, optopt);
-		printf("usage: perflog stop [DIR]\n"
-		       "Stop the collector logging to the log set DIR (or the only one\n"
-		       "running); returns once the log set is closed and complete.\n");
-		return 0;
-	}
+	if (rc != 1)
+		return rc;
 	if (argc - optind > 1) {
 		fprintf(stderr, "perflog stop: unexpected argument '%s'\n",
 			argv[optind + 1]);
@@ -50,18 +61,13 @@ int cmd_status(int argc, char **argv)
 	struct collector_info *list;
 	struct perr e;
 	long n;
-	int o;
+	int rc = help_only(argc, argv, "status",
+		"usage: perflog status\n"
+		"List this user's running collectors: pid, interval, samples\n"
+		"written, last sample (UTC) and log set.\n");
 
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+h", help_only, NULL)) != -1) {
-		if (o != 'h')
-			return util_bad_option("status", argv, optind, optopt);
-		printf("usage: perflog status\n"
-		       "List this user's running collectors: pid, interval, samples\n"
-		       "written, last sample (UTC) and log set.\n");
-		return 0;
-	}
+	if (rc != 1)
+		return rc;
 	if (optind < argc) {
 		fprintf(stderr, "perflog status: unexpected argument '%s'\n",
 			argv[optind]);

@@ -183,12 +183,31 @@ int util_mkdirs(const char *dir, unsigned mode)
 	return 0;
 }
 
+int util_write_full(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int util_write_atomic(const char *path, const char *data, size_t len,
 		      struct perr *e)
 {
 	char tmp[PATH_MAX];
 	int fd;
-	size_t off = 0;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
 	    (int)sizeof(tmp))
@@ -197,19 +216,11 @@ int util_write_atomic(const char *path, const char *data, size_t len,
 	if (fd < 0)
 		return perr_set(e, "unable to create '%s': %s", tmp,
 				strerror(errno));
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			perr_set(e, "unable to write '%s': %s", tmp,
-				 strerror(errno));
-			close(fd);
-			unlink(tmp);
-			return -1;
-		}
-		off += (size_t)n;
+	if (util_write_full(fd, data, len) < 0) {
+		perr_set(e, "unable to write '%s': %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
 	}
 	if (fsync(fd) < 0 || close(fd) < 0) {
 		perr_set(e, "unable to write '%s': %s", tmp, strerror(errno));

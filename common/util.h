@@ -55,6 +55,10 @@ int util_parse_duration(const char *s, unsigned long *seconds);
 /* Create dir and its missing parents with the given mode. 0 or -1 (errno). */
 int util_mkdirs(const char *dir, unsigned mode);
 
+/* Write all n bytes to fd, again after a signal or a short write. 0, or
+ * -1 with errno set. */
+int util_write_full(int fd, const void *buf, size_t n);
+
 /* Write data to path atomically: a temporary file in the same directory,
  * fsync, rename. Returns 0 or -1 with e set. */
 int util_write_atomic(const char *path, const char *data, size_t len,

@@ -58,21 +58,6 @@ static uint64_t xorshift(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-static int write_full(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int workload_create(const char *dir, const struct workload_set *set,
 		    size_t nfiles, struct perr *e)
 {
@@ -100,7 +85,7 @@ int workload_create(const char *dir, const struct workload_set *set,
 			size_t n = left < bufsz ? left : bufsz;
 			for (size_t k = 0; k < (n + 7) / 8; k++)
 				buf[k] = xorshift(&seed);
-			if (write_full(fd, buf, n) < 0)
+			if (util_write_full(fd, buf, n) < 0)
 				rc = perr_set(e, "unable to write '%s': %s",
 					      path, strerror(errno));
 			left -= n;
@@ -201,7 +186,7 @@ static int receive_file(struct receiver *rv, int fd, char *buf)
 			close(out);
 			return -1;
 		}
-		if (write_full(out, buf, n) < 0) {
+		if (util_write_full(out, buf, n) < 0) {
 			perr_set(&rv->err, "receiver: unable to write '%s': %s",
 				 path, strerror(errno));
 			close(out);
@@ -246,7 +231,7 @@ static void *receive(void *arg)
 		}
 		unsigned char ack[8];
 		put_be64(ack, rv->written);
-		write_full(fd, ack, 8);
+		util_write_full(fd, ack, 8);
 	} else {
 		if (r == -1)
 			perr_set(&rv->err, "receiver: the connection broke");
