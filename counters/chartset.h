@@ -12,6 +12,9 @@
  *                                 rank counter, and the reference level
  *                                 (Current Bandwidth) of a series
  *
+ * Each chart: its title and PNG file name, its unit, the vertical axis's
+ * label, base and bounds, whether its series stack, and its series.
+ *
  * A series stands for one counter and an instance rule (enum chart_inst);
  * logs/lookup.h turns it into the counters of a given log set. A set
  * with more than one instance of its object (disks, interfaces, CPUs)
@@ -87,6 +90,11 @@ struct chart {
 				   NULL: catalog_unit_label(unit) */
 	int base;		/* 1024: the axis in powers of 1024; 1000 */
 	double lower, upper;	/* y bounds; NAN: from the data */
+	int stack;		/* series drawn stacked, each on the ones
+				   before it (shares of a whole: the PNG as
+				   areas, the viewer's lines as running
+				   sums); legends and readouts keep each
+				   series' own values */
 	struct chart_series series[CHART_MAX_SERIES];
 };
 

@@ -190,9 +190,10 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 		add(a, "COMMENT:\\l");
 }
 
-/* Each series as a line with min/avg/max in the legend (GPRINT) and the
- * same figures PRINTed for the caller. */
-static void add_lines(struct strbuf *a, const struct png_chart *c)
+/* Each series as a line (stacked: an area on the ones before) with its
+ * own min/avg/max in the legend (GPRINT) and the same figures PRINTed for
+ * the caller. */
+static void add_lines(struct strbuf *a, const struct png_chart *c, int stack)
 {
 	/* percentages read best without SI prefixes ("653.59m") */
 	const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%%s";
@@ -212,8 +213,12 @@ static void add_lines(struct strbuf *a, const struct png_chart *c)
 		const char *lg = c->series[i].legend ? c->series[i].legend : "";
 		char cut[48];
 		snprintf(cut, sizeof(cut), "%-*.*s", (int)pad, (int)pad, lg);
-		add(a, "LINE2:v%zu%s:%s", i, palette[i % NPALETTE],
-		    esc(txt, sizeof(txt), cut));
+		if (stack)
+			add(a, "AREA:v%zu%s:%s%s", i, palette[i % NPALETTE],
+			    esc(txt, sizeof(txt), cut), i ? ":STACK" : "");
+		else
+			add(a, "LINE2:v%zu%s:%s", i, palette[i % NPALETTE],
+			    esc(txt, sizeof(txt), cut));
 		add(a, "VDEF:mn%zu=v%zu,MINIMUM", i, i);
 		add(a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
 		add(a, "VDEF:mx%zu=v%zu,MAXIMUM", i, i);
@@ -298,9 +303,9 @@ static void read_legend(const rrd_info_t *info, size_t nseries,
 	}
 }
 
-int png_render(const char *path, const struct png_chart *c,
-	       const struct png_options *o, struct png_legend *legend,
-	       struct perr *e)
+static int render(const char *path, const struct png_chart *c, int stack,
+		  const struct png_options *o, struct png_legend *legend,
+		  struct perr *e)
 {
 	struct strbuf a = STRBUF_INIT;
 	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
@@ -318,7 +323,7 @@ int png_render(const char *path, const struct png_chart *c,
 				width, height, PNG_MIN_SIZE, PNG_MAX_SIZE);
 	add_options(&a, path, c, o, width, height);
 	add_data(&a, c, o);
-	add_lines(&a, c);
+	add_lines(&a, c, stack);
 	add_marks(&a, o);
 	argv = a.failed ? NULL : args_vector(&a, &argc);
 	if (!argv) {
@@ -338,6 +343,20 @@ int png_render(const char *path, const struct png_chart *c,
 		read_legend(info, c->nseries, legend);
 	rrd_info_free(info);
 	return 0;
+}
+
+int png_render(const char *path, const struct png_chart *c,
+	       const struct png_options *o, struct png_legend *legend,
+	       struct perr *e)
+{
+	return render(path, c, 0, o, legend, e);
+}
+
+int png_render_stacked(const char *path, const struct png_chart *c,
+		       const struct png_options *o, struct png_legend *legend,
+		       struct perr *e)
+{
+	return render(path, c, 1, o, legend, e);
 }
 
 int png_size(const char *path, int *width, int *height, struct perr *e)

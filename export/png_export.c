@@ -25,6 +25,7 @@ struct plan {
 	char vlabel[32];
 	int base;
 	double lower, upper;
+	int stack;
 	char file[MAX_SERIES][1024];
 	char ds[MAX_SERIES][20];
 	char legend[MAX_SERIES][96];
@@ -66,6 +67,7 @@ static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c)
 
 	plan_init(p, c->title, c->axis ? c->axis : catalog_unit_label(c->unit),
 		  c->base, c->lower, c->upper);
+	p->stack = c->stack;
 	for (size_t i = 0; i < chart_nseries(c); i++) {
 		const struct chart_series *cs = &c->series[i];
 		struct lookup_hit hit[MAX_SERIES];
@@ -113,7 +115,8 @@ static int draw(const struct plan *p, const char *name, struct output *out,
 	struct png_chart c = { p->what, p->vlabel, p->base, p->lower, p->upper,
 			       s, p->n };
 	snprintf(path, sizeof(path), "%s/%s", out->outdir, name);
-	if (png_render(path, &c, &out->po, lg, e) < 0)
+	if ((p->stack ? png_render_stacked : png_render)(path, &c, &out->po, lg,
+							 e) < 0)
 		return -1;
 	for (size_t i = 0; out->tsv && i < p->n; i++)
 		fprintf(out->tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\n", name, p->legend[i],

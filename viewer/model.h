@@ -41,6 +41,8 @@ struct vm_series {
 	long ref_idx;			/* Current Bandwidth counter or -1 */
 	char label[32];
 	int axis, color;
+	int stack;			/* plotted on the stacked series before
+					   it on its axis (chart.stack) */
 	/* filled by vm_fetch */
 	struct vl_rows rows;		/* into the pane's fetched block */
 	struct vl_rows ref_rows;

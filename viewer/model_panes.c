@@ -113,8 +113,10 @@ static int default_pane(struct vm_model *m, size_t si,
 						  nrank, hit, VM_MAX_SERIES);
 			for (size_t h = 0; h < nh; h++) {
 				series_label(lab, sizeof(lab), cs, hit[h].instance);
-				if (add_series(p, (long)hit[h].idx, lab, axis) == 0)
+				if (add_series(p, (long)hit[h].idx, lab, axis) == 0) {
 					p->s[p->n - 1].ref_idx = hit[h].ref;
+					p->s[p->n - 1].stack = c->stack;
+				}
 			}
 		}
 		axis++;

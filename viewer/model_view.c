@@ -73,6 +73,24 @@ static void bind_rows(struct vm_pane *p, const size_t *col,
 	}
 }
 
+/* Stacked series plot running sums: each on the previous stacked one of
+ * its axis. */
+static void stack_pane(struct vm_pane *p, size_t dots)
+{
+	for (int axis = 0; axis < 2; axis++) {
+		const double *below = NULL;
+
+		for (size_t k = 0; k < p->n; k++) {
+			struct vm_series *s = &p->s[k];
+			if (!s->stack || s->axis != axis || !s->pts)
+				continue;
+			if (below)
+				vl_stack_onto(s->pts, below, dots);
+			below = s->pts;
+		}
+	}
+}
+
 int vm_fetch(struct vm_model *m, size_t dots, int force, struct perr *e)
 {
 	if (!force && dots == m->f_dots && m->from == m->f_from &&
@@ -109,6 +127,7 @@ int vm_fetch(struct vm_model *m, size_t dots, int force, struct perr *e)
 			}
 			vl_resample(&s->rows, m->from, m->to, s->pts, dots);
 		}
+		stack_pane(p, dots);
 	}
 	m->f_from = m->from;
 	m->f_to = m->to;

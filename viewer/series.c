@@ -94,3 +94,10 @@ long vl_row_at(const struct vl_rows *r, double t, time_t *stamp)
 	return (long)k;
 }
 
+
+void vl_stack_onto(double *pts, const double *below, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(pts[i]) && !isnan(below[i]))
+			pts[i] += below[i];
+}

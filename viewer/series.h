@@ -38,4 +38,9 @@ struct vl_stats vl_window_stats(const struct vl_rows *r, double from,
  * row index or -1, and *stamp its stamp. */
 long vl_row_at(const struct vl_rows *r, double t, time_t *stamp);
 
+/* Stack a line on the one below it: pts[i] += below[i] where pts[i] is
+ * known (an unknown value below counts as 0; an unknown pts[i] stays
+ * unknown), so a stacked pane plots running sums. */
+void vl_stack_onto(double *pts, const double *below, size_t n);
+
 #endif
