@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report_client.h"
+
 /* "output-NAME.log" with NAME made file-safe as the log set names files */
 static void output_name(char *buf, size_t n, const char *session)
 {
@@ -120,6 +122,7 @@ static int judge_session(struct report *r, struct report_session *s,
 	}
 	report_judge(&s->fig, s->has_instr ? instr_main_thread(&s->instr) : NULL,
 		     &s->verdict);
+	report_client_judge(s, &s->verdict);
 	return 0;
 }
 

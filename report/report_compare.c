@@ -8,21 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double client_num(const struct report_session *s, const char *key)
-{
-	char k[96];
-	const char *v;
-
-	if (!s->end_m)
-		return NAN;
-	snprintf(k, sizeof(k), "client.%s.num", key);
-	v = marker_get(s->end_m, k);
-	if (!v)
-		return NAN;
-	char *end;
-	double d = strtod(v, &end);
-	return end == v ? NAN : d;
-}
+#include "report_client.h"
 
 static void cmp_row(FILE *f, const char *label, double a, double b,
 		    const char *unit)
@@ -94,13 +80,7 @@ void report_compare(FILE *f, const struct report *a, const struct report *b)
 			"change", "change%");
 		cmp_row(f, "duration", (double)(x->end - x->begin),
 			(double)(y->end - y->begin), "s");
-		cmp_row(f, "client bytes transferred",
-			client_num(x, "bytes_transferred") / MiB,
-			client_num(y, "bytes_transferred") / MiB, "MiB");
-		cmp_row(f, "client elapsed", client_num(x, "elapsed"),
-			client_num(y, "elapsed"), "s");
-		cmp_row(f, "client aggregate rate", client_num(x, "aggregate_rate"),
-			client_num(y, "aggregate_rate"), "KB/s");
+		report_client_compare(f, x, y, cmp_row);
 		cmp_row(f, "CPU total avg", x->fig.cpu.avg, y->fig.cpu.avg, "%");
 		cmp_row(f, "busiest CPU avg", x->fig.cpu1.avg, y->fig.cpu1.avg, "%");
 		cmp_row(f, "busiest disk busy avg", x->fig.disk_busy.avg,

@@ -1,15 +1,15 @@
 /*
  * report_print.c - the text report (report.h): per session its times, the
- * command and the backup client's figures from the end marker, a table of
- * avg / p95 / peak / min per resource, the client's instrumentation and
- * the verdict.
+ * command from the end marker, the backup client's figures
+ * (report_client.h), a table of avg / p95 / peak / min per resource, the
+ * client's instrumentation and the verdict.
  */
 #include "report.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "../client/summary.h"
+#include "report_client.h"
 
 static void row(FILE *f, const char *label, const struct report_stat *s,
 		double scale, const char *unit, int bytes)
@@ -59,7 +59,7 @@ static void fmt_session_duration(char *buf, size_t n,
 		 ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
 }
 
-/* What the end marker says of the command and the backup client. */
+/* What the end marker says of the command. */
 static void print_command(FILE *f, const struct marker *end)
 {
 	const char *v;
@@ -70,11 +70,6 @@ static void print_command(FILE *f, const struct marker *end)
 		fprintf(f, "  exit status: %s\n", v);
 	if ((v = marker_get(end, "duration")))
 		fprintf(f, "  command duration: %s s\n", v);
-	if (marker_get(end, "client.summaries") ||
-	    marker_get(end, "client.elapsed")) {
-		fprintf(f, "  backup client figures:\n");
-		summary_print_session(f, end);
-	}
 }
 
 /* The table: a row per resource figure, in the chart sets' order (CPU,
@@ -137,7 +132,8 @@ static void print_instr(FILE *f, const struct report_session *s)
 	}
 }
 
-static void print_session(FILE *f, const struct report_session *s)
+static void print_session(FILE *f, const struct report *r,
+			  const struct report_session *s)
 {
 	char t1[40], t2[40], du[32];
 
@@ -150,6 +146,7 @@ static void print_session(FILE *f, const struct report_session *s)
 	fprintf(f, "  from %s to %s, duration %s\n", t1, t2, du);
 	if (s->end_m)
 		print_command(f, s->end_m);
+	report_client_print(f, r->ls, s);
 	print_resources(f, &s->fig);
 	print_instr(f, s);
 	fprintf(f, "  %s\n", s->verdict.line);
@@ -171,6 +168,6 @@ void report_print(FILE *f, const struct report *r)
 		fprintf(f, "  warning: %zu malformed marker line(s), first: %s\n",
 			r->markers.bad_lines, r->markers.first_bad.msg);
 	for (size_t i = 0; i < r->n; i++)
-		print_session(f, &r->s[i]);
+		print_session(f, r, &r->s[i]);
 }
 

@@ -141,6 +141,8 @@ const char *report_kind_name(enum report_kind k)
 	case REPORT_NET_OR_SERVER: return "network-or-server";
 	case REPORT_SERVER: return "server";
 	case REPORT_CLIENT_CPU: return "client-cpu";
+	case REPORT_SOURCE: return "source";
+	case REPORT_STORAGE: return "storage";
 	}
 	return "?";
 }
@@ -382,7 +384,8 @@ static void describe_resource(const struct report_figures *f,
 		snprintf(v->hint, sizeof(v->hint),
 			 "the link is full: a faster network, compression at the client, or LAN-free");
 		break;
-	default:
+	default:	/* REPORT_NONE; REPORT_SOURCE and REPORT_STORAGE
+			   only report_client_judge sets */
 		snprintf(v->line, sizeof(v->line),
 			 "Bottleneck: nothing near saturation");
 		snprintf(v->hint, sizeof(v->hint),
