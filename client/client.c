@@ -210,15 +210,11 @@ void client_derive(struct client_summary *s)
 
 int client_push(struct client_list *l, const struct client_summary *s)
 {
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 4;
-		struct client_summary *ns = realloc(l->s, nc * sizeof(*ns));
-		if (!ns)
-			return -1;
-		l->s = ns;
-		l->cap = nc;
-	}
-	l->s[l->n++] = *s;
+	struct client_summary *e = util_grow((void **)&l->s, &l->n, &l->cap,
+					     sizeof(*e));
+	if (!e)
+		return -1;
+	*e = *s;
 	return 0;
 }
 

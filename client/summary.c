@@ -307,15 +307,10 @@ static int scan_value(const char *s, size_t n, enum summary_unit unit,
 
 static int push(struct summary_list *l, const struct summary *s)
 {
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 4;
-		struct summary *ns = realloc(l->s, nc * sizeof(*ns));
-		if (!ns)
-			return -1;
-		l->s = ns;
-		l->cap = nc;
-	}
-	l->s[l->n++] = *s;
+	struct summary *e = util_grow((void **)&l->s, &l->n, &l->cap, sizeof(*e));
+	if (!e)
+		return -1;
+	*e = *s;
 	return 0;
 }
 
@@ -397,22 +392,19 @@ static int add_extra(char ***x, size_t *n, size_t *cap, const char *fmt,
 static int add_extra(char ***x, size_t *n, size_t *cap, const char *fmt,
 		     ...)
 {
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 32;
-		char **nx = realloc(*x, nc * sizeof(**x));
-		if (!nx)
-			return -1;
-		*x = nx;
-		*cap = nc;
-	}
+	char **slot = util_grow((void **)x, n, cap, sizeof(**x));
 	char buf[256];
 	va_list ap;
+
+	if (!slot)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (!((*x)[*n] = strdup(buf)))
+	if (!(*slot = strdup(buf))) {
+		(*n)--;
 		return -1;
-	(*n)++;
+	}
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,23 @@ int util_mkdirs(const char *dir, unsigned mode)
 	if (mkdir(path, mode) < 0 && errno != EEXIST)
 		return -1;
 	return 0;
+}
+
+void *util_grow(void **arr, size_t *n, size_t *cap, size_t sz)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		void *p;
+
+		if (ncap > SIZE_MAX / sz)
+			return NULL;
+		p = realloc(*arr, ncap * sz);
+		if (!p)
+			return NULL;
+		*arr = p;
+		*cap = ncap;
+	}
+	return (char *)*arr + (*n)++ * sz;
 }
 
 int util_write_full(int fd, const void *buf, size_t n)

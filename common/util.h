@@ -55,6 +55,13 @@ int util_parse_duration(const char *s, unsigned long *seconds);
 /* Create dir and its missing parents with the given mode. 0 or -1 (errno). */
 int util_mkdirs(const char *dir, unsigned mode);
 
+/* Room for one more element of size sz at the end of the array *arr that
+ * holds *n of them in *cap (doubled as needed, from 16): returns the new
+ * element (*n counts it), or NULL out of memory with the array as it was.
+ * The one way arrays grow: `struct x *e = util_grow((void **)&a, &n,
+ * &cap, sizeof(*e));`. */
+void *util_grow(void **arr, size_t *n, size_t *cap, size_t sz);
+
 /* Write all n bytes to fd, again after a signal or a short write. 0, or
  * -1 with errno set. */
 int util_write_full(int fd, const void *buf, size_t n);

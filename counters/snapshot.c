@@ -35,27 +35,9 @@ void snapshot_free(struct raw_snapshot *s)
 	snapshot_reset(s);
 }
 
-/* Make room for one more element of size sz in *arr; NULL on failure. */
-static void *grow(void **arr, size_t *n, size_t *cap, size_t sz)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		void *p;
-
-		if (ncap > SIZE_MAX / sz)
-			return NULL;
-		p = realloc(*arr, ncap * sz);
-		if (!p)
-			return NULL;
-		*arr = p;
-		*cap = ncap;
-	}
-	return (char *)*arr + (*n)++ * sz;
-}
-
 struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s)
 {
-	struct cpu_raw *c = grow((void **)&s->cpus, &s->ncpus, &s->cap_cpus,
+	struct cpu_raw *c = util_grow((void **)&s->cpus, &s->ncpus, &s->cap_cpus,
 				 sizeof(*c));
 
 	if (!c)
@@ -68,7 +50,7 @@ struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s)
 
 struct disk_raw *snapshot_add_disk(struct raw_snapshot *s)
 {
-	struct disk_raw *d = grow((void **)&s->disks, &s->ndisks,
+	struct disk_raw *d = util_grow((void **)&s->disks, &s->ndisks,
 				  &s->cap_disks, sizeof(*d));
 
 	if (!d)
@@ -83,7 +65,7 @@ struct disk_raw *snapshot_add_disk(struct raw_snapshot *s)
 
 struct net_raw *snapshot_add_net(struct raw_snapshot *s)
 {
-	struct net_raw *n = grow((void **)&s->nets, &s->nnets, &s->cap_nets,
+	struct net_raw *n = util_grow((void **)&s->nets, &s->nnets, &s->cap_nets,
 				 sizeof(*n));
 
 	if (!n)

@@ -276,23 +276,19 @@ static char **list_files(const char *dir, size_t *n, struct perr *e)
 		perr_set(e, "unable to open '%s': %s", dir, strerror(errno));
 		return NULL;
 	}
-	char **v = NULL;
+	char **v = NULL, **slot;
 	size_t cap = 0;
 	*n = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 256;
-			char **nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		if (!(v[*n] = strdup(de->d_name)))
+		if (!(slot = util_grow((void **)&v, n, &cap, sizeof(*v))))
 			break;
-		(*n)++;
+		if (!(*slot = strdup(de->d_name))) {
+			(*n)--;
+			break;
+		}
 	}
 	closedir(d);
 	if (*n)

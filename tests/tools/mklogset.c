@@ -19,31 +19,7 @@
 #include "../../counters/rates.h"
 #include "../../logs/logset.h"
 #include "../../logs/markers.h"
-
-static void add_all(struct logset_writer *w, enum counter_object obj,
-		    const char *inst)
-{
-	int idx[CATALOG_MAX_PER_OBJECT];
-	int n = catalog_objects[obj].ncounters;
-	struct perr e;
-
-	for (int i = 0; i < n; i++)
-		idx[i] = i;
-	if (logset_add_instance(w, obj, inst, idx, (size_t)n, &e) < 0) {
-		fprintf(stderr, "mklogset: %s\n", e.msg);
-		exit(1);
-	}
-}
-
-static void set(struct sample *s, enum counter_object obj, const char *inst,
-		enum counter_id id, double v)
-{
-	struct instance_values *iv = sample_find(s, obj, inst);
-
-	if (!iv)
-		iv = sample_add(s, obj, inst);
-	iv->v[catalog_counters[id].index] = v;
-}
+#include "fill.h"
 
 int main(int argc, char **argv)
 {
@@ -68,10 +44,12 @@ int main(int argc, char **argv)
 	}
 	const char *cpus[] = { "_Total", "0", "1" };
 	for (int i = 0; i < 3; i++)
-		add_all(w, OBJ_PROCESSOR, cpus[i]);
-	add_all(w, OBJ_LOGICALDISK, "sdb");
-	add_all(w, OBJ_MEMORY, "");
-	add_all(w, OBJ_NETWORK, "eth0");
+		if (fill_add_object(w, OBJ_PROCESSOR, cpus[i]) < 0)
+			return 1;
+	if (fill_add_object(w, OBJ_LOGICALDISK, "sdb") < 0 ||
+	    fill_add_object(w, OBJ_MEMORY, "") < 0 ||
+	    fill_add_object(w, OBJ_NETWORK, "eth0") < 0)
+		return 1;
 	struct sample s = { 0 };
 	for (int i = 1; i <= 120; i++) {
 		int in = i > 30 && i <= 90;
@@ -94,20 +72,20 @@ int main(int argc, char **argv)
 			avail = 90e6;
 		}
 		sample_reset(&s);
-		set(&s, OBJ_PROCESSOR, "0", CTR_CPU_PROCESSOR_TIME, c0);
-		set(&s, OBJ_PROCESSOR, "1", CTR_CPU_PROCESSOR_TIME, c1);
-		set(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_PROCESSOR_TIME, (c0 + c1) / 2);
-		set(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_IOWAIT_TIME, 0.2);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_TIME, busy);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READ_BYTES, rb);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITE_BYTES, 0);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READS, xf);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITES, 0);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_SEC_PER_TRANSFER, 0.0009);
-		set(&s, OBJ_MEMORY, "", CTR_MEM_AVAILABLE, avail);
-		set(&s, OBJ_MEMORY, "", CTR_MEM_PAGES, pages);
-		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BYTES_TOTAL, nb);
-		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BANDWIDTH, 1e9);
+		fill_value(&s, OBJ_PROCESSOR, "0", CTR_CPU_PROCESSOR_TIME, c0);
+		fill_value(&s, OBJ_PROCESSOR, "1", CTR_CPU_PROCESSOR_TIME, c1);
+		fill_value(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_PROCESSOR_TIME, (c0 + c1) / 2);
+		fill_value(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_IOWAIT_TIME, 0.2);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_TIME, busy);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READ_BYTES, rb);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITE_BYTES, 0);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READS, xf);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITES, 0);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_SEC_PER_TRANSFER, 0.0009);
+		fill_value(&s, OBJ_MEMORY, "", CTR_MEM_AVAILABLE, avail);
+		fill_value(&s, OBJ_MEMORY, "", CTR_MEM_PAGES, pages);
+		fill_value(&s, OBJ_NETWORK, "eth0", CTR_NET_BYTES_TOTAL, nb);
+		fill_value(&s, OBJ_NETWORK, "eth0", CTR_NET_BANDWIDTH, 1e9);
 		if (logset_write_sample(w, t0 + i, &s, &e) < 0) {
 			fprintf(stderr, "mklogset: %s\n", e.msg);
 			return 1;

@@ -14,6 +14,7 @@
 #include "../../counters/chartset.h"
 #include "../../logs/lookup.h"
 #include "../../viewer/layout.h"
+#include "../tools/fill.h"
 #include "tap.h"
 
 static char scratch[] = "/tmp/perflog-test-chartset.XXXXXX";
@@ -67,29 +68,6 @@ static void check_table(void)
 	OK(refs, "a reference counter is of its series' object");
 }
 
-static void set(struct sample *s, enum counter_object obj, const char *inst,
-		enum counter_id id, double v)
-{
-	struct instance_values *iv = sample_find(s, obj, inst);
-
-	if (!iv)
-		iv = sample_add(s, obj, inst);
-	iv->v[catalog_counters[id].index] = v;
-}
-
-static void add_all(struct logset_writer *w, enum counter_object obj,
-		    const char *inst)
-{
-	int idx[CATALOG_MAX_PER_OBJECT];
-	int n = catalog_objects[obj].ncounters;
-	struct perr e;
-
-	for (int i = 0; i < n; i++)
-		idx[i] = i;
-	if (logset_add_instance(w, obj, inst, idx, (size_t)n, &e) < 0)
-		printf("# %s\n", e.msg);
-}
-
 /* Disks sda (idle), sdb and sdc (equally busy); interfaces lo (idle),
  * eth0 (idle), eth1 (busy); no _Total disk, a _Total interface; 60 rows. */
 static int write_set(time_t t0, char *dir, size_t n)
@@ -104,25 +82,25 @@ static int write_set(time_t t0, char *dir, size_t n)
 		printf("# %s\n", e.msg);
 		return -1;
 	}
-	add_all(w, OBJ_LOGICALDISK, "sda");
-	add_all(w, OBJ_LOGICALDISK, "sdb");
-	add_all(w, OBJ_LOGICALDISK, "sdc");
-	add_all(w, OBJ_MEMORY, "");
-	add_all(w, OBJ_NETWORK, "_Total");
-	add_all(w, OBJ_NETWORK, "lo");
-	add_all(w, OBJ_NETWORK, "eth0");
-	add_all(w, OBJ_NETWORK, "eth1");
+	fill_add_object(w, OBJ_LOGICALDISK, "sda");
+	fill_add_object(w, OBJ_LOGICALDISK, "sdb");
+	fill_add_object(w, OBJ_LOGICALDISK, "sdc");
+	fill_add_object(w, OBJ_MEMORY, "");
+	fill_add_object(w, OBJ_NETWORK, "_Total");
+	fill_add_object(w, OBJ_NETWORK, "lo");
+	fill_add_object(w, OBJ_NETWORK, "eth0");
+	fill_add_object(w, OBJ_NETWORK, "eth1");
 	for (int i = 1; i <= 60; i++) {
 		sample_reset(&s);
-		set(&s, OBJ_LOGICALDISK, "sda", CTR_DISK_TIME, 0);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_TIME, 50);
-		set(&s, OBJ_LOGICALDISK, "sdc", CTR_DISK_TIME, 50);
-		set(&s, OBJ_MEMORY, "", CTR_MEM_AVAILABLE, 1e9);
-		set(&s, OBJ_NETWORK, "_Total", CTR_NET_BYTES_TOTAL, 3e6);
-		set(&s, OBJ_NETWORK, "lo", CTR_NET_BYTES_TOTAL, 0);
-		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BYTES_TOTAL, 0);
-		set(&s, OBJ_NETWORK, "eth1", CTR_NET_BYTES_TOTAL, 3e6);
-		set(&s, OBJ_NETWORK, "eth1", CTR_NET_BANDWIDTH, 1e9);
+		fill_value(&s, OBJ_LOGICALDISK, "sda", CTR_DISK_TIME, 0);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_TIME, 50);
+		fill_value(&s, OBJ_LOGICALDISK, "sdc", CTR_DISK_TIME, 50);
+		fill_value(&s, OBJ_MEMORY, "", CTR_MEM_AVAILABLE, 1e9);
+		fill_value(&s, OBJ_NETWORK, "_Total", CTR_NET_BYTES_TOTAL, 3e6);
+		fill_value(&s, OBJ_NETWORK, "lo", CTR_NET_BYTES_TOTAL, 0);
+		fill_value(&s, OBJ_NETWORK, "eth0", CTR_NET_BYTES_TOTAL, 0);
+		fill_value(&s, OBJ_NETWORK, "eth1", CTR_NET_BYTES_TOTAL, 3e6);
+		fill_value(&s, OBJ_NETWORK, "eth1", CTR_NET_BANDWIDTH, 1e9);
 		if (logset_write_sample(w, (double)(t0 + i), &s, &e) < 0)
 			printf("# %s\n", e.msg);
 	}
