@@ -210,11 +210,9 @@ void client_derive(struct client_summary *s)
 
 int client_push(struct client_list *l, const struct client_summary *s)
 {
-	struct client_summary *e = util_grow((void **)&l->s, &l->n, &l->cap,
-					     sizeof(*e));
-	if (!e)
+	if (util_grow(&l->s, &l->cap, l->n + 1, sizeof(*l->s)) < 0)
 		return -1;
-	*e = *s;
+	l->s[l->n++] = *s;
 	return 0;
 }
 

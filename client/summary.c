@@ -307,10 +307,9 @@ static int scan_value(const char *s, size_t n, enum summary_unit unit,
 
 static int push(struct summary_list *l, const struct summary *s)
 {
-	struct summary *e = util_grow((void **)&l->s, &l->n, &l->cap, sizeof(*e));
-	if (!e)
+	if (util_grow(&l->s, &l->cap, l->n + 1, sizeof(*l->s)) < 0)
 		return -1;
-	*e = *s;
+	l->s[l->n++] = *s;
 	return 0;
 }
 
@@ -392,19 +391,17 @@ static int add_extra(char ***x, size_t *n, size_t *cap, const char *fmt,
 static int add_extra(char ***x, size_t *n, size_t *cap, const char *fmt,
 		     ...)
 {
-	char **slot = util_grow((void **)x, n, cap, sizeof(**x));
 	char buf[256];
 	va_list ap;
 
-	if (!slot)
+	if (util_grow(x, cap, *n + 1, sizeof(**x)) < 0)
 		return -1;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (!(*slot = strdup(buf))) {
-		(*n)--;
+	if (!((*x)[*n] = strdup(buf)))
 		return -1;
-	}
+	(*n)++;
 	return 0;
 }
 

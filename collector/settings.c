@@ -3,8 +3,10 @@
  *
  * The seed kit logged whole perfmon objects (Processor, Logical disk,
  * Memory, Network Interface) and charted a few of their counters, so the
- * built-in default logs every counter of those objects plus System; a
- * settings file may name single counters or a whole object with "\*".
+ * built-in default logs every counter of those objects plus System, and
+ * Pressure and TCP, which see limits no utilization shows (DESIGN's
+ * required set); a settings file may name single counters or a whole
+ * object with "\*".
  */
 #define _GNU_SOURCE
 #include "settings.h"
@@ -22,6 +24,8 @@ const char *const settings_default_counters[] = {
 	"\\Memory\\*",
 	"\\Network Interface(*)\\*",
 	"\\System\\*",
+	"\\Pressure(*)\\*",
+	"\\TCP\\*",
 	NULL,
 };
 

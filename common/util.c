@@ -184,23 +184,6 @@ int util_mkdirs(const char *dir, unsigned mode)
 	return 0;
 }
 
-void *util_grow(void **arr, size_t *n, size_t *cap, size_t sz)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		void *p;
-
-		if (ncap > SIZE_MAX / sz)
-			return NULL;
-		p = realloc(*arr, ncap * sz);
-		if (!p)
-			return NULL;
-		*arr = p;
-		*cap = ncap;
-	}
-	return (char *)*arr + (*n)++ * sz;
-}
-
 int util_write_full(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;
@@ -299,6 +282,40 @@ char *util_load_file(const char *path, size_t *len, struct perr *e)
 		errno = err;
 	}
 	return text;
+}
+
+ssize_t util_pread_text(int fd, char *buf, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = pread(fd, buf, n - 1, 0);
+	while (r < 0 && errno == EINTR);
+	buf[r > 0 ? r : 0] = '\0';
+	return r;
+}
+
+int util_grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	void **p = pp;
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -1;
+		n *= 2;
+	}
+	if (n > SIZE_MAX / size)
+		return -1;
+	q = realloc(*p, n * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
 }
 
 int util_bad_option(const char *cmd, char **argv, int optind_now,

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #define PERFLOG_VERSION "0.1.0"
@@ -55,13 +56,6 @@ int util_parse_duration(const char *s, unsigned long *seconds);
 /* Create dir and its missing parents with the given mode. 0 or -1 (errno). */
 int util_mkdirs(const char *dir, unsigned mode);
 
-/* Room for one more element of size sz at the end of the array *arr that
- * holds *n of them in *cap (doubled as needed, from 16): returns the new
- * element (*n counts it), or NULL out of memory with the array as it was.
- * The one way arrays grow: `struct x *e = util_grow((void **)&a, &n,
- * &cap, sizeof(*e));`. */
-void *util_grow(void **arr, size_t *n, size_t *cap, size_t sz);
-
 /* Write all n bytes to fd, again after a signal or a short write. 0, or
  * -1 with errno set. */
 int util_write_full(int fd, const void *buf, size_t n);
@@ -74,6 +68,18 @@ int util_write_atomic(const char *path, const char *data, size_t len,
 /* Read a whole (small) file into a malloc'ed NUL-terminated buffer.
  * Returns NULL on error (errno set). *len gets the size when non-NULL. */
 char *util_read_file(const char *path, size_t *len);
+
+/* pread the start of a small file (a /proc or /sys file kept open) into
+ * buf of size n, NUL-terminated; retries on EINTR. Returns the bytes
+ * read, or -1 with errno (ESRCH: the task behind a /proc file exited). */
+ssize_t util_pread_text(int fd, char *buf, size_t n);
+
+/* Make *pp (an array of elements of size bytes, *cap of them) hold at
+ * least need elements, doubling from 16. Returns 0, or -1 when out of
+ * memory or the size overflows (*pp and *cap unchanged). The one way
+ * arrays grow: `if (util_grow(&a, &cap, n + 1, sizeof(*a)) < 0) ...;
+ * a[n++] = x;`. */
+int util_grow(void *pp, size_t *cap, size_t need, size_t size);
 
 /* Every command parses its options with getopt_long (optind = 1, opterr =
  * 0, "+" in optstring when arguments after the first operand belong to

@@ -21,6 +21,12 @@ void snapshot_reset(struct raw_snapshot *s)
 	s->mem.pgfault = s->mem.pgmajfault = SRC_NA;
 	s->sys.ctxt = SRC_NA;
 	s->sys.procs_running = NAN;
+	s->kernel_bits = 0;
+	for (int r = 0; r < PSI_COUNT; r++) {
+		s->psi[r].present = 0;
+		s->psi[r].some_us = s->psi[r].full_us = SRC_NA;
+	}
+	s->tcp.in_segs = s->tcp.out_segs = s->tcp.retrans_segs = SRC_NA;
 }
 
 void snapshot_free(struct raw_snapshot *s)
@@ -37,11 +43,11 @@ void snapshot_free(struct raw_snapshot *s)
 
 struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s)
 {
-	struct cpu_raw *c = util_grow((void **)&s->cpus, &s->ncpus, &s->cap_cpus,
-				 sizeof(*c));
+	struct cpu_raw *c;
 
-	if (!c)
+	if (util_grow(&s->cpus, &s->cap_cpus, s->ncpus + 1, sizeof(*c)) < 0)
 		return NULL;
+	c = &s->cpus[s->ncpus++];
 	memset(c, 0, sizeof(*c));
 	c->user = c->nice = c->system = c->idle = SRC_NA;
 	c->iowait = c->irq = c->softirq = c->steal = SRC_NA;
@@ -50,28 +56,29 @@ struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s)
 
 struct disk_raw *snapshot_add_disk(struct raw_snapshot *s)
 {
-	struct disk_raw *d = util_grow((void **)&s->disks, &s->ndisks,
-				  &s->cap_disks, sizeof(*d));
+	struct disk_raw *d;
 
-	if (!d)
+	if (util_grow(&s->disks, &s->cap_disks, s->ndisks + 1, sizeof(*d)) < 0)
 		return NULL;
+	d = &s->disks[s->ndisks++];
 	memset(d, 0, sizeof(*d));
 	d->rd_ios = d->rd_sectors = d->rd_ticks = SRC_NA;
 	d->wr_ios = d->wr_sectors = d->wr_ticks = SRC_NA;
 	d->io_ticks = d->time_in_queue = SRC_NA;
-	d->counter_bits = 64;
+	d->in_flight = NAN;
 	return d;
 }
 
 struct net_raw *snapshot_add_net(struct raw_snapshot *s)
 {
-	struct net_raw *n = util_grow((void **)&s->nets, &s->nnets, &s->cap_nets,
-				 sizeof(*n));
+	struct net_raw *n;
 
-	if (!n)
+	if (util_grow(&s->nets, &s->cap_nets, s->nnets + 1, sizeof(*n)) < 0)
 		return NULL;
+	n = &s->nets[s->nnets++];
 	memset(n, 0, sizeof(*n));
 	n->rx_bytes = n->tx_bytes = n->rx_packets = n->tx_packets = SRC_NA;
+	n->rx_errs = n->tx_errs = n->rx_drop = n->tx_drop = SRC_NA;
 	n->speed_bps = NAN;
 	return n;
 }

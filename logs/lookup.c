@@ -17,6 +17,16 @@ long lookup_counter(const struct logset_meta *m, enum counter_id id,
 	return -1;
 }
 
+int lookup_is_loopback(const char *n)
+{
+	if (strncmp(n, "lo", 2))
+		return 0;
+	for (n += 2; *n; n++)
+		if (*n < '0' || *n > '9')
+			return 0;
+	return 1;
+}
+
 static int is_total(const struct logset_counter *c)
 {
 	return !strcmp(c->instance, "_Total");
@@ -45,7 +55,7 @@ static double key(const struct logset_meta *m, const struct lookup_rank *r)
 {
 	if (isnan(r->mean))
 		return -2;
-	if (r->mean <= 0 && !strcmp(m->counters[r->idx].instance, "lo"))
+	if (r->mean <= 0 && lookup_is_loopback(m->counters[r->idx].instance))
 		return -1;
 	return r->mean;
 }

@@ -20,6 +20,10 @@
 long lookup_counter(const struct logset_meta *m, enum counter_id id,
 		    const char *inst);
 
+/* A loopback interface by its name: lo (Linux), lo0 (the BSDs); a log set
+ * keeps names, not device types. */
+int lookup_is_loopback(const char *instance);
+
 /* An instance's rank: its counter's index and mean. */
 struct lookup_rank {
 	size_t idx;
@@ -29,8 +33,8 @@ struct lookup_rank {
 /* The instances of counter id but _Total, ranked by their mean over the
  * rows ending in [from, to] (fetched at `res` seconds a row), busiest
  * first, ties in perflog.meta order; instances with no known value come
- * after the others, and so does "lo" (loopback) unless it carried
- * traffic (a backup to a local server, a test over loopback). When the
+ * after the others, and so does a loopback (lookup_is_loopback) unless it
+ * carried traffic (a backup to a local server, a test over loopback). When the
  * fetch fails every mean is NAN and the order is perflog.meta's. Returns
  * how many were written to out (at most max), or -1 out of memory. */
 long lookup_busiest(struct logset *ls, enum counter_id id, time_t from,

@@ -40,16 +40,87 @@ static void stat_col(const struct block *b, long col, struct report_stat *st)
 		report_stat_of(b->s.values + col, b->s.rows, b->s.ncols, st);
 }
 
-/* The instance (not _Total) of counter id busiest over the session, as
- * the viewer and the PNGs rank them (logs/lookup.h), or -1. */
+/* Mean of column col over the session (NAN: none known, or col < 0). */
+static double col_mean(const struct block *b, long col)
+{
+	struct report_stat st;
+
+	if (col < 0)
+		return NAN;
+	report_stat_of(b->s.values + col, b->s.rows, b->s.ncols, &st);
+	return st.avg;
+}
+
+/* The busiest instance (not _Total) of counter id over the session among
+ * those ok() accepts (all when ok is NULL), or -1: the first of the
+ * instances as the viewer and the PNGs rank them (logs/lookup.h) whose
+ * mean is known. */
+static long busiest_of(const struct block *b, enum counter_id id,
+		       int (*ok)(const struct block *, size_t))
+{
+	struct lookup_rank *r = malloc((b->m->ncounters + 1) * sizeof(*r));
+	long n = r ? lookup_busiest(b->ls, id, b->from, b->to, b->m->interval,
+				    r, b->m->ncounters) : -1;
+	long best = -1;
+
+	for (long i = 0; i < n && best < 0; i++)
+		if (!isnan(r[i].mean) && (!ok || ok(b, r[i].idx)))
+			best = (long)r[i].idx;
+	free(r);
+	return best;
+}
+
 static long busiest(const struct block *b, enum counter_id id)
 {
-	struct lookup_rank r;
+	return busiest_of(b, id, NULL);
+}
 
-	if (lookup_busiest(b->ls, id, b->from, b->to, b->m->interval, &r, 1) != 1 ||
-	    isnan(r.mean))
-		return -1;
-	return (long)r.idx;
+/* A disk that moved data: an idle loop or ram device (or one whose busy
+ * time ticks with nothing done) must not stand for the disk the backup
+ * used. Without its byte and transfer columns it cannot be told: kept. */
+static int disk_did_io(const struct block *b, size_t col)
+{
+	const char *d = b->m->counters[col].instance;
+	const enum counter_id ids[] = { CTR_DISK_READ_BYTES,
+		CTR_DISK_WRITE_BYTES, CTR_DISK_READS, CTR_DISK_WRITES };
+	int known = 0;
+
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		double a = col_mean(b, lookup_counter(b->m, ids[k], d));
+		if (isnan(a))
+			continue;
+		known = 1;
+		if (a > 0)
+			return 1;
+	}
+	return !known;
+}
+
+static int is_loopback(const struct block *b, size_t col)
+{
+	return lookup_is_loopback(b->m->counters[col].instance);
+}
+
+static int not_loopback(const struct block *b, size_t col)
+{
+	return !is_loopback(b, col);
+}
+
+/* The busiest interface: a real one when it carried traffic (at least
+ * 1 KiB/s and 1% of the loopback's), else the loopback (a client and
+ * server on one host talk over lo; its background chatter is not what
+ * the report is about when a NIC moved the backup). */
+static long busiest_net(const struct block *b, enum counter_id id)
+{
+	long real = busiest_of(b, id, not_loopback);
+	long lo = busiest_of(b, id, is_loopback);
+	double r = col_mean(b, real), l = col_mean(b, lo);
+
+	if (lo < 0 || isnan(l))
+		return real;
+	if (real >= 0 && !isnan(r) && r >= 1024 && r >= 0.01 * l)
+		return real;
+	return r > l ? real : lo;
 }
 
 /* CPU: the total, the busiest CPU of each interval, the CPU busiest on
@@ -84,14 +155,14 @@ static void figures_cpu(const struct block *b, const struct chartset *set,
 	stat_col(b, busiest(b, CTR_PROC_PROCESSOR_TIME), &f->proc_cpu);
 }
 
-/* The busiest disk: busy, bytes and transfers (reads + writes), service
- * time, the average transfer size. */
+/* The busiest disk that did I/O: busy, bytes and transfers (reads +
+ * writes), service time, the average transfer size. */
 static void figures_disk(const struct block *b, const struct chartset *set,
 			 struct report_figures *f)
 {
 	const struct logset_meta *m = b->m;
 	const struct logset_series *s = &b->s;
-	long c = busiest(b, set->rank);
+	long c = busiest_of(b, set->rank, disk_did_io);
 
 	if (c < 0)
 		return;
@@ -133,7 +204,7 @@ static void figures_network(const struct block *b, const struct chartset *set,
 {
 	const struct logset_series *s = &b->s;
 	const struct chart_series *cs = chartset_series(set, set->rank);
-	long c = busiest(b, set->rank);
+	long c = busiest_net(b, set->rank);
 
 	if (c < 0)
 		return;

@@ -276,19 +276,17 @@ static char **list_files(const char *dir, size_t *n, struct perr *e)
 		perr_set(e, "unable to open '%s': %s", dir, strerror(errno));
 		return NULL;
 	}
-	char **v = NULL, **slot;
+	char **v = NULL;
 	size_t cap = 0;
 	*n = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (!(slot = util_grow((void **)&v, n, &cap, sizeof(*v))))
+		if (util_grow(&v, &cap, *n + 1, sizeof(*v)) < 0 ||
+		    !(v[*n] = strdup(de->d_name)))
 			break;
-		if (!(*slot = strdup(de->d_name))) {
-			(*n)--;
-			break;
-		}
+		(*n)++;
 	}
 	closedir(d);
 	if (*n)

@@ -115,6 +115,24 @@ int main(void)
 	settings_default(&s);
 	OK(settings_load(sample, &s, &e) == 0, "perftest.pml.sample is valid");
 	EQ_INT(s.interval, 5, "sample: 5 s");
+	{
+		struct settings d;
+		int same;
+
+		settings_default(&d);
+		same = d.nsel == s.nsel;
+		for (size_t i = 0; same && i < s.nsel; i++)
+			same = s.sel[i].path.def == d.sel[i].path.def &&
+			       !strcmp(s.sel[i].path.instance,
+				       d.sel[i].path.instance);
+		OK(same, "the sample's [counters] is the built-in default set");
+		same = 0;
+		for (size_t i = 0; i < d.nsel; i++)
+			same += d.sel[i].path.def->object == OBJ_PRESSURE ||
+				d.sel[i].path.def->object == OBJ_TCP;
+		EQ_INT(same, 2 + 3, "the default logs Pressure and TCP");
+		settings_free(&d);
+	}
 	settings_free(&s);
 	return done_testing();
 }
