@@ -295,6 +295,21 @@ ssize_t util_pread_text(int fd, char *buf, size_t n)
 	return r;
 }
 
+ssize_t util_read_text_at(int dirfd, const char *rel, char *buf, size_t n)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+	int err;
+
+	if (fd < 0)
+		return -1;
+	r = util_pread_text(fd, buf, n);
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
+}
+
 int util_grow(void *pp, size_t *cap, size_t need, size_t size)
 {
 	void **p = pp;

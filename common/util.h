@@ -74,6 +74,10 @@ char *util_read_file(const char *path, size_t *len);
  * read, or -1 with errno (ESRCH: the task behind a /proc file exited). */
 ssize_t util_pread_text(int fd, char *buf, size_t n);
 
+/* The same for a file opened now, relative to directory dirfd (openat,
+ * pread, close; errno as the read left it). */
+ssize_t util_read_text_at(int dirfd, const char *rel, char *buf, size_t n);
+
 /* Make *pp (an array of elements of size bytes, *cap of them) hold at
  * least need elements, doubling from 16. Returns 0, or -1 when out of
  * memory or the size overflows (*pp and *cap unchanged). The one way
