@@ -200,6 +200,7 @@ int server_accept(struct server *s, struct request *r, double until)
 		server_reply(r, 0, "permission denied");
 		return 0;
 	}
+	r->pid = cred.pid;
 	deadline = util_monotonic();
 	if (until < deadline + SERVER_MIN_WAIT)
 		deadline += SERVER_MIN_WAIT;

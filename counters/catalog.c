@@ -327,7 +327,8 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.help = "TCP segments sent again per second (loss, a slow or full path)",
 	},
 
-	/* Process: computed by the `perflog run` module, not by rates.c. */
+	/* Process: a watched tree (process.h), computed by rates_process;
+	 * its wait states by waitrates.c. */
 	[CTR_PROC_PROCESSOR_TIME] = {
 		.id = CTR_PROC_PROCESSOR_TIME, .object = OBJ_PROCESS, .index = 0,
 		.name = "% Processor Time", .ds = "proc_processor",

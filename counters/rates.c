@@ -541,3 +541,49 @@ int rates_compute(const struct raw_snapshot *prev,
 		return -1;
 	return 0;
 }
+
+/* ---- the Process object (a watched tree, process.h) ---- */
+
+/* Index of a Process counter within its object: catalog.h keeps the table
+ * in enum order, so a Process counter's index is its offset from the
+ * first Process counter. */
+#define PROC_INDEX(id) ((int)(id) - (int)CTR_PROC_PROCESSOR_TIME)
+
+void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
+		   struct instance_values *out)
+{
+	double cpu = NAN, rd = NAN, wr = NAN, ws = NAN;
+
+	out->object = OBJ_PROCESS;
+	if (cur && cur->nprocs > 0)
+		ws = cur->rss_bytes;
+	if (prev && cur && prev->nprocs > 0 && cur->nprocs > 0) {
+		double dt = cur->mono - prev->mono;
+
+		if (dt > 0) {
+			/* the sums only grow while the tree's work stays in
+			 * its books; a drop means work left them (a member
+			 * moved out of the cgroup): unknown */
+			if (cur->cpu_us >= prev->cpu_us)
+				cpu = 100.0 * (double)(cur->cpu_us - prev->cpu_us) /
+				      (1e6 * dt);
+			if (!cur->io_lost && cur->read_bytes >= prev->read_bytes)
+				rd = (double)(cur->read_bytes - prev->read_bytes) / dt;
+			if (!cur->io_lost && cur->write_bytes >= prev->write_bytes)
+				wr = (double)(cur->write_bytes - prev->write_bytes) / dt;
+		}
+	}
+	out->v[PROC_INDEX(CTR_PROC_PROCESSOR_TIME)] = cpu;
+	out->v[PROC_INDEX(CTR_PROC_IO_READ)] = rd;
+	out->v[PROC_INDEX(CTR_PROC_IO_WRITE)] = wr;
+	out->v[PROC_INDEX(CTR_PROC_WORKING_SET)] = ws;
+}
+
+void rates_process_idle(struct instance_values *out)
+{
+	/* before a tree began and after it ended: no CPU, no bytes, no
+	 * thread in any state */
+	out->object = OBJ_PROCESS;
+	for (int k = 0; k < catalog_objects[OBJ_PROCESS].ncounters; k++)
+		out->v[k] = 0;
+}
