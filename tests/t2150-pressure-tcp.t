@@ -81,8 +81,10 @@ cf=$(csv_col $csv 'Pressure(cpu)\% Full Stalled Time')
 # the rows wholly inside the burn (a row stamped t covers (t-1, t])
 high=$(awk -F, -v c="$cs" -v a="$b0" -v b="$b1" 'NR > 1 { s = $1; gsub(/"/, "", s)
 	cmd = "date -u -d " s " +%s"; cmd | getline t; close(cmd)
-	if (t >= a + 2 && t <= b - 1 && $c != "") { n++; if ($c + 0 >= 80) h++ } }
-	END { print h + 0 "/" n + 0 }' $csv)
+	if (t >= a + 2 && t <= b - 1 && $c != "") { n++; v = v " " $c; if ($c + 0 >= 80) h++ } }
+	END { print h + 0 "/" n + 0 " rows:" v }' $csv)
+diag "Pressure(cpu) some in the burn: $high"
+high=${high%% rows:*}
 ok "Pressure(cpu) some >= 80% while CPUs were oversubscribed ($high rows)" \
 	sh -c "[ '${high%/*}' -ge 1 ] && [ '${high%/*}' -ge $(( ${high#*/} - 1 )) ]"
 ok 'Pressure(cpu) full is unknown in every row (undefined system-wide)' \
