@@ -77,6 +77,23 @@ static int pid_alive(pid_t pid)
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
+/* A collector killed between binding its socket and renaming its .info
+ * into place leaves PID.sock or PID.info.tmp.PID without a PID.info:
+ * remove them once that pid is gone. */
+static void remove_leftover(const char *dir, const char *name)
+{
+	char path[PATH_MAX], *end;
+	long pid = strtol(name, &end, 10);
+
+	if (pid <= 0 || end == name ||
+	    (strcmp(end, ".sock") && strncmp(end, ".info.tmp.", 10)))
+		return;
+	if (pid_alive((pid_t)pid))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
 /* Add the live collectors registered in dir to *list (stale entries are
  * removed). Returns 0, or -1 with e set. */
 static int scan_dir(const char *dir, struct collector_info **list, long *n,
@@ -95,8 +112,10 @@ static int scan_dir(const char *dir, struct collector_info **list, long *n,
 		char *end;
 		long pid;
 
-		if (len < 6 || strcmp(de->d_name + len - 5, ".info"))
+		if (len < 6 || strcmp(de->d_name + len - 5, ".info")) {
+			remove_leftover(dir, de->d_name);
 			continue;
+		}
 		pid = strtol(de->d_name, &end, 10);
 		if (pid <= 0 || strcmp(end, ".info"))
 			continue;

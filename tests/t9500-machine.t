@@ -103,7 +103,7 @@ is "$(jget "$SCRATCH/s1.json" "$c0"'{answered} ? "yes" : "no"')" yes 'it answere
 is "$(jget "$SCRATCH/s1.json" "$c0"'{samples} >= 1 && '"$c0"'{last_sample} =~ /Z$/ ? 1 : 0')" 1 \
 	'samples written and the last sample'"'"'s time are known'
 "$PERFLOG" stop "$live" >/dev/null
-err_is 'status: an unknown argument is one line of error' "unexpected argument" "$PERFLOG" status --bogus
+err_is 'status: an unknown option is one line of error' "--bogus" "$PERFLOG" status --bogus
 
 # ---- export --csv --counters ----
 "$PERFLOG" export "$SET" --csv "$SCRATCH/all.csv"
