@@ -46,6 +46,27 @@ static int size_arg(const char *name, const char *v, int *out)
 	return 0;
 }
 
+/* DIR against DIR2: text or JSON; frees a. The exit status. */
+static int compare(struct report *a, const char *dir2, const char *instr,
+		   int json)
+{
+	struct report *b;
+	struct perr e;
+
+	if (report_build(dir2, instr, &b, &e) < 0) {
+		fprintf(stderr, "perflog report: %s\n", e.msg);
+		report_free(a);
+		return 1;
+	}
+	if (json)
+		report_json_compare(stdout, a, b);
+	else
+		report_compare(stdout, a, b);
+	report_free(a);
+	report_free(b);
+	return fflush(stdout) ? 1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -59,7 +80,7 @@ int cmd_report(int argc, char **argv)
 	};
 	const char *dirs[2] = { NULL, NULL }, *html = NULL, *instr = NULL;
 	int ndirs = 0, width = 0, height = 0, json = 0, c, li;
-	struct report *a = NULL, *b = NULL;
+	struct report *a = NULL;
 	struct perr e;
 
 	optind = 1;
@@ -101,20 +122,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perflog report: %s\n", e.msg);
 		return 1;
 	}
-	if (ndirs == 2) {
-		if (report_build(dirs[1], instr, &b, &e) < 0) {
-			fprintf(stderr, "perflog report: %s\n", e.msg);
-			report_free(a);
-			return 1;
-		}
-		if (json)
-			report_json_compare(stdout, a, b);
-		else
-			report_compare(stdout, a, b);
-		report_free(a);
-		report_free(b);
-		return fflush(stdout) ? 1 : 0;
-	}
+	if (ndirs == 2)
+		return compare(a, dirs[1], instr, json);
 	if (json)
 		report_json(stdout, a);
 	else
