@@ -1,11 +1,12 @@
-#!/bin/sh
+#!/bin/bash
 # tests/t9000-man.t - the manual pages (man/) are complete and clean:
 #  - every command `perflog --help` lists has its page perflog-CMD.1;
 #  - every option a command's --help prints appears in its page (and those
 #    of `perflog --help` in perflog.1);
 #  - every page renders with no warning (groff -ww, man --warnings, and
 #    mandoc -T lint when it is installed), names itself in NAME, carries
-#    the version of common/util.h, and refers only to pages that exist.
+#    the version of common/util.h, and refers only to pages that exist;
+#  - perflog-view.1 lists every key of the viewer's key table.
 . "$(dirname "$0")/lib.sh"
 MAN=$TOP/man
 command -v groff >/dev/null || skip_all "groff is not installed (groff-base)"
@@ -50,6 +51,18 @@ for c in $commands; do
 	printf '%s\n' "$text" | grep -q "perflog-$c(1)" || echo "perflog-$c(1)"
 done >"$SCRATCH/unlisted"
 is "$(cat "$SCRATCH/unlisted")" "" 'perflog.1 refers to every command page'
+
+# the viewer's keys: every key of its table (viewer/keys.c, which the ?
+# screen shows) is in perflog-view(1)'s KEYS section
+page_keys=$(awk '/^\.SH KEYS/ { k = 1; next } /^\.SH/ { k = 0 }
+	k && tp { l = $0; sub(/^\.BR? /, "", l); gsub(/" and "|", "/, " ", l)
+		gsub(/\\-/, "-", l); n = split(l, t, " ")
+		for (i = 1; i <= n; i++) print t[i]; tp = 0; next }
+	k && /^\.TP/ { tp = 1 }' "$MAN/perflog-view.1" | sort -u)
+table_keys=$(sed -n 's/^[[:space:]]*{ [^,]*, KA_[A-Z_]*, "\([^"]*\)".*/\1/p' "$TOP/viewer/keys.c" | sort -u)
+ok 'the key table of viewer/keys.c was read' test "$(printf '%s\n' "$table_keys" | wc -l)" -gt 20
+is "$(comm -23 <(printf '%s\n' "$table_keys") <(printf '%s\n' "$page_keys") | tr '\n' ' ')" "" \
+	'perflog-view.1 lists every key of the viewer'
 
 version=$(sed -n 's/^#define PERFLOG_VERSION "\(.*\)"/\1/p' "$TOP/common/util.h")
 have_mandoc=0
