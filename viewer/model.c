@@ -176,6 +176,8 @@ void vm_close(struct vm_model *m)
 {
 	for (size_t i = 0; i < m->npanes; i++) {
 		logset_series_free(&m->panes[i].data);
+		logset_series_free(&m->panes[i].dlo);
+		logset_series_free(&m->panes[i].dhi);
 		for (size_t k = 0; k < m->panes[i].n; k++)
 			free(m->panes[i].s[k].pts);
 	}

@@ -44,10 +44,15 @@ struct vm_series {
 	int stack;			/* plotted on the stacked series before
 					   it on its axis (chart.stack) */
 	/* filled by vm_fetch */
-	struct vl_rows rows;		/* into the pane's fetched block */
+	struct vl_rows rows;		/* into the pane's fetched blocks */
 	struct vl_rows ref_rows;
-	double *pts;			/* vl_plan.dots points */
+	double *pts;			/* vl_plan.dots points; one allocation
+					   with lo and hi */
+	double *lo, *hi;		/* each point's band (series.h) */
 	double at_cursor;
+	double at_lo, at_hi;		/* the MIN and MAX of the row read at
+					   the cursor when it is consolidated,
+					   else NAN */
 };
 
 struct vm_pane {
@@ -57,6 +62,9 @@ struct vm_pane {
 	struct vm_series s[VM_MAX_SERIES];
 	size_t n;
 	struct logset_series data;	/* fetched block, shifted times */
+	struct logset_series dlo, dhi;	/* its MIN and MAX when the block's
+					   rows are consolidated (empty when
+					   not) */
 };
 
 /* A marker or session on the common clock, for navigation and drawing. */
@@ -87,6 +95,12 @@ struct vm_model {
 	/* what was fetched, to fetch again only when it changes */
 	double f_from, f_to;
 	size_t f_dots;
+	/* what the first pane shows, for the header (frame.c): its rows'
+	 * step, whether they are consolidations (MIN/MAX archives read),
+	 * and how many rows a plot column holds */
+	unsigned long rows_step;
+	int rows_cons;
+	double rows_per_dot;
 	/* drawing buffers handed to layout */
 	struct vl_pane *vpanes;
 	struct vl_mark *vmarks;
@@ -111,13 +125,17 @@ void vm_close(struct vm_model *m);
 int vm_default_panes(struct vm_model *m);
 
 /* Bring in the window's data for `dots` plot points (resampled into each
- * series' pts). Fetches again only when the window or dots changed or
- * force is set. */
+ * series' pts, with the band of each point in lo and hi). librrd picks
+ * the archive that fits the resolution; when its rows are consolidations
+ * (1 minute, 1 hour) their MIN and MAX are fetched too, on the same grid.
+ * Fetches again only when the window or dots changed or force is set. */
 int vm_fetch(struct vm_model *m, size_t dots, int force, struct perr *e);
 
 /* Values of every series at time t (common clock) at the finest resolution
- * the sets still hold, into each series' at_cursor. Returns the stamp of
- * the row read (the time the readout stands for), or t when none. */
+ * the sets still hold, into each series' at_cursor, and when that row is
+ * a consolidation (older than the full-resolution archive) its MIN and
+ * MAX into at_lo and at_hi. Returns the stamp of the row read (the time
+ * the readout stands for), or t when none. */
 double vm_read_at(struct vm_model *m, double t);
 
 /* Re-read the sets' metadata and last update (a set still being written).

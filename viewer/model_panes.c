@@ -26,7 +26,7 @@ static int add_series(struct vm_pane *p, long idx, const char *label,
 	s->ref_idx = -1;
 	s->axis = axis;
 	s->color = (int)(p->n % VL_NSERIES_COLORS) + 1;
-	s->at_cursor = NAN;
+	s->at_cursor = s->at_lo = s->at_hi = NAN;
 	util_strlcpy(s->label, label, sizeof(s->label));
 	p->n++;
 	return 0;
@@ -166,7 +166,7 @@ int vm_set_series(struct vm_model *m, size_t pi, const size_t *idx, size_t n)
 	const struct logset_meta *mt = logset_meta(m->src[p->src].ls);
 	for (size_t k = 0; k < p->n; k++) {
 		free(p->s[k].pts);
-		p->s[k].pts = NULL;
+		p->s[k].pts = p->s[k].lo = p->s[k].hi = NULL;
 	}
 	p->n = 0;
 	int have_unit[2] = { 0, 0 };
