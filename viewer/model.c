@@ -202,6 +202,8 @@ void vm_close(struct vm_model *m)
 int vm_refresh(struct vm_model *m, struct perr *e)
 {
 	int grew = 0;
+
+	m->rd_ok = 0;	/* the cursor's rows may have been written since */
 	for (size_t i = 0; i < m->nsrc; i++) {
 		struct vm_source *s = &m->src[i];
 		time_t last = s->last;

@@ -101,6 +101,10 @@ struct vm_model {
 	unsigned long rows_step;
 	int rows_cons;
 	double rows_per_dot;
+	/* the last cursor readout (vm_read_at), valid while rd_ok: the same
+	 * time reads the same rows until the data or the series change */
+	int rd_ok;
+	double rd_t, rd_stamp;
 	/* drawing buffers handed to layout */
 	struct vl_pane *vpanes;
 	struct vl_mark *vmarks;
@@ -135,7 +139,10 @@ int vm_fetch(struct vm_model *m, size_t dots, int force, struct perr *e);
  * the sets still hold, into each series' at_cursor, and when that row is
  * a consolidation (older than the full-resolution archive) its MIN and
  * MAX into at_lo and at_hi. Returns the stamp of the row read (the time
- * the readout stands for), or t when none. */
+ * the readout stands for), or t when none. Reads nothing when t is the
+ * time of the previous call and neither the data (vm_refresh) nor the
+ * series (vm_set_series) changed since; reads the window's rows when
+ * they are the set's own interval. */
 double vm_read_at(struct vm_model *m, double t);
 
 /* Re-read the sets' metadata and last update (a set still being written).

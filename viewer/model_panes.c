@@ -188,6 +188,7 @@ int vm_set_series(struct vm_model *m, size_t pi, const size_t *idx, size_t n)
 		add_series(p, (long)idx[i], short_label(c, lab, sizeof(lab)), axis);
 	}
 	m->f_dots = 0;	/* fetch again */
+	m->rd_ok = 0;
 	return 0;
 }
 

@@ -252,34 +252,59 @@ static int read_pane_at(struct vm_pane *p, double t, const size_t *col,
 	return have;
 }
 
+/* The cursor's rows of pane p: from the window's block when its rows are
+ * the set's own interval (the finest there is), else fetched at the
+ * interval, with the MIN and MAX of a consolidated row. 1 and *stamp when
+ * a row was found. */
+static int read_pane(struct vm_model *m, struct vm_pane *p, double t,
+		     time_t *stamp)
+{
+	unsigned long iv = logset_meta(m->src[p->src].ls)->interval;
+	size_t col[VM_MAX_SERIES], refcol[VM_MAX_SERIES], idx[2 * VM_MAX_SERIES];
+	struct logset_series s, lo, hi;
+	struct perr e;
+	int have;
+
+	memset(&lo, 0, sizeof(lo));
+	memset(&hi, 0, sizeof(hi));
+	if (p->data.values && p->data.step == iv && m->f_from <= t &&
+	    t <= m->f_to) {
+		pane_columns(p, idx, col, refcol);
+		return read_pane_at(p, t, col, &p->data, &lo, &hi, stamp);
+	}
+	if (fetch_pane(m, p, t - (double)iv, t + (double)iv, iv, "AVERAGE",
+		       &s, col, refcol, &e) < 0 || !s.values)
+		return 0;
+	/* older than the full-resolution archive: a consolidated row, read
+	 * with its MIN and MAX */
+	fetch_band(m, p, t - (double)iv, t + (double)iv, iv, &s, &lo, &hi);
+	have = read_pane_at(p, t, col, &s, &lo, &hi, stamp);
+	logset_series_free(&s);
+	logset_series_free(&lo);
+	logset_series_free(&hi);
+	return have;
+}
+
 double vm_read_at(struct vm_model *m, double t)
 {
 	double stamp = t;
 	int have = 0;
+
+	if (m->rd_ok && m->rd_t == t)
+		return m->rd_stamp;
 	for (size_t i = 0; i < m->npanes; i++) {
 		struct vm_pane *p = &m->panes[i];
-		unsigned long iv = logset_meta(m->src[p->src].ls)->interval;
-		size_t col[VM_MAX_SERIES], refcol[VM_MAX_SERIES];
-		struct logset_series s, lo, hi;
-		struct perr e;
 		time_t st = 0;
 		for (size_t k = 0; k < p->n; k++)
 			p->s[k].at_cursor = p->s[k].at_lo = p->s[k].at_hi = NAN;
-		if (fetch_pane(m, p, t - (double)iv, t + (double)iv, iv,
-			       "AVERAGE", &s, col, refcol, &e) < 0 || !s.values)
-			continue;
-		/* older than the full-resolution archive: a consolidated row,
-		 * read with its MIN and MAX */
-		fetch_band(m, p, t - (double)iv, t + (double)iv, iv, &s, &lo,
-			   &hi);
-		if (read_pane_at(p, t, col, &s, &lo, &hi, &st) && !have) {
+		if (read_pane(m, p, t, &st) && !have) {
 			stamp = (double)st;
 			have = 1;
 		}
-		logset_series_free(&s);
-		logset_series_free(&lo);
-		logset_series_free(&hi);
 	}
+	m->rd_ok = 1;
+	m->rd_t = t;
+	m->rd_stamp = stamp;
 	return stamp;
 }
 

@@ -88,11 +88,25 @@ static void draw_line(struct canvas *cv, const struct vl_line *l, size_t n,
 	}
 }
 
-/* Each point's lo..hi as a run of band dots in its column. */
+/* The dots of rows y0..y1 (0 = top of the cell) of dot column xo of a
+ * cell: braille bits, or level bits in ASCII (dx 1). */
+static uint8_t cell_run(const struct canvas *cv, int xo, int y0, int y1)
+{
+	uint8_t m = 0;
+
+	for (int y = y0; y <= y1; y++)
+		m |= cv->dx == 2 ? braille_bit[y][xo] : (uint8_t)(1 << y);
+	return m;
+}
+
+/* Each point's lo..hi as a run of band dots in its column, a cell at a
+ * time (a band may fill the plot: dot by dot would cost the frame). */
 static void draw_band(struct canvas *cv, const struct vl_line *l, size_t n,
 		      const struct vl_scale *s)
 {
 	int hd = cv->h * cv->dy;
+	uint8_t full[2] = { cell_run(cv, 0, 0, cv->dy - 1),
+			    cv->dx == 2 ? cell_run(cv, 1, 0, cv->dy - 1) : 0 };
 
 	if (!l->lo || !l->hi)
 		return;
@@ -101,8 +115,15 @@ static void draw_band(struct canvas *cv, const struct vl_line *l, size_t n,
 			continue;
 		int top = vl_value_dot(s, l->hi[i], hd);
 		int bottom = vl_value_dot(s, l->lo[i], hd);
-		for (int y = top; y <= bottom; y++)
-			canvas_set(cv, cv->band, cv->bcolor, (int)i, y, l->color);
+		int cx = (int)i / cv->dx, xo = (int)i % cv->dx;
+		for (int cy = top / cv->dy; cy <= bottom / cv->dy; cy++) {
+			int y0 = cy * cv->dy, y1 = y0 + cv->dy - 1;
+			size_t k = (size_t)cy * (size_t)cv->w + (size_t)cx;
+			cv->band[k] |= top <= y0 && bottom >= y1 ? full[xo] :
+				cell_run(cv, xo, (top > y0 ? top : y0) - y0,
+					 (bottom < y1 ? bottom : y1) - y0);
+			cv->bcolor[k] = (uint8_t)l->color;
+		}
 	}
 }
 
