@@ -58,6 +58,7 @@ struct vm_series {
 struct vm_pane {
 	char name[48];			/* "CPU", "Disk" */
 	size_t src;			/* the log set it shows */
+	int set;			/* its chart set (chartset_id), -1 */
 	enum counter_unit unit[2];
 	struct vm_series s[VM_MAX_SERIES];
 	size_t n;
@@ -152,6 +153,15 @@ int vm_refresh(struct vm_model *m, struct perr *e);
 /* Fill a vl_view (panes, marks, spans, header) for layout; the pointers
  * stay valid until the next vm_view or vm_close. */
 void vm_view(struct vm_model *m, struct vl_view *v);
+
+/* The counters of pane p's log set in the order the counter chooser (`c`)
+ * lists them: those of the pane's chart set first (every chart of it, the
+ * PNG-only ones too: disk latency and queue beside the disk pane), then
+ * those of the other sets in table order (Pressure, which has no pane),
+ * then the rest in perflog.meta order. order has room for the set's
+ * ncounters; returns how many were written (all of them), or 0 out of
+ * memory. */
+size_t vm_chooser_order(const struct vm_model *m, size_t p, size_t *order);
 
 /* Replace the series of pane p by the counters idx[0..n) of its set
  * (labels and axes chosen from the counters' units). */
