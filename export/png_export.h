@@ -4,14 +4,20 @@
  * the log set's metadata and drawn with png_render (png.h).
  *
  * Charts: one file per chart of the chart sets (counters/chartset.h),
- * only when the log set has its counters, each series in every instance:
+ * only when the log set has its counters, each series in every instance,
+ * each line over its MIN..MAX band (png.h):
  *   cpu.png       Processor(_Total) % Processor/User/Privileged/IOWait Time
  *   cpus.png      % Processor Time of each CPU (a single busy CPU shows)
  *   disk.png      % Disk Time of each disk
  *   diskio.png    Disk Read + Write Bytes/sec of each disk (base 1024)
  *   memory.png    Available Bytes, Cache Bytes (base 1024)
  *   paging.png    Pages/sec, Page Faults/sec
+ *   disklat.png   Avg. Disk sec/Read and sec/Write of each disk
+ *   diskq.png     Avg. and Current Disk Queue Length of each disk
  *   network.png   Bytes Received/Sent/sec of each interface
+ *   neterrors.png TCP Segments Retransmitted/sec; receive and send errors
+ *                 and discards of each interface
+ *   pressure.png  Pressure some of cpu, io, memory; full of io, memory
  *   NAME.png      one per --counters group (see png_export_options)
  * _Total instances of disks and interfaces are left out of the per-device
  * charts. Each chart's legend figures are also written to OUTDIR/charts.tsv:
