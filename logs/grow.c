@@ -42,11 +42,14 @@ static void rrd_why(char *msg, size_t n, const char *what)
 	const char *why = rrd_get_error();
 	struct statvfs vfs;
 
-	if (!why || !*why)
-		why = statvfs(".", &vfs) == 0 &&
-		      (vfs.f_bavail == 0 || vfs.f_favail == 0) ?
-		      strerror(ENOSPC) : "librrd gave no reason";
-	snprintf(msg, n, "%s: %s", what, why);
+	/* librrd's rrd_resize reports a failed posix_fallocate with the
+	 * errno of whatever ran after it: the file system says it better */
+	if (statvfs(".", &vfs) == 0 && (vfs.f_bavail == 0 || vfs.f_favail == 0))
+		snprintf(msg, n, "%s: %s (librrd: %s)", what, strerror(ENOSPC),
+			 why && *why ? why : "no reason");
+	else
+		snprintf(msg, n, "%s: %s", what,
+			 why && *why ? why : "librrd gave no reason");
 	rrd_clear_error();
 }
 

@@ -544,6 +544,9 @@ int logset_close_writer(struct logset_writer *w, double stop, struct perr *e)
 
 	if (!w)
 		return 0;
+	/* a file that could not grow gets its rows anyway: its oldest
+	 * rows are lost rather than its newest */
+	w->closing = 1;
 	if (!w->cached[0] && logset_flush(w, e) < 0)
 		rc = -1;
 	if (w->cached[0]) {

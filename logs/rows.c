@@ -102,12 +102,10 @@ static int open_row_unknown(const struct rows *r)
 	return 1;
 }
 
-/* Account values v (NULL: unknown) from r->at up to until. Returns rows
- * completed. */
-static int account(struct rows *r, double until, const double *v)
+/* Account values v (NULL: unknown) from r->at up to until. */
+static void account(struct rows *r, double until, const double *v)
 {
 	double step = (double)r->step;
-	int done = 0;
 
 	while (r->at < until) {
 		double end = (floor(r->at / step) + 1) * step;
@@ -128,17 +126,15 @@ static int account(struct rows *r, double until, const double *v)
 		if (end <= until) {
 			r->at = end;
 			emit(r, end);
-			done++;
 		} else {
 			r->at = until;
 		}
 	}
-	return done;
 }
 
 int rows_add(struct rows *r, double from, double t, const double *v)
 {
-	int done;
+	double before = floor(r->at / (double)r->step);
 
 	if (!(t > r->at))
 		return 0;
@@ -150,8 +146,9 @@ int rows_add(struct rows *r, double from, double t, const double *v)
 	 * average hides what happened (the collector was stopped) */
 	if (t - from > (double)r->step + ROWS_LATE_MAX)
 		v = NULL;
-	done = account(r, from, NULL);
-	return done + account(r, t, v);
+	account(r, from, NULL);
+	account(r, t, v);
+	return (int)(floor(r->at / (double)r->step) - before);
 }
 
 void rows_consume(struct rows *r, size_t k)

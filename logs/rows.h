@@ -67,8 +67,9 @@ void rows_free(struct rows *r);
 
 /* Account one sample: values v[0..n) (NAN = unknown) measured over
  * (from, t]; (r->at, from] is unknown. Nothing happens when t <= r->at.
- * Returns the number of rows completed (0 while the open row is not yet
- * complete), or -1 out of memory (the rows are then dropped, counted). */
+ * Returns the number of row boundaries passed (rows closed; a gap held
+ * as one row counts all it covers). Out of memory, a row is dropped and
+ * counted in r->dropped. */
 int rows_add(struct rows *r, double from, double t, const double *v);
 
 /* The first k held rows were written: forget them. */

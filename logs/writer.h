@@ -73,6 +73,7 @@ struct logset_writer {
 	unsigned long span;		/* the span the set's files need now */
 	struct grower grower;
 	size_t nfailing;		/* files with a job or write failing */
+	int closing;			/* write what is held, wrap or not */
 	struct perr failure;		/* the latest failure's message */
 };
 
@@ -95,7 +96,9 @@ int writer_cached_flush(struct logset_writer *w, struct perr *e);
  * now is the sample's time (the set's age decides growth). */
 void writer_jobs(struct logset_writer *w, double now);
 
-/* Wait for the worker to finish its batch (flush and close). */
+/* Wait for the worker's batch, then run every job still to do (pauses
+ * after failures ignored) until they are done or stop succeeding: what
+ * a flush and the close need before they write what is held. */
 void writer_jobs_wait(struct logset_writer *w);
 
 #endif

@@ -8,10 +8,11 @@
  * files to create (their rows wait), then the files whose span is below
  * the set's (layout_span_for: the set's age passed three quarters of the
  * span). A batch is bounded (BATCH_BYTES of files to write), so a file
- * late in it is not held for long. A file to grow has its rows written
- * first; from then until its result it holds them. A failed job is tried
- * again after a pause, and the failure is reported until a job of that
- * file succeeds.
+ * late in it is not held for long. A file being grown holds its rows
+ * until its result (writer_send also holds the rows of a file that is
+ * still too small for them, so its archives never wrap early). A failed
+ * job is tried again after a pause, and the failure is reported until a
+ * job of that file succeeds.
  */
 #include "writer.h"
 
@@ -58,10 +59,8 @@ static unsigned long long add_job(struct logset_writer *w, struct wfile *f,
 		j->obj = f->obj;
 		memcpy(j->idx, f->idx, sizeof(j->idx));
 		j->n = f->n;
-	} else if (f->state == WF_READY && f->span < w->span && !force) {
-		/* what the old file gets must be in it before the copy */
-		if (writer_send(w, f, NULL) < 0)
-			return 0;
+	} else if (f->state == WF_READY && f->span < w->span) {
+		/* the rows it holds now wait for the grown file */
 		j->kind = GROW_RESIZE;
 		f->state = WF_BUSY;
 	} else {
@@ -74,8 +73,8 @@ static unsigned long long add_job(struct logset_writer *w, struct wfile *f,
 	return layout_bytes(&w->layout, w->span, f->n);
 }
 
-/* Start a batch of due jobs (creates first); force: every file still to
- * create, pauses ignored, nothing grown. Returns the jobs started. */
+/* Start a batch of due jobs (creates first); force: pauses after a
+ * failure ignored. Returns the jobs started. */
 static size_t start_jobs(struct logset_writer *w, int force)
 {
 	size_t n = 0, max = w->nfiles < BATCH_JOBS ? w->nfiles : BATCH_JOBS;
@@ -126,27 +125,29 @@ void writer_jobs(struct logset_writer *w, double now)
 	start_jobs(w, 0);
 }
 
-static size_t count_new(const struct logset_writer *w)
+/* Files with a job to do: to create, or smaller than the set needs. */
+static size_t count_due(const struct logset_writer *w)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < w->nfiles; i++)
-		n += w->files[i].state == WF_NEW;
+		n += w->files[i].state == WF_NEW ||
+		     w->files[i].span < w->span;
 	return n;
 }
 
 void writer_jobs_wait(struct logset_writer *w)
 {
 	grow_poll(&w->grower, 1, job_done, w);
-	/* every file still to create gets another try, in as many batches
-	 * as it takes while they succeed */
+	/* every file with a job to do gets another try now, in as many
+	 * batches as it takes while they succeed */
 	for (;;) {
-		size_t before = count_new(w);
+		size_t before = count_due(w);
 
 		if (!before || !start_jobs(w, 1))
 			break;
 		grow_poll(&w->grower, 1, job_done, w);
-		if (count_new(w) >= before)
+		if (count_due(w) >= before)
 			break;
 	}
 }

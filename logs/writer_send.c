@@ -130,12 +130,23 @@ static int send_local(struct logset_writer *w, struct wfile *f,
 	return 0;
 }
 
+/* f is too small for the rows it holds: writing them would wrap an
+ * archive that is meant to grow (its growth is due or failed), losing
+ * the set's first rows; they wait instead (up to the hold limit). */
+static int too_small(const struct logset_writer *w, const struct wfile *f)
+{
+	double newest = f->rows.held_t[f->rows.nheld - 1];
+
+	return !w->closing && f->span < layout_max_span(&w->layout) &&
+	       newest - (double)w->meta.start >= (double)f->span;
+}
+
 int writer_send(struct logset_writer *w, struct wfile *f, struct perr *e)
 {
 	struct perr pe;
 	int rc;
 
-	if (f->state != WF_READY || f->rows.nheld == 0)
+	if (f->state != WF_READY || f->rows.nheld == 0 || too_small(w, f))
 		return 0;
 	if (f->stale) {
 		double t;
