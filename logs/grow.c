@@ -273,17 +273,17 @@ int grow_run_job(const struct grower *g, const struct grow_job *j,
 	       do_resize(g, j, msg, nmsg);
 }
 
-static void trace(const struct grow_job *j, long long before, double ms,
-		  int rc)
+static void trace(const struct grow_job *j, long long before, double t0,
+		  double ms, int rc)
 {
 	const char *f = getenv("PERFLOG_GROW_TRACE");
 	FILE *t;
 
 	if (!f || !*f || !(t = fopen(f, "ae")))
 		return;
-	fprintf(t, "%s %s %lld %lld %.3f %s\n",
+	fprintf(t, "%s %s %lld %lld %.3f %.6f %s\n",
 		j->kind == GROW_CREATE ? "create" : "grow", j->name, before,
-		file_bytes(j->name), ms, rc == 0 ? "ok" : "failed");
+		file_bytes(j->name), ms, t0, rc == 0 ? "ok" : "failed");
 	fclose(t);
 }
 
@@ -311,7 +311,7 @@ static void child(const struct grower *g, int out)
 		int rc = grow_run_job(g, j, msg, sizeof(msg)), n;
 
 		ms = (util_monotonic() - t0) * 1000;
-		trace(j, before, ms, rc);
+		trace(j, before, t0, ms, rc);
 		for (char *p = msg; *p; p++)
 			if (*p == '\n')
 				*p = ' ';

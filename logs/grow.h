@@ -32,7 +32,8 @@
  * finish; stop waits for it). Test seams: $PERFLOG_TEST_GROW_DELAY
  * (seconds) makes the child wait before the final rename of a growth, so
  * a test can kill it mid-step; $PERFLOG_GROW_TRACE=FILE appends a line
- * per job: "create|grow NAME BYTES_BEFORE BYTES_AFTER MS ok|failed".
+ * per job: "create|grow NAME BYTES_BEFORE BYTES_AFTER MS START ok|failed"
+ * (START: CLOCK_MONOTONIC seconds, as $PERFLOG_TRACE's).
  */
 #ifndef PERFLOG_GROW_H
 #define PERFLOG_GROW_H
