@@ -13,8 +13,9 @@
 #      growtime: a file of 7 data sources at 1 s, 3/4 full, grown from each
 #      span of the schedule to the next)
 #   4. (root) FOOTPRINT_IFACES (600) veth interfaces in a private network
-#      namespace at 1 s for FOOTPRINT_VETH_SECONDS (150), files starting at
-#      a 40 s span so growth steps of all of them happen while measured:
+#      namespace at 1 s, measured for FOOTPRINT_VETH_SECONDS (150) once all
+#      have their files, which start at a 40 s span so growth steps of all
+#      of them happen while measured:
 #      interfaces not logged from the first row, files with a gap, CPU per
 #      sample per file, sampling lateness while a growth step runs and
 #      while none does, the growth steps' cost. PERFLOG_BASELINE=PATH runs
@@ -95,9 +96,18 @@ veth_run() { # BINARY PAIRS DIR: the run; prints the figures
 		ip netns exec "$NS" "$bin" start -f -c "$dir/v.pml" -o "$dir/logs" \
 		>/dev/null 2>"$dir/err" &
 	pid=$!; bench_track $pid
-	sleep 10
+	# measured once every interface has its file (the collector before
+	# growth created them for tens of seconds)
+	j0=$(date +%s.%N)
+	for _ in $(seq 1 600); do
+		have=$(grep -c '^counter.*Network Interface(f[ab]' "$dir/logs/v/perflog.meta" 2>/dev/null)
+		[ "${have:-0}" -ge $((2 * pairs)) ] && break
+		sleep 0.2
+	done
+	join=$(awk -v a="$j0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	sleep 2
 	l0=$(wc -l < "$dir/trace"); c0=$(cpu_ns $pid); t0=$(date +%s.%N)
-	sleep $((VS - 10))
+	sleep "$VS"
 	c1=$(cpu_ns $pid); t1=$(date +%s.%N)
 	kill -TERM $pid; wait $pid 2>/dev/null
 	ip netns del "$NS"; NS=""
@@ -123,8 +133,8 @@ veth_run() { # BINARY PAIRS DIR: the run; prints the figures
 		END { printf "%.2f/%.1f ms (%d samples) vs %.2f/%.1f ms (%d)", gn ? gs / gn : 0, gm, gn, on ? os / on : 0, om, on }' \
 		"$dir/grow" "$dir/trace.steady")
 	steps=$(awk '$1 == "grow" && $7 == "ok" { n++; ms += $5; b += $4 } END { printf "%d growth jobs, %.1f ms and %.0f KB each on average", n, n ? ms / n : 0, n ? b / n / 1024 : 0 }' "$dir/grow")
-	printf '   %s: %d interfaces, %d files: %d not logged from the first row, %d with a gap; CPU %s ms/sample, %s us per file\n' \
-		"$(basename "$bin")" $((2 * pairs)) "$files" "$late_join" "$gaps" "$ms" "$us"
+	printf '   %s: %d interfaces, %d files (all mapped after %s s): %d not logged from the first row, %d with a gap; CPU %s ms/sample, %s us per file\n' \
+		"$bin" $((2 * pairs)) "$files" "$join" "$late_join" "$gaps" "$ms" "$us"
 	printf '     lateness mean/max while a growth step runs: %s otherwise; %s; log set %s\n' \
 		"$lat" "$steps" "$(mb "$(du -sb "$set" | cut -f1)")"
 }
