@@ -22,7 +22,7 @@ WARN := -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wshadow \
 WERROR ?= -Werror
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(WERROR) $(PKG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED $(CFLAGS)
-LIBS := $(PKG_LIBS) -lm
+LIBS := $(PKG_LIBS) -lm -pthread
 
 MODULES := common counters logs client collector export report viewer estimate workload
 SRCS    := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))

@@ -1,6 +1,6 @@
 /*
- * cmd_run.c - `perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL] --
- * CMD [ARG...]`: log around one command (a backup, usually).
+ * cmd_run.c - `perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL]
+ * [--client NAME] -- CMD [ARG...]`: log around one command (a backup, usually).
  *
  *   1. join the collector logging to -o DIR when DIR is a running log set,
  *      else start one (`perflog start -c -o -i`, run as /proc/self/exe so
@@ -24,7 +24,8 @@
  *      books must be closed. (A kill -INT to the whole process group
  *      reaches the command twice: once directly, once relayed.)
  *   6. on the command's exit: wait4 (rusage), reap adopted orphans, find a
- *      backup client summary in the captured output (summary.h), "sync"
+ *      backup client's summary in the captured output (client.h: the client
+ *      --client names, else CMD's, else any known), "sync"
  *      (one more sample, so the last interval is logged), end marker with
  *      the figures below, "unwatch", stop the collector if we started it,
  *      and exit with the command's status: its exit code, 128+N for a
@@ -36,7 +37,7 @@
  *   rusage.utime=S.mmm rusage.stime=S.mmm rusage.maxrss_kb=N
  *   rusage.minflt=N rusage.majflt=N rusage.inblock=N rusage.oublock=N
  *   rusage.nvcsw=N rusage.nivcsw=N   (the command and reaped descendants)
- *   client.*  the backup client's summary, see summary.h
+ *   client=NAME, client.*  the backup client's summary, see client.h
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,24 +59,29 @@
 #include "../collector/control.h"
 #include "../commands.h"
 #include "../counters/source.h"
-#include "../client/summary.h"
+#include "../client/client.h"
 
 #define ME "perflog run"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL] -- CMD [ARG...]\n"
+		"usage: perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL] [--client NAME] -- CMD [ARG...]\n"
 		"  -c FILE     settings file for the collector started here\n"
 		"  -o DIR      a running log set to join, or the directory under which\n"
 		"              a new log set is created (default ./logs)\n"
 		"  -i SECONDS  sampling interval of the collector started here\n"
 		"  -l LABEL    session name and Process instance (default: CMD's name)\n"
+		"  --client NAME  read this backup client's summary from the output\n"
+		"              (default: the client CMD names, else any known; none: no client)\n"
 		"Runs CMD between a begin and an end marker, keeps a copy of its output\n"
 		"in the log set (output-LABEL.log), logs its process tree as\n"
 		"Process(LABEL), and exits with CMD's status (127: cannot run it,\n"
 		"128+N: killed by signal N). CMD gets PERFLOG_LOGSET to mark its own\n"
-		"phases (perflog mark).\n");
+		"phases (perflog mark).\n"
+		"Known backup clients (their end-of-run figures go to the end marker):\n");
+	for (size_t i = 0; i < client_count; i++)
+		fprintf(f, "  %-10s %s\n", client_table[i].name, client_table[i].output);
 }
 
 /* ---- signals: the handler records, the loop relays (STYLE 7) ---- */
@@ -225,8 +231,8 @@ static void write_all(int fd, const char *buf, size_t n)
 }
 
 /*
- * What the summary parser sees: the output's lines that hold a colon (every
- * summary line does), each cut at 4 KiB, up to 16 MiB in all. A verbose
+ * What the client parsers see: the output's lines they need
+ * (client_line_wanted), each cut at 4 KiB, up to 16 MiB in all. A verbose
  * backup prints a line per file; this keeps memory bounded while keeping
  * every summary of a multi-run script.
  */
@@ -235,14 +241,14 @@ struct capture {
 	size_t nkeep, capkeep;
 	char line[4096];
 	size_t nline;
-	int colon;
 };
 
 #define CAPTURE_MAX (16u << 20)
 
 static void capture_line_end(struct capture *c)
 {
-	if (c->colon && c->nkeep + c->nline + 1 <= CAPTURE_MAX) {
+	if (client_line_wanted(c->line, c->nline) &&
+	    c->nkeep + c->nline + 1 <= CAPTURE_MAX) {
 		if (c->nkeep + c->nline + 1 > c->capkeep) {
 			size_t nc = c->capkeep ? c->capkeep : 65536;
 			while (nc < c->nkeep + c->nline + 1)
@@ -259,7 +265,6 @@ static void capture_line_end(struct capture *c)
 	}
 out:
 	c->nline = 0;
-	c->colon = 0;
 }
 
 static void capture_feed(struct capture *c, const char *buf, size_t n)
@@ -269,8 +274,6 @@ static void capture_feed(struct capture *c, const char *buf, size_t n)
 			capture_line_end(c);
 			continue;
 		}
-		if (buf[i] == ':')
-			c->colon = 1;
 		if (c->nline < sizeof(c->line))
 			c->line[c->nline++] = buf[i];
 	}
@@ -462,9 +465,11 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "client", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *dir = NULL, *interval = NULL, *label_arg = NULL;
+	const char *client_arg = NULL;
 	int c;
 
 	optind = 1;
@@ -475,6 +480,7 @@ int cmd_run(int argc, char **argv)
 		case 'o': dir = optarg; break;
 		case 'i': interval = optarg; break;
 		case 'l': label_arg = optarg; break;
+		case 'C': client_arg = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, ME ": bad option '%s' (see perflog run --help)\n",
@@ -487,6 +493,12 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	char **cmd = argv + optind;
+	const struct client_def *forced = client_find(client_arg);
+	if (client_arg && !forced && strcmp(client_arg, "none")) {
+		fprintf(stderr, ME ": unknown client '%s' (see perflog run --help)\n",
+			client_arg);
+		return 2;
+	}
 	char label[SRC_NAME_MAX];
 	make_label(label, sizeof(label), label_arg ? label_arg : cmd[0]);
 
@@ -584,14 +596,18 @@ int cmd_run(int argc, char **argv)
 		close(logfd);
 
 	/* 6. close the books */
-	struct summary_list sums;
+	struct client_list sums;
 	memset(&sums, 0, sizeof(sums));
-	if (cap.nkeep)
-		summary_parse(cap.keep, cap.nkeep, &sums);
+	long nsum = 0;
+	if (cap.nkeep && !(client_arg && !forced))
+		nsum = client_detect(cap.keep, cap.nkeep, forced,
+				     client_by_command(cmd), &sums);
 	free(cap.keep);
+	if (forced && nsum == 0)
+		fprintf(stderr, ME ": no %s summary in the output\n", forced->name);
 	size_t nclient = 0;
-	char **client = summary_extras(&sums, &nclient);
-	summary_list_free(&sums);
+	char **client = client_extras(&sums, &nclient);
+	client_list_free(&sums);
 
 	if (watching && control_request(&col, "sync", NULL, 0, &e) < 0)
 		fprintf(stderr, ME ": sync: %s\n", e.msg);
@@ -619,7 +635,7 @@ int cmd_run(int argc, char **argv)
 	extra_add(&x, "rusage.nivcsw=%ld", ru.ru_nivcsw);
 	for (size_t i = 0; i < nclient; i++)
 		extra_add(&x, "%s", client[i]);
-	summary_extras_free(client, nclient);
+	client_extras_free(client, nclient);
 
 	char text[64];
 	if (status == 127 && (ch.exec_errno || ch.pid <= 0))

@@ -256,6 +256,35 @@ char *util_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+ssize_t util_pread_text(int fd, char *buf, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = pread(fd, buf, n - 1, 0);
+	while (r < 0 && errno == EINTR);
+	buf[r > 0 ? r : 0] = '\0';
+	return r;
+}
+
+int util_grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	void **p = pp;
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
 int util_bad_option(const char *cmd, char **argv, int optind_now,
 		    int optopt_now)
 {

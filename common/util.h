@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #define PERFLOG_VERSION "0.1.0"
@@ -58,6 +59,16 @@ int util_write_atomic(const char *path, const char *data, size_t len,
 /* Read a whole (small) file into a malloc'ed NUL-terminated buffer.
  * Returns NULL on error (errno set). *len gets the size when non-NULL. */
 char *util_read_file(const char *path, size_t *len);
+
+/* pread the start of a small file (a /proc or /sys file kept open) into
+ * buf of size n, NUL-terminated; retries on EINTR. Returns the bytes
+ * read, or -1 with errno (ESRCH: the task behind a /proc file exited). */
+ssize_t util_pread_text(int fd, char *buf, size_t n);
+
+/* Make *pp (an array of elements of size bytes, *cap of them) hold at
+ * least need elements, doubling. Returns 0, or -1 when out of memory
+ * (*pp and *cap unchanged). */
+int util_grow(void *pp, size_t *cap, size_t need, size_t size);
 
 /* The one-line message for a getopt failure: call from the '?' / ':' case
  * with the command name; prints "perflog CMD: unknown option 'X'" (or

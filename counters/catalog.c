@@ -262,6 +262,48 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.sysstat = "pidstat -r: RSS * 1024",
 		.help = "resident memory of the process tree",
 	},
+	/* Process wait states: 100 per thread, summed over the threads alive
+	 * (counters/README.md "Wait states"; computed by waitrates.c) */
+	[CTR_PROC_CPU_WAIT] = {
+		.id = CTR_PROC_CPU_WAIT, .object = OBJ_PROCESS, .index = 4,
+		.name = "% CPU Wait Time", .ds = "proc_cpu_wait",
+		.unit = UNIT_PERCENT, .min = 0.0, .max = NAN,
+		.source = "/proc/PID/task/TID/schedstat: run delay (field 2)",
+		.sysstat = "none (atop -s: RDELAY)",
+		.help = "threads runnable but not running: CPU contention or a CPU quota",
+	},
+	[CTR_PROC_DISK_WAIT] = {
+		.id = CTR_PROC_DISK_WAIT, .object = OBJ_PROCESS, .index = 5,
+		.name = "% Disk Wait Time", .ds = "proc_disk_wait",
+		.unit = UNIT_PERCENT, .min = 0.0, .max = NAN,
+		.source = "sampled wchan/syscall of each thread; delayacct_blkio_ticks",
+		.sysstat = "none (atop: BDELAY)",
+		.help = "threads blocked in the block-I/O path or on file data",
+	},
+	[CTR_PROC_NET_WAIT] = {
+		.id = CTR_PROC_NET_WAIT, .object = OBJ_PROCESS, .index = 6,
+		.name = "% Network Wait Time", .ds = "proc_net_wait",
+		.unit = UNIT_PERCENT, .min = 0.0, .max = NAN,
+		.source = "sampled wchan/syscall of each thread",
+		.sysstat = "none",
+		.help = "threads blocked on a socket: send, receive, accept, connect",
+	},
+	[CTR_PROC_OTHER_WAIT] = {
+		.id = CTR_PROC_OTHER_WAIT, .object = OBJ_PROCESS, .index = 7,
+		.name = "% Other Wait Time", .ds = "proc_other_wait",
+		.unit = UNIT_PERCENT, .min = 0.0, .max = NAN,
+		.source = "sampled wchan/syscall of each thread",
+		.sysstat = "none",
+		.help = "threads waiting on pipes, locks, children, or polling no socket",
+	},
+	[CTR_PROC_SLEEP] = {
+		.id = CTR_PROC_SLEEP, .object = OBJ_PROCESS, .index = 8,
+		.name = "% Sleep Time", .ds = "proc_sleep",
+		.unit = UNIT_PERCENT, .min = 0.0, .max = NAN,
+		.source = "sampled wchan/syscall of each thread",
+		.sysstat = "none",
+		.help = "threads in a timed sleep they asked for",
+	},
 };
 
 const struct object_def catalog_objects[OBJ_COUNT] = {
@@ -276,7 +318,7 @@ const struct object_def catalog_objects[OBJ_COUNT] = {
 	[OBJ_SYSTEM] = { .object = OBJ_SYSTEM, .name = "System",
 		.file = "System", .has_instances = 0, .ncounters = 2 },
 	[OBJ_PROCESS] = { .object = OBJ_PROCESS, .name = "Process",
-		.file = "Process", .has_instances = 1, .ncounters = 4 },
+		.file = "Process", .has_instances = 1, .ncounters = 9 },
 };
 
 const struct counter_def *catalog_counter_at(enum counter_object obj,

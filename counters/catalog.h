@@ -61,11 +61,16 @@ enum counter_id {
 	CTR_PROC_IO_READ,	/* IO Read Bytes/sec */
 	CTR_PROC_IO_WRITE,	/* IO Write Bytes/sec */
 	CTR_PROC_WORKING_SET,	/* Working Set (bytes) */
+	CTR_PROC_CPU_WAIT,	/* % CPU Wait Time (wait states: waitrates.h) */
+	CTR_PROC_DISK_WAIT,	/* % Disk Wait Time */
+	CTR_PROC_NET_WAIT,	/* % Network Wait Time */
+	CTR_PROC_OTHER_WAIT,	/* % Other Wait Time */
+	CTR_PROC_SLEEP,		/* % Sleep Time */
 	CTR_COUNT
 };
 
 /* Most counters any one object has (sizes instance_values.v). */
-#define CATALOG_MAX_PER_OBJECT 8
+#define CATALOG_MAX_PER_OBJECT 10
 
 enum counter_unit {
 	UNIT_PERCENT,	/* 0..100 (per CPU; Process can exceed 100 on SMP) */

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "../counters/catalog.h"
-#include "../client/summary.h"
 #include "../logs/setdir.h"
+#include "report_client.h"
 
 static double col_avg(const struct logset_series *s, size_t col)
 {
@@ -341,6 +341,7 @@ int report_build(const char *dir, const char *instr_file,
 		}
 		report_judge(&s->fig, s->has_instr ? instr_main_thread(&s->instr) : NULL,
 			     &s->verdict);
+		report_client_judge(s, &s->verdict);
 	}
 	free(ss);
 	free(given);
@@ -418,7 +419,6 @@ static void print_session(FILE *f, const struct report *r,
 	const struct report_figures *g = &s->fig;
 	char t1[40], t2[40], du[32], lbl[192], bw[32];
 
-	(void)r;
 	util_iso8601(t1, sizeof(t1), s->begin_m ? s->begin_m->t : s->begin,
 		     s->begin_m ? s->begin_m->ms : -1);
 	util_iso8601(t2, sizeof(t2), s->end_m ? s->end_m->t : s->end,
@@ -434,12 +434,8 @@ static void print_session(FILE *f, const struct report *r,
 			fprintf(f, "  exit status: %s\n", v);
 		if ((v = marker_get(s->end_m, "duration")))
 			fprintf(f, "  command duration: %s s\n", v);
-		if (marker_get(s->end_m, "client.summaries") ||
-		    marker_get(s->end_m, "client.elapsed")) {
-			fprintf(f, "  backup client figures:\n");
-			summary_print_session(f, s->end_m);
-		}
 	}
+	report_client_print(f, r->ls, s);
 	fprintf(f, "  %-36s %12s %12s %12s %12s\n", "resource", "avg", "p95",
 		"peak", "min");
 	snprintf(lbl, sizeof(lbl), "CPU total (%d CPUs)", g->ncpu);
@@ -521,22 +517,6 @@ void report_print(FILE *f, const struct report *r)
 
 /* ---- comparison ---- */
 
-static double client_num(const struct report_session *s, const char *key)
-{
-	char k[96];
-	const char *v;
-
-	if (!s->end_m)
-		return NAN;
-	snprintf(k, sizeof(k), "client.%s.num", key);
-	v = marker_get(s->end_m, k);
-	if (!v)
-		return NAN;
-	char *end;
-	double d = strtod(v, &end);
-	return end == v ? NAN : d;
-}
-
 static void cmp_row(FILE *f, const char *label, double a, double b,
 		    const char *unit)
 {
@@ -607,13 +587,7 @@ void report_compare(FILE *f, const struct report *a, const struct report *b)
 			"change", "change%");
 		cmp_row(f, "duration", (double)(x->end - x->begin),
 			(double)(y->end - y->begin), "s");
-		cmp_row(f, "client bytes transferred",
-			client_num(x, "bytes_transferred") / MiB,
-			client_num(y, "bytes_transferred") / MiB, "MiB");
-		cmp_row(f, "client elapsed", client_num(x, "elapsed"),
-			client_num(y, "elapsed"), "s");
-		cmp_row(f, "client aggregate rate", client_num(x, "aggregate_rate"),
-			client_num(y, "aggregate_rate"), "KB/s");
+		report_client_compare(f, x, y, cmp_row);
 		cmp_row(f, "CPU total avg", x->fig.cpu.avg, y->fig.cpu.avg, "%");
 		cmp_row(f, "busiest CPU avg", x->fig.cpu1.avg, y->fig.cpu1.avg, "%");
 		cmp_row(f, "busiest disk busy avg", x->fig.disk_busy.avg,

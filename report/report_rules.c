@@ -141,6 +141,8 @@ const char *report_kind_name(enum report_kind k)
 	case REPORT_NET_OR_SERVER: return "network-or-server";
 	case REPORT_SERVER: return "server";
 	case REPORT_CLIENT_CPU: return "client-cpu";
+	case REPORT_SOURCE: return "source";
+	case REPORT_STORAGE: return "storage";
 	}
 	return "?";
 }
@@ -385,6 +387,8 @@ void report_judge(const struct report_figures *f,
 		snprintf(v->hint, sizeof(v->hint),
 			 "compression, encryption or CRC cost: consider turning them off or more streams");
 		break;
+	case REPORT_SOURCE:	/* only report_client_judge sets these */
+	case REPORT_STORAGE:
 	case REPORT_NONE:
 		snprintf(v->line, sizeof(v->line),
 			 "Bottleneck: nothing near saturation");

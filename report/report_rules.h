@@ -84,7 +84,9 @@ enum report_kind {
 	REPORT_FILE_IO,		/* instrumentation: client file reads */
 	REPORT_NET_OR_SERVER,	/* instrumentation: Data Verb, network idle */
 	REPORT_SERVER,		/* instrumentation: waiting on transactions */
-	REPORT_CLIENT_CPU	/* instrumentation: client CPU work */
+	REPORT_CLIENT_CPU,	/* instrumentation: client CPU work */
+	REPORT_SOURCE,		/* NetBackup: consumers waited for full buffers */
+	REPORT_STORAGE		/* NetBackup: producers waited for empty buffers */
 };
 
 struct report_verdict {

@@ -36,7 +36,8 @@ static void test_table(void)
 		for (int j = 0; j < i; j++)
 			if (strcmp(d->ds, catalog_counters[j].ds) == 0)
 				dup_ds++;
-		if (d->unit == UNIT_PERCENT && d->id != CTR_PROC_PROCESSOR_TIME &&
+		/* Process percentages are 100 per CPU or per thread */
+		if (d->unit == UNIT_PERCENT && d->object != OBJ_PROCESS &&
 		    !(d->min == 0.0 && d->max == 100.0))
 			bad_bounds++;
 		if (d->min != 0.0)
@@ -53,6 +54,12 @@ static void test_table(void)
 	EQ_INT(bad_at, 0, "catalog_counter_at finds every counter");
 	OK(isnan(catalog_counters[CTR_PROC_PROCESSOR_TIME].max),
 	   "Process % Processor Time is unbounded above (SMP)");
+	OK(isnan(catalog_counters[CTR_PROC_CPU_WAIT].max) &&
+	   isnan(catalog_counters[CTR_PROC_SLEEP].max),
+	   "Process wait states are unbounded above (100 per thread)");
+	OK(catalog_find("Process", "% network wait time") ==
+	   &catalog_counters[CTR_PROC_NET_WAIT],
+	   "Process % Network Wait Time in the catalog (DESIGN)");
 	for (int o = 0; o < OBJ_COUNT; o++) {
 		char name[64];
 

@@ -1,6 +1,6 @@
 /*
  * test_summary.c - backup client summaries (client/summary.c) against
- * the seeds' real dsmc output (tests/fixtures/clients/README) and against
+ * the seeds' real dsmc output (tests/fixtures/clients/README.md) and against
  * malformed variants that must never crash (every buffer is exactly as
  * long as its text, so ASan catches any read past the end).
  */

@@ -1,0 +1,38 @@
+/*
+ * pidstat.h - one parser of /proc/PID/stat and /proc/PID/task/TID/stat.
+ *
+ * The line is "PID (COMM) STATE PPID ...": comm may hold spaces and
+ * parentheses ("a) b (c"), so the fields are counted from the LAST ')'.
+ * Field numbers below are proc(5)'s (1-based). Fields an old kernel does
+ * not print (delayacct_blkio_ticks before 2.6.18) read as PIDSTAT_NA.
+ * For a thread (task/TID/stat) the times are the thread's own; for a
+ * process (PID/stat) they are the whole thread group's.
+ */
+#ifndef PERFLOG_PIDSTAT_H
+#define PERFLOG_PIDSTAT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PIDSTAT_NA UINT64_MAX
+
+struct pidstat {
+	pid_t pid;		/* field 1 */
+	char comm[16];		/* field 2, without the parentheses, cut to 15 */
+	char state;		/* field 3: R S D T t Z X I P W ... */
+	pid_t ppid;		/* field 4 */
+	uint64_t utime, stime;	/* fields 14, 15: clock ticks (USER_HZ) */
+	uint64_t cutime, cstime;	/* fields 16, 17: reaped children's */
+	uint64_t num_threads;	/* field 20 */
+	uint64_t starttime;	/* field 22: clock ticks after boot */
+	uint64_t rss;		/* field 24: pages */
+	uint64_t blkio_ticks;	/* field 42: delayacct_blkio_ticks, clock
+				 * ticks spent waiting for block I/O; 0
+				 * unless kernel.task_delayacct is on */
+};
+
+/* Parse one stat line (NUL-terminated). Returns 0, or -1 when it is
+ * malformed (no ')', a field missing before starttime, not a number). */
+int pidstat_parse(const char *text, struct pidstat *out);
+
+#endif

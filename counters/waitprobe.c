@@ -1,0 +1,257 @@
+/*
+ * waitprobe.c - a blocked thread's system call and the descriptors it
+ * waits on (waitprobe.h). Every read may fail because the thread moved on
+ * or exited meanwhile; each failure is an answer (undecided or gone),
+ * never an error.
+ */
+#define _GNU_SOURCE
+#include "waitprobe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/util.h"
+static ssize_t read_at(int procfd, const char *rel, char *buf, size_t n)
+{
+	int fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+	int err;
+
+	if (fd < 0)
+		return -1;
+	r = util_pread_text(fd, buf, n);
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
+}
+
+enum fd_kind waitprobe_fd_kind(int procfd, pid_t tid, long fd)
+{
+	char rel[64], link[256];
+	struct stat st;
+	ssize_t n;
+	enum fd_kind k;
+
+	if (fd < 0)
+		return FD_UNKNOWN;
+	snprintf(rel, sizeof(rel), "%d/fd/%ld", (int)tid, fd);
+	n = readlinkat(procfd, rel, link, sizeof(link) - 1);
+	if (n < 0)
+		return FD_UNKNOWN;
+	link[n] = '\0';
+	k = waitclass_fd_kind(link, 0);
+	if (k != FD_UNKNOWN)
+		return k;
+	if (fstatat(procfd, rel, &st, 0) < 0)
+		return FD_UNKNOWN;
+	return waitclass_fd_kind(link, st.st_mode);
+}
+
+/* Parse "NR 0xA0 0xA1 ..." into nr and up to 4 arguments. */
+static int parse_syscall(const char *text, long *nr, unsigned long arg[4])
+{
+	char *end;
+
+	errno = 0;
+	*nr = strtol(text, &end, 10);
+	if (end == text || errno)
+		return -1;
+	for (int i = 0; i < 4; i++) {
+		const char *s = end;
+
+		arg[i] = 0;
+		if (*s != ' ')
+			continue;	/* "-1 SP PC" has fewer fields */
+		arg[i] = strtoul(s + 1, &end, 16);
+		if (end == s + 1)
+			return -1;
+	}
+	return 0;
+}
+
+/* The user memory of the thread at addr: n bytes into buf. */
+static int read_mem(int procfd, pid_t tid, unsigned long addr, void *buf,
+		    size_t n)
+{
+	char rel[32];
+	int fd;
+	ssize_t r;
+
+	snprintf(rel, sizeof(rel), "%d/mem", (int)tid);
+	fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = addr > (unsigned long)INT64_MAX ? -1 :
+		pread(fd, buf, n, (off_t)addr);
+	close(fd);
+	return r == (ssize_t)n ? 0 : -1;
+}
+
+static void count_fd(int procfd, pid_t tid, long fd, int count[FD_NKIND])
+{
+	count[waitprobe_fd_kind(procfd, tid, fd)]++;
+}
+
+static enum wait_class poll_set(int procfd, pid_t tid,
+				const unsigned long arg[4])
+{
+	struct pollfd p[WAITPROBE_MAX_FDS];
+	int count[FD_NKIND] = { 0 };
+	size_t n = arg[1] < WAITPROBE_MAX_FDS ? arg[1] : WAITPROBE_MAX_FDS;
+
+	if (n == 0)
+		return WAIT_SLEEP;	/* poll(NULL, 0, ms) */
+	if (read_mem(procfd, tid, arg[0], p, n * sizeof(p[0])) < 0)
+		return WAIT_NCLASS;
+	for (size_t i = 0; i < n; i++)
+		if (p[i].fd >= 0)	/* negative fds are skipped by poll */
+			count_fd(procfd, tid, p[i].fd, count);
+	return waitclass_fdset(count);
+}
+
+static enum wait_class select_set(int procfd, pid_t tid,
+				  const unsigned long arg[4])
+{
+	enum { WORD = 8 * sizeof(unsigned long) };
+	unsigned long bits[3][1024 / WORD];
+	int count[FD_NKIND] = { 0 }, seen = 0;
+	unsigned long nfds = arg[0] < 1024 ? arg[0] : 1024;
+	size_t words = (nfds + WORD - 1) / WORD;
+
+	for (int s = 0; s < 3; s++) {
+		memset(bits[s], 0, sizeof(bits[s]));
+		if (arg[s + 1] && words &&
+		    read_mem(procfd, tid, arg[s + 1], bits[s],
+			     words * sizeof(unsigned long)) < 0)
+			return WAIT_NCLASS;
+	}
+	for (unsigned long fd = 0; fd < nfds && seen < WAITPROBE_MAX_FDS; fd++)
+		for (int s = 0; s < 3; s++)
+			if (bits[s][fd / WORD] & (1UL << (fd % WORD))) {
+				count_fd(procfd, tid, (long)fd, count);
+				seen++;
+				break;
+			}
+	return waitclass_fdset(count);	/* select(0, ..., &tv): a sleep */
+}
+
+static enum wait_class epoll_set(int procfd, pid_t tid, long epfd)
+{
+	char rel[64], buf[8192];
+	int count[FD_NKIND] = { 0 }, seen = 0;
+	const char *p = buf;
+
+	snprintf(rel, sizeof(rel), "%d/fdinfo/%ld", (int)tid, epfd);
+	if (epfd < 0 || read_at(procfd, rel, buf, sizeof(buf)) <= 0)
+		return WAIT_NCLASS;
+	/* "tfd:        5 events:       19 data: ..." per watched fd; a
+	 * buffer cut short only drops the last fds */
+	while ((p = strstr(p, "tfd:")) && seen < WAITPROBE_MAX_FDS) {
+		char *end;
+		long fd = strtol(p + 4, &end, 10);
+
+		if (end != p + 4 && fd >= 0) {
+			count_fd(procfd, tid, fd, count);
+			seen++;
+		}
+		p = end > p + 4 ? end : p + 4;
+	}
+	return waitclass_fdset(count);
+}
+
+static enum wait_class fd_call(int procfd, pid_t tid,
+			       const struct syscall_rule *r,
+			       const unsigned long arg[4])
+{
+	enum wait_class c = WAIT_NCLASS;
+
+	for (int i = 0; i < 2 && r->fd_arg[i] >= 0; i++) {
+		/* an int argument: the upper half of the register is junk */
+		long fd = (long)(int)arg[r->fd_arg[i]];
+		enum wait_class k = waitclass_fd(waitprobe_fd_kind(procfd, tid,
+								  fd));
+
+		if (k == WAIT_NET)
+			return k;	/* sendfile/splice to a socket */
+		if (c == WAIT_NCLASS)
+			c = k;
+	}
+	return c;
+}
+
+static enum waitprobe_result read_call(int procfd, pid_t tid, int syscall_fd,
+				       long *nr, unsigned long arg[4])
+{
+	char buf[256], rel[64];
+	ssize_t r;
+
+	if (syscall_fd >= 0) {
+		r = util_pread_text(syscall_fd, buf, sizeof(buf));
+	} else {
+		snprintf(rel, sizeof(rel), "%d/task/%d/syscall", (int)tid,
+			 (int)tid);
+		r = read_at(procfd, rel, buf, sizeof(buf));
+	}
+	if (r < 0)
+		return errno == ESRCH ? PROBE_GONE :
+		       errno == EAGAIN ? PROBE_RUNNING : PROBE_REFUSED;
+	if (r == 0)
+		return PROBE_REFUSED;
+	if (!strncmp(buf, "running", 7))
+		return PROBE_RUNNING;
+	if (parse_syscall(buf, nr, arg) < 0)
+		return PROBE_UNDECIDED;
+	return PROBE_CLASS;
+}
+
+enum waitprobe_result waitprobe_syscall(int procfd, pid_t tid, int syscall_fd,
+					double now, struct waitprobe_memo *memo,
+					enum wait_class *out)
+{
+	long nr;
+	unsigned long arg[4];
+	enum waitprobe_result res;
+	struct syscall_rule rule;
+	enum wait_class c;
+
+	res = read_call(procfd, tid, syscall_fd, &nr, arg);
+	if (res != PROBE_CLASS)
+		return res;
+	rule = waitclass_syscall(nr);
+	if (rule.kind == SC_UNKNOWN)
+		return PROBE_UNDECIDED;
+	if (rule.kind == SC_CLASS) {
+		*out = rule.cls;
+		return PROBE_CLASS;
+	}
+	if (memo->valid && memo->nr == nr && now < memo->until &&
+	    !memcmp(memo->arg, arg, sizeof(memo->arg))) {
+		*out = memo->cls;
+		return PROBE_CLASS;
+	}
+	if (rule.kind == SC_FD)
+		c = fd_call(procfd, tid, &rule, arg);
+	else if (rule.kind == SC_POLL)
+		c = poll_set(procfd, tid, arg);
+	else if (rule.kind == SC_SELECT)
+		c = select_set(procfd, tid, arg);
+	else
+		c = epoll_set(procfd, tid, (long)(int)arg[0]);
+	if (c == WAIT_NCLASS)
+		return PROBE_UNDECIDED;
+	memo->valid = 1;
+	memo->nr = nr;
+	memcpy(memo->arg, arg, sizeof(memo->arg));
+	memo->cls = c;
+	memo->until = now + WAITPROBE_MEMO_SEC;
+	*out = c;
+	return PROBE_CLASS;
+}

@@ -1,0 +1,54 @@
+/*
+ * waitprobe.h - what a blocked thread waits on, from its system call:
+ * the I/O half of the classification (waitclass.h has the rules).
+ *
+ * Reads, all below ROOT/proc (a fake root in the unit tests):
+ *   TID/task/TID/syscall  "NR ARG0 .. ARG5 SP PC", "-1 SP PC" outside a
+ *                         call, "running"; needs ptrace attach rights
+ *   TID/fd/N              readlink: socket:[..], pipe:[..], anon_inode:..,
+ *                         a path (then stat through it for the mode)
+ *   TID/mem               poll's struct pollfd array and select's fd_sets,
+ *                         at the addresses the call was given
+ *   TID/fdinfo/EPFD       an epoll instance's "tfd:" lines
+ * Only the first WAITPROBE_MAX_FDS descriptors of a set are looked at.
+ * A thread parked in one call keeps the same arguments, so the verdict is
+ * memoised per thread for WAITPROBE_MEMO_SEC (descriptors can be reused
+ * for something else, so not for longer).
+ */
+#ifndef PERFLOG_WAITPROBE_H
+#define PERFLOG_WAITPROBE_H
+
+#include <sys/types.h>
+
+#include "waitclass.h"
+
+#define WAITPROBE_MAX_FDS 64
+#define WAITPROBE_MEMO_SEC 1.0
+
+struct waitprobe_memo {
+	int valid;
+	long nr;
+	unsigned long arg[4];
+	enum wait_class cls;
+	double until;		/* monotonic seconds */
+};
+
+enum waitprobe_result {
+	PROBE_CLASS,		/* *out is decided */
+	PROBE_RUNNING,		/* the thread runs again ("running") */
+	PROBE_REFUSED,		/* syscall unreadable: no rights, no such file */
+	PROBE_UNDECIDED,	/* not a call or descriptor we can tell */
+	PROBE_GONE		/* the thread has exited */
+};
+
+/* Classify thread tid's current call. procfd: a directory descriptor of
+ * ROOT/proc; syscall_fd: TID/task/TID/syscall kept open by the caller, or
+ * -1 to open it now; now: monotonic seconds (for the memo). */
+enum waitprobe_result waitprobe_syscall(int procfd, pid_t tid, int syscall_fd,
+					double now, struct waitprobe_memo *memo,
+					enum wait_class *out);
+
+/* The kind of descriptor fd of process (or thread) tid. */
+enum fd_kind waitprobe_fd_kind(int procfd, pid_t tid, long fd);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * waitrates.c - the wait counters of an interval (waitrates.h).
+ */
+#include "waitrates.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const state_names[WS_N] = {
+	"cpu", "cpu_wait", "disk", "net", "other", "sleep",
+};
+
+const char *waitrates_name(enum waits_state s)
+{
+	return (int)s >= 0 && s < WS_N ? state_names[s] : "?";
+}
+
+/* The blocked classes, in waits_state order from WS_DISK. */
+static const enum wait_class blocked_class[4] = {
+	WAIT_DISK, WAIT_NET, WAIT_OTHER, WAIT_SLEEP,
+};
+
+static uint64_t delta(uint64_t a, uint64_t b)
+{
+	return b != WAITS_NA && a != WAITS_NA && b > a ? b - a : 0;
+}
+
+/* Shares of the four blocked classes from tick counts; 0 when none. */
+static double shares(const uint64_t *base, const uint64_t *ticks,
+		     double share[4])
+{
+	double n = 0;
+
+	for (int k = 0; k < 4; k++) {
+		uint64_t c = blocked_class[k];
+
+		share[k] = (double)(ticks[c] - (base ? base[c] : 0));
+		n += share[k];
+	}
+	for (int k = 0; k < 4 && n > 0; k++)
+		share[k] /= n;
+	return n;
+}
+
+double waitrates_thread(const struct waits_thread *prev,
+			const struct waits_thread *cur, double t0,
+			int delayacct, double sec[WS_N])
+{
+	static const struct waits_thread born;	/* every counter at 0 */
+	double elapsed = cur->t - t0, cpu, rq, blocked, share[4], rest;
+
+	if (!prev)
+		prev = &born;
+	memset(sec, 0, WS_N * sizeof(sec[0]));
+	if (!(elapsed > 0))
+		return -1;
+	cpu = (double)delta(prev->cpu_ns, cur->cpu_ns) / 1e9;
+	rq = (double)delta(prev->runq_ns, cur->runq_ns) / 1e9;
+	if (cpu + rq > elapsed) {
+		double f = elapsed / (cpu + rq);
+
+		cpu *= f;
+		rq *= f;
+	}
+	blocked = elapsed - cpu - rq;
+	sec[WS_CPU] = cpu;
+	sec[WS_CPU_WAIT] = rq;
+	if (shares(prev->ticks, cur->ticks, share) == 0 &&
+	    shares(NULL, cur->ticks, share) == 0) {
+		share[0] = share[1] = share[3] = 0;
+		share[2] = 1;	/* never seen blocked: other */
+	}
+	sec[WS_DISK] = share[0] * blocked;
+	if (delayacct && cur->blkio_ns != WAITS_NA &&
+	    prev->blkio_ns != WAITS_NA) {
+		double io = (double)delta(prev->blkio_ns, cur->blkio_ns) / 1e9;
+
+		if (io > sec[WS_DISK])
+			sec[WS_DISK] = io < blocked ? io : blocked;
+	}
+	rest = share[1] + share[2] + share[3];
+	for (int k = 1; k < 4; k++)
+		sec[WS_DISK + k] = rest > 0 ?
+			(blocked - sec[WS_DISK]) * share[k] / rest :
+			k == 2 ? blocked - sec[WS_DISK] : 0;
+	return elapsed;
+}
+
+static int cmp_key(pid_t tid, uint64_t start, pid_t t2, uint64_t s2)
+{
+	if (tid != t2)
+		return (tid > t2) - (tid < t2);
+	return (start > s2) - (start < s2);
+}
+
+/* Binary search of (tid, start) in a snap; NULL when absent. */
+static const struct waits_thread *find(const struct waits_snap *s, pid_t tid,
+				       uint64_t start)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(s->th[mid].tid, s->th[mid].start, tid, start);
+
+		if (c == 0)
+			return &s->th[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The total of (tid, start), inserted in order when new; NULL on OOM. */
+static struct waits_total *total_of(struct waits_totals *tot,
+				    const struct waits_thread *th)
+{
+	size_t lo = 0, hi = tot->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(tot->t[mid].tid, tot->t[mid].start, th->tid,
+				th->start);
+
+		if (c == 0)
+			return &tot->t[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (tot->n == tot->cap) {
+		size_t cap = tot->cap ? tot->cap * 2 : 64;
+		struct waits_total *t = realloc(tot->t, cap * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		tot->t = t;
+		tot->cap = cap;
+	}
+	memmove(&tot->t[lo + 1], &tot->t[lo], (tot->n - lo) * sizeof(*tot->t));
+	tot->n++;
+	memset(&tot->t[lo], 0, sizeof(tot->t[lo]));
+	tot->t[lo].tid = th->tid;
+	tot->t[lo].start = th->start;
+	memcpy(tot->t[lo].comm, th->comm, sizeof(th->comm));
+	return &tot->t[lo];
+}
+
+static int add_total(struct waits_totals *tot, const struct waits_thread *p,
+		     const struct waits_thread *c, double elapsed,
+		     const double sec[WS_N])
+{
+	struct waits_total *t = total_of(tot, c);
+
+	if (!t)
+		return -1;
+	t->alive += elapsed;
+	for (int k = 0; k < WS_N; k++)
+		t->sec[k] += sec[k];
+	if (p && p->rchar != WAITS_NA && p->wchar != WAITS_NA)
+		t->io_bytes += delta(p->rchar, c->rchar) + delta(p->wchar, c->wchar);
+	else if (!p && c->rchar != WAITS_NA && c->wchar != WAITS_NA)
+		t->io_bytes += c->rchar + c->wchar;
+	return 0;
+}
+
+int waitrates_compute(const struct waits_snap *prev,
+		      const struct waits_snap *cur, struct waits_values *out,
+		      struct waits_totals *tot)
+{
+	double dt = cur->t - prev->t, alive = 0, sec[WS_N], sum[WS_N] = { 0 };
+	double blocked_ticks = 0, guessed = 0;
+	int delayacct = prev->delayacct == 1 && cur->delayacct == 1, counted = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (int k = 0; k < WS_N; k++)
+		out->pct[k] = NAN;
+	out->guessed = NAN;
+	if (!(dt > 0))
+		return -1;
+	for (size_t i = 0; i < cur->n; i++) {
+		const struct waits_thread *c = &cur->th[i];
+		const struct waits_thread *p = find(prev, c->tid, c->start);
+		double t0 = prev->t, e;
+
+		/* without a baseline: born in the interval (the start is
+		 * read in 10 ms ticks) counts from its birth, else skip */
+		if (!p && c->born < prev->t - 0.02)
+			continue;
+		if (p)
+			t0 = p->t;
+		else if (c->born > t0)
+			t0 = c->born;
+		e = waitrates_thread(p, c, t0, delayacct, sec);
+		if (e < 0)
+			continue;
+		counted++;
+		alive += e;
+		for (int k = 0; k < WS_N; k++)
+			sum[k] += sec[k];
+		for (int k = 0; k < 4; k++) {
+			enum wait_class b = blocked_class[k];
+
+			blocked_ticks += (double)(c->ticks[b] - (p ? p->ticks[b] : 0));
+		}
+		guessed += (double)(c->guessed - (p ? p->guessed : 0));
+		out->hidden |= c->hidden > (p ? p->hidden : 0);
+		if (tot && add_total(tot, p, c, e, sec) < 0)
+			return -1;
+	}
+	out->exact_disk = delayacct;
+	out->threads = alive / dt;
+	if (blocked_ticks > 0)
+		out->guessed = 100.0 * guessed / blocked_ticks;
+	if (counted)
+		for (int k = 0; k < WS_N; k++)
+			out->pct[k] = 100.0 * sum[k] / dt;
+	return 0;
+}
+
+void waitrates_fill(const struct waits_values *v, struct instance_values *iv)
+{
+	static const struct {
+		enum counter_id id;
+		enum waits_state s;
+	} map[] = {
+		{ CTR_PROC_CPU_WAIT, WS_CPU_WAIT }, { CTR_PROC_DISK_WAIT, WS_DISK },
+		{ CTR_PROC_NET_WAIT, WS_NET }, { CTR_PROC_OTHER_WAIT, WS_OTHER },
+		{ CTR_PROC_SLEEP, WS_SLEEP },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		iv->v[catalog_counters[map[i].id].index] = v->pct[map[i].s];
+}
+
+int waitrates_working(const struct waits_total *t)
+{
+	return (t->sec[WS_CPU] >= 0.010 && t->sec[WS_CPU] >= 0.005 * t->alive) ||
+	       t->io_bytes >= 64 * 1024 ||
+	       (t->alive > 0 && t->sec[WS_DISK] >= 0.5 * t->alive);
+}
+
+void waitrates_split(const struct waits_totals *tot, int working_only,
+		     double pct[WS_N], size_t *threads)
+{
+	double sum[WS_N] = { 0 }, alive = 0;
+
+	*threads = 0;
+	for (size_t i = 0; i < tot->n; i++) {
+		const struct waits_total *t = &tot->t[i];
+
+		if (working_only && !waitrates_working(t))
+			continue;
+		++*threads;
+		alive += t->alive;
+		for (int k = 0; k < WS_N; k++)
+			sum[k] += t->sec[k];
+	}
+	for (int k = 0; k < WS_N; k++)
+		pct[k] = alive > 0 ? 100.0 * sum[k] / alive : NAN;
+}
+
+static int format_row(const struct waits_total *t, char *line, size_t n)
+{
+	char comm[16];
+
+	if (!t)
+		return snprintf(line, n, "tid\tcomm\tstart\talive\tcpu\tcpu_wait"
+				"\tdisk\tnet\tother\tsleep\tio_bytes\tworking\n");
+	for (size_t k = 0; k < sizeof(comm); k++)
+		comm[k] = t->comm[k] && (unsigned char)t->comm[k] < 32 ? '?' :
+			t->comm[k];
+	comm[sizeof(comm) - 1] = '\0';
+	return snprintf(line, n, "%d\t%s\t%llu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f"
+			"\t%.3f\t%.3f\t%llu\t%d\n", (int)t->tid, comm,
+			(unsigned long long)t->start, t->alive, t->sec[WS_CPU],
+			t->sec[WS_CPU_WAIT], t->sec[WS_DISK], t->sec[WS_NET],
+			t->sec[WS_OTHER], t->sec[WS_SLEEP],
+			(unsigned long long)t->io_bytes, waitrates_working(t));
+}
+
+size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n)
+{
+	size_t len = 0;
+	int full = n == 0;
+	char line[512];
+
+	for (size_t i = 0; i <= tot->n; i++) {
+		int w = format_row(i ? &tot->t[i - 1] : NULL, line, sizeof(line));
+
+		if (w < 0)
+			continue;
+		if (!full && len + (size_t)w < n) {
+			memcpy(buf + len, line, (size_t)w + 1);
+		} else if (!full) {
+			buf[len] = '\0';	/* cut after the last whole line */
+			full = 1;
+		}
+		len += (size_t)w;
+	}
+	return len;
+}
+
+void waitrates_totals_free(struct waits_totals *tot)
+{
+	free(tot->t);
+	tot->t = NULL;
+	tot->n = tot->cap = 0;
+}

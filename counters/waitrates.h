@@ -1,0 +1,119 @@
+/*
+ * waitrates.h - two wait-state reads (waits.h) -> the interval's Process
+ * wait counters, and per-thread totals for a session. Pure functions: no
+ * I/O, no clock (STYLE 5).
+ *
+ * Per thread, over the time it was alive in the interval (elapsed):
+ *   cpu       = delta schedstat on-CPU ns                     (exact)
+ *   cpu wait  = delta schedstat run-queue ns                  (exact)
+ *   blocked   = elapsed - cpu - cpu wait
+ *   blocked is split among disk, net, other and sleep by the share of
+ *   the thread's ticks in the interval that fell in each; with no
+ *   blocked tick in the interval, by the shares of its whole life so
+ *   far; with none ever, it counts as other.
+ *   Delay accounting (kernel.task_delayacct = 1, at both reads): the
+ *   block-I/O delay is a floor for disk (it counts io_schedule sleeps
+ *   exactly but not, e.g., waits for a journal commit, which the ticks
+ *   see), so disk = max(blkio delay, disk share x blocked), the rest
+ *   split among the others by their shares.
+ * Elapsed: from the previous read, or from the thread's start when it
+ * began in the interval (counters start at 0 at birth), to its figures'
+ * time (the read, or its last tick when it ended). A thread present at
+ * the previous read time but not read then has no baseline and is left
+ * out of this interval. If cpu + cpu wait exceed elapsed (the reads of
+ * one thread are microseconds apart), both are scaled to fit.
+ * Counters: 100 x seconds / interval, summed over the threads, so each
+ * thread alive the whole interval adds 100 across the six states.
+ */
+#ifndef PERFLOG_WAITRATES_H
+#define PERFLOG_WAITRATES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rates.h"
+#include "waits.h"
+
+enum waits_state {
+	WS_CPU,		/* % Processor Time (of the sampled threads) */
+	WS_CPU_WAIT,	/* % CPU Wait Time */
+	WS_DISK,	/* % Disk Wait Time */
+	WS_NET,		/* % Network Wait Time */
+	WS_OTHER,	/* % Other Wait Time */
+	WS_SLEEP,	/* % Sleep Time */
+	WS_N
+};
+
+/* "cpu", "cpu_wait", "disk", "net", "other", "sleep" */
+const char *waitrates_name(enum waits_state s);
+
+struct waits_values {
+	double pct[WS_N];	/* NAN when no thread could be counted */
+	double threads;		/* threads alive, on average */
+	double guessed;		/* % of blocked ticks decided by the state
+				 * letter alone; NAN with no blocked tick */
+	int hidden;		/* wait channels hidden: some blocked ticks
+				 * had neither wchan nor syscall readable */
+	int exact_disk;		/* delay accounting on at both reads */
+};
+
+/* One thread's session so far. */
+struct waits_total {
+	pid_t tid;
+	uint64_t start;
+	char comm[16];
+	double alive;		/* seconds counted */
+	double sec[WS_N];
+	uint64_t io_bytes;	/* rchar + wchar: files, sockets, pipes */
+};
+
+struct waits_totals {
+	struct waits_total *t;	/* sorted by (tid, start) */
+	size_t n, cap;
+};
+
+/* The seconds one thread spent in each state between t0 and cur->t;
+ * prev is its figures at t0, or NULL for a thread born after t0 (then
+ * from its birth). delayacct: the floor above applies. Returns the
+ * seconds elapsed, or -1 when the interval is empty. */
+double waitrates_thread(const struct waits_thread *prev,
+			const struct waits_thread *cur, double t0,
+			int delayacct, double sec[WS_N]);
+
+/* The interval prev -> cur into out; when tot is not NULL each thread's
+ * seconds are added to its total. Returns 0, or -1 when cur is not later
+ * than prev or out of memory (out then holds NANs). */
+int waitrates_compute(const struct waits_snap *prev,
+		      const struct waits_snap *cur, struct waits_values *out,
+		      struct waits_totals *tot);
+
+/* Store v's wait states in the Process counters of iv (% CPU Wait Time,
+ * % Disk, % Network, % Other Wait Time, % Sleep Time, by catalog index).
+ * The Process % Processor Time is left alone: the tree's accounting
+ * (process.h) counts reaped children too, which a thread sampler cannot. */
+void waitrates_fill(const struct waits_values *v, struct instance_values *iv);
+
+/* Whether a thread did work in its session: on a CPU at least 10 ms and
+ * 0.5% of its time, or 64 KiB of I/O, or blocked on the disk half of its
+ * time (a reader stuck on a slow disk moves few bytes). Threads that did
+ * not (pools parked on a lock, a poll or an idle socket) should not
+ * outvote the ones that moved the data. */
+int waitrates_working(const struct waits_total *t);
+
+/* The states of the session as shares (percent of the threads' summed
+ * alive time, so they add to 100), over all threads or only the working
+ * ones; *threads gets how many were included. All NAN when none. */
+void waitrates_split(const struct waits_totals *tot, int working_only,
+		     double pct[WS_N], size_t *threads);
+
+/* Tab-separated, one line per thread, with a header line:
+ * tid comm start alive cpu cpu_wait disk net other sleep io_bytes working
+ * (seconds with 3 decimals; comm with control characters as '?').
+ * Returns the length written (cut at a line when n is too small: then
+ * the return is >= n, as snprintf). */
+size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n);
+
+void waitrates_totals_free(struct waits_totals *tot);
+
+#endif

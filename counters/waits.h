@@ -1,0 +1,115 @@
+/*
+ * waits.h - the wait-state sampler: what each thread of a set of tasks is
+ * doing, tick by tick, and the scheduler's exact figures, cumulative.
+ *
+ *   waits_watch_*  the set: processes (their threads are listed from
+ *                  ROOT/proc/PID/task at every tick) or a cgroup (its
+ *                  cgroup.threads, v2, or tasks, v1, at every tick: that
+ *                  sees short-lived processes a process list misses)
+ *   waits_tick     one sample of every thread: schedstat, then wchan, the
+ *                  state letter and the system call as far as needed
+ *                  (waitclass.h); counts one tick in the thread's class
+ *   waits_read     the exact figures now (schedstat, delay accounting,
+ *                  /proc/TID/io) with the tick counts: a waits_snap
+ *   waitrates.h    two snaps -> the interval's % Time per state (pure)
+ *   waitsampler.h  waits_tick on a thread of its own (what the collector
+ *                  uses; why in waitsampler.h)
+ *
+ * Per thread, up to five descriptors (schedstat, wchan, stat, and once
+ * needed syscall and io) stay open and are read with pread from offset
+ * 0; past a descriptor budget (half of RLIMIT_NOFILE less 64, taken once
+ * at open) threads are read by openat/read/close instead. A thread whose
+ * schedstat (on-CPU time and run count) has not moved since the last
+ * tick has not run since: if it was blocked then it still is, in the
+ * same wait, and nothing else is read (an idle pool costs one pread a
+ * thread a tick, and one a read).
+ *
+ * Rate (waits_next): at most WAITS_MAX_HZ; lower when a tick costs more
+ * than WAITS_CPU_BUDGET of one CPU at that rate, so the rate falls as the
+ * thread count grows; never below WAITS_MIN_HZ (where a very large set
+ * costs more than the budget). The cost is measured on the calling
+ * thread's CPU clock: the tick itself, plus what waits_overhead reports
+ * (waking up for it), smoothed. Each period is drawn at random in
+ * [0.5, 1.5) of the nominal one so a client with a periodic rhythm is
+ * not sampled in phase with it.
+ *
+ * Threads are identified by tid and start time; a thread that ends stays
+ * in the next snap once, alive = 0, with the figures of its last tick.
+ * Not thread-safe: one caller at a time (waitsampler.h locks).
+ */
+#ifndef PERFLOG_WAITS_H
+#define PERFLOG_WAITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../common/util.h"
+#include "waitclass.h"
+
+#define WAITS_MAX_HZ 50.0
+#define WAITS_MIN_HZ 1.0
+#define WAITS_CPU_BUDGET 0.008	/* 0.8% of one CPU */
+#define WAITS_NA UINT64_MAX
+
+/* One thread's cumulative figures. */
+struct waits_thread {
+	pid_t tid;
+	uint64_t start;		/* stat field 22 (clock ticks after boot) */
+	char comm[16];
+	int alive;		/* 0: ended since the previous snap */
+	double born;		/* monotonic seconds of its start (10 ms grain) */
+	double t;		/* monotonic seconds of the exact figures */
+	uint64_t cpu_ns;	/* schedstat 1: time on a CPU */
+	uint64_t runq_ns;	/* schedstat 2: time runnable on a run queue
+				 * (CPU contention and CPU quota throttling) */
+	uint64_t blkio_ns;	/* stat 42 in ns: block I/O delay (delay
+				 * accounting); WAITS_NA when not read at t */
+	uint64_t rchar, wchar;	/* task/TID/io; WAITS_NA when unreadable */
+	uint64_t read_bytes, write_bytes;
+	uint64_t ticks[WAIT_NCLASS];	/* samples per class */
+	uint64_t guessed;	/* samples decided by the state letter alone */
+	uint64_t hidden;	/* ... because wchan and syscall were refused */
+};
+
+/* A read: every thread of the set, sorted by (tid, start). */
+struct waits_snap {
+	double t;		/* monotonic seconds */
+	int delayacct;		/* kernel.task_delayacct: 1, 0, -1 unknown */
+	struct waits_thread *th;
+	size_t n, cap;
+	uint64_t nticks;	/* ticks taken since open */
+	double hz;		/* the current nominal rate */
+	double cpu;		/* CPU seconds spent in waits_tick/read */
+};
+
+struct waits;
+
+/* Sample below root ("/" in production, a fixture tree in tests). */
+struct waits *waits_open(const char *root, struct perr *e);
+void waits_close(struct waits *w);
+
+/* Watch the threads of these processes (replaces the set). */
+int waits_watch_pids(struct waits *w, const pid_t *pids, size_t n,
+		     struct perr *e);
+/* Watch the threads of a cgroup directory (replaces the set). */
+int waits_watch_cgroup(struct waits *w, const char *dir, struct perr *e);
+
+/* One tick at monotonic time now. Returns the threads sampled. */
+int waits_tick(struct waits *w, double now);
+
+/* The exact figures at now, with the tick counts, into out (which keeps
+ * its array between calls). Returns 0, or -1 when out of memory. */
+int waits_read(struct waits *w, double now, struct waits_snap *out);
+
+/* The monotonic time the next tick is due (see Rate above). */
+double waits_next(struct waits *w, double now);
+
+/* CPU seconds the caller spent for the last tick outside waits_tick
+ * (waking up for it: a sampler thread's whole loop), counted in the
+ * rate rule and in waits_snap.cpu. */
+void waits_overhead(struct waits *w, double sec);
+
+void waits_snap_free(struct waits_snap *s);
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * waitsampler.c - waits_tick on its own thread (waitsampler.h says why).
+ *
+ * The thread sleeps on a condition variable bound to CLOCK_MONOTONIC
+ * until the next tick's absolute deadline (waits_next), so stopping it
+ * wakes it at once instead of after a sleep.
+ */
+#define _GNU_SOURCE
+#include "waitsampler.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+struct waitsampler {
+	struct waits *w;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	int stop;
+	pid_t tid;
+	double cpu_end;		/* thread CPU clock when the last tick ended */
+};
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *run(void *arg)
+{
+	struct waitsampler *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	s->tid = (pid_t)syscall(SYS_gettid);
+	s->cpu_end = thread_cpu();
+	pthread_cond_broadcast(&s->wake);
+	while (!s->stop) {
+		double now = util_monotonic(), next, c0 = thread_cpu();
+		struct timespec ts;
+
+		/* the wake-up is part of the cost: on a busy VM it is most
+		 * of it for a small set (bench/waits.sh) */
+		waits_overhead(s->w, c0 - s->cpu_end);
+		waits_tick(s->w, now);
+		s->cpu_end = thread_cpu();
+		next = waits_next(s->w, util_monotonic());
+		ts.tv_sec = (time_t)next;
+		ts.tv_nsec = (long)((next - floor(next)) * 1e9);
+		while (!s->stop &&
+		       pthread_cond_timedwait(&s->wake, &s->lock, &ts) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+struct waitsampler *waitsampler_start(struct waits *w, struct perr *e)
+{
+	struct waitsampler *s = calloc(1, sizeof(*s));
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int err;
+
+	if (!s) {
+		waits_close(w);
+		perr_set(e, "out of memory");
+		return NULL;
+	}
+	s->w = w;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	/* the new thread inherits the mask: no window where it could take
+	 * a signal meant for the collector's loop */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&s->thread, NULL, run, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		perr_set(e, "unable to start the wait-state sampler: %s",
+			 strerror(err));
+		pthread_cond_destroy(&s->wake);
+		pthread_mutex_destroy(&s->lock);
+		waits_close(w);
+		free(s);
+		return NULL;
+	}
+	pthread_mutex_lock(&s->lock);
+	while (!s->tid)
+		pthread_cond_wait(&s->wake, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	return s;
+}
+
+int waitsampler_watch_pids(struct waitsampler *s, const pid_t *pids, size_t n,
+			   struct perr *e)
+{
+	int r;
+
+	pthread_mutex_lock(&s->lock);
+	r = waits_watch_pids(s->w, pids, n, e);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+int waitsampler_watch_cgroup(struct waitsampler *s, const char *dir,
+			     struct perr *e)
+{
+	int r;
+
+	pthread_mutex_lock(&s->lock);
+	r = waits_watch_cgroup(s->w, dir, e);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+int waitsampler_read(struct waitsampler *s, struct waits_snap *out)
+{
+	int r;
+
+	pthread_mutex_lock(&s->lock);
+	r = waits_read(s->w, util_monotonic(), out);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+pid_t waitsampler_tid(struct waitsampler *s)
+{
+	return s->tid;
+}
+
+void waitsampler_stop(struct waitsampler *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	waits_close(s->w);
+	free(s);
+}

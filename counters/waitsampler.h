@@ -1,0 +1,44 @@
+/*
+ * waitsampler.h - the wait-state sampler (waits.h) on a thread of its own.
+ *
+ * Why a thread and not the collector's loop: a tick must come every
+ * 20 ms or so, and the loop spends tens to hundreds of milliseconds in
+ * librrd when it writes a batch or creates a file (bench/scale.sh):
+ * driven from there, ticks would bunch up and miss exactly the moments
+ * the collector is busy, and a 512-thread tick (about a millisecond)
+ * would sit in front of every sample deadline. On its own thread, ticks
+ * follow their own absolute monotonic deadlines and the collector's
+ * sample only takes a lock for the read (waits_read: a few microseconds
+ * a thread); the tick itself holds the lock, so a read waits at most one
+ * tick (measured by bench/waits.sh). The thread blocks every signal, so
+ * the collector's SIGTERM/SIGINT/SIGHUP still reach its ppoll.
+ */
+#ifndef PERFLOG_WAITSAMPLER_H
+#define PERFLOG_WAITSAMPLER_H
+
+#include <sys/types.h>
+
+#include "../common/util.h"
+#include "waits.h"
+
+struct waitsampler;
+
+/* Start ticking w (the sampler owns it from now on and closes it). */
+struct waitsampler *waitsampler_start(struct waits *w, struct perr *e);
+
+/* waits_watch_pids / waits_watch_cgroup under the lock. */
+int waitsampler_watch_pids(struct waitsampler *s, const pid_t *pids, size_t n,
+			   struct perr *e);
+int waitsampler_watch_cgroup(struct waitsampler *s, const char *dir,
+			     struct perr *e);
+
+/* waits_read at the current monotonic time, under the lock. */
+int waitsampler_read(struct waitsampler *s, struct waits_snap *out);
+
+/* The sampler thread's id (for measuring its CPU time from outside). */
+pid_t waitsampler_tid(struct waitsampler *s);
+
+/* Stop the thread, close w, free everything. NULL is fine. */
+void waitsampler_stop(struct waitsampler *s);
+
+#endif

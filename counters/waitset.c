@@ -1,0 +1,242 @@
+/*
+ * waitset.c - the watched tasks (waitset.h).
+ */
+#define _GNU_SOURCE
+#include "waitset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pidstat.h"
+
+struct waitset {
+	DIR **taskdir;		/* one per process; NULL when gone at start */
+	int *statfd;		/* its PID/stat: num_threads */
+	long *nthreads;		/* num_threads at the last listing */
+	size_t npids;
+	int valid;		/* tids[] is the last listing, still good */
+	int cgfd;		/* cgroup.threads or tasks, or -1 */
+	pid_t *tids;
+	size_t ntids, captids;
+	char *buf;
+	size_t bufcap;
+};
+
+struct waitset *waitset_pids(int procfd, const pid_t *pids, size_t n,
+			     struct perr *e)
+{
+	struct waitset *s = calloc(1, sizeof(*s));
+	char rel[32];
+
+	if (s) {
+		s->taskdir = calloc(n ? n : 1, sizeof(*s->taskdir));
+		s->statfd = calloc(n ? n : 1, sizeof(*s->statfd));
+		s->nthreads = calloc(n ? n : 1, sizeof(*s->nthreads));
+	}
+	if (!s || !s->taskdir || !s->statfd || !s->nthreads) {
+		if (s) {
+			free(s->taskdir);
+			free(s->statfd);
+			free(s->nthreads);
+		}
+		free(s);
+		perr_set(e, "out of memory");
+		return NULL;
+	}
+	s->cgfd = -1;
+	s->npids = n;
+	for (size_t i = 0; i < n; i++) {
+		int fd;
+
+		snprintf(rel, sizeof(rel), "%d/task", (int)pids[i]);
+		fd = pids[i] > 0 ? openat(procfd, rel,
+					  O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (fd >= 0 && !(s->taskdir[i] = fdopendir(fd)))
+			close(fd);
+		snprintf(rel, sizeof(rel), "%d/stat", (int)pids[i]);
+		s->statfd[i] = s->taskdir[i] ?
+			openat(procfd, rel, O_RDONLY | O_CLOEXEC) : -1;
+	}
+	return s;
+}
+
+struct waitset *waitset_cgroup(const char *dir, struct perr *e)
+{
+	struct waitset *s = calloc(1, sizeof(*s));
+	char path[PATH_MAX + 32];
+
+	if (!s) {
+		perr_set(e, "out of memory");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.threads", dir);
+	s->cgfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->cgfd < 0) {
+		snprintf(path, sizeof(path), "%s/tasks", dir);
+		s->cgfd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (s->cgfd < 0) {
+		perr_set(e, "unable to open the thread list of cgroup '%s': %s",
+			 dir, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void waitset_free(struct waitset *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->npids; i++) {
+		if (s->taskdir[i])
+			closedir(s->taskdir[i]);
+		if (s->statfd[i] >= 0)
+			close(s->statfd[i]);
+	}
+	free(s->taskdir);
+	free(s->statfd);
+	free(s->nthreads);
+	if (s->cgfd >= 0)
+		close(s->cgfd);
+	free(s->tids);
+	free(s->buf);
+	free(s);
+}
+
+static int add_tid(struct waitset *s, long tid)
+{
+	if (tid <= 0 || tid > INT_MAX)
+		return 0;
+	if (util_grow(&s->tids, &s->captids, s->ntids + 1, sizeof(pid_t)) < 0)
+		return -1;
+	s->tids[s->ntids++] = (pid_t)tid;
+	return 0;
+}
+
+/* One number a line; anything else on a line is skipped. */
+static int list_cgroup(struct waitset *s)
+{
+	ssize_t r;
+
+	if (util_grow(&s->buf, &s->bufcap, 4096, 1) < 0)
+		return -1;
+	/* as large as the buffer: it may have been cut; grow, read again */
+	while ((r = pread(s->cgfd, s->buf, s->bufcap - 1, 0)) >=
+	       (ssize_t)s->bufcap - 1)
+		if (util_grow(&s->buf, &s->bufcap, s->bufcap * 2, 1) < 0)
+			return -1;
+	if (r <= 0)
+		return 0;
+	s->buf[r] = '\0';
+	for (char *p = s->buf; *p;) {
+		char *end;
+		long tid = strtol(p, &end, 10);
+
+		if (end != p && (*end == '\n' || *end == '\0') &&
+		    add_tid(s, tid) < 0)
+			return -1;
+		p = strchr(end, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
+/* num_threads (field 20) of process i, or -1 when unreadable. */
+static long num_threads(struct waitset *s, size_t i)
+{
+	char buf[1024];
+	struct pidstat ps;
+	ssize_t r;
+
+	if (s->statfd[i] < 0)
+		return -1;
+	r = pread(s->statfd[i], buf, sizeof(buf) - 1, 0);
+	if (r <= 0)
+		return -1;
+	buf[r] = '\0';
+	return pidstat_parse(buf, &ps) == 0 ? (long)ps.num_threads : -1;
+}
+
+/* Whether a process's thread count moved since the last listing: a
+ * readdir of /proc/PID/task costs as much as reading every thread's
+ * schedstat (the kernel builds a dentry per entry), a stat pread does
+ * not. A thread that ends as another starts keeps the count: the sampler
+ * sees the end (ESRCH) and calls waitset_invalidate. */
+static int counts_moved(struct waitset *s)
+{
+	int moved = 0;
+
+	for (size_t i = 0; i < s->npids; i++) {
+		long n = num_threads(s, i);
+
+		moved |= n != s->nthreads[i] || n < 0;
+		s->nthreads[i] = n;
+	}
+	return moved;
+}
+
+static int list_pids(struct waitset *s)
+{
+	for (size_t i = 0; i < s->npids; i++) {
+		struct dirent *d;
+
+		if (!s->taskdir[i])
+			continue;
+		rewinddir(s->taskdir[i]);
+		while ((d = readdir(s->taskdir[i]))) {
+			char *end;
+			long tid = strtol(d->d_name, &end, 10);
+
+			if (*end == '\0' && end != d->d_name &&
+			    add_tid(s, tid) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void waitset_invalidate(struct waitset *s)
+{
+	s->valid = 0;
+}
+
+const pid_t *waitset_list(struct waitset *s, size_t *n)
+{
+	static const pid_t none[1];
+	size_t k = 0;
+
+	if (s->cgfd < 0 && counts_moved(s))
+		s->valid = 0;
+	if (s->valid) {
+		*n = s->ntids;
+		return s->tids ? s->tids : none;
+	}
+	s->ntids = 0;
+	if ((s->cgfd >= 0 ? list_cgroup(s) : list_pids(s)) < 0)
+		return NULL;
+	if (s->ntids > 1)
+		qsort(s->tids, s->ntids, sizeof(pid_t), cmp_pid);
+	for (size_t j = 0; j < s->ntids; j++)
+		if (k == 0 || s->tids[j] != s->tids[k - 1])
+			s->tids[k++] = s->tids[j];
+	s->ntids = k;
+	s->valid = s->cgfd < 0;	/* a cgroup is listed afresh every time */
+	*n = k;
+	return s->tids ? s->tids : none;
+}

@@ -1,0 +1,240 @@
+/*
+ * report_client.c - the backup client's figures in the report
+ * (report_client.h). The end marker's client.* keys -> the normalised
+ * layout; the process tree's IO Read/Write Bytes/sec and the busiest
+ * interface's Bytes Total/sec summed over the session's rows (value x
+ * step) -> the check against the client's byte counts; NetBackup's
+ * buffer waits -> the verdict.
+ */
+#include "report_client.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../client/netbackup.h"
+#include "../counters/catalog.h"
+
+static double num(const struct marker *m, const char *key)
+{
+	const char *v = marker_get(m, key);
+	char *e;
+	double d = v ? strtod(v, &e) : NAN;
+	return v && e != v && !*e && isfinite(d) ? d : NAN;
+}
+
+const char *report_client_norm(const struct marker *end, double v[CLN_COUNT],
+			       unsigned *derived)
+{
+	const char *name = client_norm_of(end, v, derived);
+	if (name || !end || !marker_get(end, "client.summaries"))
+		return name;
+	/* a log set from before the client table: dsmc's own keys */
+	v[CLN_SENT] = num(end, "client.bytes_transferred.num");
+	v[CLN_READ] = num(end, "client.bytes_inspected.num");
+	if (isnan(v[CLN_READ]))
+		v[CLN_READ] = v[CLN_SENT];
+	v[CLN_FILES] = num(end, "client.objects_inspected.num");
+	v[CLN_DURATION] = num(end, "client.elapsed.num");
+	v[CLN_RATE] = num(end, "client.aggregate_rate.num") * 1024;
+	if (isnan(v[CLN_RATE]))
+		v[CLN_RATE] = num(end, "client.transfer_rate.num") * 1024;
+	v[CLN_ERRORS] = num(end, "client.objects_failed.num");
+	return "dsmc";
+}
+
+const char *report_client_agree(double client, double logged, double *change)
+{
+	*change = client != 0 ? (logged - client) / client : NAN;
+	if (client == 0 && logged == 0)
+		*change = 0;
+	return !isnan(*change) && fabs(*change) <= REPORT_CLIENT_AGREE
+	       ? "agree" : "disagree by more than 10%";
+}
+
+/* Bytes counted by counter id of instance inst over the session's rows
+ * (sum of value x step), NAN when not logged. */
+static double logged_bytes(struct logset *ls, const struct report_session *s,
+			   enum counter_id id, const char *inst)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	size_t idx = 0;
+	int found = 0;
+	for (size_t i = 0; i < m->ncounters && !found; i++)
+		if (m->counters[i].def && m->counters[i].def->id == id &&
+		    !strcmp(m->counters[i].instance, inst))
+			idx = i, found = 1;
+	if (!found)
+		return NAN;
+	struct logset_series ser;
+	struct perr e;
+	time_t to = s->end > s->begin ? s->end : s->begin + 1;
+	if (logset_fetch(ls, &idx, 1, s->begin + 1, to, "AVERAGE", m->interval,
+			 &ser, &e) < 0)
+		return NAN;
+	double sum = 0;
+	size_t known = 0;
+	for (size_t r = 0; r < ser.rows; r++)
+		if (!isnan(ser.values[r]))
+			sum += ser.values[r] * (double)ser.step, known++;
+	logset_series_free(&ser);
+	return known ? sum : NAN;
+}
+
+/* The Process instance of the session: its name (perflog run's label),
+ * else the only one logged. */
+static const char *process_of(struct logset *ls, const char *session)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	const char *only = NULL;
+	int n = 0;
+	for (size_t i = 0; i < m->ncounters; i++) {
+		const struct logset_counter *c = &m->counters[i];
+		if (!c->def || c->def->id != CTR_PROC_IO_READ)
+			continue;
+		if (!strcmp(c->instance, session))
+			return c->instance;
+		only = c->instance;
+		n++;
+	}
+	return n == 1 ? only : NULL;
+}
+
+static void figure(FILE *f, const char *label, double v, int k, unsigned derived)
+{
+	char h[40];
+	const char *mark = derived & (1u << k) ? " (computed)" : "";
+	if (isnan(v)) {
+		fprintf(f, "    %-22s %14s\n", label, "n/a");
+		return;
+	}
+	switch (k) {
+	case CLN_READ:
+	case CLN_SENT:
+		fprintf(f, "    %-22s %14s  %.0f bytes%s\n", label,
+			report_fmt_bytes(h, sizeof(h), v, NULL), v, mark);
+		break;
+	case CLN_RATE:
+		fprintf(f, "    %-22s %14s  %.0f bytes/s%s\n", label,
+			report_fmt_bytes(h, sizeof(h), v, "/s"), v, mark);
+		break;
+	case CLN_DURATION:
+		fprintf(f, "    %-22s %12.3f s%s\n", label, v, mark);
+		break;
+	default:
+		fprintf(f, "    %-22s %14.0f%s\n", label, v, mark);
+	}
+}
+
+static void check(FILE *f, const char *what, double client, const char *by,
+		  double logged)
+{
+	double ch;
+	if (isnan(client) || isnan(logged))
+		return;
+	const char *verdict = report_client_agree(client, logged, &ch);
+	fprintf(f, "    %s %.0f bytes, %s %.0f bytes (%+.1f%%): %s\n", what, client,
+		by, logged, isnan(ch) ? 0.0 : 100 * ch, verdict);
+}
+
+void report_client_print(FILE *f, struct logset *ls,
+			 const struct report_session *s)
+{
+	static const char *const labels[CLN_COUNT] = {
+		"read", "sent or stored", "files", "duration", "rate", "errors",
+	};
+	double v[CLN_COUNT];
+	unsigned derived;
+	const char *name = s->end_m ? report_client_norm(s->end_m, v, &derived) : NULL;
+	if (!name)
+		return;
+	fprintf(f, "  backup client %s:\n", name);
+	for (int k = 0; k < CLN_COUNT; k++)
+		figure(f, labels[k], v[k], k, derived);
+	if (v[CLN_READ] > 0 && v[CLN_SENT] > 0)
+		fprintf(f, "    %-22s %14.2f\n", "read / sent", v[CLN_READ] / v[CLN_SENT]);
+
+	const char *proc = process_of(ls, s->name);
+	double pr = proc ? logged_bytes(ls, s, CTR_PROC_IO_READ, proc) : NAN;
+	double pw = proc ? logged_bytes(ls, s, CTR_PROC_IO_WRITE, proc) : NAN;
+	/* the interface, when the data went over a real one */
+	double nb = s->fig.net[0] && strcmp(s->fig.net, "lo")
+		    ? logged_bytes(ls, s, CTR_NET_BYTES_TOTAL, s->fig.net) : NAN;
+	if ((!isnan(pr) || !isnan(pw) || !isnan(nb)) &&
+	    (!isnan(v[CLN_READ]) || !isnan(v[CLN_SENT]))) {
+		char by[160];
+		fprintf(f, "  client figures against the logged ones:\n");
+		snprintf(by, sizeof(by), "process tree %s read", proc ? proc : "");
+		check(f, "client read", v[CLN_READ], by, pr);
+		snprintf(by, sizeof(by), "process tree %s wrote", proc ? proc : "");
+		check(f, "client sent", v[CLN_SENT], by, pw);
+		snprintf(by, sizeof(by), "Network Interface(%s) carried", s->fig.net);
+		check(f, "client sent", v[CLN_SENT], by, nb);
+	}
+	char buf[32];
+	snprintf(buf, sizeof(buf), "  %s's own figures:\n", name);
+	fputs(buf, f);
+	client_print_own(f, s->end_m);
+}
+
+void report_client_compare(FILE *f, const struct report_session *a,
+			   const struct report_session *b,
+			   void (*row)(FILE *, const char *, double, double,
+				       const char *))
+{
+	double va[CLN_COUNT], vb[CLN_COUNT];
+	const char *na = a->end_m ? report_client_norm(a->end_m, va, NULL) : NULL;
+	const char *nb = b->end_m ? report_client_norm(b->end_m, vb, NULL) : NULL;
+	const double MiB = 1048576.0;
+	if (!na && !nb)
+		return;
+	if (!na)
+		for (int k = 0; k < CLN_COUNT; k++)
+			va[k] = NAN;
+	if (!nb)
+		for (int k = 0; k < CLN_COUNT; k++)
+			vb[k] = NAN;
+	fprintf(f, "    %-30s %14s %14s\n", "backup client", na ? na : "none",
+		nb ? nb : "none");
+	row(f, "client read", va[CLN_READ] / MiB, vb[CLN_READ] / MiB, "MiB");
+	row(f, "client sent or stored", va[CLN_SENT] / MiB, vb[CLN_SENT] / MiB, "MiB");
+	row(f, "client files", va[CLN_FILES], vb[CLN_FILES], "");
+	row(f, "client duration", va[CLN_DURATION], vb[CLN_DURATION], "s");
+	row(f, "client rate", va[CLN_RATE] / MiB, vb[CLN_RATE] / MiB, "MiB/s");
+	row(f, "client errors", va[CLN_ERRORS], vb[CLN_ERRORS], "");
+	row(f, "client read / sent", va[CLN_READ] / va[CLN_SENT],
+	    vb[CLN_READ] / vb[CLN_SENT], "x");
+}
+
+void report_client_judge(const struct report_session *s,
+			 struct report_verdict *v)
+{
+	struct netbackup_waits w;
+	if (!s->end_m || netbackup_waits_of(s->end_m, &w) < 0)
+		return;
+	double lost, span = (double)(s->end - s->begin);
+	char clause[256];
+	enum netbackup_side side = netbackup_judge(&w, span, &lost, clause,
+						   sizeof(clause));
+	size_t len = strlen(v->line);
+	if (side != NBU_NONE &&
+	    (v->kind == REPORT_NONE || v->kind == REPORT_IOWAIT)) {
+		int src = side == NBU_SOURCE;
+		v->kind = src ? REPORT_SOURCE : REPORT_STORAGE;
+		snprintf(v->line, sizeof(v->line), "Bottleneck: %s (%s)",
+			 src ? "source: the data arrives slowly" :
+			       "storage: the storage unit takes the data slowly",
+			 clause);
+		snprintf(v->hint, sizeof(v->hint), "%s",
+			 src ? "bptm waited for data: look at the client's reads and the network first, then the job's start-up (bpdbjobs)"
+			     : "the producer waited for free buffers: the tape or disk writes slowly; more or larger buffers (NUMBER_DATA_BUFFERS, SIZE_DATA_BUFFERS) or less multiplexing");
+		return;
+	}
+	/* a local resource fired: the counters are evidence */
+	int agrees = (side == NBU_SOURCE && (v->kind == REPORT_DISK ||
+					     v->kind == REPORT_NETWORK)) ||
+		     (side == NBU_STORAGE && v->kind == REPORT_DISK);
+	if (len < sizeof(v->line))
+		snprintf(v->line + len, sizeof(v->line) - len, "; %s%s", clause,
+			 agrees ? " (agrees)" : "");
+}

@@ -1,0 +1,54 @@
+/*
+ * report_client.h - the backup client's own figures in `perflog report`:
+ * one layout whatever the client (the normalised figures of client.h,
+ * then the client's own as it printed them), checked against what was
+ * logged over the session (the process tree's I/O, the interface's
+ * bytes), the rows of `report A B` that compare two clients, and
+ * NetBackup's buffer waits folded into the verdict.
+ */
+#ifndef PERFLOG_REPORT_CLIENT_H
+#define PERFLOG_REPORT_CLIENT_H
+
+#include <stdio.h>
+
+#include "report.h"
+#include "../client/client.h"
+
+/* Share of the logged figure beyond which the client and the log
+ * "disagree" (issue 15: a client reporting logical bytes while the disk
+ * read half of them, a deduplicating client that sent a tenth). */
+#define REPORT_CLIENT_AGREE 0.10
+
+/* The normalised figures of a session's end marker (client_norm_of), and
+ * for log sets written before the client table, dsmc's own keys. Returns
+ * the client's name or NULL when the marker has no client figures. */
+const char *report_client_norm(const struct marker *end, double v[CLN_COUNT],
+			       unsigned *derived);
+
+/* Print the session's client figures (nothing when it has none): the
+ * normalised ones, the check against the logged ones (ls over the
+ * session), the client's own. */
+void report_client_print(FILE *f, struct logset *ls,
+			 const struct report_session *s);
+
+/* "agree" or "disagree by more than 10%" for a client's byte count
+ * against the logged one; *change gets (logged - client) / client.
+ * Exposed for tests. */
+const char *report_client_agree(double client, double logged, double *change);
+
+/* The rows of `report A B` for two sessions' clients, printed with row
+ * (the comparison's own row printer: label, A, B, unit). */
+void report_client_compare(FILE *f, const struct report_session *a,
+			   const struct report_session *b,
+			   void (*row)(FILE *, const char *, double, double,
+				       const char *));
+
+/* NetBackup's wait and delay counters of the session's end marker join
+ * its verdict (as the Storage Protect instrumentation does): with no
+ * local resource saturated they name the side that waited ("Bottleneck:
+ * source ..." or "Bottleneck: storage ..."), else they are added as
+ * evidence, "(agrees)" when they point the same way. */
+void report_client_judge(const struct report_session *s,
+			 struct report_verdict *v);
+
+#endif

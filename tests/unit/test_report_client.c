@@ -1,0 +1,123 @@
+/*
+ * test_report_client.c - the backup client in the report
+ * (report/report_client.c): the 10% agreement rule, NetBackup's buffer
+ * waits joining the verdict, and the normalised figures of a log set
+ * written before the client table (dsmc's own keys only).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../report/report_client.h"
+#include "tap.h"
+
+static void agree(void)
+{
+	double ch;
+	EQ_STR(report_client_agree(1000, 1090, &ch), "agree", "9% more logged: agree");
+	EQ_DBL(ch, 0.09, 1e-12, "change is (logged - client) / client");
+	EQ_STR(report_client_agree(1000, 500, &ch), "disagree by more than 10%",
+	       "the disk read half: disagree");
+	EQ_STR(report_client_agree(1000, 100, &ch), "disagree by more than 10%",
+	       "a tenth sent: disagree");
+	EQ_STR(report_client_agree(0, 0, &ch), "agree", "nothing either side: agree");
+	EQ_STR(report_client_agree(0, 5, &ch), "disagree by more than 10%",
+	       "nothing by the client, bytes logged: disagree");
+}
+
+/* A session whose end marker is line (markers.tsv syntax). */
+static void session(struct marker_list *ml, struct report_session *s,
+		    const char *line, time_t span)
+{
+	memset(ml, 0, sizeof(*ml));
+	memset(s, 0, sizeof(*s));
+	markers_parse(line, "test", ml);
+	s->end_m = ml->n ? &ml->m[0] : NULL;
+	s->begin = 1000;
+	s->end = 1000 + span;
+}
+
+static void judge(void)
+{
+	struct marker_list ml;
+	struct report_session s;
+	struct report_verdict v;
+
+	/* the Veritas article's bptm log: 1221273 delays x 15 ms lost */
+	session(&ml, &s, "2026-11-30T04:50:12.000Z\tend\tnbu\texit 0\tclient=netbackup\t"
+		"client.full_buffer_waits.num=24552\tclient.full_buffer_delays.num=1221273\t"
+		"client.empty_buffer_waits.num=64737\tclient.empty_buffer_delays.num=66780\t"
+		"client.parent_delay_ms.num=15\tclient.child_delay_ms.num=10\n", 36000);
+	memset(&v, 0, sizeof(v));
+	v.kind = REPORT_NONE;
+	snprintf(v.line, sizeof(v.line), "Bottleneck: nothing near saturation");
+	report_client_judge(&s, &v);
+	EQ_INT(v.kind, REPORT_SOURCE, "full-buffer waits, nothing saturated: the source");
+	OK(!strncmp(v.line, "Bottleneck: source", 18) &&
+	   strstr(v.line, "waited for full buffers 24552 times, delayed 1221273 times, 5:05:19 lost"),
+	   "the line names the source and the time lost");
+	OK(v.hint[0] != '\0', "with a hint");
+	EQ_STR(report_kind_name(v.kind), "source", "kind name for scripts");
+
+	/* the same with the disk saturated: evidence that agrees */
+	memset(&v, 0, sizeof(v));
+	v.kind = REPORT_DISK;
+	snprintf(v.line, sizeof(v.line), "Bottleneck: LogicalDisk(sdb) busy 97%%");
+	report_client_judge(&s, &v);
+	EQ_INT(v.kind, REPORT_DISK, "a saturated disk keeps the verdict");
+	OK(strstr(v.line, "; NetBackup: waited for full buffers") &&
+	   strstr(v.line, "(agrees)"), "the waits added as evidence that agrees");
+	markers_free(&ml);
+
+	/* the tuning guide's example: bpbkar held back, default delays */
+	session(&ml, &s, "2026-11-30T04:50:12.000Z\tend\tnbu\texit 0\tclient=netbackup\t"
+		"client.full_buffer_waits.num=95\tclient.full_buffer_delays.num=105\t"
+		"client.empty_buffer_waits.num=29364\tclient.empty_buffer_delays.num=58033\n",
+		1800);
+	memset(&v, 0, sizeof(v));
+	v.kind = REPORT_IOWAIT;
+	report_client_judge(&s, &v);
+	EQ_INT(v.kind, REPORT_STORAGE, "empty-buffer waits: the storage unit");
+	OK(!strncmp(v.line, "Bottleneck: storage", 19), "the line starts with storage");
+	markers_free(&ml);
+
+	/* another client: the verdict is left alone */
+	session(&ml, &s, "2026-11-30T04:50:12.000Z\tend\tr\texit 0\tclient=restic\tclient.read=5\n", 10);
+	memset(&v, 0, sizeof(v));
+	snprintf(v.line, sizeof(v.line), "Bottleneck: nothing near saturation");
+	report_client_judge(&s, &v);
+	EQ_STR(v.line, "Bottleneck: nothing near saturation", "restic: verdict untouched");
+	markers_free(&ml);
+}
+
+static void old_dsmc(void)
+{
+	struct marker_list ml;
+	struct report_session s;
+	double n[CLN_COUNT];
+	unsigned d;
+
+	session(&ml, &s, "2026-11-30T04:50:12.000Z\tend\tdsmc\texit 0\tclient.summaries=1\t"
+		"client.bytes_transferred=7.31 GB\tclient.bytes_transferred.num=7849052733.44\t"
+		"client.elapsed=00:04:16\tclient.elapsed.num=256\t"
+		"client.aggregate_rate=29,927.27 KB/sec\tclient.aggregate_rate.num=29927.27\n", 256);
+	EQ_STR(report_client_norm(s.end_m, n, &d), "dsmc", "an old dsmc marker reads as dsmc");
+	EQ_DBL(n[CLN_SENT], 7849052733.44, 0.01, "old dsmc: sent");
+	EQ_DBL(n[CLN_READ], 7849052733.44, 0.01, "old dsmc: read = transferred");
+	EQ_DBL(n[CLN_DURATION], 256, 0, "old dsmc: duration");
+	EQ_DBL(n[CLN_RATE], 29927.27 * 1024, 0.01, "old dsmc: rate in bytes/s");
+	OK(isnan(n[CLN_FILES]), "old dsmc: files unknown");
+	markers_free(&ml);
+	session(&ml, &s, "2026-11-30T04:50:12.000Z\tend\tx\texit 0\tstatus=0\n", 1);
+	OK(!report_client_norm(s.end_m, n, &d), "no client keys: no client");
+	markers_free(&ml);
+}
+
+int main(void)
+{
+	agree();
+	judge();
+	old_dsmc();
+	return done_testing();
+}

@@ -1,0 +1,398 @@
+/*
+ * test_waits.c - the wait-state sampler on a fake /proc
+ * (tests/fixtures/proc/waits1, README there: a thread in each state, wait
+ * channels hidden, garbage, a zombie, a cgroup), a thread vanishing
+ * between ticks, the probe memo, and the interval arithmetic of
+ * counters/waitrates.c on synthetic reads.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../counters/waitrates.h"
+#include "../../counters/waits.h"
+#include "tap.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures"
+#endif
+
+static char root[64];
+
+static const struct waits_thread *find(const struct waits_snap *s, pid_t tid)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->th[i].tid == tid)
+			return &s->th[i];
+	return NULL;
+}
+
+/* The class a thread's ticks fell in, when all fell in one. */
+static int only_class(const struct waits_thread *t)
+{
+	int c = -1;
+
+	for (int k = 0; t && k < WAIT_NCLASS; k++)
+		if (t->ticks[k])
+			c = c < 0 ? k : -2;
+	return c;
+}
+
+static void expect(const struct waits_snap *s, pid_t tid, enum wait_class c,
+		   int guessed, int hidden, const char *what)
+{
+	const struct waits_thread *t = find(s, tid);
+	char name[160];
+
+	snprintf(name, sizeof(name), "fixture %d: %s", (int)tid, what);
+	OK(t && only_class(t) == (int)c && (t->guessed > 0) == guessed &&
+	   (t->hidden > 0) == hidden, name);
+	if (t && only_class(t) != (int)c)
+		printf("#   class %d, guessed %llu hidden %llu\n", only_class(t),
+		       (unsigned long long)t->guessed,
+		       (unsigned long long)t->hidden);
+}
+
+static void setup_root(void)
+{
+	char cmd[256];
+
+	snprintf(root, sizeof(root), "/tmp/perflog-waits-XXXXXX");
+	if (!mkdtemp(root))
+		return;
+	snprintf(cmd, sizeof(cmd), "cp -a %s/proc/waits1/. %s/", FIXTURES, root);
+	OK(system(cmd) == 0, "fixture copied to a scratch root");
+}
+
+static void test_fixture(void)
+{
+	struct perr e;
+	struct waits *w = waits_open(root, &e);
+	struct waits_snap s = { 0 };
+	pid_t pid = 700;
+	char path[128];
+
+	OK(w != NULL, "open on the fixture root");
+	if (!w)
+		return;
+	EQ_INT(waits_watch_pids(w, &pid, 1, &e), 0, "watch pid 700");
+	EQ_INT(waits_tick(w, 1000.0), 18,
+	       "tick: 20 threads less 714 (stat without ')') and 715 (zombie)");
+	EQ_INT(waits_read(w, 1000.0, &s), 0, "read");
+	EQ_INT(s.delayacct, 1, "task_delayacct read");
+	expect(&s, 700, WAIT_RUN, 0, 0, "R: run");
+	expect(&s, 701, WAIT_SLEEP, 0, 0, "hrtimer_nanosleep: sleep");
+#ifdef __x86_64__
+	expect(&s, 702, WAIT_NET, 0, 0, "wait_woken in recvfrom: net");
+	expect(&s, 703, WAIT_NET, 0, 0, "wait_woken in read(socket): net");
+	expect(&s, 706, WAIT_NET, 0, 0, "poll on a socket and a pipe: net");
+	expect(&s, 707, WAIT_OTHER, 0, 0, "epoll on a pipe and a timer: other");
+	expect(&s, 708, WAIT_SLEEP, 0, 0, "select(0, ..., &tv): sleep");
+	expect(&s, 711, WAIT_OTHER, 0, 0, "unknown wchan, read(pipe): other");
+	expect(&s, 712, WAIT_DISK, 0, 0, "D, wchan 0, write(file): disk");
+	expect(&s, 717, WAIT_SLEEP, 0, 0, "poll(NULL, 0, ms): sleep");
+	expect(&s, 718, WAIT_OTHER, 0, 0, "futex, comm 'a) b (c': other");
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+	expect(&s, 704, WAIT_OTHER, 0, 0, "anon_pipe_read: other");
+	expect(&s, 705, WAIT_DISK, 0, 0, "folio_wait_bit_common: disk");
+	expect(&s, 709, WAIT_DISK, 1, 1, "D, hidden: disk by letter");
+	expect(&s, 710, WAIT_OTHER, 1, 1, "S, hidden: other by letter");
+	expect(&s, 716, WAIT_RUN, 0, 0, "syscall says running: run");
+	OK(!find(&s, 714), "stat without ')': never added");
+	OK(!find(&s, 715), "zombie thread: not watched");
+	OK(!find(&s, 719), "schedstat garbage: not in the read");
+	{
+		const struct waits_thread *t = find(&s, 705);
+
+		OK(t && t->blkio_ns == 250ULL * (1000000000ULL /
+						 (unsigned long long)sysconf(_SC_CLK_TCK)),
+		   "blkio ticks read as ns");
+		OK(t && t->rchar == 1000 && t->wchar == 2000 &&
+		   t->write_bytes == 8192, "io read");
+		OK(t && t->cpu_ns == 20000000 && t->runq_ns == 1000000000,
+		   "schedstat read");
+		EQ_STR(t ? t->comm : NULL, "client", "comm");
+	}
+
+	/* 713 exits: its schedstat reads empty from now on */
+	snprintf(path, sizeof(path), "%s/proc/700/task/713/schedstat", root);
+	OK(truncate(path, 0) == 0, "713 vanishes");
+	/* 706's socket becomes a pipe: the memo holds it for a second */
+	snprintf(path, sizeof(path), "%s/proc/700/fd/5", root);
+	OK(unlink(path) == 0 && symlink("pipe:[77]", path) == 0, "fd 5 reused");
+	EQ_INT(waits_tick(w, 1000.5), 17, "second tick: 713 ended");
+	EQ_INT(waits_read(w, 1001.0, &s), 0, "second read");
+	{
+		const struct waits_thread *t = find(&s, 713);
+
+		OK(t && !t->alive && t->ticks[WAIT_SLEEP] == 1 && t->t == 1000.0,
+		   "713 in the read once more, ended, with its last tick's figures");
+		t = find(&s, 701);
+		OK(t && t->ticks[WAIT_SLEEP] == 2, "701 unmoved: same wait, counted");
+		t = find(&s, 700);
+		OK(t && t->ticks[WAIT_RUN] == 2 && t->t == 1001.0, "700: two runs");
+#ifdef __x86_64__
+		t = find(&s, 706);
+		OK(t && t->ticks[WAIT_NET] == 2, "706: the memo kept net");
+#endif
+	}
+	EQ_INT(waits_tick(w, 1002.0), 17, "third tick, 1.5 s after the probe");
+	EQ_INT(waits_read(w, 1002.0, &s), 0, "third read");
+	OK(!find(&s, 713), "713 reported once, then gone");
+	OK(find(&s, 701) && find(&s, 701)->ticks[WAIT_SLEEP] == 3, "701: 3 ticks");
+	/* 701 exits after the tick, before the read: the read reports it */
+	snprintf(path, sizeof(path), "%s/proc/700/task/701/schedstat", root);
+	OK(truncate(path, 0) == 0, "701 vanishes between a tick and a read");
+	EQ_INT(waits_read(w, 1003.0, &s), 0, "fourth read");
+	OK(find(&s, 701) && !find(&s, 701)->alive && find(&s, 701)->t == 1002.0,
+	   "701 reported ended at once, with its last tick's time");
+	EQ_INT(waits_tick(w, 1003.5), 16, "701 no longer sampled");
+	EQ_INT(waits_read(w, 1004.0, &s), 0, "fifth read");
+	OK(!find(&s, 701), "701 reported once");
+	waits_snap_free(&s);
+	waits_close(w);
+}
+
+static void test_cgroup(void)
+{
+	struct perr e;
+	struct waits *w = waits_open(root, &e);
+	struct waits_snap s = { 0 };
+	char dir[128];
+	pid_t two[2] = { 800, 99999 };
+
+	if (!w)
+		return;
+	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/unified/job", root);
+	EQ_INT(waits_watch_cgroup(w, dir, &e), 0, "cgroup v2: cgroup.threads");
+	/* 701 and 713 (vanished above), 714, 715 are not watched, 719 is
+	 * (unreadable) */
+	EQ_INT(waits_tick(w, 1.0), 16 + 2, "cgroup v2: its threads, garbage skipped");
+	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/cpu/job", root);
+	EQ_INT(waits_watch_cgroup(w, dir, &e), 0, "cgroup v1: tasks");
+	EQ_INT(waits_tick(w, 2.0), 3, "cgroup v1: 700, 800, 801");
+	EQ_INT(waits_read(w, 2.0, &s), 0, "read after the set changed");
+	OK(find(&s, 702) && !find(&s, 702)->alive, "702 left the set: ended");
+	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/unified/nosuch", root);
+	OK(waits_watch_cgroup(w, dir, &e) < 0 && strstr(e.msg, "nosuch"),
+	   "a missing cgroup: the error names it");
+	EQ_INT(waits_watch_pids(w, two, 2, &e), 0, "watch 800 and a pid gone");
+	EQ_INT(waits_tick(w, 3.0), 2, "800's two threads");
+	expect(&s, 800, WAIT_OTHER, 0, 0, "800 do_wait: other");
+	waits_snap_free(&s);
+	waits_close(w);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+		OK(system(cmd) == 0, "scratch root removed");
+	}
+}
+
+/* A synthetic thread for the arithmetic. */
+static struct waits_thread th(pid_t tid, double t, double cpu, double rq,
+			      int disk, int net, int other, int sleep)
+{
+	struct waits_thread x;
+
+	memset(&x, 0, sizeof(x));
+	x.tid = tid;
+	x.start = 5;
+	x.alive = 1;
+	x.t = t;
+	x.born = -100;
+	x.cpu_ns = (uint64_t)(cpu * 1e9);
+	x.runq_ns = (uint64_t)(rq * 1e9);
+	x.blkio_ns = x.rchar = x.wchar = WAITS_NA;
+	x.ticks[WAIT_DISK] = (uint64_t)disk;
+	x.ticks[WAIT_NET] = (uint64_t)net;
+	x.ticks[WAIT_OTHER] = (uint64_t)other;
+	x.ticks[WAIT_SLEEP] = (uint64_t)sleep;
+	return x;
+}
+
+static double sum(const double *v, int n)
+{
+	double s = 0;
+
+	for (int k = 0; k < n; k++)
+		s += v[k];
+	return s;
+}
+
+static void test_thread_math(void)
+{
+	double sec[WS_N];
+	struct waits_thread a = th(1, 10, 1, 1, 0, 0, 0, 0);
+	struct waits_thread b = th(1, 11, 1.3, 1.2, 30, 10, 0, 0);
+
+	EQ_DBL(waitrates_thread(&a, &b, 10, 0, sec), 1.0, 1e-9, "elapsed 1 s");
+	EQ_DBL(sec[WS_CPU], 0.3, 1e-9, "cpu from schedstat");
+	EQ_DBL(sec[WS_CPU_WAIT], 0.2, 1e-9, "cpu wait from run delay");
+	EQ_DBL(sec[WS_DISK], 0.375, 1e-9, "blocked 0.5 s, 3/4 of ticks disk");
+	EQ_DBL(sec[WS_NET], 0.125, 1e-9, "1/4 net");
+	EQ_DBL(sum(sec, WS_N), 1.0, 1e-9, "the states add to the time alive");
+
+	a.blkio_ns = 1000000000;
+	b.blkio_ns = 1450000000;
+	waitrates_thread(&a, &b, 10, 1, sec);
+	EQ_DBL(sec[WS_DISK], 0.45, 1e-9, "delay accounting above the ticks wins");
+	EQ_DBL(sec[WS_NET], 0.05, 1e-9, "the rest to the other classes");
+	b.blkio_ns = 1100000000;
+	waitrates_thread(&a, &b, 10, 1, sec);
+	EQ_DBL(sec[WS_DISK], 0.375, 1e-9, "delay accounting is a floor only");
+	b.blkio_ns = 9000000000;
+	waitrates_thread(&a, &b, 10, 1, sec);
+	EQ_DBL(sec[WS_DISK], 0.5, 1e-9, "never more than the blocked time");
+	waitrates_thread(&a, &b, 10, 0, sec);
+	EQ_DBL(sec[WS_DISK], 0.375, 1e-9, "delay accounting off: ticks");
+
+	b = th(1, 11, 1.9, 1.6, 30, 10, 0, 0);	/* 0.9 + 0.6 in 1 s */
+	waitrates_thread(&a, &b, 10, 0, sec);
+	EQ_DBL(sec[WS_CPU], 0.6, 1e-9, "cpu + wait > elapsed: scaled");
+	EQ_DBL(sec[WS_CPU_WAIT], 0.4, 1e-9, "... both");
+	EQ_DBL(sec[WS_DISK] + sec[WS_NET], 0, 1e-9, "nothing blocked");
+
+	a = th(1, 10, 1, 1, 8, 0, 0, 2);
+	b = th(1, 11, 1.5, 1, 8, 0, 0, 2);	/* no blocked tick this time */
+	waitrates_thread(&a, &b, 10, 0, sec);
+	EQ_DBL(sec[WS_DISK], 0.4, 1e-9, "no tick in the interval: life shares");
+	EQ_DBL(sec[WS_SLEEP], 0.1, 1e-9, "... 8 disk : 2 sleep");
+	a = th(1, 10, 1, 1, 0, 0, 0, 0);
+	b = th(1, 11, 1.5, 1, 0, 0, 0, 0);
+	waitrates_thread(&a, &b, 10, 0, sec);
+	EQ_DBL(sec[WS_OTHER], 0.5, 1e-9, "never seen blocked: other");
+
+	b = th(2, 11, 0.1, 0.1, 0, 0, 0, 5);	/* born at 10.5 */
+	EQ_DBL(waitrates_thread(NULL, &b, 10.5, 0, sec), 0.5, 1e-9,
+	       "born in the interval: from its birth");
+	EQ_DBL(sec[WS_SLEEP], 0.3, 1e-9, "born: counters from 0");
+	EQ_DBL(waitrates_thread(&a, &a, 10, 0, sec), -1, 0, "empty interval");
+}
+
+static void test_compute(void)
+{
+	struct waits_thread p[3], c[4];
+	struct waits_snap prev = { .t = 10, .delayacct = 0, .th = p, .n = 3 };
+	struct waits_snap cur = { .t = 12, .delayacct = 0, .th = c, .n = 4 };
+	struct waits_values v;
+	struct waits_totals tot = { 0 };
+	double pct[WS_N];
+	size_t n;
+	char buf[4096];
+
+	p[0] = th(1, 10, 0, 0, 0, 0, 0, 0);
+	c[0] = th(1, 12, 1.0, 0.5, 0, 50, 0, 0);	/* busy sender */
+	c[0].rchar = c[0].wchar = 0;
+	p[0].rchar = p[0].wchar = 0;
+	c[0].wchar = 50 << 20;
+	p[1] = th(2, 10, 0, 0, 0, 0, 10, 0);
+	c[1] = th(2, 11, 0, 0, 0, 0, 60, 0);	/* ended at 11 */
+	c[1].alive = 0;
+	p[2] = th(3, 10, 0, 0, 0, 0, 0, 0);
+	c[2] = th(3, 12, 0, 0, 0, 0, 100, 0);	/* idle pool thread */
+	c[3] = th(4, 12, 0, 0, 0, 0, 0, 100);	/* born at 11.5 */
+	c[3].born = 11.5;
+	EQ_INT(waitrates_compute(&prev, &cur, &v, &tot), 0, "compute");
+	EQ_DBL(v.threads, 1 + 0.5 + 1 + 0.25, 1e-9,
+	       "threads alive on average (ended at 11, born at 11.5)");
+	EQ_DBL(v.pct[WS_CPU], 50, 1e-9, "% Processor Time, 100 per thread");
+	EQ_DBL(v.pct[WS_CPU_WAIT], 25, 1e-9, "% CPU Wait Time");
+	EQ_DBL(v.pct[WS_NET], 25, 1e-9, "% Network Wait Time");
+	EQ_DBL(v.pct[WS_OTHER], 50 + 100, 1e-9, "% Other Wait Time");
+	EQ_DBL(v.pct[WS_SLEEP], 25, 1e-9, "% Sleep Time");
+	EQ_DBL(sum(v.pct, WS_N), 100 * v.threads, 1e-9,
+	       "the states add to 100 per thread alive");
+	EQ_DBL(v.guessed, 0, 0, "nothing guessed");
+	EQ_INT(v.hidden, 0, "nothing hidden");
+
+	c[2].guessed = 100;
+	c[2].hidden = 100;
+	c[3].born = 5;	/* existed at prev but was not read: no baseline */
+	waitrates_compute(&prev, &cur, &v, NULL);
+	EQ_DBL(v.threads, 2.5, 1e-9, "a thread with no baseline is left out");
+	EQ_DBL(v.guessed, 100.0 * 100 / 200, 1e-9,
+	       "share of guessed ticks (100 of 50 + 50 + 100 blocked)");
+	EQ_INT(v.hidden, 1, "hidden flagged");
+
+	EQ_INT(tot.n, 4, "totals: four threads");
+	waitrates_split(&tot, 0, pct, &n);
+	EQ_INT(n, 4, "split over all");
+	waitrates_split(&tot, 1, pct, &n);
+	EQ_INT(n, 1, "only the sender worked");
+	EQ_DBL(pct[WS_NET], 25, 1e-9, "the working threads' split: net 25%");
+	EQ_DBL(pct[WS_CPU], 50, 1e-9, "... cpu 50%");
+	OK(waitrates_format(&tot, buf, sizeof(buf)) < sizeof(buf) &&
+	   !strncmp(buf, "tid\tcomm\tstart\talive\tcpu\t", 24) &&
+	   strstr(buf, "\n1\t\t5\t2.000\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t52428800\t1\n"),
+	   "TSV of the totals");
+	{
+		size_t full = waitrates_format(&tot, buf, sizeof(buf));
+		size_t cut = waitrates_format(&tot, buf, 120);
+
+		OK(cut == full && strlen(buf) < 120 && buf[strlen(buf) - 1] == '\n',
+		   "a short buffer: cut after a whole line, full length returned");
+	}
+
+	{
+		struct instance_values iv;
+
+		for (int k = 0; k < CATALOG_MAX_PER_OBJECT; k++)
+			iv.v[k] = -1;
+		waitrates_fill(&v, &iv);
+		OK(iv.v[0] == -1 && iv.v[3] == -1,
+		   "fill: the tree's counters left alone");
+		EQ_DBL(iv.v[catalog_counters[CTR_PROC_CPU_WAIT].index],
+		       v.pct[WS_CPU_WAIT], 0, "fill: % CPU Wait Time");
+		EQ_DBL(iv.v[catalog_counters[CTR_PROC_NET_WAIT].index],
+		       v.pct[WS_NET], 0, "fill: % Network Wait Time");
+		EQ_DBL(iv.v[catalog_counters[CTR_PROC_SLEEP].index],
+		       v.pct[WS_SLEEP], 0, "fill: % Sleep Time");
+	}
+	cur.t = 10;
+	EQ_INT(waitrates_compute(&prev, &cur, &v, NULL), -1, "dt 0: refused");
+	OK(isnan(v.pct[WS_CPU]), "... values unknown");
+	cur.t = 12;
+	cur.n = 0;
+	waitrates_compute(&prev, &cur, &v, NULL);
+	OK(isnan(v.pct[WS_DISK]) && v.threads == 0, "no thread: unknown, not 0");
+	waitrates_totals_free(&tot);
+}
+
+static void test_working(void)
+{
+	struct waits_total t;
+
+	memset(&t, 0, sizeof(t));
+	t.alive = 10;
+	OK(!waitrates_working(&t), "nothing done: idle");
+	t.sec[WS_CPU] = 0.02;
+	OK(!waitrates_working(&t), "20 ms of 10 s: idle");
+	t.sec[WS_CPU] = 0.06;
+	OK(waitrates_working(&t), "60 ms of 10 s: working");
+	t.sec[WS_CPU] = 0;
+	t.io_bytes = 64 * 1024;
+	OK(waitrates_working(&t), "64 KiB moved: working");
+	t.io_bytes = 0;
+	t.sec[WS_DISK] = 6;
+	OK(waitrates_working(&t), "stuck on the disk: working");
+	t.sec[WS_DISK] = 0;
+	t.sec[WS_NET] = 10;
+	OK(!waitrates_working(&t), "parked on an idle socket: idle");
+}
+
+int main(void)
+{
+	setup_root();
+	test_fixture();
+	test_cgroup();
+	test_thread_math();
+	test_compute();
+	test_working();
+	return done_testing();
+}
