@@ -423,6 +423,8 @@ static void hold(struct wfile *f, double from, double t,
 		v[i] = iv ? iv->v[f->idx[i]] : NAN;
 		if (v[i] < d->min || v[i] > d->max)
 			v[i] = NAN;
+		if (!isnan(v[i]))
+			f->last_known = t;
 	}
 	rows_add(&f->rows, from, t, v);
 }

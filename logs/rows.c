@@ -173,6 +173,14 @@ void rows_drop_upto(struct rows *r, double t)
 	rows_consume(r, k);
 }
 
+void rows_drop_unknown_tail(struct rows *r)
+{
+	if (r->nheld && r->tail_unknown) {
+		r->nheld--;
+		r->tail_unknown = 0;
+	}
+}
+
 int rows_format(const struct rows *r, size_t i, char *buf, size_t n)
 {
 	const double *row = r->held + i * r->n;

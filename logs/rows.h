@@ -79,6 +79,11 @@ void rows_consume(struct rows *r, size_t k);
  * them: an update that failed after writing part of its rows). */
 void rows_drop_upto(struct rows *r, double t);
 
+/* Forget the newest held row if it is wholly unknown (it may stand for
+ * a long gap: written to a file too small for it, it would only wrap
+ * away older rows). */
+void rows_drop_unknown_tail(struct rows *r);
+
 /* Format held row i as librrd's "T:v1:v2:..." ("U" for unknown) into
  * buf of size n. Returns the length, or -1 when it does not fit. */
 int rows_format(const struct rows *r, size_t i, char *buf, size_t n);

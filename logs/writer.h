@@ -16,6 +16,14 @@
  * (up to HOLD_SECONDS of them) and marks the file stale: before the
  * next try, rows the file already has are dropped, so a resend never
  * writes a row twice.
+ *
+ * A file whose instance has vanished (a deleted interface, a detached
+ * disk) is not grown: its rows are unknown from then on, so they are held
+ * as one (rows.h) while the file is too small for them, and dropped at
+ * close; the file keeps what it logged, and readers see unknown after its
+ * last row. If the instance comes back, the file grows and the gap is
+ * written as one unknown update. A host where containers come and go
+ * pays for each interface's file at the span it had, not for the run.
  */
 #ifndef PERFLOG_WRITER_H
 #define PERFLOG_WRITER_H
@@ -49,6 +57,8 @@ struct wfile {
 	enum wfile_state state;
 	unsigned long span;		/* its archives' span, 0 until created */
 	unsigned long target;		/* the span its running job builds */
+	double sized;			/* when its last job was decided */
+	double last_known;		/* the last sample with a known value */
 	time_t born;			/* its data starts after this */
 	double retry;			/* monotonic: no new job before */
 	int stale;			/* a write failed: see above */

@@ -59,7 +59,10 @@ static unsigned long long add_job(struct logset_writer *w, struct wfile *f,
 		j->obj = f->obj;
 		memcpy(j->idx, f->idx, sizeof(j->idx));
 		j->n = f->n;
-	} else if (f->state == WF_READY && f->span < w->span) {
+	} else if (f->state == WF_READY && f->span < w->span &&
+		   f->last_known > f->sized) {
+		/* (a file whose instance vanished before its last step stays
+		 * as it is: writer.h) */
 		/* the rows it holds now wait for the grown file */
 		j->kind = GROW_RESIZE;
 		f->state = WF_BUSY;
@@ -70,6 +73,7 @@ static unsigned long long add_job(struct logset_writer *w, struct wfile *f,
 	util_strlcpy(j->name, f->name, sizeof(j->name));
 	j->span = w->span;
 	f->target = w->span;
+	f->sized = w->last;	/* its size is decided now */
 	return layout_bytes(&w->layout, w->span, f->n);
 }
 
@@ -132,7 +136,8 @@ static size_t count_due(const struct logset_writer *w)
 
 	for (size_t i = 0; i < w->nfiles; i++)
 		n += w->files[i].state == WF_NEW ||
-		     w->files[i].span < w->span;
+		     (w->files[i].span < w->span &&
+		      w->files[i].last_known > w->files[i].sized);
 	return n;
 }
 

@@ -131,13 +131,14 @@ static int send_local(struct logset_writer *w, struct wfile *f,
 }
 
 /* f is too small for the rows it holds: writing them would wrap an
- * archive that is meant to grow (its growth is due or failed), losing
- * the set's first rows; they wait instead (up to the hold limit). */
+ * archive that is meant to grow (its growth is due or failed, or its
+ * instance vanished: writer.h), losing the set's first rows; they wait
+ * instead (up to the hold limit). */
 static int too_small(const struct logset_writer *w, const struct wfile *f)
 {
 	double newest = f->rows.held_t[f->rows.nheld - 1];
 
-	return !w->closing && f->span < layout_max_span(&w->layout) &&
+	return f->span < layout_max_span(&w->layout) &&
 	       newest - (double)w->meta.start >= (double)f->span;
 }
 
@@ -146,8 +147,18 @@ int writer_send(struct logset_writer *w, struct wfile *f, struct perr *e)
 	struct perr pe;
 	int rc;
 
-	if (f->state != WF_READY || f->rows.nheld == 0 || too_small(w, f))
+	if (f->state != WF_READY || f->rows.nheld == 0)
 		return 0;
+	if (too_small(w, f)) {
+		if (!w->closing)
+			return 0;
+		/* closing: a trailing unknown gap would only wrap away what
+		 * the file logged; known rows go in, the oldest lost rather
+		 * than the newest */
+		rows_drop_unknown_tail(&f->rows);
+		if (f->rows.nheld == 0)
+			return 0;
+	}
 	if (f->stale) {
 		double t;
 

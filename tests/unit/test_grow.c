@@ -375,6 +375,89 @@ static void agree_with_never_grown(void)
 	logset_close(b);
 }
 
+/* An instance that vanishes at sample 11 (and, with back, returns at
+ * 200): its file is not grown while it is gone, keeps what it logged,
+ * and grows again when it returns. */
+static void vanished(const char *name, int back)
+{
+	struct logset_options opt = {
+		.parent = scratch, .name = name, .interval = 1,
+		.retention = 3600, .start = t0, .batch = 1, .first_span = 20,
+	};
+	struct logset_writer *w;
+	struct instance_values inst[2];
+	struct sample s = { .inst = inst, .cap = 2 };
+	int cpu[4] = { 0, 1, 2, 3 };
+	struct logset *ls;
+	struct logset_series ser;
+	struct perr e;
+	char dir[600], rrd[700];
+	size_t idx[2];
+	int bad = 0;
+
+	if (logset_create(&opt, &w, &e) < 0 ||
+	    logset_add_instance(w, OBJ_PROCESSOR, "_Total", cpu, 4, &e) < 0 ||
+	    logset_add_instance(w, OBJ_PROCESSOR, "0", cpu, 4, &e) < 0) {
+		OK(0, e.msg);
+		return;
+	}
+	for (int i = 1; i <= 300; i++) {
+		int present = i <= 10 || (back && i >= 200);
+
+		s.n = present ? 2 : 1;
+		inst[0].object = inst[1].object = OBJ_PROCESSOR;
+		strcpy(inst[0].instance, "_Total");
+		strcpy(inst[1].instance, "0");
+		for (int k = 0; k < 4; k++)
+			inst[0].v[k] = inst[1].v[k] = (double)(i % 50);
+		/* a flush waits for the worker: its jobs then end within
+		 * the sample, as they do in real time */
+		if ((logset_write_sample(w, (double)t0 + i + 0.25, &s, &e) < 0 ||
+		     logset_flush(w, &e) < 0) && bad++ == 0)
+			printf("# %d: %s\n", i, e.msg);
+	}
+	if (logset_close_writer(w, (double)t0 + 300.25, &e) < 0)
+		printf("# close: %s\n", e.msg);
+	snprintf(dir, sizeof(dir), "%s/%s", scratch, name);
+	snprintf(rrd, sizeof(rrd), "%s/Processor-0.rrd", dir);
+	EQ_INT(bad, 0, "300 samples written");
+	if (back)
+		EQ_INT(rows_of(rrd, 0), 640,
+		       "back: the file of the instance that returned grew with the set");
+	else
+		EQ_INT(rows_of(rrd, 0), 40,
+		       "gone: not grown past the step after it vanished");
+	snprintf(rrd, sizeof(rrd), "%s/Processor-_Total.rrd", dir);
+	EQ_INT(rows_of(rrd, 0), 640, "  while the other file grew to 640 s");
+	if (logset_open(dir, &ls, &e) < 0) {
+		OK(0, e.msg);
+		return;
+	}
+	idx[0] = (size_t)logset_find(ls, "Processor(0)\\% Processor Time");
+	idx[1] = (size_t)logset_find(ls, "Processor(_Total)\\% Processor Time");
+	if (logset_fetch(ls, idx, 2, t0 + 1, t0 + 300, "AVERAGE", 1, &ser,
+			 &e) == 0) {
+		int kept = 0, after = 0, total = 0;
+
+		for (size_t r = 0; r < ser.rows; r++) {
+			time_t t = ser.first + (time_t)r;
+			double v = ser.values[r * 2];
+
+			kept += t >= t0 + 2 && t <= t0 + 10 && !isnan(v);
+			after += t > t0 + 11 && t < t0 + 200 && !isnan(v);
+			total += t >= t0 + 201 && !isnan(v);
+		}
+		EQ_INT(kept, 9, "what it logged before vanishing is all there");
+		EQ_INT(after, 0, "unknown while it was gone");
+		EQ_INT(total, back ? 100 : 0,
+		       back ? "known again from its return" : "and after");
+		logset_series_free(&ser);
+	} else {
+		OK(0, e.msg);
+	}
+	logset_close(ls);
+}
+
 static void layout_sizes(void)
 {
 	struct layout l = { .step = 1, .retention = 2 * 86400 };
@@ -408,10 +491,12 @@ int main(void)
 	layout_sizes();
 	grow_one_file();
 	agree_with_never_grown();
+	vanished("gone", 0);
+	vanished("back", 1);
 	{
 		char cmd[128];
 
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+		snprintf(cmd, sizeof(cmd), getenv("KEEP") ? "true %s" : "rm -rf '%s'", scratch);
 		if (system(cmd) != 0)
 			printf("# could not remove %s\n", scratch);
 	}
