@@ -22,7 +22,7 @@
 #define BATCH_BYTES (64ULL << 20)
 #define BATCH_JOBS 1024
 #define RETRY_CREATE 1.0	/* seconds: space may come back any time */
-#define RETRY_GROW 5.0
+#define RETRY_GROW 2.0	/* (a failing step stops before it copies) */
 
 static void job_done(void *ctx, const struct grow_result *r)
 {

@@ -9,7 +9,9 @@
 # complains once and says when it works again; `perflog stop` succeeds,
 # and every row from start to stop is on disk. Before the fix every row
 # after the kill was unknown ("socket error (-1)") and stop failed with an
-# empty message.
+# empty message. The files start sized for 4 s ($PERFLOG_TEST_FIRST_SPAN),
+# so they grow through the daemon (flushed first) before, during and after
+# the outage (issue 14).
 . "$(dirname "$0")/lib.sh"
 command -v rrdcached >/dev/null || skip_all "rrdcached not installed"
 command -v rrdtool >/dev/null || skip_all "rrdtool not installed"
@@ -38,7 +40,8 @@ rrdcached = unix:$SOCK
 \Memory\*
 \System\*
 PML
-$PERFLOG start -f -c $SCRATCH/cached.pml -o $LOGS > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
+PERFLOG_TEST_FIRST_SPAN=4 PERFLOG_GROW_TRACE=$SCRATCH/grow.trace \
+	$PERFLOG start -f -c $SCRATCH/cached.pml -o $LOGS > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
 fg=$!
 track_pid $fg
 wait_for 15 test -s $SCRATCH/fg.out || { echo "# did not start"; cat $SCRATCH/fg.err; }
@@ -52,6 +55,7 @@ sleep 3.2
 ok 'the collector keeps running while the daemon is away' kill -0 $fg
 ok 'rrdcached started again on the same socket' daemon
 sleep 3.5
+wait_for 8 grep -q 'works again' $SCRATCH/fg.err
 
 out=$($PERFLOG stop "$dir" 2>&1); st=$?
 is "$st" 0 "perflog stop succeeds ($out)"
@@ -75,4 +79,6 @@ rows() { # FILE -> "known unknown" rows ending in (start+1, stop]
 for f in System Memory; do
 	is "$(rows $dir/$f.rrd)" "$((stop - start - 1)) 0" "$f.rrd on disk: every row, before, during and after the outage"
 done
+n=$(grep -c '^grow System.rrd .* ok$' $SCRATCH/grow.trace)
+ok "and the files grew through the daemon meanwhile ($n steps)" test "$n" -ge 2
 done_testing
