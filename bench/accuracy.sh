@@ -1,6 +1,7 @@
 #!/bin/sh
-# bench/accuracy.sh - perflog beside sysstat under generated load: sadc and
-# the collector log the same ACCURACY_SECONDS (60) at 1 s while loadgen
+# bench/accuracy.sh - perflog beside sysstat under generated load: sadc (and
+# iostat, for r_await and w_await, which Debian 12's sar -d does not print)
+# and the collector log the same ACCURACY_SECONDS (60) at 1 s while loadgen
 # burns one core, writes 32 MB with fsync to the disk under /var/tmp every
 # ~0.5 s, and sends 64 MB over loopback (lo) every ~0.6 s. Then, per counter
 # shared with sar, the means of both over the common window and their
@@ -27,9 +28,12 @@ name = acc
 \Memory\*
 \Network Interface(*)\*
 \System\*
+\Pressure(*)\*
+\TCP\*
 PML
 ppid=$!; bench_track $ppid
 "$SADC" -S XALL 1 "$BENCH_TMP/sa" & spid=$!; bench_track $spid
+S_TIME_FORMAT=ISO iostat -d -x -t -y 1 $((S + 2)) "$DEV" > "$BENCH_TMP/iostat" 2>/dev/null & bench_track $!
 sleep 2
 "$LOADGEN" burn "$S" >/dev/null & bench_track $!
 ( end=$(( $(date +%s) + S )); while [ "$(date +%s)" -lt $end ]; do
@@ -57,18 +61,34 @@ pser() {
 	while read -r t v; do echo "$(date -u -d "$t" +%s) $v"; done
 }
 # sar series: SADF-OPTIONS DEVICE-OR-"-" AWK-EXPRESSION-OVER-NAMED-COLUMNS
+# (sadf prints one header per record type, e.g. -q PSI's cpu, io and
+# memory: only rows under a header that has every column of EXPR count)
 sser() {
 	sadf -d "$BENCH_TMP/sa" -- $1 | awk -F';' -v dev="$2" -v expr="$3" '
-		/^#/ { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		{ if (dev != "-" && $4 != dev) next
+		/^#/ { delete col; for (i = 1; i <= NF; i++) col[$i] = i
+			n = split(expr, term, "+"); have = 1
+			for (k = 1; k <= n; k++) { split(term[k], f, "*"); if (!(f[1] in col)) have = 0 }
+			next }
+		{ if (!have || (dev != "-" && $4 != dev)) next
 		  split($3, d, /[- :]/)
 		  t = mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " d[6])
 		  n = split(expr, term, "+"); v = 0
 		  for (k = 1; k <= n; k++) { split(term[k], f, "*"); x = $(col[f[1]]); v += (f[2] == "" ? x : x * f[2]) }
 		  print t, v }'
 }
-compare() { # NAME PERFLOG-SUFFIX SADF-OPT DEV EXPR PERCENT(1/0)
-	pser "$2" > "$BENCH_TMP/a"; sser "$3" "$4" "$5" > "$BENCH_TMP/b"
+# iostat series: DEVICE AWK-EXPRESSION-OVER-NAMED-COLUMNS (S_TIME_FORMAT=ISO)
+iser() {
+	awk -v dev="$1" -v expr="$2" '
+		/^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T/ { split($1, d, /[-T:+]/)
+			t = mktime(d[1] " " d[2] " " d[3] " " d[4] " " d[5] " " d[6]); next }
+		$1 == "Device" { delete col; for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == dev && t { n = split(expr, term, "+"); v = 0
+			for (k = 1; k <= n; k++) { split(term[k], f, "*"); x = $(col[f[1]]); v += (f[2] == "" ? x : x * f[2]) }
+			print t, v }' "$BENCH_TMP/iostat"
+}
+compare() { # NAME PERFLOG-SUFFIX SADF-OPT|iostat DEV EXPR PERCENT(1/0)
+	pser "$2" > "$BENCH_TMP/a"
+	case $3 in iostat) iser "$4" "$5" ;; *) sser "$3" "$4" "$5" ;; esac > "$BENCH_TMP/b"
 	awk -v name="$1" -v pct="$6" 'FNR == 1 { f++ }
 		f == 1 { a[$1] = $2; if (!a0 || $1 < a0) a0 = $1; if ($1 > a1) a1 = $1 }
 		f == 2 { b[$1] = $2; if (!b0 || $1 < b0) b0 = $1; if ($1 > b1) b1 = $1 }
@@ -93,6 +113,8 @@ compare "$DEV wkB/s (B/s)"        "LogicalDisk($DEV)\\Disk Write Bytes/sec" '-d 
 compare "$DEV tps (r/s + w/s)"    "LogicalDisk($DEV)\\Disk Reads/sec|LogicalDisk($DEV)\\Disk Writes/sec" '-d -p' "$DEV" 'tps' 0
 compare "$DEV await (s)"          "LogicalDisk($DEV)\\Avg. Disk sec/Transfer" '-d -p' "$DEV" 'await*0.001' 0
 compare "$DEV aqu-sz"             "LogicalDisk($DEV)\\Avg. Disk Queue Length" '-d -p' "$DEV" 'aqu-sz' 0
+compare "$DEV r_await (s, iostat)" "LogicalDisk($DEV)\\Avg. Disk sec/Read" iostat "$DEV" 'r_await*0.001' 0
+compare "$DEV w_await (s, iostat)" "LogicalDisk($DEV)\\Avg. Disk sec/Write" iostat "$DEV" 'w_await*0.001' 0
 compare 'fault/s'                 'Memory\Page Faults/sec'   -B - 'fault/s' 0
 compare 'majflt/s'                'Memory\Page Reads/sec'    -B - 'majflt/s' 0
 compare 'pswpin/s'                'Memory\Pages Input/sec'   -W - 'pswpin/s' 0
@@ -101,3 +123,15 @@ compare 'cswch/s'                 'System\Context Switches/sec' -w - 'cswch/s' 0
 compare 'lo rxkB/s (B/s)'         'Network Interface(lo)\Bytes Received/sec' '-n DEV' lo 'rxkB/s*1024' 0
 compare 'lo txkB/s (B/s)'         'Network Interface(lo)\Bytes Sent/sec'     '-n DEV' lo 'txkB/s*1024' 0
 compare 'lo rxpck/s+txpck/s'      'Network Interface(lo)\Packets/sec'        '-n DEV' lo 'rxpck/s+txpck/s' 0
+compare 'lo rxerr/s'              'Network Interface(lo)\Packets Received Errors/sec'    '-n EDEV' lo 'rxerr/s' 0
+compare 'lo txerr/s'              'Network Interface(lo)\Packets Outbound Errors/sec'    '-n EDEV' lo 'txerr/s' 0
+compare 'lo rxdrop/s'             'Network Interface(lo)\Packets Received Discarded/sec' '-n EDEV' lo 'rxdrop/s' 0
+compare 'lo txdrop/s'             'Network Interface(lo)\Packets Outbound Discarded/sec' '-n EDEV' lo 'txdrop/s' 0
+compare 'TCP oseg/s'              'TCP\Segments Sent/sec'          '-n TCP' - 'oseg/s' 0
+compare 'TCP iseg/s'              'TCP\Segments Received/sec'      '-n TCP' - 'iseg/s' 0
+compare 'TCP retrans/s'           'TCP\Segments Retransmitted/sec' '-n ETCP' - 'retrans/s' 0
+compare 'PSI %scpu'               'Pressure(cpu)\% Some Stalled Time'    '-q PSI' - '%scpu' 1
+compare 'PSI %sio'                'Pressure(io)\% Some Stalled Time'     '-q PSI' - '%sio' 1
+compare 'PSI %fio'                'Pressure(io)\% Full Stalled Time'     '-q PSI' - '%fio' 1
+compare 'PSI %smem'               'Pressure(memory)\% Some Stalled Time' '-q PSI' - '%smem' 1
+compare 'PSI %fmem'               'Pressure(memory)\% Full Stalled Time' '-q PSI' - '%fmem' 1

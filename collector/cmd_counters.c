@@ -35,10 +35,25 @@ static void list_instances(const struct raw_snapshot *s,
 		}
 		break;
 	case OBJ_NETWORK:
+		/* the rule is in counters/README.md, "Network _Total" */
 		fprintf(f, " _Total");
 		for (size_t i = 0; i < s->nnets; i++)
-			fprintf(f, " %s", s->nets[i].name);
+			fprintf(f, " %s%s", s->nets[i].name,
+				s->nets[i].in_total ? "" : "(not in _Total)");
 		break;
+	case OBJ_PRESSURE: {
+		int any = 0;
+
+		for (int r = 0; r < PSI_COUNT; r++)
+			if (s->psi[r].present) {
+				fprintf(f, " %s",
+					source_psi_name((enum psi_resource)r));
+				any = 1;
+			}
+		if (!any)
+			fprintf(f, " (not available: no pressure stall information from this source; Linux 4.20+ has it unless booted with psi=0)");
+		break;
+	}
 	case OBJ_PROCESS:
 		fprintf(f, " (the command of perflog run)");
 		break;
@@ -52,7 +67,7 @@ static int matches(const struct raw_snapshot *s, enum counter_object obj,
 		   const char *inst)
 {
 	if (!strcmp(inst, "*") || !strcmp(inst, "") ||
-	    !strcasecmp(inst, "_Total"))
+	    (obj != OBJ_PRESSURE && !strcasecmp(inst, "_Total")))
 		return 1;
 	switch (obj) {
 	case OBJ_PROCESSOR:
@@ -68,6 +83,13 @@ static int matches(const struct raw_snapshot *s, enum counter_object obj,
 	case OBJ_NETWORK:
 		for (size_t i = 0; i < s->nnets; i++)
 			if (!strcasecmp(s->nets[i].name, inst))
+				return 1;
+		return 0;
+	case OBJ_PRESSURE:
+		for (int r = 0; r < PSI_COUNT; r++)
+			if (s->psi[r].present &&
+			    !strcasecmp(source_psi_name((enum psi_resource)r),
+					inst))
 				return 1;
 		return 0;
 	default:
@@ -162,6 +184,10 @@ int cmd_counters(int argc, char **argv)
 		}
 		if (isnan(snap.mem.available))
 			printf("note: MemAvailable is missing (kernel older than 3.14): Available Bytes is not available\n");
+		if (snap.tcp.out_segs == SRC_NA)
+			printf("note: no TCP segment counts from this source (/proc/net/snmp): the TCP counters are logged as unknown\n");
+		if (snap.psi[0].present)
+			printf("note: Pressure(cpu)\\%% Full Stalled Time is unknown: the kernel defines no system-wide CPU full stall\n");
 	}
 	snapshot_free(&snap);
 	source_close(p);

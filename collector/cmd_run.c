@@ -1,80 +1,93 @@
 /*
  * cmd_run.c - `perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL]
- * [--client NAME] -- CMD [ARG...]`: log around one command (a backup, usually).
+ * [--client NAME] [--output SIZE] -- CMD [ARG...]`: log around one
+ * command (a backup, usually).
  *
- *   1. join the collector logging to -o DIR when DIR is a running log set,
- *      else start one (`perflog start -c -o -i`, run as /proc/self/exe so
- *      the very same binary answers) and read the log set path it prints
- *   2. become a child subreaper (after the collector daemonized, so the
- *      daemon is not ours) and ask the collector to "watch" our own pid:
- *      Process(LABEL) is this process and every descendant, and orphans
- *      come back to us so their work is still counted when reaped
- *   3. begin marker (session LABEL, text = the command line)
- *   4. fork+exec CMD: stdin inherited; stdout and stderr through two pipes
- *      that a poll loop copies both to our own stdout/stderr and to
- *      LOGSET/output-LABEL.log (appended). The command therefore sees
- *      pipes, not a terminal, even when run from one: programs that buffer
- *      fully on a pipe show their output in chunks (no pty is used, which
- *      keeps stdin, job control and Ctrl-C simple). Order is kept within
- *      each stream, and between them as far as the reads interleave.
- *   5. signals: SIGTERM, and SIGINT/SIGQUIT sent with kill(2) to us, are
- *      relayed to the command; SIGINT/SIGQUIT from the terminal (si_code
- *      SI_KERNEL) are not, since the command, in our process group, got
- *      them already. Either way this process does not die of them: the
- *      books must be closed. (A kill -INT to the whole process group
- *      reaches the command twice: once directly, once relayed.)
- *   6. on the command's exit: wait4 (rusage), reap adopted orphans, find a
- *      backup client's summary in the captured output (client.h: the client
- *      --client names, else CMD's, else any known), "sync"
- *      (one more sample, so the last interval is logged), end marker with
- *      the figures below, "unwatch", stop the collector if we started it,
- *      and exit with the command's status: its exit code, 128+N for a
- *      signal N, 127 when it could not be run.
+ *   1. join the collector logging to -o DIR or under it (the directory
+ *      `perflog start -o DIR` was given), else start one (`perflog start
+ *      --early`, run as /proc/self/exe so the very same binary answers);
+ *      finding and starting are done under a lock, so runs started
+ *      together share one collector
+ *   2. a cgroup of the command's own, below perflog run's (cgroup.h), when
+ *      the host allows it; the shim (run_shim.h) is forked and put in it
+ *   3. "watch" the shim's tree: Process(LABEL), LABEL made unique by the
+ *      collector (a second "job" at once is "job-2"); the session, the
+ *      output file and the instance all take that label
+ *   4. begin marker (session LABEL, text = the command line; extras: how
+ *      the tree is counted, see below), then the command starts
+ *   5. its stdout and stderr come through two pipes, copied to our own
+ *      stdout/stderr and, bounded, into the log set (run_output.h). The
+ *      command sees pipes, not a terminal (no pty: stdin, job control and
+ *      Ctrl-C stay simple); order is kept within each stream
+ *   6. signals: SIGTERM, SIGHUP, and SIGINT/SIGQUIT sent with kill(2) to
+ *      us, are relayed to the command; SIGINT/SIGQUIT from the terminal
+ *      (si_code SI_KERNEL) are not, since the command, in our process
+ *      group, got them already. This process does not die of them: the
+ *      books must be closed
+ *   7. at the command's end: find the backup client's summary in what was
+ *      kept (client/client.h: the client --client names, else CMD's, else
+ *      any known), "sync" (a sample now), end marker, "unwatch",
+ *      remove the cgroup, release the collector if we started it (it
+ *      stops once no run that joined it is left), and exit with the
+ *      command's status: its exit code, 128+N for signal N, 127 when it
+ *      could not be run; 1 when the end marker could be written nowhere
+ *      and the command itself succeeded
  *
+ * Begin marker extras: accounting=cpu=METHOD io=METHOD (process.h),
+ * cgroup=DIR (the command's group, v2 if any), accounting.note=WHY when
+ * a fallback was taken.
  * End marker extras (markers.tsv, after TEXT; documented in README.md):
  *   cmd=COMMAND LINE  status=N  signal=N (when killed)  duration=S.mmm
- *   output=output-LABEL.log
+ *   output=output-LABEL.log  output.bytes=N (all the output)
+ *   output.cut=N (bytes not kept: the file holds the last --output bytes)
+ *   summary.cut=N (bytes of summary lines the parser did not see)
  *   rusage.utime=S.mmm rusage.stime=S.mmm rusage.maxrss_kb=N
  *   rusage.minflt=N rusage.majflt=N rusage.inblock=N rusage.oublock=N
  *   rusage.nvcsw=N rusage.nivcsw=N   (the command and reaped descendants)
  *   client=NAME, client.*  the backup client's summary, see client.h
+ *   figures=FILE when the fields did not fit the line (run_marks.h)
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/time.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../collector/control.h"
+#include "../client/client.h"
 #include "../commands.h"
 #include "../counters/source.h"
-#include "../client/client.h"
+#include "control.h"
+#include "run_marks.h"
+#include "run_output.h"
+#include "run_shim.h"
+#include "settings.h"
 
 #define ME "perflog run"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL] [--client NAME] -- CMD [ARG...]\n"
-		"  -c FILE     settings file for the collector started here\n"
-		"  -o DIR      a running log set to join, or the directory under which\n"
-		"              a new log set is created (default ./logs)\n"
-		"  -i SECONDS  sampling interval of the collector started here\n"
-		"  -l LABEL    session name and Process instance (default: CMD's name)\n"
+		"usage: perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL] [--client NAME]\n"
+		"                   [--output SIZE] -- CMD [ARG...]\n"
+		"  -c FILE        settings file (the collector started here; [run] output)\n"
+		"  -o DIR         the log set to join, or the directory a running\n"
+		"                 collector logs under (perflog start -o DIR), else where\n"
+		"                 a new log set is created (default ./logs)\n"
+		"  -i SECONDS     sampling interval of the collector started here\n"
+		"  -l LABEL       session name and Process instance (default: CMD's name;\n"
+		"                 made unique, LABEL-2, while a run of that label is on)\n"
 		"  --client NAME  read this backup client's summary from the output\n"
-		"              (default: the client CMD names, else any known; none: no client)\n"
-		"Runs CMD between a begin and an end marker, keeps a copy of its output\n"
+		"                 (default: the client CMD names, else any known; none: no client)\n"
+		"  --output SIZE  keep the last SIZE bytes of CMD's output in the log set\n"
+		"                 (default 1M, 0 = none; the settings' [run] output)\n"
+		"Runs CMD between a begin and an end marker, keeps the end of its output\n"
 		"in the log set (output-LABEL.log), logs its process tree as\n"
 		"Process(LABEL), and exits with CMD's status (127: cannot run it,\n"
 		"128+N: killed by signal N). CMD gets PERFLOG_LOGSET to mark its own\n"
@@ -100,29 +113,147 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 static const int relayed[] = { SIGINT, SIGTERM, SIGQUIT, SIGHUP };
 #define NRELAYED (sizeof(relayed) / sizeof(relayed[0]))
 
-/* ---- the collector ---- */
-
-/* Run `perflog start` and read the log set path it prints. */
-static int start_collector(const char *file, const char *dir,
-			   const char *interval, char *logset, size_t n)
+static void catch_signals(struct sigaction *orig)
 {
-	const char *args[10];
-	int k = 0, pfd[2];
+	for (size_t i = 0; i < NRELAYED; i++) {
+		struct sigaction sa;
+
+		sigaction(relayed[i], NULL, &orig[i]);
+		/* ignored when we started (a background job of a script):
+		 * stay so, as a shell would, and so will the command */
+		if (orig[i].sa_handler == SIG_IGN && relayed[i] != SIGTERM)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_signal;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(relayed[i], &sa, NULL);
+	}
+}
+
+/* ---- the run ---- */
+
+struct run {
+	const char *file, *dir, *interval;
+	const char *client_arg;		/* --client, "none" included */
+	const struct client_def *client;	/* what it names */
+	unsigned long long output;
+	char **cmd;
+	char *cmdline;
+	struct collector_info col;
+	int started, watching;
+	char label[SRC_NAME_MAX];
+	char method[128], note[600];
+	struct cgroup_set cg;
+	struct shim shim;
+	struct sigaction orig[NRELAYED];
+	struct run_output out;
+	char outname[SRC_NAME_MAX + 16];
+	int status;
+};
+
+/* A label safe as a file name part and an instance name. */
+static void make_label(char *out, size_t n, const char *src)
+{
+	const char *base = strrchr(src, '/');
+	size_t k = 0;
+
+	base = base && base[1] ? base + 1 : src;
+	for (const char *p = base; *p && k + 1 < n && k < SRC_NAME_MAX - 8; p++) {
+		unsigned char c = (unsigned char)*p;
+		int okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			  c == '-';
+
+		out[k++] = okc ? (char)c : '_';
+	}
+	out[k] = '\0';
+	if (!k || !strcmp(out, ".") || !strcmp(out, ".."))
+		util_strlcpy(out, "cmd", n);
+}
+
+static int parse_args(struct run *r, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'O' },
+		{ "client", required_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *label = NULL, *output = NULL;
+	struct settings s;
+	struct perr e;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:o:i:l:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': r->file = optarg; break;
+		case 'o': r->dir = optarg; break;
+		case 'i': r->interval = optarg; break;
+		case 'l': label = optarg; break;
+		case 'O': output = optarg; break;
+		case 'C': r->client_arg = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: return util_bad_option("run", argv, optind, optopt);
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, ME ": CMD missing (perflog run [OPTIONS] -- CMD [ARG...])\n");
+		return 2;
+	}
+	r->cmd = argv + optind;
+	r->client = client_find(r->client_arg);
+	if (r->client_arg && !r->client && strcmp(r->client_arg, "none")) {
+		fprintf(stderr, ME ": unknown client '%s' (see perflog run --help)\n",
+			r->client_arg);
+		return 2;
+	}
+	make_label(r->label, sizeof(r->label), label ? label : r->cmd[0]);
+	if (settings_default(&s) < 0 ||
+	    (r->file && settings_load(r->file, &s, &e) < 0)) {
+		fprintf(stderr, ME ": %s\n", r->file ? e.msg : "out of memory");
+		settings_free(&s);
+		return 1;
+	}
+	r->output = s.output;
+	settings_free(&s);
+	if (output && settings_parse_output(output, &r->output, &e) < 0) {
+		fprintf(stderr, ME ": --output: %s\n", e.msg);
+		return 2;
+	}
+	return -1;	/* go on */
+}
+
+/* Run `perflog start --early` and read the log set path it prints. */
+static int start_collector(const struct run *r, char *logset, size_t n)
+{
+	const char *args[14];
+	char owner[32];
+	int k = 0, pfd[2], st;
+	char buf[PATH_MAX + 64];
+	size_t got = 0;
+	pid_t pid;
+
 	args[k++] = "perflog";
 	args[k++] = "start";
-	if (file)
-		args[k++] = "-c", args[k++] = file;
-	if (dir)
-		args[k++] = "-o", args[k++] = dir;
-	if (interval)
-		args[k++] = "-i", args[k++] = interval;
+	args[k++] = "--early";
+	snprintf(owner, sizeof(owner), "%ld", (long)getpid());
+	args[k++] = "--owner", args[k++] = owner;
+	if (r->file)
+		args[k++] = "-c", args[k++] = r->file;
+	if (r->dir)
+		args[k++] = "-o", args[k++] = r->dir;
+	if (r->interval)
+		args[k++] = "-i", args[k++] = r->interval;
 	args[k] = NULL;
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		fprintf(stderr, ME ": pipe: %s\n", strerror(errno));
 		return -1;
 	}
 	fflush(NULL);
-	pid_t pid = fork();
+	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, ME ": fork: %s\n", strerror(errno));
 		return -1;
@@ -135,22 +266,16 @@ static int start_collector(const char *file, const char *dir,
 		_exit(127);
 	}
 	close(pfd[1]);
-	size_t got = 0;
-	char buf[PATH_MAX + 64];
-	for (;;) {
-		ssize_t r = read(pfd[0], buf + got, sizeof(buf) - 1 - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-		if (got == sizeof(buf) - 1)
+	for (ssize_t rd; got < sizeof(buf) - 1; got += (size_t)rd) {
+		rd = read(pfd[0], buf + got, sizeof(buf) - 1 - got);
+		if (rd < 0 && errno == EINTR)
+			rd = 0;
+		else if (rd <= 0)
 			break;
 	}
 	close(pfd[0]);
 	buf[got] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	int st;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
@@ -162,65 +287,98 @@ static int start_collector(const char *file, const char *dir,
 	return util_strlcpy(logset, buf, n);
 }
 
-/* ---- small helpers ---- */
-
-/* A label safe as a file name part and an instance name. */
-static void make_label(char *out, size_t n, const char *src)
+/* 1. Join or start, under a lock so that runs started together do not
+ * each start their own collector. */
+static int find_or_start(struct run *r)
 {
-	const char *base = strrchr(src, '/');
-	base = base && base[1] ? base + 1 : src;
-	size_t k = 0;
-	for (const char *p = base; *p && k + 1 < n && k < SRC_NAME_MAX - 1; p++) {
-		unsigned char c = (unsigned char)*p;
-		int okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-			  c == '-' || c == '+';
-		out[k++] = okc ? (char)c : '_';
+	struct perr e;
+	const char *rt = control_runtime_dir(&e);
+	char lock[PATH_MAX], logset[PATH_MAX];
+	int fd = -1, rc = 0;
+
+	if (rt && snprintf(lock, sizeof(lock), "%s/run.lock", rt) < (int)sizeof(lock))
+		fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	while (fd >= 0 && flock(fd, LOCK_EX) < 0 && errno == EINTR)
+		;
+	if (r->dir && control_find_under(r->dir, &r->col, &e) == 0) {
+		if (r->file || r->interval)
+			fprintf(stderr, ME ": joining the collector logging to '%s'; -c and -i ignored\n",
+				r->col.logset);
+	} else if (start_collector(r, logset, sizeof(logset)) < 0) {
+		rc = -1;
+	} else if (control_find(logset, &r->col, &e) < 0) {
+		fprintf(stderr, ME ": %s\n", e.msg);
+		rc = -1;
+	} else {
+		r->started = 1;
 	}
-	out[k] = '\0';
-	if (!k || !strcmp(out, ".") || !strcmp(out, ".."))
-		util_strlcpy(out, "cmd", n);
+	if (fd >= 0)
+		close(fd);	/* releases the lock */
+	return rc;
 }
 
-/* The command line as a shell would read it back (single quotes where
- * needed). malloc'ed. */
-static char *join_cmdline(char **argv)
+/* 2. The command's cgroup: below ours, stale ones of killed runs gone. */
+static void make_cgroup(struct run *r)
 {
-	size_t len = 1;
-	for (char **a = argv; *a; a++)
-		len += 4 * strlen(*a) + 3;
-	char *s = malloc(len), *p = s;
-	if (!s)
-		return NULL;
-	for (char **a = argv; *a; a++) {
-		if (a != argv)
-			*p++ = ' ';
-		int plain = **a != '\0';
-		for (const char *c = *a; *c; c++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				    "0123456789-_./=:,+@%", *c))
-				plain = 0;
-		if (plain) {
-			p = stpcpy(p, *a);
-			continue;
-		}
-		*p++ = '\'';
-		for (const char *c = *a; *c; c++) {
-			if (*c == '\'')
-				p = stpcpy(p, "'\\''");
-			else
-				*p++ = *c;
-		}
-		*p++ = '\'';
+	struct cgroup_set base;
+	struct perr e;
+	char name[64];
+
+	snprintf(name, sizeof(name), CGROUP_PREFIX "%ld", (long)getpid());
+	if (cgroup_self(&base, &e) < 0) {
+		snprintf(r->note, sizeof(r->note), "no cgroup: %s", e.msg);
+		return;
 	}
-	*p = '\0';
-	return s;
+	cgroup_clean_stale(&base);
+	if (cgroup_create(&base, name, &r->cg, &e) < 0)
+		snprintf(r->note, sizeof(r->note), "no cgroup: %s", e.msg);
+}
+
+/* 3-4. The shim, the watch, the begin marker, the command. */
+static int begin(struct run *r, int po[2], int pe[2])
+{
+	int reads[2] = { po[0], pe[0] };
+	struct run_extras x = { 0 };
+	struct perr e;
+	char *text;
+
+	if (shim_start(&r->shim, r->cmd, po[1], pe[1], reads, 2,
+		       r->col.logset, relayed, r->orig, NRELAYED, &e) < 0) {
+		fprintf(stderr, ME ": %s\n", e.msg);
+		return -1;
+	}
+	close(po[1]);
+	close(pe[1]);
+	if (cgroup_any(&r->cg) && cgroup_join(&r->cg, r->shim.pid, &e) < 0)
+		snprintf(r->note, sizeof(r->note), "no cgroup: %s", e.msg);
+	r->watching = control_watch(&r->col, r->shim.pid, r->label, 1, &r->cg,
+				    r->label, sizeof(r->label), r->method,
+				    sizeof(r->method), &e) == 0;
+	if (!r->watching)
+		fprintf(stderr, ME ": Process(%s) not logged: %s\n", r->label,
+			e.msg);
+	if (r->method[0])
+		run_extra_add(&x, "accounting=%s", r->method);
+	if (r->cg.v2[0] || r->cg.cpuacct[0])
+		run_extra_add(&x, "cgroup=%s", r->cg.v2[0] ? r->cg.v2 : r->cg.cpuacct);
+	if (r->note[0])
+		run_extra_add(&x, "accounting.note=%s", r->note);
+	text = run_marker_text(r->cmdline);
+	if (!text || run_mark(&r->col, MARK_BEGIN, r->label, text, &x, &e) < 0)
+		fprintf(stderr, ME ": begin marker: %s\n", text ? e.msg : "out of memory");
+	free(text);
+	run_extras_free(&x);
+	snprintf(r->outname, sizeof(r->outname), "output-%s.log", r->label);
+	if (run_output_open(&r->out, r->col.logset, r->outname, r->output, &e) < 0)
+		fprintf(stderr, ME ": %s (output not kept)\n", e.msg);
+	return shim_go(&r->shim);
 }
 
 static void write_all(int fd, const char *buf, size_t n)
 {
 	while (n > 0) {
 		ssize_t w = write(fd, buf, n);
+
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -230,435 +388,206 @@ static void write_all(int fd, const char *buf, size_t n)
 	}
 }
 
-/*
- * What the client parsers see: the output's lines they need
- * (client_line_wanted), each cut at 4 KiB, up to 16 MiB in all. A verbose
- * backup prints a line per file; this keeps memory bounded while keeping
- * every summary of a multi-run script.
- */
-struct capture {
-	char *keep;
-	size_t nkeep, capkeep;
-	char line[4096];
-	size_t nline;
-};
-
-#define CAPTURE_MAX (16u << 20)
-
-static void capture_line_end(struct capture *c)
-{
-	if (client_line_wanted(c->line, c->nline) &&
-	    c->nkeep + c->nline + 1 <= CAPTURE_MAX) {
-		if (c->nkeep + c->nline + 1 > c->capkeep) {
-			size_t nc = c->capkeep ? c->capkeep : 65536;
-			while (nc < c->nkeep + c->nline + 1)
-				nc *= 2;
-			char *nk = realloc(c->keep, nc);
-			if (!nk)
-				goto out;
-			c->keep = nk;
-			c->capkeep = nc;
-		}
-		memcpy(c->keep + c->nkeep, c->line, c->nline);
-		c->nkeep += c->nline;
-		c->keep[c->nkeep++] = '\n';
-	}
-out:
-	c->nline = 0;
-}
-
-static void capture_feed(struct capture *c, const char *buf, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (buf[i] == '\n') {
-			capture_line_end(c);
-			continue;
-		}
-		if (c->nline < sizeof(c->line))
-			c->line[c->nline++] = buf[i];
-	}
-}
-
-/* ---- extras ---- */
-
-struct extras {
-	char **v;
-	size_t n, cap;
-};
-
-static void extra_add(struct extras *x, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void extra_add(struct extras *x, const char *fmt, ...)
-{
-	if (x->n == x->cap) {
-		size_t nc = x->cap ? 2 * x->cap : 32;
-		char **nv = realloc(x->v, nc * sizeof(*nv));
-		if (!nv)
-			return;
-		x->v = nv;
-		x->cap = nc;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) >= 0)
-		x->v[x->n++] = s;
-	va_end(ap);
-}
-
-static void rusage_add(struct rusage *sum, const struct rusage *r)
-{
-	timeradd(&sum->ru_utime, &r->ru_utime, &sum->ru_utime);
-	timeradd(&sum->ru_stime, &r->ru_stime, &sum->ru_stime);
-	if (r->ru_maxrss > sum->ru_maxrss)
-		sum->ru_maxrss = r->ru_maxrss;
-	sum->ru_minflt += r->ru_minflt;
-	sum->ru_majflt += r->ru_majflt;
-	sum->ru_inblock += r->ru_inblock;
-	sum->ru_oublock += r->ru_oublock;
-	sum->ru_nvcsw += r->ru_nvcsw;
-	sum->ru_nivcsw += r->ru_nivcsw;
-}
-
-/* Reap every child that has exited (adopted orphans); with block, wait
- * for all of them. */
-static void reap_orphans(pid_t except, struct rusage *sum, int block)
-{
-	for (;;) {
-		int st;
-		struct rusage ru;
-		pid_t p = wait4(-1, &st, block ? 0 : WNOHANG, &ru);
-		if (p < 0 && errno == EINTR)
-			continue;
-		if (p <= 0)
-			return;
-		if (p != except)
-			rusage_add(sum, &ru);
-	}
-}
-
-/* ---- the command ---- */
-
-struct child {
-	pid_t pid;
-	int out, err;		/* read ends, -1 once at EOF */
-	int exec_errno;		/* errno of a failed exec, else 0 */
-	int status;		/* wait status once reaped */
-	int reaped;
-	struct rusage ru;
-	double t0, t1;		/* monotonic start, end */
-};
-
-static int spawn(struct child *c, char **argv, const char *logset,
-		 const struct sigaction *orig)
-{
-	int po[2], pe[2], px[2];
-	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0 ||
-	    pipe2(px, O_CLOEXEC) < 0) {
-		fprintf(stderr, ME ": pipe: %s\n", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	c->t0 = util_monotonic();
-	c->pid = fork();
-	if (c->pid < 0) {
-		fprintf(stderr, ME ": fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (c->pid == 0) {
-		/* the dispositions and mask we were started with */
-		for (size_t i = 0; i < NRELAYED; i++)
-			sigaction(relayed[i], &orig[i], NULL);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		setenv("PERFLOG_LOGSET", logset, 1);
-		execvp(argv[0], argv);
-		int err = errno;
-		if (write(px[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(po[1]);
-	close(pe[1]);
-	close(px[1]);
-	c->out = po[0];
-	c->err = pe[0];
-	int err;
-	ssize_t r;
-	while ((r = read(px[0], &err, sizeof(err))) < 0 && errno == EINTR)
-		;
-	c->exec_errno = r == (ssize_t)sizeof(err) ? err : 0;
-	close(px[0]);
-	return 0;
-}
-
-/* Copy the command's output until it exits and its pipes close (or stay
- * idle for 2 s after its exit: a daemon it left behind may hold them). */
-static void pump(struct child *c, int logfd, struct capture *cap,
-		 struct rusage *orphans)
+/* One chunk from the command's stdout or stderr; 0 at its end. */
+static int copy_chunk(struct run *r, int *fdp, int to)
 {
 	char buf[65536];
+	ssize_t n = read(*fdp, buf, sizeof(buf));
+
+	if (n < 0 && errno == EINTR)
+		return 1;
+	if (n <= 0) {
+		close(*fdp);
+		*fdp = -1;
+		return 0;
+	}
+	write_all(to, buf, (size_t)n);
+	run_output_feed(&r->out, buf, (size_t)n);
+	return 1;
+}
+
+/* 5-6. Copy the output until the command has ended and its pipes closed
+ * (or stayed idle for 2 s after its end: a daemon it left may hold
+ * them); relay the signals that came. */
+static void pump(struct run *r, int out, int err)
+{
 	double idle_since = 0;
-	while (c->out >= 0 || c->err >= 0 || !c->reaped) {
+	int shim_fd_open = 1;
+
+	while (out >= 0 || err >= 0 || !r->shim.exited) {
+		struct pollfd p[3];
+		nfds_t np = 0;
+		int ready;
+
 		for (size_t i = 0; i < NRELAYED; i++)
 			if (g_pending[relayed[i]]) {
 				g_pending[relayed[i]] = 0;
-				if (!c->reaped)
-					kill(c->pid, relayed[i]);
+				if (!r->shim.exited && r->shim.cmd > 0)
+					kill(r->shim.cmd, relayed[i]);
 			}
-		struct pollfd p[2];
-		int np = 0;
-		if (c->out >= 0)
-			p[np++] = (struct pollfd){ .fd = c->out, .events = POLLIN };
-		if (c->err >= 0)
-			p[np++] = (struct pollfd){ .fd = c->err, .events = POLLIN };
-		int r = np ? poll(p, (nfds_t)np, 100) : (usleep(100000), 0);
-		if (r > 0) {
+		if (out >= 0)
+			p[np++] = (struct pollfd){ .fd = out, .events = POLLIN };
+		if (err >= 0)
+			p[np++] = (struct pollfd){ .fd = err, .events = POLLIN };
+		if (!r->shim.exited && shim_fd_open)
+			p[np++] = (struct pollfd){ .fd = shim_fd(&r->shim),
+						   .events = POLLIN };
+		if (!np)
+			break;	/* the shim died: nothing more will come */
+		ready = poll(p, np, 100);
+		for (nfds_t i = 0; ready > 0 && i < np; i++) {
+			if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (p[i].fd == out)
+				copy_chunk(r, &out, 1);
+			else if (p[i].fd == err)
+				copy_chunk(r, &err, 2);
+			else if (shim_read(&r->shim) < 0)
+				shim_fd_open = 0;
+		}
+		if (ready > 0)
 			idle_since = 0;
-			for (int i = 0; i < np; i++) {
-				if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
-					continue;
-				ssize_t n = read(p[i].fd, buf, sizeof(buf));
-				if (n < 0 && errno == EINTR)
-					continue;
-				int *fdp = p[i].fd == c->out ? &c->out : &c->err;
-				if (n <= 0) {
-					close(*fdp);
-					*fdp = -1;
-					continue;
-				}
-				write_all(fdp == &c->out ? 1 : 2, buf, (size_t)n);
-				if (logfd >= 0)
-					write_all(logfd, buf, (size_t)n);
-				capture_feed(cap, buf, (size_t)n);
-			}
-		}
-		if (!c->reaped) {
-			int st;
-			pid_t w = wait4(c->pid, &st, WNOHANG, &c->ru);
-			if (w == c->pid) {
-				c->reaped = 1;
-				c->status = st;
-				c->t1 = util_monotonic();
-			}
-		}
-		if (c->reaped) {
-			reap_orphans(c->pid, orphans, 0);
-			double now = util_monotonic();
-			if (r == 0 && !idle_since)
-				idle_since = now;
-			if (idle_since && now - idle_since > 2.0)
-				break;
-		}
+		else if (r->shim.exited && !idle_since)
+			idle_since = util_monotonic();
+		if (idle_since && util_monotonic() - idle_since > 2.0)
+			break;
 	}
-	if (c->out >= 0)
-		close(c->out);
-	if (c->err >= 0)
-		close(c->err);
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+}
+
+/* The end marker's fields (listed at the top of the file). */
+static void end_extras(struct run *r, struct run_extras *x)
+{
+	const struct shim *s = &r->shim;
+	const struct rusage *ru = &s->ru;
+	struct client_list sums;
+	size_t nclient = 0;
+	char **client;
+	long nsum = 0;
+
+	run_extra_add(x, "cmd=%s", r->cmdline);
+	run_extra_add(x, "status=%d", r->status);
+	if (!s->exec_errno && s->exited && WIFSIGNALED(s->status))
+		run_extra_add(x, "signal=%d", WTERMSIG(s->status));
+	run_extra_add(x, "duration=%.3f", s->t1 > s->t0 ? s->t1 - s->t0 : 0.0);
+	if (r->out.cap) {
+		run_extra_add(x, "output=%s", r->outname);
+		run_extra_add(x, "output.bytes=%llu", r->out.total);
+	}
+	if (run_output_cut(&r->out))
+		run_extra_add(x, "output.cut=%llu", run_output_cut(&r->out));
+	if (r->out.keep_cut)
+		run_extra_add(x, "summary.cut=%llu", r->out.keep_cut);
+	run_extra_add(x, "rusage.utime=%.3f",
+		      ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
+	run_extra_add(x, "rusage.stime=%.3f",
+		      ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+	run_extra_add(x, "rusage.maxrss_kb=%ld", ru->ru_maxrss);
+	run_extra_add(x, "rusage.minflt=%ld", ru->ru_minflt);
+	run_extra_add(x, "rusage.majflt=%ld", ru->ru_majflt);
+	run_extra_add(x, "rusage.inblock=%ld", ru->ru_inblock);
+	run_extra_add(x, "rusage.oublock=%ld", ru->ru_oublock);
+	run_extra_add(x, "rusage.nvcsw=%ld", ru->ru_nvcsw);
+	run_extra_add(x, "rusage.nivcsw=%ld", ru->ru_nivcsw);
+	memset(&sums, 0, sizeof(sums));
+	if (r->out.nkeep && !(r->client_arg && !r->client))
+		nsum = client_detect(r->out.keep, r->out.nkeep, r->client,
+				     client_by_command(r->cmd), &sums);
+	if (r->client && nsum == 0)
+		fprintf(stderr, ME ": no %s summary in the output\n",
+			r->client->name);
+	client = client_extras(&sums, &nclient);
+	client_list_free(&sums);
+	for (size_t i = 0; i < nclient; i++)
+		run_extra_add(x, "%s", client[i]);
+	client_extras_free(client, nclient);
+}
+
+/* 7. Close the books. Returns 0, or -1 when the end marker could be
+ * written nowhere. */
+static int finish(struct run *r)
+{
+	const struct shim *s = &r->shim;
+	struct run_extras x = { 0 };
+	struct perr e;
+	char text[64], req[64];
+	int rc = 0, deferred;
+
+	if (shim_rusage(&r->shim) < 0)
+		memset(&r->shim.ru, 0, sizeof(r->shim.ru));
+	if (s->exec_errno) {
+		fprintf(stderr, ME ": cannot run '%s': %s\n", r->cmd[0],
+			strerror(s->exec_errno));
+		r->status = 127;
+	} else if (!s->exited) {
+		r->status = 127;	/* the shim died: no status */
+	} else {
+		r->status = WIFSIGNALED(s->status) ? 128 + WTERMSIG(s->status)
+						   : WEXITSTATUS(s->status);
+	}
+	run_output_close(&r->out);
+	if (r->watching && control_request(&r->col, "sync", NULL, 0, &e) < 0)
+		fprintf(stderr, ME ": sync: %s\n", e.msg);
+	end_extras(r, &x);
+	if (r->status == 127 && (s->exec_errno || !s->exited))
+		snprintf(text, sizeof(text), "cannot run");
+	else if (s->exited && WIFSIGNALED(s->status))
+		snprintf(text, sizeof(text), "killed by signal %d",
+			 WTERMSIG(s->status));
+	else
+		snprintf(text, sizeof(text), "exit %d", r->status);
+	if (run_mark(&r->col, MARK_END, r->label, text, &x, &e) < 0) {
+		fprintf(stderr, ME ": end marker: %s\n", e.msg);
+		rc = -1;
+	}
+	run_extras_free(&x);
+	snprintf(req, sizeof(req), "unwatch %ld", (long)r->shim.pid);
+	if (r->watching && control_request(&r->col, req, NULL, 0, &e) < 0)
+		fprintf(stderr, ME ": unwatch: %s\n", e.msg);
+	shim_finish(&r->shim);
+	if (cgroup_any(&r->cg) && cgroup_remove(&r->cg, &e) < 0)
+		fprintf(stderr, ME ": %s\n", e.msg);
+	if (r->started && control_release(&r->col, &deferred, &e) < 0)
+		fprintf(stderr, ME ": stopping the collector: %s\n", e.msg);
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "client", required_argument, NULL, 'C' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *file = NULL, *dir = NULL, *interval = NULL, *label_arg = NULL;
-	const char *client_arg = NULL;
-	int c;
+	struct run r;
+	int po[2], pe[2], rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:o:i:l:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c': file = optarg; break;
-		case 'o': dir = optarg; break;
-		case 'i': interval = optarg; break;
-		case 'l': label_arg = optarg; break;
-		case 'C': client_arg = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default:
-			fprintf(stderr, ME ": bad option '%s' (see perflog run --help)\n",
-				argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, ME ": CMD missing (perflog run [OPTIONS] -- CMD [ARG...])\n");
-		return 2;
-	}
-	char **cmd = argv + optind;
-	const struct client_def *forced = client_find(client_arg);
-	if (client_arg && !forced && strcmp(client_arg, "none")) {
-		fprintf(stderr, ME ": unknown client '%s' (see perflog run --help)\n",
-			client_arg);
-		return 2;
-	}
-	char label[SRC_NAME_MAX];
-	make_label(label, sizeof(label), label_arg ? label_arg : cmd[0]);
-
-	/* 1. join or start a collector */
-	struct perr e;
-	struct collector_info col;
-	int started = 0;
-	if (dir && control_find(dir, &col, &e) == 0) {
-		if (file || interval)
-			fprintf(stderr, ME ": joining the collector logging to '%s'; -c and -i ignored\n",
-				col.logset);
-	} else {
-		char logset[PATH_MAX];
-		if (start_collector(file, dir, interval, logset, sizeof(logset)) < 0)
-			return 1;
-		started = 1;
-		if (control_find(logset, &col, &e) < 0) {
-			fprintf(stderr, ME ": %s\n", e.msg);
-			return 1;
-		}
-	}
-
-	/* 2. subreaper, signals, watch */
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		fprintf(stderr, ME ": cannot become a subreaper (%s); orphans' work may be lost\n",
-			strerror(errno));
-	struct sigaction orig[NRELAYED];
-	for (size_t i = 0; i < NRELAYED; i++) {
-		sigaction(relayed[i], NULL, &orig[i]);
-		/* ignored when we started (a background job of a script):
-		 * stay so, as a shell would, and so will the command */
-		if (orig[i].sa_handler == SIG_IGN && relayed[i] != SIGTERM)
-			continue;
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = on_signal;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		sigaction(relayed[i], &sa, NULL);
-	}
-	char req[128];
-	snprintf(req, sizeof(req), "watch %ld\t%s", (long)getpid(), label);
-	int watching = control_request(&col, req, NULL, 0, &e) == 0;
-	if (!watching)
-		fprintf(stderr, ME ": Process(%s) not logged: %s\n", label, e.msg);
-
-	/* 3. begin marker */
-	char *cmdline = join_cmdline(cmd);
-	if (!cmdline) {
+	memset(&r, 0, sizeof(r));
+	rc = parse_args(&r, argc, argv);
+	if (rc >= 0)
+		return rc;
+	r.cmdline = run_cmdline(r.cmd);
+	if (!r.cmdline) {
 		fprintf(stderr, ME ": out of memory\n");
 		return 1;
 	}
-	if (control_mark(col.logset, MARK_BEGIN, label, cmdline, NULL, 0, &e) < 0)
-		fprintf(stderr, ME ": begin marker: %s\n", e.msg);
-
-	/* 4. the command, its output teed into the log set */
-	char outname[SRC_NAME_MAX + 16], outpath[PATH_MAX + 96];
-	snprintf(outname, sizeof(outname), "output-%s.log", label);
-	snprintf(outpath, sizeof(outpath), "%s/%s", col.logset, outname);
-	int logfd = open(outpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (logfd < 0)
-		fprintf(stderr, ME ": unable to open '%s': %s (output not kept)\n",
-			outpath, strerror(errno));
-	struct child ch;
-	memset(&ch, 0, sizeof(ch));
-	ch.out = ch.err = -1;
-	struct capture cap;
-	memset(&cap, 0, sizeof(cap));
-	struct rusage orphans;
-	memset(&orphans, 0, sizeof(orphans));
-	int status;
-	if (spawn(&ch, cmd, col.logset, orig) < 0) {
-		status = 127;
+	if (find_or_start(&r) < 0) {
+		free(r.cmdline);
+		return 1;
+	}
+	catch_signals(r.orig);
+	make_cgroup(&r);
+	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
+		fprintf(stderr, ME ": pipe: %s\n", strerror(errno));
+		r.status = 1;
+	} else if (begin(&r, po, pe) < 0) {
+		r.status = 127;
+		close(po[0]);
+		close(pe[0]);
 	} else {
-		pump(&ch, logfd, &cap, &orphans);
-		if (!ch.reaped) {	/* gave up on the pipes first: cannot be */
-			while (wait4(ch.pid, &ch.status, 0, &ch.ru) < 0 &&
-			       errno == EINTR)
-				;
-			ch.t1 = util_monotonic();
-		}
-		reap_orphans(ch.pid, &orphans, 0);
-		if (ch.exec_errno) {
-			fprintf(stderr, ME ": cannot run '%s': %s\n", cmd[0],
-				strerror(ch.exec_errno));
-			status = 127;
-		} else if (WIFSIGNALED(ch.status)) {
-			status = 128 + WTERMSIG(ch.status);
-		} else {
-			status = WEXITSTATUS(ch.status);
-		}
+		pump(&r, po[0], pe[0]);
 	}
-	capture_line_end(&cap);
-	if (logfd >= 0)
-		close(logfd);
-
-	/* 6. close the books */
-	struct client_list sums;
-	memset(&sums, 0, sizeof(sums));
-	long nsum = 0;
-	if (cap.nkeep && !(client_arg && !forced))
-		nsum = client_detect(cap.keep, cap.nkeep, forced,
-				     client_by_command(cmd), &sums);
-	free(cap.keep);
-	if (forced && nsum == 0)
-		fprintf(stderr, ME ": no %s summary in the output\n", forced->name);
-	size_t nclient = 0;
-	char **client = client_extras(&sums, &nclient);
-	client_list_free(&sums);
-
-	if (watching && control_request(&col, "sync", NULL, 0, &e) < 0)
-		fprintf(stderr, ME ": sync: %s\n", e.msg);
-
-	struct rusage ru = ch.ru;
-	rusage_add(&ru, &orphans);
-	struct extras x = { 0 };
-	extra_add(&x, "cmd=%s", cmdline);
-	extra_add(&x, "status=%d", status);
-	if (!ch.exec_errno && ch.reaped && WIFSIGNALED(ch.status))
-		extra_add(&x, "signal=%d", WTERMSIG(ch.status));
-	extra_add(&x, "duration=%.3f", ch.t1 > ch.t0 ? ch.t1 - ch.t0 : 0.0);
-	if (logfd >= 0)
-		extra_add(&x, "output=%s", outname);
-	extra_add(&x, "rusage.utime=%.3f",
-		  ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6);
-	extra_add(&x, "rusage.stime=%.3f",
-		  ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
-	extra_add(&x, "rusage.maxrss_kb=%ld", ru.ru_maxrss);
-	extra_add(&x, "rusage.minflt=%ld", ru.ru_minflt);
-	extra_add(&x, "rusage.majflt=%ld", ru.ru_majflt);
-	extra_add(&x, "rusage.inblock=%ld", ru.ru_inblock);
-	extra_add(&x, "rusage.oublock=%ld", ru.ru_oublock);
-	extra_add(&x, "rusage.nvcsw=%ld", ru.ru_nvcsw);
-	extra_add(&x, "rusage.nivcsw=%ld", ru.ru_nivcsw);
-	for (size_t i = 0; i < nclient; i++)
-		extra_add(&x, "%s", client[i]);
-	client_extras_free(client, nclient);
-
-	char text[64];
-	if (status == 127 && (ch.exec_errno || ch.pid <= 0))
-		snprintf(text, sizeof(text), "cannot run");
-	else if (status > 128 && ch.reaped && WIFSIGNALED(ch.status))
-		snprintf(text, sizeof(text), "killed by signal %d",
-			 WTERMSIG(ch.status));
-	else
-		snprintf(text, sizeof(text), "exit %d", status);
-	if (control_mark(col.logset, MARK_END, label, text,
-			 (const char *const *)x.v, x.n, &e) < 0)
-		fprintf(stderr, ME ": end marker: %s\n", e.msg);
-	for (size_t i = 0; i < x.n; i++)
-		free(x.v[i]);
-	free(x.v);
-	free(cmdline);
-
-	if (watching) {
-		snprintf(req, sizeof(req), "unwatch %ld", (long)getpid());
-		if (control_request(&col, req, NULL, 0, &e) < 0)
-			fprintf(stderr, ME ": unwatch: %s\n", e.msg);
-	}
-	if (started && control_stop(&col, &e) < 0)
-		fprintf(stderr, ME ": stopping the collector: %s\n", e.msg);
-	return status;
+	if (finish(&r) < 0 && r.status == 0)
+		r.status = 1;
+	run_output_free(&r.out);
+	free(r.cmdline);
+	return r.status;
 }

@@ -24,13 +24,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f]\n"
+		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f] [--early] [--owner PID]\n"
 		"  -c FILE     settings file (see perftest.pml.sample); default: the\n"
 		"              seed kit's counter set every 5 s\n"
 		"  -o DIR      create the log set under DIR (default ./logs)\n"
 		"  -i SECONDS  sampling interval, whole seconds >= 1\n"
 		"  -f          stay in the foreground (systemd, tests); stop with\n"
 		"              Ctrl-C, SIGTERM or perflog stop\n"
+		"  --early     return as soon as the log set's first interval begins\n"
+		"              (perflog run, which takes the first sample itself)\n"
+		"  --owner PID stop once process PID is gone and no tree is watched\n"
+		"              (perflog run, for the collector it starts)\n"
 		"Prints the log set's path once the first sample is written.\n");
 }
 
@@ -131,10 +135,13 @@ int cmd_start(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "samples", required_argument, NULL, 'n' },
+		{ "early", no_argument, NULL, 'E' },
+		{ "owner", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *dir = NULL, *interval = NULL;
-	int foreground = 0, c, r;
+	int foreground = 0, early = 0, c, r;
+	long owner = 0;
 	long samples = 0;
 	struct settings s;
 	struct collector_options opt;
@@ -149,6 +156,8 @@ int cmd_start(int argc, char **argv)
 		case 'i': interval = optarg; break;
 		case 'f': foreground = 1; break;
 		case 'n': samples = strtol(optarg, NULL, 10); break;
+		case 'E': early = 1; break;
+		case 'W': owner = strtol(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
 		default: return util_bad_option("start", argv, optind, optopt);
 		}
@@ -182,6 +191,8 @@ int cmd_start(int argc, char **argv)
 	opt.proc_root = getenv("PERFLOG_PROC_ROOT") ? getenv("PERFLOG_PROC_ROOT") : "/";
 	opt.notify_fd = -1;
 	opt.max_samples = samples;
+	opt.notify_at_base = early;
+	opt.owner = owner > 0 ? (pid_t)owner : 0;
 	r = foreground ? collector_run(&opt) : run_daemon(&opt);
 	settings_free(&s);
 	return r;

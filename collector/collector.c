@@ -28,18 +28,9 @@
 #include <unistd.h>
 
 #include "../counters/process.h"
-#include "../counters/rates.h"
-#include "../counters/source.h"
-#include "../logs/logset.h"
 #include "../logs/markers.h"
 #include "../logs/setdir.h"
-#include "complain.h"
-#include "schedule.h"
-#include "select.h"
-#include "server.h"
-
-#define MAX_SYNC 64
-#define MAX_WATCH 16
+#include "collector_int.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -84,37 +75,11 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-struct watch {
-	pid_t pid;
-	char label[SRC_NAME_MAX];
-	struct proctree *tree;
-	struct proc_raw prev;
-	int have_prev;
-};
-
-struct collector {
-	const struct collector_options *opt;
-	const struct settings *set;
-	struct source *proc;
-	struct raw_snapshot a, b, *prev, *cur;
-	struct sample sample;
-	struct selector *sel;
-	struct logset_writer *w;
-	struct server *srv;
-	struct schedule sched;
-	int have_base;		/* the first deadline's read, the baseline */
-	unsigned long samples;
-	time_t last;		/* nominal stamp of the last sample */
-	double last_update;	/* when it was really read (wall clock) */
-	struct request sync[MAX_SYNC];
-	int nsync;
-	struct request stopper[MAX_SYNC];
-	int nstop;
-	struct watch watch[MAX_WATCH];
-	int nwatch;
-	struct complaint c_read, c_write, c_add, c_late;
-	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
-};
+void collector_stop(struct collector *c)
+{
+	(void)c;
+	stop_signal = -1;
+}
 
 /* A directory name for the log set: HOST-YYYYmmddTHHMMSS, with -2, -3 ...
  * when two collectors start in the same second. */
@@ -157,28 +122,6 @@ static void notify(const struct collector *c, int ok, const char *msg)
 		fflush(stdout);
 	} else {
 		fprintf(stderr, "perflog start: %s\n", msg);
-	}
-}
-
-/* Add watched process trees to the sample. */
-static void sample_watches(struct collector *c)
-{
-	for (int i = 0; i < c->nwatch; i++) {
-		struct watch *wt = &c->watch[i];
-		struct proc_raw now;
-		struct instance_values *iv;
-
-		if (proctree_read(wt->tree, &now, NULL) < 0) {
-			wt->have_prev = 0;
-			continue;
-		}
-		if (wt->have_prev) {
-			iv = sample_add(&c->sample, OBJ_PROCESS, wt->label);
-			if (iv)
-				proctree_rates(&wt->prev, &now, iv);
-		}
-		wt->prev = now;
-		wt->have_prev = 1;
 	}
 }
 
@@ -249,8 +192,10 @@ static void select_instances(struct collector *c, double now)
 	c->sample.n = keep;
 }
 
-/* stamp: the sample's nominal wall time; deadline: its monotonic
- * deadline. The update carries when the counters were really read. */
+/* Read, compute and write one sample. stamp and deadline are the next
+ * scheduled sample's; the update carries when the counters were really
+ * read on the schedule's clock, stamp + (read - deadline), which is before
+ * stamp for a sample off the schedule. */
 static int take_sample(struct collector *c, time_t stamp, double deadline)
 {
 	struct perr pe;
@@ -272,11 +217,11 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 		complain(&c->c_read, now, "unable to compute rates");
 		return -1;
 	}
-	sample_watches(c);
-	select_instances(c, now);
 	when = (double)stamp + (c->cur->mono - deadline);
 	if (when < c->last_update + 0.001)
 		when = c->last_update + 0.001;
+	watch_sample(c, when);
+	select_instances(c, now);
 	/* the values cover the monotonic time since the previous read: a wall
 	 * clock that jumped further leaves the difference unknown */
 	if (logset_write_span(c->w, when - (c->cur->mono - c->prev->mono), when,
@@ -285,7 +230,7 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 	else
 		complain_release(&c->c_write, "writing the log set works again");
 	c->samples++;
-	c->last = stamp;
+	c->last = (time_t)floor(when);
 	c->last_update = when;
 	t = c->prev;
 	c->prev = c->cur;
@@ -293,144 +238,57 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 	return 0;
 }
 
-static void handle_mark(struct collector *c, struct request *r, char *args)
+/* Now on the schedule's clock (the wall clock the stamps follow). */
+static double sched_now(const struct collector *c)
 {
-	char *field[64];
-	int n = 0;
-	enum marker_kind kind;
-	char *session, *text;
-	const char *extra[64];
+	return (double)schedule_stamp(&c->sched) +
+	       (util_monotonic() - schedule_deadline(&c->sched));
+}
+
+int collector_sample_now(struct collector *c)
+{
+	double deadline = schedule_deadline(&c->sched);
+	time_t stamp = schedule_stamp(&c->sched);
+	double when = sched_now(c);
+
+	/* before the baseline there is nothing to take a delta from, and
+	 * the log set starts at the first deadline */
+	if (!c->have_base || when < c->last_update + 0.001 ||
+	    when <= (double)logset_writer_meta(c->w)->start)
+		return -1;
+	return take_sample(c, stamp, deadline);
+}
+
+/*
+ * Stop: take a last sample, then close the row it falls in when that is
+ * worth it: when a watched tree ended in it (its zeros make the row hold
+ * exactly the tree's work, not an average over the part it lived), or
+ * when at least half of it was measured (librrd keeps a row whose unknown
+ * part is at most half, as the average of the rest). Returns the stop
+ * time for the metadata.
+ */
+static double closing(struct collector *c)
+{
+	double step = c->set->interval, row_end, known;
 	struct perr pe;
-	int ok, bad_extra = 0;
 
-	for (char *p = args; n < 64;) {
-		field[n++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			break;
-		*p++ = '\0';
+	if (!c->samples || !c->w)
+		return c->last_update;
+	if (sched_now(c) > c->last_update + 0.05)	/* else: just taken */
+		collector_sample_now(c);
+	row_end = ceil(c->last_update / step) * step;
+	if (row_end < c->last_update + 0.001)
+		return c->last_update;
+	known = c->last_update - (row_end - step);
+	sample_reset(&c->sample);
+	if (!watch_closing(c) && known < step / 2)
+		return c->last_update;
+	if (logset_write_sample(c->w, row_end, &c->sample, &pe) < 0) {
+		complain(&c->c_write, util_monotonic(), "%s", pe.msg);
+		return c->last_update;
 	}
-	if (n < 3) {
-		server_reply(r, 0, "mark: expected KIND, SESSION and TEXT");
-		return;
-	}
-	if (!strcmp(field[0], "begin"))
-		kind = MARK_BEGIN;
-	else if (!strcmp(field[0], "end"))
-		kind = MARK_END;
-	else if (!strcmp(field[0], "point"))
-		kind = MARK_POINT;
-	else {
-		server_reply(r, 0, "mark: unknown kind '%.32s'", field[0]);
-		return;
-	}
-	session = markers_unescape(field[1]);
-	text = markers_unescape(field[2]);
-	for (int i = 3; i < n; i++)
-		bad_extra |= !(extra[i - 3] = markers_unescape(field[i]));
-	ok = session && text && !bad_extra &&
-	     markers_append(logset_writer_dir(c->w), kind, session, text,
-			    extra, (size_t)(n - 3), &pe) == 0;
-	if (!session || !text || bad_extra)
-		util_strlcpy(pe.msg, "mark: bad escape in a field",
-			     sizeof(pe.msg));
-	free(session);
-	free(text);
-	for (int i = 3; i < n; i++)
-		free((char *)extra[i - 3]);
-	if (ok)
-		server_reply(r, 1, "%s", "");
-	else
-		server_reply(r, 0, "%s", pe.msg);
-}
-
-static void handle_watch(struct collector *c, struct request *r, char *args)
-{
-	char *tab = strchr(args, '\t'), *end;
-	long pid;
-	struct perr pe;
-	struct watch *wt;
-
-	if (!tab) {
-		server_reply(r, 0, "watch: expected PID and LABEL");
-		return;
-	}
-	*tab++ = '\0';
-	pid = strtol(args, &end, 10);
-	if (*end || pid <= 0 || !*tab || strlen(tab) >= SRC_NAME_MAX) {
-		server_reply(r, 0, "watch: bad pid or label");
-		return;
-	}
-	if (c->nwatch == MAX_WATCH) {
-		server_reply(r, 0, "watch: too many process trees (%d)",
-			     MAX_WATCH);
-		return;
-	}
-	wt = &c->watch[c->nwatch];
-	memset(wt, 0, sizeof(*wt));
-	wt->tree = proctree_open(c->opt->proc_root, (pid_t)pid, &pe);
-	if (!wt->tree) {
-		server_reply(r, 0, "%s", pe.msg);
-		return;
-	}
-	wt->pid = (pid_t)pid;
-	util_strlcpy(wt->label, tab, sizeof(wt->label));
-	/* the first read is the baseline: the tree is logged from the next
-	 * sample on, like any new instance */
-	if (proctree_read(wt->tree, &wt->prev, NULL) == 0)
-		wt->have_prev = 1;
-	c->nwatch++;
-	server_reply(r, 1, "%s", "");
-}
-
-static void handle_unwatch(struct collector *c, struct request *r,
-			   const char *args)
-{
-	long pid = strtol(args, NULL, 10);
-
-	for (int i = 0; i < c->nwatch; i++)
-		if (c->watch[i].pid == pid) {
-			proctree_close(c->watch[i].tree);
-			c->watch[i] = c->watch[--c->nwatch];
-			server_reply(r, 1, "%s", "");
-			return;
-		}
-	server_reply(r, 0, "unwatch: pid %ld is not watched", pid);
-}
-
-static void serve(struct collector *c)
-{
-	struct request r;
-	char last[40] = "-";
-
-	if (server_accept(c->srv, &r, schedule_deadline(&c->sched)) != 1)
-		return;
-	if (!strcmp(r.line, "status")) {
-		if (c->last)
-			util_iso8601(last, sizeof(last), c->last, -1);
-		server_reply(&r, 1, "logset=%s interval=%u samples=%lu last=%s",
-			     logset_writer_dir(c->w), c->set->interval,
-			     c->samples, last);
-	} else if (!strcmp(r.line, "stop")) {
-		if (c->nstop < MAX_SYNC)
-			c->stopper[c->nstop++] = r;
-		else
-			server_reply(&r, 1, "stopping");
-		stop_signal = -1;
-	} else if (!strcmp(r.line, "sync")) {
-		if (c->nsync < MAX_SYNC)
-			c->sync[c->nsync++] = r;
-		else
-			server_reply(&r, 0, "too many waiting clients");
-	} else if (!strncmp(r.line, "mark ", 5)) {
-		handle_mark(c, &r, r.line + 5);
-	} else if (!strncmp(r.line, "watch ", 6)) {
-		handle_watch(c, &r, r.line + 6);
-	} else if (!strncmp(r.line, "unwatch ", 8)) {
-		handle_unwatch(c, &r, r.line + 8);
-	} else {
-		server_reply(&r, 0, "unknown request");
-	}
+	c->last_update = row_end;
+	return row_end;
 }
 
 static int setup(struct collector *c, struct perr *e)
@@ -517,15 +375,17 @@ static void teardown(struct collector *c)
 {
 	struct perr pe;
 
-	if (c->w && logset_close_writer(c->w, c->last_update, &pe) < 0)
+	if (c->w && logset_close_writer(c->w, closing(c), &pe) < 0)
 		fprintf(stderr, "perflog: %s\n", pe.msg);
 	c->w = NULL;
 	for (int i = 0; i < c->nstop; i++)
 		server_reply(&c->stopper[i], 1, "stopped");
 	for (int i = 0; i < c->nsync; i++)
 		server_reply(&c->sync[i], 0, "collector stopped");
-	for (int i = 0; i < c->nwatch; i++)
-		proctree_close(c->watch[i].tree);
+	watch_free_all(c);
+	for (size_t i = 0; i < c->nopen; i++)
+		free(c->open[i]);
+	free(c->open);
 	server_close(c->srv);
 	select_free(c->sel);
 	source_close(c->proc);
@@ -536,17 +396,101 @@ static void teardown(struct collector *c)
 		fclose(c->trace);
 }
 
+/* Between deadlines: serve requests and drain exit records until the
+ * deadline, a request or a signal (unblocked only inside ppoll, so none
+ * is lost between the check and the wait). */
+static void wait_for(struct collector *c, double deadline,
+		     const sigset_t *old)
+{
+	double wait = deadline - util_monotonic();
+	struct timespec ts = {
+		.tv_sec = (time_t)wait,
+		.tv_nsec = (long)((wait - floor(wait)) * 1e9),
+	};
+	struct pollfd p[2] = {
+		{ .fd = server_fd(c->srv), .events = POLLIN },
+		{ .fd = watch_fd(c), .events = POLLIN },
+	};
+	nfds_t n = p[1].fd >= 0 ? 2 : 1;
+
+	if (ppoll(p, n, &ts, old) <= 0)
+		return;
+	if (p[0].revents)
+		serve_one(c);
+	if (n > 1 && p[1].revents)
+		watch_drain(c);
+}
+
+/* The first deadline: the baseline every later sample is a delta from. */
+static void take_baseline(struct collector *c, int *notified)
+{
+	struct perr pe;
+
+	snapshot_reset(c->prev);
+	if (source_read(c->proc, c->prev, &pe) == 0) {
+		c->have_base = 1;
+		watch_baseline(c);
+		/* perflog run: the log set starts here, so may its command */
+		if (c->opt->notify_at_base && !*notified) {
+			*notified = 1;
+			notify(c, 1, logset_writer_dir(c->w));
+		}
+	} else {
+		complain(&c->c_read, util_monotonic(), "%s", pe.msg);
+	}
+	schedule_advance(&c->sched, util_monotonic(), wall_clock());
+}
+
+/* A scheduled sample, then the syncs that waited for a first one. */
+static void at_deadline(struct collector *c, double deadline, double now,
+			int *notified)
+{
+	time_t stamp = schedule_stamp(&c->sched);
+	long skipped;
+
+	if (take_sample(c, stamp, deadline) == 0 && !*notified) {
+		*notified = 1;
+		/* the first row is on disk before start returns */
+		logset_flush(c->w, NULL);
+		notify(c, 1, logset_writer_dir(c->w));
+	}
+	if (c->trace)
+		fprintf(c->trace, "%.6f %.6f %.6f\n", deadline, now,
+			util_monotonic());
+	if (c->nsync) {
+		struct perr pe;
+
+		if (logset_flush(c->w, &pe) < 0)
+			complain(&c->c_write, util_monotonic(), "%s", pe.msg);
+	}
+	skipped = schedule_advance(&c->sched, util_monotonic(), wall_clock());
+	/* the perflog run that started us was killed: stop once its tree
+	 * and those of the runs that joined are done */
+	if (c->opt->owner && !c->release &&
+	    proctree_start_time("/", c->opt->owner) != c->owner_start)
+		c->release = 1;
+	if (skipped > 0)
+		complain(&c->c_late, util_monotonic(),
+			 "sampling fell behind: %ld sample(s) skipped", skipped);
+	for (int i = 0; i < c->nsync; i++)
+		server_reply(&c->sync[i], 1, "samples=%lu", c->samples);
+	c->nsync = 0;
+	watch_check(c);
+}
+
 int collector_run(const struct collector_options *opt)
 {
 	struct collector c;
 	struct perr e;
 	sigset_t block, old;
 	struct sigaction sa;
-	int first = 1;
+	int notified = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.opt = opt;
 	c.set = opt->settings;
+	if (opt->owner)
+		c.owner_start = proctree_start_time("/", opt->owner);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -574,68 +518,21 @@ int collector_run(const struct collector_options *opt)
 		double deadline = schedule_deadline(&c.sched);
 		double now = util_monotonic();
 
-		if (now < deadline) {
-			double wait = deadline - now;
-			struct timespec ts = {
-				.tv_sec = (time_t)wait,
-				.tv_nsec = (long)((wait - floor(wait)) * 1e9),
-			};
-			struct pollfd p = { .fd = server_fd(c.srv),
-					    .events = POLLIN };
-			int r = ppoll(&p, 1, &ts, &old);
-
-			if (r > 0)
-				serve(&c);
-			continue;	/* re-check the signal and the clock */
-		}
-		if (!c.have_base) {
-			struct perr pe;
-
-			snapshot_reset(c.prev);
-			if (source_read(c.proc, c.prev, &pe) == 0)
-				c.have_base = 1;
-			else
-				complain(&c.c_read, util_monotonic(), "%s", pe.msg);
-			schedule_advance(&c.sched, util_monotonic(), wall_clock());
-			continue;
-		}
-		{
-			time_t stamp = schedule_stamp(&c.sched);
-			long skipped;
-
-			if (take_sample(&c, stamp, deadline) == 0 && first) {
-				first = 0;
-				/* the first row is on disk before start returns */
-				logset_flush(c.w, NULL);
-				notify(&c, 1, logset_writer_dir(c.w));
-			}
-			if (c.trace)
-				fprintf(c.trace, "%.6f %.6f %.6f\n", deadline, now,
-					util_monotonic());
-			if (c.nsync) {
-				struct perr pe;
-
-				if (logset_flush(c.w, &pe) < 0)
-					complain(&c.c_write, util_monotonic(),
-						 "%s", pe.msg);
-			}
-			skipped = schedule_advance(&c.sched, util_monotonic(),
-						   wall_clock());
-			if (skipped > 0)
-				complain(&c.c_late, util_monotonic(),
-					 "sampling fell behind: %ld sample(s) skipped",
-					 skipped);
-			for (int i = 0; i < c.nsync; i++)
-				server_reply(&c.sync[i], 1, "samples=%lu",
-					     c.samples);
-			c.nsync = 0;
-			if (opt->max_samples && (long)c.samples >= opt->max_samples)
-				break;
-		}
+		if (c.release && !watch_active(&c))
+			break;	/* the run that started us is done, and
+				 * every run that joined */
+		if (now < deadline)
+			wait_for(&c, deadline, &old);
+		else if (!c.have_base)
+			take_baseline(&c, &notified);
+		else
+			at_deadline(&c, deadline, now, &notified);
+		if (opt->max_samples && (long)c.samples >= opt->max_samples)
+			break;
 	}
-	if (first)
+	if (!notified)
 		notify(&c, 0, "stopped before the first sample");
 	teardown(&c);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return first ? 1 : 0;
+	return notified ? 0 : 1;
 }

@@ -2,13 +2,18 @@
  * collector.h - the collector: sample, compute, write, serve control
  * requests, on a fixed schedule, until told to stop.
  *
- *   schedule (monotonic deadline)
+ *   schedule (monotonic deadline), or a request that needs a sample now
  *      -> source_read -> rates_compute (+ watched process trees)
  *      -> instance selection (settings) -> logset_write_sample
- *   between deadlines: ppoll on the control socket and signals
+ *   between deadlines: ppoll on the control socket, the exit records of
+ *   watched trees (taskstats.h) and signals
+ * At stop the last sample is taken then and the row it falls in closed
+ * (collector.c, closing): nothing measured before the stop is dropped.
  */
 #ifndef PERFLOG_COLLECTOR_H
 #define PERFLOG_COLLECTOR_H
+
+#include <sys/types.h>
 
 #include "../common/util.h"
 #include "settings.h"
@@ -20,6 +25,12 @@ struct collector_options {
 				 * "error MSG\n"; -1 = print DIR on stdout */
 	long max_samples;	/* stop by itself after N samples; 0 = never
 				 * (a run-once mode for tests, STYLE 8) */
+	pid_t owner;		/* `--owner PID`: once it is gone (a perflog
+				 * run killed), stop when no tree is watched */
+	int notify_at_base;	/* tell notify_fd "ok DIR" at the baseline
+				 * (the log set's start) instead of after the
+				 * first sample: `perflog start --early`, for
+				 * perflog run, whose first sample is its own */
 };
 
 /* Run until stopped (control "stop", SIGTERM, SIGINT, SIGHUP). Returns

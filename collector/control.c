@@ -179,6 +179,40 @@ int control_find(const char *dir, struct collector_info *out, struct perr *e)
 	return 0;
 }
 
+int control_find_under(const char *dir, struct collector_info *out,
+		       struct perr *e)
+{
+	struct collector_info *list;
+	long n = control_list(&list, e), best = -1;
+	char real[PATH_MAX];
+
+	if (n < 0)
+		return -1;
+	if (!realpath(dir, real)) {
+		free(list);
+		return perr_set(e, "no collector is logging under '%s'", dir);
+	}
+	for (long i = 0; i < n; i++) {
+		char *slash = strrchr(list[i].logset, '/');
+		size_t plen = slash ? (size_t)(slash - list[i].logset) : 0;
+
+		if (!strcmp(list[i].logset, real)) {
+			best = i;
+			break;
+		}
+		/* its parent is DIR: the newest name (HOST-TIME) wins */
+		if (slash && plen == strlen(real) &&
+		    !strncmp(list[i].logset, real, plen) &&
+		    (best < 0 || strcmp(list[i].logset, list[best].logset) > 0))
+			best = i;
+	}
+	if (best >= 0)
+		*out = list[best];
+	free(list);
+	return best >= 0 ? 0
+			 : perr_set(e, "no collector is logging under '%s'", dir);
+}
+
 static int sock_connect(const struct collector_info *c, struct perr *e)
 {
 	const char *dir = control_runtime_dir(e);
@@ -231,8 +265,9 @@ int control_request(const struct collector_info *c, const char *request,
 		return perr_set(e, "collector %ld: %s", (long)c->pid,
 				strerror(errno));
 	}
-	/* a stop waits for the log set to close; a sync for the next
-	 * sample, at most one interval (a day at worst) */
+	/* a stop waits for the log set to close, which writes every row
+	 * held (seconds, even through rrdcached); the rest is answered at
+	 * once */
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int r = poll(&p, 1, 120000);
@@ -312,6 +347,74 @@ int control_mark(const char *dir, enum marker_kind kind, const char *session,
 	r = control_request(&c, req, NULL, 0, e);
 	free(req);
 	return r;
+}
+
+/* Append "\tKEY=ESCAPED" to req (of size n). */
+static void add_field(char *req, size_t n, const char *key, const char *val)
+{
+	char *x = markers_escape(val);
+	size_t len = strlen(req);
+
+	if (x)
+		snprintf(req + len, n - len, "\t%s=%s", key, x);
+	free(x);
+}
+
+int control_watch(const struct collector_info *c, pid_t pid,
+		  const char *label, int shim, const struct cgroup_set *cg,
+		  char *label_out, size_t label_n, char *method,
+		  size_t method_n, struct perr *e)
+{
+	size_t n = 4 * (3 * PATH_MAX + 64) + 256;
+	char *req = malloc(n), *el = markers_escape(label), reply[512];
+	const char *p, *sp;
+	int rc;
+
+	if (!req || !el) {
+		free(req);
+		free(el);
+		return perr_set(e, "out of memory");
+	}
+	snprintf(req, n, "watch %ld\t%s", (long)pid, el);
+	free(el);
+	if (shim)
+		add_field(req, n, "shim", "1");
+	if (cg && cg->v2[0])
+		add_field(req, n, "cgroup.v2", cg->v2);
+	if (cg && cg->cpu[0])
+		add_field(req, n, "cgroup.cpu", cg->cpu);
+	if (cg && cg->cpuacct[0])
+		add_field(req, n, "cgroup.cpuacct", cg->cpuacct);
+	rc = control_request(c, req, reply, sizeof(reply), e);
+	free(req);
+	if (rc < 0)
+		return -1;
+	/* "label=LABEL cpu=... io=..." */
+	p = strncmp(reply, "label=", 6) ? NULL : reply + 6;
+	sp = p ? strchr(p, ' ') : NULL;
+	if (!p || (size_t)((sp ? sp : p + strlen(p)) - p) >= label_n)
+		return perr_set(e, "collector %ld: unexpected reply '%.60s'",
+				(long)c->pid, reply);
+	snprintf(label_out, label_n, "%.*s", (int)((sp ? sp : p + strlen(p)) - p), p);
+	util_strlcpy(method, sp ? sp + 1 : "", method_n);
+	return 0;
+}
+
+int control_release(const struct collector_info *c, int *deferred,
+		    struct perr *e)
+{
+	char reply[64];
+
+	*deferred = 0;
+	if (control_request(c, "release", reply, sizeof(reply), e) < 0)
+		return -1;
+	if (!strcmp(reply, "deferred")) {
+		*deferred = 1;
+		return 0;
+	}
+	for (int i = 0; i < 100 && pid_alive(c->pid); i++)
+		usleep(50000);
+	return 0;
 }
 
 int control_stop(const struct collector_info *c, struct perr *e)

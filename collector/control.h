@@ -14,10 +14,21 @@
  *   stop                        replies once the log set is closed
  *   mark KIND<TAB>SESSION<TAB>TEXT[<TAB>key=value...]
  *                               fields escaped as in markers.tsv
- *   watch PID<TAB>LABEL         log PID's process tree as Process(LABEL)
- *                               (counters/process.h) from the next sample
- *   unwatch PID                 stop logging that tree (later rows unknown)
- *   sync                        replies after the next sample is written
+ *   watch PID<TAB>LABEL[<TAB>KEY=VALUE...]
+ *                               log PID's process tree as Process(LABEL')
+ *                               (counters/process.h; keys shim=1,
+ *                               cgroup.v2=, cgroup.cpu=, cgroup.cpuacct=,
+ *                               collector/watch.c): "ok label=LABEL'
+ *                               cpu=METHOD io=METHOD", LABEL' unique
+ *                               among the trees and open sessions
+ *   unwatch PID                 stop logging that tree (zeros to the end
+ *                               of its row, then unknown)
+ *   sync                        takes a sample now and writes every row
+ *                               held; replies "ok samples=N" (before the
+ *                               log set's first sample: after it)
+ *   release                     stop once no tree is watched (perflog run,
+ *                               for the collector it started: runs that
+ *                               joined it keep it going)
  * Replies: "ok ..." or "error MESSAGE". Requests over 64 KiB are refused.
  */
 #ifndef PERFLOG_CONTROL_H
@@ -29,6 +40,7 @@
 #include <time.h>
 
 #include "../common/util.h"
+#include "../counters/cgroup.h"
 #include "../logs/markers.h"
 
 struct collector_info {
@@ -52,6 +64,12 @@ long control_list(struct collector_info **out, struct perr *e);
  * running; name the log set with -d". */
 int control_find(const char *dir, struct collector_info *out, struct perr *e);
 
+/* perflog run -o DIR: the collector logging to the log set DIR, else one
+ * logging under DIR (the parent `perflog start -o DIR` was given; the
+ * newest log set when there are several). -1 with e set when none. */
+int control_find_under(const char *dir, struct collector_info *out,
+		       struct perr *e);
+
 /* Send one request and read the reply line into reply (without "ok ").
  * Returns 0 on "ok", -1 with e holding the error. */
 int control_request(const struct collector_info *c, const char *request,
@@ -62,6 +80,20 @@ int control_request(const struct collector_info *c, const char *request,
 int control_mark(const char *dir, enum marker_kind kind, const char *session,
 		 const char *text, const char *const *extra, size_t nextra,
 		 struct perr *e);
+
+/* Ask the collector to watch the tree under pid as Process(label) (see
+ * "watch" above); cg may be NULL. The label it gave goes to label_out, its
+ * accounting method ("cpu=cgroup-v2 io=taskstats") to method. */
+int control_watch(const struct collector_info *c, pid_t pid,
+		  const char *label, int shim, const struct cgroup_set *cg,
+		  char *label_out, size_t label_n, char *method,
+		  size_t method_n, struct perr *e);
+
+/* perflog run, for the collector it started: stop it and wait until the
+ * log set is closed, as control_stop, unless runs that joined it still
+ * have trees watched: then it stops when they are done (*deferred = 1). */
+int control_release(const struct collector_info *c, int *deferred,
+		    struct perr *e);
 
 /* Ask a collector to stop and wait until it has closed the log set. */
 int control_stop(const struct collector_info *c, struct perr *e);

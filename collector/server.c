@@ -148,6 +148,7 @@ int server_accept(struct server *s, struct request *r, double until)
 		server_reply(r, 0, "permission denied");
 		return 0;
 	}
+	r->pid = cred.pid;
 	r->line = malloc(cap);
 	if (!r->line) {
 		server_reply(r, 0, "out of memory");

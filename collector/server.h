@@ -9,6 +9,7 @@
 #define PERFLOG_SERVER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "../common/util.h"
 
@@ -29,6 +30,7 @@ void server_close(struct server *s);
 struct request {
 	int fd;
 	char *line;
+	pid_t pid;	/* the client's (SO_PEERCRED) */
 };
 
 /* Accept one connection and read its request, waiting for it no later than

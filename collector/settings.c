@@ -3,8 +3,10 @@
  *
  * The seed kit logged whole perfmon objects (Processor, Logical disk,
  * Memory, Network Interface) and charted a few of their counters, so the
- * built-in default logs every counter of those objects plus System; a
- * settings file may name single counters or a whole object with "\*".
+ * built-in default logs every counter of those objects plus System, and
+ * Pressure and TCP, which see limits no utilization shows (DESIGN's
+ * required set); a settings file may name single counters or a whole
+ * object with "\*".
  */
 #define _GNU_SOURCE
 #include "settings.h"
@@ -22,6 +24,8 @@ const char *const settings_default_counters[] = {
 	"\\Memory\\*",
 	"\\Network Interface(*)\\*",
 	"\\System\\*",
+	"\\Pressure(*)\\*",
+	"\\TCP\\*",
 	NULL,
 };
 
@@ -124,6 +128,18 @@ int settings_parse_interval(const char *arg, unsigned *out, struct perr *e)
 	return 0;
 }
 
+int settings_parse_output(const char *arg, unsigned long long *out,
+			  struct perr *e)
+{
+	unsigned long long v;
+
+	if (util_parse_size(arg, &v) < 0 || v > (1ULL << 30))
+		return perr_set(e, "output '%s' is not a size between 0 and 1G (e.g. 1M, 64K, 0)",
+				arg);
+	*out = v;
+	return 0;
+}
+
 int settings_default(struct settings *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -131,6 +147,7 @@ int settings_default(struct settings *s)
 	strcpy(s->directory, "./logs");
 	s->retention = 2 * 86400;
 	s->flush = 10;
+	s->output = 1ULL << 20;
 	for (int i = 0; settings_default_counters[i]; i++)
 		if (add_counter_line(s, settings_default_counters[i],
 				     "built-in", 0, NULL) < 0)
@@ -148,6 +165,19 @@ static char *trim(char *p)
 	while (end > p && isspace((unsigned char)end[-1]))
 		*--end = '\0';
 	return p;
+}
+
+static int set_run_key(struct settings *s, const char *key, const char *val,
+		       const char *where, int line, struct perr *e)
+{
+	struct perr pe;
+
+	if (strcasecmp(key, "output"))
+		return perr_set(e, "%s:%d: unknown key '%s' in [run]", where,
+				line, key);
+	if (settings_parse_output(val, &s->output, &pe) < 0)
+		return perr_set(e, "%s:%d: %s", where, line, pe.msg);
+	return 0;
 }
 
 static int set_log_key(struct settings *s, const char *key, const char *val,
@@ -197,7 +227,7 @@ static int set_log_key(struct settings *s, const char *key, const char *val,
 int settings_parse(const char *text, const char *name, struct settings *s,
 		   struct perr *e)
 {
-	enum { NONE, LOG, COUNTERS } section = NONE;
+	enum { NONE, LOG, COUNTERS, RUN } section = NONE;
 	int line = 0, had_counters = 0;
 	const char *p = text;
 
@@ -228,6 +258,8 @@ int settings_parse(const char *text, const char *name, struct settings *s,
 		if (*l == '[') {
 			if (!strcasecmp(l, "[log]"))
 				section = LOG;
+			else if (!strcasecmp(l, "[run]"))
+				section = RUN;
 			else if (!strcasecmp(l, "[counters]")) {
 				section = COUNTERS;
 				if (!had_counters) {
@@ -239,19 +271,19 @@ int settings_parse(const char *text, const char *name, struct settings *s,
 					had_counters = 1;
 				}
 			} else
-				return perr_set(e, "%s:%d: unknown section '%s' (expected [log] or [counters])",
+				return perr_set(e, "%s:%d: unknown section '%s' (expected [log], [counters] or [run])",
 						name, line, l);
 			continue;
 		}
-		if (section == LOG) {
+		if (section == LOG || section == RUN) {
 			char *eq = strchr(l, '=');
 
 			if (!eq)
 				return perr_set(e, "%s:%d: expected 'key = value'",
 						name, line);
 			*eq = '\0';
-			if (set_log_key(s, trim(l), trim(eq + 1), name, line,
-					e) < 0)
+			if ((section == LOG ? set_log_key : set_run_key)(
+				    s, trim(l), trim(eq + 1), name, line, e) < 0)
 				return -1;
 		} else if (section == COUNTERS) {
 			if (add_counter_line(s, l, name, line, e) < 0)

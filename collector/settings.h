@@ -11,6 +11,9 @@
  *   rrdcached =            unix:/path or host:port; empty = write directly
  *   flush     = 10s        write each RRD file at least this often (rows
  *                          are held in between; 0 = every sample)
+ *   [run]
+ *   output    = 1M         how much of a command's output perflog run keeps
+ *                          in the log set: its last SIZE bytes (0 = none)
  *   [counters]
  *   \Processor(*)\% Processor Time
  *   \LogicalDisk(*)\% Disk Time
@@ -40,6 +43,7 @@ struct settings {
 	unsigned long retention;
 	char rrdcached[256];
 	unsigned long flush;	/* seconds rows may be held before writing */
+	unsigned long long output;	/* [run] output: bytes of output kept */
 	struct counter_sel *sel;
 	size_t nsel;
 	char source[PATH_MAX];	/* the file read, or "" for built-in */
@@ -53,6 +57,9 @@ int settings_load(const char *file, struct settings *s, struct perr *e);
 /* Parse text (name used in messages as NAME:LINE). */
 int settings_parse(const char *text, const char *name, struct settings *s,
 		   struct perr *e);
+/* Parse a [run] output size ("1M", "0"); at most 1 GiB. */
+int settings_parse_output(const char *arg, unsigned long long *out,
+			  struct perr *e);
 /* Parse an interval argument ("5"); whole seconds >= 1, at most a day. */
 int settings_parse_interval(const char *arg, unsigned *out, struct perr *e);
 void settings_free(struct settings *s);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -254,6 +255,67 @@ char *util_read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+long util_read_small(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0)
+		return -1;
+	while (got + 1 < n) {
+		ssize_t r = read(fd, buf + got, n - 1 - got);
+
+		if (r < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			close(fd);
+			errno = err;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (n)
+		buf[got] = '\0';
+	return (long)got;
+}
+
+int util_parse_size(const char *s, unsigned long long *bytes)
+{
+	char *end;
+	unsigned long long v, mult = 1;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': mult = 1ULL << 10; end++; break;
+	case 'M': mult = 1ULL << 20; end++; break;
+	case 'G': mult = 1ULL << 30; end++; break;
+	case 'T': mult = 1ULL << 40; end++; break;
+	default: break;
+	}
+	if (mult > 1 && (*end == 'i' || *end == 'I'))
+		end++;
+	if (*end == 'b' || *end == 'B')
+		end++;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (*end || (v && mult > ULLONG_MAX / v))
+		return -1;
+	*bytes = v * mult;
+	return 0;
 }
 
 ssize_t util_pread_text(int fd, char *buf, size_t n)

@@ -60,6 +60,17 @@ int util_write_atomic(const char *path, const char *data, size_t len,
  * Returns NULL on error (errno set). *len gets the size when non-NULL. */
 char *util_read_file(const char *path, size_t *len);
 
+/* Read a small file (a /proc or /sys entry) into buf of size n, NUL
+ * terminated, without allocating: the hot path of samplers that read many
+ * such files. Returns the bytes read (a file longer than n - 1 is cut),
+ * or -1 with errno set. */
+long util_read_small(const char *path, char *buf, size_t n);
+
+/* Parse a size such as "4096", "64K", "1M", "2G" (binary multiples,
+ * case-insensitive, an optional trailing "B" or "iB") into bytes. Returns
+ * 0, or -1 on garbage, overflow or a negative number. */
+int util_parse_size(const char *s, unsigned long long *bytes);
+
 /* pread the start of a small file (a /proc or /sys file kept open) into
  * buf of size n, NUL-terminated; retries on EINTR. Returns the bytes
  * read, or -1 with errno (ESRCH: the task behind a /proc file exited). */

@@ -1,5 +1,6 @@
 /*
- * catalog.c - the counter catalog (see catalog.h) and counter path parsing.
+ * catalog.c - the counter catalog (see catalog.h); lookups and counter
+ * paths are in catalog_path.c.
  *
  * The table is the single place a counter is defined: its perfmon name, its
  * RRD data source name, its unit and bounds, where Linux keeps it and what
@@ -11,9 +12,6 @@
 #include "catalog.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
-#include <strings.h>
 
 #define PCT 0.0, 100.0
 #define UNBOUNDED 0.0, NAN
@@ -109,6 +107,30 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.source = "/proc/diskstats: weighted ms doing I/O (field 11)",
 		.sysstat = "sar -d: aqu-sz",
 		.help = "mean number of requests queued or in service",
+	},
+	[CTR_DISK_SEC_PER_READ] = {
+		.id = CTR_DISK_SEC_PER_READ, .object = OBJ_LOGICALDISK, .index = 7,
+		.name = "Avg. Disk sec/Read", .ds = "disk_sec_read",
+		.unit = UNIT_SECONDS, UNBOUNDED,
+		.source = "/proc/diskstats: read ms (field 4) / reads (field 1)",
+		.sysstat = "sar -d: r_await / 1000",
+		.help = "mean time a read took, queueing included (0 without reads)",
+	},
+	[CTR_DISK_SEC_PER_WRITE] = {
+		.id = CTR_DISK_SEC_PER_WRITE, .object = OBJ_LOGICALDISK, .index = 8,
+		.name = "Avg. Disk sec/Write", .ds = "disk_sec_write",
+		.unit = UNIT_SECONDS, UNBOUNDED,
+		.source = "/proc/diskstats: write ms (field 8) / writes (field 5)",
+		.sysstat = "sar -d: w_await / 1000",
+		.help = "mean time a write took, queueing included (0 without writes)",
+	},
+	[CTR_DISK_CURRENT_QUEUE] = {
+		.id = CTR_DISK_CURRENT_QUEUE, .object = OBJ_LOGICALDISK, .index = 9,
+		.name = "Current Disk Queue Length", .ds = "disk_queue_now",
+		.unit = UNIT_COUNT, UNBOUNDED,
+		.source = "/proc/diskstats: I/Os in flight (field 9) at the sample",
+		.sysstat = "(none; /sys/block/DEV/inflight)",
+		.help = "requests issued and not yet completed, at the sample",
 	},
 
 	/* Memory: /proc/meminfo gauges and /proc/vmstat event counters. */
@@ -210,6 +232,38 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.sysstat = "(none; ethtool Speed)",
 		.help = "link speed in bits per second, unknown when not reported",
 	},
+	[CTR_NET_RX_ERRORS] = {
+		.id = CTR_NET_RX_ERRORS, .object = OBJ_NETWORK, .index = 5,
+		.name = "Packets Received Errors/sec", .ds = "net_rx_errors",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/dev: receive errs",
+		.sysstat = "sar -n EDEV: rxerr/s",
+		.help = "received packets with errors per second (bad CRC, frame, overrun ...)",
+	},
+	[CTR_NET_TX_ERRORS] = {
+		.id = CTR_NET_TX_ERRORS, .object = OBJ_NETWORK, .index = 6,
+		.name = "Packets Outbound Errors/sec", .ds = "net_tx_errors",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/dev: transmit errs",
+		.sysstat = "sar -n EDEV: txerr/s",
+		.help = "packets that could not be sent because of errors, per second",
+	},
+	[CTR_NET_RX_DISCARDS] = {
+		.id = CTR_NET_RX_DISCARDS, .object = OBJ_NETWORK, .index = 7,
+		.name = "Packets Received Discarded/sec", .ds = "net_rx_discards",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/dev: receive drop (rx_dropped + rx_missed_errors)",
+		.sysstat = "sar -n EDEV: rxdrop/s",
+		.help = "received packets dropped per second (no buffer, ring full, filtered)",
+	},
+	[CTR_NET_TX_DISCARDS] = {
+		.id = CTR_NET_TX_DISCARDS, .object = OBJ_NETWORK, .index = 8,
+		.name = "Packets Outbound Discarded/sec", .ds = "net_tx_discards",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/dev: transmit drop",
+		.sysstat = "sar -n EDEV: txdrop/s",
+		.help = "packets to send dropped per second (queue full, no route out)",
+	},
 
 	/* System. */
 	[CTR_SYS_QUEUE_LENGTH] = {
@@ -229,7 +283,52 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.help = "context switches per second, all CPUs",
 	},
 
-	/* Process: computed by the `perflog run` module, not by rates.c. */
+	/* Pressure: /proc/pressure/{cpu,io,memory} total= (Linux 4.20+). */
+	[CTR_PSI_SOME] = {
+		.id = CTR_PSI_SOME, .object = OBJ_PRESSURE, .index = 0,
+		.name = "% Some Stalled Time", .ds = "psi_some",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "/proc/pressure/RESOURCE: some total= (us)",
+		.sysstat = "sar -q PSI: %scpu, %sio, %smem",
+		.help = "share of the interval in which some task waited for the resource",
+	},
+	[CTR_PSI_FULL] = {
+		.id = CTR_PSI_FULL, .object = OBJ_PRESSURE, .index = 1,
+		.name = "% Full Stalled Time", .ds = "psi_full",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "/proc/pressure/RESOURCE: full total= (us); none for cpu",
+		.sysstat = "sar -q PSI: %fio, %fmem",
+		.help = "share of the interval in which every non-idle task waited (io, memory)",
+	},
+
+	/* TCP: the Tcp MIB of /proc/net/snmp (IPv4 and IPv6). */
+	[CTR_TCP_SEGS_SENT] = {
+		.id = CTR_TCP_SEGS_SENT, .object = OBJ_TCP, .index = 0,
+		.name = "Segments Sent/sec", .ds = "tcp_segs_sent",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/snmp: Tcp OutSegs",
+		.sysstat = "sar -n TCP: oseg/s",
+		.help = "TCP segments sent per second, retransmissions excluded",
+	},
+	[CTR_TCP_SEGS_RECEIVED] = {
+		.id = CTR_TCP_SEGS_RECEIVED, .object = OBJ_TCP, .index = 1,
+		.name = "Segments Received/sec", .ds = "tcp_segs_rcvd",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/snmp: Tcp InSegs",
+		.sysstat = "sar -n TCP: iseg/s",
+		.help = "TCP segments received per second, errors included",
+	},
+	[CTR_TCP_SEGS_RETRANS] = {
+		.id = CTR_TCP_SEGS_RETRANS, .object = OBJ_TCP, .index = 2,
+		.name = "Segments Retransmitted/sec", .ds = "tcp_segs_retrans",
+		.unit = UNIT_PER_SEC, UNBOUNDED,
+		.source = "/proc/net/snmp: Tcp RetransSegs",
+		.sysstat = "sar -n ETCP: retrans/s",
+		.help = "TCP segments sent again per second (loss, a slow or full path)",
+	},
+
+	/* Process: a watched tree (process.h), computed by rates_process;
+	 * its wait states by waitrates.c. */
 	[CTR_PROC_PROCESSOR_TIME] = {
 		.id = CTR_PROC_PROCESSOR_TIME, .object = OBJ_PROCESS, .index = 0,
 		.name = "% Processor Time", .ds = "proc_processor",
@@ -310,207 +409,17 @@ const struct object_def catalog_objects[OBJ_COUNT] = {
 	[OBJ_PROCESSOR] = { .object = OBJ_PROCESSOR, .name = "Processor",
 		.file = "Processor", .has_instances = 1, .ncounters = 4 },
 	[OBJ_LOGICALDISK] = { .object = OBJ_LOGICALDISK, .name = "LogicalDisk",
-		.file = "LogicalDisk", .has_instances = 1, .ncounters = 7 },
+		.file = "LogicalDisk", .has_instances = 1, .ncounters = 10 },
 	[OBJ_MEMORY] = { .object = OBJ_MEMORY, .name = "Memory",
 		.file = "Memory", .has_instances = 0, .ncounters = 7 },
 	[OBJ_NETWORK] = { .object = OBJ_NETWORK, .name = "Network Interface",
-		.file = "NetworkInterface", .has_instances = 1, .ncounters = 5 },
+		.file = "NetworkInterface", .has_instances = 1, .ncounters = 9 },
 	[OBJ_SYSTEM] = { .object = OBJ_SYSTEM, .name = "System",
 		.file = "System", .has_instances = 0, .ncounters = 2 },
+	[OBJ_PRESSURE] = { .object = OBJ_PRESSURE, .name = "Pressure",
+		.file = "Pressure", .has_instances = 1, .ncounters = 2 },
+	[OBJ_TCP] = { .object = OBJ_TCP, .name = "TCP",
+		.file = "TCP", .has_instances = 0, .ncounters = 3 },
 	[OBJ_PROCESS] = { .object = OBJ_PROCESS, .name = "Process",
 		.file = "Process", .has_instances = 1, .ncounters = 9 },
 };
-
-const struct counter_def *catalog_counter_at(enum counter_object obj,
-					     int index)
-{
-	if ((int)obj < 0 || obj >= OBJ_COUNT || index < 0 ||
-	    index >= catalog_objects[obj].ncounters)
-		return NULL;
-	/* the table is in object order, so a linear scan is short and safe */
-	for (int i = 0; i < CTR_COUNT; i++)
-		if (catalog_counters[i].object == obj &&
-		    catalog_counters[i].index == index)
-			return &catalog_counters[i];
-	return NULL;
-}
-
-/* Case-insensitive compare of a counted string with a C string. */
-static int name_eq(const char *s, size_t len, const char *name)
-{
-	return strlen(name) == len && strncasecmp(s, name, len) == 0;
-}
-
-static const struct object_def *find_object_n(const char *s, size_t len)
-{
-	for (int i = 0; i < OBJ_COUNT; i++)
-		if (name_eq(s, len, catalog_objects[i].name))
-			return &catalog_objects[i];
-	return NULL;
-}
-
-static const struct counter_def *find_counter_n(enum counter_object obj,
-						const char *s, size_t len)
-{
-	for (int i = 0; i < CTR_COUNT; i++)
-		if (catalog_counters[i].object == obj &&
-		    name_eq(s, len, catalog_counters[i].name))
-			return &catalog_counters[i];
-	return NULL;
-}
-
-const struct object_def *catalog_find_object(const char *object)
-{
-	if (!object)
-		return NULL;
-	return find_object_n(object, strlen(object));
-}
-
-const struct counter_def *catalog_find(const char *object, const char *counter)
-{
-	const struct object_def *o = catalog_find_object(object);
-
-	if (!o || !counter)
-		return NULL;
-	return find_counter_n(o->object, counter, strlen(counter));
-}
-
-/* Longest piece of user input quoted back in an error message. */
-#define QUOTE_MAX 80
-
-int catalog_parse_path(const char *text, struct counter_path *out,
-		       struct perr *e)
-{
-	const char *p, *last_bs, *end, *open;
-	const struct object_def *obj;
-	size_t objlen, instlen;
-
-	if (!text || !out)
-		return perr_set(e, "missing counter path");
-	memset(out, 0, sizeof(*out));
-	p = text;
-	if (!*p)
-		return perr_set(e, "empty counter path");
-
-	/* Optional "\\HOST\" or "\" prefix. */
-	if (p[0] == '\\' && p[1] == '\\') {
-		const char *h = p + 2, *hend = strchr(h, '\\');
-
-		if (!hend || hend == h)
-			return perr_set(e, "malformed counter path '%.*s': "
-					"expected \\\\HOST\\Object\\Counter",
-					QUOTE_MAX, text);
-		if ((size_t)(hend - h) >= sizeof(out->host))
-			return perr_set(e, "host name too long in '%.*s'",
-					QUOTE_MAX, text);
-		for (const char *c = h; c < hend; c++)
-			if (*c == '(' || *c == ')' || (unsigned char)*c < ' ')
-				return perr_set(e, "malformed host name in "
-						"'%.*s'", QUOTE_MAX, text);
-		memcpy(out->host, h, (size_t)(hend - h));
-		out->host[hend - h] = '\0';
-		p = hend + 1;
-	} else if (p[0] == '\\') {
-		p++;
-	}
-
-	/* Counter names hold no backslash: the last one ends the object part. */
-	last_bs = strrchr(p, '\\');
-	if (!last_bs || last_bs == p)
-		return perr_set(e, "malformed counter path '%.*s': expected "
-				"Object(Instance)\\Counter", QUOTE_MAX, text);
-	if (!last_bs[1])
-		return perr_set(e, "malformed counter path '%.*s': no counter "
-				"name", QUOTE_MAX, text);
-
-	end = last_bs;
-	open = memchr(p, '(', (size_t)(end - p));
-	objlen = (size_t)((open ? open : end) - p);
-	if (objlen == 0)
-		return perr_set(e, "malformed counter path '%.*s': no object "
-				"name", QUOTE_MAX, text);
-	if (memchr(p, '\\', objlen) || memchr(p, ')', objlen))
-		return perr_set(e, "malformed counter path '%.*s'", QUOTE_MAX,
-				text);
-	obj = find_object_n(p, objlen);
-	if (!obj)
-		return perr_set(e, "unknown object '%.*s'",
-				(int)(objlen > QUOTE_MAX ? QUOTE_MAX : objlen),
-				p);
-
-	if (open) {
-		const char *inst = open + 1;
-
-		if (end[-1] != ')' || end - 1 < inst)
-			return perr_set(e, "malformed counter path '%.*s': "
-					"unbalanced parentheses", QUOTE_MAX,
-					text);
-		if (!obj->has_instances)
-			return perr_set(e, "object '%s' has no instances",
-					obj->name);
-		instlen = (size_t)(end - 1 - inst);
-		if (instlen == 0)
-			return perr_set(e, "empty instance in '%.*s'",
-					QUOTE_MAX, text);
-		if (instlen >= sizeof(out->instance))
-			return perr_set(e, "instance name too long in '%.*s'",
-					QUOTE_MAX, text);
-		for (size_t i = 0; i < instlen; i++)
-			if (inst[i] == '\\' || (unsigned char)inst[i] < ' ')
-				return perr_set(e, "malformed instance in "
-						"'%.*s'", QUOTE_MAX, text);
-		memcpy(out->instance, inst, instlen);
-		out->instance[instlen] = '\0';
-	} else if (obj->has_instances) {
-		return perr_set(e, "object '%s' takes an instance, e.g. "
-				"'%s(_Total)' or '%s(*)'", obj->name, obj->name,
-				obj->name);
-	}
-
-	{
-		const char *cname = last_bs + 1;
-		size_t clen = strlen(cname);
-
-		out->def = find_counter_n(obj->object, cname, clen);
-		if (!out->def)
-			return perr_set(e, "unknown counter '%.*s' of object "
-					"'%s'",
-					(int)(clen > QUOTE_MAX ? QUOTE_MAX : clen),
-					cname, obj->name);
-	}
-	return 0;
-}
-
-char *catalog_format_path(char *buf, size_t n, const struct counter_def *def,
-			  const char *instance)
-{
-	const struct object_def *o;
-
-	if (!buf || n == 0)
-		return buf;
-	if (!def) {
-		buf[0] = '\0';
-		return buf;
-	}
-	o = &catalog_objects[def->object];
-	if (o->has_instances)
-		snprintf(buf, n, "%s(%s)\\%s", o->name,
-			 instance ? instance : "", def->name);
-	else
-		snprintf(buf, n, "%s\\%s", o->name, def->name);
-	return buf;
-}
-
-const char *catalog_unit_label(enum counter_unit u)
-{
-	switch (u) {
-	case UNIT_PERCENT: return "%";
-	case UNIT_BYTES_SEC: return "B/s";
-	case UNIT_PER_SEC: return "/s";
-	case UNIT_BYTES: return "B";
-	case UNIT_SECONDS: return "s";
-	case UNIT_BITS_SEC: return "bit/s";
-	case UNIT_COUNT: return "";
-	}
-	return "";
-}

@@ -4,7 +4,8 @@
  *
  * A counter is named perfmon-style: Object(Instance)\Counter, e.g.
  * "Processor(_Total)\% Processor Time", "LogicalDisk(sda)\Disk Reads/sec",
- * "Memory\Available Bytes" (Memory and System have no instances). In
+ * "Pressure(io)\% Some Stalled Time", "Memory\Available Bytes" (Memory,
+ * System and TCP have no instances). In
  * settings files the path may start with a backslash and may carry a host,
  * "\\HOST\Object(Instance)\Counter", and "(*)" is the instance wildcard.
  *
@@ -26,6 +27,8 @@ enum counter_object {
 	OBJ_MEMORY,
 	OBJ_NETWORK,
 	OBJ_SYSTEM,
+	OBJ_PRESSURE,
+	OBJ_TCP,
 	OBJ_PROCESS,
 	OBJ_COUNT
 };
@@ -43,6 +46,9 @@ enum counter_id {
 	CTR_DISK_WRITES,	/* Disk Writes/sec */
 	CTR_DISK_SEC_PER_TRANSFER,	/* Avg. Disk sec/Transfer */
 	CTR_DISK_QUEUE_LENGTH,	/* Avg. Disk Queue Length */
+	CTR_DISK_SEC_PER_READ,	/* Avg. Disk sec/Read */
+	CTR_DISK_SEC_PER_WRITE,	/* Avg. Disk sec/Write */
+	CTR_DISK_CURRENT_QUEUE,	/* Current Disk Queue Length (in flight) */
 	CTR_MEM_AVAILABLE,	/* Memory: Available Bytes */
 	CTR_MEM_CACHE,		/* Cache Bytes */
 	CTR_MEM_PAGES,		/* Pages/sec (swap in + swap out) */
@@ -55,8 +61,17 @@ enum counter_id {
 	CTR_NET_BYTES_SENT,	/* Bytes Sent/sec */
 	CTR_NET_PACKETS,	/* Packets/sec */
 	CTR_NET_BANDWIDTH,	/* Current Bandwidth (bits/sec) */
+	CTR_NET_RX_ERRORS,	/* Packets Received Errors/sec */
+	CTR_NET_TX_ERRORS,	/* Packets Outbound Errors/sec */
+	CTR_NET_RX_DISCARDS,	/* Packets Received Discarded/sec */
+	CTR_NET_TX_DISCARDS,	/* Packets Outbound Discarded/sec */
 	CTR_SYS_QUEUE_LENGTH,	/* System: Processor Queue Length */
 	CTR_SYS_CONTEXT_SWITCHES,	/* Context Switches/sec */
+	CTR_PSI_SOME,		/* Pressure: % Some Stalled Time */
+	CTR_PSI_FULL,		/* % Full Stalled Time */
+	CTR_TCP_SEGS_SENT,	/* TCP: Segments Sent/sec */
+	CTR_TCP_SEGS_RECEIVED,	/* Segments Received/sec */
+	CTR_TCP_SEGS_RETRANS,	/* Segments Retransmitted/sec */
 	CTR_PROC_PROCESSOR_TIME,	/* Process: % Processor Time */
 	CTR_PROC_IO_READ,	/* IO Read Bytes/sec */
 	CTR_PROC_IO_WRITE,	/* IO Write Bytes/sec */
@@ -70,7 +85,7 @@ enum counter_id {
 };
 
 /* Most counters any one object has (sizes instance_values.v). */
-#define CATALOG_MAX_PER_OBJECT 10
+#define CATALOG_MAX_PER_OBJECT 12
 
 enum counter_unit {
 	UNIT_PERCENT,	/* 0..100 (per CPU; Process can exceed 100 on SMP) */
@@ -99,7 +114,7 @@ struct object_def {
 	enum counter_object object;
 	const char *name;	/* "Processor", "LogicalDisk", "Network Interface" */
 	const char *file;	/* RRD file name stem, e.g. "Processor" */
-	int has_instances;	/* 0 for Memory and System */
+	int has_instances;	/* 0 for Memory, System and TCP */
 	int ncounters;
 };
 

@@ -1,19 +1,18 @@
 /*
- * process.c - the Process object: a command's whole process tree as one
- * instance (see process.h for what is summed and why).
+ * process.c - the Process object: who is in the tree and what each member
+ * has done (process.h says what is counted and why). The per-task books
+ * (open entries, exit records, tasks recognised after their death) are in
+ * process_books.c.
  *
- * One sample = one scan of ROOT/proc: every numeric entry's stat is read
- * into a table (pid, ppid, ticks, start time, rss); the tree is the root
- * plus every entry whose ppid chain reaches it; then /proc/PID/io is read
- * for the tree's members only. Processes vanish between readdir and read
- * all the time: a missing file just drops that process from this scan
- * (its work is already in its parent's cutime/cstime and io once reaped,
- * or will be at the next scan).
+ * One read: membership (cgroup.procs, or the children walk from the root,
+ * or the ppid scan of all of /proc), then per member its stat (ppid, rss,
+ * start) and either its threads' own figures ("taskstats" books) or its
+ * whole-process figures ("tree" books). Processes vanish between listing
+ * and reading all the time: a missing file drops that member from this
+ * read, and the books decide what its work becomes.
  *
- * The root is identified by pid AND start time (stat field 22), so a pid
- * reused by an unrelated process after the root exits is not mistaken for
- * it. /proc/PID/stat is parsed from the LAST ')' since comm may contain
- * spaces and parentheses ("a) b (c").
+ * /proc/PID/stat is parsed from the LAST ')' since comm may contain spaces
+ * and parentheses ("a) b (c").
  */
 #define _GNU_SOURCE
 #include "process.h"
@@ -21,76 +20,41 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
+#include "process_books.h"
 
-struct proctree {
-	char root[PATH_MAX];	/* "" for "/", else the prefix without a trailing / */
-	pid_t pid;
-	unsigned long long start;	/* root's start time, clock ticks */
-	long pagesize;
-};
-
-struct pstat {
-	pid_t pid, ppid;
-	unsigned long long ticks, start;
-	double rss;
-	int state;		/* 0 unknown, 1 in tree, 2 not, 3 visiting */
-};
-
-/* Read a small file into buf (NUL-terminated). Returns bytes or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t got = 0;
-	while (got + 1 < n) {
-		ssize_t r = read(fd, buf + got, n - 1 - got);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return (ssize_t)got;
-}
-
-/* Parse one /proc/PID/stat text. Returns 0, or -1 when malformed. */
-static int parse_stat(const char *text, struct pstat *p)
+/* Parse one /proc/PID/stat (or task/TID/stat) text. 0, or -1 when
+ * malformed. */
+int pbooks_parse_stat(const char *text, struct pstat *p)
 {
 	const char *close_paren = strrchr(text, ')');
+	char *end;
+	long long pid, f[22];
+	const char *s;
+
 	if (!close_paren)
 		return -1;
-	char *end;
 	errno = 0;
-	long long pid = strtoll(text, &end, 10);
+	pid = strtoll(text, &end, 10);
 	if (end == text || errno || pid <= 0 || pid > INT_MAX)
 		return -1;
 	/* fields after ')': [0] state (field 3), [1] ppid, ... [11] utime
 	 * (field 14), [12] stime, [13] cutime, [14] cstime, [19] starttime
 	 * (field 22), [21] rss in pages (field 24) */
-	long long f[22];
-	const char *s = close_paren + 1;
+	s = close_paren + 1;
 	for (int i = 0; i < 22; i++) {
 		while (*s == ' ')
 			s++;
 		if (!*s || *s == '\n')
 			return -1;
 		if (i == 0) {	/* state: one letter */
+			p->state = *s;
 			while (*s && *s != ' ')
 				s++;
 			f[0] = 0;
@@ -106,57 +70,67 @@ static int parse_stat(const char *text, struct pstat *p)
 		return -1;
 	p->pid = (pid_t)pid;
 	p->ppid = (pid_t)f[1];
-	unsigned long long t = 0;
-	for (int i = 11; i <= 14; i++)	/* cutime/cstime are %ld: never < 0 */
-		if (f[i] > 0)
-			t += (unsigned long long)f[i];
-	p->ticks = t;
+	/* cutime/cstime are %ld: never < 0, but garbage may say so */
+	p->own = (f[11] > 0 ? (unsigned long long)f[11] : 0) +
+		 (f[12] > 0 ? (unsigned long long)f[12] : 0);
+	p->children = (f[13] > 0 ? (unsigned long long)f[13] : 0) +
+		      (f[14] > 0 ? (unsigned long long)f[14] : 0);
 	p->start = f[19] > 0 ? (unsigned long long)f[19] : 0;
-	p->rss = f[21] > 0 ? (double)f[21] : 0;
-	p->state = 0;
+	p->rss_pages = f[21] > 0 ? (double)f[21] : 0;
 	return 0;
 }
 
-static void proc_path(char *buf, size_t n, const struct proctree *t,
-		      pid_t pid, const char *file)
+static void proc_path(const struct proctree *t, char *buf, size_t n,
+		      pid_t pid, pid_t tid, const char *file)
 {
-	snprintf(buf, n, "%s/proc/%d/%s", t->root, (int)pid, file);
+	if (tid)
+		snprintf(buf, n, "%s/proc/%d/task/%d/%s", t->root, (int)pid,
+			 (int)tid, file);
+	else
+		snprintf(buf, n, "%s/proc/%d/%s", t->root, (int)pid, file);
 }
 
-static int read_pstat(const struct proctree *t, pid_t pid, struct pstat *p)
-{
-	char path[PATH_MAX + 64], buf[4096];
-	proc_path(path, sizeof(path), t, pid, "stat");
-	if (read_small(path, buf, sizeof(buf)) < 0)
-		return -1;
-	if (parse_stat(buf, p) < 0 || p->pid != pid)
-		return -1;
-	return 0;
-}
-
-/* rchar and wchar of /proc/PID/io; 0 found both, -1 otherwise. */
-static int read_io(const struct proctree *t, pid_t pid, uint64_t *rd,
-		   uint64_t *wr)
+/* stat of a process (tid 0) or of one of its threads; 0 or -1. */
+int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
+		     struct pstat *p)
 {
 	char path[PATH_MAX + 64], buf[1024];
-	proc_path(path, sizeof(path), t, pid, "io");
-	if (read_small(path, buf, sizeof(buf)) < 0)
+
+	proc_path(t, path, sizeof(path), pid, tid, "stat");
+	if (util_read_small(path, buf, sizeof(buf)) < 0 ||
+	    pbooks_parse_stat(buf, p) < 0 || p->pid != (tid ? tid : pid))
 		return -1;
+	return 0;
+}
+
+/* rchar and wchar of a process (whole: its threads, dead threads and
+ * reaped children) or of one thread (its own); 0 found both, -1 else. */
+int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
+		   uint64_t *rd, uint64_t *wr)
+{
+	char path[PATH_MAX + 64], buf[1024];
 	int have = 0;
+
+	proc_path(t, path, sizeof(path), pid, tid, "io");
+	if (util_read_small(path, buf, sizeof(buf)) < 0)
+		return -1;
 	for (char *line = buf; line && *line;) {
 		char *nl = strchr(line, '\n');
+		uint64_t *dst = NULL;
+
 		if (nl)
 			*nl = '\0';
-		uint64_t *dst = NULL;
-		const char *v = NULL;
 		if (!strncmp(line, "rchar:", 6))
-			dst = rd, v = line + 6;
+			dst = rd;
 		else if (!strncmp(line, "wchar:", 6))
-			dst = wr, v = line + 6;
+			dst = wr;
 		if (dst) {
+			const char *v = line + 6;
 			char *end;
+			unsigned long long x;
+
 			errno = 0;
-			unsigned long long x = strtoull(v, &end, 10);
+			x = strtoull(v, &end, 10);
 			if (end != v && !errno && !strchr(v, '-')) {
 				*dst = x;
 				have |= dst == rd ? 1 : 2;
@@ -167,190 +141,406 @@ static int read_io(const struct proctree *t, pid_t pid, uint64_t *rd,
 	return have == 3 ? 0 : -1;
 }
 
-struct proctree *proctree_open(const char *root, pid_t pid, struct perr *e)
+/* Does the process ignore SIGCHLD (so its children are auto-reaped)? */
+int pbooks_ignores_sigchld(const struct proctree *t, pid_t pid)
 {
-	if (pid <= 0) {
-		perr_set(e, "invalid pid %d", (int)pid);
-		return NULL;
-	}
-	struct proctree *t = calloc(1, sizeof(*t));
-	if (!t) {
-		perr_set(e, "out of memory");
-		return NULL;
-	}
-	if (!root || !*root)
-		root = "/";
-	size_t len = strlen(root);
-	while (len > 0 && root[len - 1] == '/')
-		len--;
-	if (len >= sizeof(t->root)) {
-		free(t);
-		perr_set(e, "root path too long");
-		return NULL;
-	}
-	memcpy(t->root, root, len);
-	t->root[len] = '\0';
-	t->pid = pid;
-	t->pagesize = sysconf(_SC_PAGESIZE);
-	if (t->pagesize <= 0)
-		t->pagesize = 4096;
-	struct pstat p;
-	if (read_pstat(t, pid, &p) < 0) {
-		perr_set(e, "no process %d under '%s/proc'", (int)pid,
-			 t->root);
-		free(t);
-		return NULL;
-	}
-	t->start = p.start;
-	return t;
+	char path[PATH_MAX + 64], buf[4096];
+	const char *p;
+
+	proc_path(t, path, sizeof(path), pid, 0, "status");
+	if (util_read_small(path, buf, sizeof(buf)) < 0)
+		return 0;
+	p = strstr(buf, "\nSigIgn:");
+	if (!p)
+		return 0;
+	return (strtoull(p + 8, NULL, 16) >> (SIGCHLD - 1)) & 1;
 }
 
-static int cmp_pid(const void *a, const void *b)
+/* ---- membership ---- */
+
+static int push_member(struct proctree *t, pid_t pid)
+{
+	if (t->nmem == t->capmem) {
+		size_t nc = t->capmem ? 2 * t->capmem : 64;
+		pid_t *nv = realloc(t->mem, nc * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		t->mem = nv;
+		t->capmem = nc;
+	}
+	t->mem[t->nmem++] = pid;
+	return 0;
+}
+
+/* Append the pids of a "children" file (space separated). */
+static int add_children(struct proctree *t, pid_t pid, pid_t tid)
+{
+	char path[PATH_MAX + 64], buf[4096];
+	long n;
+
+	proc_path(t, path, sizeof(path), pid, tid, "children");
+	n = util_read_small(path, buf, sizeof(buf));
+	if (n < 0)
+		return errno == ENOENT ? -2 : 0;
+	if ((size_t)n == sizeof(buf) - 1) {
+		/* many children: the long way */
+		char *big = util_read_file(path, NULL);
+		int rc = 0;
+
+		for (char *p = big, *end; p && *p; p = end) {
+			long c = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (c > 0 && push_member(t, (pid_t)c) < 0)
+				rc = -1;
+		}
+		free(big);
+		return rc;
+	}
+	for (char *p = buf, *end; *p; p = end) {
+		long c = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (c > 0 && push_member(t, (pid_t)c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Breadth first from the root through every thread's children file:
+ * parents come before their children. -2 when the kernel has no
+ * children files. */
+static int walk_children(struct proctree *t)
+{
+	t->nmem = 0;
+	if (push_member(t, t->pid) < 0)
+		return -1;
+	for (size_t i = 0; i < t->nmem; i++) {
+		char path[PATH_MAX + 32];
+		DIR *d;
+		struct dirent *de;
+
+		proc_path(t, path, sizeof(path), t->mem[i], 0, "task");
+		d = opendir(path);
+		if (!d && i == 0)
+			return -2;	/* no task directories: a fixture */
+		if (!d)
+			continue;	/* gone since */
+		while ((de = readdir(d))) {
+			long tid = strtol(de->d_name, NULL, 10);
+			int r;
+
+			if (tid <= 0)
+				continue;
+			r = add_children(t, t->mem[i], (pid_t)tid);
+			if (r == -2 && i == 0) {
+				closedir(d);
+				return -2;
+			}
+			if (r == -1) {
+				closedir(d);
+				return -1;
+			}
+		}
+		closedir(d);
+	}
+	return 0;
+}
+
+static int cmp_pstat(const void *a, const void *b)
 {
 	pid_t x = ((const struct pstat *)a)->pid;
 	pid_t y = ((const struct pstat *)b)->pid;
+
 	return (x > y) - (x < y);
 }
 
-static struct pstat *find(struct pstat *v, size_t n, pid_t pid)
+static struct pstat *find_pstat(struct pstat *v, size_t n, pid_t pid)
 {
 	struct pstat key = { .pid = pid };
-	return bsearch(&key, v, n, sizeof(*v), cmp_pid);
+
+	return bsearch(&key, v, n, sizeof(*v), cmp_pstat);
 }
 
-/* Is p in the tree? Walks the ppid chain marking "visiting", then marks
- * the walked chain with the verdict (memoised for the rest of the scan). A
- * cycle (possible only in a garbage fixture) ends as "not in the tree". */
-static int in_tree(struct pstat *v, size_t n, struct pstat *p, pid_t root)
+/* The old way, for kernels without children files (and fixtures): read
+ * every /proc/PID/stat and keep those whose ppid chain reaches the root.
+ * mark: 0 unknown, 1 in the tree, 2 not, 3 visiting (a ppid cycle, only
+ * possible in a garbage fixture, ends as "not"). */
+static int scan_ppids(struct proctree *t)
 {
-	int verdict = 2;
-	for (struct pstat *q = p; q;) {
-		if (q->pid == root) {
-			verdict = 1;
-			break;
-		}
-		if (q->state == 1 || q->state == 2) {
-			verdict = q->state;
-			break;
-		}
-		if (q->state == 3)	/* cycle */
-			break;
-		q->state = 3;
-		q = q->ppid > 0 ? find(v, n, q->ppid) : NULL;
-	}
-	for (struct pstat *q = p; q && q->state == 3;) {
-		q->state = verdict;
-		q = q->ppid > 0 ? find(v, n, q->ppid) : NULL;
-	}
-	if (p->pid == root)
-		p->state = 1;
-	return p->state == 1;
-}
-
-int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e)
-{
-	memset(out, 0, sizeof(*out));
-	out->mono = util_monotonic();
 	char dirpath[PATH_MAX + 8];
-	snprintf(dirpath, sizeof(dirpath), "%s/proc", t->root);
-	DIR *d = opendir(dirpath);
-	if (!d)
-		return perr_set(e, "unable to open '%s': %s", dirpath,
-				strerror(errno));
 	struct pstat *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
-	int oom = 0;
+	DIR *d;
+
+	snprintf(dirpath, sizeof(dirpath), "%s/proc", t->root);
+	d = opendir(dirpath);
+	if (!d)
+		return -1;
 	while ((de = readdir(d))) {
-		const char *name = de->d_name;
-		if (!isdigit((unsigned char)name[0]))
-			continue;
 		char *end;
-		errno = 0;
-		long pid = strtol(name, &end, 10);
-		if (*end || errno || pid <= 0 || pid > INT_MAX)
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || !isdigit((unsigned char)de->d_name[0]))
 			continue;
 		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			struct pstat *nv = realloc(v, nc * sizeof(*v));
+			struct pstat *nv = realloc(v, (cap ? 2 * cap : 256) *
+							 sizeof(*v));
+
 			if (!nv) {
-				oom = 1;
-				break;
+				closedir(d);
+				free(v);
+				return -1;
 			}
 			v = nv;
-			cap = nc;
+			cap = cap ? 2 * cap : 256;
 		}
-		if (read_pstat(t, (pid_t)pid, &v[n]) == 0)
-			n++;	/* else it vanished or is garbage: skip */
+		if (pbooks_read_stat(t, (pid_t)pid, 0, &v[n]) == 0)
+			v[n++].mark = 0;
 	}
 	closedir(d);
-	if (oom) {
-		free(v);
-		return perr_set(e, "out of memory");
-	}
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_pid);
-	struct pstat *root = n ? find(v, n, t->pid) : NULL;
-	if (!root || root->start != t->start) {
-		free(v);
-		return perr_set(e, "process %d has exited", (int)t->pid);
-	}
+		qsort(v, n, sizeof(*v), cmp_pstat);
+	t->nmem = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!in_tree(v, n, &v[i], t->pid))
-			continue;
-		out->nprocs++;
-		out->cpu_ticks += v[i].ticks;
-		out->rss_bytes += v[i].rss * (double)t->pagesize;
-		uint64_t rd, wr;
-		if (read_io(t, v[i].pid, &rd, &wr) == 0) {
-			out->read_bytes += rd;
-			out->write_bytes += wr;
+		int verdict = 2;
+		struct pstat *q;
+
+		for (q = &v[i]; q;) {
+			if (q->pid == t->pid) {
+				verdict = 1;
+				break;
+			}
+			if (q->mark == 1 || q->mark == 2) {
+				verdict = q->mark;
+				break;
+			}
+			if (q->mark == 3)
+				break;
+			q->mark = 3;
+			q = q->ppid > 0 ? find_pstat(v, n, q->ppid) : NULL;
+		}
+		for (q = &v[i]; q && q->mark == 3;) {
+			q->mark = verdict;
+			q = q->ppid > 0 ? find_pstat(v, n, q->ppid) : NULL;
+		}
+		if (v[i].pid == t->pid)
+			v[i].mark = 1;
+		if (v[i].mark == 1 && push_member(t, v[i].pid) < 0) {
+			free(v);
+			return -1;
 		}
 	}
 	free(v);
 	return 0;
 }
 
-void proctree_close(struct proctree *t)
+/* Fill t->mem with the tree's processes now. */
+static int list_members(struct proctree *t)
 {
-	free(t);
-}
+	if (t->has_cg) {
+		pid_t *p;
+		long n = cgroup_procs(&t->cg, &p);
 
-/* Index of a Process counter within its object: catalog.h keeps the table
- * in enum order, so a Process counter's index is its offset from the
- * first Process counter (no table lookup needed on the hot path). */
-#define PROC_INDEX(id) ((int)(id) - (int)CTR_PROC_PROCESSOR_TIME)
+		if (n >= 0) {
+			int rc = 0;
 
-void proctree_rates(const struct proc_raw *prev, const struct proc_raw *cur,
-		    struct instance_values *out)
-{
-	out->object = OBJ_PROCESS;
-	double cpu = NAN, rd = NAN, wr = NAN, ws = NAN;
-	if (cur && cur->nprocs > 0)
-		ws = cur->rss_bytes;
-	if (prev && cur && prev->nprocs > 0 && cur->nprocs > 0) {
-		double dt = cur->mono - prev->mono;
-		long hz = sysconf(_SC_CLK_TCK);
-		if (hz <= 0)
-			hz = 100;
-		if (dt > 0) {
-			/* sums only grow while the tree's work stays inside
-			 * it; a drop means work left the tree (an orphan
-			 * adopted outside, a reused pid): unknown */
-			if (cur->cpu_ticks >= prev->cpu_ticks)
-				cpu = 100.0 * (double)(cur->cpu_ticks -
-						       prev->cpu_ticks) /
-				      ((double)hz * dt);
-			if (cur->read_bytes >= prev->read_bytes)
-				rd = (double)(cur->read_bytes -
-					      prev->read_bytes) / dt;
-			if (cur->write_bytes >= prev->write_bytes)
-				wr = (double)(cur->write_bytes -
-					      prev->write_bytes) / dt;
+			t->nmem = 0;
+			for (long i = 0; i < n && rc == 0; i++)
+				rc = push_member(t, p[i]);
+			free(p);
+			return rc;
 		}
 	}
-	out->v[PROC_INDEX(CTR_PROC_PROCESSOR_TIME)] = cpu;
-	out->v[PROC_INDEX(CTR_PROC_IO_READ)] = rd;
-	out->v[PROC_INDEX(CTR_PROC_IO_WRITE)] = wr;
-	out->v[PROC_INDEX(CTR_PROC_WORKING_SET)] = ws;
+	if (t->walk) {
+		int r = walk_children(t);
+
+		if (r != -2)
+			return r;
+		t->walk = 0;	/* no children files: never again */
+	}
+	return scan_ppids(t);
+}
+
+/* A zombie has ended: only its parent has not looked yet (an orphaned
+ * shim waits for init, which may take its time). */
+static int dead_state(char state)
+{
+	return state == 'Z' || state == 'X' || state == 'x';
+}
+
+int proctree_alive(const struct proctree *t)
+{
+	struct pstat p;
+
+	return pbooks_read_stat(t, t->pid, 0, &p) == 0 && p.start == t->start &&
+	       !dead_state(p.state);
+}
+
+unsigned long long proctree_start_time(const char *root, pid_t pid)
+{
+	char path[PATH_MAX + 32], buf[1024];
+	struct pstat p;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/proc/%d/stat",
+		 root && strcmp(root, "/") ? root : "", (int)pid);
+	if (util_read_small(path, buf, sizeof(buf)) < 0 ||
+	    pbooks_parse_stat(buf, &p) < 0 || p.pid != pid ||
+	    dead_state(p.state))
+		return 0;
+	return p.start ? p.start : 1;
+}
+
+/* ---- open, read, close ---- */
+
+struct proctree *proctree_open(const struct proctree_options *o,
+			       struct perr *e)
+{
+	const char *root = o->root && *o->root ? o->root : "/";
+	struct proctree *t;
+	size_t len = strlen(root);
+	struct pstat p;
+
+	if (o->pid <= 0) {
+		perr_set(e, "invalid pid %d", (int)o->pid);
+		return NULL;
+	}
+	while (len > 0 && root[len - 1] == '/')
+		len--;
+	if (len >= PATH_MAX) {
+		perr_set(e, "root path too long");
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		perr_set(e, "out of memory");
+		return NULL;
+	}
+	memcpy(t->root, root, len);
+	t->pid = o->pid;
+	t->shim = o->shim;
+	t->exits = o->exits;
+	t->walk = 1;
+	if (o->cgroup && cgroup_any(o->cgroup)) {
+		t->cg = *o->cgroup;
+		t->has_cg = 1;
+	}
+	t->pagesize = sysconf(_SC_PAGESIZE);
+	if (t->pagesize <= 0)
+		t->pagesize = 4096;
+	t->hz = sysconf(_SC_CLK_TCK);
+	if (t->hz <= 0)
+		t->hz = 100;
+	if (pbooks_read_stat(t, t->pid, 0, &p) < 0) {
+		perr_set(e, "no process %d under '%s/proc'", (int)t->pid,
+			 t->root);
+		free(t);
+		return NULL;
+	}
+	t->start = p.start;
+	pbooks_init(t);
+	snprintf(t->method, sizeof(t->method), "cpu=%s io=%s",
+		 !t->has_cg ? (t->exits ? "taskstats" : "tree")
+		 : t->cg.v2[0] ? "cgroup-v2" : "cgroup-v1",
+		 t->exits ? "taskstats" : "tree");
+	return t;
+}
+
+int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e)
+{
+	uint64_t cg_cpu;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->mono = util_monotonic();
+	if (!proctree_alive(t))
+		return perr_set(e, "process %d has exited", (int)t->pid);
+	if (list_members(t) < 0)
+		return perr_set(e, "unable to list process %d's tree: %s",
+				(int)t->pid, strerror(errno));
+	rc = t->exits ? pbooks_scan_threads(t, out) : pbooks_scan_procs(t, out);
+	if (rc < 0)
+		return perr_set(e, "out of memory");
+	if (t->has_cg && cgroup_cpu_usage(&t->cg, &cg_cpu) > 0) {
+		/* the group's own clock, monotonic whatever the books */
+		out->cpu_us = cg_cpu;
+	}
+	out->mono = util_monotonic();
+	return 0;
+}
+
+long proctree_tasks(struct proctree *t, struct proctree_task **v,
+		    size_t *cap, struct perr *e)
+{
+	size_t n = 0;
+
+	if (!proctree_alive(t))
+		return perr_set(e, "process %d has exited", (int)t->pid);
+	if (list_members(t) < 0)
+		return perr_set(e, "unable to list process %d's tree: %s",
+				(int)t->pid, strerror(errno));
+	for (size_t i = 0; i < t->nmem; i++) {
+		char path[PATH_MAX + 32];
+		struct dirent *de;
+		DIR *d;
+
+		if (t->shim && t->mem[i] == t->pid)
+			continue;
+		proc_path(t, path, sizeof(path), t->mem[i], 0, "task");
+		d = opendir(path);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			long tid = strtol(de->d_name, NULL, 10);
+
+			if (tid <= 0)
+				continue;
+			if (n == *cap) {
+				size_t nc = *cap ? 2 * *cap : 64;
+				struct proctree_task *nv =
+					realloc(*v, nc * sizeof(**v));
+
+				if (!nv) {
+					closedir(d);
+					return perr_set(e, "out of memory");
+				}
+				*v = nv;
+				*cap = nc;
+			}
+			(*v)[n].tgid = t->mem[i];
+			(*v)[n++].tid = (pid_t)tid;
+		}
+		closedir(d);
+	}
+	return (long)n;
+}
+
+const char *proctree_method(const struct proctree *t)
+{
+	return t->method;
+}
+
+pid_t proctree_root(const struct proctree *t)
+{
+	return t->pid;
+}
+
+const struct cgroup_set *proctree_cgroup(const struct proctree *t)
+{
+	return t->has_cg ? &t->cg : NULL;
+}
+
+void proctree_close(struct proctree *t)
+{
+	if (!t)
+		return;
+	pbooks_free(t);
+	free(t->mem);
+	free(t);
 }

@@ -1,53 +1,147 @@
 /*
  * process.h - the Process object for `perflog run`: a command's whole
- * process tree counted as one instance.
+ * process tree counted as one instance, without losing the work of tasks
+ * that exit between two samples.
  *
- * The tree is the root pid and every live descendant (found through the
- * ppid links of ROOT/proc/[0-9]*\/stat, one scan per sample). Its counters
- * are the sums over the tree of:
- *   cpu ticks   utime + stime + cutime + cstime (/proc/PID/stat); a child
- *               that exits and is reaped moves its ticks into its parent's
- *               cutime/cstime, so the sum never loses work
- *   read/write  rchar / wchar of /proc/PID/io: every byte the tree read or
- *               wrote through read/write-like calls (files, sockets, pipes),
- *               as perfmon's IO Read/Write Bytes/sec count all I/O; reaped
- *               children's bytes are added to the parent's by the kernel
- *   rss         resident set of the live processes (Working Set)
- * `perflog run` makes itself the root and a child subreaper
- * (PR_SET_CHILD_SUBREAPER), so orphaned grandchildren come back to it and
- * their work is still counted when they are reaped.
+ * Who is in the tree (membership), at any moment:
+ *   - with a cgroup of the command's own (cgroup.h): the processes in it
+ *     (cgroup.procs), which nothing the command does can leave;
+ *   - else the root and its descendants, walked down through
+ *     /proc/PID/task/TID/children (proc(5)); without those files, through
+ *     the ppid links of every /proc/PID/stat. `perflog run` makes the root
+ *     a child subreaper that does nothing but wait (its "shim", see
+ *     collector/run_shim.h), so orphans stay below it.
+ *
+ * What is counted (the tree's cumulative figures; the rates are deltas,
+ * rates_process in rates.h):
+ *   cpu         CPU time, microseconds
+ *   read/write  rchar / wchar: every byte read or written through
+ *               read/write-like calls (files, sockets, pipes), as
+ *               perfmon's IO Read/Write Bytes/sec count all I/O
+ *   rss         resident set of the live processes (Working Set); a shim
+ *               root's own is left out (it is perflog's, not the command's)
+ *
+ * Two ways to keep the books, chosen at open (the method is logged with the
+ * session, see proctree_method):
+ *
+ * "taskstats" (exits = 1; root, the caller feeds proctree_exit with the
+ *   kernel's exit records, taskstats.h): one entry per THREAD holding its
+ *   own figures (/proc/PID/task/TID/stat utime+stime, .../io rchar and
+ *   wchar, which hold nothing of reaped children). A thread that exits is
+ *   closed by its exit record, whose figures are final (the larger of the
+ *   record and the last read is kept: the kernel rounds the record's bytes
+ *   down to KiB). A task that lived and died between two samples is
+ *   recognised by its record's tgid or ppid being a member (live, or dead
+ *   at most a few seconds). Nothing is counted twice (an entry is either
+ *   open, read live, or closed by its record) and nothing is lost, auto-
+ *   reaped children included. The rounding loses < 1 KiB a task.
+ *
+ * "tree" (exits = 0; the fallback without taskstats): one entry per
+ *   PROCESS holding utime+stime+cutime+cstime and the whole-process
+ *   /proc/PID/io, which the kernel grows by each child the process reaps.
+ *   A member found gone at the end of a scan is dropped and its nearest
+ *   live ancestor re-read, whose figures now hold it (the reaped child is
+ *   thus counted once, whatever the order of the reads). Lost: the last
+ *   interval's work of a child auto-reaped by a parent that ignores
+ *   SIGCHLD (its last read is kept), and all of it when it lived less than
+ *   a sample. With a cgroup, CPU is still exact (the group's usage).
+ *
+ * CPU comes from the cgroup when there is one (v2 cpu.stat usage_usec,
+ * v1 cpuacct.usage: exact for exited tasks), else from the books above.
  */
 #ifndef PERFLOG_PROCESS_H
 #define PERFLOG_PROCESS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "../common/util.h"
-#include "rates.h"
+#include "cgroup.h"
+#include "taskstats.h"
 
 struct proc_raw {
 	double mono;		/* CLOCK_MONOTONIC seconds of the read */
-	uint64_t cpu_ticks;	/* USER_HZ ticks, see above */
+	uint64_t cpu_us;	/* CPU time, microseconds */
 	uint64_t read_bytes, write_bytes;
 	double rss_bytes;
 	int nprocs;		/* live processes in the tree; 0 = root gone */
+	int io_lost;		/* exit records were lost since the previous
+				 * read: this interval's I/O is not known */
+};
+
+struct proctree_options {
+	const char *root;	/* "/" in production, else a fixture root */
+	pid_t pid;		/* the tree's root */
+	int shim;		/* the root is perflog run's waiting shim */
+	const struct cgroup_set *cgroup;	/* the command's groups, or NULL */
+	int exits;		/* 1: the caller feeds exit records */
 };
 
 struct proctree;
 
-/* Watch the tree under pid, reading below root ("/" in production). */
-struct proctree *proctree_open(const char *root, pid_t pid, struct perr *e);
-/* Read the tree's current sums. Returns 0, or -1 when the root is gone
- * (out->nprocs is then 0). */
-int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e);
-void proctree_close(struct proctree *t);
+/* Watch the tree under o->pid. NULL with e set when the root does not
+ * exist (or its stat cannot be parsed). */
+struct proctree *proctree_open(const struct proctree_options *o,
+			       struct perr *e);
 
-/* Fill the Process counters of out (by counter_def.index) from two reads:
- * % Processor Time = 100 * ticks delta / (USER_HZ * dt) (can exceed 100
- * with several CPUs busy, as perfmon's), IO Read/Write Bytes/sec = bytes
- * delta / dt, Working Set = cur rss. Unknown (NAN) where not computable. */
-void proctree_rates(const struct proc_raw *prev, const struct proc_raw *cur,
-		    struct instance_values *out);
+/* Read the tree's cumulative figures. Returns 0, or -1 when the root is
+ * gone (out->nprocs is then 0; the root is identified by pid and start
+ * time, so a reused pid is not mistaken for it). */
+int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e);
+
+/* Offer one exit record (any task of the host). Returns 1 when it was the
+ * tree's and is counted, 0 otherwise (a record that may yet turn out to
+ * be the tree's, when its parent shows up, is kept until the next two
+ * reads). */
+int proctree_exit(struct proctree *t, const struct taskstats_exit *x);
+
+/* The kernel dropped exit records: the next read is flagged io_lost. */
+void proctree_exits_lost(struct proctree *t);
+
+/* "cpu=cgroup-v2 io=taskstats" and the like: where the CPU time comes
+ * from (cgroup-v2, cgroup-v1, taskstats, tree) and the bytes (taskstats,
+ * tree). Logged in the session's begin marker. */
+const char *proctree_method(const struct proctree *t);
+
+pid_t proctree_root(const struct proctree *t);
+
+/* Is the root still the process the tree was opened on, and not a
+ * zombie? One small read. */
+int proctree_alive(const struct proctree *t);
+
+/* The start time of process pid under root (stat field 22, clock ticks
+ * since boot), 0 when there is no such process or it is a zombie: with
+ * the pid, it names a process for good (a pid is reused, a pid and start
+ * time are not). */
+unsigned long long proctree_start_time(const char *root, pid_t pid);
+
+/* ---- for the wait-state sampler (issue 12): which tasks, cheaply ----
+ *
+ * proctree_tasks lists the tree's threads right now, as (tgid, tid)
+ * pairs: /proc/TGID/task/TID/{stat,schedstat,wchan} are theirs. Cost: one
+ * read of cgroup.procs (or the children walk: one small read per thread)
+ * plus one readdir of /proc/TGID/task per process, nothing per thread
+ * beyond its directory entry; the array is the caller's and grows as
+ * needed (*v, *cap kept between calls, free(*v) at the end), so a sampler
+ * at 50 Hz allocates nothing once warmed up. The shim root is left out.
+ * Returns the number of tasks, or -1 with e set when the root is gone.
+ * Not thread-safe (it shares the tree's member buffer with proctree_read):
+ * a sampler on a thread of its own (counters/waitsampler.h) is better
+ * given the cgroup directory (waits_watch_cgroup: cgroup.threads) or the
+ * process list, refreshed from the collector's thread at each sample. */
+struct proctree_task {
+	pid_t tgid, tid;
+};
+long proctree_tasks(struct proctree *t, struct proctree_task **v,
+		    size_t *cap, struct perr *e);
+
+/* The command's cgroups (v2 for PSI and cpu.stat, v1 cpu for throttling:
+ * cpu.stat nr_throttled / throttled_time; a quota set on perflog run's own
+ * group shows in the parent directory's files), or NULL when the tree has
+ * none. */
+const struct cgroup_set *proctree_cgroup(const struct proctree *t);
+
+void proctree_close(struct proctree *t);
 
 #endif

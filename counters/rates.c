@@ -17,22 +17,80 @@
 
 /* ---- deltas ---- */
 
+/* A genuine wrap of a 32-bit counter moves it by less than half its range
+ * in one interval (2^31 ms of weighted disk time is 24 days; 2^31 bytes
+ * in a second is 17 Gbit/s, past what a 32-bit kernel's counters can
+ * measure at all). A larger "wrapped" delta is a counter that started
+ * again from zero. */
+#define WRAP_MAX ((uint64_t)1 << 31)
+
 int rates_delta(uint64_t prev, uint64_t cur, int bits, uint64_t *delta)
 {
+	uint64_t d;
+
 	if (prev == SRC_NA || cur == SRC_NA)
 		return -1;
 	if (cur >= prev) {
 		*delta = cur - prev;
 		return 0;
 	}
-	/* Backwards. A 32-bit counter (or one whose both values fit in 32
-	 * bits) wrapped once; a genuinely 64-bit counter never wraps, so it
-	 * was reset (device replaced, driver reloaded). */
-	if (prev <= UINT32_MAX && (bits == 32 || cur <= UINT32_MAX)) {
-		*delta = (UINT32_MAX - prev) + cur + 1;
-		return 0;
+	/* Backwards: a wrap only where the kernel keeps the counter in 32
+	 * bits (or may: width unknown and both values fit), and only by a
+	 * plausible amount; else the counter was reset (device replaced,
+	 * driver reloaded). */
+	if (bits == 64 || prev > UINT32_MAX || cur > UINT32_MAX)
+		return -1;
+	d = (UINT32_MAX - prev) + cur + 1;
+	if (d >= WRAP_MAX)
+		return -1;
+	*delta = d;
+	return 0;
+}
+
+/* The width of the counters the kernel keeps as unsigned long: its word
+ * size, when both snapshots agree on it. */
+static int word_bits(const struct raw_snapshot *p,
+		     const struct raw_snapshot *c)
+{
+	return p->kernel_bits == c->kernel_bits ? c->kernel_bits : 0;
+}
+
+/* The deltas of the n counters of one device (NAN for unknown ones).
+ * A device that was replaced between the reads, or whose counters were
+ * reset (a disk re-plugged or an LVM snapshot recreated under the same
+ * name, a veth pair made again), must give no values for the interval,
+ * never a delta across two devices: so every delta is NAN when
+ * - the identities differ (major:minor, ifindex), or
+ * - one counter went back where it cannot wrap (64 bits, or by more than
+ *   a wrap moves it), or
+ * - two or more went back in the same interval: independent counters
+ *   (reads and read sectors, bytes and packets) do not wrap together, a
+ *   reset takes them all back.
+ * Returns 1 when the device was found reset. */
+static int device_deltas(uint64_t pid, uint64_t cid, const uint64_t *p,
+			 const uint64_t *c, const int *bits, int n, double *d)
+{
+	int back = 0, reset = pid && cid && pid != cid;
+
+	for (int i = 0; i < n; i++) {
+		uint64_t x;
+
+		d[i] = NAN;
+		if (p[i] == SRC_NA || c[i] == SRC_NA)
+			continue;
+		if (c[i] < p[i])
+			back++;
+		if (rates_delta(p[i], c[i], bits[i], &x) < 0)
+			reset = 1;
+		else
+			d[i] = (double)x;
 	}
-	return -1;
+	if (reset || back >= 2) {
+		for (int i = 0; i < n; i++)
+			d[i] = NAN;
+		return 1;
+	}
+	return 0;
 }
 
 /* CPU ticks are 64-bit and never wrap, but the kernel documents that
@@ -188,21 +246,37 @@ static int do_cpus(const struct raw_snapshot *prev,
 
 struct disk_delta {
 	double rd_ios, wr_ios, rd_sec, wr_sec, rd_ticks, wr_ticks, busy, queue;
+	double in_flight;	/* the gauge at cur */
 };
 
+/* The kernel's types (block/genhd.c diskstats_show, every version since
+ * 2.6): reads, writes and sectors are unsigned long, the kernel's word;
+ * the four millisecond fields are printed as unsigned int and wrap at
+ * 2^32 on every kernel (49.7 days of ms, sooner for weighted time). */
 static void disk_deltas(const struct disk_raw *p, const struct disk_raw *c,
-			struct disk_delta *d)
+			int word, struct disk_delta *d)
 {
-	int bits = (p->counter_bits == 32 || c->counter_bits == 32) ? 32 : 64;
+	const uint64_t pv[8] = { p->rd_ios, p->wr_ios, p->rd_sectors,
+		p->wr_sectors, p->rd_ticks, p->wr_ticks, p->io_ticks,
+		p->time_in_queue };
+	const uint64_t cv[8] = { c->rd_ios, c->wr_ios, c->rd_sectors,
+		c->wr_sectors, c->rd_ticks, c->wr_ticks, c->io_ticks,
+		c->time_in_queue };
+	const int bits[8] = { word, word, word, word, 32, 32, 32, 32 };
+	double x[8];
 
-	d->rd_ios = ddelta(p->rd_ios, c->rd_ios, bits);
-	d->wr_ios = ddelta(p->wr_ios, c->wr_ios, bits);
-	d->rd_sec = ddelta(p->rd_sectors, c->rd_sectors, bits);
-	d->wr_sec = ddelta(p->wr_sectors, c->wr_sectors, bits);
-	d->rd_ticks = ddelta(p->rd_ticks, c->rd_ticks, bits);
-	d->wr_ticks = ddelta(p->wr_ticks, c->wr_ticks, bits);
-	d->busy = ddelta(p->io_ticks, c->io_ticks, bits);
-	d->queue = ddelta(p->time_in_queue, c->time_in_queue, bits);
+	device_deltas(p->ident, c->ident, pv, cv, bits, 8, x);
+	d->rd_ios = x[0];
+	d->wr_ios = x[1];
+	d->rd_sec = x[2];
+	d->wr_sec = x[3];
+	d->rd_ticks = x[4];
+	d->wr_ticks = x[5];
+	d->busy = x[6];
+	d->queue = x[7];
+	/* an in-flight count that went below zero in the kernel (seen with
+	 * some drivers) is printed as a huge unsigned number */
+	d->in_flight = c->in_flight < 2147483648.0 ? c->in_flight : NAN;
 }
 
 /* sec/transfer: total ms of the requests over their number, 0 when idle;
@@ -223,6 +297,21 @@ static void disk_values(const struct disk_delta *d, double dt, double *v)
 	v[4] = d->wr_ios / dt;
 	v[5] = sec_per_xfer(d->rd_ticks + d->wr_ticks, d->rd_ios + d->wr_ios);
 	v[6] = d->queue / (1000.0 * dt);
+	v[7] = sec_per_xfer(d->rd_ticks, d->rd_ios);
+	v[8] = sec_per_xfer(d->wr_ticks, d->wr_ios);
+	v[9] = d->in_flight;
+}
+
+static void disk_add(struct disk_delta *sum, const struct disk_delta *d)
+{
+	sum->rd_ios += d->rd_ios;
+	sum->wr_ios += d->wr_ios;
+	sum->rd_sec += d->rd_sec;
+	sum->wr_sec += d->wr_sec;
+	sum->rd_ticks += d->rd_ticks;
+	sum->wr_ticks += d->wr_ticks;
+	sum->queue += d->queue;
+	sum->in_flight += d->in_flight;
 }
 
 static int do_disks(const struct raw_snapshot *prev,
@@ -232,6 +321,7 @@ static int do_disks(const struct raw_snapshot *prev,
 	struct disk_delta sum = { 0 };
 	double busy_pct = 0;
 	size_t total_at = out->n, members = 0;
+	int word = word_bits(prev, cur);
 	struct instance_values *iv;
 
 	if (!sample_add(out, OBJ_LOGICALDISK, "_Total"))
@@ -244,7 +334,7 @@ static int do_disks(const struct raw_snapshot *prev,
 
 		if (j < 0)
 			continue;
-		disk_deltas(&prev->disks[j], c, &d);
+		disk_deltas(&prev->disks[j], c, word, &d);
 		iv = sample_add(out, OBJ_LOGICALDISK, c->name);
 		if (!iv)
 			return -1;
@@ -254,13 +344,7 @@ static int do_disks(const struct raw_snapshot *prev,
 		/* NAN in any member makes that total unknown: a sum over
 		 * part of the disks would look like a real drop */
 		members++;
-		sum.rd_ios += d.rd_ios;
-		sum.wr_ios += d.wr_ios;
-		sum.rd_sec += d.rd_sec;
-		sum.wr_sec += d.wr_sec;
-		sum.rd_ticks += d.rd_ticks;
-		sum.wr_ticks += d.wr_ticks;
-		sum.queue += d.queue;
+		disk_add(&sum, &d);
 		busy_pct += iv->v[0];
 	}
 	if (members == 0) {
@@ -277,12 +361,47 @@ static int do_disks(const struct raw_snapshot *prev,
 
 /* ---- Network Interface ---- */
 
+enum { NF_RXB, NF_TXB, NF_RXP, NF_TXP, NF_RXE, NF_TXE, NF_RXD, NF_TXD,
+       NF_COUNT };
+
+/* /proc/net/dev prints struct rtnl_link_stats64 (u64) since 2.6.35, but
+ * on a 32-bit kernel a driver without ndo_get_stats64 keeps unsigned
+ * long counters that wrap at 2^32: the kernel's word decides. */
+static void net_deltas(const struct net_raw *p, const struct net_raw *c,
+		       int word, double *d)
+{
+	const uint64_t pv[NF_COUNT] = { p->rx_bytes, p->tx_bytes,
+		p->rx_packets, p->tx_packets, p->rx_errs, p->tx_errs,
+		p->rx_drop, p->tx_drop };
+	const uint64_t cv[NF_COUNT] = { c->rx_bytes, c->tx_bytes,
+		c->rx_packets, c->tx_packets, c->rx_errs, c->tx_errs,
+		c->rx_drop, c->tx_drop };
+	int bits[NF_COUNT];
+
+	for (int i = 0; i < NF_COUNT; i++)
+		bits[i] = word;
+	device_deltas(p->ident, c->ident, pv, cv, bits, NF_COUNT, d);
+}
+
+static void net_values(const double *d, double bw, double dt, double *v)
+{
+	v[0] = (d[NF_RXB] + d[NF_TXB]) / dt;
+	v[1] = d[NF_RXB] / dt;
+	v[2] = d[NF_TXB] / dt;
+	v[3] = (d[NF_RXP] + d[NF_TXP]) / dt;
+	v[4] = bw;
+	v[5] = d[NF_RXE] / dt;
+	v[6] = d[NF_TXE] / dt;
+	v[7] = d[NF_RXD] / dt;
+	v[8] = d[NF_TXD] / dt;
+}
+
 static int do_nets(const struct raw_snapshot *prev,
 		   const struct raw_snapshot *cur, double dt,
 		   struct sample *out)
 {
-	double rx = 0, tx = 0, pk = 0, bw = 0;
-	int any_bw = 0;
+	double sum[NF_COUNT] = { 0 }, bw = 0;
+	int any_bw = 0, word = word_bits(prev, cur);
 	size_t total_at = out->n, members = 0;
 	struct instance_values *iv;
 
@@ -291,30 +410,22 @@ static int do_nets(const struct raw_snapshot *prev,
 	for (size_t i = 0; i < cur->nnets; i++) {
 		const struct net_raw *c = &cur->nets[i];
 		long j = match(prev->nets, prev->nnets, sizeof(*c), c->name, i);
-		const struct net_raw *p;
-		double drx, dtx, dpk;
+		double d[NF_COUNT];
 
 		if (j < 0)
 			continue;
-		p = &prev->nets[j];
-		drx = ddelta(p->rx_bytes, c->rx_bytes, 64);
-		dtx = ddelta(p->tx_bytes, c->tx_bytes, 64);
-		dpk = ddelta(p->rx_packets, c->rx_packets, 64) +
-		      ddelta(p->tx_packets, c->tx_packets, 64);
+		net_deltas(&prev->nets[j], c, word, d);
 		iv = sample_add(out, OBJ_NETWORK, c->name);
 		if (!iv)
 			return -1;
-		iv->v[0] = (drx + dtx) / dt;
-		iv->v[1] = drx / dt;
-		iv->v[2] = dtx / dt;
-		iv->v[3] = dpk / dt;
-		iv->v[4] = c->speed_bps;
-		if (c->is_loopback)
+		net_values(d, c->speed_bps, dt, iv->v);
+		/* each byte on the wire once: no loopback, nothing stacked
+		 * on or carried by another interface (source.h) */
+		if (!c->in_total)
 			continue;
 		members++;
-		rx += drx;
-		tx += dtx;
-		pk += dpk;
+		for (int k = 0; k < NF_COUNT; k++)
+			sum[k] += d[k];
 		if (!isnan(c->speed_bps)) {
 			bw += c->speed_bps;
 			any_bw = 1;
@@ -324,12 +435,7 @@ static int do_nets(const struct raw_snapshot *prev,
 		sample_remove(out, total_at);
 		return 0;
 	}
-	iv = &out->inst[total_at];
-	iv->v[0] = (rx + tx) / dt;
-	iv->v[1] = rx / dt;
-	iv->v[2] = tx / dt;
-	iv->v[3] = pk / dt;
-	iv->v[4] = any_bw ? bw : NAN;
+	net_values(sum, any_bw ? bw : NAN, dt, out->inst[total_at].v);
 	return 0;
 }
 
@@ -341,19 +447,21 @@ static int do_memory(const struct raw_snapshot *prev,
 {
 	const struct mem_raw *p = &prev->mem, *c = &cur->mem;
 	struct instance_values *iv = sample_add(out, OBJ_MEMORY, "");
+	int word = word_bits(prev, cur);
 	double in, outp;
 
 	if (!iv)
 		return -1;
-	in = ddelta(p->pswpin, c->pswpin, 64);
-	outp = ddelta(p->pswpout, c->pswpout, 64);
+	/* /proc/vmstat: unsigned long, the kernel's word */
+	in = ddelta(p->pswpin, c->pswpin, word);
+	outp = ddelta(p->pswpout, c->pswpout, word);
 	iv->v[0] = c->available;
 	iv->v[1] = c->cached;
 	iv->v[2] = (in + outp) / dt;
-	iv->v[3] = ddelta(p->pgfault, c->pgfault, 64) / dt;
+	iv->v[3] = ddelta(p->pgfault, c->pgfault, word) / dt;
 	iv->v[4] = in / dt;
 	iv->v[5] = outp / dt;
-	iv->v[6] = ddelta(p->pgmajfault, c->pgmajfault, 64) / dt;
+	iv->v[6] = ddelta(p->pgmajfault, c->pgmajfault, word) / dt;
 	return 0;
 }
 
@@ -369,7 +477,52 @@ static int do_system(const struct raw_snapshot *prev,
 	/* the reader itself is running while it reads: sar -q does the
 	 * same subtraction for runq-sz */
 	iv->v[0] = isnan(r) ? NAN : (r > 1 ? r - 1 : 0);
+	/* ctxt is printed from a u64 (nr_context_switches) */
 	iv->v[1] = ddelta(prev->sys.ctxt, cur->sys.ctxt, 64) / dt;
+	return 0;
+}
+
+/* ---- Pressure and TCP ---- */
+
+/* Stalled microseconds over elapsed microseconds, as sar -q PSI. The
+ * totals are u64: going back is a reset (unknown). A resource the kernel
+ * does not report (no PSI: before 4.20, psi=0) has no instance at all. */
+static int do_pressure(const struct raw_snapshot *prev,
+		       const struct raw_snapshot *cur, double dt,
+		       struct sample *out)
+{
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_raw *p = &prev->psi[r], *c = &cur->psi[r];
+		struct instance_values *iv;
+
+		if (!p->present || !c->present)
+			continue;
+		iv = sample_add(out, OBJ_PRESSURE,
+				source_psi_name((enum psi_resource)r));
+		if (!iv)
+			return -1;
+		iv->v[0] = clamp_pct(ddelta(p->some_us, c->some_us, 64) /
+				     (dt * 1e4));
+		iv->v[1] = clamp_pct(ddelta(p->full_us, c->full_us, 64) /
+				     (dt * 1e4));
+	}
+	return 0;
+}
+
+/* /proc/net/snmp prints the Tcp MIB as unsigned long: the kernel's word. */
+static int do_tcp(const struct raw_snapshot *prev,
+		  const struct raw_snapshot *cur, double dt,
+		  struct sample *out)
+{
+	const struct tcp_raw *p = &prev->tcp, *c = &cur->tcp;
+	struct instance_values *iv = sample_add(out, OBJ_TCP, "");
+	int word = word_bits(prev, cur);
+
+	if (!iv)
+		return -1;
+	iv->v[0] = ddelta(p->out_segs, c->out_segs, word) / dt;
+	iv->v[1] = ddelta(p->in_segs, c->in_segs, word) / dt;
+	iv->v[2] = ddelta(p->retrans_segs, c->retrans_segs, word) / dt;
 	return 0;
 }
 
@@ -383,7 +536,54 @@ int rates_compute(const struct raw_snapshot *prev,
 		return -1;
 	if (do_cpus(prev, cur, out) < 0 || do_disks(prev, cur, dt, out) < 0 ||
 	    do_memory(prev, cur, dt, out) < 0 || do_nets(prev, cur, dt, out) < 0 ||
-	    do_system(prev, cur, dt, out) < 0)
+	    do_system(prev, cur, dt, out) < 0 ||
+	    do_pressure(prev, cur, dt, out) < 0 || do_tcp(prev, cur, dt, out) < 0)
 		return -1;
 	return 0;
+}
+
+/* ---- the Process object (a watched tree, process.h) ---- */
+
+/* Index of a Process counter within its object: catalog.h keeps the table
+ * in enum order, so a Process counter's index is its offset from the
+ * first Process counter. */
+#define PROC_INDEX(id) ((int)(id) - (int)CTR_PROC_PROCESSOR_TIME)
+
+void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
+		   struct instance_values *out)
+{
+	double cpu = NAN, rd = NAN, wr = NAN, ws = NAN;
+
+	out->object = OBJ_PROCESS;
+	if (cur && cur->nprocs > 0)
+		ws = cur->rss_bytes;
+	if (prev && cur && prev->nprocs > 0 && cur->nprocs > 0) {
+		double dt = cur->mono - prev->mono;
+
+		if (dt > 0) {
+			/* the sums only grow while the tree's work stays in
+			 * its books; a drop means work left them (a member
+			 * moved out of the cgroup): unknown */
+			if (cur->cpu_us >= prev->cpu_us)
+				cpu = 100.0 * (double)(cur->cpu_us - prev->cpu_us) /
+				      (1e6 * dt);
+			if (!cur->io_lost && cur->read_bytes >= prev->read_bytes)
+				rd = (double)(cur->read_bytes - prev->read_bytes) / dt;
+			if (!cur->io_lost && cur->write_bytes >= prev->write_bytes)
+				wr = (double)(cur->write_bytes - prev->write_bytes) / dt;
+		}
+	}
+	out->v[PROC_INDEX(CTR_PROC_PROCESSOR_TIME)] = cpu;
+	out->v[PROC_INDEX(CTR_PROC_IO_READ)] = rd;
+	out->v[PROC_INDEX(CTR_PROC_IO_WRITE)] = wr;
+	out->v[PROC_INDEX(CTR_PROC_WORKING_SET)] = ws;
+}
+
+void rates_process_idle(struct instance_values *out)
+{
+	/* before a tree began and after it ended: no CPU, no bytes, no
+	 * thread in any state */
+	out->object = OBJ_PROCESS;
+	for (int k = 0; k < catalog_objects[OBJ_PROCESS].ncounters; k++)
+		out->v[k] = 0;
 }

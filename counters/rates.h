@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "catalog.h"
+#include "process.h"
 #include "source.h"
 
 /* Values of one object instance; v[] is indexed by counter_def.index and
@@ -57,11 +58,23 @@ struct sample {
  * value is SRC_NA. bits is 32 or 64. */
 int rates_delta(uint64_t prev, uint64_t cur, int bits, uint64_t *delta);
 
-/* Compute every counter of the catalog (except Process) from prev to cur
- * into out (which is emptied first). Returns 0, or -1 when out of memory or
+/* Compute every counter of the catalog (except Process: rates_process)
+ * from prev to cur into out (which is emptied first). Returns 0, or -1 when out of memory or
  * when cur is not later than prev. */
 int rates_compute(const struct raw_snapshot *prev,
 		  const struct raw_snapshot *cur, struct sample *out);
+
+/* The Process object of a watched tree from two of its reads (process.h):
+ * % Processor Time = 100 * CPU time delta / dt (100 per busy CPU, so it
+ * may exceed 100, as perfmon's), IO Read/Write Bytes/sec = byte deltas /
+ * dt, Working Set = cur's rss. Unknown (NAN) without a previous read, when
+ * the root is gone, when a sum went down (work left the books), and for
+ * the bytes when exit records were lost (cur->io_lost). The tree's work
+ * before it began and after it ended is none at all: rates_process_idle
+ * (0 everywhere) is what the collector logs for those parts of a row. */
+void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
+		   struct instance_values *out);
+void rates_process_idle(struct instance_values *out);
 
 /* Find an instance in a sample, or NULL. */
 struct instance_values *sample_find(const struct sample *s,

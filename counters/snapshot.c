@@ -21,6 +21,12 @@ void snapshot_reset(struct raw_snapshot *s)
 	s->mem.pgfault = s->mem.pgmajfault = SRC_NA;
 	s->sys.ctxt = SRC_NA;
 	s->sys.procs_running = NAN;
+	s->kernel_bits = 0;
+	for (int r = 0; r < PSI_COUNT; r++) {
+		s->psi[r].present = 0;
+		s->psi[r].some_us = s->psi[r].full_us = SRC_NA;
+	}
+	s->tcp.in_segs = s->tcp.out_segs = s->tcp.retrans_segs = SRC_NA;
 }
 
 void snapshot_free(struct raw_snapshot *s)
@@ -77,7 +83,7 @@ struct disk_raw *snapshot_add_disk(struct raw_snapshot *s)
 	d->rd_ios = d->rd_sectors = d->rd_ticks = SRC_NA;
 	d->wr_ios = d->wr_sectors = d->wr_ticks = SRC_NA;
 	d->io_ticks = d->time_in_queue = SRC_NA;
-	d->counter_bits = 64;
+	d->in_flight = NAN;
 	return d;
 }
 
@@ -90,6 +96,7 @@ struct net_raw *snapshot_add_net(struct raw_snapshot *s)
 		return NULL;
 	memset(n, 0, sizeof(*n));
 	n->rx_bytes = n->tx_bytes = n->rx_packets = n->tx_packets = SRC_NA;
+	n->rx_errs = n->tx_errs = n->rx_drop = n->tx_drop = SRC_NA;
 	n->speed_bps = NAN;
 	return n;
 }

@@ -34,21 +34,31 @@ struct disk_raw {
 	int in_total;		/* counted in the _Total instance (a whole,
 				 * bottom-level disk: not a partition, dm, md,
 				 * loop, ram or zram device) */
+	uint64_t ident;		/* which device this is: major << 32 | minor
+				 * (0 unknown). A different ident under the
+				 * same name is a new device: no values for
+				 * that interval (rates.c) */
 	uint64_t rd_ios, rd_sectors, rd_ticks;	/* ticks in ms */
 	uint64_t wr_ios, wr_sectors, wr_ticks;
 	uint64_t io_ticks;		/* ms the device was busy */
 	uint64_t time_in_queue;		/* weighted ms, for queue length */
-	int counter_bits;	/* 32 when the kernel keeps these as 32-bit
-				 * values (io_ticks, time_in_queue on older
-				 * kernels), else 64; decides wrap handling */
+	double in_flight;	/* gauge: requests in flight at the read
+				 * (field 9), NAN when not reported */
 };
 
 /* One interface of /proc/net/dev (+ /sys/class/net/X/speed). */
 struct net_raw {
 	char name[SRC_NAME_MAX];
+	uint64_t ident;		/* which device this is (ifindex plus a
+				 * generation bumped when the device behind
+				 * the name was replaced; 0 unknown) */
 	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
+	uint64_t rx_errs, tx_errs, rx_drop, tx_drop;
 	double speed_bps;	/* link speed in bits/s, NAN when unknown */
-	int is_loopback;	/* excluded from _Total */
+	int is_loopback;	/* lo, or ARPHRD_LOOPBACK */
+	int in_total;		/* counted in _Total: each byte on the wire
+				 * once (counters/README.md "Network
+				 * _Total") */
 };
 
 /* Memory: gauges in bytes, paging counters cumulative (/proc/vmstat). */
@@ -64,8 +74,28 @@ struct sys_raw {
 	double procs_running;	/* runnable tasks now (incl. running) */
 };
 
+/* Pressure stall information of one resource (/proc/pressure/cpu, io,
+ * memory, or a cgroup's cpu.pressure ...): the cumulative "total="
+ * microseconds of the "some" and "full" lines. present is 0 when the file
+ * is missing (kernel before 4.20, psi=0): the resource is not offered. */
+enum psi_resource { PSI_CPU, PSI_IO, PSI_MEMORY, PSI_COUNT };
+struct psi_raw {
+	int present;
+	uint64_t some_us, full_us;	/* SRC_NA when the line is missing */
+};
+/* "cpu", "io", "memory": the file names, and the Pressure instances. */
+const char *source_psi_name(enum psi_resource r);
+
+/* TCP segments of /proc/net/snmp (IPv4 and IPv6 share this MIB). */
+struct tcp_raw {
+	uint64_t in_segs, out_segs, retrans_segs;
+};
+
 struct raw_snapshot {
 	double mono;		/* CLOCK_MONOTONIC seconds of the read */
+	int kernel_bits;	/* the kernel's word size, 32 or 64; 0 when
+				 * unknown. Decides which counters can wrap
+				 * at 2^32 (rates.c) */
 	struct cpu_raw *cpus;	/* cpus[0] is _Total (the "cpu" line) */
 	size_t ncpus, cap_cpus;
 	struct disk_raw *disks;
@@ -74,6 +104,8 @@ struct raw_snapshot {
 	size_t nnets, cap_nets;
 	struct mem_raw mem;
 	struct sys_raw sys;
+	struct psi_raw psi[PSI_COUNT];
+	struct tcp_raw tcp;
 };
 
 /* Empty a snapshot for reuse (keeps its arrays allocated). */
@@ -95,13 +127,18 @@ const struct net_raw *snapshot_find_net(const struct raw_snapshot *s,
  * The Linux backend. root is the file system root to read under: "/" in
  * production, a fixture tree such as "tests/fixtures/proc/root1" in tests
  * (STYLE 4). Files read: proc/stat, proc/diskstats, proc/meminfo,
- * proc/vmstat, proc/net/dev, sys/class/net/IF/speed, sys/block/DEV
- * (whole disks; partitions have no entry there).
+ * proc/vmstat, proc/net/dev, proc/net/snmp, proc/pressure/{cpu,io,memory},
+ * proc/sys/kernel/arch (once), sys/block/DEV (whole disks; partitions have
+ * no entry there), sys/class/net/IF/ (type, speed, ifindex, uevent,
+ * device, lower_*: what the interface is, see counters/README.md).
  *
  * procfs_open keeps what it can open; each procfs_read fills *s (after
  * snapshot_reset) and stamps s->mono. A missing file leaves its part of the
  * snapshot empty and is reported once through e with the path; it is not
- * fatal (returns 0) unless proc/stat itself cannot be read (-1).
+ * fatal (returns 0) unless proc/stat itself cannot be read (-1). The
+ * optional files (proc/net/snmp and proc/pressure/ *, absent on older
+ * kernels or with psi=0) are not reported: their objects are simply not
+ * offered (psi[].present = 0, tcp SRC_NA).
  * So a caller that wants the warning clears e->msg before the read and
  * checks it after a 0 return. procfs_open fails (NULL, e set) only when
  * proc/stat cannot be opened or on out-of-memory.
@@ -109,12 +146,14 @@ const struct net_raw *snapshot_find_net(const struct raw_snapshot *s,
  * Instance names: cpus "_Total", "0", "1"... (the N of cpuN); disks and
  * interfaces as the kernel names them. disk_raw.in_total: the name has a
  * sys/block entry, does not start with dm-, md, loop, ram, zram, and its
- * sys/block/NAME/slaves is empty. counter_bits: 64 when any field of the
- * device's line exceeds 2^32-1, else 32. is_loopback: "lo" or
- * sys/class/net/IF/type is 772. speed_bps: NAN when the speed file is
- * missing, says -1 or fails (EINVAL). A field an older kernel does not
- * print stays SRC_NA (MemAvailable: NAN). Nothing is allocated per read
- * once the snapshot, the buffer and the device caches have grown.
+ * sys/block/NAME/slaves is empty. kernel_bits: from proc/sys/kernel/arch,
+ * else uname(2). is_loopback: "lo" or sys/class/net/IF/type is 772;
+ * net_raw.in_total: counters/README.md. speed_bps: NAN when the speed
+ * file is missing, says -1 or fails (EINVAL). psi cpu full_us is SRC_NA:
+ * the kernel defines no system-wide "full" for the CPU. A field an older
+ * kernel does not print stays SRC_NA (MemAvailable, in_flight: NAN).
+ * Nothing is allocated per read once the snapshot, the buffer and the
+ * device caches have grown.
  */
 struct procfs;
 struct procfs *procfs_open(const char *root, struct perr *e);
@@ -123,12 +162,14 @@ void procfs_close(struct procfs *p);
 
 /*
  * The libstatgrab backend: the portable subset (total CPU times, cache
- * bytes, per-disk bytes, per-interface bytes/packets/speed, context
- * switches). Per-CPU times, irq/softirq/steal, disk ops/busy/queue,
+ * bytes, per-disk bytes, per-interface bytes/packets/errors/speed, context
+ * switches). Per-CPU times, irq/softirq/steal, disk ops/busy/queue/times,
  * MemAvailable, swap paging and page faults (sg_get_page_stats counts
- * pgpgin/pgpgout, all file I/O, not swapping) and the run queue are left
- * SRC_NA/NAN: those counters are "not available" on hosts where only this
- * backend runs. Disk bytes are stored as 512-byte sectors (bytes / 512).
+ * pgpgin/pgpgout, all file I/O, not swapping), the run queue, interface
+ * drops and TCP are left SRC_NA/NAN, and Pressure is not offered: those
+ * counters are "not available" on hosts where only this backend runs.
+ * Disk bytes are stored as 512-byte sectors (bytes / 512). Interfaces
+ * count in _Total unless loopback (no stacking information).
  * statgrab_open fails (NULL, e set) when sg_init fails; sg_init is done
  * once per process and shared by several readers.
  */
@@ -146,6 +187,11 @@ void statgrab_close(struct statgrab *g);
  * the BSDs), whose missing counters are logged as unknown.
  * $PERFLOG_SOURCE=statgrab forces libstatgrab, for comparing the two.
  */
+/* The word size of a kernel from its machine name (uname -m,
+ * /proc/sys/kernel/arch): 64 for x86_64, aarch64, ppc64le, s390x, riscv64,
+ * alpha ...; 32 for i686, armv7l, mips ...; 0 for NULL or "". */
+int source_kernel_bits(const char *machine);
+
 struct source;
 struct source *source_open(const char *root, struct perr *e);
 int source_read(struct source *src, struct raw_snapshot *s, struct perr *e);

@@ -8,13 +8,14 @@
  *                                  kernel, idle, iowait), sys.ctxt
  *   sg_get_mem_stats_r          -> mem.cached
  *   sg_get_disk_io_stats_r      -> disks: rd/wr_sectors = bytes / 512
- *   sg_get_network_io_stats_r   -> nets: rx/tx bytes and packets
+ *   sg_get_network_io_stats_r   -> nets: rx/tx bytes, packets, errors
  *   sg_get_network_iface_stats_r-> nets: speed_bps (speed * factor)
  *
  * Not used: sg_get_page_stats counts every page read from or written to
  * storage (Linux pgpgin/pgpgout), not swapping, so it must not feed
  * Pages/sec; pswpin/pswpout, page faults, MemAvailable, the run queue,
- * per-CPU times and disk operations, busy time and queue stay unknown.
+ * per-CPU times and disk operations, busy time and queue, interface drops
+ * and TCP segments stay unknown, and Pressure is not offered.
  * libstatgrab folds irq and softirq neither into kernel nor anywhere else,
  * so irq/softirq/steal stay SRC_NA (rates.c counts missing ones as 0).
  */
@@ -27,11 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include <statgrab.h>
 
 struct statgrab {
 	int is_linux;		/* /sys/block exists: partitions can be told */
+	int kernel_bits;	/* from uname(2), 0 when unknown */
 };
 
 /* sg_init is process-wide; several readers share it. */
@@ -46,6 +49,7 @@ struct statgrab *statgrab_open(struct perr *e)
 {
 	struct statgrab *g;
 	struct stat st;
+	struct utsname u;
 
 	if (sg_users == 0 && sg_init(1) != SG_ERROR_NONE) {
 		perr_set(e, "libstatgrab: unable to initialise: %s",
@@ -61,6 +65,9 @@ struct statgrab *statgrab_open(struct perr *e)
 	}
 	sg_users++;
 	g->is_linux = stat("/sys/block", &st) == 0 && S_ISDIR(st.st_mode);
+	/* other systems' counter widths are their own: unknown */
+	if (g->is_linux && uname(&u) == 0)
+		g->kernel_bits = source_kernel_bits(u.machine);
 	return g;
 }
 
@@ -157,7 +164,6 @@ static int read_disks(struct statgrab *g, struct raw_snapshot *s)
 		 * sectors as the kernel does */
 		r->rd_sectors = d[i].read_bytes / 512;
 		r->wr_sectors = d[i].write_bytes / 512;
-		r->counter_bits = 64;
 	}
 	sg_free_disk_io_stats(d);
 	return 0;
@@ -186,7 +192,12 @@ static int read_nets(struct raw_snapshot *s)
 		r->tx_bytes = io[i].tx;
 		r->rx_packets = io[i].ipackets;
 		r->tx_packets = io[i].opackets;
+		r->rx_errs = io[i].ierrors;
+		r->tx_errs = io[i].oerrors;
 		r->is_loopback = is_loopback(r->name);
+		/* no stacking information here: only loopbacks are left
+		 * out of _Total (counters/README.md) */
+		r->in_total = !r->is_loopback;
 		for (size_t j = 0; f && j < nf; j++) {
 			if (!f[j].interface_name ||
 			    strcmp(f[j].interface_name, r->name))
@@ -213,6 +224,7 @@ int statgrab_read(struct statgrab *g, struct raw_snapshot *s, struct perr *e)
 
 	snapshot_reset(s);
 	s->mono = util_monotonic();
+	s->kernel_bits = g->kernel_bits;
 	read_cpu(s, &ok);
 	if (!ok)
 		return perr_set(e, "libstatgrab: unable to read CPU times: %s",

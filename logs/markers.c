@@ -465,6 +465,12 @@ int markers_load(const char *dir, struct marker_list *out, struct perr *e)
 	free(text);
 	if (rc < 0)
 		return perr_set(e, "out of memory reading '%s'", path);
+	for (size_t i = 0; i < out->n; i++) {
+		struct perr fe;
+
+		if (markers_read_figures(dir, &out->m[i], &fe) < 0)
+			bad_line(out, path, out->m[i].line, fe.msg);
+	}
 	return 0;
 }
 

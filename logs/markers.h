@@ -70,9 +70,10 @@ char *markers_format(double when, enum marker_kind kind, const char *session,
 		     const char *text, const char *const *extra,
 		     size_t nextra);
 
-/* Load DIR/markers.tsv (a missing file is an empty list). Malformed lines
- * are skipped and counted, never fatal. Returns -1 only when the file
- * exists but cannot be read. */
+/* Load DIR/markers.tsv (a missing file is an empty list), with the
+ * figures files its markers name (see below). Malformed lines, and
+ * figures files that cannot be read, are skipped and counted, never
+ * fatal. Returns -1 only when markers.tsv exists but cannot be read. */
 int markers_load(const char *dir, struct marker_list *out, struct perr *e);
 /* Parse markers text (for tests and fuzzing); name is used in messages. */
 int markers_parse(const char *text, const char *name, struct marker_list *out);
@@ -81,6 +82,34 @@ void markers_free(struct marker_list *l);
 /* Pair begins and ends into sessions, in order of their begin. Returns the
  * number of sessions (*out malloc'ed, pointing into l) or -1. */
 long markers_sessions(const struct marker_list *l, struct session **out);
+
+/*
+ * Figures beside a marker. What a marker carries is one line of
+ * markers.tsv and one request to the collector (64 KiB at most): a backup
+ * client's figures (200 summaries of dsmc) or a long command line do not
+ * fit, and nothing may be dropped. So the writer (perflog run) puts every
+ * extra field in a file of the log set, "figures-LABEL.tsv" (-2, -3 ...
+ * when taken), one escaped KEY=VALUE field a line after a "# perflog
+ * figures 1" line, and the marker keeps the short fields and names the
+ * file: "figures=figures-LABEL.tsv". markers_load reads the file back into
+ * the marker's extras (the file's value wins for a key in both), so every
+ * reader sees one marker with every field (marker_get), however it was
+ * stored. Files are created with O_EXCL and read with O_NOFOLLOW, relative
+ * to the log set's directory, so a planted symlink is neither written
+ * through nor read.
+ */
+#define MARKERS_FIGURES_KEY "figures"
+
+/* Write extra[0..n) to a new figures file of DIR for session label; its
+ * name (to put in the marker as figures=NAME) goes to name. 0, or -1. */
+int markers_write_figures(const char *dir, const char *label,
+			  const char *const *extra, size_t n, char *name,
+			  size_t name_n, struct perr *e);
+
+/* Merge into m the figures file it names, if it names one (markers_load
+ * does it for each marker). 0, or -1 with e set when the file cannot be
+ * read or is not a figures file (m is then left as it was). */
+int markers_read_figures(const char *dir, struct marker *m, struct perr *e);
 
 /* Value of an extra field of a marker, or NULL. */
 const char *marker_get(const struct marker *m, const char *key);

@@ -45,9 +45,12 @@ static long col_of(const struct logset_meta *m, enum counter_id id,
 	return -1;
 }
 
-/* The instance (not _Total) of counter id with the largest average. */
-static long busiest(const struct logset_meta *m, const struct logset_series *s,
-		    enum counter_id id)
+/* The instance (not _Total) of counter id with the largest average, among
+ * those ok() accepts (all when ok is NULL). */
+static long busiest_of(const struct logset_meta *m,
+		       const struct logset_series *s, enum counter_id id,
+		       int (*ok)(const struct logset_meta *,
+				 const struct logset_series *, size_t))
 {
 	long best = -1;
 	double bv = -1;
@@ -56,6 +59,8 @@ static long busiest(const struct logset_meta *m, const struct logset_series *s,
 		const struct logset_counter *c = &m->counters[i];
 		if (!c->def || c->def->id != id || !strcmp(c->instance, "_Total"))
 			continue;
+		if (ok && !ok(m, s, i))
+			continue;
 		double a = col_avg(s, i);
 		if (!isnan(a) && a > bv) {
 			bv = a;
@@ -63,6 +68,75 @@ static long busiest(const struct logset_meta *m, const struct logset_series *s,
 		}
 	}
 	return best;
+}
+
+static long busiest(const struct logset_meta *m, const struct logset_series *s,
+		    enum counter_id id)
+{
+	return busiest_of(m, s, id, NULL);
+}
+
+/* A disk that moved data: an idle loop or ram device (or one whose busy
+ * time ticks with nothing done) must not stand for the disk the backup
+ * used. Without its byte and transfer columns it cannot be told: kept. */
+static int disk_did_io(const struct logset_meta *m,
+		       const struct logset_series *s, size_t col)
+{
+	const char *d = m->counters[col].instance;
+	const enum counter_id ids[] = { CTR_DISK_READ_BYTES,
+		CTR_DISK_WRITE_BYTES, CTR_DISK_READS, CTR_DISK_WRITES };
+	int known = 0;
+
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		long c = col_of(m, ids[k], d);
+		double a = c < 0 ? NAN : col_avg(s, (size_t)c);
+		if (isnan(a))
+			continue;
+		known = 1;
+		if (a > 0)
+			return 1;
+	}
+	return !known;
+}
+
+/* lo (Linux), lo0 (the BSDs): the log set keeps names, not device types. */
+static int is_loopback(const struct logset_meta *m,
+		       const struct logset_series *s, size_t col)
+{
+	const char *n = m->counters[col].instance;
+
+	(void)s;
+	if (strncmp(n, "lo", 2))
+		return 0;
+	for (n += 2; *n; n++)
+		if (*n < '0' || *n > '9')
+			return 0;
+	return 1;
+}
+
+static int not_loopback(const struct logset_meta *m,
+			const struct logset_series *s, size_t col)
+{
+	return !is_loopback(m, s, col);
+}
+
+/* The busiest interface: a real one when it carried traffic (at least
+ * 1 KiB/s and 1% of the loopback's), else the loopback (a client and
+ * server on one host talk over lo; its background chatter is not what
+ * the report is about when a NIC moved the backup). */
+static long busiest_net(const struct logset_meta *m,
+			const struct logset_series *s)
+{
+	long real = busiest_of(m, s, CTR_NET_BYTES_TOTAL, not_loopback);
+	long lo = busiest_of(m, s, CTR_NET_BYTES_TOTAL, is_loopback);
+	double r = real < 0 ? NAN : col_avg(s, (size_t)real);
+	double l = lo < 0 ? NAN : col_avg(s, (size_t)lo);
+
+	if (lo < 0 || isnan(l))
+		return real;
+	if (real >= 0 && !isnan(r) && r >= 1024 && r >= 0.01 * l)
+		return real;
+	return r > l ? real : lo;
 }
 
 int report_figures_of(struct logset *ls, time_t from, time_t to,
@@ -133,8 +207,8 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
 	if (c >= 0)
 		report_stat_of(s.values + c, s.rows, s.ncols, &f->proc_cpu);
 
-	/* the busiest disk */
-	c = busiest(m, &s, CTR_DISK_TIME);
+	/* the busiest disk that did I/O */
+	c = busiest_of(m, &s, CTR_DISK_TIME, disk_did_io);
 	if (c >= 0) {
 		const char *d = m->counters[c].instance;
 		long rb = col_of(m, CTR_DISK_READ_BYTES, d);
@@ -172,7 +246,7 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
 		report_stat_of(s.values + c, s.rows, s.ncols, &f->pages);
 
 	/* the busiest interface and its share of its bandwidth */
-	c = busiest(m, &s, CTR_NET_BYTES_TOTAL);
+	c = busiest_net(m, &s);
 	if (c >= 0) {
 		const char *n = m->counters[c].instance;
 		long bw = col_of(m, CTR_NET_BANDWIDTH, n);

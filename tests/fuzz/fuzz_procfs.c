@@ -1,13 +1,16 @@
 /* fuzz_procfs.c - the /proc readers (counters/procfs.c) and the rates
  * computed from what they read (counters/rates.c).
  *
- * The input is split on lines "@@@" into up to ten parts: parts 0-4 are
- * proc/stat, proc/diskstats, proc/meminfo, proc/vmstat and proc/net/dev of
- * a first snapshot, parts 5-9 the same files of a second one (missing
- * parts repeat the first snapshot's). Each is written under a private
- * temporary root (procfs_open's fixture-tree seam, STYLE 4) and read with
- * procfs_read; rates_compute then turns the pair into a sample, so counter
- * wrap, resets and devices that vanish between reads are fuzzed too. */
+ * The input is split on lines "@@@" into up to eighteen parts: parts 0-8
+ * are proc/stat, proc/diskstats, proc/meminfo, proc/vmstat, proc/net/dev,
+ * proc/net/snmp and proc/pressure/{cpu,io,memory} of a first snapshot,
+ * parts 9-17 the same files of a second one (missing parts repeat the
+ * first snapshot's). Each is written under a private temporary root
+ * (procfs_open's fixture-tree seam, STYLE 4) and read with procfs_read;
+ * rates_compute then turns the pair into a sample, so counter wrap,
+ * resets and devices that vanish between reads are fuzzed too. The
+ * pressure parser is also fed each pressure part directly (psi_parse, the
+ * cgroup files' reader). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,26 +19,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../counters/psi.h"
 #include "../../counters/rates.h"
 #include "../../counters/source.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+#define NFILES 9
 static char root[64];
-static const char *const files[5] = {
+static const char *const files[NFILES] = {
 	"proc/stat", "proc/diskstats", "proc/meminfo", "proc/vmstat",
-	"proc/net/dev",
+	"proc/net/dev", "proc/net/snmp", "proc/pressure/cpu",
+	"proc/pressure/io", "proc/pressure/memory",
 };
 
 static void cleanup(void)
 {
 	char p[128];
 
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < NFILES; i++) {
 		snprintf(p, sizeof(p), "%s/%s", root, files[i]);
 		unlink(p);
 	}
 	snprintf(p, sizeof(p), "%s/proc/net", root);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/proc/pressure", root);
 	rmdir(p);
 	snprintf(p, sizeof(p), "%s/proc", root);
 	rmdir(p);
@@ -52,6 +60,8 @@ static void setup(void)
 	snprintf(p, sizeof(p), "%s/proc", root);
 	mkdir(p, 0700);
 	snprintf(p, sizeof(p), "%s/proc/net", root);
+	mkdir(p, 0700);
+	snprintf(p, sizeof(p), "%s/proc/pressure", root);
 	mkdir(p, 0700);
 	atexit(cleanup);
 }
@@ -85,8 +95,8 @@ static int take(struct raw_snapshot *s)
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	const unsigned char *part[10];
-	size_t len[10];
+	const unsigned char *part[2 * NFILES];
+	size_t len[2 * NFILES];
 	int n = 0;
 	const unsigned char *p = data, *end = data + size;
 	struct raw_snapshot a, b;
@@ -94,7 +104,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	if (!root[0])
 		setup();
-	while (n < 10) {
+	while (n < 2 * NFILES) {
 		const unsigned char *sep = memmem(p, (size_t)(end - p), "@@@\n", 4);
 
 		part[n] = p;
@@ -104,14 +114,19 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			break;
 		p = sep + 4;
 	}
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < NFILES; i++)
 		put(i, i < n ? part[i] : NULL, i < n ? len[i] : 0);
+	for (int i = 6; i < n && i < NFILES; i++) {
+		struct psi_raw r;
+
+		psi_parse((const char *)part[i], len[i], &r);
+	}
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	memset(&smp, 0, sizeof(smp));
 	if (take(&a) == 0) {
-		for (int i = 5; i < n; i++)
-			put(i - 5, part[i], len[i]);
+		for (int i = NFILES; i < n; i++)
+			put(i - NFILES, part[i], len[i]);
 		if (take(&b) == 0) {
 			b.mono = a.mono + 1.0;	/* a fixed, sane interval */
 			rates_compute(&a, &b, &smp);

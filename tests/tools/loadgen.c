@@ -6,8 +6,13 @@
  *   loadgen write FILE BYTES        write BYTES (incompressible) with fsync
  *   loadgen send HOST PORT BYTES    connect and send BYTES over TCP
  *   loadgen recv ADDR PORT          accept one connection, count, print bytes
+ *   loadgen stdout BYTES            write BYTES to stdout (prints to stderr)
+ *   loadgen orphans N SECONDS BYTES ignore SIGCHLD (children auto-reaped),
+ *                                   fork N children that each burn SECONDS
+ *                                   of CPU then write BYTES to /dev/null;
+ *                                   prints "CPU_SECONDS BYTES" of them all
  *
- * Each prints one number on stdout: what it really did.
+ * Each prints what it really did: one number, "orphans" two.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -17,8 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -159,8 +166,71 @@ static int do_recv(const char *addr, int port)
 	return 0;
 }
 
+static double cpu_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Children nobody reaps: their work reaches no parent's books. Each
+ * tells what it did through a pipe before it exits. */
+static int do_orphans(int n, double seconds, long long bytes)
+{
+	int p[2];
+	double cpu = 0;
+	long long wrote = 0;
+	struct { double cpu; long long bytes; } r;
+
+	if (pipe(p) < 0 || signal(SIGCHLD, SIG_IGN) == SIG_ERR) {
+		perror("orphans");
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (pid == 0) {
+			volatile unsigned long spin = 0;
+			int fd = open("/dev/null", O_WRONLY);
+
+			close(p[0]);
+			while (cpu_now() < seconds)
+				for (int k = 0; k < 100000; k++)
+					spin++;
+			r.bytes = write_bytes(fd, bytes, "/dev/null");
+			r.cpu = cpu_now();
+			if (write(p[1], &r, sizeof(r)) != (ssize_t)sizeof(r))
+				_exit(1);
+			_exit(0);
+		}
+	}
+	close(p[1]);
+	while (read(p[0], &r, sizeof(r)) == (ssize_t)sizeof(r)) {
+		cpu += r.cpu;
+		wrote += r.bytes;
+	}
+	/* with SIGCHLD ignored, wait returns once all are gone */
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+	printf("%.3f %lld\n", cpu, wrote);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "stdout")) {
+		long long n = write_bytes(1, atoll(argv[2]), "stdout");
+
+		fprintf(stderr, "%lld\n", n);
+		return n < 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "orphans"))
+		return do_orphans(atoi(argv[2]), atof(argv[3]), atoll(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "burn"))
 		return burn(atof(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "write"))
@@ -169,6 +239,7 @@ int main(int argc, char **argv)
 		return do_send(argv[2], atoi(argv[3]), atoll(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "recv"))
 		return do_recv(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES | recv ADDR PORT\n");
+	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES | recv ADDR PORT\n"
+			"       | stdout BYTES | orphans N SECONDS BYTES\n");
 	return 2;
 }

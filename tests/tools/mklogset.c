@@ -4,11 +4,16 @@
  * session spanning its middle: the report's verdicts can be checked on
  * log sets whose answer is known, without waiting or loading the machine.
  *
- *   mklogset PARENT NAME KIND     KIND: idle cpu cpu1 disk net paging
+ *   mklogset PARENT NAME KIND     KIND: idle cpu cpu1 disk net paging lo
+ *                                       lolocal
  *
  * 2 CPUs, a disk sdb, an interface eth0 at 1 Gb/s, 8 GiB of memory; 120
  * one-second samples; session KIND over samples 30..90, busy as KIND says
- * inside it and idle outside. Prints the log set's directory.
+ * inside it and idle outside. KIND lo adds, listed first, a loop device
+ * loop0 whose busy time ticks with no I/O and an interface lo at 300 MB/s
+ * while eth0 moves 10 MB/s: the report must name sdb and eth0; KIND
+ * lolocal the same with eth0 at 500 B/s: lo carried the backup. Prints
+ * the log set's directory.
  */
 #include <math.h>
 #include <stdio.h>
@@ -69,8 +74,13 @@ int main(int argc, char **argv)
 	const char *cpus[] = { "_Total", "0", "1" };
 	for (int i = 0; i < 3; i++)
 		add_all(w, OBJ_PROCESSOR, cpus[i]);
+	int lo = !strncmp(k, "lo", 2);
+	if (lo)
+		add_all(w, OBJ_LOGICALDISK, "loop0");
 	add_all(w, OBJ_LOGICALDISK, "sdb");
 	add_all(w, OBJ_MEMORY, "");
+	if (lo)
+		add_all(w, OBJ_NETWORK, "lo");
 	add_all(w, OBJ_NETWORK, "eth0");
 	struct sample s = { 0 };
 	for (int i = 1; i <= 120; i++) {
@@ -89,6 +99,8 @@ int main(int argc, char **argv)
 		}
 		if (in && !strcmp(k, "net"))
 			nb = 0.93e9 / 8 + wob * 1e6;
+		if (in && lo)	/* lolocal: client and server on one host */
+			nb = strcmp(k, "lolocal") ? 10e6 : 500;
 		if (in && !strcmp(k, "paging")) {
 			pages = 800 + 100 * wob;
 			avail = 90e6;
@@ -108,6 +120,14 @@ int main(int argc, char **argv)
 		set(&s, OBJ_MEMORY, "", CTR_MEM_PAGES, pages);
 		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BYTES_TOTAL, nb);
 		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BANDWIDTH, 1e9);
+		if (lo) {
+			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_TIME, 5);
+			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_READ_BYTES, 0);
+			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_WRITE_BYTES, 0);
+			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_READS, 0);
+			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_WRITES, 0);
+			set(&s, OBJ_NETWORK, "lo", CTR_NET_BYTES_TOTAL, 300e6);
+		}
 		if (logset_write_sample(w, t0 + i, &s, &e) < 0) {
 			fprintf(stderr, "mklogset: %s\n", e.msg);
 			return 1;

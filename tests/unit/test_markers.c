@@ -244,11 +244,63 @@ static void test_append(void)
 	}
 }
 
+/* Figures beside a marker: written once, read back into the marker,
+ * never through a symlink. */
+static void test_figures(void)
+{
+	char dir[] = "/tmp/perflog-figures-XXXXXX", path[128], name[64];
+	const char *all[] = { "cmd=a\tb\nc", "client.summaries=200",
+			      "client.200.elapsed=0:01:52" };
+	const char *inline_[] = { "cmd=a", "figures=figures-job.tsv" };
+	struct marker_list l;
+	struct perr e;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		OK(0, "mkdtemp");
+		return;
+	}
+	OK(markers_write_figures(dir, "job", all, 3, name, sizeof(name), &e) == 0,
+	   "figures: written");
+	EQ_STR(name, "figures-job.tsv", "figures: named for the session");
+	OK(markers_write_figures(dir, "job", all, 1, path, sizeof(path), &e) == 0 &&
+	   !strcmp(path, "figures-job-2.tsv"), "figures: a second one never overwrites");
+	OK(markers_append(dir, MARK_END, "job", "done", inline_, 2, &e) == 0,
+	   "figures: the marker names it");
+	OK(markers_load(dir, &l, &e) == 0 && l.n == 1, "figures: loaded");
+	EQ_STR(marker_get(&l.m[0], "client.200.elapsed"), "0:01:52",
+	       "figures: a field only in the file");
+	EQ_STR(marker_get(&l.m[0], "cmd"), "a\tb\nc",
+	       "figures: the file's value wins, escapes undone");
+	EQ_INT(l.bad_lines, 0, "figures: nothing bad");
+	markers_free(&l);
+
+	/* a planted symlink is not followed, the line is counted bad */
+	snprintf(path, sizeof(path), "%s/figures-evil.tsv", dir);
+	if (symlink("/etc/passwd", path) < 0)
+		OK(0, "symlink");
+	snprintf(path, sizeof(path), "%s/markers.tsv", dir);
+	f = fopen(path, "a");
+	if (f) {
+		fputs("2026-11-30T04:50:12.345Z\tend\tevil\tx\tfigures=figures-evil.tsv\n"
+		      "2026-11-30T04:50:13.345Z\tend\tdots\tx\tfigures=../markers.tsv\n", f);
+		fclose(f);
+	}
+	OK(markers_load(dir, &l, &e) == 0 && l.n == 3, "figures: loaded again");
+	EQ_INT(l.bad_lines, 2, "figures: a symlink and a path are refused");
+	OK(!marker_get(&l.m[1], "root"), "figures: nothing read through the link");
+	markers_free(&l);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		printf("# could not remove %s\n", dir);
+}
+
 int main(void)
 {
 	test_escape();
 	test_format_parse();
 	test_sessions();
 	test_append();
+	test_figures();
 	return done_testing();
 }

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../../counters/catalog.h"
 #include "../../counters/process.h"
+#include "../../counters/rates.h"
 #include "tap.h"
 
 #ifndef FIXTURES
@@ -57,38 +59,48 @@ static void write_bytes(size_t total)
 	close(fd);
 }
 
+static struct proctree *open_tree(const char *root, pid_t pid,
+				   struct perr *e)
+{
+	struct proctree_options o = { .root = root, .pid = pid };
+
+	return proctree_open(&o, e);
+}
+
+#define US(ticks) ((uint64_t)(ticks) * 1000000 / (uint64_t)sysconf(_SC_CLK_TCK))
+
 static void test_fixture(void)
 {
 	struct perr e = { "" };
-	struct proctree *t = proctree_open(FIXTURES "/proc/tree1", 100, &e);
+	struct proctree *t = open_tree(FIXTURES "/proc/tree1", 100, &e);
 	OK(t != NULL, "fixture: open pid 100");
 	if (!t)
 		return;
 	struct proc_raw r;
 	EQ_INT(proctree_read(t, &r, &e), 0, "fixture: read");
 	EQ_INT(r.nprocs, 4, "fixture: 100, 101 (odd comm), 102, zombie 103");
-	EQ_INT(r.cpu_ticks, 42 + 330 + 10 + 13, "fixture: ticks summed");
+	EQ_INT(r.cpu_us, US(42 + 330 + 10 + 13), "fixture: ticks summed");
 	EQ_INT(r.read_bytes, 41000, "fixture: rchar summed (102 has no io)");
 	EQ_INT(r.write_bytes, 52000, "fixture: wchar summed");
 	long ps = sysconf(_SC_PAGESIZE);
 	EQ_DBL(r.rss_bytes, 350.0 * (double)ps, 0.5, "fixture: rss in bytes");
 	proctree_close(t);
 
-	t = proctree_open(FIXTURES "/proc/tree1", 101, &e);
+	t = open_tree(FIXTURES "/proc/tree1", 101, &e);
 	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 2 &&
-	   r.cpu_ticks == 340, "fixture: subtree of 101 (odd comm) only");
+	   r.cpu_us == US(340), "fixture: subtree of 101 (odd comm) only");
 	proctree_close(t);
-	t = proctree_open(FIXTURES "/proc/tree1", 302, &e);
+	t = open_tree(FIXTURES "/proc/tree1", 302, &e);
 	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 2,
 	   "fixture: a ppid cycle terminates");
 	proctree_close(t);
 
-	OK(proctree_open(FIXTURES "/proc/tree1", 300, &e) == NULL,
+	OK(open_tree(FIXTURES "/proc/tree1", 300, &e) == NULL,
 	   "fixture: garbage stat refused as root");
-	OK(proctree_open(FIXTURES "/proc/tree1", 301, &e) == NULL,
+	OK(open_tree(FIXTURES "/proc/tree1", 301, &e) == NULL,
 	   "fixture: vanished pid refused");
 	OK(strstr(e.msg, "301") != NULL, "fixture: message names the pid");
-	OK(proctree_open(FIXTURES "/proc/nonexistent", 1, &e) == NULL,
+	OK(open_tree(FIXTURES "/proc/nonexistent", 1, &e) == NULL,
 	   "fixture: missing root refused");
 }
 
@@ -102,7 +114,7 @@ static void test_pid_reuse(void)
 		 FIXTURES, dir);
 	OK(system(cmd) == 0, "reuse: copy fixture");
 	struct perr e = { "" };
-	struct proctree *t = proctree_open(dir, 100, &e);
+	struct proctree *t = open_tree(dir, 100, &e);
 	struct proc_raw r;
 	OK(t && proctree_read(t, &r, &e) == 0, "reuse: read before");
 	snprintf(path, sizeof(path), "%s/proc/100/stat", dir);
@@ -122,39 +134,38 @@ static void test_pid_reuse(void)
 
 static void test_rates(void)
 {
-	long hz = sysconf(_SC_CLK_TCK);
-	struct proc_raw a = { .mono = 10, .cpu_ticks = 1000,
+	struct proc_raw a = { .mono = 10, .cpu_us = 1000,
 			      .read_bytes = 100, .write_bytes = 50,
 			      .rss_bytes = 4096, .nprocs = 3 };
 	struct proc_raw b = a;
 	b.mono = 12;
-	b.cpu_ticks += (uint64_t)(3 * hz);	/* 3 CPU seconds in 2 s */
+	b.cpu_us += 3000000;	/* 3 CPU seconds in 2 s */
 	b.read_bytes += 2000;
 	b.write_bytes += 4000;
 	b.rss_bytes = 8192;
 	struct instance_values v;
 	memset(&v, 0, sizeof(v));
-	proctree_rates(&a, &b, &v);
+	rates_process(&a, &b, &v);
 	EQ_INT(v.object, OBJ_PROCESS, "rates: object");
 	EQ_DBL(v.v[IDX(CTR_PROC_PROCESSOR_TIME)], 150.0, 1e-9,
 	       "rates: % Processor Time may exceed 100");
 	EQ_DBL(v.v[IDX(CTR_PROC_IO_READ)], 1000.0, 1e-9, "rates: read B/s");
 	EQ_DBL(v.v[IDX(CTR_PROC_IO_WRITE)], 2000.0, 1e-9, "rates: write B/s");
 	EQ_DBL(v.v[IDX(CTR_PROC_WORKING_SET)], 8192.0, 0, "rates: working set");
-	proctree_rates(&b, &a, &v);
+	rates_process(&b, &a, &v);
 	OK(isnan(v.v[IDX(CTR_PROC_PROCESSOR_TIME)]),
 	   "rates: time going backwards is unknown");
 	b.nprocs = 0;
-	proctree_rates(&a, &b, &v);
+	rates_process(&a, &b, &v);
 	OK(isnan(v.v[IDX(CTR_PROC_PROCESSOR_TIME)]) &&
 	   isnan(v.v[IDX(CTR_PROC_WORKING_SET)]), "rates: tree gone = unknown");
 	b = a;
 	b.mono = 11;
-	b.cpu_ticks = 10;	/* work left the tree */
-	proctree_rates(&a, &b, &v);
+	b.cpu_us = 10;	/* work left the tree */
+	rates_process(&a, &b, &v);
 	OK(isnan(v.v[IDX(CTR_PROC_PROCESSOR_TIME)]),
 	   "rates: ticks going down are unknown");
-	proctree_rates(NULL, &a, &v);
+	rates_process(NULL, &a, &v);
 	OK(isnan(v.v[IDX(CTR_PROC_IO_READ)]) &&
 	   v.v[IDX(CTR_PROC_WORKING_SET)] == 4096, "rates: first read");
 }
@@ -171,7 +182,7 @@ static void test_live(void)
 	const size_t wr_c = 1 << 20, wr_g = 300000;
 	long hz = sysconf(_SC_CLK_TCK);
 	struct perr e = { "" };
-	struct proctree *t = proctree_open("/", getpid(), &e);
+	struct proctree *t = open_tree("/", getpid(), &e);
 	OK(t != NULL, "live: open self");
 	if (!t)
 		return;
@@ -204,7 +215,7 @@ static void test_live(void)
 	OK(proctree_read(t, &r1, &e) == 0, "live: read with child alive");
 	EQ_INT(r1.nprocs, 2, "live: us and the child (grandchild reaped)");
 	double want = (burn_c + burn_g) * (double)hz;
-	double got = (double)(r1.cpu_ticks - r0.cpu_ticks);
+	double got = (double)(r1.cpu_us - r0.cpu_us) * (double)hz / 1e6;
 	OK(got >= want * 0.9 - 2 && got <= want * 1.5 + 50,
 	   "live: ticks of child + reaped grandchild");
 	printf("#   ticks %.0f, expected about %.0f\n", got, want);
@@ -220,11 +231,11 @@ static void test_live(void)
 	OK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "live: child exit 0");
 	OK(proctree_read(t, &r2, &e) == 0, "live: read after reaping");
 	EQ_INT(r2.nprocs, 1, "live: just us again");
-	OK(r2.cpu_ticks >= r1.cpu_ticks, "live: reaped ticks not lost");
+	OK(r2.cpu_us >= r1.cpu_us, "live: reaped ticks not lost");
 	OK(r2.write_bytes >= r1.write_bytes,
 	   "live: reaped bytes not lost");
 	struct instance_values v;
-	proctree_rates(&r0, &r2, &v);
+	rates_process(&r0, &r2, &v);
 	double expect = 100.0 * (burn_c + burn_g) / (r2.mono - r0.mono);
 	double pct = v.v[IDX(CTR_PROC_PROCESSOR_TIME)];
 	OK(pct >= expect * 0.85, "live: % Processor Time over the run");
@@ -233,11 +244,116 @@ static void test_live(void)
 	proctree_close(t);
 }
 
+/* Exit records: a child read live, then exiting; a child that lives and
+ * dies between two reads; a grandchild whose parent ignores SIGCHLD. The
+ * books must hold each one's bytes once. Root only (taskstats). */
+struct exit_feed {
+	struct proctree *t;
+	int taken;
+};
+
+static void feed(void *arg, const struct taskstats_exit *x)
+{
+	struct exit_feed *f = arg;
+
+	f->taken += proctree_exit(f->t, x);
+}
+
+static void drain_into(struct taskstats_listener *l, struct exit_feed *f)
+{
+	for (int i = 0; i < 50; i++) {
+		int lost = 0;
+
+		taskstats_drain(l, feed, f, &lost);
+		usleep(10000);
+	}
+}
+
+/* The worker of test_exits: writes 1 MiB, waits; forks an auto-reaped
+ * child writing 3 MiB, writes 1 MiB, waits; ends. */
+static void worker(int go)
+{
+	char x;
+
+	write_bytes(1 << 20);
+	if (read(go, &x, 1) != 1)
+		_exit(2);
+	signal(SIGCHLD, SIG_IGN);
+	if (fork() == 0) {
+		write_bytes(3 << 20);
+		_exit(0);
+	}
+	write_bytes(1 << 20);
+	if (read(go, &x, 1) != 1)
+		_exit(2);
+	_exit(0);
+}
+
+static void test_exits(void)
+{
+	struct perr e = { "" };
+	struct taskstats_listener *l = taskstats_open(&e);
+	struct proctree_options o = { .root = "/", .exits = 1, .shim = 1 };
+	struct proc_raw r0, r1, r2;
+	struct exit_feed f = { 0 };
+	int go[2], end[2];
+	char x = 1;
+	pid_t root;
+
+	if (!l) {
+		printf("ok %d # SKIP taskstats: %s\n", ++tap_n, e.msg);
+		return;
+	}
+	if (pipe(go) < 0 || pipe(end) < 0)
+		return;
+	fflush(stdout);
+	root = fork();
+	if (root == 0) {	/* a shim: start the worker, wait, reap */
+		pid_t w = fork();
+
+		if (w == 0)
+			worker(go[0]);
+		waitpid(w, NULL, 0);
+		if (read(end[0], &x, 1) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	o.pid = root;
+	usleep(200000);
+	f.t = proctree_open(&o, &e);
+	OK(f.t != NULL, "exits: open the tree");
+	if (!f.t)
+		return;
+	OK(proctree_read(f.t, &r0, &e) == 0, "exits: read it");
+	OK(r0.write_bytes >= 1 << 20, "exits: 1 MiB written so far");
+	OK(write(go[1], &x, 1) == 1, "exits: let the worker go on");
+	usleep(300000);
+	drain_into(l, &f);
+	OK(proctree_read(f.t, &r1, &e) == 0, "exits: read after the child");
+	EQ_INT(f.taken, 1, "exits: the auto-reaped child's record taken");
+	EQ_DBL((double)(r1.write_bytes - r0.write_bytes), 4 << 20, 1024,
+	       "exits: its 3 MiB and the worker's 1 MiB, once");
+	OK(write(go[1], &x, 1) == 1, "exits: let the worker end");
+	usleep(300000);
+	drain_into(l, &f);
+	EQ_INT(f.taken, 2, "exits: the worker's own record taken");
+	for (int i = 0; i < 4; i++)	/* past the books' grace */
+		OK(proctree_read(f.t, &r2, &e) == 0, "exits: read after the end");
+	EQ_DBL((double)r2.write_bytes, (double)r1.write_bytes, 1024,
+	       "exits: nothing counted twice after the end");
+	OK(write(end[1], &x, 1) == 1, "exits: the shim ends");
+	waitpid(root, NULL, 0);
+	close(go[0]), close(go[1]), close(end[0]), close(end[1]);
+	proctree_close(f.t);
+	taskstats_close(l);
+}
+
 int main(void)
 {
 	test_fixture();
 	test_pid_reuse();
 	test_rates();
 	test_live();
+	test_exits();
 	return done_testing();
 }

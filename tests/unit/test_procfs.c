@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../counters/psi.h"
 #include "../../counters/source.h"
 #include "tap.h"
 
@@ -72,8 +73,9 @@ static void test_root1(void)
 	OK(d && d->in_total && d->rd_ios == 1000 && d->rd_sectors == 80000 &&
 	   d->rd_ticks == 2000 && d->wr_ios == 500 && d->wr_sectors == 40000 &&
 	   d->wr_ticks == 1500 && d->io_ticks == 3000 &&
-	   d->time_in_queue == 3500 && d->counter_bits == 32,
-	   "sda: whole disk, fields 1,3,4,5,7,8,10,11");
+	   d->time_in_queue == 3500 && d->in_flight == 0 &&
+	   d->ident == ((uint64_t)8 << 32),
+	   "sda: whole disk, fields 1,3,4,5,7,8,9,10,11, major:minor 8:0");
 	OK(snapshot_find_disk(&s, "sdb") && snapshot_find_disk(&s, "sdb")->in_total, "sdb in _Total");
 	OK(snapshot_find_disk(&s, "sda1") && !snapshot_find_disk(&s, "sda1")->in_total,
 	   "partition sda1 (no sys/block entry) not in _Total");
@@ -124,11 +126,12 @@ static void test_root4_old_kernel(void)
 	EQ_INT(s.ndisks, 2, "3-field line skipped");
 	d = snapshot_find_disk(&s, "hda");
 	OK(d && d->rd_ios == 446216 && d->time_in_queue == 23705160 &&
-	   d->in_total && d->counter_bits == 32, "11-field diskstats line");
+	   d->in_total && d->in_flight == 0, "11-field diskstats line");
 	d = snapshot_find_disk(&s, "hda1");
 	OK(d && d->rd_ios == 35486 && d->rd_sectors == 38030 &&
 	   d->wr_ios == 38030 && d->wr_sectors == 38030 &&
-	   d->rd_ticks == SRC_NA && d->io_ticks == SRC_NA && !d->in_total,
+	   d->rd_ticks == SRC_NA && d->io_ticks == SRC_NA && !d->in_total &&
+	   isnan(d->in_flight),
 	   "4-field partition line: ios and sectors only");
 	EQ_DBL(s.mem.available, NAN, 0, "no MemAvailable -> NAN");
 	EQ_DBL(s.mem.cached, 300000.0 * 1024, 0, "Cached still read");
@@ -174,9 +177,108 @@ static void test_root3_bits(void)
 	struct perr e = { "" };
 
 	OK(read_root(FIXTURES "/root3a", &s, &e) == 0, "root3a reads");
-	EQ_INT(snapshot_find_disk(&s, "sda")->counter_bits, 32, "values < 2^32: 32 bits");
-	EQ_INT(snapshot_find_disk(&s, "sdb")->counter_bits, 64, "a value > 2^32: 64 bits");
+	EQ_INT(s.kernel_bits, 32, "proc/sys/kernel/arch i686: a 32-bit kernel");
+	OK(read_root(FIXTURES "/root7a", &s, &e) == 0, "root7a reads");
+	EQ_INT(s.kernel_bits, 64, "x86_64: a 64-bit kernel");
+	EQ_INT(source_kernel_bits("aarch64"), 64, "aarch64: 64");
+	EQ_INT(source_kernel_bits("s390x"), 64, "s390x: 64");
+	EQ_INT(source_kernel_bits("armv7l"), 32, "armv7l: 32");
+	EQ_INT(source_kernel_bits(""), 0, "unknown: 0");
 	snapshot_free(&s);
+}
+
+/* root7a: the new files (pressure, snmp) and fields (in flight, errors,
+ * drops, identities). */
+static void test_root7_new_fields(void)
+{
+	struct raw_snapshot s = { 0 };
+	struct perr e = { "" };
+	const struct net_raw *n;
+	const struct disk_raw *d;
+
+	OK(read_root(FIXTURES "/root7b", &s, &e) == 0, "root7b reads");
+	EQ_STR(e.msg, "", "root7b: no warning");
+	OK(s.psi[PSI_CPU].present && s.psi[PSI_CPU].some_us == 1250000 &&
+	   s.psi[PSI_CPU].full_us == SRC_NA,
+	   "pressure/cpu: some total; system-wide cpu full is undefined");
+	OK(s.psi[PSI_IO].present && s.psi[PSI_IO].some_us == 2100000 &&
+	   s.psi[PSI_IO].full_us == 1050000, "pressure/io: some and full");
+	OK(s.psi[PSI_MEMORY].present && s.psi[PSI_MEMORY].full_us == 100,
+	   "pressure/memory");
+	OK(s.tcp.in_segs == 1500 && s.tcp.out_segs == 2800 &&
+	   s.tcp.retrans_segs == 15,
+	   "snmp Tcp InSegs OutSegs RetransSegs (by name; MaxConn -1)");
+	n = snapshot_find_net(&s, "eth0");
+	OK(n && n->rx_errs == 5 && n->rx_drop == 10 && n->tx_errs == 2 &&
+	   n->tx_drop == 6, "net/dev errs and drop, both ways");
+	OK(n && n->ident == 2, "eth0 ident = its ifindex");
+	d = snapshot_find_disk(&s, "sda");
+	EQ_DBL(d ? d->in_flight : -1, 3, 0, "diskstats field 9: in flight");
+	d = snapshot_find_disk(&s, "dm-1");
+	OK(d && d->ident == ((uint64_t)253 << 32 | 7), "dm-1 is 253:7");
+	OK(read_root(FIXTURES "/root1", &s, &e) == 0 &&
+	   !s.psi[0].present && !s.psi[1].present && !s.psi[2].present &&
+	   s.tcp.in_segs == SRC_NA && e.msg[0] == '\0',
+	   "no pressure, no snmp: not offered, nothing reported");
+	snapshot_free(&s);
+}
+
+/* root8: which interfaces make Network Interface(_Total). */
+static void test_root8_stacking(void)
+{
+	static const char *const in[] = { "eth0", "eth1", "eth2", "veth1",
+					   "tap0", "wwan0" };
+	static const char *const out[] = { "lo", "bond0", "br0", "eth0.100",
+		"vx0", "gre1", "tun0", "wg0", "ppp0" };
+	struct raw_snapshot s = { 0 };
+	struct perr e = { "" };
+	char name[96];
+
+	OK(read_root(FIXTURES "/root8b", &s, &e) == 0, "root8b reads");
+	EQ_INT(s.nnets, 15, "15 interfaces");
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		const struct net_raw *n = snapshot_find_net(&s, in[i]);
+
+		snprintf(name, sizeof(name), "%s counts in _Total", in[i]);
+		OK(n && n->in_total, name);
+	}
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		const struct net_raw *n = snapshot_find_net(&s, out[i]);
+
+		snprintf(name, sizeof(name), "%s does not", out[i]);
+		OK(n && !n->in_total, name);
+	}
+	snapshot_free(&s);
+}
+
+/* The pressure file format, for the system and for cgroups. */
+static void test_psi_files(void)
+{
+	struct psi_raw r;
+	struct perr e = { "" };
+
+	OK(psi_read_file(FIXTURES "/psi/cpu.pressure", &r, &e) == 0 &&
+	   r.present && r.some_us == 123456 && r.full_us == 7890,
+	   "a cgroup's cpu.pressure: some and full (5.13+)");
+	OK(psi_read_file(FIXTURES "/psi/cpu-4.20.pressure", &r, &e) == 0 &&
+	   r.present && r.some_us == 42 && r.full_us == SRC_NA,
+	   "cpu before 5.13: no full line, full unknown");
+	OK(psi_read_file(FIXTURES "/psi/bad.pressure", &r, &e) == -1 &&
+	   !r.present && strstr(e.msg, "bad.pressure"),
+	   "no valid some line: an error naming the file");
+	OK(psi_read_file(FIXTURES "/psi/missing", &r, &e) == -1 &&
+	   strstr(e.msg, "unable to read") && !r.present,
+	   "missing file: an error");
+	{
+		static const char big[] =
+			"some total=5\nfull total=18446744073709551616\n";
+		static const char cut[] = "some avg10=1 total=9123";
+
+		OK(psi_parse(big, strlen(big), &r) == 0 && r.some_us == 5 &&
+		   r.full_us == SRC_NA, "an overflowing total is unknown");
+		OK(psi_parse(cut, 20, &r) == 0 && r.some_us == 9,
+		   "no final newline, length-bounded");
+	}
 }
 
 static int write_file(const char *dir, const char *rel, const char *text)
@@ -295,12 +397,14 @@ static void test_root5_many(void)
 static void test_random(void)
 {
 	static const char *const files[] = { "proc/stat", "proc/diskstats",
-		"proc/meminfo", "proc/vmstat", "proc/net/dev" };
+		"proc/meminfo", "proc/vmstat", "proc/net/dev", "proc/net/snmp",
+		"proc/pressure/cpu", "proc/pressure/io" };
 	static const char *const tokens[] = { "cpu", "cpu0", "cpu ", " ", "\n",
 		":", "|", "-1", "0", "18446744073709551615",
 		"18446744073709551616", "4294967295", "sda", "lo", "kB", "ctxt",
 		"procs_running", "MemAvailable:", "Cached:", "pswpin", "pgfault",
-		"\t", "RANDOM", "8", "eth0:", "" };
+		"\t", "RANDOM", "8", "eth0:", "Tcp:", "InSegs", "some", "full",
+		"total=", "total=12", "" };
 	char root[] = "/tmp/perflog-procfs-XXXXXX", cmd[256];
 	char *buf = malloc(1 << 16);
 	struct raw_snapshot s = { 0 };
@@ -369,6 +473,15 @@ static void test_live(void)
 	   "live: ctxt and procs_running (this process runs)");
 	OK(!isnan(s.mem.cached) && s.mem.pgfault != SRC_NA, "live: memory");
 	OK(snapshot_find_net(&s, "lo") && snapshot_find_net(&s, "lo")->is_loopback, "live: lo");
+	OK(!snapshot_find_net(&s, "lo")->in_total, "live: lo not in _Total");
+	OK(s.tcp.in_segs != SRC_NA && s.tcp.out_segs != SRC_NA,
+	   "live: Tcp segments from proc/net/snmp");
+	OK(s.kernel_bits == 32 || s.kernel_bits == 64, "live: kernel word size");
+	if (access("/proc/pressure/io", R_OK) == 0)
+		OK(s.psi[PSI_IO].present && s.psi[PSI_IO].some_us != SRC_NA &&
+		   s.psi[PSI_CPU].full_us == SRC_NA, "live: pressure");
+	else
+		OK(!s.psi[PSI_IO].present, "live: no PSI here, not offered");
 	for (int i = 0; i < 50; i++)
 		procfs_read(p, &s, &e);
 	OK(s.ncpus >= 2, "50 more reads");
@@ -391,6 +504,9 @@ int main(void)
 	test_root4_old_kernel();
 	test_root6_garbage();
 	test_root3_bits();
+	test_root7_new_fields();
+	test_root8_stacking();
+	test_psi_files();
 	test_root5_many();
 	test_random();
 	test_live();

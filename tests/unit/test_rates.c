@@ -1,8 +1,10 @@
 /*
  * test_rates.c - rates_delta and rates_compute against hand-computed
  * values: fixture snapshots root1 -> root2 (known deltas over 1 s, see
- * tests/fixtures/proc/README.md), root3a -> root3b (32-bit wraps, a 64-bit
- * reset, iowait stepping back) and synthetic snapshots.
+ * tests/fixtures/proc/README.md), root3a -> root3b (a 32-bit kernel:
+ * wraps and resets, iowait stepping back), root7a -> root7b (a 64-bit
+ * kernel: devices reset or replaced under the same name; pressure, TCP),
+ * root8a -> root8b (stacked interfaces) and synthetic snapshots.
  */
 #include <stdlib.h>
 
@@ -35,7 +37,7 @@ static const double *vals(const struct sample *s, enum counter_object o,
 			  const char *inst)
 {
 	static const double none[CATALOG_MAX_PER_OBJECT] = {
-		-1, -1, -1, -1, -1, -1, -1, -1 };
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	struct instance_values *iv = sample_find(s, o, inst);
 
 	if (!iv)
@@ -51,8 +53,12 @@ static void test_delta(void)
 	OK(rates_delta(5, 5, 64, &d) == 0 && d == 0, "no change");
 	OK(rates_delta(UINT32_MAX - 4, 5, 32, &d) == 0 && d == 10,
 	   "32-bit wrap");
-	OK(rates_delta(UINT32_MAX - 4, 5, 64, &d) == 0 && d == 10,
-	   "both values fit in 32 bits: wrap even if bits is 64");
+	OK(rates_delta(UINT32_MAX - 4, 5, 0, &d) == 0 && d == 10,
+	   "width unknown, both values fit in 32 bits: a wrap");
+	OK(rates_delta(UINT32_MAX - 4, 5, 64, &d) == -1,
+	   "a 64-bit counter going back is a reset, even below 2^32");
+	OK(rates_delta(1000000000u, 5, 32, &d) == -1,
+	   "a 'wrap' of more than 2^31 is a reset (counter started again)");
 	OK(rates_delta((uint64_t)1 << 40, ((uint64_t)1 << 40) + 7, 64, &d) ==
 	   0 && d == 7, "64-bit values");
 	OK(rates_delta(10000000000ull, 5, 64, &d) == -1,
@@ -97,6 +103,9 @@ static void test_fixture_pair(double dt)
 	EQ_DBL(v[4], 50 / dt, TOL, "sda writes/s");
 	EQ_DBL(v[5], 0.003, TOL, "sda sec/transfer = 450 ms / 150 ios");
 	EQ_DBL(v[6], 0.45 / dt, TOL, "sda queue = 450 ms / 1000 ms");
+	EQ_DBL(v[7], 0.003, TOL, "sda sec/read = 300 ms / 100 reads");
+	EQ_DBL(v[8], 0.003, TOL, "sda sec/write = 150 ms / 50 writes");
+	EQ_DBL(v[9], 0, 0, "sda current queue length = field 9 at cur");
 	v = vals(&out, OBJ_LOGICALDISK, "sdb");
 	EQ_DBL(v[0], 10.0 / dt, TOL, "sdb busy");
 	EQ_DBL(v[5], 0.002, TOL, "sdb sec/transfer");
@@ -109,6 +118,8 @@ static void test_fixture_pair(double dt)
 	EQ_DBL(v[4], 60 / dt, TOL, "_Total writes/s");
 	EQ_DBL(v[5], 0.51 / 180, TOL, "_Total sec/transfer = 510 ms / 180");
 	EQ_DBL(v[6], 0.51 / dt, TOL, "_Total queue = sum");
+	EQ_DBL(v[7], 0.34 / 120, TOL, "_Total sec/read = 340 ms / 120");
+	EQ_DBL(v[8], 0.17 / 60, TOL, "_Total sec/write = 170 ms / 60");
 	v = vals(&out, OBJ_LOGICALDISK, "loop0");
 	EQ_DBL(v[5], 0.0, 0, "idle device: sec/transfer 0");
 	EQ_DBL(v[0], 0.0, 0, "idle device: 0% busy");
@@ -133,6 +144,7 @@ static void test_fixture_pair(double dt)
 	EQ_DBL(v[2], 250000 / dt, TOL, "eth0 sent");
 	EQ_DBL(v[3], 300 / dt, TOL, "eth0 packets");
 	EQ_DBL(v[4], 1e9, 0, "eth0 bandwidth");
+	EQ_DBL(v[5] + v[6] + v[7] + v[8], 0, 0, "eth0 no errors, no drops");
 	EQ_DBL(vals(&out, OBJ_NETWORK, "eth1")[4], NAN, 0, "eth1 bw unknown");
 	EQ_DBL(vals(&out, OBJ_NETWORK, "lo")[0], 20000 / dt, TOL, "lo bytes");
 	v = vals(&out, OBJ_NETWORK, "_Total");
@@ -146,12 +158,18 @@ static void test_fixture_pair(double dt)
 	EQ_DBL(v[0], 3, 0, "queue length = procs_running 4 - 1");
 	EQ_DBL(v[1], 2500 / dt, TOL, "context switches/s");
 
-	EQ_INT(out.n, 3 + 7 + 1 + 6 + 1, name);
+	OK(!sample_find(&out, OBJ_PRESSURE, "cpu"),
+	   "no pressure files: no Pressure instance (not offered, not 0)");
+	v = vals(&out, OBJ_TCP, "");
+	OK(isnan(v[0]) && isnan(v[1]) && isnan(v[2]),
+	   "no snmp: TCP present and unknown");
+	EQ_INT(out.n, 3 + 7 + 1 + 6 + 1 + 1, name);
 	sample_free(&out);
 	snapshot_free(&a);
 	snapshot_free(&b);
 }
 
+/* root3a -> root3b: a 32-bit kernel, one second. */
 static void test_wraps(void)
 {
 	struct raw_snapshot a = { 0 }, b = { 0 };
@@ -162,26 +180,129 @@ static void test_wraps(void)
 	   load(FIXTURES "/root3b", 11.0, &b) == 0, "load root3a, root3b");
 	OK(rates_compute(&a, &b, &out) == 0, "rates_compute across wraps");
 	v = vals(&out, OBJ_LOGICALDISK, "sda");
-	EQ_DBL(v[3], 196, TOL, "reads wrapped at 2^32");
-	EQ_DBL(v[1], 1296 * 512, TOL, "read sectors wrapped");
-	EQ_DBL(v[4], 30, TOL, "writes without wrap");
-	EQ_DBL(v[2], 200 * 512, TOL, "write sectors wrapped");
-	EQ_DBL(v[0], 100, TOL, "io_ticks wrapped: 1000 ms busy");
-	EQ_DBL(v[5], 1.1 / 226, TOL, "sec/transfer across wrapped ticks");
-	EQ_DBL(v[6], 0.5, TOL, "queue across wrapped time_in_queue");
+	EQ_DBL(v[1], 1296 * 512, TOL, "32-bit kernel: read sectors wrapped");
+	EQ_DBL(v[3], 100, TOL, "reads without wrap");
+	EQ_DBL(v[4], 30, TOL, "writes");
+	EQ_DBL(v[2], 200 * 512, TOL, "write sectors");
+	EQ_DBL(v[0], 100, TOL, "1000 ms busy");
+	EQ_DBL(v[5], 0.2 / 130, TOL, "sec/transfer");
+	EQ_DBL(v[6], 0.5, TOL, "queue");
+	EQ_DBL(v[9], 1, 0, "one request in flight");
+	v = vals(&out, OBJ_LOGICALDISK, "sdc");
+	EQ_DBL(v[0], 100, TOL, "io_ticks (32-bit ms) wrapped: 1000 ms busy");
+	EQ_DBL(v[3], 10, TOL, "and its reads");
 	v = vals(&out, OBJ_LOGICALDISK, "sdb");
-	EQ_DBL(v[1], NAN, 0, "64-bit sectors going back: reset, unknown");
-	EQ_DBL(v[3], 2, TOL, "its other counters still known");
-	EQ_DBL(v[2], 10 * 512, TOL, "write bytes known");
+	OK(isnan(v[1]) && isnan(v[3]) && isnan(v[2]) && isnan(v[0]),
+	   "sectors from above 2^32 back to 5000: reset, every value unknown");
+	v = vals(&out, OBJ_LOGICALDISK, "sdd");
+	OK(isnan(v[1]) && isnan(v[3]) && isnan(v[0]) && isnan(v[6]),
+	   "reads, sectors and ms all back at once: a reset, not 4 wraps");
 	v = vals(&out, OBJ_LOGICALDISK, "_Total");
 	EQ_DBL(v[1], NAN, 0, "_Total read bytes unknown when a member is");
-	EQ_DBL(v[3], 198, TOL, "_Total reads known");
 	EQ_DBL(vals(&out, OBJ_NETWORK, "eth0")[1], 1000, TOL,
-	       "32-bit interface bytes wrapped");
+	       "32-bit kernel: interface bytes wrapped");
+	EQ_DBL(vals(&out, OBJ_NETWORK, "eth0")[3], 11, TOL, "its packets");
 	v = vals(&out, OBJ_PROCESSOR, "0");
 	EQ_DBL(v[0], 100.0 * 70 / 98, TOL,
 	       "iowait stepping back counts 0, not a wrap");
 	EQ_DBL(v[3], 0, 0, "iowait share 0");
+	sample_free(&out);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+/* No value may exceed what the device could do: the issue's numbers were
+ * 8.6e9 B/s on a veth and 2e12 B/s on a disk. */
+static int bounded(const double *v, int n, double max)
+{
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]) && v[i] > max)
+			return 0;
+	return 1;
+}
+
+/* root7a -> root7b: a 64-bit kernel; devices reset and replaced under the
+ * same name within one interval. */
+static void test_resets(void)
+{
+	struct raw_snapshot a = { 0 }, b = { 0 };
+	struct sample out = { 0 };
+	const double *v;
+
+	OK(load(FIXTURES "/root7a", 10.0, &a) == 0 &&
+	   load(FIXTURES "/root7b", 11.0, &b) == 0, "load root7a, root7b");
+	OK(rates_compute(&a, &b, &out) == 0, "rates_compute across resets");
+	v = vals(&out, OBJ_NETWORK, "veth0");
+	OK(isnan(v[0]) && isnan(v[1]) && isnan(v[2]) && isnan(v[3]),
+	   "veth made again (counters back, both below 2^32): unknown, "
+	   "not a 32-bit wrap");
+	OK(bounded(v, 9, 1e9), "veth0: nothing near 8.6e9 B/s");
+	v = vals(&out, OBJ_NETWORK, "veth1");
+	OK(isnan(v[0]) && isnan(v[3]),
+	   "veth1 replaced with higher counters (ifindex 7 -> 9): unknown");
+	v = vals(&out, OBJ_NETWORK, "_Total");
+	OK(isnan(v[0]), "network _Total unknown that interval");
+	v = vals(&out, OBJ_NETWORK, "eth0");
+	EQ_DBL(v[0], 375000, TOL, "eth0 beside them: known");
+	EQ_DBL(v[5], 2, TOL, "Packets Received Errors/sec");
+	EQ_DBL(v[6], 1, TOL, "Packets Outbound Errors/sec");
+	EQ_DBL(v[7], 3, TOL, "Packets Received Discarded/sec");
+	EQ_DBL(v[8], 4, TOL, "Packets Outbound Discarded/sec");
+	v = vals(&out, OBJ_LOGICALDISK, "sdb");
+	OK(isnan(v[1]) && isnan(v[6]) && isnan(v[0]),
+	   "disk reset (every counter back): unknown");
+	OK(bounded(v, 10, 1e9), "sdb: no 2e12 B/s, no queue of 4e6");
+	v = vals(&out, OBJ_LOGICALDISK, "_Total");
+	OK(isnan(v[1]) && isnan(v[6]), "and so is LogicalDisk(_Total)");
+	OK(bounded(v, 10, 1e9), "_Total: nothing huge either");
+	v = vals(&out, OBJ_LOGICALDISK, "sdd");
+	OK(isnan(v[3]),
+	   "64-bit kernel: reads going back alone (100 -> 50) is a reset");
+	v = vals(&out, OBJ_LOGICALDISK, "sdc");
+	EQ_DBL(v[0], 100, TOL,
+	       "64-bit kernel: io_ticks (printed as unsigned int) still wraps");
+	v = vals(&out, OBJ_LOGICALDISK, "dm-1");
+	OK(isnan(v[3]) && isnan(v[1]),
+	   "dm-1 now 253:7, was 253:1 (counters went up): unknown");
+	v = vals(&out, OBJ_LOGICALDISK, "sda");
+	EQ_DBL(v[7], 0.003, TOL, "sda sec/read 300 ms / 100");
+	EQ_DBL(v[8], 0.003, TOL, "sda sec/write 150 ms / 50");
+	EQ_DBL(v[9], 3, 0, "sda current queue length 3");
+
+	v = vals(&out, OBJ_PRESSURE, "cpu");
+	EQ_DBL(v[0], 25, TOL, "Pressure(cpu) some: 250000 us of 1 s");
+	EQ_DBL(v[1], NAN, 0, "Pressure(cpu) full: unknown (undefined)");
+	v = vals(&out, OBJ_PRESSURE, "io");
+	EQ_DBL(v[0], 10, TOL, "Pressure(io) some 10%");
+	EQ_DBL(v[1], 5, TOL, "Pressure(io) full 5%");
+	v = vals(&out, OBJ_PRESSURE, "memory");
+	EQ_DBL(v[0], 0, 0, "Pressure(memory) 0%: there, and zero");
+	v = vals(&out, OBJ_TCP, "");
+	EQ_DBL(v[0], 800, TOL, "TCP Segments Sent/sec");
+	EQ_DBL(v[1], 500, TOL, "TCP Segments Received/sec");
+	EQ_DBL(v[2], 5, TOL, "TCP Segments Retransmitted/sec");
+	sample_free(&out);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+/* root8a -> root8b: a bond, a bridge, a VLAN, tunnels over the NICs. */
+static void test_net_total(void)
+{
+	struct raw_snapshot a = { 0 }, b = { 0 };
+	struct sample out = { 0 };
+	const double *v;
+
+	OK(load(FIXTURES "/root8a", 10.0, &a) == 0 &&
+	   load(FIXTURES "/root8b", 11.0, &b) == 0, "load root8a, root8b");
+	OK(rates_compute(&a, &b, &out) == 0, "rates_compute root8");
+	v = vals(&out, OBJ_NETWORK, "_Total");
+	EQ_DBL(v[1], 1111110, TOL,
+	       "_Total received: NICs, slaves, ports, veth, tap, wwan once");
+	EQ_DBL(v[2], 2222220, TOL, "_Total sent: the same");
+	EQ_DBL(v[3], 33333, TOL, "_Total packets");
+	EQ_DBL(vals(&out, OBJ_NETWORK, "bond0")[1], 110000, TOL,
+	       "bond0 keeps its own instance");
 	sample_free(&out);
 	snapshot_free(&a);
 	snapshot_free(&b);
@@ -268,7 +389,7 @@ static void test_synthetic(void)
 
 	/* a second compute empties out first */
 	OK(rates_compute(&a, &b, &out) == 0 && out.n ==
-	   (size_t)(2 + 1 + 1 + 1 + 1), "out is emptied before filling");
+	   (size_t)(2 + 1 + 1 + 1 + 1 + 1), "out is emptied before filling");
 	sample_free(&out);
 	snapshot_free(&a);
 	snapshot_free(&b);
@@ -280,6 +401,8 @@ int main(void)
 	test_fixture_pair(1.0);
 	test_fixture_pair(2.0);
 	test_wraps();
+	test_resets();
+	test_net_total();
 	test_synthetic();
 	return done_testing();
 }

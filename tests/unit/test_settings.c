@@ -102,6 +102,30 @@ int main(void)
 		free(big);
 	}
 
+	OK(parse("[run]\noutput = 64K\n", &s, &e) == 0 && s.output == 65536,
+	   "[run] output = 64K");
+	settings_free(&s);
+	OK(parse("[log]\ninterval = 2\n", &s, &e) == 0 && s.output == 1 << 20,
+	   "[run] output: 1M by default");
+	settings_free(&s);
+	OK(parse("[run]\noutput = 0\n", &s, &e) == 0 && s.output == 0,
+	   "[run] output = 0: keep none");
+	settings_free(&s);
+	bad("[run]\noutput = 2G\n", "t.pml:2: output '2G'", "[run] output over 1G");
+	bad("[run]\noutput = lots\n", "t.pml:2: output", "[run] output not a size");
+	bad("[run]\nflush = 1\n", "unknown key 'flush' in [run]", "[log] key in [run]");
+	{
+		unsigned long long b;
+
+		OK(util_parse_size("1M", &b) == 0 && b == 1 << 20, "size 1M");
+		OK(util_parse_size("64KiB", &b) == 0 && b == 65536, "size 64KiB");
+		OK(util_parse_size(" 512 ", &b) == 0 && b == 512, "size 512");
+		OK(util_parse_size("1.5M", &b) < 0, "size 1.5M refused");
+		OK(util_parse_size("-1", &b) < 0, "size -1 refused");
+		OK(util_parse_size("99999999999999999999G", &b) < 0,
+		   "size overflow refused");
+	}
+
 	OK(settings_parse_interval("1", &iv, &e) == 0 && iv == 1, "-i 1");
 	OK(settings_parse_interval("86401", &iv, &e) < 0, "-i over a day");
 	OK(settings_parse_interval("", &iv, &e) < 0, "-i empty");
@@ -115,6 +139,24 @@ int main(void)
 	settings_default(&s);
 	OK(settings_load(sample, &s, &e) == 0, "perftest.pml.sample is valid");
 	EQ_INT(s.interval, 5, "sample: 5 s");
+	{
+		struct settings d;
+		int same;
+
+		settings_default(&d);
+		same = d.nsel == s.nsel;
+		for (size_t i = 0; same && i < s.nsel; i++)
+			same = s.sel[i].path.def == d.sel[i].path.def &&
+			       !strcmp(s.sel[i].path.instance,
+				       d.sel[i].path.instance);
+		OK(same, "the sample's [counters] is the built-in default set");
+		same = 0;
+		for (size_t i = 0; i < d.nsel; i++)
+			same += d.sel[i].path.def->object == OBJ_PRESSURE ||
+				d.sel[i].path.def->object == OBJ_TCP;
+		EQ_INT(same, 2 + 3, "the default logs Pressure and TCP");
+		settings_free(&d);
+	}
 	settings_free(&s);
 	return done_testing();
 }

@@ -1,0 +1,128 @@
+/*
+ * collector_int.h - INTERNAL to the collector (collector.c: the loop and
+ * the samples; serve.c: control requests; watch.c: the watched process
+ * trees). collector.h is the interface to the rest of perflog.
+ *
+ * Samples come in two kinds, both written the same way:
+ *   scheduled    on the schedule's deadlines (schedule.h)
+ *   off schedule taken at once, between two deadlines, when a request needs
+ *                the log to be current (a "sync", the start and the end of
+ *                a watched tree) and at stop (collector_sample_now).
+ * The log writer weighs every update by the time it covers (logset.h), so
+ * an update between two row boundaries splits the row's interval in two
+ * and the row still holds the exact average of the two parts: an extra
+ * sample never breaks the RRD step, it only refines what a row is made of.
+ */
+#ifndef PERFLOG_COLLECTOR_INT_H
+#define PERFLOG_COLLECTOR_INT_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "../counters/rates.h"
+#include "../counters/source.h"
+#include "../counters/taskstats.h"
+#include "../logs/logset.h"
+#include "collector.h"
+#include "complain.h"
+#include "schedule.h"
+#include "select.h"
+#include "server.h"
+
+#define MAX_SYNC 64
+#define MAX_WATCH 16
+
+enum watch_state {
+	WATCH_NEW,	/* read once (its baseline), nothing logged yet */
+	WATCH_ACTIVE,	/* logged at every sample */
+	WATCH_ENDED	/* unwatched or gone: zeros until its row ends */
+};
+
+struct watch {
+	pid_t pid;		/* the tree's root */
+	pid_t client;		/* who asked for it (SO_PEERCRED) */
+	unsigned long long client_start;	/* and its start time */
+	char label[SRC_NAME_MAX];
+	struct proctree *tree;
+	struct proc_raw prev;
+	int have_prev;
+	int root_gone;		/* the last read found the root gone */
+	int zero_now;		/* the sample being taken is the one at its
+				 * watch request: log zeros for it */
+	enum watch_state state;
+	double fill_until;	/* WATCH_ENDED: the row boundary (wall) up
+				 * to which its zeros are logged */
+};
+
+struct collector {
+	const struct collector_options *opt;
+	const struct settings *set;
+	struct source *proc;
+	struct raw_snapshot a, b, *prev, *cur;
+	struct sample sample;
+	struct selector *sel;
+	struct logset_writer *w;
+	struct server *srv;
+	struct schedule sched;
+	int have_base;		/* the first deadline's read, the baseline */
+	unsigned long samples;
+	time_t last;		/* stamp of the last sample (whole seconds) */
+	double last_update;	/* when it was really read (wall clock) */
+	struct request sync[MAX_SYNC];	/* waiting for the first sample */
+	int nsync;
+	struct request stopper[MAX_SYNC];
+	int nstop;
+	int release;		/* stop once no tree is watched ("release") */
+	unsigned long long owner_start;	/* opt->owner's start time */
+	struct watch watch[MAX_WATCH];
+	int nwatch;
+	struct taskstats_listener *ts;	/* exit records, while trees are
+					 * watched and the host allows it */
+	int ts_failed;
+	char **open;		/* sessions begun and not yet ended */
+	size_t nopen;
+	struct complaint c_read, c_write, c_add, c_late, c_exits;
+	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
+};
+
+/* collector.c */
+/* Take a sample now, off the schedule (see above). Returns 0, or -1 when
+ * none can be taken yet (before the baseline, or within a millisecond of
+ * the last one). */
+int collector_sample_now(struct collector *c);
+/* Ask the loop to stop at its next turn. */
+void collector_stop(struct collector *c);
+
+/* serve.c */
+/* Accept one control request and answer it (control.h, the protocol). */
+void serve_one(struct collector *c);
+/* Sessions begun through this collector and not ended (for unique
+ * labels, and for the end marker of a run that went away). */
+int serve_session_open(const struct collector *c, const char *name);
+/* Write an end marker for session name (from the collector itself). */
+void serve_end_session(struct collector *c, const char *name,
+		       const char *text);
+
+/* watch.c */
+void watch_request(struct collector *c, struct request *r, char *args);
+void watch_unwatch(struct collector *c, struct request *r, const char *args);
+/* Add the watched trees' values to c->sample (a sample at wall time
+ * when), after draining exit records; called by every sample. */
+void watch_sample(struct collector *c, double when);
+/* At the baseline read: new trees start counting from here. */
+void watch_baseline(struct collector *c);
+/* Trees whose root is gone and whose client went away are ended (with an
+ * end marker for the session of a run that was killed). */
+void watch_check(struct collector *c);
+/* The values of the closing update (teardown, collector.c): zeros for
+ * trees that ended in the row it closes. Returns how many. */
+int watch_closing(struct collector *c);
+/* Drain exit records (the loop calls it when watch_fd is readable). */
+void watch_drain(struct collector *c);
+/* The exit record socket, or -1. */
+int watch_fd(const struct collector *c);
+/* Trees watched and not ended. */
+int watch_active(const struct collector *c);
+void watch_free_all(struct collector *c);
+
+#endif

@@ -1,0 +1,167 @@
+/*
+ * run_marks.c - the markers of `perflog run` (run_marks.h).
+ */
+#define _GNU_SOURCE
+#include "run_marks.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INLINE_LINE 8192	/* escaped bytes of extras kept in the line */
+#define INLINE_FIELDS 128
+#define INLINE_VALUE 1024
+#define TEXT_MAX 1024
+
+void run_extra_add(struct run_extras *x, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	if (x->n == x->cap) {
+		size_t nc = x->cap ? 2 * x->cap : 32;
+		char **nv = realloc(x->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return;
+		x->v = nv;
+		x->cap = nc;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0)
+		x->v[x->n++] = s;
+	va_end(ap);
+}
+
+void run_extras_free(struct run_extras *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->v[i]);
+	free(x->v);
+	memset(x, 0, sizeof(*x));
+}
+
+char *run_cmdline(char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (char **a = argv; *a; a++)
+		len += 4 * strlen(*a) + 3;
+	s = p = malloc(len);
+	if (!s)
+		return NULL;
+	for (char **a = argv; *a; a++) {
+		int plain = **a != '\0';
+
+		if (a != argv)
+			*p++ = ' ';
+		for (const char *c = *a; *c; c++)
+			if (!isalnum((unsigned char)*c) &&
+			    !strchr("-_./=:,+@%", *c))
+				plain = 0;
+		if (plain) {
+			p = stpcpy(p, *a);
+			continue;
+		}
+		*p++ = '\'';
+		for (const char *c = *a; *c; c++) {
+			if (*c == '\'')
+				p = stpcpy(p, "'\\''");
+			else
+				*p++ = *c;
+		}
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
+char *run_marker_text(const char *s)
+{
+	char *t;
+
+	if (strlen(s) <= TEXT_MAX)
+		return strdup(s);
+	if (asprintf(&t, "%.*s [...]", TEXT_MAX, s) < 0)
+		return NULL;
+	return t;
+}
+
+/* A field kept in the line when the rest goes to a figures file: short,
+ * and not one of the per-summary client.N.* figures. */
+static int short_field(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+
+	if (!eq || strlen(eq + 1) > INLINE_VALUE)
+		return 0;
+	if (!strncmp(kv, "client.", 7) && isdigit((unsigned char)kv[7]))
+		return 0;
+	return 1;
+}
+
+static int fits_inline(const struct run_extras *x)
+{
+	size_t len = 0;
+
+	if (x->n > INLINE_FIELDS)
+		return 0;
+	for (size_t i = 0; i < x->n; i++) {
+		char *e = markers_escape(x->v[i]);
+
+		len += e ? strlen(e) + 1 : INLINE_LINE;
+		free(e);
+		if (!short_field(x->v[i]) && strchr(x->v[i], '=') &&
+		    strlen(strchr(x->v[i], '=') + 1) > INLINE_VALUE)
+			return 0;
+	}
+	return len <= INLINE_LINE;
+}
+
+/* Through the collector, else straight into markers.tsv. */
+static int write_marker(const struct collector_info *col,
+			enum marker_kind kind, const char *session,
+			const char *text, const char *const *v, size_t n,
+			struct perr *e)
+{
+	struct perr ce;
+
+	if (control_mark(col->logset, kind, session, text, v, n, &ce) == 0)
+		return 0;
+	if (markers_append(col->logset, kind, session, text, v, n, e) == 0)
+		return 0;
+	return perr_set(e, "%s; and %s", ce.msg, e->msg);
+}
+
+int run_mark(const struct collector_info *col, enum marker_kind kind,
+	     const char *session, const char *text,
+	     const struct run_extras *x, struct perr *e)
+{
+	struct run_extras keep = { 0 };
+	char name[128];
+	struct perr fe;
+	int rc;
+
+	if (fits_inline(x))
+		return write_marker(col, kind, session, text,
+				    (const char *const *)x->v, x->n, e);
+	for (size_t i = 0; i < x->n && keep.n < INLINE_FIELDS - 2; i++)
+		if (short_field(x->v[i]))
+			run_extra_add(&keep, "%s", x->v[i]);
+	if (markers_write_figures(col->logset, session,
+				  (const char *const *)x->v, x->n, name,
+				  sizeof(name), &fe) == 0) {
+		run_extra_add(&keep, "%s=%s", MARKERS_FIGURES_KEY, name);
+	} else {
+		/* say what could not be kept, and why */
+		run_extra_add(&keep, "figures.lost=%zu", x->n - keep.n);
+		run_extra_add(&keep, "figures.error=%s", fe.msg);
+	}
+	rc = write_marker(col, kind, session, text,
+			  (const char *const *)keep.v, keep.n, e);
+	run_extras_free(&keep);
+	return rc;
+}

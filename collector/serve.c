@@ -1,0 +1,215 @@
+/*
+ * serve.c - the collector's answers to control requests (control.h has
+ * the protocol; watch.c the requests about process trees).
+ *
+ * A "sync" takes a sample at once (collector_sample_now) and writes the
+ * rows held back, so whoever asked finds the log current up to now
+ * whatever the interval: with -i 150 the answer does not wait up to two
+ * and a half minutes for the next deadline. Only before the log set's
+ * first sample does it wait for that one.
+ *
+ * A marker may carry any number of fields; the request's 64 KiB bound is
+ * the only limit (perflog run keeps what would not fit in a file beside
+ * the marker, markers.h). Sessions begun and not ended here are
+ * remembered, so a label is never handed to a second run while a session
+ * of that name is open.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../logs/markers.h"
+#include "collector_int.h"
+
+int serve_session_open(const struct collector *c, const char *name)
+{
+	for (size_t i = 0; i < c->nopen; i++)
+		if (!strcmp(c->open[i], name))
+			return 1;
+	return 0;
+}
+
+static void session_begin(struct collector *c, const char *name)
+{
+	char **nv, *s;
+
+	if (serve_session_open(c, name))
+		return;
+	nv = realloc(c->open, (c->nopen + 1) * sizeof(*nv));
+	s = strdup(name);
+	if (!nv || !s) {
+		free(s);
+		if (nv)
+			c->open = nv;
+		return;
+	}
+	c->open = nv;
+	c->open[c->nopen++] = s;
+}
+
+static void session_end(struct collector *c, const char *name)
+{
+	for (size_t i = 0; i < c->nopen; i++)
+		if (!strcmp(c->open[i], name)) {
+			free(c->open[i]);
+			c->open[i] = c->open[--c->nopen];
+			return;
+		}
+}
+
+/* Is session name open in markers.tsv? Asked of the file, not of our
+ * memory: perflog run appends its markers itself when the collector is
+ * slow to answer. */
+static int open_in_file(const char *dir, const char *name)
+{
+	struct marker_list l;
+	struct session *s = NULL;
+	struct perr pe;
+	long n;
+	int open = 0;
+
+	if (markers_load(dir, &l, &pe) < 0)
+		return 0;
+	n = markers_sessions(&l, &s);
+	for (long i = 0; i < n; i++)
+		if (!strcmp(s[i].name, name))
+			open = !s[i].end;	/* the last one of that name */
+	free(s);
+	markers_free(&l);
+	return open;
+}
+
+void serve_end_session(struct collector *c, const char *name,
+		       const char *text)
+{
+	const char *dir = logset_writer_dir(c->w);
+	struct perr pe;
+
+	if (open_in_file(dir, name) &&
+	    markers_append(dir, MARK_END, name, text, NULL, 0, &pe) < 0)
+		complain(&c->c_write, util_monotonic(), "%s", pe.msg);
+	session_end(c, name);
+}
+
+static enum marker_kind kind_of(const char *s)
+{
+	if (!strcmp(s, "begin"))
+		return MARK_BEGIN;
+	if (!strcmp(s, "end"))
+		return MARK_END;
+	return strcmp(s, "point") ? (enum marker_kind)-1 : MARK_POINT;
+}
+
+/* "mark KIND<TAB>SESSION<TAB>TEXT[<TAB>EXTRA...]", every field escaped. */
+static void handle_mark(struct collector *c, struct request *r, char *args)
+{
+	size_t n = 1, k = 0;
+	char **field;
+	struct perr pe;
+	int ok = 0;
+
+	for (const char *p = args; *p; p++)
+		n += *p == '\t';
+	field = calloc(n, sizeof(*field));
+	if (!field) {
+		server_reply(r, 0, "out of memory");
+		return;
+	}
+	for (char *p = args; p; k++) {
+		char *tab = strchr(p, '\t');
+
+		if (tab)
+			*tab = '\0';
+		field[k] = p;
+		p = tab ? tab + 1 : NULL;
+	}
+	if (n < 3) {
+		server_reply(r, 0, "mark: expected KIND, SESSION and TEXT");
+	} else if ((int)kind_of(field[0]) < 0) {
+		server_reply(r, 0, "mark: unknown kind '%.32s'", field[0]);
+	} else {
+		enum marker_kind kind = kind_of(field[0]);
+		int bad = 0;
+
+		/* unescape in place into new strings: field[i] -> u[i] */
+		for (size_t i = 1; i < n; i++)
+			bad |= !(field[i] = markers_unescape(field[i]));
+		if (bad)
+			util_strlcpy(pe.msg, "mark: bad escape in a field",
+				     sizeof(pe.msg));
+		else
+			ok = markers_append(logset_writer_dir(c->w), kind,
+					    field[1], field[2],
+					    (const char *const *)field + 3,
+					    n - 3, &pe) == 0;
+		if (ok && kind == MARK_BEGIN)
+			session_begin(c, field[1]);
+		else if (ok && kind == MARK_END)
+			session_end(c, field[1]);
+		for (size_t i = 1; i < n; i++)
+			free(field[i]);
+		if (ok)
+			server_reply(r, 1, "%s", "");
+		else
+			server_reply(r, 0, "%s", pe.msg);
+	}
+	free(field);
+}
+
+static void handle_sync(struct collector *c, struct request *r)
+{
+	struct perr pe;
+
+	if (collector_sample_now(c) < 0 && !c->samples) {
+		/* the log set has no sample yet: wait for its first */
+		if (c->nsync < MAX_SYNC)
+			c->sync[c->nsync++] = *r;
+		else
+			server_reply(r, 0, "too many waiting clients");
+		return;
+	}
+	if (logset_flush(c->w, &pe) < 0) {
+		complain(&c->c_write, util_monotonic(), "%s", pe.msg);
+		server_reply(r, 0, "%s", pe.msg);
+		return;
+	}
+	server_reply(r, 1, "samples=%lu", c->samples);
+}
+
+void serve_one(struct collector *c)
+{
+	struct request r;
+	char last[40] = "-";
+
+	if (server_accept(c->srv, &r, schedule_deadline(&c->sched)) != 1)
+		return;
+	if (!strcmp(r.line, "status")) {
+		if (c->last)
+			util_iso8601(last, sizeof(last), c->last, -1);
+		server_reply(&r, 1, "logset=%s interval=%u samples=%lu last=%s",
+			     logset_writer_dir(c->w), c->set->interval,
+			     c->samples, last);
+	} else if (!strcmp(r.line, "release") && watch_active(c)) {
+		/* perflog run that started us: stop once no tree is
+		 * watched, that is once every run that joined is done */
+		c->release = 1;
+		server_reply(&r, 1, "deferred");
+	} else if (!strcmp(r.line, "stop") || !strcmp(r.line, "release")) {
+		if (c->nstop < MAX_SYNC)	/* answered once closed */
+			c->stopper[c->nstop++] = r;
+		else
+			server_reply(&r, 1, "stopping");
+		collector_stop(c);
+	} else if (!strcmp(r.line, "sync")) {
+		handle_sync(c, &r);
+	} else if (!strncmp(r.line, "mark ", 5)) {
+		handle_mark(c, &r, r.line + 5);
+	} else if (!strncmp(r.line, "watch ", 6)) {
+		watch_request(c, &r, r.line + 6);
+	} else if (!strncmp(r.line, "unwatch ", 8)) {
+		watch_unwatch(c, &r, r.line + 8);
+	} else {
+		server_reply(&r, 0, "unknown request");
+	}
+}

@@ -1,0 +1,389 @@
+/*
+ * watch.c - the process trees a collector logs as Process(LABEL), for
+ * `perflog run` (control requests "watch" and "unwatch", control.h).
+ *
+ * A tree's life in the log:
+ *   watch     its baseline is read and a sample is taken at once in which
+ *             the tree logs zeros: the part of the row before the command
+ *             began holds no work of it, so the row integrates to exactly
+ *             what the command did (a first row stored as the average over
+ *             the whole step overstated it by the step / the part it ran)
+ *   samples   rates_process over each interval
+ *   unwatch   a sample is taken at once (its last figures), then zeros are
+ *             logged until the end of the row it ended in, for the same
+ *             reason; then the slot is free
+ * A tree whose root is gone and whose client (the perflog run that asked,
+ * by pid and start time) is gone too, is ended the same way: a run killed
+ * with -9 frees its slot once its command has ended, and its session gets
+ * an end marker from the collector.
+ *
+ * Labels are unique among the trees watched and the sessions open: a
+ * second `perflog run -l job` gets job-2 (valid as an instance and as a
+ * file name, which logset_file_name keeps as it is).
+ *
+ * Exit records (taskstats.h) are listened to while a tree is watched and
+ * the host allows it (root); each is offered to the trees until one takes
+ * it (process.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../counters/process.h"
+#include "../logs/markers.h"
+#include "collector_int.h"
+
+static int label_taken(const struct collector *c, const char *label)
+{
+	for (int i = 0; i < c->nwatch; i++)
+		if (!strcmp(c->watch[i].label, label))
+			return 1;
+	return serve_session_open(c, label);
+}
+
+/* want, or want-2, want-3 ... (cut to fit) when taken. */
+static void unique_label(const struct collector *c, const char *want,
+			 char *out, size_t n)
+{
+	util_strlcpy(out, want, n);
+	for (int k = 2; label_taken(c, out) && k < 10000; k++) {
+		char suffix[16];
+		int len = snprintf(suffix, sizeof(suffix), "-%d", k);
+		int keep = (int)strlen(want);
+
+		if (keep > (int)n - 1 - len)
+			keep = (int)n - 1 - len;
+		snprintf(out, n, "%.*s%s", keep, want, suffix);
+	}
+}
+
+struct watch_args {
+	pid_t pid;
+	char *label;
+	int shim;
+	struct cgroup_set cg;
+};
+
+/* "PID<TAB>LABEL[<TAB>KEY=VALUE...]", label and values escaped as marker
+ * fields. Keys: shim=1 (the root is perflog run's shim), cgroup.v2,
+ * cgroup.cpu, cgroup.cpuacct (the command's groups); others are ignored.
+ * Returns NULL or why not. */
+static const char *parse_args(char *args, struct watch_args *a)
+{
+	char *field[16], *end;
+	int n = 0;
+	long pid;
+
+	memset(a, 0, sizeof(*a));
+	for (char *p = args; p && n < 16; n++) {
+		char *tab = strchr(p, '\t');
+
+		if (tab)
+			*tab = '\0';
+		field[n] = p;
+		p = tab ? tab + 1 : NULL;
+	}
+	if (n < 2)
+		return "watch: expected PID and LABEL";
+	errno = 0;
+	pid = strtol(field[0], &end, 10);
+	a->label = markers_unescape(field[1]);
+	if (*end || errno || pid <= 0 || pid > INT32_MAX || !a->label ||
+	    !a->label[0] || strlen(a->label) >= SRC_NAME_MAX)
+		return "watch: bad pid or label";
+	a->pid = (pid_t)pid;
+	for (int i = 2; i < n; i++) {
+		char *v = strchr(field[i], '='), *u;
+		char *dst = NULL;
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		if (!strcmp(field[i], "shim"))
+			a->shim = !strcmp(v, "1");
+		else if (!strcmp(field[i], "cgroup.v2"))
+			dst = a->cg.v2;
+		else if (!strcmp(field[i], "cgroup.cpu"))
+			dst = a->cg.cpu;
+		else if (!strcmp(field[i], "cgroup.cpuacct"))
+			dst = a->cg.cpuacct;
+		if (!dst)
+			continue;
+		u = markers_unescape(v);
+		if (!u || u[0] != '/' || util_strlcpy(dst, u, PATH_MAX) < 0) {
+			free(u);
+			return "watch: bad cgroup path";
+		}
+		free(u);
+	}
+	return NULL;
+}
+
+/* Exit records need root, and mean nothing for a fixture /proc. */
+static void open_exits(struct collector *c)
+{
+	struct perr pe;
+
+	if (c->ts || c->ts_failed)
+		return;
+	if (strcmp(c->opt->proc_root, "/")) {
+		c->ts_failed = 1;
+		return;
+	}
+	c->ts = taskstats_open(&pe);
+	if (!c->ts) {
+		c->ts_failed = 1;
+		fprintf(stderr, "perflog: %s: watched trees are counted from /proc alone (process.h says what that loses)\n",
+			pe.msg);
+	}
+}
+
+static void end_watch(struct collector *c, struct watch *w)
+{
+	double step = c->set->interval;
+
+	w->state = WATCH_ENDED;
+	/* zeros until the end of the row the tree ended in */
+	w->fill_until = ceil(c->last_update / step) * step;
+}
+
+void watch_request(struct collector *c, struct request *r, char *args)
+{
+	struct watch_args a;
+	const char *why = parse_args(args, &a);
+	struct proctree_options o;
+	struct watch *w;
+	struct perr pe;
+
+	if (!why && c->nwatch == MAX_WATCH)
+		watch_check(c);	/* a slot a dead run left */
+	if (why || c->nwatch == MAX_WATCH) {
+		if (why)
+			server_reply(r, 0, "%s", why);
+		else
+			server_reply(r, 0, "watch: too many process trees (%d)",
+				     MAX_WATCH);
+		free(a.label);
+		return;
+	}
+	open_exits(c);
+	memset(&o, 0, sizeof(o));
+	o.root = c->opt->proc_root;
+	o.pid = a.pid;
+	o.shim = a.shim;
+	o.cgroup = &a.cg;
+	o.exits = c->ts != NULL;
+	w = &c->watch[c->nwatch];
+	memset(w, 0, sizeof(*w));
+	w->tree = proctree_open(&o, &pe);
+	if (!w->tree) {
+		server_reply(r, 0, "%s", pe.msg);
+		free(a.label);
+		return;
+	}
+	w->pid = a.pid;
+	unique_label(c, a.label, w->label, sizeof(w->label));
+	c->nwatch++;
+	free(a.label);
+	w->client = r->pid;
+	w->client_start = proctree_start_time(c->opt->proc_root, r->pid);
+	w->have_prev = proctree_read(w->tree, &w->prev, NULL) == 0;
+	w->state = WATCH_NEW;
+	/* the zero row part before it began (see the top of the file) */
+	w->zero_now = 1;
+	collector_sample_now(c);
+	w->zero_now = 0;
+	server_reply(r, 1, "label=%s %s", w->label, proctree_method(w->tree));
+}
+
+void watch_unwatch(struct collector *c, struct request *r, const char *args)
+{
+	long pid = strtol(args, NULL, 10);
+
+	for (int i = 0; i < c->nwatch; i++) {
+		struct watch *w = &c->watch[i];
+
+		if (w->pid != pid || w->state == WATCH_ENDED)
+			continue;
+		collector_sample_now(c);	/* its last figures */
+		end_watch(c, w);
+		server_reply(r, 1, "%s", "");
+		return;
+	}
+	server_reply(r, 0, "unwatch: pid %ld is not watched", pid);
+}
+
+static void remove_watch(struct collector *c, int i)
+{
+	proctree_close(c->watch[i].tree);
+	c->watch[i] = c->watch[--c->nwatch];
+	if (!c->nwatch && c->ts) {	/* nothing to listen for */
+		taskstats_close(c->ts);
+		c->ts = NULL;
+	}
+}
+
+/* One tree's part of a sample; returns 1 when its slot is to be freed. */
+static int sample_one(struct collector *c, struct watch *w, double when)
+{
+	struct instance_values *iv = NULL;
+	struct proc_raw now;
+
+	if (w->state == WATCH_ENDED) {
+		if (c->last_update >= w->fill_until)
+			return 1;
+		if ((iv = sample_add(&c->sample, OBJ_PROCESS, w->label)))
+			rates_process_idle(iv);
+		return when >= w->fill_until;
+	}
+	if (proctree_read(w->tree, &now, NULL) < 0) {
+		w->root_gone = 1;
+		w->have_prev = 0;
+		w->state = WATCH_ACTIVE;
+		return 0;
+	}
+	/* on the sample's clock: the rows are stamped with the time the
+	 * counters were read, and a rate over the tree's own read times
+	 * (a few ms later, varying) would integrate to more or less than
+	 * what it did; what it does in between counts in the next row */
+	now.mono = c->cur->mono;
+	if (w->state == WATCH_NEW && w->zero_now) {
+		if ((iv = sample_add(&c->sample, OBJ_PROCESS, w->label)))
+			rates_process_idle(iv);
+	} else if (w->have_prev &&
+		   (iv = sample_add(&c->sample, OBJ_PROCESS, w->label))) {
+		rates_process(&w->prev, &now, iv);
+	}
+	w->state = WATCH_ACTIVE;
+	w->prev = now;
+	w->have_prev = 1;
+	return 0;
+}
+
+void watch_sample(struct collector *c, double when)
+{
+	watch_drain(c);
+	for (int i = 0; i < c->nwatch;) {
+		if (sample_one(c, &c->watch[i], when))
+			remove_watch(c, i);
+		else
+			i++;
+	}
+}
+
+void watch_baseline(struct collector *c)
+{
+	for (int i = 0; i < c->nwatch; i++) {
+		struct watch *w = &c->watch[i];
+
+		if (w->state != WATCH_NEW)
+			continue;
+		/* the log set starts now: so does the tree in it */
+		w->have_prev = proctree_read(w->tree, &w->prev, NULL) == 0;
+		w->prev.mono = c->prev->mono;	/* the baseline's clock */
+		w->state = WATCH_ACTIVE;
+	}
+}
+
+static int client_gone(const struct collector *c, const struct watch *w)
+{
+	return !w->client || proctree_start_time(c->opt->proc_root,
+						  w->client) != w->client_start;
+}
+
+void watch_check(struct collector *c)
+{
+	for (int i = 0; i < c->nwatch; i++) {
+		struct watch *w = &c->watch[i];
+		char text[128];
+
+		if (w->state == WATCH_ENDED || proctree_alive(w->tree) ||
+		    !client_gone(c, w))
+			continue;
+		snprintf(text, sizeof(text),
+			 "perflog run (pid %ld) went away; its command ended",
+			 (long)w->client);
+		serve_end_session(c, w->label, text);
+		end_watch(c, w);
+	}
+	/* ended trees whose rows are done */
+	for (int i = 0; i < c->nwatch;) {
+		if (c->watch[i].state == WATCH_ENDED &&
+		    c->last_update >= c->watch[i].fill_until)
+			remove_watch(c, i);
+		else
+			i++;
+	}
+}
+
+int watch_closing(struct collector *c)
+{
+	int n = 0;
+	for (int i = 0; i < c->nwatch; i++) {
+		struct watch *w = &c->watch[i];
+		struct instance_values *iv;
+
+		if (w->state != WATCH_ENDED || c->last_update >= w->fill_until)
+			continue;
+		if ((iv = sample_add(&c->sample, OBJ_PROCESS, w->label))) {
+			rates_process_idle(iv);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* An exit record goes to the first tree that takes it. */
+static void on_exit_record(void *arg, const struct taskstats_exit *x)
+{
+	struct collector *c = arg;
+
+	for (int i = 0; i < c->nwatch; i++)
+		if (c->watch[i].state != WATCH_ENDED &&
+		    proctree_exit(c->watch[i].tree, x))
+			return;
+}
+
+void watch_drain(struct collector *c)
+{
+	int lost = 0;
+
+	if (!c->ts)
+		return;
+	if (taskstats_drain(c->ts, on_exit_record, c, &lost) < 0)
+		complain(&c->c_exits, util_monotonic(),
+			 "reading exit records: %s", strerror(errno));
+	if (!lost)
+		return;
+	for (int i = 0; i < c->nwatch; i++)
+		proctree_exits_lost(c->watch[i].tree);
+	complain(&c->c_exits, util_monotonic(),
+		 "the kernel dropped exit records: a watched tree's I/O is unknown for this interval");
+}
+
+int watch_fd(const struct collector *c)
+{
+	return c->ts ? taskstats_fd(c->ts) : -1;
+}
+
+int watch_active(const struct collector *c)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->nwatch; i++)
+		n += c->watch[i].state != WATCH_ENDED;
+	return n;
+}
+
+void watch_free_all(struct collector *c)
+{
+	while (c->nwatch)
+		remove_watch(c, c->nwatch - 1);
+	taskstats_close(c->ts);
+	c->ts = NULL;
+}

@@ -1,0 +1,577 @@
+/*
+ * process_books.c - the Process object's per-task books (process.h says
+ * what the two kinds of books count and why; process_books.h has the
+ * state).
+ *
+ * Each read builds t->scan (this read's tasks, sorted by id) and merges it
+ * into the open entries t->ent:
+ *   read now and open    same task (same start time): its new figures
+ *                        (never below the old: they are cumulative)
+ *   read now only        a new task: all its figures are the tree's work
+ *   open only            "taskstats" books: its exit record will close it
+ *                        (usually already has, see proctree_exit); after
+ *                        GRACE reads without one its last figures are
+ *                        taken as final (a lost record). "tree" books:
+ *                        decided before the merge (scan_vanished).
+ *   same id, new start   the pid was reused: the old one's last figures
+ *                        are final
+ *
+ * Exit records (proctree_exit) close an open entry, or are counted
+ * whole for a task the tree never saw alive when its process or parent is
+ * known to be the tree's (t->known: processes alive at the last read, or
+ * dead, with the time of death from their own record, so a pid reused by
+ * a stranger after the member died is not taken for it). A record that
+ * cannot be placed yet waits in t->pend: a short-lived child's record
+ * comes before its short-lived parent's, the parent placing both.
+ */
+#define _GNU_SOURCE
+#include "process_books.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GRACE 2		/* reads an entry may go unseen, see above */
+#define KNOWN_KEEP 3	/* reads a dead process stays known */
+#define PEND_KEEP 2	/* reads a record waits to be placed */
+#define PEND_MAX 65536	/* records waiting at most (a host's exits) */
+#define TOMB_KEEP 3	/* reads a counted task is not opened again */
+
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+static uint64_t ticks_us(const struct proctree *t, unsigned long long ticks)
+{
+	return (uint64_t)(ticks * 1000000ULL / (unsigned long long)t->hz);
+}
+
+void pbooks_init(struct proctree *t)
+{
+	char path[PATH_MAX + 16];
+	char *text, *p;
+
+	snprintf(path, sizeof(path), "%s/proc/stat", t->root);
+	text = util_read_file(path, NULL);
+	p = text ? strstr(text, "\nbtime ") : NULL;
+	t->boot_wall = p ? strtod(p + 7, NULL) : 0;
+	free(text);
+}
+
+void pbooks_free(struct proctree *t)
+{
+	free(t->ent);
+	free(t->scan);
+	free(t->known);
+	free(t->pend);
+	free(t->tomb);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	pid_t x = ((const struct pb_entry *)a)->id;
+	pid_t y = ((const struct pb_entry *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+static struct pb_entry *find_in(struct pb_entry *v, size_t n, pid_t id)
+{
+	struct pb_entry key = { .id = id };
+
+	return n ? bsearch(&key, v, n, sizeof(*v), cmp_entry) : NULL;
+}
+
+static void fold(struct proctree *t, const struct pb_entry *e)
+{
+	t->ex_cpu += e->cpu_us;
+	t->ex_rd += e->rchar;
+	t->ex_wr += e->wchar;
+}
+
+static int push_scan(struct proctree *t, const struct pb_entry *e)
+{
+	if (util_grow(&t->scan, &t->capscan, t->nscan + 1, sizeof(*t->scan)) < 0)
+		return -1;
+	t->scan[t->nscan++] = *e;
+	return 0;
+}
+
+/* Merge t->scan (sorted) into t->ent, see the top of the file. grace: the
+ * "taskstats" rule for open entries not read now; without it they are
+ * dropped (the caller dealt with them). */
+static int merge(struct proctree *t, int grace)
+{
+	struct pb_entry *res = NULL;
+	size_t n = 0, i = 0, j = 0;
+
+	if (t->nent + t->nscan &&
+	    !(res = malloc((t->nent + t->nscan) * sizeof(*res))))
+		return -1;
+	while (i < t->nent || j < t->nscan) {
+		struct pb_entry *o = i < t->nent ? &t->ent[i] : NULL;
+		struct pb_entry *s = j < t->nscan ? &t->scan[j] : NULL;
+
+		if (s && n && res[n - 1].id == s->id) {
+			j++;	/* listed twice in one read */
+			continue;
+		}
+		if (o && (!s || o->id < s->id)) {
+			if (grace && t->gen - o->seen < GRACE)
+				res[n++] = *o;
+			else if (grace)
+				fold(t, o);
+			i++;
+		} else if (!o || s->id < o->id) {
+			res[n++] = *s;
+			j++;
+		} else {
+			res[n] = *s;
+			if (o->start == s->start) {
+				res[n].cpu_us = MAX(o->cpu_us, s->cpu_us);
+				res[n].rchar = MAX(o->rchar, s->rchar);
+				res[n].wchar = MAX(o->wchar, s->wchar);
+			} else {
+				fold(t, o);	/* pid reused */
+			}
+			n++;
+			i++;
+			j++;
+		}
+	}
+	free(t->ent);
+	t->ent = res;
+	t->nent = n;
+	t->capent = t->nent + t->nscan;
+	return 0;
+}
+
+static void totals(struct proctree *t, struct proc_raw *out)
+{
+	out->cpu_us = t->ex_cpu;
+	out->read_bytes = t->ex_rd;
+	out->write_bytes = t->ex_wr;
+	for (size_t i = 0; i < t->nent; i++) {
+		out->cpu_us += t->ent[i].cpu_us;
+		out->read_bytes += t->ent[i].rchar;
+		out->write_bytes += t->ent[i].wchar;
+	}
+	out->io_lost = t->lost;
+	t->lost = 0;
+}
+
+/* ---- known processes ---- */
+
+static int cmp_known(const void *a, const void *b)
+{
+	pid_t x = ((const struct pb_known *)a)->pid;
+	pid_t y = ((const struct pb_known *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+static struct pb_known *known_find(struct proctree *t, pid_t pid)
+{
+	struct pb_known key = { .pid = pid };
+
+	return t->nknown ? bsearch(&key, t->known, t->nknown,
+				   sizeof(*t->known), cmp_known)
+			 : NULL;
+}
+
+/* Insert or refresh pid; died 0 = alive now. */
+static void known_set(struct proctree *t, pid_t pid, double died)
+{
+	struct pb_known *k = known_find(t, pid);
+	size_t at = 0;
+
+	if (pid <= 0)
+		return;
+	if (k) {
+		if (died > 0 || !k->died)
+			k->died = died;
+		k->gen = t->gen;
+		return;
+	}
+	if (util_grow(&t->known, &t->capknown, t->nknown + 1,
+		 sizeof(*t->known)) < 0)
+		return;
+	while (at < t->nknown && t->known[at].pid < pid)
+		at++;
+	memmove(&t->known[at + 1], &t->known[at],
+		(t->nknown - at) * sizeof(*t->known));
+	t->known[at] = (struct pb_known){ .pid = pid, .died = died,
+					  .gen = t->gen };
+	t->nknown++;
+}
+
+/* Was pid the tree's when a task born at wall time born had it as its
+ * process or parent? */
+static int known_ok(struct proctree *t, pid_t pid, double born)
+{
+	struct pb_known *k = pid > 0 ? known_find(t, pid) : NULL;
+
+	return k && (!k->died || !born || born <= k->died + 1);
+}
+
+static void known_expire(struct proctree *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nknown; i++)
+		if (t->known[i].gen + KNOWN_KEEP >= t->gen)
+			t->known[n++] = t->known[i];
+	t->nknown = n;
+}
+
+/* ---- exit records ---- */
+
+static int is_member(struct proctree *t, const struct taskstats_exit *x)
+{
+	return known_ok(t, x->tgid, x->btime) || known_ok(t, x->ppid, x->btime);
+}
+
+static void tomb_add(struct proctree *t, const struct taskstats_exit *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->ntomb; i++)	/* forget old ones */
+		if (t->tomb[i].gen + TOMB_KEEP >= t->gen)
+			t->tomb[n++] = t->tomb[i];
+	t->ntomb = n;
+	if (util_grow(&t->tomb, &t->captomb, t->ntomb + 1, sizeof(*t->tomb)) < 0)
+		return;
+	t->tomb[t->ntomb++] = (struct pb_tomb){ .tid = x->tid,
+						.btime = x->btime,
+						.gen = t->gen };
+}
+
+/* Was the task tid, started at start (ticks since boot), counted whole
+ * by its exit record already? */
+static int tomb_has(const struct proctree *t, pid_t tid,
+		    unsigned long long start)
+{
+	for (size_t i = 0; i < t->ntomb; i++) {
+		double began = t->boot_wall + (double)start / (double)t->hz;
+
+		if (t->tomb[i].tid == tid &&
+		    (!t->tomb[i].btime || !t->boot_wall ||
+		     (began - t->tomb[i].btime < 2.5 &&
+		      t->tomb[i].btime - began < 2.5)))
+			return 1;
+	}
+	return 0;
+}
+
+/* A record of a task the tree never saw alive: all its work counts. */
+static void count_record(struct proctree *t, const struct taskstats_exit *x)
+{
+	pid_t proc = x->tgid ? x->tgid : x->tid;
+
+	t->ex_cpu += x->cpu_us;
+	t->ex_rd += x->rchar;
+	t->ex_wr += x->wchar;
+	known_set(t, proc, proc == x->tid ? x->btime + x->etime : 0);
+	tomb_add(t, x);
+}
+
+/* Is the open entry e the task of record x (not an earlier holder of
+ * its pid)? Start times agree within the seconds the record has. */
+static int same_task(const struct proctree *t, const struct pb_entry *e,
+		     const struct taskstats_exit *x)
+{
+	double began;
+
+	if (!x->btime || !t->boot_wall)
+		return 1;
+	began = t->boot_wall + (double)e->start / (double)t->hz;
+	return began - x->btime < 2.5 && x->btime - began < 2.5;
+}
+
+static void pending_add(struct proctree *t, const struct taskstats_exit *x)
+{
+	if (t->npend >= PEND_MAX ||
+	    util_grow(&t->pend, &t->cappend, t->npend + 1, sizeof(*t->pend)) < 0)
+		return;
+	t->pend[t->npend].x = *x;
+	t->pend[t->npend++].gen = t->gen;
+}
+
+/* Place waiting records until nothing more can be; forget old ones. */
+static void pending_resolve(struct proctree *t)
+{
+	int changed = 1;
+	size_t n;
+
+	while (changed) {
+		changed = 0;
+		n = 0;
+		for (size_t i = 0; i < t->npend; i++) {
+			if (is_member(t, &t->pend[i].x)) {
+				count_record(t, &t->pend[i].x);
+				changed = 1;
+			} else {
+				t->pend[n++] = t->pend[i];
+			}
+		}
+		t->npend = n;
+	}
+	n = 0;
+	for (size_t i = 0; i < t->npend; i++)
+		if (t->pend[i].gen + PEND_KEEP >= t->gen)
+			t->pend[n++] = t->pend[i];
+	t->npend = n;
+}
+
+int proctree_exit(struct proctree *t, const struct taskstats_exit *x)
+{
+	struct pb_entry *e;
+	double root_born;
+
+	if (!t->exits || x->tid <= 0)
+		return 0;
+	e = find_in(t->ent, t->nent, x->tid);
+	if (e && same_task(t, e, x)) {
+		/* the kernel rounds the record's bytes down to KiB: never
+		 * below what was already read */
+		t->ex_cpu += MAX(e->cpu_us, x->cpu_us);
+		t->ex_rd += MAX(e->rchar, x->rchar);
+		t->ex_wr += MAX(e->wchar, x->wchar);
+		if (e->id == e->tgid)
+			known_set(t, e->tgid, x->btime + x->etime);
+		tomb_add(t, x);
+		memmove(e, e + 1,
+			(size_t)(t->ent + t->nent - e - 1) * sizeof(*e));
+		t->nent--;
+		return 1;
+	}
+	/* every member was born after the root */
+	root_born = t->boot_wall + (double)t->start / (double)t->hz;
+	if (x->btime && t->boot_wall && x->btime + 2 < root_born)
+		return 0;
+	if (is_member(t, x)) {
+		count_record(t, x);
+		return 1;
+	}
+	pending_add(t, x);
+	return 0;
+}
+
+void proctree_exits_lost(struct proctree *t)
+{
+	t->lost = 1;
+}
+
+/* ---- "taskstats" books: one entry a thread ---- */
+
+/* Read the threads of process pid into t->scan. */
+static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
+{
+	char path[PATH_MAX + 32];
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/proc/%d/task", t->root, (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (rc == 0 && (de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+		struct pstat ts;
+		struct pb_entry e;
+		struct pb_entry *old;
+
+		if (tid <= 0 || pbooks_read_stat(t, pid, (pid_t)tid, &ts) < 0)
+			continue;
+		/* exited: its exit record holds its final figures (sent before
+		 * it became a zombie), and a zombie stays listed until reaped */
+		if (ts.state == 'Z' || ts.state == 'X' || ts.state == 'x' ||
+		    tomb_has(t, (pid_t)tid, ts.start))
+			continue;
+		memset(&e, 0, sizeof(e));
+		e.id = (pid_t)tid;
+		e.tgid = pid;
+		e.ppid = ppid;
+		e.start = ts.start;
+		e.cpu_us = ticks_us(t, ts.own);
+		e.seen = t->gen;
+		if (pbooks_read_io(t, pid, (pid_t)tid, &e.rchar, &e.wchar) < 0 &&
+		    (old = find_in(t->ent, t->nent, e.id)) &&
+		    old->start == e.start) {
+			e.rchar = old->rchar;	/* keep what we knew */
+			e.wchar = old->wchar;
+		}
+		rc = push_scan(t, &e);
+	}
+	closedir(d);
+	return rc;
+}
+
+int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
+{
+	t->gen++;
+	t->nscan = 0;
+	for (size_t i = 0; i < t->nmem; i++) {
+		pid_t pid = t->mem[i];
+		struct pstat ps;
+
+		if (pbooks_read_stat(t, pid, 0, &ps) < 0)
+			continue;	/* gone since the listing */
+		out->nprocs++;
+		if (!(t->shim && pid == t->pid))
+			out->rss_bytes += ps.rss_pages * (double)t->pagesize;
+		known_set(t, pid, 0);
+		if (scan_threads_of(t, pid, ps.ppid) < 0)
+			return -1;
+	}
+	known_set(t, t->pid, 0);
+	if (t->nscan)
+		qsort(t->scan, t->nscan, sizeof(*t->scan), cmp_entry);
+	if (merge(t, 1) < 0)
+		return -1;
+	pending_resolve(t);
+	known_expire(t);
+	totals(t, out);
+	return 0;
+}
+
+/* ---- "tree" books: one entry a process ---- */
+
+static int read_proc(struct proctree *t, pid_t pid, struct pb_entry *e,
+		     struct proc_raw *out)
+{
+	struct pstat ps;
+
+	if (pbooks_read_stat(t, pid, 0, &ps) < 0)
+		return -1;
+	memset(e, 0, sizeof(*e));
+	e->id = e->tgid = pid;
+	e->ppid = ps.ppid;
+	e->start = ps.start;
+	e->cpu_us = ticks_us(t, ps.own + ps.children);
+	e->seen = t->gen;
+	pbooks_read_io(t, pid, 0, &e->rchar, &e->wchar);
+	if (out) {
+		out->nprocs++;
+		if (!(t->shim && pid == t->pid))
+			out->rss_bytes += ps.rss_pages * (double)t->pagesize;
+	}
+	return 0;
+}
+
+/* Is the task of entry e still there (same pid, same start)? */
+static int still_there(const struct proctree *t, const struct pb_entry *e)
+{
+	struct pstat ps;
+
+	return pbooks_read_stat(t, e->id, 0, &ps) == 0 && ps.start == e->start;
+}
+
+/* The nearest ancestor of a vanished process that was read now, through
+ * the ppid links of the open entries; NULL when none. */
+static struct pb_entry *live_ancestor(struct proctree *t, size_t had,
+				      const struct pb_entry *e)
+{
+	pid_t p = e->ppid;
+
+	for (int hops = 0; hops < 64 && p > 0; hops++) {
+		struct pb_entry *a = find_in(t->scan, had, p);
+		struct pb_entry *o;
+
+		if (a)
+			return a;
+		o = find_in(t->ent, t->nent, p);
+		if (!o)
+			break;
+		p = o->ppid;
+	}
+	return NULL;
+}
+
+/* A process that vanished was reaped: by a member, whose figures now hold
+ * it (re-read it; mark = 1 asks for that), or by nobody (auto-reaped: its
+ * last figures are all we will ever know). */
+static void vanished(struct proctree *t, size_t had,
+		     const struct pb_entry *e)
+{
+	struct pb_entry *a = live_ancestor(t, had, e);
+
+	if (!a || (a->id == e->ppid && pbooks_ignores_sigchld(t, a->id)))
+		fold(t, e);
+	else
+		a->order = UINT_MAX;	/* re-read below */
+}
+
+static int scan_vanished(struct proctree *t, struct proc_raw *out)
+{
+	size_t had = t->nscan;
+
+	/* read now, but gone before its parent was read: the parent may
+	 * hold it already; re-reading the parent settles it */
+	for (size_t i = 0; i < had; i++) {
+		struct pb_entry *s = &t->scan[i];
+		struct pb_entry *p = find_in(t->scan, had, s->ppid);
+
+		if (p && p->order != UINT_MAX && p->order > s->order &&
+		    !still_there(t, s) && !pbooks_ignores_sigchld(t, p->id)) {
+			p->order = UINT_MAX;
+			s->seen = 0;	/* dropped below */
+		}
+	}
+	/* open before, not read now */
+	for (size_t i = 0; i < t->nent; i++) {
+		struct pb_entry *o = &t->ent[i], e;
+
+		if (find_in(t->scan, had, o->id))
+			continue;
+		if (still_there(t, o)) {	/* the listing missed it */
+			if (read_proc(t, o->id, &e, out) == 0 &&
+			    push_scan(t, &e) < 0)
+				return -1;
+			continue;
+		}
+		vanished(t, had, o);
+	}
+	for (size_t i = 0; i < had; i++) {
+		struct pb_entry *s = &t->scan[i];
+
+		if (s->order == UINT_MAX &&
+		    read_proc(t, s->id, s, NULL) < 0)
+			s->seen = 0;	/* gone meanwhile: next read */
+	}
+	/* drop what was dropped */
+	{
+		size_t n = 0;
+
+		for (size_t i = 0; i < t->nscan; i++)
+			if (t->scan[i].seen)
+				t->scan[n++] = t->scan[i];
+		t->nscan = n;
+	}
+	if (t->nscan)
+		qsort(t->scan, t->nscan, sizeof(*t->scan), cmp_entry);
+	return 0;
+}
+
+int pbooks_scan_procs(struct proctree *t, struct proc_raw *out)
+{
+	t->gen++;
+	t->nscan = 0;
+	for (size_t i = 0; i < t->nmem; i++) {
+		struct pb_entry e;
+
+		if (read_proc(t, t->mem[i], &e, out) < 0)
+			continue;
+		e.order = (unsigned)i;
+		if (push_scan(t, &e) < 0)
+			return -1;
+	}
+	if (t->nscan)
+		qsort(t->scan, t->nscan, sizeof(*t->scan), cmp_entry);
+	if (scan_vanished(t, out) < 0 || merge(t, 0) < 0)
+		return -1;
+	totals(t, out);
+	return 0;
+}

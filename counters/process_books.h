@@ -1,0 +1,104 @@
+/*
+ * process_books.h - INTERNAL to the Process object (process.c and
+ * process_books.c; process.h is the interface): the tree's state and its
+ * per-task books.
+ *
+ * An entry is a task the books hold open: a thread ("taskstats" books) or
+ * a process ("tree" books), its last figures (cumulative since its birth)
+ * and the read generation it was last seen in. Work that left the open
+ * entries (tasks closed by an exit record, auto-reaped children, tasks
+ * never seen again) is summed in ex_*. The tree's figures are always
+ * ex_* + the sum over the open entries.
+ */
+#ifndef PERFLOG_PROCESS_BOOKS_H
+#define PERFLOG_PROCESS_BOOKS_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "process.h"
+
+/* One /proc/PID/stat as read. */
+struct pstat {
+	pid_t pid, ppid;
+	char state;			/* R S D Z X ... */
+	unsigned long long own;		/* utime + stime, ticks */
+	unsigned long long children;	/* cutime + cstime, ticks */
+	unsigned long long start;	/* field 22, ticks since boot */
+	double rss_pages;
+	int mark;			/* scratch for the ppid scan */
+};
+
+struct pb_entry {
+	pid_t id;		/* tid or pid; the array is sorted by it */
+	pid_t tgid, ppid;
+	unsigned long long start;
+	uint64_t cpu_us, rchar, wchar;
+	unsigned seen;		/* generation last read in */
+	unsigned order;		/* read order within a scan */
+};
+
+/* A process known to be of the tree: alive at the last read (died 0) or
+ * dead at wall time died (from its exit record). Sorted by pid. */
+struct pb_known {
+	pid_t pid;
+	double died;
+	unsigned gen;
+};
+
+/* A task whose exit record was counted: a read that still finds it (it
+ * sends its record before it becomes a zombie) must not open it again. */
+struct pb_tomb {
+	pid_t tid;
+	double btime;
+	unsigned gen;
+};
+
+struct pb_pending {
+	struct taskstats_exit x;
+	unsigned gen;
+};
+
+struct proctree {
+	char root[PATH_MAX];	/* "" for "/", else without a trailing / */
+	pid_t pid;
+	unsigned long long start;	/* the root's, ticks since boot */
+	int shim, exits, walk, has_cg;
+	struct cgroup_set cg;
+	long pagesize, hz;
+	double boot_wall;	/* wall clock at boot, for start times */
+	char method[64];
+	pid_t *mem;		/* members of the current read */
+	size_t nmem, capmem;
+	/* the books */
+	struct pb_entry *ent, *scan;
+	size_t nent, capent, nscan, capscan;
+	struct pb_known *known;
+	size_t nknown, capknown;
+	struct pb_pending *pend;
+	size_t npend, cappend;
+	struct pb_tomb *tomb;
+	size_t ntomb, captomb;
+	uint64_t ex_cpu, ex_rd, ex_wr;
+	unsigned gen;
+	int lost;
+};
+
+/* process.c: reading /proc */
+int pbooks_parse_stat(const char *text, struct pstat *p);
+int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
+		     struct pstat *p);
+int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
+		   uint64_t *rd, uint64_t *wr);
+int pbooks_ignores_sigchld(const struct proctree *t, pid_t pid);
+
+/* process_books.c */
+void pbooks_init(struct proctree *t);
+/* One read of the members t->mem[0..nmem) into the books and out (cpu,
+ * bytes, rss, nprocs, io_lost). 0, or -1 out of memory. */
+int pbooks_scan_threads(struct proctree *t, struct proc_raw *out);
+int pbooks_scan_procs(struct proctree *t, struct proc_raw *out);
+void pbooks_free(struct proctree *t);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * procfs_int.h - what the files of the Linux source share among
+ * themselves. Not an interface for other folders: source.h is (procfs_open,
+ * procfs_read, procfs_close), and psi.h for pressure files.
+ *
+ *   procfs.c          open, read, close: the file table, one pass
+ *   procfs_text.c     reading a file into the buffer, tokens, the caches
+ *   procfs_stat.c     proc/stat, meminfo, vmstat, net/snmp
+ *   procfs_disk.c     proc/diskstats and which disks make _Total
+ *   procfs_net.c      proc/net/dev, link speed, device identity
+ *   procfs_netclass.c which interfaces make _Total (sysfs stacking)
+ *   psi.c             pressure files (system and cgroup)
+ */
+#ifndef PERFLOG_PROCFS_INT_H
+#define PERFLOG_PROCFS_INT_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "source.h"
+
+/* A /proc file larger than this is truncated at a line boundary; real ones
+ * are at most a few hundred KiB even on very large hosts. */
+#define PROCFS_FILE_MAX (64u << 20)
+#define PROCFS_BUF_INIT (64u << 10)
+/* At most this many interface sysfs files are kept open; past it (hosts
+ * with hundreds of interfaces) a speed file is opened, read and closed at
+ * each sample, so perflog never eats the collector's descriptor budget. */
+#define PROCFS_SPEED_FD_MAX 128
+#define PROCFS_PATH_MAX (PATH_MAX + 2 * SRC_NAME_MAX)
+
+enum procfs_file {
+	F_STAT, F_DISKSTATS, F_MEMINFO, F_VMSTAT, F_NETDEV,
+	F_SNMP, F_PSI_CPU, F_PSI_IO, F_PSI_MEMORY,
+	F_COUNT
+};
+/* The first optional file: missing ones are not reported (not offered). */
+#define F_FIRST_OPTIONAL F_SNMP
+
+/* A per-device cache rebuilt in read order each time: the next read finds
+ * each device at the same position, so a lookup is O(1) per line and only
+ * new devices are searched for and classified. */
+struct procfs_cache {
+	void *old, *cur;
+	size_t nold, ncur, cap;
+	size_t hint;		/* where the next lookup in old starts */
+};
+
+enum speed_state { SPEED_UNTRIED, SPEED_FD, SPEED_REOPEN, SPEED_NONE };
+
+/* What procfs knows of an interface between reads. */
+struct procfs_iface {
+	char name[SRC_NAME_MAX];
+	int is_loopback, in_total;
+	uint64_t ifindex;	/* 0 when sys/class/net/IF/ifindex is missing */
+	uint64_t generation;	/* bumped when the device was replaced */
+	enum speed_state speed;
+	int fd;			/* open speed file when speed == SPEED_FD */
+	ino_t ino;		/* its inode: a new device has new sysfs nodes */
+	int checked;		/* classified in this read already */
+};
+
+struct procfs {
+	char root[PATH_MAX];
+	int live;		/* root is "/": ioctls see the same devices */
+	int fd[F_COUNT];
+	int reported[F_COUNT];	/* a missing file is reported once */
+	int kernel_bits;
+	char *buf;
+	size_t cap;
+	struct procfs_cache disks, ifs;
+	int speed_fds;		/* speed files held open */
+	int sock;		/* for SIOCETHTOOL (live only), -1 */
+	int nl;			/* rtnetlink link events (live only); -1 not
+				 * open yet, -2 unavailable */
+	size_t recheck;		/* next interface to classify again */
+	int reclassify;		/* samples in which to classify all again */
+	uint64_t generations;	/* source of procfs_iface.generation */
+};
+
+/* ---- procfs_text.c ---- */
+/* ROOT/a[b][/c] into out; -1 when it does not fit. */
+int procfs_path(const struct procfs *p, char *out, size_t n, const char *a,
+		const char *b, const char *c);
+/* The whole file behind fd (pread from 0) into p->buf, NUL-terminated;
+ * its length, or -1 (errno). Cut after the last line past the max. */
+ssize_t procfs_read_fd(struct procfs *p, int fd);
+/* A small sysfs file (pread from 0) into buf; 0 or -1 (errno). */
+int procfs_read_small(int fd, char *buf, size_t n);
+/* Open ROOT/a/b/c, read it into buf and close; 0 or -1. */
+int procfs_read_path(const struct procfs *p, const char *a, const char *b,
+		     const char *c, char *buf, size_t n);
+/* The next line of [*cursor, end), NUL-terminated in place; NULL at end. */
+char *procfs_next_line(char **cursor, char *end);
+int procfs_blank(char c);
+/* An unsigned decimal at *s (blanks skipped): 1 and *s advanced, 0 at the
+ * end of the line, -1 on a malformed token or an overflow. */
+int procfs_parse_u64(const char **s, uint64_t *v);
+/* Up to max numbers; how many, or -1 on a bad token before max. */
+int procfs_parse_fields(const char *s, uint64_t *f, int max);
+/* The blank-delimited token at *s into out (SRC_NAME_MAX); 0 or -1. */
+int procfs_parse_name(const char **s, char *out);
+int procfs_cache_reserve(struct procfs_cache *c, size_t need, size_t sz);
+void procfs_cache_begin(struct procfs_cache *c);
+long procfs_cache_find(struct procfs_cache *c, size_t sz,
+		       int (*eq)(const void *entry, const void *key),
+		       const void *key);
+
+/* ---- procfs_stat.c ---- */
+int procfs_parse_stat(char *buf, size_t len, struct raw_snapshot *s);
+void procfs_parse_meminfo(char *buf, size_t len, struct raw_snapshot *s);
+void procfs_parse_vmstat(char *buf, size_t len, struct raw_snapshot *s);
+void procfs_parse_snmp(char *buf, size_t len, struct raw_snapshot *s);
+
+/* ---- procfs_disk.c ---- */
+int procfs_parse_diskstats(struct procfs *p, char *buf, size_t len,
+			   struct raw_snapshot *s);
+
+/* ---- procfs_net.c ---- */
+int procfs_parse_netdev(struct procfs *p, char *buf, size_t len,
+			struct raw_snapshot *s);
+void procfs_iface_release(struct procfs *p, struct procfs_iface *f);
+
+/* ---- procfs_netclass.c ---- */
+/* Fill f->is_loopback, f->in_total and f->ifindex from sysfs (and, live,
+ * the driver's name). */
+void procfs_iface_classify(struct procfs *p, struct procfs_iface *f);
+/* Whether any link changed (rtnetlink RTMGRP_LINK) since the last call: 1
+ * or 0; -1 when there are no link events (a fixture root, no socket). */
+int procfs_links_changed(struct procfs *p);
+
+#endif

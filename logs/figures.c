@@ -1,0 +1,197 @@
+/*
+ * figures.c - the figures file beside a marker (markers.h, "Figures
+ * beside a marker"): writing one for perflog run, merging one into its
+ * marker for every reader.
+ */
+#define _GNU_SOURCE
+#include "markers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FIGURES_HEADER "# perflog figures 1\n"
+#define FIGURES_MAX (64u << 20)	/* a reader reads no more than this */
+
+/* "figures-LABEL.tsv", the label kept to [A-Za-z0-9._-]. */
+static void figures_name(char *out, size_t n, const char *label, int k)
+{
+	char safe[64];
+	size_t j = 0;
+
+	for (const char *p = label; *p && j + 1 < sizeof(safe); p++) {
+		unsigned char c = (unsigned char)*p;
+
+		safe[j++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			    c == '-' ? (char)c : '_';
+	}
+	safe[j] = '\0';
+	if (k > 1)
+		snprintf(out, n, "figures-%s-%d.tsv", safe, k);
+	else
+		snprintf(out, n, "figures-%s.tsv", safe);
+}
+
+static int write_all(int fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, buf, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int markers_write_figures(const char *dir, const char *label,
+			  const char *const *extra, size_t n, char *name,
+			  size_t name_n, struct perr *e)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd = -1;
+	int rc;
+
+	if (dfd < 0)
+		return perr_set(e, "unable to open '%s': %s", dir,
+				strerror(errno));
+	for (int k = 1; k < 1000 && fd < 0; k++) {
+		figures_name(name, name_n, label, k);
+		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					       O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		perr_set(e, "unable to create a figures file in '%s': %s",
+			 dir, strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	rc = write_all(fd, FIGURES_HEADER, strlen(FIGURES_HEADER));
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *x = markers_escape(extra[i]);
+
+		rc = !x || write_all(fd, x, strlen(x)) < 0 ||
+		     write_all(fd, "\n", 1) < 0 ? -1 : 0;
+		free(x);
+	}
+	if (rc == 0 && fdatasync(fd) < 0)
+		rc = -1;
+	if (rc < 0) {	/* half a file would be taken for all of it */
+		perr_set(e, "unable to write '%s/%s': %s", dir, name,
+			 strerror(errno ? errno : ENOSPC));
+		unlinkat(dfd, name, 0);
+	}
+	close(fd);
+	close(dfd);
+	return rc;
+}
+
+/* Set key to value in m (replacing a field of that key). */
+static int set_extra(struct marker *m, char *key, char *value)
+{
+	struct marker_extra *nx;
+
+	for (size_t i = 0; i < m->nextra; i++)
+		if (!strcmp(m->extra[i].key, key)) {
+			free(m->extra[i].value);
+			m->extra[i].value = value;
+			free(key);
+			return 0;
+		}
+	nx = realloc(m->extra, (m->nextra + 1) * sizeof(*nx));
+	if (!nx)
+		return -1;
+	m->extra = nx;
+	nx[m->nextra].key = key;
+	nx[m->nextra++].value = value;
+	return 0;
+}
+
+/* The file's text, read relative to dir without following a symlink. */
+static char *read_figures(const char *dir, const char *name, struct perr *e)
+{
+	int dfd, fd;
+	char *buf;
+	size_t got = 0;
+	struct stat st;
+
+	if (strncmp(name, "figures-", 8) || strchr(name, '/') ||
+	    strlen(name) < 12 || strcmp(name + strlen(name) - 4, ".tsv")) {
+		perr_set(e, "'%s' is not a figures file name", name);
+		return NULL;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd >= 0)
+		close(dfd);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		perr_set(e, "unable to read '%s/%s': %s", dir, name,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > FIGURES_MAX ||
+	    !(buf = malloc((size_t)st.st_size + 1))) {
+		perr_set(e, "'%s/%s' is not a figures file", dir, name);
+		close(fd);
+		return NULL;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	if (strncmp(buf, FIGURES_HEADER, strlen(FIGURES_HEADER))) {
+		perr_set(e, "'%s/%s' is not a figures file", dir, name);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int markers_read_figures(const char *dir, struct marker *m, struct perr *e)
+{
+	const char *name = marker_get(m, MARKERS_FIGURES_KEY);
+	char *text, *line, *save = NULL;
+	int rc = 0;
+
+	if (!name)
+		return 0;
+	text = read_figures(dir, name, e);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text + strlen(FIGURES_HEADER), "\n", &save);
+	     line && rc == 0; line = strtok_r(NULL, "\n", &save)) {
+		char *kv = markers_unescape(line), *eq, *value;
+
+		if (!kv)
+			continue;	/* a damaged line: the others stand */
+		eq = strchr(kv, '=');
+		if (eq)
+			*eq = '\0';
+		value = strdup(eq ? eq + 1 : "");
+		if (!value || set_extra(m, kv, value) < 0) {
+			free(kv);
+			free(value);
+			rc = perr_set(e, "out of memory");
+		}
+	}
+	free(text);
+	return rc;
+}
