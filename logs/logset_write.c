@@ -381,6 +381,7 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	f->born = w->last > 0 ? (time_t)(floor(w->last / step) * step) :
 		  w->meta.start;
 	f->state = WF_NEW;
+	f->fresh = 1;
 	if (hold < 2 * (size_t)w->batch + 8)
 		hold = 2 * (size_t)w->batch + 8;
 	if (rows_init(&f->rows, step, ncounters, (double)f->born, w->batch + 2,
@@ -410,11 +411,19 @@ static const struct instance_values *find_values(const struct sample *s,
 }
 
 /* f's values of the sample (NAN unknown; outside the data source's bounds
- * unknown too, as librrd would store them) over (from, t]. */
+ * unknown too, as librrd would store them) over (from, t]. A new file's
+ * first values cover its row from the start, as librrd's first update of
+ * a file always did: the collector relies on it (a watched tree's first
+ * sample is its zeros up to the watch request, collector_int.h). */
 static void hold(struct wfile *f, double from, double t,
 		 const struct instance_values *iv)
 {
 	double v[CATALOG_MAX_PER_OBJECT];
+
+	if (f->fresh) {
+		from = (double)f->born;
+		f->fresh = 0;
+	}
 
 	for (size_t i = 0; i < f->n; i++) {
 		const struct counter_def *d = catalog_counter_at(f->obj,

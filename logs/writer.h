@@ -59,6 +59,7 @@ struct wfile {
 	unsigned long target;		/* the span its running job builds */
 	double sized;			/* when its last job was decided */
 	double last_known;		/* the last sample with a known value */
+	int fresh;			/* no sample accounted yet */
 	time_t born;			/* its data starts after this */
 	double retry;			/* monotonic: no new job before */
 	int stale;			/* a write failed: see above */
