@@ -23,6 +23,7 @@
 #include "../../counters/waitclass.h"
 #include "../../counters/waitrates.h"
 #include "../../counters/waits.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -77,16 +78,7 @@ static void setup(void)
 
 static void put(const char *rel, const unsigned char *d, size_t n)
 {
-	char p[128];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		abort();
-	if (n && write(fd, d, n) != (ssize_t)n)
-		abort();
-	close(fd);
+	fuzz_put(root, rel, d, n);
 }
 
 /* The parsers on their own, on a NUL-terminated copy of a part. */
@@ -139,21 +131,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	const unsigned char *part[9];
 	size_t len[9];
-	int n = 0;
-	const unsigned char *p = data, *end = data + size;
+	int n;
 
 	if (!root[0])
 		setup();
-	while (n < 9) {
-		const unsigned char *sep = memmem(p, (size_t)(end - p), "@@@\n", 4);
-
-		part[n] = p;
-		len[n] = sep ? (size_t)(sep - p) : (size_t)(end - p);
-		n++;
-		if (!sep)
-			break;
-		p = sep + 4;
-	}
+	n = fuzz_split(data, size, part, len, 9);
 	for (int i = 0; i < 9; i++) {
 		put(files[i], i < n ? part[i] : NULL, i < n ? len[i] : 0);
 		if (i < n)
