@@ -10,6 +10,7 @@
 
 #include "../commands.h"
 #include "../common/json.h"
+#include "../logs/setdir.h"
 #include "control.h"
 
 /* The options of a command that has only --help: 1 to go on, else the
@@ -91,6 +92,7 @@ static void status_json(const struct collector_info *list, long n)
 		char samples[32], last[40];
 		int answered = ask_status(&list[i], samples, sizeof(samples),
 					  last, sizeof(last));
+		unsigned long long bytes;
 		char *end;
 		double v = strtod(samples, &end);
 
@@ -101,6 +103,8 @@ static void status_json(const struct collector_info *list, long n)
 		json_bool(&j, "answered", answered);
 		json_num(&j, "samples", answered && !*end && end != samples ? v : NAN);
 		json_str(&j, "last_sample", answered && last[0] != '-' ? last : NULL);
+		json_num(&j, "size_bytes", setdir_size(list[i].logset, &bytes, NULL) == 0
+			 ? (double)bytes : NAN);
 		json_str(&j, "runtime_dir", list[i].rundir);
 		json_object_end(&j);
 	}
@@ -132,8 +136,9 @@ int cmd_status(int argc, char **argv)
 			return util_bad_option("status", argv, optind, optopt);
 		printf("usage: perflog status [--json]\n"
 		       "List this user's running collectors: pid, interval, samples\n"
-		       "written, last sample (UTC) and log set. For root, the\n"
-		       "collector of perflog.service (/run/perflog) too.\n"
+		       "written, last sample (UTC), the log set's size on disk and\n"
+		       "the log set. For root, the collector of perflog.service\n"
+		       "(/run/perflog) too.\n"
 		       "  --json  the same as JSON, for scripts (schema: man perflog-status)\n");
 		return 0;
 	}
@@ -157,14 +162,19 @@ int cmd_status(int argc, char **argv)
 		free(list);
 		return 0;
 	}
-	printf("%-8s %-8s %-8s %-20s %s\n", "PID", "INTERVAL", "SAMPLES",
-	       "LAST SAMPLE", "LOG SET");
+	printf("%-8s %-8s %-8s %-20s %-9s %s\n", "PID", "INTERVAL", "SAMPLES",
+	       "LAST SAMPLE", "SIZE", "LOG SET");
 	for (long i = 0; i < n; i++) {
-		char samples[32], last[40];
+		char samples[32], last[40], size[32] = "?";
+		unsigned long long bytes;
 
 		ask_status(&list[i], samples, sizeof(samples), last, sizeof(last));
-		printf("%-8ld %-8u %-8s %-20s %s\n", (long)list[i].pid,
-		       list[i].interval, samples, last, list[i].logset);
+		/* the set grows with the run (logs/layout.h): say how much */
+		if (setdir_size(list[i].logset, &bytes, NULL) == 0)
+			snprintf(size, sizeof(size), "%.1fM",
+				 (double)bytes / (1024.0 * 1024.0));
+		printf("%-8ld %-8u %-8s %-20s %-9s %s\n", (long)list[i].pid,
+		       list[i].interval, samples, last, size, list[i].logset);
 	}
 	free(list);
 	return 0;
