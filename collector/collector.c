@@ -192,6 +192,23 @@ static void select_instances(struct collector *c, double now)
 	c->sample.n = keep;
 }
 
+/* Rows the writer could not keep (held past its limit while files could
+ * not be written) are lost for good: say so, with the count, apart from
+ * the write failure that caused it (which keeps its own complaint). */
+static void tell_rows_lost(struct collector *c, double now)
+{
+	unsigned long lost = logset_rows_lost(c->w);
+
+	if (lost > c->rows_lost)
+		complain(&c->c_lost, now,
+			 "%lu rows lost in all: held over 15 minutes while the log set could not be written",
+			 lost);
+	else
+		complain_release(&c->c_lost, "no more rows lost (%lu in all)",
+				 lost);
+	c->rows_lost = lost;
+}
+
 /* Read, compute and write one sample. stamp and deadline are the next
  * scheduled sample's; the update carries when the counters were really
  * read on the schedule's clock, stamp + (read - deadline), which is before
@@ -229,6 +246,7 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 		complain(&c->c_write, now, "%s", pe.msg);
 	else
 		complain_release(&c->c_write, "writing the log set works again");
+	tell_rows_lost(c, now);
 	c->samples++;
 	c->last = (time_t)floor(when);
 	c->last_update = when;

@@ -143,6 +143,13 @@ int logset_write_sample(struct logset_writer *w, double t,
  * growth step: milliseconds to a second). */
 int logset_flush(struct logset_writer *w, struct perr *e);
 
+/* Rows lost so far: a file holds its rows while it cannot be written (its
+ * file not yet created, rrdcached away, a growth step) for at most 15
+ * minutes of samples (HOLD_SECONDS, logs/writer.h), then drops the
+ * oldest. Writes go on failing with the cause meanwhile; the caller
+ * watches this count to say that rows are now being lost, and how many. */
+unsigned long logset_rows_lost(const struct logset_writer *w);
+
 /* Record the stop time (the end of the last complete row at or before
  * stop, at most the last sample), rewrite the metadata, flush (rrdcached;
  * when the daemon is gone, the rows still held are written to the files

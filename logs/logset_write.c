@@ -498,6 +498,15 @@ int logset_write_sample(struct logset_writer *w, double t,
 	return logset_write_span(w, from, t, s, e);
 }
 
+unsigned long logset_rows_lost(const struct logset_writer *w)
+{
+	unsigned long n = 0;
+
+	for (size_t i = 0; i < w->nfiles; i++)
+		n += w->files[i].rows.dropped;
+	return n;
+}
+
 int logset_flush(struct logset_writer *w, struct perr *e)
 {
 	int rc = 0;
