@@ -116,8 +116,11 @@ check:
 	@sh tests/deps.sh check
 	@$(MAKE) --no-print-directory check-run
 
+# prove runs the suites CHECK_JOBS at a time, but for the load-sensitive
+# ones, which run first and alone (testrules.yml says which and why).
+CHECK_JOBS ?= 4
 check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fuzz
-	PERFLOG=$(CURDIR)/perflog prove -f $(UNIT_BINS) $(E2E)
+	PERFLOG=$(CURDIR)/perflog prove -f -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E)
 
 # Every libFuzzer target a short while on its corpus (tests/fuzz/Makefile;
 # skipped with a note when clang's fuzzer runtime is missing).
