@@ -48,6 +48,8 @@ plan() { echo "1..$1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 diag() { echo "# $*"; }
 
+# A failure's details go to stderr: prove shows them without -v, so
+# CI's log says why.
 _result() {
 	_tap_n=$((_tap_n + 1))
 	if [ "$1" = 0 ]; then
@@ -61,7 +63,7 @@ _result() {
 ok() {
 	name=$1; shift
 	if "$@" >"$SCRATCH/ok.out" 2>&1; then _result 0 "$name"; else
-		_result 1 "$name"; sed 's/^/#   /' "$SCRATCH/ok.out" | head -20
+		_result 1 "$name"; sed 's/^/#   /' "$SCRATCH/ok.out" | head -20 >&2
 	fi
 }
 
@@ -69,19 +71,19 @@ ok() {
 fails() {
 	name=$1; shift
 	if "$@" >"$SCRATCH/ok.out" 2>&1; then _result 1 "$name"
-		sed 's/^/#   /' "$SCRATCH/ok.out" | head -20
+		sed 's/^/#   /' "$SCRATCH/ok.out" | head -20 >&2
 	else _result 0 "$name"; fi
 }
 
 is() {
 	if [ "$1" = "$2" ]; then _result 0 "$3"; else
-		_result 1 "$3"; echo "#   got:      '$1'"; echo "#   expected: '$2'"
+		_result 1 "$3"; echo "#   got:      '$1'" >&2; echo "#   expected: '$2'" >&2
 	fi
 }
 
 like() {
 	if printf '%s' "$1" | grep -Eq -- "$2"; then _result 0 "$3"; else
-		_result 1 "$3"; echo "#   '$1'"; echo "#   does not match '$2'"
+		_result 1 "$3"; echo "#   '$1'" >&2; echo "#   does not match '$2'" >&2
 	fi
 }
 
@@ -91,7 +93,7 @@ near() {
 		exit !(g != "" && d <= f * a) }'; then
 		_result 0 "$4 ($1 vs $2)"
 	else
-		_result 1 "$4"; echo "#   got $1, expected $2 within $3"
+		_result 1 "$4"; echo "#   got $1, expected $2 within $3" >&2
 	fi
 }
 
