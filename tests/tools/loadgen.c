@@ -11,6 +11,15 @@
  *                                   fork N children that each burn SECONDS
  *                                   of CPU then write BYTES to /dev/null;
  *                                   prints "CPU_SECONDS BYTES" of them all
+ *   loadgen touch SECONDS FILE...   map the files and read one byte of a
+ *                                   page drawn at random, again and again
+ *                                   for SECONDS (a client looking up its
+ *                                   index or chunk cache); prints the pages
+ *                                   touched
+ *   loadgen pace SECONDS RATE FILE  write FILE at RATE bytes/s in 64 KiB
+ *                                   pieces, sleeping (nanosleep) between
+ *                                   them, for SECONDS: a client that paces
+ *                                   itself; prints the bytes written
  *
  * Each prints what it really did: one number, "orphans" two.
  */
@@ -23,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -221,6 +232,90 @@ static int do_orphans(int n, double seconds, long long bytes)
 	return 0;
 }
 
+static double mono_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int random_advice = MADV_NORMAL;
+
+static int do_touch(double seconds, char **files, int n)
+{
+	const unsigned char **map = calloc((size_t)n, sizeof(*map));
+	size_t *pages = calloc((size_t)n, sizeof(*pages));
+	unsigned long long x = 0x2545f4914f6cdd1dULL, touched = 0;
+	volatile unsigned sum = 0;
+	double end = mono_now() + seconds;
+
+	if (!map || !pages)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		int fd = open(files[i], O_RDONLY);
+
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < 4096) {
+			perror(files[i]);
+			return 1;
+		}
+		map[i] = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED,
+			      fd, 0);
+		if (map[i] == MAP_FAILED) {
+			perror(files[i]);
+			return 1;
+		}
+		/* a lookup touches one page: no read-around of its neighbours */
+		madvise((void *)map[i], (size_t)st.st_size, random_advice);
+		pages[i] = (size_t)st.st_size / 4096;
+		close(fd);
+	}
+	while (mono_now() < end)
+		for (int k = 0; k < 256; k++, touched++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			int f = (int)(x % (unsigned long long)n);
+			sum += map[f][(x >> 8) % pages[f] * 4096];
+		}
+	printf("%llu\n", touched);
+	return 0;
+}
+
+static int do_pace(double seconds, double rate, const char *file)
+{
+	static char buf[64 * 1024];
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	double t0 = mono_now();
+	long long done = 0;
+
+	if (fd < 0 || rate <= 0) {
+		perror(file);
+		return 1;
+	}
+	fill(buf, sizeof(buf));
+	while (mono_now() - t0 < seconds) {
+		double due;
+
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+			perror(file);
+			return 1;
+		}
+		done += (long long)sizeof(buf);
+		/* sleep until the bytes written are due at RATE */
+		due = t0 + (double)done / rate - mono_now();
+		if (due > 0) {
+			struct timespec ts = { (time_t)due,
+				(long)((due - (double)(time_t)due) * 1e9) };
+			nanosleep(&ts, NULL);
+		}
+	}
+	close(fd);
+	printf("%lld\n", done);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "stdout")) {
@@ -239,7 +334,14 @@ int main(int argc, char **argv)
 		return do_send(argv[2], atoi(argv[3]), atoll(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "recv"))
 		return do_recv(argv[2], atoi(argv[3]));
+	if (getenv("LOADGEN_RANDOM"))
+		random_advice = MADV_RANDOM;
+	if (argc >= 4 && !strcmp(argv[1], "touch"))
+		return do_touch(atof(argv[2]), argv + 3, argc - 3);
+	if (argc == 5 && !strcmp(argv[1], "pace"))
+		return do_pace(atof(argv[2]), atof(argv[3]), argv[4]);
 	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES | recv ADDR PORT\n"
-			"       | stdout BYTES | orphans N SECONDS BYTES\n");
+			"       | stdout BYTES | orphans N SECONDS BYTES | touch SECONDS FILE...\n"
+			"       | pace SECONDS RATE FILE\n");
 	return 2;
 }
