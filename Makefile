@@ -58,7 +58,7 @@ build/asan/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -c -o $@ $<
 
-build/asan/tests/%: tests/unit/%.c tests/unit/tap.h build/asan/libperflog.a
+build/asan/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/tools/*.h) build/asan/libperflog.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< build/asan/libperflog.a $(LIBS)
 
@@ -68,7 +68,7 @@ build/asan/perflog: build/asan/perflog.o build/asan/libperflog.a
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
 
 # Helpers of the end-to-end suites (load generators, log set writers).
-build/tools/%: tests/tools/%.c build/libperflog.a
+build/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) build/libperflog.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libperflog.a $(LIBS)
 

@@ -210,14 +210,8 @@ void client_derive(struct client_summary *s)
 
 int client_push(struct client_list *l, const struct client_summary *s)
 {
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 4;
-		struct client_summary *ns = realloc(l->s, nc * sizeof(*ns));
-		if (!ns)
-			return -1;
-		l->s = ns;
-		l->cap = nc;
-	}
+	if (util_grow(&l->s, &l->cap, l->n + 1, sizeof(*l->s)) < 0)
+		return -1;
 	l->s[l->n++] = *s;
 	return 0;
 }

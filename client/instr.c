@@ -187,13 +187,99 @@ static void finish_thread(struct instr_thread *t)
 	t->elapsed_s = sum;
 }
 
+/* The parser's state between two lines. */
+struct parser {
+	enum { OUTSIDE, HEADER, ROWS } state;
+	long pending_id;		/* from a "Thread: N Elapsed" line */
+	double pending_elapsed;
+	struct instr_thread *cur;	/* the table being read */
+	struct instr_report *out;
+};
+
+/* Copy the line at *pos into line (bounded; NULs and CRs become spaces:
+ * they can only confuse string functions) and move past its newline.
+ * Returns 1 when the line did not fit. */
+static int next_line(const char *text, size_t len, size_t *pos, char *line,
+		     size_t n)
+{
+	size_t j = 0, start = *pos;
+
+	while (*pos < len && text[*pos] != '\n') {
+		if (j + 1 < n) {
+			char c = text[*pos];
+			line[j++] = (c == '\0' || c == '\r') ? ' ' : c;
+		}
+		(*pos)++;
+	}
+	line[j] = '\0';
+	if (*pos < len)
+		(*pos)++;	/* the newline */
+	return *pos - start > n;
+}
+
+/* Outside a table: remember a thread's elapsed time, open a table at a
+ * header. */
+static void outside(struct parser *p, const char *line)
+{
+	long id;
+	double el;
+
+	if (parse_elapsed(line, &id, &el)) {
+		p->pending_id = id;
+		p->pending_elapsed = el;
+	} else if (is_header(line) && p->out->n < INSTR_MAX_THREADS) {
+		p->cur = &p->out->t[p->out->n++];
+		memset(p->cur, 0, sizeof(*p->cur));
+		p->cur->id = p->pending_id;
+		p->cur->elapsed_s = p->pending_elapsed;
+		p->pending_id = -1;
+		p->pending_elapsed = 0;
+		p->state = HEADER;
+	}
+}
+
+/* Inside a table: the rule under the header, rows, and the rule or blank
+ * line that ends it. 0, or -1 with e set for a row that is not one. */
+static int in_table(struct parser *p, char *line, int truncated,
+		    const char *name, int lineno, struct perr *e)
+{
+	struct instr_thread *cur = p->cur;
+
+	if (is_rule(line)) {
+		if (p->state == HEADER) {
+			p->state = ROWS;
+			return 0;
+		}
+		finish_thread(cur);
+		p->state = OUTSIDE;
+		return 0;
+	}
+	if (is_blank(line)) {
+		if (p->state == ROWS || cur->n) {
+			finish_thread(cur);
+			p->state = OUTSIDE;
+		}
+		return 0;
+	}
+	/* a row, right after the header or among the rows */
+	if (truncated)
+		return perr_set(e, "%s:%d: instrumentation row too long", name,
+				lineno);
+	if (cur->n >= INSTR_MAX_SECTIONS)
+		return perr_set(e, "%s:%d: more than %d instrumentation sections",
+				name, lineno, INSTR_MAX_SECTIONS);
+	if (parse_row(line, &cur->s[cur->n]))
+		return perr_set(e, "%s:%d: instrumentation row is not "
+				"'SECTION ACTUAL AVERAGE FREQUENCY'", name, lineno);
+	cur->n++;
+	p->state = ROWS;
+	return 0;
+}
+
 int instr_parse(const char *text, size_t len, const char *name,
 		struct instr_report *out, struct perr *e)
 {
-	enum { OUTSIDE, HEADER, ROWS } state = OUTSIDE;
-	long pending_id = -1;
-	double pending_elapsed = 0;
-	struct instr_thread *cur = NULL;
+	struct parser p = { .state = OUTSIDE, .pending_id = -1, .out = out };
 	size_t pos = 0;
 	int lineno = 0;
 
@@ -202,76 +288,16 @@ int instr_parse(const char *text, size_t len, const char *name,
 		name = "instrumentation";
 	while (pos < len) {
 		char line[LINE_MAX_LEN];
-		size_t j = 0, start = pos;
+		int truncated = next_line(text, len, &pos, line, sizeof(line));
 
-		while (pos < len && text[pos] != '\n') {
-			if (j + 1 < sizeof(line)) {
-				/* NULs and other control bytes become spaces:
-				 * they can only confuse string functions */
-				char c = text[pos];
-				line[j++] = (c == '\0' || c == '\r') ? ' ' : c;
-			}
-			pos++;
-		}
-		line[j] = '\0';
-		if (pos < len)
-			pos++;	/* the newline */
 		lineno++;
-		int truncated = pos - start > sizeof(line);
-
-		if (state == OUTSIDE) {
-			long id;
-			double el;
-			if (parse_elapsed(line, &id, &el)) {
-				pending_id = id;
-				pending_elapsed = el;
-			} else if (is_header(line)) {
-				if (out->n >= INSTR_MAX_THREADS) {
-					state = OUTSIDE;
-					continue;
-				}
-				cur = &out->t[out->n++];
-				memset(cur, 0, sizeof(*cur));
-				cur->id = pending_id;
-				cur->elapsed_s = pending_elapsed;
-				pending_id = -1;
-				pending_elapsed = 0;
-				state = HEADER;
-			}
-			continue;
-		}
-		if (is_rule(line)) {
-			if (state == HEADER) {
-				state = ROWS;
-				continue;
-			}
-			finish_thread(cur);
-			state = OUTSIDE;
-			continue;
-		}
-		if (is_blank(line)) {
-			if (state == ROWS || cur->n) {
-				finish_thread(cur);
-				state = OUTSIDE;
-			}
-			continue;
-		}
-		/* a row, right after the header or among the rows */
-		if (truncated)
-			return perr_set(e, "%s:%d: instrumentation row too long",
-					name, lineno);
-		if (cur->n >= INSTR_MAX_SECTIONS)
-			return perr_set(e, "%s:%d: more than %d instrumentation sections",
-					name, lineno, INSTR_MAX_SECTIONS);
-		if (parse_row(line, &cur->s[cur->n]))
-			return perr_set(e, "%s:%d: instrumentation row is not "
-					"'SECTION ACTUAL AVERAGE FREQUENCY'",
-					name, lineno);
-		cur->n++;
-		state = ROWS;
+		if (p.state == OUTSIDE)
+			outside(&p, line);
+		else if (in_table(&p, line, truncated, name, lineno, e) < 0)
+			return -1;
 	}
-	if (state != OUTSIDE)
-		finish_thread(cur);
+	if (p.state != OUTSIDE)
+		finish_thread(p.cur);
 	/* a header with no rows at all is not a report */
 	size_t k = 0;
 	for (size_t i = 0; i < out->n; i++)
@@ -285,11 +311,10 @@ int instr_parse_file(const char *path, struct instr_report *out,
 		     struct perr *e)
 {
 	size_t len;
-	char *text = util_read_file(path, &len);
+	char *text = util_load_file(path, &len, e);
 
 	if (!text)
-		return perr_set(e, "unable to read '%s': %s", path,
-				strerror(errno));
+		return -1;
 	int rc = instr_parse(text, len, path, out, e);
 	free(text);
 	return rc;

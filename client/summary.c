@@ -307,14 +307,8 @@ static int scan_value(const char *s, size_t n, enum summary_unit unit,
 
 static int push(struct summary_list *l, const struct summary *s)
 {
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 4;
-		struct summary *ns = realloc(l->s, nc * sizeof(*ns));
-		if (!ns)
-			return -1;
-		l->s = ns;
-		l->cap = nc;
-	}
+	if (util_grow(&l->s, &l->cap, l->n + 1, sizeof(*l->s)) < 0)
+		return -1;
 	l->s[l->n++] = *s;
 	return 0;
 }
@@ -373,10 +367,9 @@ long summary_parse_file(const char *path, struct summary_list *out,
 			struct perr *e)
 {
 	size_t len;
-	char *text = util_read_file(path, &len);
+	char *text = util_load_file(path, &len, e);
 	if (!text)
-		return perr_set(e, "unable to read '%s': %s", path,
-				strerror(errno));
+		return -1;
 	long n = summary_parse(text, len, out);
 	free(text);
 	if (n < 0)
@@ -398,16 +391,11 @@ static int add_extra(char ***x, size_t *n, size_t *cap, const char *fmt,
 static int add_extra(char ***x, size_t *n, size_t *cap, const char *fmt,
 		     ...)
 {
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 32;
-		char **nx = realloc(*x, nc * sizeof(**x));
-		if (!nx)
-			return -1;
-		*x = nx;
-		*cap = nc;
-	}
 	char buf[256];
 	va_list ap;
+
+	if (util_grow(x, cap, *n + 1, sizeof(**x)) < 0)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);

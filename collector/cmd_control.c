@@ -2,6 +2,7 @@
  * cmd_control.c - `perflog stop [DIR]` and `perflog status`.
  */
 #define _GNU_SOURCE
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,22 +10,44 @@
 #include "../commands.h"
 #include "control.h"
 
+/* The options of a command that has only --help: 1 to go on, else the
+ * exit status (after the usage, or the one line for a bad option). */
+static int help_only(int argc, char **argv, const char *cmd, const char *usage)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (o != 'h')
+			return util_bad_option(cmd, argv, optind, optopt);
+		fputs(usage, stdout);
+		return 0;
+	}
+	return 1;
+}
+
 int cmd_stop(int argc, char **argv)
 {
 	struct collector_info c;
 	struct perr e;
+	int rc = help_only(argc, argv, "stop",
+		"usage: perflog stop [DIR]\n"
+		"Stop the collector logging to the log set DIR (or the only one\n"
+		"running); returns once the log set is closed and complete.\n");
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: perflog stop [DIR]\n"
-		       "Stop the collector logging to the log set DIR (or the only one\n"
-		       "running); returns once the log set is closed and complete.\n");
-		return 0;
-	}
-	if (argc > 2) {
-		fprintf(stderr, "perflog stop: unexpected argument '%s'\n", argv[2]);
+	if (rc != 1)
+		return rc;
+	if (argc - optind > 1) {
+		fprintf(stderr, "perflog stop: unexpected argument '%s'\n",
+			argv[optind + 1]);
 		return 2;
 	}
-	if (control_find(argc > 1 ? argv[1] : NULL, &c, &e) < 0 ||
+	if (control_find(optind < argc ? argv[optind] : NULL, &c, &e) < 0 ||
 	    control_stop(&c, &e) < 0) {
 		fprintf(stderr, "perflog stop: %s\n", e.msg);
 		return 1;
@@ -38,15 +61,16 @@ int cmd_status(int argc, char **argv)
 	struct collector_info *list;
 	struct perr e;
 	long n;
+	int rc = help_only(argc, argv, "status",
+		"usage: perflog status\n"
+		"List this user's running collectors: pid, interval, samples\n"
+		"written, last sample (UTC) and log set.\n");
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: perflog status\n"
-		       "List this user's running collectors: pid, interval, samples\n"
-		       "written, last sample (UTC) and log set.\n");
-		return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "perflog status: unexpected argument '%s'\n", argv[1]);
+	if (rc != 1)
+		return rc;
+	if (optind < argc) {
+		fprintf(stderr, "perflog status: unexpected argument '%s'\n",
+			argv[optind]);
 		return 2;
 	}
 	n = control_list(&list, &e);

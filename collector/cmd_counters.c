@@ -97,6 +97,57 @@ static int matches(const struct raw_snapshot *s, enum counter_object obj,
 	}
 }
 
+/* -c FILE: what the settings select, and which instances are here now. */
+static void print_selection(const char *file, const struct settings *s,
+			    const struct raw_snapshot *snap)
+{
+	int missing = 0;
+
+	printf("%s: valid; interval %u s, retention %lu s, log sets under %s\n",
+	       file, s->interval, s->retention, s->directory);
+	for (size_t i = 0; i < s->nsel; i++) {
+		const struct counter_sel *cs = &s->sel[i];
+		char path[256];
+		int here = matches(snap, cs->path.def->object, cs->path.instance);
+
+		catalog_format_path(path, sizeof(path), cs->path.def,
+				    cs->path.instance);
+		printf("  %-50s %s\n", path,
+		       here ? "" : "(no such instance on this host yet)");
+		missing += !here;
+	}
+	printf("%zu counters selected%s\n", s->nsel,
+	       missing ? "; instances not present now are logged when they appear" : "");
+}
+
+/* Every object, its instances here, and its counters with unit and help. */
+static void print_offered(const struct source *p, const struct raw_snapshot *snap)
+{
+	printf("source: %s\n", source_name(p));
+	for (int o = 0; o < OBJ_COUNT; o++) {
+		const struct object_def *od = &catalog_objects[o];
+
+		printf("%s:", od->name);
+		list_instances(snap, od->object, stdout);
+		printf("\n");
+		for (int i = 0; i < od->ncounters; i++) {
+			const struct counter_def *d = catalog_counter_at(od->object, i);
+			char path[256];
+
+			catalog_format_path(path, sizeof(path), d,
+					    od->has_instances ? "*" : "");
+			printf("  %-46s %-6s %s\n", path,
+			       catalog_unit_label(d->unit), d->help);
+		}
+	}
+	if (isnan(snap->mem.available))
+		printf("note: MemAvailable is missing (kernel older than 3.14): Available Bytes is not available\n");
+	if (snap->tcp.out_segs == SRC_NA)
+		printf("note: no TCP segment counts from this source (/proc/net/snmp): the TCP counters are logged as unknown\n");
+	if (snap->psi[0].present)
+		printf("note: Pressure(cpu)\\%% Full Stalled Time is unknown: the kernel defines no system-wide CPU full stall\n");
+}
+
 int cmd_counters(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -144,51 +195,10 @@ int cmd_counters(int argc, char **argv)
 		settings_free(&s);
 		return 1;
 	}
-	if (file) {
-		int missing = 0;
-
-		printf("%s: valid; interval %u s, retention %lu s, log sets under %s\n",
-		       file, s.interval, s.retention, s.directory);
-		for (size_t i = 0; i < s.nsel; i++) {
-			const struct counter_sel *cs = &s.sel[i];
-			char path[256];
-			int here = matches(&snap, cs->path.def->object,
-					   cs->path.instance);
-
-			catalog_format_path(path, sizeof(path), cs->path.def,
-					    cs->path.instance);
-			printf("  %-50s %s\n", path,
-			       here ? "" : "(no such instance on this host yet)");
-			missing += !here;
-		}
-		printf("%zu counters selected%s\n", s.nsel,
-		       missing ? "; instances not present now are logged when they appear" : "");
-	} else {
-		printf("source: %s\n", source_name(p));
-		for (int o = 0; o < OBJ_COUNT; o++) {
-			const struct object_def *od = &catalog_objects[o];
-
-			printf("%s:", od->name);
-			list_instances(&snap, od->object, stdout);
-			printf("\n");
-			for (int i = 0; i < od->ncounters; i++) {
-				const struct counter_def *d =
-					catalog_counter_at(od->object, i);
-				char path[256];
-
-				catalog_format_path(path, sizeof(path), d,
-						    od->has_instances ? "*" : "");
-				printf("  %-46s %-6s %s\n", path,
-				       catalog_unit_label(d->unit), d->help);
-			}
-		}
-		if (isnan(snap.mem.available))
-			printf("note: MemAvailable is missing (kernel older than 3.14): Available Bytes is not available\n");
-		if (snap.tcp.out_segs == SRC_NA)
-			printf("note: no TCP segment counts from this source (/proc/net/snmp): the TCP counters are logged as unknown\n");
-		if (snap.psi[0].present)
-			printf("note: Pressure(cpu)\\%% Full Stalled Time is unknown: the kernel defines no system-wide CPU full stall\n");
-	}
+	if (file)
+		print_selection(file, &s, &snap);
+	else
+		print_offered(p, &snap);
 	snapshot_free(&snap);
 	source_close(p);
 	settings_free(&s);

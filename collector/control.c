@@ -77,6 +77,23 @@ static int pid_alive(pid_t pid)
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
+/* A collector killed between binding its socket and renaming its .info
+ * into place leaves PID.sock or PID.info.tmp.PID without a PID.info:
+ * remove them once that pid is gone. */
+static void remove_leftover(const char *dir, const char *name)
+{
+	char path[PATH_MAX], *end;
+	long pid = strtol(name, &end, 10);
+
+	if (pid <= 0 || end == name ||
+	    (strcmp(end, ".sock") && strncmp(end, ".info.tmp.", 10)))
+		return;
+	if (pid_alive((pid_t)pid))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
 long control_list(struct collector_info **out, struct perr *e)
 {
 	const char *dir = control_runtime_dir(e);
@@ -99,8 +116,10 @@ long control_list(struct collector_info **out, struct perr *e)
 		char *end;
 		long pid;
 
-		if (len < 6 || strcmp(de->d_name + len - 5, ".info"))
+		if (len < 6 || strcmp(de->d_name + len - 5, ".info")) {
+			remove_leftover(dir, de->d_name);
 			continue;
+		}
 		pid = strtol(de->d_name, &end, 10);
 		if (pid <= 0 || strcmp(end, ".info"))
 			continue;

@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../common/strbuf.h"
 #include "control.h"
 
 struct server {
@@ -127,11 +128,62 @@ void server_reply(struct request *r, int ok, const char *fmt, ...)
 	r->line = NULL;
 }
 
+/* Read the request line from fd into b by the deadline: 1 with b holding
+ * the line (newline cut off), 0 when refused (answered and closed). */
+static int read_request(struct request *r, struct strbuf *b, double deadline)
+{
+	for (;;) {
+		struct pollfd p = { .fd = r->fd, .events = POLLIN };
+		int wait = (int)((deadline - util_monotonic()) * 1000);
+		ssize_t n;
+		char *nl;
+
+		if (wait <= 0 || poll(&p, 1, wait) <= 0) {
+			server_reply(r, 0, "request timed out");
+			return 0;
+		}
+		if (b->len + 1 >= b->cap) {
+			/* double, up to SERVER_MAX_REQUEST with the NUL */
+			size_t more = b->cap ? b->cap : 1023;
+
+			if (b->len + 1 >= SERVER_MAX_REQUEST) {
+				server_reply(r, 0, "request too long");
+				return 0;
+			}
+			if (b->len + more + 1 > SERVER_MAX_REQUEST)
+				more = SERVER_MAX_REQUEST - b->len - 1;
+			if (strbuf_reserve(b, more) < 0) {
+				server_reply(r, 0, "out of memory");
+				return 0;
+			}
+		}
+		n = read(r->fd, b->p + b->len, b->cap - b->len - 1);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			server_reply(r, 0, "incomplete request");
+			return 0;
+		}
+		b->len += (size_t)n;
+		b->p[b->len] = '\0';
+		nl = memchr(b->p, '\n', b->len);
+		if (nl) {
+			*nl = '\0';
+			if (strlen(b->p) != (size_t)(nl - b->p)) {
+				server_reply(r, 0, "NUL byte in request");
+				return 0;
+			}
+			strbuf_truncate(b, (size_t)(nl - b->p));
+			return 1;
+		}
+	}
+}
+
 int server_accept(struct server *s, struct request *r, double until)
 {
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
-	size_t cap = 1024, len = 0;
+	struct strbuf b = STRBUF_INIT;
 	double deadline;
 	int fd = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
@@ -149,11 +201,6 @@ int server_accept(struct server *s, struct request *r, double until)
 		return 0;
 	}
 	r->pid = cred.pid;
-	r->line = malloc(cap);
-	if (!r->line) {
-		server_reply(r, 0, "out of memory");
-		return 0;
-	}
 	deadline = util_monotonic();
 	if (until < deadline + SERVER_MIN_WAIT)
 		deadline += SERVER_MIN_WAIT;
@@ -161,48 +208,14 @@ int server_accept(struct server *s, struct request *r, double until)
 		deadline += SERVER_MAX_WAIT;
 	else
 		deadline = until;
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int wait = (int)((deadline - util_monotonic()) * 1000);
-		ssize_t n;
-		char *nl;
-
-		if (wait <= 0 || poll(&p, 1, wait) <= 0) {
-			server_reply(r, 0, "request timed out");
-			return 0;
-		}
-		if (len + 1 >= cap) {
-			char *nb;
-
-			if (cap >= SERVER_MAX_REQUEST) {
-				server_reply(r, 0, "request too long");
-				return 0;
-			}
-			nb = realloc(r->line, cap * 2);
-			if (!nb) {
-				server_reply(r, 0, "out of memory");
-				return 0;
-			}
-			r->line = nb;
-			cap *= 2;
-		}
-		n = read(fd, r->line + len, cap - len - 1);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0) {
-			server_reply(r, 0, "incomplete request");
-			return 0;
-		}
-		len += (size_t)n;
-		r->line[len] = '\0';
-		nl = memchr(r->line, '\n', len);
-		if (nl) {
-			*nl = '\0';
-			if (strlen(r->line) != (size_t)(nl - r->line)) {
-				server_reply(r, 0, "NUL byte in request");
-				return 0;
-			}
-			return 1;
-		}
+	if (!read_request(r, &b, deadline)) {
+		strbuf_free(&b);
+		return 0;
 	}
+	r->line = strbuf_detach(&b, NULL);
+	if (!r->line) {
+		server_reply(r, 0, "out of memory");
+		return 0;
+	}
+	return 1;
 }

@@ -7,11 +7,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "strbuf.h"
 
 int perr_set(struct perr *e, const char *fmt, ...)
 {
@@ -116,6 +119,19 @@ int util_parse_iso8601(const char *s, time_t *t, int *ms)
 	return 0;
 }
 
+int util_parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int util_parse_duration(const char *s, unsigned long *seconds)
 {
 	char *end;
@@ -169,12 +185,31 @@ int util_mkdirs(const char *dir, unsigned mode)
 	return 0;
 }
 
+int util_write_full(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int util_write_atomic(const char *path, const char *data, size_t len,
 		      struct perr *e)
 {
 	char tmp[PATH_MAX];
 	int fd;
-	size_t off = 0;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
 	    (int)sizeof(tmp))
@@ -183,19 +218,11 @@ int util_write_atomic(const char *path, const char *data, size_t len,
 	if (fd < 0)
 		return perr_set(e, "unable to create '%s': %s", tmp,
 				strerror(errno));
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			perr_set(e, "unable to write '%s': %s", tmp,
-				 strerror(errno));
-			close(fd);
-			unlink(tmp);
-			return -1;
-		}
-		off += (size_t)n;
+	if (util_write_full(fd, data, len) < 0) {
+		perr_set(e, "unable to write '%s': %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
 	}
 	if (fsync(fd) < 0 || close(fd) < 0) {
 		perr_set(e, "unable to write '%s': %s", tmp, strerror(errno));
@@ -212,49 +239,50 @@ int util_write_atomic(const char *path, const char *data, size_t len,
 
 char *util_read_file(const char *path, size_t *len)
 {
+	struct strbuf b = STRBUF_INIT;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 4096, n = 0;
-	char *buf;
 
 	if (fd < 0)
 		return NULL;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return NULL;
-	}
 	for (;;) {
 		ssize_t r;
 
-		if (n + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				close(fd);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
+		if (b.cap - b.len < 2048 && strbuf_reserve(&b, b.cap ? b.cap : 4096) < 0) {
+			strbuf_free(&b);
 			close(fd);
+			errno = ENOMEM;
+			return NULL;
+		}
+		r = read(fd, b.p + b.len, b.cap - b.len - 1);
+		if (r < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			strbuf_free(&b);
+			close(fd);
+			errno = err;
 			return NULL;
 		}
 		if (r == 0)
 			break;
-		n += (size_t)r;
+		b.len += (size_t)r;
+		b.p[b.len] = '\0';
 	}
 	close(fd);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
+	return strbuf_detach(&b, len);
+}
+
+char *util_load_file(const char *path, size_t *len, struct perr *e)
+{
+	char *text = util_read_file(path, len);
+	int err = errno;
+
+	if (!text) {
+		perr_set(e, "unable to read '%s': %s", path, strerror(err));
+		errno = err;
+	}
+	return text;
 }
 
 long util_read_small(const char *path, char *buf, size_t n)
@@ -329,6 +357,21 @@ ssize_t util_pread_text(int fd, char *buf, size_t n)
 	return r;
 }
 
+ssize_t util_read_text_at(int dirfd, const char *rel, char *buf, size_t n)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+	int err;
+
+	if (fd < 0)
+		return -1;
+	r = util_pread_text(fd, buf, n);
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
+}
+
 int util_grow(void *pp, size_t *cap, size_t need, size_t size)
 {
 	void **p = pp;
@@ -337,8 +380,13 @@ int util_grow(void *pp, size_t *cap, size_t need, size_t size)
 
 	if (need <= *cap)
 		return 0;
-	while (n < need)
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -1;
 		n *= 2;
+	}
+	if (n > SIZE_MAX / size)
+		return -1;
 	q = realloc(*p, n * size);
 	if (!q)
 		return -1;

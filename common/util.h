@@ -44,12 +44,21 @@ char *util_iso8601(char *buf, size_t n, time_t t, int ms);
  * milliseconds. Returns 0, or -1 on any malformed input. */
 int util_parse_iso8601(const char *s, time_t *t, int *ms);
 
+/* Parse a whole decimal number in [lo, hi] with nothing after it (a size,
+ * a count, a shift in seconds). Returns 0, or -1 on garbage, an empty
+ * string or a number out of range. */
+int util_parse_long(const char *s, long lo, long hi, long *out);
+
 /* Parse a duration such as "30", "30s", "5m", "2h", "2d", "1w" into
  * seconds. Returns 0, or -1 on garbage, overflow or negative input. */
 int util_parse_duration(const char *s, unsigned long *seconds);
 
 /* Create dir and its missing parents with the given mode. 0 or -1 (errno). */
 int util_mkdirs(const char *dir, unsigned mode);
+
+/* Write all n bytes to fd, again after a signal or a short write. 0, or
+ * -1 with errno set. */
+int util_write_full(int fd, const void *buf, size_t n);
 
 /* Write data to path atomically: a temporary file in the same directory,
  * fsync, rename. Returns 0 or -1 with e set. */
@@ -76,14 +85,31 @@ int util_parse_size(const char *s, unsigned long long *bytes);
  * read, or -1 with errno (ESRCH: the task behind a /proc file exited). */
 ssize_t util_pread_text(int fd, char *buf, size_t n);
 
+/* The same for a file opened now, relative to directory dirfd (openat,
+ * pread, close; errno as the read left it). */
+ssize_t util_read_text_at(int dirfd, const char *rel, char *buf, size_t n);
+
 /* Make *pp (an array of elements of size bytes, *cap of them) hold at
- * least need elements, doubling. Returns 0, or -1 when out of memory
- * (*pp and *cap unchanged). */
+ * least need elements, doubling from 16. Returns 0, or -1 when out of
+ * memory or the size overflows (*pp and *cap unchanged). The one way
+ * arrays grow: `if (util_grow(&a, &cap, n + 1, sizeof(*a)) < 0) ...;
+ * a[n++] = x;`. */
 int util_grow(void *pp, size_t *cap, size_t need, size_t size);
 
+/* Every command parses its options with getopt_long (optind = 1, opterr =
+ * 0, "+" in optstring when arguments after the first operand belong to
+ * something else, as run's command does) and hands whatever getopt does
+ * not know to util_bad_option, so a bad option is always the same one
+ * line. */
+
+/* util_read_file for a reader that reports: NULL with e set to "unable to
+ * read 'PATH': REASON" (errno kept, so a caller may still treat ENOENT
+ * apart). */
+char *util_load_file(const char *path, size_t *len, struct perr *e);
+
 /* The one-line message for a getopt failure: call from the '?' / ':' case
- * with the command name; prints "perflog CMD: unknown option 'X'" (or
- * "option 'X' needs a value") and a pointer to --help, returns 2. */
+ * with the command name; prints "perflog CMD: unknown option or missing
+ * value: 'X'" and a pointer to --help, returns 2 (the usage status). */
 int util_bad_option(const char *cmd, char **argv, int optind_now,
 		    int optopt_now);
 

@@ -157,7 +157,9 @@ int catalog_parse_path(const char *text, struct counter_path *out,
 char *catalog_format_path(char *buf, size_t n, const struct counter_def *def,
 			  const char *instance);
 
-/* Unit as a short label: "%", "B/s", "/s", "B", "s", "bit/s", "". */
+/* Unit as a short label: "%", "B/s", "/s", "B", "s", "bit/s", "". The one
+ * place units are named: the viewer's pane titles and values, the PNGs'
+ * vertical axes and `perflog counters` all print these. */
 const char *catalog_unit_label(enum counter_unit u);
 
 #endif

@@ -41,31 +41,13 @@ void snapshot_free(struct raw_snapshot *s)
 	snapshot_reset(s);
 }
 
-/* Make room for one more element of size sz in *arr; NULL on failure. */
-static void *grow(void **arr, size_t *n, size_t *cap, size_t sz)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		void *p;
-
-		if (ncap > SIZE_MAX / sz)
-			return NULL;
-		p = realloc(*arr, ncap * sz);
-		if (!p)
-			return NULL;
-		*arr = p;
-		*cap = ncap;
-	}
-	return (char *)*arr + (*n)++ * sz;
-}
-
 struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s)
 {
-	struct cpu_raw *c = grow((void **)&s->cpus, &s->ncpus, &s->cap_cpus,
-				 sizeof(*c));
+	struct cpu_raw *c;
 
-	if (!c)
+	if (util_grow(&s->cpus, &s->cap_cpus, s->ncpus + 1, sizeof(*c)) < 0)
 		return NULL;
+	c = &s->cpus[s->ncpus++];
 	memset(c, 0, sizeof(*c));
 	c->user = c->nice = c->system = c->idle = SRC_NA;
 	c->iowait = c->irq = c->softirq = c->steal = SRC_NA;
@@ -74,11 +56,11 @@ struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s)
 
 struct disk_raw *snapshot_add_disk(struct raw_snapshot *s)
 {
-	struct disk_raw *d = grow((void **)&s->disks, &s->ndisks,
-				  &s->cap_disks, sizeof(*d));
+	struct disk_raw *d;
 
-	if (!d)
+	if (util_grow(&s->disks, &s->cap_disks, s->ndisks + 1, sizeof(*d)) < 0)
 		return NULL;
+	d = &s->disks[s->ndisks++];
 	memset(d, 0, sizeof(*d));
 	d->rd_ios = d->rd_sectors = d->rd_ticks = SRC_NA;
 	d->wr_ios = d->wr_sectors = d->wr_ticks = SRC_NA;
@@ -89,11 +71,11 @@ struct disk_raw *snapshot_add_disk(struct raw_snapshot *s)
 
 struct net_raw *snapshot_add_net(struct raw_snapshot *s)
 {
-	struct net_raw *n = grow((void **)&s->nets, &s->nnets, &s->cap_nets,
-				 sizeof(*n));
+	struct net_raw *n;
 
-	if (!n)
+	if (util_grow(&s->nets, &s->cap_nets, s->nnets + 1, sizeof(*n)) < 0)
 		return NULL;
+	n = &s->nets[s->nnets++];
 	memset(n, 0, sizeof(*n));
 	n->rx_bytes = n->tx_bytes = n->rx_packets = n->tx_packets = SRC_NA;
 	n->rx_errs = n->tx_errs = n->rx_drop = n->tx_drop = SRC_NA;

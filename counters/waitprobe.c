@@ -18,21 +18,6 @@
 #include <unistd.h>
 
 #include "../common/util.h"
-static ssize_t read_at(int procfd, const char *rel, char *buf, size_t n)
-{
-	int fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-	int err;
-
-	if (fd < 0)
-		return -1;
-	r = util_pread_text(fd, buf, n);
-	err = errno;
-	close(fd);
-	errno = err;
-	return r;
-}
-
 enum fd_kind waitprobe_fd_kind(int procfd, pid_t tid, long fd)
 {
 	char rel[64], link[256];
@@ -150,7 +135,7 @@ static enum wait_class epoll_set(int procfd, pid_t tid, long epfd)
 	const char *p = buf;
 
 	snprintf(rel, sizeof(rel), "%d/fdinfo/%ld", (int)tid, epfd);
-	if (epfd < 0 || read_at(procfd, rel, buf, sizeof(buf)) <= 0)
+	if (epfd < 0 || util_read_text_at(procfd, rel, buf, sizeof(buf)) <= 0)
 		return WAIT_NCLASS;
 	/* "tfd:        5 events:       19 data: ..." per watched fd; a
 	 * buffer cut short only drops the last fds */
@@ -198,7 +183,7 @@ static enum waitprobe_result read_call(int procfd, pid_t tid, int syscall_fd,
 	} else {
 		snprintf(rel, sizeof(rel), "%d/task/%d/syscall", (int)tid,
 			 (int)tid);
-		r = read_at(procfd, rel, buf, sizeof(buf));
+		r = util_read_text_at(procfd, rel, buf, sizeof(buf));
 	}
 	if (r < 0)
 		return errno == ESRCH ? PROBE_GONE :

@@ -78,21 +78,12 @@ static ssize_t read_file(struct waits *w, struct wthread *th, int k,
 			 char *buf, size_t n)
 {
 	char rel[64];
-	ssize_t r;
-	int fd, err;
 
 	if (th->fd[k] >= 0)
 		return util_pread_text(th->fd[k], buf, n);
 	snprintf(rel, sizeof(rel), "%d/task/%d/%s", (int)th->pub.tid,
 		 (int)th->pub.tid, fd_name[k]);
-	fd = openat(w->procfd, rel, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	r = util_pread_text(fd, buf, n);
-	err = errno;
-	close(fd);
-	errno = err;
-	return r;
+	return util_read_text_at(w->procfd, rel, buf, n);
 }
 
 /* Keep file k open when the budget allows. */

@@ -9,6 +9,7 @@
  *      progress and what could not be read on stderr.
  */
 #define _GNU_SOURCE
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,53 +175,68 @@ struct options {
 	struct estimate_rates rates;
 };
 
-static int parse_args(int argc, char **argv, struct options *o)
+/* --rates R1 R2 R3 R4: the first is optarg, the other three the next
+ * arguments. */
+static int parse_rates(int argc, char **argv, struct options *o)
 {
 	struct perr e;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	if (o->have_rates || o->from)
+		return bad_usage("%s: rates given twice", "--rates");
+	for (int c = 0; c < ESTIMATE_NCLASS; c++) {
+		const char *v = c ? (optind < argc ? argv[optind++] : NULL) : optarg;
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage_text, stdout);
-			return -1;
-		} else if (!strcmp(a, "--listing")) {
-			if (o->listing)
-				return bad_usage("%s given twice", a);
-			if (i + 1 >= argc)
-				return bad_usage("%s needs a FILE", a);
-			o->listing = argv[++i];
-		} else if (!strcmp(a, "--rates")) {
-			if (o->have_rates || o->from)
-				return bad_usage("%s: rates given twice", a);
-			for (int c = 0; c < ESTIMATE_NCLASS; c++) {
-				if (i + 1 >= argc)
-					return bad_usage("%s needs four rates in KB/sec (1k 10k 100k 10MB files)", a);
-				if (estimate_parse_rate(argv[++i], &o->rates.milli_kbps[c], &e) < 0) {
-					fprintf(stderr, "perflog estimate: --rates: %s\n", e.msg);
-					return 2;
-				}
-			}
-			o->have_rates = 1;
-		} else if (!strcmp(a, "--from")) {
-			if (o->have_rates || o->from)
-				return bad_usage("%s: rates given twice", a);
-			if (i + 1 >= argc)
-				return bad_usage("%s needs a LOGSET", a);
-			o->from = argv[++i];
-		} else if (!strcmp(a, "--xdev")) {
-			o->xdev = 1;
-		} else if (!strcmp(a, "--csv")) {
-			o->csv = 1;
-		} else if (!strcmp(a, "--")) {
-			while (++i < argc)
-				o->paths[o->npaths++] = argv[i];
-		} else if (a[0] == '-' && a[1]) {
-			return bad_usage("unknown option '%s'", a);
-		} else {
-			o->paths[o->npaths++] = argv[i];
+		if (!v)
+			return bad_usage("%s needs four rates in KB/sec (1k 10k 100k 10MB files)",
+					 "--rates");
+		if (estimate_parse_rate(v, &o->rates.milli_kbps[c], &e) < 0) {
+			fprintf(stderr, "perflog estimate: --rates: %s\n", e.msg);
+			return 2;
 		}
 	}
+	o->have_rates = 1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "listing", required_argument, NULL, 'l' },
+		{ "rates", required_argument, NULL, 'r' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "xdev", no_argument, NULL, 'x' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			if (o->listing)
+				return bad_usage("%s given twice", "--listing");
+			o->listing = optarg;
+			break;
+		case 'r':
+			if ((rc = parse_rates(argc, argv, o)))
+				return rc;
+			break;
+		case 'f':
+			if (o->have_rates || o->from)
+				return bad_usage("%s: rates given twice", "--from");
+			o->from = optarg;
+			break;
+		case 'x': o->xdev = 1; break;
+		case 'c': o->csv = 1; break;
+		case 'h': fputs(usage_text, stdout); return -1;
+		default: return util_bad_option("estimate", argv, optind, optopt);
+		}
+	}
+	while (optind < argc)
+		o->paths[o->npaths++] = argv[optind++];
 	if (o->listing && o->npaths)
 		return bad_usage("give PATHs or --listing, not both ('%s')",
 				 o->paths[0]);

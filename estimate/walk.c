@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/strbuf.h"
+
 #ifndef AT_NO_AUTOMOUNT
 #define AT_NO_AUTOMOUNT 0
 #endif
@@ -40,8 +42,7 @@ struct walker {
 	struct idset links, dirs;
 	struct estimate_dist *d;
 	dev_t root_dev;
-	char *path;		/* current directory, for messages */
-	size_t path_len, path_cap;
+	struct strbuf path;	/* current directory, for messages */
 	unsigned tick;		/* entries since the last clock read */
 	double next_progress;
 	int fatal;		/* out of memory or byte overflow: stop */
@@ -154,7 +155,7 @@ void walk_free(struct walker *w)
 		free(w->st.kept[i]);
 	idset_free(&w->links);
 	idset_free(&w->dirs);
-	free(w->path);
+	strbuf_free(&w->path);
 	free(w);
 }
 
@@ -168,33 +169,17 @@ static int oom(struct walker *w)
  * length to restore, or (size_t)-1 out of memory. */
 static size_t path_push(struct walker *w, const char *name)
 {
-	size_t old = w->path_len, nl = strlen(name);
-	int slash = old > 0 && w->path[old - 1] != '/';
-	size_t need = old + slash + nl + 1;
+	size_t old = w->path.len;
 
-	if (need > w->path_cap) {
-		size_t cap = w->path_cap ? w->path_cap : 256;
-
-		while (cap < need)
-			cap *= 2;
-		char *p = realloc(w->path, cap);
-
-		if (!p)
-			return (size_t)-1;
-		w->path = p;
-		w->path_cap = cap;
-	}
-	if (slash)
-		w->path[w->path_len++] = '/';
-	memcpy(w->path + w->path_len, name, nl + 1);
-	w->path_len += nl;
-	return old;
+	if (old > 0 && w->path.p[old - 1] != '/')
+		strbuf_puts(&w->path, "/");
+	strbuf_puts(&w->path, name);
+	return w->path.failed ? (size_t)-1 : old;
 }
 
 static void path_pop(struct walker *w, size_t old)
 {
-	w->path_len = old;
-	w->path[old] = '\0';
+	strbuf_truncate(&w->path, old);
 }
 
 /* Count the current directory (w->path) as not fully read. */
@@ -203,12 +188,12 @@ static void unreadable(struct walker *w, const char *why)
 	w->st.unreadable++;
 	if (w->st.nkept >= WALK_KEEP_ERRORS)
 		return;
-	size_t n = w->path_len + strlen(why) + 3;
+	size_t n = w->path.len + strlen(why) + 3;
 	char *m = malloc(n);
 
 	if (!m)
 		return;		/* the count is what matters */
-	snprintf(m, n, "%s: %s", w->path, why);
+	snprintf(m, n, "%s: %s", strbuf_str(&w->path), why);
 	w->st.kept[w->st.nkept++] = m;
 }
 
@@ -399,7 +384,7 @@ int walk_path(struct walker *w, const char *path, struct estimate_dist *d,
 
 	w->d = d;
 	w->e = e;
-	w->path_len = 0;
+	strbuf_truncate(&w->path, 0);
 	if (path_push(w, path) == (size_t)-1)
 		return oom(w);
 	if (lstat(path, &sb) < 0)

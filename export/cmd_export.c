@@ -3,11 +3,12 @@
  *
  * Exit status: 0 done, 1 the log set or the output is at fault (one line
  * naming it), 2 usage. The output file is opened only once the log set has
- * been read, so a wrong DIR never truncates FILE. The PNG export (--png
- * OUTDIR, viewer/) joins here as a second output kind beside --csv.
+ * been read, so a wrong DIR never truncates FILE. --png OUTDIR draws the
+ * charts (png_export.h); with both, the PNGs are drawn first.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,171 +39,155 @@ static void usage(FILE *f)
 		"               group joined by '+', (*) for every instance\n");
 }
 
-/* "--opt VALUE" or "--opt=VALUE"; returns the value or NULL. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt)
-{
-	size_t n = strlen(opt);
+struct options {
+	const char *dir, *csv, *png;
+	time_t from, to;
+	struct png_export_options po;
+};
 
-	if (!strncmp(argv[*i], opt, n) && argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (!strcmp(argv[*i], opt)) {
-		if (*i + 1 >= argc)
-			return NULL;
-		return argv[++*i];
+/* --from / --to */
+static int time_arg(const char *v, time_t *t)
+{
+	if (util_parse_iso8601(v, t, NULL) < 0) {
+		fprintf(stderr, "perflog export: bad time '%s' (want ISO 8601 UTC such as 2026-11-30T04:50:00Z)\n",
+			v);
+		return -1;
 	}
-	return NULL;
+	return 0;
 }
 
-static int is_opt(const char *arg, const char *opt)
+/* --width / --height */
+static int size_arg(const char *name, const char *v, int *out)
 {
-	size_t n = strlen(opt);
+	long n;
 
-	return !strncmp(arg, opt, n) && (arg[n] == '\0' || arg[n] == '=');
+	if (util_parse_long(v, 1, 100000, &n) < 0) {
+		fprintf(stderr, "perflog export: %s: bad size '%s'\n", name, v);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
 }
 
-int cmd_export(int argc, char **argv)
+/* The command line, checked: 0, -1 after --help, or the exit status with
+ * the message printed. */
+static int parse_args(int argc, char **argv, struct options *o)
 {
-	const char *dir = NULL, *csv = NULL;
-	struct png_export_options po = { 0 };
-	const char *png = NULL;
-	time_t from = 0, to = 0;
-	struct logset *ls;
-	struct perr e;
-	FILE *f;
-	int rc;
+	static const struct option longopts[] = {
+		{ "csv", required_argument, NULL, 'c' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "png", required_argument, NULL, 'p' },
+		{ "session", required_argument, NULL, 's' },
+		{ "counters", required_argument, NULL, 'C' },
+		{ "width", required_argument, NULL, 'W' },
+		{ "height", required_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, li;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return 0;
-		}
-		/* the PNG export's options (export/png_export.h) */
-		if (is_opt(a, "--png") || is_opt(a, "--session") ||
-		    is_opt(a, "--counters") || is_opt(a, "--width") ||
-		    is_opt(a, "--height")) {
-			const char *o = is_opt(a, "--png") ? "--png" :
-				is_opt(a, "--session") ? "--session" :
-				is_opt(a, "--counters") ? "--counters" :
-				is_opt(a, "--width") ? "--width" : "--height";
-			const char *v = opt_value(argc, argv, &i, o);
-			char *end;
-			long n;
-
-			if (!v || !*v) {
-				fprintf(stderr, "perflog export: %s needs a value\n", o);
-				return 2;
-			}
-			if (!strcmp(o, "--png"))
-				png = v;
-			else if (!strcmp(o, "--session"))
-				po.session = v;
-			else if (!strcmp(o, "--counters"))
-				po.counters = v;
-			else {
-				n = strtol(v, &end, 10);
-				if (*end || n < 1 || n > 100000) {
-					fprintf(stderr, "perflog export: %s: bad size '%s'\n", o, v);
-					return 2;
-				}
-				*(!strcmp(o, "--width") ? &po.width : &po.height) = (int)n;
-			}
-			continue;
-		}
-		if (is_opt(a, "--csv") || is_opt(a, "--from") ||
-		    is_opt(a, "--to")) {
-			const char *name = a;
-			const char *v = opt_value(argc, argv, &i, is_opt(a, "--csv") ?
-						  "--csv" : is_opt(a, "--from") ?
-						  "--from" : "--to");
-			time_t t;
-
-			if (!v || !*v) {
-				fprintf(stderr, "perflog export: %.6s needs a value\n",
-					name);
-				return 2;
-			}
-			if (is_opt(name, "--csv")) {
-				csv = v;
-				continue;
-			}
-			if (util_parse_iso8601(v, &t, NULL) < 0) {
-				fprintf(stderr, "perflog export: bad time '%s' (want ISO 8601 UTC such as 2026-11-30T04:50:00Z)\n",
-					v);
-				return 2;
-			}
-			if (is_opt(name, "--from"))
-				from = t;
-			else
-				to = t;
-			continue;
-		}
-		if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "perflog export: unknown option '%s' (see perflog export --help)\n",
-				a);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
+		if (c != 'h' && c != '?' && !*optarg) {
+			fprintf(stderr, "perflog export: --%s needs a value\n",
+				longopts[li].name);
 			return 2;
 		}
-		if (dir) {
+		switch (c) {
+		case 'c': o->csv = optarg; break;
+		case 'p': o->png = optarg; break;
+		case 's': o->po.session = optarg; break;
+		case 'C': o->po.counters = optarg; break;
+		case 'f': if (time_arg(optarg, &o->from)) return 2; break;
+		case 't': if (time_arg(optarg, &o->to)) return 2; break;
+		case 'W': if (size_arg("--width", optarg, &o->po.width)) return 2; break;
+		case 'H': if (size_arg("--height", optarg, &o->po.height)) return 2; break;
+		case 'h': usage(stdout); return -1;
+		default: return util_bad_option("export", argv, optind, optopt);
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (o->dir) {
 			fprintf(stderr, "perflog export: one log set at a time ('%s' and '%s')\n",
-				dir, a);
+				o->dir, argv[optind]);
 			return 2;
 		}
-		dir = a;
+		o->dir = argv[optind];
 	}
-	if (!dir) {
+	if (!o->dir) {
 		fprintf(stderr, "perflog export: no log set given\n");
 		usage(stderr);
 		return 2;
 	}
-	if (!csv && !png) {
+	if (!o->csv && !o->png) {
 		fprintf(stderr, "perflog export: say what to export: --csv FILE|- or --png OUTDIR\n");
 		return 2;
 	}
-	if (from && to && to < from) {
+	if (o->from && o->to && o->to < o->from) {
 		fprintf(stderr, "perflog export: --to is before --from\n");
 		return 2;
 	}
-	if (logset_open(dir, &ls, &e) < 0) {
+	return 0;
+}
+
+/* The charts and charts.tsv into o->png. 0 or -1 with e set. */
+static int export_png(struct logset *ls, struct options *o, struct perr *e)
+{
+	struct marker_list ml = { 0 };
+	int n;
+
+	o->po.from = o->from;
+	o->po.to = o->to;
+	if (markers_load(o->dir, &ml, e) < 0)
+		n = -1;
+	else
+		n = png_export(ls, &ml, o->png, &o->po, NULL, 0, e);
+	markers_free(&ml);
+	return n < 0 ? -1 : 0;
+}
+
+/* The CSV into o->csv ("-": standard output), opened only now that the
+ * log set has been read. 0 or -1 with e set. */
+static int export_csv(struct logset *ls, const struct options *o,
+		      struct perr *e)
+{
+	int to_stdout = !strcmp(o->csv, "-");
+	FILE *f = to_stdout ? stdout : fopen(o->csv, "w");
+	int rc;
+
+	if (!f)
+		return perr_set(e, "unable to write '%s': %s", o->csv,
+				strerror(errno));
+	rc = csv_export(ls, f, to_stdout ? "standard output" : o->csv, o->from,
+			o->to, e);
+	if (!to_stdout && fclose(f) != 0 && rc == 0)
+		rc = perr_set(e, "unable to write '%s': %s", o->csv,
+			      strerror(errno));
+	return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct options o;
+	struct logset *ls;
+	struct perr e;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (logset_open(o.dir, &ls, &e) < 0) {
 		fprintf(stderr, "perflog export: %s\n", e.msg);
 		return 1;
 	}
-	if (png) {
-		struct marker_list ml = { 0 };
-		int n;
-
-		po.from = from;
-		po.to = to;
-		if (markers_load(dir, &ml, &e) < 0)
-			n = -1;
-		else
-			n = png_export(ls, &ml, png, &po, NULL, 0, &e);
-		markers_free(&ml);
-		if (n < 0 || !csv) {
-			logset_close(ls);
-			if (n < 0) {
-				fprintf(stderr, "perflog export: %s\n", e.msg);
-				return 1;
-			}
-			return 0;
-		}
-	}
-	if (!strcmp(csv, "-")) {
-		f = stdout;
-	} else {
-		f = fopen(csv, "w");
-		if (!f) {
-			fprintf(stderr, "perflog export: unable to write '%s': %s\n",
-				csv, strerror(errno));
-			logset_close(ls);
-			return 1;
-		}
-	}
-	rc = csv_export(ls, f, !strcmp(csv, "-") ? "standard output" : csv,
-			from, to, &e);
-	if (f != stdout && fclose(f) != 0 && rc == 0)
-		rc = perr_set(&e, "unable to write '%s': %s", csv,
-			      strerror(errno));
+	rc = 0;
+	if (o.png)
+		rc = export_png(ls, &o, &e);
+	if (rc == 0 && o.csv)
+		rc = export_csv(ls, &o, &e);
 	logset_close(ls);
 	if (rc < 0) {
 		fprintf(stderr, "perflog export: %s\n", e.msg);

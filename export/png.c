@@ -23,6 +23,8 @@
 
 #include <rrd.h>
 
+#include "../common/strbuf.h"
+
 /* Dark, distinct, legible in grey print (ColorBrewer Dark2 + Set1). */
 static const char *palette[] = {
 	"#1B9E77", "#D95F02", "#7570B3", "#E7298A", "#66A61E",
@@ -30,53 +32,39 @@ static const char *palette[] = {
 };
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
-struct args {
-	char **v;
-	size_t n, cap;
-	int oom;
-};
-
-static void add(struct args *a, const char *fmt, ...)
+/* The argument vector: every element printf'ed into one buffer, each
+ * ending in its NUL, and cut into argv once complete (args_vector). */
+static void add(struct strbuf *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void add(struct args *a, const char *fmt, ...)
+static void add(struct strbuf *a, const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
 
-	if (a->oom)
-		return;
-	if (a->n + 2 > a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-		char **v = realloc(a->v, cap * sizeof(*v));
-		if (!v) {
-			a->oom = 1;
-			return;
-		}
-		a->v = v;
-		a->cap = cap;
-	}
 	va_start(ap, fmt);
-	int len = vsnprintf(NULL, 0, fmt, ap);
+	strbuf_vprintf(a, fmt, ap);
 	va_end(ap);
-	if (len >= 0 && (s = malloc((size_t)len + 1))) {
-		va_start(ap, fmt);
-		vsnprintf(s, (size_t)len + 1, fmt, ap);
-		va_end(ap);
-	}
-	if (!s) {
-		a->oom = 1;
-		return;
-	}
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
+	strbuf_add(a, "", 1);
 }
 
-static void free_args(struct args *a)
+/* argv for the elements of a (pointing into it), NULL-terminated; *n
+ * their count. NULL out of memory. */
+static char **args_vector(const struct strbuf *a, size_t *n)
 {
-	for (size_t i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
+	char **v;
+
+	*n = 0;
+	for (size_t i = 0; i < a->len; i++)
+		*n += a->p[i] == '\0';
+	v = malloc((*n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0, k = 0; k < *n; k++) {
+		v[k] = a->p + i;
+		i += strlen(a->p + i) + 1;
+	}
+	v[*n] = NULL;
+	return v;
 }
 
 /* Text safe inside an rrdtool element: ':' escaped, backslashes and
@@ -136,56 +124,84 @@ static double parse_print(const char *s)
 	return v;
 }
 
-int png_render(const char *path, const struct png_chart *c,
-	       const struct png_options *o, struct png_legend *legend,
-	       struct perr *e)
+/* The graph's options: the file, time axis, size, title, vertical axis,
+ * and the print-friendly style. */
+static void add_options(struct strbuf *a, const char *path,
+			const struct png_chart *c, const struct png_options *o,
+			int width, int height)
 {
-	struct args a = { 0 };
-	char t1[64], t2[64], txt[512], file[1024];
-	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
-	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
-
-	if (!c->nseries)
-		return perr_set(e, "%s: chart '%s' has no series", path, c->what);
-	if (o->to <= o->from)
-		return perr_set(e, "%s: empty time range", path);
-	if (width < PNG_MIN_SIZE || height < PNG_MIN_SIZE ||
-	    width > PNG_MAX_SIZE || height > PNG_MAX_SIZE)
-		return perr_set(e, "image size %dx%d out of range (%d..%d)",
-				width, height, PNG_MIN_SIZE, PNG_MAX_SIZE);
+	char t1[64], t2[64];
 
 	fmt_utc(t1, sizeof(t1), o->from, o->from);
 	fmt_utc(t2, sizeof(t2), o->to, o->from);
-	add(&a, "graph");
-	add(&a, "%s", path);
-	add(&a, "--imgformat=PNG");
-	add(&a, "--start=%lld", (long long)o->from);
-	add(&a, "--end=%lld", (long long)o->to);
-	add(&a, "--width=%d", width);
-	add(&a, "--height=%d", height);
-	add(&a, "--full-size-mode");
+	add(a, "graph");
+	add(a, "%s", path);
+	add(a, "--imgformat=PNG");
+	add(a, "--start=%lld", (long long)o->from);
+	add(a, "--end=%lld", (long long)o->to);
+	add(a, "--width=%d", width);
+	add(a, "--height=%d", height);
+	add(a, "--full-size-mode");
 	/* the title and axis label are plain text (no ':' escapes) */
-	add(&a, "--title=%s%s%s, %s to %s UTC", o->host ? o->host : "",
+	add(a, "--title=%s%s%s, %s to %s UTC", o->host ? o->host : "",
 	    o->host && *o->host ? ": " : "", c->what, t1, t2);
-	add(&a, "--vertical-label=%s", c->vlabel);
-	add(&a, "--base=%d", c->base == 1024 ? 1024 : 1000);
+	add(a, "--vertical-label=%s", c->vlabel);
+	add(a, "--base=%d", c->base == 1024 ? 1024 : 1000);
 	if (!isnan(c->lower))
-		add(&a, "--lower-limit=%g", c->lower);
+		add(a, "--lower-limit=%g", c->lower);
 	if (!isnan(c->upper))
-		add(&a, "--upper-limit=%g", c->upper);
+		add(a, "--upper-limit=%g", c->upper);
 	/* print-friendly: white, larger type, no 3D shading */
-	add(&a, "--font=DEFAULT:9:");
-	add(&a, "--font=TITLE:11:");
-	add(&a, "--color=BACK#FFFFFF");
-	add(&a, "--color=CANVAS#FFFFFF");
-	add(&a, "--color=SHADEA#FFFFFF");
-	add(&a, "--color=SHADEB#FFFFFF");
-	add(&a, "--border=0");
-	add(&a, "--disable-rrdtool-tag");
+	add(a, "--font=DEFAULT:9:");
+	add(a, "--font=TITLE:11:");
+	add(a, "--color=BACK#FFFFFF");
+	add(a, "--color=CANVAS#FFFFFF");
+	add(a, "--color=SHADEA#FFFFFF");
+	add(a, "--color=SHADEB#FFFFFF");
+	add(a, "--border=0");
+	add(a, "--disable-rrdtool-tag");
+}
+
+/* A DEF per series (scaled by a CDEF when asked), then the sessions as
+ * shaded areas, first so the lines are drawn over them. */
+static void add_data(struct strbuf *a, const struct png_chart *c,
+		     const struct png_options *o)
+{
+	static const char *shade[] = { "#DDE8F6", "#F6EBDD", "#E3F1DF" };
+	char txt[512], file[1024];
+
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct png_series *s = &c->series[i];
+		add(a, "DEF:r%zu=%s:%s:AVERAGE", i,
+		    esc_path(file, sizeof(file), s->file), s->ds);
+		if (s->scale != 0 && s->scale != 1)
+			add(a, "CDEF:v%zu=r%zu,%.17g,*", i, i, s->scale);
+		else
+			add(a, "CDEF:v%zu=r%zu", i, i);
+	}
+	for (size_t k = 0; k < o->nspans; k++) {
+		add(a, "CDEF:sp%zu=r0,POP,TIME,%lld,GE,TIME,%lld,LE,*,INF,UNKN,IF",
+		    k, (long long)o->spans[k].begin, (long long)o->spans[k].end);
+		/* session legends flow on one line instead of a line each */
+		add(a, "AREA:sp%zu%s:session %s", k, shade[k % 3],
+		    esc(txt, sizeof(txt), o->spans[k].label));
+	}
+	if (o->nspans)
+		add(a, "COMMENT:\\l");
+}
+
+/* Each series as a line (stacked: an area on the ones before) with its
+ * own min/avg/max in the legend (GPRINT) and the same figures PRINTed for
+ * the caller. */
+static void add_lines(struct strbuf *a, const struct png_chart *c, int stack)
+{
+	/* percentages read best without SI prefixes ("653.59m") */
+	const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%%s";
+	char txt[512];
+	size_t pad = 0;
 
 	/* legends padded to one width so the min/avg/max columns align;
 	 * measured before escaping (the backslashes are not drawn) */
-	size_t pad = 0;
 	for (size_t i = 0; i < c->nseries; i++) {
 		size_t l = c->series[i].legend ? strlen(c->series[i].legend) : 0;
 		if (l > pad)
@@ -193,49 +209,36 @@ int png_render(const char *path, const struct png_chart *c,
 	}
 	if (pad > 40)
 		pad = 40;
-
-	for (size_t i = 0; i < c->nseries; i++) {
-		const struct png_series *s = &c->series[i];
-		add(&a, "DEF:r%zu=%s:%s:AVERAGE", i,
-		    esc_path(file, sizeof(file), s->file), s->ds);
-		if (s->scale != 0 && s->scale != 1)
-			add(&a, "CDEF:v%zu=r%zu,%.17g,*", i, i, s->scale);
-		else
-			add(&a, "CDEF:v%zu=r%zu", i, i);
-	}
-	/* sessions first, so the lines are drawn over the shading */
-	static const char *shade[] = { "#DDE8F6", "#F6EBDD", "#E3F1DF" };
-	for (size_t k = 0; k < o->nspans; k++) {
-		add(&a, "CDEF:sp%zu=r0,POP,TIME,%lld,GE,TIME,%lld,LE,*,INF,UNKN,IF",
-		    k, (long long)o->spans[k].begin, (long long)o->spans[k].end);
-		/* session legends flow on one line instead of a line each */
-		add(&a, "AREA:sp%zu%s:session %s", k, shade[k % 3],
-		    esc(txt, sizeof(txt), o->spans[k].label));
-	}
-	if (o->nspans)
-		add(&a, "COMMENT:\\l");
 	for (size_t i = 0; i < c->nseries; i++) {
 		const char *lg = c->series[i].legend ? c->series[i].legend : "";
 		char cut[48];
 		snprintf(cut, sizeof(cut), "%-*.*s", (int)pad, (int)pad, lg);
-		add(&a, "LINE2:v%zu%s:%s", i, palette[i % NPALETTE],
-		    esc(txt, sizeof(txt), cut));
-		add(&a, "VDEF:mn%zu=v%zu,MINIMUM", i, i);
-		add(&a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
-		add(&a, "VDEF:mx%zu=v%zu,MAXIMUM", i, i);
-		/* percentages read best without SI prefixes ("653.59m") */
-		const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%%s";
-		add(&a, "GPRINT:mn%zu:min %%8.2lf%s", i, si);
-		add(&a, "GPRINT:av%zu:avg %%8.2lf%s", i, si);
-		add(&a, "GPRINT:mx%zu:max %%8.2lf%s\\l", i, si);
-		add(&a, "PRINT:mn%zu:%%.9le", i);
-		add(&a, "PRINT:av%zu:%%.9le", i);
-		add(&a, "PRINT:mx%zu:%%.9le", i);
+		if (stack)
+			add(a, "AREA:v%zu%s:%s%s", i, palette[i % NPALETTE],
+			    esc(txt, sizeof(txt), cut), i ? ":STACK" : "");
+		else
+			add(a, "LINE2:v%zu%s:%s", i, palette[i % NPALETTE],
+			    esc(txt, sizeof(txt), cut));
+		add(a, "VDEF:mn%zu=v%zu,MINIMUM", i, i);
+		add(a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
+		add(a, "VDEF:mx%zu=v%zu,MAXIMUM", i, i);
+		add(a, "GPRINT:mn%zu:min %%8.2lf%s", i, si);
+		add(a, "GPRINT:av%zu:avg %%8.2lf%s", i, si);
+		add(a, "GPRINT:mx%zu:max %%8.2lf%s\\l", i, si);
+		add(a, "PRINT:mn%zu:%%.9le", i);
+		add(a, "PRINT:av%zu:%%.9le", i);
+		add(a, "PRINT:mx%zu:%%.9le", i);
 	}
-	/* a marker's label goes in the legend once (a session's begin and end
-	 * carry the same text), flowing on shared lines, and only the first
-	 * few: a long run of markers must not crowd out the chart */
+}
+
+/* A marker's label goes in the legend once (a session's begin and end
+ * carry the same text), flowing on shared lines, and only the first few:
+ * a long run of markers must not crowd out the chart. */
+static void add_marks(struct strbuf *a, const struct png_options *o)
+{
 	size_t labelled = 0, unlabelled = 0;
+	char txt[512];
+
 	for (size_t k = 0; k < o->nmarks; k++) {
 		int dup = 0;
 
@@ -245,29 +248,29 @@ int png_render(const char *path, const struct png_chart *c,
 			dup = o->marks[j].label && o->marks[k].label &&
 			      !strcmp(o->marks[j].label, o->marks[k].label);
 		if (dup || labelled >= PNG_MARKER_LABELS) {
-			add(&a, "VRULE:%lld#C00000::dashes",
+			add(a, "VRULE:%lld#C00000::dashes",
 			    (long long)o->marks[k].t);
 			unlabelled += !dup;
 			continue;
 		}
-		add(&a, "VRULE:%lld#C00000:%s:dashes",
-		    (long long)o->marks[k].t,
+		add(a, "VRULE:%lld#C00000:%s:dashes", (long long)o->marks[k].t,
 		    esc(txt, sizeof(txt), o->marks[k].label));
 		labelled++;
 	}
 	if (unlabelled)
-		add(&a, "COMMENT:(+%zu more markers)", unlabelled);
-	if (a.oom) {
-		free_args(&a);
-		return perr_set(e, "out of memory");
-	}
+		add(a, "COMMENT:(+%zu more markers)", unlabelled);
+}
 
-	/* the axis in UTC whatever the user's TZ */
+/* rrd_graph_v with the axis in UTC whatever the user's TZ. */
+static rrd_info_t *graph_utc(int argc, char **argv)
+{
 	char *oldtz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+	rrd_info_t *info;
+
 	setenv("TZ", "UTC", 1);
 	tzset();
 	rrd_clear_error();
-	rrd_info_t *info = rrd_graph_v((int)a.n, a.v);
+	info = rrd_graph_v(argc, argv);
 	if (oldtz) {
 		setenv("TZ", oldtz, 1);
 		free(oldtz);
@@ -275,33 +278,85 @@ int png_render(const char *path, const struct png_chart *c,
 		unsetenv("TZ");
 	}
 	tzset();
-	free_args(&a);
+	return info;
+}
+
+/* The PRINT results, three per series: min, avg, max. */
+static void read_legend(const rrd_info_t *info, size_t nseries,
+			struct png_legend *legend)
+{
+	for (size_t i = 0; i < nseries; i++)
+		legend[i].min = legend[i].avg = legend[i].max = NAN;
+	for (const rrd_info_t *p = info; p; p = p->next) {
+		unsigned long k;
+		if (p->type != RD_I_STR || sscanf(p->key, "print[%lu]", &k) != 1)
+			continue;
+		if (k / 3 >= nseries)
+			continue;
+		double v = parse_print(p->value.u_str);
+		if (k % 3 == 0)
+			legend[k / 3].min = v;
+		else if (k % 3 == 1)
+			legend[k / 3].avg = v;
+		else
+			legend[k / 3].max = v;
+	}
+}
+
+static int render(const char *path, const struct png_chart *c, int stack,
+		  const struct png_options *o, struct png_legend *legend,
+		  struct perr *e)
+{
+	struct strbuf a = STRBUF_INIT;
+	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
+	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
+	size_t argc = 0;
+	char **argv;
+
+	if (!c->nseries)
+		return perr_set(e, "%s: chart '%s' has no series", path, c->what);
+	if (o->to <= o->from)
+		return perr_set(e, "%s: empty time range", path);
+	if (width < PNG_MIN_SIZE || height < PNG_MIN_SIZE ||
+	    width > PNG_MAX_SIZE || height > PNG_MAX_SIZE)
+		return perr_set(e, "image size %dx%d out of range (%d..%d)",
+				width, height, PNG_MIN_SIZE, PNG_MAX_SIZE);
+	add_options(&a, path, c, o, width, height);
+	add_data(&a, c, o);
+	add_lines(&a, c, stack);
+	add_marks(&a, o);
+	argv = a.failed ? NULL : args_vector(&a, &argc);
+	if (!argv) {
+		strbuf_free(&a);
+		return perr_set(e, "out of memory");
+	}
+	rrd_info_t *info = graph_utc((int)argc, argv);
+	free(argv);
+	strbuf_free(&a);
 	if (!info) {
 		const char *m = rrd_get_error();
 		perr_set(e, "%s: rrd_graph: %s", path, m && *m ? m : "failed");
 		rrd_clear_error();
 		return -1;
 	}
-	if (legend) {
-		for (size_t i = 0; i < c->nseries; i++)
-			legend[i].min = legend[i].avg = legend[i].max = NAN;
-		for (rrd_info_t *p = info; p; p = p->next) {
-			unsigned long k;
-			if (p->type != RD_I_STR || sscanf(p->key, "print[%lu]", &k) != 1)
-				continue;
-			if (k / 3 >= c->nseries)
-				continue;
-			double v = parse_print(p->value.u_str);
-			if (k % 3 == 0)
-				legend[k / 3].min = v;
-			else if (k % 3 == 1)
-				legend[k / 3].avg = v;
-			else
-				legend[k / 3].max = v;
-		}
-	}
+	if (legend)
+		read_legend(info, c->nseries, legend);
 	rrd_info_free(info);
 	return 0;
+}
+
+int png_render(const char *path, const struct png_chart *c,
+	       const struct png_options *o, struct png_legend *legend,
+	       struct perr *e)
+{
+	return render(path, c, 0, o, legend, e);
+}
+
+int png_render_stacked(const char *path, const struct png_chart *c,
+		       const struct png_options *o, struct png_legend *legend,
+		       struct perr *e)
+{
+	return render(path, c, 1, o, legend, e);
 }
 
 int png_size(const char *path, int *width, int *height, struct perr *e)

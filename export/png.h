@@ -7,7 +7,8 @@
  * - the title: "HOST: WHAT, FROM to TO UTC"; labels are UTC whatever the
  *   caller's TZ (TZ is set to UTC for the rrd_graph_v call and restored);
  * - the unit on the vertical axis, base 1024 for bytes, 1000 otherwise;
- * - each series as a line with min/avg/max in the legend (GPRINT of
+ * - each series as a line (or, stacked, as an area on the ones before)
+ *   with its own min/avg/max in the legend (GPRINT of
  *   VDEFs), and the same figures as PRINT results handed back to the
  *   caller (struct png_legend), so they can be checked and written down;
  * - markers as labelled dashed vertical rules (VRULE);
@@ -79,6 +80,12 @@ struct png_legend {
 int png_render(const char *path, const struct png_chart *c,
 	       const struct png_options *o, struct png_legend *legend,
 	       struct perr *e);
+
+/* The same with the series stacked: areas, each on the ones before (the
+ * shares of a whole); the legends keep each series' own figures. */
+int png_render_stacked(const char *path, const struct png_chart *c,
+		       const struct png_options *o, struct png_legend *legend,
+		       struct perr *e);
 
 /* Read the width and height from a PNG file's IHDR chunk (checks the
  * signature). Returns 0, or -1 with e set. For tests and callers that

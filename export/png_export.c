@@ -14,6 +14,8 @@
 #include <strings.h>
 
 #include "../counters/catalog.h"
+#include "../counters/chartset.h"
+#include "../logs/lookup.h"
 #include "png.h"
 
 #define MAX_SERIES 24
@@ -23,6 +25,7 @@ struct plan {
 	char vlabel[32];
 	int base;
 	double lower, upper;
+	int stack;
 	char file[MAX_SERIES][1024];
 	char ds[MAX_SERIES][20];
 	char legend[MAX_SERIES][96];
@@ -56,33 +59,46 @@ static void plan_add(struct plan *p, struct logset *ls, size_t i,
 	p->n++;
 }
 
-/* Add every counter `id` of the log set; skip_total leaves _Total out;
- * the legend is "INSTANCE SUFFIX" or the counter name. */
-static void plan_add_id(struct plan *p, struct logset *ls, enum counter_id id,
-			int skip_total, int only_total, const char *suffix)
+/* A chart of a set (counters/chartset.h): its series marked CV_PNG, each
+ * instance in perflog.meta order, "INSTANCE LEGEND" as the legend. */
+static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c)
 {
 	const struct logset_meta *m = logset_meta(ls);
-	char lg[96];
 
-	for (size_t i = 0; i < m->ncounters; i++) {
-		const struct logset_counter *c = &m->counters[i];
-		int total = !strcmp(c->instance, "_Total");
-		if (!c->def || c->def->id != id)
+	plan_init(p, c->title, c->axis ? c->axis : catalog_unit_label(c->unit),
+		  c->base, c->lower, c->upper);
+	p->stack = c->stack;
+	for (size_t i = 0; i < chart_nseries(c); i++) {
+		const struct chart_series *cs = &c->series[i];
+		struct lookup_hit hit[MAX_SERIES];
+
+		if (!(cs->views & CV_PNG))
 			continue;
-		if ((skip_total && total) || (only_total && !total))
-			continue;
-		if (suffix)
-			snprintf(lg, sizeof(lg), "%s%s%s", c->instance,
-				 c->instance[0] ? " " : "", suffix);
-		else
-			snprintf(lg, sizeof(lg), "%s", c->def->name);
-		plan_add(p, ls, i, lg);
+		size_t n = lookup_series(m, cs, NULL, 0, hit, MAX_SERIES);
+		for (size_t h = 0; h < n; h++) {
+			const char *inst = hit[h].instance;
+			char lg[96];
+
+			snprintf(lg, sizeof(lg), "%s%s%s", inst, inst[0] ? " " : "",
+				 cs->legend ? cs->legend : catalog_counters[cs->ctr].name);
+			plan_add(p, ls, hit[h].idx, lg);
+		}
 	}
 }
 
-static int draw(const struct plan *p, const char *outdir, const char *name,
-		const struct png_options *po, FILE *tsv, char (*names)[64],
-		int maxnames, int *count, struct perr *e)
+/* Where the charts go: the directory, the drawing options, charts.tsv,
+ * and the names of the charts drawn so far. */
+struct output {
+	const char *outdir;
+	struct png_options po;
+	FILE *tsv;
+	char (*names)[64];
+	int maxnames;
+	int count;
+};
+
+static int draw(const struct plan *p, const char *name, struct output *out,
+		struct perr *e)
 {
 	struct png_series s[MAX_SERIES];
 	struct png_legend lg[MAX_SERIES];
@@ -98,15 +114,16 @@ static int draw(const struct plan *p, const char *outdir, const char *name,
 	}
 	struct png_chart c = { p->what, p->vlabel, p->base, p->lower, p->upper,
 			       s, p->n };
-	snprintf(path, sizeof(path), "%s/%s", outdir, name);
-	if (png_render(path, &c, po, lg, e) < 0)
+	snprintf(path, sizeof(path), "%s/%s", out->outdir, name);
+	if ((p->stack ? png_render_stacked : png_render)(path, &c, &out->po, lg,
+							 e) < 0)
 		return -1;
-	for (size_t i = 0; tsv && i < p->n; i++)
-		fprintf(tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\n", name, p->legend[i],
+	for (size_t i = 0; out->tsv && i < p->n; i++)
+		fprintf(out->tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\n", name, p->legend[i],
 			lg[i].min, lg[i].avg, lg[i].max);
-	if (names && *count < maxnames)
-		util_strlcpy(names[*count], name, 64);
-	(*count)++;
+	if (out->names && out->count < out->maxnames)
+		util_strlcpy(out->names[out->count], name, 64);
+	out->count++;
 	return 0;
 }
 
@@ -175,39 +192,25 @@ static int plan_group(struct plan *p, struct logset *ls, const char *group,
 	return 0;
 }
 
-int png_export(struct logset *ls, const struct marker_list *ml,
-	       const char *outdir, const struct png_export_options *o,
-	       char (*names)[64], int maxnames, struct perr *e)
+/* The time axis: the options' span or the whole log, or a session with
+ * a margin each side. 0 or -1 with e set. */
+static int time_range(struct logset *ls, const struct png_export_options *o,
+		      const struct session *ss, long nss, struct png_options *po,
+		      struct perr *e)
 {
 	const struct logset_meta *m = logset_meta(ls);
-	struct png_options po = { 0 };
-	struct session *ss = NULL;
-	long nss = ml ? markers_sessions(ml, &ss) : 0;
 	time_t last = logset_last(ls);
-	int count = 0, rc = -1;
-	struct png_mark *marks = NULL;
-	struct png_span *spans = NULL;
-	struct plan *p = NULL;
-	FILE *tsv = NULL;
-	char path[1200];
+	long k;
 
-	if (nss < 0)
-		return perr_set(e, "out of memory");
-	po.host = m->host;
-	po.from = o->from ? o->from : m->start;
-	po.to = o->to ? o->to : (last ? last : m->stop);
-	po.width = o->width;
-	po.height = o->height;
+	po->from = o->from ? o->from : m->start;
+	po->to = o->to ? o->to : (last ? last : m->stop);
 	if (o->session) {
-		long k;
 		for (k = 0; k < nss; k++)
 			if (!strcmp(ss[k].name, o->session))
 				break;
-		if (k == nss) {
-			perr_set(e, "log set '%s' has no session '%s'",
-				 logset_dir(ls), o->session);
-			goto out;
-		}
+		if (k == nss)
+			return perr_set(e, "log set '%s' has no session '%s'",
+					logset_dir(ls), o->session);
 		time_t b = ss[k].begin->t;
 		time_t en = ss[k].end ? ss[k].end->t + (ss[k].end->ms > 0) :
 			    (last ? last : b + 1);
@@ -216,80 +219,58 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 			margin = PNG_SESSION_MARGIN_MIN;
 		if (margin < 2 * (time_t)m->interval)
 			margin = 2 * (time_t)m->interval;
-		po.from = b - margin;
-		po.to = en + margin;
+		po->from = b - margin;
+		po->to = en + margin;
 	}
-	if (po.to <= po.from) {
-		perr_set(e, "log set '%s' has no samples in the range",
-			 logset_dir(ls));
-		goto out;
-	}
-	marks = calloc(ml && ml->n ? ml->n : 1, sizeof(*marks));
-	spans = calloc(nss > 0 ? (size_t)nss : 1, sizeof(*spans));
-	p = malloc(sizeof(*p));
-	if (!marks || !spans || !p) {
-		perr_set(e, "out of memory");
-		goto out;
-	}
+	if (po->to <= po->from)
+		return perr_set(e, "log set '%s' has no samples in the range",
+				logset_dir(ls));
+	return 0;
+}
+
+/* Every marker, and the sessions as spans (an open one up to the last
+ * row), into po; the caller frees *marks and *spans. */
+static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
+			   const struct session *ss, long nss,
+			   struct png_options *po, struct png_mark **marks,
+			   struct png_span **spans)
+{
+	time_t last = logset_last(ls);
+
+	*marks = calloc(ml && ml->n ? ml->n : 1, sizeof(**marks));
+	*spans = calloc(nss > 0 ? (size_t)nss : 1, sizeof(**spans));
+	if (!*marks || !*spans)
+		return -1;
 	for (size_t i = 0; ml && i < ml->n; i++) {
-		marks[po.nmarks].t = ml->m[i].t;
-		marks[po.nmarks].label = ml->m[i].text;
-		po.nmarks++;
+		(*marks)[po->nmarks].t = ml->m[i].t;
+		(*marks)[po->nmarks].label = ml->m[i].text;
+		po->nmarks++;
 	}
 	for (long k = 0; k < nss; k++) {
-		spans[k].begin = ss[k].begin->t;
-		spans[k].end = ss[k].end ? ss[k].end->t : (last ? last : po.to);
-		spans[k].label = ss[k].name;
+		(*spans)[k].begin = ss[k].begin->t;
+		(*spans)[k].end = ss[k].end ? ss[k].end->t : (last ? last : po->to);
+		(*spans)[k].label = ss[k].name;
 	}
-	po.marks = marks;
-	po.spans = spans;
-	po.nspans = (size_t)nss;
+	po->marks = *marks;
+	po->spans = *spans;
+	po->nspans = (size_t)nss;
+	return 0;
+}
 
-	if (util_mkdirs(outdir, 0755) < 0) {
-		perr_set(e, "unable to create '%s': %s", outdir, strerror(errno));
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/charts.tsv", outdir);
-	tsv = fopen(path, "w");
-	if (!tsv) {
-		perr_set(e, "unable to write '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	fprintf(tsv, "chart\tseries\tmin\tavg\tmax\n");
+/* The charts of every chart set, then one per --counters group. */
+static int draw_all(struct logset *ls, const struct png_export_options *o,
+		    struct plan *p, struct output *out, struct perr *e)
+{
+	for (size_t k = 0; k < CHARTSET_COUNT; k++)
+		for (size_t c = 0; c < CHARTSET_MAX_CHARTS; c++) {
+			const struct chart *ch = &chartset_table[k].charts[c];
 
-#define DRAW(name) do { \
-	if (draw(p, outdir, name, &po, tsv, names, maxnames, &count, e) < 0) \
-		goto out; \
-} while (0)
-	plan_init(p, "CPU (all CPUs)", "% of all CPUs", 1000, 0, 100);
-	plan_add_id(p, ls, CTR_CPU_PROCESSOR_TIME, 0, 1, "% Processor Time");
-	plan_add_id(p, ls, CTR_CPU_USER_TIME, 0, 1, "% User Time");
-	plan_add_id(p, ls, CTR_CPU_PRIVILEGED_TIME, 0, 1, "% Privileged Time");
-	plan_add_id(p, ls, CTR_CPU_IOWAIT_TIME, 0, 1, "% IOWait Time");
-	DRAW("cpu.png");
-	plan_init(p, "CPU by CPU", "% of one CPU", 1000, 0, 100);
-	plan_add_id(p, ls, CTR_CPU_PROCESSOR_TIME, 1, 0, "% Processor Time");
-	plan_add_id(p, ls, CTR_PROC_PROCESSOR_TIME, 0, 0, "process % Processor Time");
-	DRAW("cpus.png");
-	plan_init(p, "Disk busy", "% Disk Time", 1000, 0, 100);
-	plan_add_id(p, ls, CTR_DISK_TIME, 1, 0, "% Disk Time");
-	DRAW("disk.png");
-	plan_init(p, "Disk throughput", "bytes/s", 1024, 0, NAN);
-	plan_add_id(p, ls, CTR_DISK_READ_BYTES, 1, 0, "read");
-	plan_add_id(p, ls, CTR_DISK_WRITE_BYTES, 1, 0, "write");
-	DRAW("diskio.png");
-	plan_init(p, "Memory", "bytes", 1024, 0, NAN);
-	plan_add_id(p, ls, CTR_MEM_AVAILABLE, 0, 0, NULL);
-	plan_add_id(p, ls, CTR_MEM_CACHE, 0, 0, NULL);
-	DRAW("memory.png");
-	plan_init(p, "Paging", "pages/s", 1000, 0, NAN);
-	plan_add_id(p, ls, CTR_MEM_PAGES, 0, 0, NULL);
-	plan_add_id(p, ls, CTR_MEM_PAGE_FAULTS, 0, 0, NULL);
-	DRAW("paging.png");
-	plan_init(p, "Network", "bytes/s", 1000, 0, NAN);
-	plan_add_id(p, ls, CTR_NET_BYTES_RECEIVED, 1, 0, "received");
-	plan_add_id(p, ls, CTR_NET_BYTES_SENT, 1, 0, "sent");
-	DRAW("network.png");
+			if (!ch->title || !ch->png)
+				continue;
+			plan_chart(p, ls, ch);
+			if (draw(p, ch->png, out, e) < 0)
+				return -1;
+		}
 	if (o->counters && *o->counters) {
 		char buf[1024], *save = NULL;
 		util_strlcpy(buf, o->counters, sizeof(buf));
@@ -297,16 +278,57 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 		     g = strtok_r(NULL, ",", &save)) {
 			char stem[64], name[72];
 			if (plan_group(p, ls, g, e) < 0)
-				goto out;
+				return -1;
 			file_stem(stem, sizeof(stem), g);
 			snprintf(name, sizeof(name), "%s.png", stem);
-			DRAW(name);
+			if (draw(p, name, out, e) < 0)
+				return -1;
 		}
 	}
-#undef DRAW
-	rc = count;
-out:
-	if (tsv && fclose(tsv) != 0 && rc >= 0)
+	return 0;
+}
+
+int png_export(struct logset *ls, const struct marker_list *ml,
+	       const char *outdir, const struct png_export_options *o,
+	       char (*names)[64], int maxnames, struct perr *e)
+{
+	struct output out = { .outdir = outdir, .names = names,
+			      .maxnames = maxnames };
+	struct session *ss = NULL;
+	long nss = ml ? markers_sessions(ml, &ss) : 0;
+	struct png_mark *marks = NULL;
+	struct png_span *spans = NULL;
+	struct plan *p = NULL;
+	char path[1200];
+	int rc = -1;
+
+	if (nss < 0)
+		return perr_set(e, "out of memory");
+	out.po.host = logset_meta(ls)->host;
+	out.po.width = o->width;
+	out.po.height = o->height;
+	if (time_range(ls, o, ss, nss, &out.po, e) < 0)
+		goto done;
+	p = malloc(sizeof(*p));
+	if (!p || marks_and_spans(ls, ml, ss, nss, &out.po, &marks, &spans) < 0) {
+		perr_set(e, "out of memory");
+		goto done;
+	}
+	if (util_mkdirs(outdir, 0755) < 0) {
+		perr_set(e, "unable to create '%s': %s", outdir, strerror(errno));
+		goto done;
+	}
+	snprintf(path, sizeof(path), "%s/charts.tsv", outdir);
+	out.tsv = fopen(path, "w");
+	if (!out.tsv) {
+		perr_set(e, "unable to write '%s': %s", path, strerror(errno));
+		goto done;
+	}
+	fprintf(out.tsv, "chart\tseries\tmin\tavg\tmax\n");
+	if (draw_all(ls, o, p, &out, e) == 0)
+		rc = out.count;
+done:
+	if (out.tsv && fclose(out.tsv) != 0 && rc >= 0)
 		rc = perr_set(e, "unable to write '%s/charts.tsv': %s", outdir,
 			      strerror(errno));
 	free(p);

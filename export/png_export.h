@@ -3,7 +3,8 @@
  * and the HTML report): which counters go in which chart, planned from
  * the log set's metadata and drawn with png_render (png.h).
  *
- * Charts (a file each, only when the log set has the counters):
+ * Charts: one file per chart of the chart sets (counters/chartset.h),
+ * only when the log set has its counters, each series in every instance:
  *   cpu.png       Processor(_Total) % Processor/User/Privileged/IOWait Time
  *   cpus.png      % Processor Time of each CPU (a single busy CPU shows)
  *   disk.png      % Disk Time of each disk

@@ -438,13 +438,9 @@ int markers_load(const char *dir, struct marker_list *out, struct perr *e)
 	if (snprintf(path, sizeof(path), "%s/%s", dir, LOGSET_MARKERS) >=
 	    (int)sizeof(path))
 		return perr_set(e, "path too long: '%s'", dir);
-	text = util_read_file(path, &len);
-	if (!text) {
-		if (errno == ENOENT)
-			return 0;
-		return perr_set(e, "unable to read '%s': %s", path,
-				strerror(errno));
-	}
+	text = util_load_file(path, &len, e);
+	if (!text)
+		return errno == ENOENT ? 0 : -1;
 	/* a NUL byte (disk corruption) ends the text there: what follows is
 	 * counted as nothing rather than misparsed */
 	rc = markers_parse(text, path, out);

@@ -27,11 +27,12 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "../common/strbuf.h"
 
 char *logset_file_name(char *buf, size_t n, enum counter_object obj,
 		       const char *instance)
@@ -69,74 +70,26 @@ void logset_meta_free(struct logset_meta *m)
 
 /* ---- formatting ---- */
 
-struct sbuf {
-	char *p;
-	size_t len, cap;
-	int oom;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->oom)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = 1;
-			return;
-		}
-		if ((size_t)n < b->cap - b->len) {
-			b->len += (size_t)n;
-			return;
-		}
-		size_t cap = (b->cap + (size_t)n + 1) * 2;
-		char *np = realloc(b->p, cap);
-
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-}
-
 char *logset_meta_format(const struct logset_meta *m)
 {
-	struct sbuf b = { .cap = 1024 };
+	struct strbuf b = STRBUF_INIT;
 	char t[40];
 
-	b.p = malloc(b.cap);
-	if (!b.p)
-		return NULL;
-	b.p[0] = '\0';
-	sb_printf(&b, "# perflog log set metadata; see logs/logset.h\n");
-	sb_printf(&b, "format\t%d\n", m->format ? m->format : LOGSET_FORMAT);
-	sb_printf(&b, "version\t%s\n", m->version);
-	sb_printf(&b, "host\t%s\n", m->host);
-	sb_printf(&b, "os\t%s\n", m->os);
-	sb_printf(&b, "start\t%s\n", util_iso8601(t, sizeof(t), m->start, -1));
+	strbuf_printf(&b, "# perflog log set metadata; see logs/logset.h\n");
+	strbuf_printf(&b, "format\t%d\n", m->format ? m->format : LOGSET_FORMAT);
+	strbuf_printf(&b, "version\t%s\n", m->version);
+	strbuf_printf(&b, "host\t%s\n", m->host);
+	strbuf_printf(&b, "os\t%s\n", m->os);
+	strbuf_printf(&b, "start\t%s\n", util_iso8601(t, sizeof(t), m->start, -1));
 	if (m->stop)
-		sb_printf(&b, "stop\t%s\n",
-			  util_iso8601(t, sizeof(t), m->stop, -1));
-	sb_printf(&b, "interval\t%u\n", m->interval);
-	sb_printf(&b, "retention\t%lu\n", m->retention);
+		strbuf_printf(&b, "stop\t%s\n",
+			      util_iso8601(t, sizeof(t), m->stop, -1));
+	strbuf_printf(&b, "interval\t%u\n", m->interval);
+	strbuf_printf(&b, "retention\t%lu\n", m->retention);
 	for (size_t i = 0; i < m->ncounters; i++)
-		sb_printf(&b, "counter\t%s\t%s\t%s\n", m->counters[i].path,
-			  m->counters[i].file, m->counters[i].ds);
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+		strbuf_printf(&b, "counter\t%s\t%s\t%s\n", m->counters[i].path,
+			      m->counters[i].file, m->counters[i].ds);
+	return strbuf_detach(&b, NULL);
 }
 
 /* ---- parsing ---- */

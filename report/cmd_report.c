@@ -7,6 +7,7 @@
  * sessions side by side with the change of each figure.
  * Exit status: 0 done, 1 a log set or file is at fault, 2 usage.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +32,11 @@ static void usage(FILE *f)
 		"  --width W --height H   chart size in pixels for --html\n");
 }
 
-static int int_arg(const char *name, const char *v, int *out)
+static int size_arg(const char *name, const char *v, int *out)
 {
-	char *end;
-	long n = strtol(v, &end, 10);
+	long n;
 
-	if (!*v || *end || n < 1 || n > 100000) {
+	if (util_parse_long(v, 1, 100000, &n) < 0) {
 		fprintf(stderr, "perflog report: %s: bad number '%s'\n", name, v);
 		return -1;
 	}
@@ -46,41 +46,43 @@ static int int_arg(const char *name, const char *v, int *out)
 
 int cmd_report(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "html", required_argument, NULL, 'H' },
+		{ "instrumentation", required_argument, NULL, 'I' },
+		{ "width", required_argument, NULL, 'W' },
+		{ "height", required_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *dirs[2] = { NULL, NULL }, *html = NULL, *instr = NULL;
-	int ndirs = 0, width = 0, height = 0;
+	int ndirs = 0, width = 0, height = 0, c, li;
 	struct report *a = NULL, *b = NULL;
 	struct perr e;
 
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(o, "--html") || !strcmp(o, "--instrumentation") ||
-		    !strcmp(o, "--width") || !strcmp(o, "--height")) {
-			if (i + 1 >= argc || !argv[i + 1][0]) {
-				fprintf(stderr, "perflog report: %s needs a value\n", o);
-				return 2;
-			}
-			const char *v = argv[++i];
-			if (!strcmp(o, "--html"))
-				html = v;
-			else if (!strcmp(o, "--instrumentation"))
-				instr = v;
-			else if (int_arg(o, v, !strcmp(o, "--width") ? &width : &height))
-				return 2;
-			continue;
-		}
-		if (o[0] == '-' && o[1]) {
-			fprintf(stderr, "perflog report: unknown option '%s' (see perflog report --help)\n", o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
+		if (c != 'h' && c != '?' && !*optarg) {
+			fprintf(stderr, "perflog report: --%s needs a value\n",
+				longopts[li].name);
 			return 2;
 		}
+		switch (c) {
+		case 'H': html = optarg; break;
+		case 'I': instr = optarg; break;
+		case 'W': if (size_arg("--width", optarg, &width)) return 2; break;
+		case 'E': if (size_arg("--height", optarg, &height)) return 2; break;
+		case 'h': usage(stdout); return 0;
+		default: return util_bad_option("report", argv, optind, optopt);
+		}
+	}
+	for (; optind < argc; optind++) {
 		if (ndirs == 2) {
-			fprintf(stderr, "perflog report: at most two log sets ('%s')\n", o);
+			fprintf(stderr, "perflog report: at most two log sets ('%s')\n",
+				argv[optind]);
 			return 2;
 		}
-		dirs[ndirs++] = o;
+		dirs[ndirs++] = argv[optind];
 	}
 	if (!ndirs) {
 		fprintf(stderr, "perflog report: no log set given\n");

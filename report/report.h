@@ -67,9 +67,13 @@ int report_html(const struct report *r, const char *outdir, int width,
 		int height, struct perr *e);
 
 /* The figures of one session of a log set filled from its values over
- * [from, to] (exposed for tests). mem_ref_from/to is the span used for
- * the log's largest Available Bytes. */
+ * [from, to] (exposed for tests); mem_avail_ref is left NAN. 0 or -1 with
+ * e set (a fetch failed). */
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e);
+
+/* The log's largest Available Bytes over [from, to], the reference for
+ * "memory low" (report_figures.mem_avail_ref); NAN when unknown. */
+double report_mem_reference(struct logset *ls, time_t from, time_t to);
 
 #endif

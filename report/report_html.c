@@ -29,6 +29,46 @@ static void html_text(FILE *f, const char *s, size_t n)
 	}
 }
 
+/* Session i: its name, verdict and charts (drawn into OUTDIR/session-N/
+ * first; only the images that are there are linked). */
+static void html_session(FILE *f, const struct report *r, size_t i,
+			 const char *outdir, int width, int height)
+{
+	const struct report_session *s = &r->s[i];
+	struct png_export_options o = { 0 };
+	char sub[64], names[16][64], dirp[1200];
+	struct perr pe;
+
+	snprintf(sub, sizeof(sub), "session-%zu", i + 1);
+	snprintf(dirp, sizeof(dirp), "%s/%s", outdir, sub);
+	o.width = width;
+	o.height = height;
+	o.session = s->begin_m ? s->name : NULL;
+	int n = png_export(r->ls, &r->markers, dirp, &o, names, 16, &pe);
+	fprintf(f, "<h2>Session ");
+	html_text(f, s->name, strlen(s->name));
+	fprintf(f, "</h2>\n<p><b>");
+	html_text(f, s->verdict.line, strlen(s->verdict.line));
+	fprintf(f, "</b></p>\n");
+	if (n < 0) {
+		fprintf(f, "<p>charts not drawn: ");
+		html_text(f, pe.msg, strlen(pe.msg));
+		fprintf(f, "</p>\n");
+		return;
+	}
+	for (int k = 0; k < n && k < 16; k++) {
+		char img[2400];
+		snprintf(img, sizeof(img), "%s/%s", dirp, names[k]);
+		if (access(img, R_OK) != 0)
+			continue;
+		fprintf(f, "<img src=\"%s/", sub);
+		html_text(f, names[k], strlen(names[k]));
+		fprintf(f, "\" alt=\"");
+		html_text(f, names[k], strlen(names[k]));
+		fprintf(f, "\">\n");
+	}
+}
+
 int report_html(const struct report *r, const char *outdir, int width,
 		int height, struct perr *e)
 {
@@ -63,41 +103,8 @@ int report_html(const struct report *r, const char *outdir, int width,
 	fprintf(f, "</pre>\n");
 	free(text);
 
-	for (size_t i = 0; i < r->n; i++) {
-		const struct report_session *s = &r->s[i];
-		struct png_export_options o = { 0 };
-		char sub[64], names[16][64], dirp[1200];
-		struct perr pe;
-
-		snprintf(sub, sizeof(sub), "session-%zu", i + 1);
-		snprintf(dirp, sizeof(dirp), "%s/%s", outdir, sub);
-		o.width = width;
-		o.height = height;
-		o.session = s->begin_m ? s->name : NULL;
-		int n = png_export(r->ls, &r->markers, dirp, &o, names, 16, &pe);
-		fprintf(f, "<h2>Session ");
-		html_text(f, s->name, strlen(s->name));
-		fprintf(f, "</h2>\n<p><b>");
-		html_text(f, s->verdict.line, strlen(s->verdict.line));
-		fprintf(f, "</b></p>\n");
-		if (n < 0) {
-			fprintf(f, "<p>charts not drawn: ");
-			html_text(f, pe.msg, strlen(pe.msg));
-			fprintf(f, "</p>\n");
-			continue;
-		}
-		for (int k = 0; k < n && k < 16; k++) {
-			char img[2400];
-			snprintf(img, sizeof(img), "%s/%s", dirp, names[k]);
-			if (access(img, R_OK) != 0)
-				continue;
-			fprintf(f, "<img src=\"%s/", sub);
-			html_text(f, names[k], strlen(names[k]));
-			fprintf(f, "\" alt=\"");
-			html_text(f, names[k], strlen(names[k]));
-			fprintf(f, "\">\n");
-		}
-	}
+	for (size_t i = 0; i < r->n; i++)
+		html_session(f, r, i, outdir, width, height);
 	fprintf(f, "</body></html>\n");
 	if (fclose(f) != 0)
 		return perr_set(e, "unable to write '%s': %s", path,

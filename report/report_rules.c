@@ -217,80 +217,131 @@ static double ratio(const struct report_stat *s, double thr)
 	return s->n ? s->p95 / thr : 0;
 }
 
-void report_judge(const struct report_figures *f,
-		  const struct instr_thread *instr, struct report_verdict *v)
+/* The resource nearest saturation by the system counters alone: paging
+ * when it fires (memory shortage makes the disk and the CPU look busy),
+ * else the fired rule whose p95 is the largest multiple of its threshold,
+ * else I/O wait without a saturated disk. */
+static enum report_kind resource_kind(const struct report_figures *f)
 {
-	char rest[256], a[48], b[48], bw[32];
 	enum report_kind k = REPORT_NONE;
 	double best = 0;
 
-	memset(v, 0, sizeof(*v));
-	if (paging_fires(f)) {
-		k = REPORT_PAGING;
-	} else {
-		if (fires(&f->cpu, REPORT_CPU_P95, REPORT_CPU_AVG) &&
-		    ratio(&f->cpu, REPORT_CPU_P95) > best) {
-			k = REPORT_CPU;
-			best = ratio(&f->cpu, REPORT_CPU_P95);
-		}
-		if (cpu_single_fires(f)) {
-			const struct report_stat *s = f->cpu1.n &&
-				f->cpu1.p95 >= REPORT_CPU1_P95 ? &f->cpu1 : &f->proc_cpu;
-			if (ratio(s, REPORT_CPU1_P95) > best) {
-				k = REPORT_CPU_SINGLE;
-				best = ratio(s, REPORT_CPU1_P95);
-			}
-		}
-		if (f->disk[0] && fires(&f->disk_busy, REPORT_DISK_P95, REPORT_DISK_AVG) &&
-		    ratio(&f->disk_busy, REPORT_DISK_P95) > best) {
-			k = REPORT_DISK;
-			best = ratio(&f->disk_busy, REPORT_DISK_P95);
-		}
-		if (f->net[0] && fires(&f->net_share, REPORT_NET_P95, REPORT_NET_AVG) &&
-		    ratio(&f->net_share, REPORT_NET_P95) > best) {
-			k = REPORT_NETWORK;
-			best = ratio(&f->net_share, REPORT_NET_P95);
-		}
-		if (k == REPORT_NONE && f->iowait.n &&
-		    f->iowait.avg >= REPORT_IOWAIT_AVG)
-			k = REPORT_IOWAIT;
+	if (paging_fires(f))
+		return REPORT_PAGING;
+	if (fires(&f->cpu, REPORT_CPU_P95, REPORT_CPU_AVG) &&
+	    ratio(&f->cpu, REPORT_CPU_P95) > best) {
+		k = REPORT_CPU;
+		best = ratio(&f->cpu, REPORT_CPU_P95);
 	}
+	if (cpu_single_fires(f)) {
+		const struct report_stat *s = f->cpu1.n &&
+			f->cpu1.p95 >= REPORT_CPU1_P95 ? &f->cpu1 : &f->proc_cpu;
+		if (ratio(s, REPORT_CPU1_P95) > best) {
+			k = REPORT_CPU_SINGLE;
+			best = ratio(s, REPORT_CPU1_P95);
+		}
+	}
+	if (f->disk[0] && fires(&f->disk_busy, REPORT_DISK_P95, REPORT_DISK_AVG) &&
+	    ratio(&f->disk_busy, REPORT_DISK_P95) > best) {
+		k = REPORT_DISK;
+		best = ratio(&f->disk_busy, REPORT_DISK_P95);
+	}
+	if (f->net[0] && fires(&f->net_share, REPORT_NET_P95, REPORT_NET_AVG) &&
+	    ratio(&f->net_share, REPORT_NET_P95) > best)
+		k = REPORT_NETWORK;
+	if (k == REPORT_NONE && f->iowait.n && f->iowait.avg >= REPORT_IOWAIT_AVG)
+		k = REPORT_IOWAIT;
+	return k;
+}
 
-	/* the client's own account, when it gave one */
-	enum instr_category ic = INSTR_CAT_COUNT;
-	double ishare = 0;
-	char iclause[160] = "";
-	if (instr) {
-		ic = instr_dominant(instr, &ishare);
-		if (ic != INSTR_CAT_COUNT && ishare >= REPORT_INSTR_DOMINANT) {
-			double t[INSTR_CAT_COUNT];
-			instr_category_times(instr, t);
-			snprintf(iclause, sizeof(iclause),
-				 "client instrumentation: %s %.0f%% of %.0f s elapsed",
-				 ic == INSTR_CAT_FILE_IO ? "File I/O" :
-				 ic == INSTR_CAT_NETWORK ? "Data Verb" :
-				 ic == INSTR_CAT_SERVER ? "transaction verbs" :
-				 ic == INSTR_CAT_CPU ? "compute/CRC/compression" :
-				 ic == INSTR_CAT_DIRS ? "directory walk" : "other",
-				 100 * ishare, instr->elapsed_s);
-		} else {
-			ic = INSTR_CAT_COUNT;
-		}
+/* The client's own account, when one category dominates its elapsed
+ * time: the category and "client instrumentation: ..." in clause, else
+ * INSTR_CAT_COUNT and "". */
+static enum instr_category instr_clause(const struct instr_thread *instr,
+					char *clause, size_t n)
+{
+	double share = 0;
+	enum instr_category ic;
+
+	clause[0] = '\0';
+	if (!instr)
+		return INSTR_CAT_COUNT;
+	ic = instr_dominant(instr, &share);
+	if (ic == INSTR_CAT_COUNT || share < REPORT_INSTR_DOMINANT)
+		return INSTR_CAT_COUNT;
+	snprintf(clause, n, "client instrumentation: %s %.0f%% of %.0f s elapsed",
+		 ic == INSTR_CAT_FILE_IO ? "File I/O" :
+		 ic == INSTR_CAT_NETWORK ? "Data Verb" :
+		 ic == INSTR_CAT_SERVER ? "transaction verbs" :
+		 ic == INSTR_CAT_CPU ? "compute/CRC/compression" :
+		 ic == INSTR_CAT_DIRS ? "directory walk" : "other",
+		 100 * share, instr->elapsed_s);
+	return ic;
+}
+
+/* With no local resource saturated, the client says where its time went. */
+static enum report_kind client_kind(enum report_kind k, enum instr_category ic)
+{
+	if (k != REPORT_NONE && k != REPORT_IOWAIT)
+		return k;
+	switch (ic) {
+	case INSTR_CAT_FILE_IO: return REPORT_FILE_IO;
+	case INSTR_CAT_NETWORK: return REPORT_NET_OR_SERVER;
+	case INSTR_CAT_SERVER: return REPORT_SERVER;
+	case INSTR_CAT_CPU: return REPORT_CLIENT_CPU;
+	default: return k;
 	}
-	if (k == REPORT_NONE || k == REPORT_IOWAIT) {
-		/* no local resource saturated: the client says where its
-		 * time went */
-		if (ic == INSTR_CAT_FILE_IO)
-			k = REPORT_FILE_IO;
-		else if (ic == INSTR_CAT_NETWORK)
-			k = REPORT_NET_OR_SERVER;
-		else if (ic == INSTR_CAT_SERVER)
-			k = REPORT_SERVER;
-		else if (ic == INSTR_CAT_CPU)
-			k = REPORT_CLIENT_CPU;
+}
+
+static void disk_hint(const struct report_figures *f, struct report_verdict *v)
+{
+	char b[48];
+
+	if (!isnan(f->disk_xfer_size) && f->disk_xfer_size < REPORT_SMALL_XFER &&
+	    (!f->disk_bytes.n || f->disk_bytes.avg < REPORT_LOW_THROUGHPUT))
+		snprintf(v->hint, sizeof(v->hint),
+			 "busy with small transfers (%s each) at low throughput: random I/O or no read-ahead (a file system mounted with cio/direct I/O)",
+			 report_fmt_bytes(b, sizeof(b), f->disk_xfer_size, NULL));
+	else if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
+		snprintf(v->hint, sizeof(v->hint),
+			 "slow service time (%.0f ms per transfer): the device or its path is slow",
+			 f->disk_service.avg * 1000);
+	else
+		snprintf(v->hint, sizeof(v->hint),
+			 "the disk is at its throughput: a faster disk or spreading the data");
+}
+
+/* The line and hint for a CPU verdict (all CPUs, or one CPU's worth). */
+static void describe_cpu(const struct report_figures *f, enum report_kind k,
+			 struct report_verdict *v)
+{
+	if (k == REPORT_CPU) {
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: Processor(_Total) %.0f%% (avg %.0f%%, p95 %.0f%%, peak %.0f%%)",
+			 f->cpu.p95, f->cpu.avg, f->cpu.p95, f->cpu.peak);
+		snprintf(v->hint, sizeof(v->hint),
+			 "all CPUs busy: compression, encryption or other load on this host");
+		return;
 	}
-	v->kind = k;
-	others(f, k, rest, sizeof(rest));
+	if (f->cpu1.n && f->cpu1.p95 >= REPORT_CPU1_P95)
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: one CPU (busiest %s) %.0f%% (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
+			 f->cpu1_name[0] ? f->cpu1_name : "per interval",
+			 f->cpu1.p95, f->cpu1.avg, f->cpu1.p95, f->cpu.avg, f->ncpu);
+	else
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: one CPU's worth: the client used %.0f%% CPU (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
+			 f->proc_cpu.p95, f->proc_cpu.avg, f->proc_cpu.p95,
+			 f->cpu.avg, f->ncpu);
+	snprintf(v->hint, sizeof(v->hint),
+		 "a single-threaded client is CPU-bound although the host is not: more sessions/streams (resourceutilization) or a faster CPU");
+}
+
+/* The line and hint for a verdict on a resource this host logs. */
+static void describe_resource(const struct report_figures *f,
+			      enum report_kind k, struct report_verdict *v)
+{
+	char a[48], bw[32];
 
 	switch (k) {
 	case REPORT_PAGING:
@@ -303,26 +354,8 @@ void report_judge(const struct report_figures *f,
 			 "memory is short: the paging also loads the disk and the CPU; add memory or lower the client's memory use");
 		break;
 	case REPORT_CPU:
-		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: Processor(_Total) %.0f%% (avg %.0f%%, p95 %.0f%%, peak %.0f%%)",
-			 f->cpu.p95, f->cpu.avg, f->cpu.p95, f->cpu.peak);
-		snprintf(v->hint, sizeof(v->hint),
-			 "all CPUs busy: compression, encryption or other load on this host");
-		break;
 	case REPORT_CPU_SINGLE:
-		if (f->cpu1.n && f->cpu1.p95 >= REPORT_CPU1_P95)
-			snprintf(v->line, sizeof(v->line),
-				 "Bottleneck: one CPU (busiest %s) %.0f%% (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
-				 f->cpu1_name[0] ? f->cpu1_name : "per interval",
-				 f->cpu1.p95, f->cpu1.avg, f->cpu1.p95,
-				 f->cpu.avg, f->ncpu);
-		else
-			snprintf(v->line, sizeof(v->line),
-				 "Bottleneck: one CPU's worth: the client used %.0f%% CPU (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
-				 f->proc_cpu.p95, f->proc_cpu.avg,
-				 f->proc_cpu.p95, f->cpu.avg, f->ncpu);
-		snprintf(v->hint, sizeof(v->hint),
-			 "a single-threaded client is CPU-bound although the host is not: more sessions/streams (resourceutilization) or a faster CPU");
+		describe_cpu(f, k, v);
 		break;
 	case REPORT_DISK:
 		snprintf(v->line, sizeof(v->line),
@@ -331,19 +364,7 @@ void report_judge(const struct report_figures *f,
 			 f->disk_busy.p95,
 			 report_fmt_bytes(a, sizeof(a), f->disk_bytes.avg, "/s"),
 			 f->disk_service.n ? f->disk_service.avg * 1000 : NAN);
-		if (!isnan(f->disk_xfer_size) &&
-		    f->disk_xfer_size < REPORT_SMALL_XFER &&
-		    (!f->disk_bytes.n || f->disk_bytes.avg < REPORT_LOW_THROUGHPUT))
-			snprintf(v->hint, sizeof(v->hint),
-				 "busy with small transfers (%s each) at low throughput: random I/O or no read-ahead (a file system mounted with cio/direct I/O)",
-				 report_fmt_bytes(b, sizeof(b), f->disk_xfer_size, NULL));
-		else if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
-			snprintf(v->hint, sizeof(v->hint),
-				 "slow service time (%.0f ms per transfer): the device or its path is slow",
-				 f->disk_service.avg * 1000);
-		else
-			snprintf(v->hint, sizeof(v->hint),
-				 "the disk is at its throughput: a faster disk or spreading the data");
+		disk_hint(f, v);
 		break;
 	case REPORT_IOWAIT:
 		snprintf(v->line, sizeof(v->line),
@@ -363,40 +384,55 @@ void report_judge(const struct report_figures *f,
 		snprintf(v->hint, sizeof(v->hint),
 			 "the link is full: a faster network, compression at the client, or LAN-free");
 		break;
-	case REPORT_FILE_IO:
-		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: client file reads (%s)", iclause);
-		snprintf(v->hint, sizeof(v->hint),
-			 "reading the files is slow although no logged disk is saturated: check read-ahead (cio mounts), a network file system, or many small files");
-		break;
-	case REPORT_NET_OR_SERVER:
-		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: network or server (%s)", iclause);
-		snprintf(v->hint, sizeof(v->hint),
-			 "sending takes the time while this host's network is not full: look at the server (its disks, tape mounts) and the path in between");
-		break;
-	case REPORT_SERVER:
-		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: the server (%s)", iclause);
-		snprintf(v->hint, sizeof(v->hint),
-			 "the client waits on transaction commits: server database or storage pool");
-		break;
-	case REPORT_CLIENT_CPU:
-		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: client CPU work (%s)", iclause);
-		snprintf(v->hint, sizeof(v->hint),
-			 "compression, encryption or CRC cost: consider turning them off or more streams");
-		break;
-	case REPORT_SOURCE:	/* only report_client_judge sets these */
-	case REPORT_STORAGE:
-	case REPORT_NONE:
+	default:	/* REPORT_NONE; REPORT_SOURCE and REPORT_STORAGE
+			   only report_client_judge sets */
 		snprintf(v->line, sizeof(v->line),
 			 "Bottleneck: nothing near saturation");
 		snprintf(v->hint, sizeof(v->hint),
 			 "no logged resource was near its limit: the backup server, the path to it, or the client's own pacing");
 		break;
 	}
+}
+
+/* The line and hint for a verdict the client's instrumentation gives;
+ * 0 when k is not one. */
+static int describe_client(enum report_kind k, const char *iclause,
+			   struct report_verdict *v)
+{
+	static const struct {
+		enum report_kind k;
+		const char *what, *hint;
+	} client[] = {
+		{ REPORT_FILE_IO, "client file reads",
+		  "reading the files is slow although no logged disk is saturated: check read-ahead (cio mounts), a network file system, or many small files" },
+		{ REPORT_NET_OR_SERVER, "network or server",
+		  "sending takes the time while this host's network is not full: look at the server (its disks, tape mounts) and the path in between" },
+		{ REPORT_SERVER, "the server",
+		  "the client waits on transaction commits: server database or storage pool" },
+		{ REPORT_CLIENT_CPU, "client CPU work",
+		  "compression, encryption or CRC cost: consider turning them off or more streams" },
+	};
+
+	for (size_t i = 0; i < sizeof(client) / sizeof(client[0]); i++)
+		if (client[i].k == k) {
+			snprintf(v->line, sizeof(v->line), "Bottleneck: %s (%s)",
+				 client[i].what, iclause);
+			snprintf(v->hint, sizeof(v->hint), "%s", client[i].hint);
+			return 1;
+		}
+	return 0;
+}
+
+/* After the verdict: the resources not named, then the client's account
+ * when the verdict is the system's (and whether it agrees). */
+static void append_context(const struct report_figures *f, enum report_kind k,
+			   enum instr_category ic, const char *iclause,
+			   struct report_verdict *v)
+{
+	char rest[256];
 	size_t len = strlen(v->line);
+
+	others(f, k, rest, sizeof(rest));
 	if (rest[0] && len < sizeof(v->line))
 		len += (size_t)snprintf(v->line + len, sizeof(v->line) - len,
 					"%s%s", k == REPORT_NONE ? ": " :
@@ -412,4 +448,18 @@ void report_judge(const struct report_figures *f,
 			 agrees ? (k == REPORT_DISK ? ": disk read bound" :
 				   " (agrees)") : "");
 	}
+}
+
+void report_judge(const struct report_figures *f,
+		  const struct instr_thread *instr, struct report_verdict *v)
+{
+	char iclause[160];
+	enum instr_category ic = instr_clause(instr, iclause, sizeof(iclause));
+	enum report_kind k = client_kind(resource_kind(f), ic);
+
+	memset(v, 0, sizeof(*v));
+	v->kind = k;
+	if (!describe_client(k, iclause, v))
+		describe_resource(f, k, v);
+	append_context(f, k, ic, iclause, v);
 }

@@ -111,4 +111,19 @@ last=$(rrd_last "$dir/Memory.rrd")
 lost=$((killed_at - last))
 ok "batched: at most ~10 s lost to kill -9 ($lost s)" test "$lost" -le 12
 ok 'batched: rows written before the kill export' test "$(csv_rows_with_values $SCRATCH/k.csv)" -ge 3
+
+# 7. killed between binding its socket and renaming its .info into place
+# (a window of microseconds that a loaded machine sometimes hits): the
+# socket or the half-written .info of a dead pid goes at the next status;
+# a live pid's stays (a collector that is starting)
+sh -c 'exit 0' & dead=$!
+wait $dead
+mkdir -p "$PERFLOG_RUNTIME_DIR"
+touch "$PERFLOG_RUNTIME_DIR/$dead.sock" "$PERFLOG_RUNTIME_DIR/$dead.info.tmp.$dead" \
+	"$PERFLOG_RUNTIME_DIR/$$.sock"
+$PERFLOG status > /dev/null
+ok "a dead pid's socket without its .info is removed" test ! -e "$PERFLOG_RUNTIME_DIR/$dead.sock"
+ok "a dead pid's half-written .info is removed" test ! -e "$PERFLOG_RUNTIME_DIR/$dead.info.tmp.$dead"
+ok "a live pid's socket stays" test -e "$PERFLOG_RUNTIME_DIR/$$.sock"
+rm -f "$PERFLOG_RUNTIME_DIR/$$.sock"
 done_testing

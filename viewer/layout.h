@@ -40,109 +40,9 @@
 #include <time.h>
 
 #include "../counters/catalog.h"
-
-/* ---- the cell grid ---- */
-
-enum vl_color {
-	VL_C_DEFAULT = 0,
-	VL_C_SERIES1 = 1,	/* series colours 1..VL_NSERIES_COLORS */
-	VL_NSERIES_COLORS = 6,
-	VL_C_MARKER = 7,	/* marker lines and labels */
-	VL_C_AXIS = 8,		/* axes, ticks, dim text */
-	VL_C_TITLE = 9,		/* header and pane titles */
-	VL_C_CURSOR = 10,	/* the cursor column */
-	VL_C_WARN = 11,		/* messages */
-	VL_NCOLORS = 12
-};
-
-enum vl_attr {
-	VL_A_BOLD = 1,
-	VL_A_REVERSE = 2,
-	VL_A_SHADE = 4,		/* inside a session: shaded background */
-	VL_A_UNDERLINE = 8
-};
-
-struct vl_cell {
-	uint32_t ch;		/* Unicode code point (ASCII in ASCII mode) */
-	uint8_t color;		/* enum vl_color */
-	uint8_t attr;		/* enum vl_attr bits */
-};
-
-struct vl_grid {
-	int w, h;
-	struct vl_cell *c;	/* h rows of w cells */
-};
-
-/* (Re)size a grid and clear it to spaces; 0 or -1 (out of memory). */
-int vl_grid_resize(struct vl_grid *g, int w, int h);
-void vl_grid_clear(struct vl_grid *g);
-void vl_grid_free(struct vl_grid *g);
-struct vl_cell *vl_grid_at(struct vl_grid *g, int x, int y); /* NULL outside */
-/* Write UTF-8 text at (x, y), at most maxw cells, clipped to the grid;
- * ascii != 0 replaces non-ASCII characters by '?'. Returns cells written. */
-int vl_grid_text(struct vl_grid *g, int x, int y, int maxw, const char *s,
-		 int color, int attr, int ascii);
-/* The grid's row y as UTF-8 (for tests and the benchmark's null terminal). */
-char *vl_grid_row(const struct vl_grid *g, int y, char *buf, size_t n);
-
-/* ---- numbers, units and scales ---- */
-
-/* Format v in its unit for a legend or readout, at most 9 characters:
- * "12.3%", "1.50MB/s", "512KB", "3.2k/s", "0.012s", "940Mb/s", "-" for NAN.
- * Bytes use powers of 1024 (KB, MB, GB, TB). */
-char *vl_fmt_value(char *buf, size_t n, double v, enum counter_unit u);
-/* Same, at most 5 characters, without the unit's per-second suffix, for the
- * y axis ("100%", "1.5M", "512K", "20G", "0"). */
-char *vl_fmt_axis(char *buf, size_t n, double v, enum counter_unit u);
-/* Short unit name for a pane title: "%", "B/s", "/s", "bytes", "s", "b/s". */
-const char *vl_unit_name(enum counter_unit u);
-
-/* A y scale: lo..hi with ticks every step. */
-struct vl_scale {
-	double lo, hi, step;
-};
-
-/* Nice scale from 0 (or from the data minimum when it is negative) to at
- * least max, with about nticks intervals and a 1-2-5 step (in 1024 powers
- * for bytes). Percent scales stop at 100 unless the data exceed it. A flat
- * or unknown series gets a usable default scale. */
-struct vl_scale vl_nice_scale(double min, double max, int nticks,
-			      enum counter_unit u);
-
-/* Time tick step (seconds) for a span of `span` seconds over `cols` cells
- * so that labels are at least min_gap cells apart: 1, 2, 5, 10, 15, 30 s,
- * 1, 2, 5, 10, 15, 30 min, 1, 2, 3, 6, 12 h, 1, 2, 7 d. */
-long vl_time_step(double span, int cols, int min_gap);
-
-/* ---- series over the window ---- */
-
-/* Rows of one counter as fetched: value of row i at v[i*stride], covering
- * (first + (i-1)*step, first + i*step]. */
-struct vl_rows {
-	const double *v;
-	size_t n, stride;
-	time_t first;
-	unsigned long step;
-};
-
-/* Resample rows onto npts plot columns over [from, to): a column is the
- * mean of the rows stamped inside it, or, when columns are narrower than a
- * row, the row covering its middle; NAN where nothing is known. */
-void vl_resample(const struct vl_rows *r, double from, double to,
-		 double *out, size_t npts);
-
-struct vl_stats {
-	double cur, min, avg, max;	/* NAN when nothing is known */
-	size_t n;			/* known rows in the window */
-};
-
-/* Newest known value, min, mean and max of the rows stamped in (from, to]. */
-struct vl_stats vl_window_stats(const struct vl_rows *r, double from,
-				double to);
-
-/* The row covering time t (its stamp is >= t and < t + step); returns the
- * row index or -1, and *stamp its stamp. */
-long vl_row_at(const struct vl_rows *r, double t, time_t *stamp);
+#include "grid.h"
+#include "scale.h"
+#include "series.h"
 
 /* ---- the frame ---- */
 
@@ -230,13 +130,6 @@ double vl_col_time(const struct vl_plan *p, double from, double to, int x);
 /* Draw a whole frame into g (resized to the plan). */
 int vl_render(const struct vl_view *v, const struct vl_plan *p,
 	      struct vl_grid *g);
-
-/* A boxed list over the frame (help, session list, counter chooser):
- * title on the border, lines[0..n) with lines[sel] highlighted (sel < 0:
- * none), scrolled so that sel is visible, a footer hint on the bottom
- * border. The box is as wide as the longest line and as tall as fits. */
-void vl_overlay(struct vl_grid *g, const char *title, const char *const *lines,
-		size_t n, long sel, const char *footer, int ascii);
 
 /* The cursor readout of one pane as text: "user 12.3% priv 4.1% ..." */
 char *vl_readout(char *buf, size_t n, const struct vl_pane *pane,

@@ -41,6 +41,8 @@ struct vm_series {
 	long ref_idx;			/* Current Bandwidth counter or -1 */
 	char label[32];
 	int axis, color;
+	int stack;			/* plotted on the stacked series before
+					   it on its axis (chart.stack) */
 	/* filled by vm_fetch */
 	struct vl_rows rows;		/* into the pane's fetched block */
 	struct vl_rows ref_rows;
@@ -102,6 +104,11 @@ struct vm_model {
 int vm_open(struct vm_model *m, char *const *dirs, const long *shifts,
 	    size_t n, struct perr *e);
 void vm_close(struct vm_model *m);
+
+/* The default panes, one per chart set (counters/chartset.h) and log set,
+ * with the set's CV_PANE series that log set has; a set with none gives
+ * no pane. Called by vm_open. 0, or -1 out of memory. */
+int vm_default_panes(struct vm_model *m);
 
 /* Bring in the window's data for `dots` plot points (resampled into each
  * series' pts). Fetches again only when the window or dots changed or

@@ -18,31 +18,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/sig.h"
 #include "keys.h"
 
-static volatile sig_atomic_t got_signal;
 static int started, use_color, use_utf8;
 
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
+/* SIGINT, SIGTERM and SIGHUP only set a flag (common/sig.h); the loop
+ * sees term_signalled() and leaves through term_stop. */
+static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 int term_signalled(void)
 {
-	return got_signal;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: a blocked read returns so the loop sees the flag */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	return sig_caught();
 }
 
 void term_stop(void)
@@ -75,7 +62,8 @@ int term_start(int force_ascii, struct term_caps *caps, struct perr *e)
 	const char *cs = nl_langinfo(CODESET);
 	use_utf8 = !force_ascii && cs && (!strcmp(cs, "UTF-8") ||
 					  !strcmp(cs, "utf8"));
-	catch_signals();
+	sig_catch(quit_signals, sizeof(quit_signals) / sizeof(quit_signals[0]),
+		  0, NULL);
 	if (!getenv("ESCDELAY"))
 		set_escdelay(25);
 	if (!newterm(NULL, stdout, stdin))
@@ -157,7 +145,7 @@ void term_draw(const struct vl_grid *g)
 
 int term_key(int timeout_ms)
 {
-	if (!started || got_signal)
+	if (!started || sig_caught())
 		return TK_NONE;
 	timeout(timeout_ms);
 	wint_t wc;

@@ -70,7 +70,18 @@ static void size_label(char *buf, size_t n, size_t bytes)
 		snprintf(buf, n, "%zu B", bytes);
 }
 
-int cmd_workload(int argc, char **argv)
+/* One run: the collector taking markers (when marking), the source and
+ * target directories. */
+struct run {
+	int marking;
+	struct collector_info col;
+	char base[4096], src[4200], tgt[4200];
+	double scale;
+};
+
+/* The command line: 0, -1 after --help, or the exit status with the
+ * message printed. */
+static int parse_args(int argc, char **argv, double *scale, const char **target)
 {
 	static const struct option longopts[] = {
 		{ "scale", required_argument, NULL, 's' },
@@ -78,8 +89,6 @@ int cmd_workload(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	double scale = 1;
-	const char *target = NULL;
 	int c;
 
 	optind = 1;
@@ -89,130 +98,164 @@ int cmd_workload(int argc, char **argv)
 		case 's': {
 			char *end;
 			errno = 0;
-			scale = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !isfinite(scale) ||
-			    scale <= 0 || scale > 100) {
+			*scale = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !isfinite(*scale) ||
+			    *scale <= 0 || *scale > 100) {
 				fprintf(stderr, ME ": --scale: '%s' is not a number in (0, 100]\n",
 					optarg);
 				return 2;
 			}
 			break;
 		}
-		case 't': target = optarg; break;
-		case 'h': usage(stdout); return 0;
+		case 't': *target = optarg; break;
+		case 'h': usage(stdout); return -1;
 		default:
-			fprintf(stderr, ME ": bad option '%s' (see perflog workload --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return util_bad_option("workload", argv, optind, optopt);
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, ME ": unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	return 0;
+}
 
-	/* markers only when a collector takes them */
-	struct collector_info col;
-	struct perr e;
-	int marking = control_find(NULL, &col, &e) == 0;
-	if (!marking && getenv("PERFLOG_LOGSET"))
-		fprintf(stderr, ME ": no session markers: %s\n", e.msg);
-
+/* The temporary directory (sources, and the target unless given). */
+static int make_dirs(struct run *w, const char *target)
+{
 	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char base[4096], src[4200], tgt[4200];
-	snprintf(base, sizeof(base), "%s/perflog-workload.XXXXXX", tmp);
-	if (!mkdtemp(base)) {
+
+	snprintf(w->base, sizeof(w->base), "%s/perflog-workload.XXXXXX", tmp);
+	if (!mkdtemp(w->base)) {
 		fprintf(stderr, ME ": unable to create a directory under '%s': %s\n",
 			tmp, strerror(errno));
-		return 1;
+		return -1;
 	}
-	snprintf(src, sizeof(src), "%s/src", base);
+	snprintf(w->src, sizeof(w->src), "%s/src", w->base);
 	if (target)
-		util_strlcpy(tgt, target, sizeof(tgt));
+		util_strlcpy(w->tgt, target, sizeof(w->tgt));
 	else
-		snprintf(tgt, sizeof(tgt), "%s/target", base);
-	if (util_mkdirs(tgt, 0755) < 0) {
-		fprintf(stderr, ME ": unable to create '%s': %s\n", tgt,
+		snprintf(w->tgt, sizeof(w->tgt), "%s/target", w->base);
+	if (util_mkdirs(w->tgt, 0755) < 0) {
+		fprintf(stderr, ME ": unable to create '%s': %s\n", w->tgt,
 			strerror(errno));
-		rm_tree(base);
+		rm_tree(w->base);
+		return -1;
+	}
+	return 0;
+}
+
+/* The set's dsmc-like summary, ADSM's layout. */
+static void set_summary(size_t n, const struct workload_result *r,
+			struct summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	summary_set(s, SUM_OBJECTS_INSPECTED, (double)n);
+	summary_set(s, SUM_OBJECTS_BACKED_UP, (double)r->files);
+	summary_set(s, SUM_OBJECTS_UPDATED, 0);
+	summary_set(s, SUM_OBJECTS_REBOUND, 0);
+	summary_set(s, SUM_OBJECTS_DELETED, 0);
+	summary_set(s, SUM_OBJECTS_FAILED, (double)(n - r->files));
+	summary_set(s, SUM_BYTES_TRANSFERRED, (double)r->wire_bytes);
+	summary_set(s, SUM_TRANSFER_TIME, r->transfer_time);
+	summary_set(s, SUM_TRANSFER_RATE, r->transfer_time > 0
+		    ? (double)r->wire_bytes / 1024 / r->transfer_time : 0);
+	summary_set(s, SUM_AVERAGE_FILE_SIZE,
+		    r->files ? (double)r->data_bytes / (double)r->files : 0);
+	summary_set(s, SUM_ELAPSED, r->elapsed);
+}
+
+/* The set's end marker: workload.* and the summary's client.* fields. */
+static void end_marker(const struct run *w, const struct workload_set *set,
+		       const struct workload_result *r, struct summary *s,
+		       const char *text)
+{
+	struct summary_list l = { .s = s, .n = 1, .cap = 1 };
+	size_t nx = 0, k = 0;
+	char **cx = summary_extras(&l, &nx);
+	const char *ex[64];
+	char xs[4][64];
+	struct perr e;
+
+	snprintf(xs[0], sizeof(xs[0]), "workload.set=%s", set->name);
+	snprintf(xs[1], sizeof(xs[1]), "workload.files=%zu", r->files);
+	snprintf(xs[2], sizeof(xs[2]), "workload.bytes=%llu",
+		 (unsigned long long)r->data_bytes);
+	snprintf(xs[3], sizeof(xs[3]), "workload.kb_per_sec=%.2f", r->kb_per_sec);
+	for (int j = 0; j < 4; j++)
+		ex[k++] = xs[j];
+	for (size_t j = 0; j < nx && k < 64; j++)
+		ex[k++] = cx[j];
+	if (control_mark(w->col.logset, MARK_END, set->name, text, ex, k, &e) < 0)
+		fprintf(stderr, ME ": end marker: %s\n", e.msg);
+	summary_extras_free(cx, nx);
+}
+
+/* Set i: create its files, back them up inside its session, print its
+ * summary, free its sources. 0, or 1 when it failed. */
+static int run_set(struct run *w, int i, double *kbs)
+{
+	const struct workload_set *set = &workload_sets[i];
+	size_t n = workload_count(set, w->scale);
+	struct workload_result r;
+	struct summary s;
+	char sz[32], text[160], sdir[4300];
+	struct perr e;
+	int rc = 0;
+
+	size_label(sz, sizeof(sz), set->size);
+	snprintf(text, sizeof(text), "%s: %zu files of %s", set->title, n, sz);
+	if (workload_create(w->src, set, n, &e) < 0) {
+		fprintf(stderr, ME ": %s\n", e.msg);
 		return 1;
 	}
-	printf("perflog workload: scale %g, files under %s, target %s%s\n\n",
-	       scale, src, tgt, marking ? "" : " (no collector: no markers)");
-	fflush(stdout);
-
-	double kbs[WORKLOAD_NSETS];
-	int rc = 0;
-	for (int i = 0; i < WORKLOAD_NSETS && rc == 0; i++) {
-		const struct workload_set *set = &workload_sets[i];
-		size_t n = workload_count(set, scale);
-		char sz[32], text[160];
-		size_label(sz, sizeof(sz), set->size);
-		snprintf(text, sizeof(text), "%s: %zu files of %s", set->title, n, sz);
-		if (workload_create(src, set, n, &e) < 0) {
-			fprintf(stderr, ME ": %s\n", e.msg);
-			rc = 1;
-			break;
-		}
-		if (marking && control_mark(col.logset, MARK_BEGIN, set->name,
-					    text, NULL, 0, &e) < 0)
-			fprintf(stderr, ME ": begin marker: %s\n", e.msg);
-		struct workload_result r;
-		if (workload_backup(src, tgt, set, &r, &e) < 0) {
-			fprintf(stderr, ME ": %s: %s\n", set->name, e.msg);
-			rc = 1;
-		}
-		/* a dsmc-like summary, ADSM's layout */
-		struct summary s;
-		memset(&s, 0, sizeof(s));
-		summary_set(&s, SUM_OBJECTS_INSPECTED, (double)n);
-		summary_set(&s, SUM_OBJECTS_BACKED_UP, (double)r.files);
-		summary_set(&s, SUM_OBJECTS_UPDATED, 0);
-		summary_set(&s, SUM_OBJECTS_REBOUND, 0);
-		summary_set(&s, SUM_OBJECTS_DELETED, 0);
-		summary_set(&s, SUM_OBJECTS_FAILED, (double)(n - r.files));
-		summary_set(&s, SUM_BYTES_TRANSFERRED, (double)r.wire_bytes);
-		summary_set(&s, SUM_TRANSFER_TIME, r.transfer_time);
-		summary_set(&s, SUM_TRANSFER_RATE, r.transfer_time > 0
-			    ? (double)r.wire_bytes / 1024 / r.transfer_time : 0);
-		summary_set(&s, SUM_AVERAGE_FILE_SIZE,
-			    r.files ? (double)r.data_bytes / (double)r.files : 0);
-		summary_set(&s, SUM_ELAPSED, r.elapsed);
-		printf("perflog workload: set %s (%s)\n", set->name, text);
-		summary_print(stdout, &s);
-		printf("\n");
-		fflush(stdout);
-		kbs[i] = r.kb_per_sec;
-
-		struct summary_list l = { .s = &s, .n = 1, .cap = 1 };
-		size_t nx = 0;
-		char **cx = summary_extras(&l, &nx);
-		const char *ex[64];
-		char xs[4][64];
-		size_t k = 0;
-		snprintf(xs[0], sizeof(xs[0]), "workload.set=%s", set->name);
-		snprintf(xs[1], sizeof(xs[1]), "workload.files=%zu", r.files);
-		snprintf(xs[2], sizeof(xs[2]), "workload.bytes=%llu",
-			 (unsigned long long)r.data_bytes);
-		snprintf(xs[3], sizeof(xs[3]), "workload.kb_per_sec=%.2f", r.kb_per_sec);
-		for (int j = 0; j < 4; j++)
-			ex[k++] = xs[j];
-		for (size_t j = 0; j < nx && k < 64; j++)
-			ex[k++] = cx[j];
-		if (marking && control_mark(col.logset, MARK_END, set->name,
-					    rc ? "failed" : text, ex, k, &e) < 0)
-			fprintf(stderr, ME ": end marker: %s\n", e.msg);
-		summary_extras_free(cx, nx);
-		/* the set's sources are not needed any more: free the space */
-		char sdir[4300];
-		snprintf(sdir, sizeof(sdir), "%s/%s", src, set->name);
-		rm_tree(sdir);
+	if (w->marking && control_mark(w->col.logset, MARK_BEGIN, set->name,
+				       text, NULL, 0, &e) < 0)
+		fprintf(stderr, ME ": begin marker: %s\n", e.msg);
+	if (workload_backup(w->src, w->tgt, set, &r, &e) < 0) {
+		fprintf(stderr, ME ": %s: %s\n", set->name, e.msg);
+		rc = 1;
 	}
+	set_summary(n, &r, &s);
+	printf("perflog workload: set %s (%s)\n", set->name, text);
+	summary_print(stdout, &s);
+	printf("\n");
+	fflush(stdout);
+	kbs[i] = r.kb_per_sec;
+	if (w->marking)
+		end_marker(w, set, &r, &s, rc ? "failed" : text);
+	/* the set's sources are not needed any more: free the space */
+	snprintf(sdir, sizeof(sdir), "%s/%s", w->src, set->name);
+	rm_tree(sdir);
+	return rc;
+}
+
+int cmd_workload(int argc, char **argv)
+{
+	const char *target = NULL;
+	double kbs[WORKLOAD_NSETS];
+	struct run w = { .scale = 1 };
+	struct perr e;
+	int rc = parse_args(argc, argv, &w.scale, &target);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	/* markers only when a collector takes them */
+	w.marking = control_find(NULL, &w.col, &e) == 0;
+	if (!w.marking && getenv("PERFLOG_LOGSET"))
+		fprintf(stderr, ME ": no session markers: %s\n", e.msg);
+	if (make_dirs(&w, target) < 0)
+		return 1;
+	printf("perflog workload: scale %g, files under %s, target %s%s\n\n",
+	       w.scale, w.src, w.tgt, w.marking ? "" : " (no collector: no markers)");
+	fflush(stdout);
+	for (int i = 0; i < WORKLOAD_NSETS && rc == 0; i++)
+		rc = run_set(&w, i, kbs);
 	if (rc == 0) {
 		printf("SUMMARY\n");
 		for (int i = 0; i < WORKLOAD_NSETS; i++)
 			printf("%-19s: %.0fkb/sec\n", workload_sets[i].title, kbs[i]);
 	}
-	rm_tree(base);	/* holds the target too unless --target was given */
+	rm_tree(w.base);	/* holds the target too unless --target was given */
 	return rc;
 }

@@ -58,21 +58,6 @@ static uint64_t xorshift(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-static int write_full(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int workload_create(const char *dir, const struct workload_set *set,
 		    size_t nfiles, struct perr *e)
 {
@@ -100,7 +85,7 @@ int workload_create(const char *dir, const struct workload_set *set,
 			size_t n = left < bufsz ? left : bufsz;
 			for (size_t k = 0; k < (n + 7) / 8; k++)
 				buf[k] = xorshift(&seed);
-			if (write_full(fd, buf, n) < 0)
+			if (util_write_full(fd, buf, n) < 0)
 				rc = perr_set(e, "unable to write '%s': %s",
 					      path, strerror(errno));
 			left -= n;
@@ -166,11 +151,66 @@ static void put_be64(unsigned char *b, uint64_t v)
 		b[i] = (unsigned char)(v & 0xff);
 }
 
+/* Receive one file (its header, name and data) into rv->dir. 1 at the
+ * end of the stream, 0 for a file, -1 when the connection broke, -2 when
+ * writing failed (rv->err set). */
+static int receive_file(struct receiver *rv, int fd, char *buf)
+{
+	unsigned char h[12];
+	char name[256], path[4096 + 260];
+
+	if (read_full(fd, h, 4) < 0)
+		return -1;
+	uint32_t nlen = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
+			(uint32_t)h[2] << 8 | h[3];
+	if (nlen == 0)
+		return 1;
+	if (nlen > 255 || read_full(fd, h + 4, 8) < 0)
+		return -1;
+	uint64_t size = get_be64(h + 4);
+	if (read_full(fd, name, nlen) < 0)
+		return -1;
+	name[nlen] = '\0';
+	if (strchr(name, '/') || !strcmp(name, "..") || !strcmp(name, "."))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", rv->dir, name);
+	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		perr_set(&rv->err, "receiver: unable to create '%s': %s", path,
+			 strerror(errno));
+		return -2;
+	}
+	while (size > 0) {
+		size_t n = size < CHUNK ? (size_t)size : CHUNK;
+		if (read_full(fd, buf, n) < 0) {
+			close(out);
+			return -1;
+		}
+		if (util_write_full(out, buf, n) < 0) {
+			perr_set(&rv->err, "receiver: unable to write '%s': %s",
+				 path, strerror(errno));
+			close(out);
+			return -2;
+		}
+		rv->written += n;
+		size -= n;
+	}
+	if (fsync(out) < 0) {
+		perr_set(&rv->err, "receiver: fsync '%s': %s", path,
+			 strerror(errno));
+		close(out);
+		return -2;
+	}
+	close(out);
+	return 0;
+}
+
 static void *receive(void *arg)
 {
 	struct receiver *rv = arg;
-	int fd = accept(rv->lfd, NULL, NULL);
+	int fd = accept(rv->lfd, NULL, NULL), r;
 	char *buf = malloc(CHUNK);
+
 	if (fd < 0 || !buf) {
 		perr_set(&rv->err, "receiver: %s", fd < 0 ? strerror(errno)
 							  : "out of memory");
@@ -180,68 +220,23 @@ static void *receive(void *arg)
 		free(buf);
 		return NULL;
 	}
-	for (;;) {
-		unsigned char h[12];
-		if (read_full(fd, h, 4) < 0)
-			goto broken;
-		uint32_t nlen = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 |
-				(uint32_t)h[2] << 8 | h[3];
-		if (nlen == 0)
-			break;
-		if (nlen > 255 || read_full(fd, h + 4, 8) < 0)
-			goto broken;
-		uint64_t size = get_be64(h + 4);
-		char name[256], path[4096 + 260];
-		if (read_full(fd, name, nlen) < 0)
-			goto broken;
-		name[nlen] = '\0';
-		if (strchr(name, '/') || !strcmp(name, "..") || !strcmp(name, "."))
-			goto broken;
-		snprintf(path, sizeof(path), "%s/%s", rv->dir, name);
-		int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (out < 0) {
-			perr_set(&rv->err, "receiver: unable to create '%s': %s",
-				 path, strerror(errno));
-			goto failed;
+	while ((r = receive_file(rv, fd, buf)) == 0)
+		;
+	if (r == 1) {
+		/* everything is on disk: then the acknowledgement */
+		int dfd = open(rv->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
 		}
-		while (size > 0) {
-			size_t n = size < CHUNK ? (size_t)size : CHUNK;
-			if (read_full(fd, buf, n) < 0) {
-				close(out);
-				goto broken;
-			}
-			if (write_full(out, buf, n) < 0) {
-				perr_set(&rv->err, "receiver: unable to write '%s': %s",
-					 path, strerror(errno));
-				close(out);
-				goto failed;
-			}
-			rv->written += n;
-			size -= n;
-		}
-		if (fsync(out) < 0) {
-			perr_set(&rv->err, "receiver: fsync '%s': %s", path,
-				 strerror(errno));
-			close(out);
-			goto failed;
-		}
-		close(out);
+		unsigned char ack[8];
+		put_be64(ack, rv->written);
+		util_write_full(fd, ack, 8);
+	} else {
+		if (r == -1)
+			perr_set(&rv->err, "receiver: the connection broke");
+		rv->failed = 1;
 	}
-	int dfd = open(rv->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	unsigned char ack[8];
-	put_be64(ack, rv->written);
-	write_full(fd, ack, 8);
-	close(fd);
-	free(buf);
-	return NULL;
-broken:
-	perr_set(&rv->err, "receiver: the connection broke");
-failed:
-	rv->failed = 1;
 	close(fd);
 	free(buf);
 	return NULL;
@@ -288,14 +283,8 @@ static char **list_files(const char *dir, size_t *n, struct perr *e)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 256;
-			char **nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		if (!(v[*n] = strdup(de->d_name)))
+		if (util_grow(&v, &cap, *n + 1, sizeof(*v)) < 0 ||
+		    !(v[*n] = strdup(de->d_name)))
 			break;
 		(*n)++;
 	}
@@ -305,43 +294,124 @@ static char **list_files(const char *dir, size_t *n, struct perr *e)
 	return v ? v : calloc(1, sizeof(*v));
 }
 
+/* Send one file: a header (name length, size), the name, the data. 0, -1
+ * with e set when the file cannot be read, -2 when the connection broke. */
+static int send_file(int fd, const char *sdir, const char *name, char *buf,
+		     struct workload_result *r, struct perr *e)
+{
+	char path[4096 + 260];
+	struct stat st;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", sdir, name);
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) < 0) {
+		perr_set(e, "unable to read '%s': %s", path, strerror(errno));
+		if (in >= 0)
+			close(in);
+		return -1;
+	}
+	size_t nlen = strlen(name);
+	unsigned char h[12];
+	h[0] = (unsigned char)(nlen >> 24), h[1] = (unsigned char)(nlen >> 16);
+	h[2] = (unsigned char)(nlen >> 8), h[3] = (unsigned char)nlen;
+	put_be64(h + 4, (uint64_t)st.st_size);
+	if (send_full(fd, h, 12, &r->transfer_time) < 0 ||
+	    send_full(fd, name, nlen, &r->transfer_time) < 0) {
+		close(in);
+		return -2;
+	}
+	r->wire_bytes += 12 + nlen;
+	uint64_t left = (uint64_t)st.st_size;
+	while (left > 0 && rc == 0) {
+		ssize_t n = read(in, buf, left < CHUNK ? (size_t)left : CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = perr_set(e, "unable to read '%s': %s", path,
+				      n < 0 ? strerror(errno) : "file shrank");
+		} else if (send_full(fd, buf, (size_t)n, &r->transfer_time) < 0) {
+			rc = -2;
+		} else {
+			left -= (uint64_t)n;
+			r->data_bytes += (uint64_t)n;
+			r->wire_bytes += (uint64_t)n;
+		}
+	}
+	close(in);
+	if (rc == 0)
+		r->files++;
+	return rc;
+}
+
+/* A listening loopback socket on an ephemeral port (its address in sa)
+ * and the receiver thread on it. */
+static int start_receiver(struct receiver *rv, struct sockaddr_in *sa,
+			  pthread_t *th, struct perr *e)
+{
+	socklen_t sl = sizeof(*sa);
+
+	*sa = (struct sockaddr_in){ .sin_family = AF_INET,
+				    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	rv->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (rv->lfd < 0 ||
+	    bind(rv->lfd, (struct sockaddr *)sa, sizeof(*sa)) < 0 ||
+	    listen(rv->lfd, 1) < 0 ||
+	    getsockname(rv->lfd, (struct sockaddr *)sa, &sl) < 0)
+		return perr_set(e, "loopback receiver: %s", strerror(errno));
+	if (pthread_create(th, NULL, receive, rv) != 0)
+		return perr_set(e, "cannot start the receiver thread");
+	return 0;
+}
+
+/* Send every file, the end of the stream, and wait for the receiver's
+ * count of what it wrote. 0, or -1 with e set. */
+static int send_all(int fd, const char *sdir, char **files, size_t nf,
+		    char *buf, struct workload_result *r, struct perr *e)
+{
+	unsigned char end[8] = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < nf && rc == 0; i++)
+		rc = send_file(fd, sdir, files[i], buf, r, e);
+	if (rc == -1)
+		return -1;
+	if (rc == 0 && send_full(fd, end, 4, &r->transfer_time) == 0) {
+		r->wire_bytes += 4;
+		if (read_full(fd, end, 8) == 0 && get_be64(end) == r->data_bytes)
+			return 0;
+	}
+	return perr_set(e, "sending to the receiver failed");
+}
+
 int workload_backup(const char *src, const char *target,
 		    const struct workload_set *set,
 		    struct workload_result *r, struct perr *e)
 {
+	struct receiver rv = { .lfd = -1 };
+	struct sockaddr_in sa;
+	char sdir[4096];
+	size_t nf;
+	pthread_t th;
+	int fd = -1, rc = -1, have_thread = 0;
+	char *buf;
+
 	memset(r, 0, sizeof(*r));
-	struct receiver rv;
-	memset(&rv, 0, sizeof(rv));
 	snprintf(rv.dir, sizeof(rv.dir), "%s/%s", target, set->name);
 	if (util_mkdirs(rv.dir, 0755) < 0)
 		return perr_set(e, "unable to create '%s': %s", rv.dir,
 				strerror(errno));
-	char sdir[4096];
 	snprintf(sdir, sizeof(sdir), "%s/%s", src, set->name);
-	size_t nf;
 	char **files = list_files(sdir, &nf, e);
 	if (!files)
 		return -1;
-
-	rv.lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t sl = sizeof(sa);
-	int fd = -1, rc = -1;
-	char *buf = malloc(CHUNK);
-	pthread_t th;
-	int have_thread = 0;
-	if (rv.lfd < 0 || !buf ||
-	    bind(rv.lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(rv.lfd, 1) < 0 ||
-	    getsockname(rv.lfd, (struct sockaddr *)&sa, &sl) < 0) {
-		perr_set(e, "loopback receiver: %s", strerror(errno));
+	buf = malloc(CHUNK);
+	if (!buf) {
+		perr_set(e, "out of memory");
 		goto out;
 	}
-	if (pthread_create(&th, NULL, receive, &rv) != 0) {
-		perr_set(e, "cannot start the receiver thread");
+	if (start_receiver(&rv, &sa, &th, e) < 0)
 		goto out;
-	}
 	have_thread = 1;
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	double t0 = util_monotonic();
@@ -349,64 +419,12 @@ int workload_backup(const char *src, const char *target,
 		perr_set(e, "loopback connect: %s", strerror(errno));
 		goto out;
 	}
-	for (size_t i = 0; i < nf; i++) {
-		char path[4096 + 260];
-		snprintf(path, sizeof(path), "%s/%s", sdir, files[i]);
-		int in = open(path, O_RDONLY | O_CLOEXEC);
-		struct stat st;
-		if (in < 0 || fstat(in, &st) < 0) {
-			perr_set(e, "unable to read '%s': %s", path,
-				 strerror(errno));
-			if (in >= 0)
-				close(in);
-			goto out;
-		}
-		size_t nlen = strlen(files[i]);
-		unsigned char h[12];
-		h[0] = (unsigned char)(nlen >> 24), h[1] = (unsigned char)(nlen >> 16);
-		h[2] = (unsigned char)(nlen >> 8), h[3] = (unsigned char)nlen;
-		put_be64(h + 4, (uint64_t)st.st_size);
-		if (send_full(fd, h, 12, &r->transfer_time) < 0 ||
-		    send_full(fd, files[i], nlen, &r->transfer_time) < 0) {
-			close(in);
-			goto broken;
-		}
-		r->wire_bytes += 12 + nlen;
-		uint64_t left = (uint64_t)st.st_size;
-		while (left > 0) {
-			ssize_t n = read(in, buf, left < CHUNK ? (size_t)left : CHUNK);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				perr_set(e, "unable to read '%s': %s", path,
-					 n < 0 ? strerror(errno) : "file shrank");
-				close(in);
-				goto out;
-			}
-			if (send_full(fd, buf, (size_t)n, &r->transfer_time) < 0) {
-				close(in);
-				goto broken;
-			}
-			left -= (uint64_t)n;
-			r->data_bytes += (uint64_t)n;
-			r->wire_bytes += (uint64_t)n;
-		}
-		close(in);
-		r->files++;
-	}
-	unsigned char end[8] = { 0 };
-	if (send_full(fd, end, 4, &r->transfer_time) < 0)
-		goto broken;
-	r->wire_bytes += 4;
-	if (read_full(fd, end, 8) < 0 || get_be64(end) != r->data_bytes)
-		goto broken;
+	if (send_all(fd, sdir, files, nf, buf, r, e) < 0)
+		goto out;
 	r->elapsed = util_monotonic() - t0;
 	r->kb_per_sec = r->elapsed > 0 ? (double)r->data_bytes / 1024.0 /
 						 r->elapsed : 0;
 	rc = 0;
-	goto out;
-broken:
-	perr_set(e, "sending to the receiver failed");
 out:
 	if (fd >= 0)
 		shutdown(fd, SHUT_RDWR);

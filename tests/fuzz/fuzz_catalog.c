@@ -1,5 +1,6 @@
 /* fuzz_catalog.c - counter path parsing (counters/catalog.h): a parsed
  * path formats back to one that parses to the same counter. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,14 +10,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	/* the parsers read a string: the input up to its first NUL */
+	char *text = strndup((const char *)data, size);
 	struct counter_path p, q;
 	struct perr e;
 
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	if (catalog_parse_path(text, &p, &e) == 0) {
 		char buf[512];
 

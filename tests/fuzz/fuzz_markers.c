@@ -1,5 +1,6 @@
 /* fuzz_markers.c - markers.tsv parsing, session pairing and the field
  * escapes (logs/markers.h). */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,15 +10,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	/* the parsers read a string: the input up to its first NUL */
+	char *text = strndup((const char *)data, size);
 	struct marker_list l;
 	struct session *ss;
 	char *esc, *back;
 
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	memset(&l, 0, sizeof(l));
 	if (markers_parse(text, "markers.tsv", &l) == 0) {
 		long n = markers_sessions(&l, &ss);

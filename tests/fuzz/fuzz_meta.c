@@ -1,5 +1,6 @@
 /* fuzz_meta.c - perflog.meta parsing (logs/logset.h); what parses must
  * format and parse again to the same text. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,14 +10,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	/* the parsers read a string: the input up to its first NUL */
+	char *text = strndup((const char *)data, size);
 	struct logset_meta m, m2;
 	struct perr e;
 
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	memset(&m, 0, sizeof(m));
 	if (logset_meta_parse(text, "perflog.meta", &m, &e) == 0) {
 		char *out = logset_meta_format(&m);

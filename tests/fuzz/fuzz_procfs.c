@@ -22,6 +22,7 @@
 #include "../../counters/psi.h"
 #include "../../counters/rates.h"
 #include "../../counters/source.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -97,23 +98,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	const unsigned char *part[2 * NFILES];
 	size_t len[2 * NFILES];
-	int n = 0;
-	const unsigned char *p = data, *end = data + size;
+	int n;
 	struct raw_snapshot a, b;
 	struct sample smp;
 
 	if (!root[0])
 		setup();
-	while (n < 2 * NFILES) {
-		const unsigned char *sep = memmem(p, (size_t)(end - p), "@@@\n", 4);
-
-		part[n] = p;
-		len[n] = sep ? (size_t)(sep - p) : (size_t)(end - p);
-		n++;
-		if (!sep)
-			break;
-		p = sep + 4;
-	}
+	n = fuzz_split(data, size, part, len, 2 * NFILES);
 	for (int i = 0; i < NFILES; i++)
 		put(i, i < n ? part[i] : NULL, i < n ? len[i] : 0);
 	for (int i = 6; i < n && i < NFILES; i++) {

@@ -1,4 +1,5 @@
 /* fuzz_settings.c - the settings file parser (collector/settings.h). */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,14 +9,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	/* the parsers read a string: the input up to its first NUL */
+	char *text = strndup((const char *)data, size);
 	struct settings s;
 	struct perr e;
 
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
 	if (settings_default(&s) == 0) {
 		if (settings_parse(text, "fuzz.pml", &s, &e) < 0 &&
 		    (!e.msg[0] || strchr(e.msg, '\n')))

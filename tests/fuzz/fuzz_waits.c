@@ -23,6 +23,7 @@
 #include "../../counters/waitclass.h"
 #include "../../counters/waitrates.h"
 #include "../../counters/waits.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -139,21 +140,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	const unsigned char *part[9];
 	size_t len[9];
-	int n = 0;
-	const unsigned char *p = data, *end = data + size;
+	int n;
 
 	if (!root[0])
 		setup();
-	while (n < 9) {
-		const unsigned char *sep = memmem(p, (size_t)(end - p), "@@@\n", 4);
-
-		part[n] = p;
-		len[n] = sep ? (size_t)(sep - p) : (size_t)(end - p);
-		n++;
-		if (!sep)
-			break;
-		p = sep + 4;
-	}
+	n = fuzz_split(data, size, part, len, 9);
 	for (int i = 0; i < 9; i++) {
 		put(files[i], i < n ? part[i] : NULL, i < n ? len[i] : 0);
 		if (i < n)

@@ -24,31 +24,7 @@
 #include "../../counters/rates.h"
 #include "../../logs/logset.h"
 #include "../../logs/markers.h"
-
-static void add_all(struct logset_writer *w, enum counter_object obj,
-		    const char *inst)
-{
-	int idx[CATALOG_MAX_PER_OBJECT];
-	int n = catalog_objects[obj].ncounters;
-	struct perr e;
-
-	for (int i = 0; i < n; i++)
-		idx[i] = i;
-	if (logset_add_instance(w, obj, inst, idx, (size_t)n, &e) < 0) {
-		fprintf(stderr, "mklogset: %s\n", e.msg);
-		exit(1);
-	}
-}
-
-static void set(struct sample *s, enum counter_object obj, const char *inst,
-		enum counter_id id, double v)
-{
-	struct instance_values *iv = sample_find(s, obj, inst);
-
-	if (!iv)
-		iv = sample_add(s, obj, inst);
-	iv->v[catalog_counters[id].index] = v;
-}
+#include "fill.h"
 
 int main(int argc, char **argv)
 {
@@ -72,16 +48,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const char *cpus[] = { "_Total", "0", "1" };
+	int lo = !strncmp(k, "lo", 2), bad = 0;
 	for (int i = 0; i < 3; i++)
-		add_all(w, OBJ_PROCESSOR, cpus[i]);
-	int lo = !strncmp(k, "lo", 2);
+		bad |= fill_add_object(w, OBJ_PROCESSOR, cpus[i]);
 	if (lo)
-		add_all(w, OBJ_LOGICALDISK, "loop0");
-	add_all(w, OBJ_LOGICALDISK, "sdb");
-	add_all(w, OBJ_MEMORY, "");
+		bad |= fill_add_object(w, OBJ_LOGICALDISK, "loop0");
+	bad |= fill_add_object(w, OBJ_LOGICALDISK, "sdb");
+	bad |= fill_add_object(w, OBJ_MEMORY, "");
 	if (lo)
-		add_all(w, OBJ_NETWORK, "lo");
-	add_all(w, OBJ_NETWORK, "eth0");
+		bad |= fill_add_object(w, OBJ_NETWORK, "lo");
+	bad |= fill_add_object(w, OBJ_NETWORK, "eth0");
+	if (bad)
+		return 1;
 	struct sample s = { 0 };
 	for (int i = 1; i <= 120; i++) {
 		int in = i > 30 && i <= 90;
@@ -106,27 +84,27 @@ int main(int argc, char **argv)
 			avail = 90e6;
 		}
 		sample_reset(&s);
-		set(&s, OBJ_PROCESSOR, "0", CTR_CPU_PROCESSOR_TIME, c0);
-		set(&s, OBJ_PROCESSOR, "1", CTR_CPU_PROCESSOR_TIME, c1);
-		set(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_PROCESSOR_TIME, (c0 + c1) / 2);
-		set(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_IOWAIT_TIME, 0.2);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_TIME, busy);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READ_BYTES, rb);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITE_BYTES, 0);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READS, xf);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITES, 0);
-		set(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_SEC_PER_TRANSFER, 0.0009);
-		set(&s, OBJ_MEMORY, "", CTR_MEM_AVAILABLE, avail);
-		set(&s, OBJ_MEMORY, "", CTR_MEM_PAGES, pages);
-		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BYTES_TOTAL, nb);
-		set(&s, OBJ_NETWORK, "eth0", CTR_NET_BANDWIDTH, 1e9);
+		fill_value(&s, OBJ_PROCESSOR, "0", CTR_CPU_PROCESSOR_TIME, c0);
+		fill_value(&s, OBJ_PROCESSOR, "1", CTR_CPU_PROCESSOR_TIME, c1);
+		fill_value(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_PROCESSOR_TIME, (c0 + c1) / 2);
+		fill_value(&s, OBJ_PROCESSOR, "_Total", CTR_CPU_IOWAIT_TIME, 0.2);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_TIME, busy);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READ_BYTES, rb);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITE_BYTES, 0);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_READS, xf);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITES, 0);
+		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_SEC_PER_TRANSFER, 0.0009);
+		fill_value(&s, OBJ_MEMORY, "", CTR_MEM_AVAILABLE, avail);
+		fill_value(&s, OBJ_MEMORY, "", CTR_MEM_PAGES, pages);
+		fill_value(&s, OBJ_NETWORK, "eth0", CTR_NET_BYTES_TOTAL, nb);
+		fill_value(&s, OBJ_NETWORK, "eth0", CTR_NET_BANDWIDTH, 1e9);
 		if (lo) {
-			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_TIME, 5);
-			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_READ_BYTES, 0);
-			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_WRITE_BYTES, 0);
-			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_READS, 0);
-			set(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_WRITES, 0);
-			set(&s, OBJ_NETWORK, "lo", CTR_NET_BYTES_TOTAL, 300e6);
+			fill_value(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_TIME, 5);
+			fill_value(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_READ_BYTES, 0);
+			fill_value(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_WRITE_BYTES, 0);
+			fill_value(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_READS, 0);
+			fill_value(&s, OBJ_LOGICALDISK, "loop0", CTR_DISK_WRITES, 0);
+			fill_value(&s, OBJ_NETWORK, "lo", CTR_NET_BYTES_TOTAL, 300e6);
 		}
 		if (logset_write_sample(w, t0 + i, &s, &e) < 0) {
 			fprintf(stderr, "mklogset: %s\n", e.msg);

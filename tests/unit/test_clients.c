@@ -13,11 +13,9 @@
 
 #include "../../client/client.h"
 #include "../../client/netbackup.h"
+#include "fixtures.h"
 #include "tap.h"
 
-#ifndef FIXTURES
-#define FIXTURES "tests/fixtures"
-#endif
 
 #define U NAN	/* not printed: must stay unknown */
 
@@ -128,16 +126,6 @@ static const struct expect {
 	  { 50.0 * 1048576, 50.0 * 1048576, 5, 112, 1525.81 * 1024, 0 },
 	  NULL, NULL },
 };
-
-static char *load(const char *name, size_t *len)
-{
-	char path[256];
-	snprintf(path, sizeof(path), FIXTURES "/clients/%s", name);
-	char *t = util_read_file(path, len);
-	if (!t)
-		printf("# cannot read %s\n", path);
-	return t;
-}
 
 /* An exact-length private copy, so ASan sees any read past the end. */
 static long detect_exact(const char *text, size_t len, const struct client_def *forced,

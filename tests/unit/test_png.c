@@ -122,6 +122,11 @@ int main(void)
 	if (rc)
 		printf("# %s\n", e.msg);
 
+	/* stacked: areas on each other, each legend its own series' */
+	rc = png_render_stacked(png, &c, &o, lg, &e);
+	OK(rc == 0, "a stacked chart is drawn");
+	EQ_DBL(lg[0].max, 99, 1e-6, "stacked: a legend keeps its own series' max");
+
 	/* errors */
 	s[0].file = s[1].file = "/nonexistent/x.rrd";
 	rc = png_render(png, &c, &o, lg, &e);

@@ -10,21 +10,9 @@
 #include <string.h>
 
 #include "../../client/summary.h"
+#include "fixtures.h"
 #include "tap.h"
 
-#ifndef FIXTURES
-#define FIXTURES "tests/fixtures"
-#endif
-
-static char *load(const char *name, size_t *len)
-{
-	char path[256];
-	snprintf(path, sizeof(path), FIXTURES "/clients/%s", name);
-	char *t = util_read_file(path, len);
-	if (!t)
-		printf("# cannot read %s\n", path);
-	return t;
-}
 
 /* Parse exactly len bytes from a private copy (no NUL after it). */
 static long parse_exact(const char *text, size_t len, struct summary_list *l)

@@ -1,0 +1,173 @@
+/*
+ * report_print.c - the text report (report.h): per session its times, the
+ * command from the end marker, the backup client's figures
+ * (report_client.h), a table of avg / p95 / peak / min per resource, the
+ * client's instrumentation and the verdict.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report_client.h"
+
+static void row(FILE *f, const char *label, const struct report_stat *s,
+		double scale, const char *unit, int bytes)
+{
+	char a[32], b[32], c[32], d[32];
+
+	if (!s->n) {
+		fprintf(f, "    %-34s %s\n", label, "n/a");
+		return;
+	}
+	if (bytes) {
+		fprintf(f, "    %-34s %12s %12s %12s %12s\n", label,
+			report_fmt_bytes(a, sizeof(a), s->avg, unit),
+			report_fmt_bytes(b, sizeof(b), s->p95, unit),
+			report_fmt_bytes(c, sizeof(c), s->peak, unit),
+			report_fmt_bytes(d, sizeof(d), s->min, unit));
+		return;
+	}
+	int w = 12 - (int)strlen(unit);
+	fprintf(f, "    %-34s %*.1f%s %*.1f%s %*.1f%s %*.1f%s\n", label,
+		w, s->avg * scale, unit, w, s->p95 * scale, unit,
+		w, s->peak * scale, unit, w, s->min * scale, unit);
+}
+
+static void fmt_duration(char *buf, size_t n, time_t secs)
+{
+	snprintf(buf, n, "%lld:%02lld:%02lld", (long long)secs / 3600,
+		 (long long)secs / 60 % 60, (long long)secs % 60);
+}
+
+/* The session's own length from its markers (milliseconds), or the span
+ * judged when a marker is missing. */
+static void fmt_session_duration(char *buf, size_t n,
+				 const struct report_session *s)
+{
+	long long ms;
+
+	if (!s->begin_m || !s->end_m) {
+		fmt_duration(buf, n, s->end - s->begin);
+		return;
+	}
+	ms = ((long long)s->end_m->t - (long long)s->begin_m->t) * 1000 +
+	     s->end_m->ms - s->begin_m->ms;
+	if (ms < 0)
+		ms = 0;
+	snprintf(buf, n, "%lld:%02lld:%02lld.%03lld", ms / 3600000,
+		 ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
+}
+
+/* What the end marker says of the command. */
+static void print_command(FILE *f, const struct marker *end)
+{
+	const char *v;
+
+	if ((v = marker_get(end, "cmd")))
+		fprintf(f, "  command: %s\n", v);
+	if ((v = marker_get(end, "status")))
+		fprintf(f, "  exit status: %s\n", v);
+	if ((v = marker_get(end, "duration")))
+		fprintf(f, "  command duration: %s s\n", v);
+}
+
+/* The table: a row per resource figure, in the chart sets' order (CPU,
+ * disk, memory and paging, network). */
+static void print_resources(FILE *f, const struct report_figures *g)
+{
+	char lbl[192], bw[32];
+
+	fprintf(f, "  %-36s %12s %12s %12s %12s\n", "resource", "avg", "p95",
+		"peak", "min");
+	snprintf(lbl, sizeof(lbl), "CPU total (%d CPUs)", g->ncpu);
+	row(f, lbl, &g->cpu, 1, "%", 0);
+	snprintf(lbl, sizeof(lbl), "busiest CPU (%s most)",
+		 g->cpu1_name[0] ? g->cpu1_name : "n/a");
+	row(f, lbl, &g->cpu1, 1, "%", 0);
+	row(f, "CPU I/O wait", &g->iowait, 1, "%", 0);
+	if (g->proc_cpu.n)
+		row(f, "client process tree CPU", &g->proc_cpu, 1, "%", 0);
+	if (g->disk[0]) {
+		snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) %% Disk Time", g->disk);
+		row(f, lbl, &g->disk_busy, 1, "%", 0);
+		snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) bytes/sec", g->disk);
+		row(f, lbl, &g->disk_bytes, 1, "/s", 1);
+		snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) transfers/sec", g->disk);
+		row(f, lbl, &g->disk_xfers, 1, "", 0);
+		snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) ms/transfer", g->disk);
+		row(f, lbl, &g->disk_service, 1000, "", 0);
+		if (!isnan(g->disk_xfer_size))
+			fprintf(f, "    %-34s %12s\n", "average transfer size",
+				report_fmt_bytes(lbl, sizeof(lbl), g->disk_xfer_size, NULL));
+	} else {
+		fprintf(f, "    %-34s n/a\n", "disk");
+	}
+	row(f, "Memory available", &g->mem_avail, 1, "", 1);
+	row(f, "Memory pages/sec", &g->pages, 1, "", 0);
+	if (g->net[0]) {
+		snprintf(lbl, sizeof(lbl), "Network Interface(%s) bytes/sec", g->net);
+		row(f, lbl, &g->net_bytes, 1, "/s", 1);
+		snprintf(lbl, sizeof(lbl), "%s share of %s", g->net,
+			 report_fmt_bits(bw, sizeof(bw), g->net_bandwidth));
+		row(f, lbl, &g->net_share, 1, "%", 0);
+	} else {
+		fprintf(f, "    %-34s n/a\n", "network");
+	}
+}
+
+static void print_instr(FILE *f, const struct report_session *s)
+{
+	if (s->has_instr) {
+		const struct instr_thread *t = instr_main_thread(&s->instr);
+		fprintf(f, "  client instrumentation (thread %ld, %.3f s elapsed; %s):\n",
+			t->id, t->elapsed_s, s->instr_src);
+		for (size_t i = 0; i < t->n; i++)
+			if (t->s[i].actual_s > 0)
+				fprintf(f, "    %-20s %10.3f s %5.1f%%\n", t->s[i].name,
+					t->s[i].actual_s,
+					t->elapsed_s > 0 ? 100 * t->s[i].actual_s / t->elapsed_s : 0);
+	} else if (s->instr_src[0]) {
+		fprintf(f, "  client instrumentation: %s\n", s->instr_src);
+	}
+}
+
+static void print_session(FILE *f, const struct report *r,
+			  const struct report_session *s)
+{
+	char t1[40], t2[40], du[32];
+
+	util_iso8601(t1, sizeof(t1), s->begin_m ? s->begin_m->t : s->begin,
+		     s->begin_m ? s->begin_m->ms : -1);
+	util_iso8601(t2, sizeof(t2), s->end_m ? s->end_m->t : s->end,
+		     s->end_m ? s->end_m->ms : -1);
+	fmt_session_duration(du, sizeof(du), s);
+	fprintf(f, "\nSession %s%s\n", s->name, s->open ? " (open: no end marker)" : "");
+	fprintf(f, "  from %s to %s, duration %s\n", t1, t2, du);
+	if (s->end_m)
+		print_command(f, s->end_m);
+	report_client_print(f, r->ls, s);
+	print_resources(f, &s->fig);
+	print_instr(f, s);
+	fprintf(f, "  %s\n", s->verdict.line);
+	if (s->verdict.hint[0])
+		fprintf(f, "  (%s)\n", s->verdict.hint);
+}
+
+void report_print(FILE *f, const struct report *r)
+{
+	const struct logset_meta *m = logset_meta(r->ls);
+	char t[40];
+
+	fprintf(f, "perflog report: %s\n", r->dir);
+	fprintf(f, "  host %s, %s, interval %u s, started %s\n", m->host, m->os,
+		m->interval, util_iso8601(t, sizeof(t), m->start, -1));
+	fprintf(f, "  %zu session%s%s\n", r->n, r->n == 1 ? "" : "s",
+		r->s[0].begin_m ? "" : " (no markers: the whole log)");
+	if (r->markers.bad_lines)
+		fprintf(f, "  warning: %zu malformed marker line(s), first: %s\n",
+			r->markers.bad_lines, r->markers.first_bad.msg);
+	for (size_t i = 0; i < r->n; i++)
+		print_session(f, r, &r->s[i]);
+}
+

@@ -1,0 +1,30 @@
+/*
+ * fixtures.h - the unit tests' reader of tests/fixtures/clients/ (the
+ * captured backup client outputs), shared by test_summary and
+ * test_clients. FIXTURES may be set at build time; by default the tests
+ * run from the top of the tree.
+ */
+#ifndef PERFLOG_TEST_FIXTURES_H
+#define PERFLOG_TEST_FIXTURES_H
+
+#include <stdio.h>
+
+#include "../../common/util.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures"
+#endif
+
+/* tests/fixtures/clients/NAME, whole; NULL (said on stdout) when it
+ * cannot be read. */
+static inline char *load(const char *name, size_t *len)
+{
+	char path[256];
+	snprintf(path, sizeof(path), FIXTURES "/clients/%s", name);
+	char *t = util_read_file(path, len);
+	if (!t)
+		printf("# cannot read %s\n", path);
+	return t;
+}
+
+#endif

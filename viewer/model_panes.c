@@ -1,0 +1,193 @@
+/*
+ * model_panes.c - the viewer's panes (model.h): by default one per chart
+ * set (counters/chartset.h) and log set, with the series the set marks for
+ * the pane (CV_PANE) found in that log set (logs/lookup.h: the busiest
+ * disks and interfaces ranked by their mean over the whole log, fetched
+ * coarse); the counter chooser replaces a pane's series.
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../counters/chartset.h"
+#include "../logs/lookup.h"
+
+static int add_series(struct vm_pane *p, long idx, const char *label,
+		      int axis)
+{
+	if (idx < 0 || p->n >= VM_MAX_SERIES)
+		return -1;
+	struct vm_series *s = &p->s[p->n];
+	memset(s, 0, sizeof(*s));
+	s->idx = (size_t)idx;
+	s->ref_idx = -1;
+	s->axis = axis;
+	s->color = (int)(p->n % VL_NSERIES_COLORS) + 1;
+	s->at_cursor = NAN;
+	util_strlcpy(s->label, label, sizeof(s->label));
+	p->n++;
+	return 0;
+}
+
+static struct vm_pane *new_pane(struct vm_model *m, const char *name,
+				size_t src)
+{
+	struct vm_pane *p = realloc(m->panes, (m->npanes + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	m->panes = p;
+	p = &m->panes[m->npanes++];
+	memset(p, 0, sizeof(*p));
+	util_strlcpy(p->name, name, sizeof(p->name));
+	p->src = src;
+	return p;
+}
+
+/* The pane's label of one counter of a series (chart_series.label). */
+static void series_label(char *buf, size_t n, const struct chart_series *cs,
+			 const char *inst)
+{
+	if (cs->inst == CI_NONE || cs->inst == CI_TOTAL)
+		snprintf(buf, n, "%s", cs->label);
+	else if (!cs->label || !cs->label[0])
+		snprintf(buf, n, "%s", inst);
+	else
+		snprintf(buf, n, "%.8s %s", strcmp(inst, "_Total") ? inst : "all",
+			 cs->label);
+}
+
+/* The set's instances, busiest first over the whole log (fetched coarse,
+ * about 200 rows), up to the set's `top`. */
+static size_t ranked(struct vm_source *src, const struct chartset *set,
+		     size_t *rank)
+{
+	const struct logset_meta *mt = logset_meta(src->ls);
+	struct lookup_rank r[VM_MAX_SERIES];
+	unsigned long res = (unsigned long)(src->last - src->first) / 200;
+	size_t want = set->top < VM_MAX_SERIES ? set->top : VM_MAX_SERIES;
+
+	if (!set->ranked || !want)
+		return 0;
+	if (res < mt->interval)
+		res = mt->interval;
+	long n = lookup_busiest(src->ls, set->rank, src->first, src->last, res,
+				r, want);
+	for (long i = 0; i < n; i++)
+		rank[i] = r[i].idx;
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* The pane of chart set `set` for log set si: the series marked CV_PANE,
+ * a chart's unit per axis. No pane when the set logged none of them. */
+static int default_pane(struct vm_model *m, size_t si,
+			const struct chartset *set)
+{
+	struct vm_source *src = &m->src[si];
+	const struct logset_meta *mt = logset_meta(src->ls);
+	struct vm_pane *p = new_pane(m, set->title, si);
+	size_t rank[VM_MAX_SERIES], nrank;
+	int axis = 0;
+
+	if (!p)
+		return -1;
+	nrank = ranked(src, set, rank);
+	for (size_t k = 0; k < CHARTSET_MAX_CHARTS && set->charts[k].title; k++) {
+		const struct chart *c = &set->charts[k];
+
+		if (!chart_shows(c, CV_PANE) || axis > 1)
+			continue;
+		p->unit[axis] = c->unit;
+		if (axis == 0)
+			p->unit[1] = c->unit;
+		for (size_t i = 0; i < chart_nseries(c); i++) {
+			const struct chart_series *cs = &c->series[i];
+			struct lookup_hit hit[VM_MAX_SERIES];
+			char lab[40];
+
+			if (!(cs->views & CV_PANE))
+				continue;
+			size_t nh = lookup_series(mt, cs, set->ranked ? rank : NULL,
+						  nrank, hit, VM_MAX_SERIES);
+			for (size_t h = 0; h < nh; h++) {
+				series_label(lab, sizeof(lab), cs, hit[h].instance);
+				if (add_series(p, (long)hit[h].idx, lab, axis) == 0) {
+					p->s[p->n - 1].ref_idx = hit[h].ref;
+					p->s[p->n - 1].stack = c->stack;
+				}
+			}
+		}
+		axis++;
+	}
+	if (p->n == 0)
+		m->npanes--;	/* nothing of this set was logged */
+	return 0;
+}
+
+int vm_default_panes(struct vm_model *m)
+{
+	/* set by set, so the log sets' CPU panes sit together */
+	for (int k = 0; k < CHARTSET_COUNT; k++)
+		for (size_t i = 0; i < m->nsrc; i++)
+			if (default_pane(m, i, &chartset_table[k]) < 0)
+				return -1;
+	return 0;
+}
+
+/* ---- choosing series ---- */
+
+static const char *short_label(const struct logset_counter *c, char *buf,
+			       size_t n)
+{
+	/* "sda busy", "eth0 B/s": instance and a short counter name */
+	const char *name = c->def ? c->def->name : c->path;
+	char word[16];
+	size_t k = 0;
+	for (const char *q = name; *q && k + 1 < sizeof(word); q++)
+		if (*q != '%' && *q != ' ' && *q != '.')
+			word[k++] = *q;
+		else if (k && *q == ' ' && k > 4)
+			break;
+	word[k] = '\0';
+	if (*c->instance)
+		snprintf(buf, n, "%.10s %.8s", c->instance, word);
+	else
+		snprintf(buf, n, "%.12s", word);
+	return buf;
+}
+
+int vm_set_series(struct vm_model *m, size_t pi, const size_t *idx, size_t n)
+{
+	if (pi >= m->npanes)
+		return -1;
+	struct vm_pane *p = &m->panes[pi];
+	const struct logset_meta *mt = logset_meta(m->src[p->src].ls);
+	for (size_t k = 0; k < p->n; k++) {
+		free(p->s[k].pts);
+		p->s[k].pts = NULL;
+	}
+	p->n = 0;
+	int have_unit[2] = { 0, 0 };
+	for (size_t i = 0; i < n && p->n < VM_MAX_SERIES; i++) {
+		if (idx[i] >= mt->ncounters)
+			continue;
+		const struct logset_counter *c = &mt->counters[idx[i]];
+		enum counter_unit u = c->def ? c->def->unit : UNIT_COUNT;
+		int axis;
+		if (!have_unit[0] || p->unit[0] == u)
+			axis = 0;
+		else if (!have_unit[1] || p->unit[1] == u)
+			axis = 1;
+		else
+			continue;	/* a third unit does not fit a pane */
+		p->unit[axis] = u;
+		have_unit[axis] = 1;
+		char lab[32];
+		add_series(p, (long)idx[i], short_label(c, lab, sizeof(lab)), axis);
+	}
+	m->f_dots = 0;	/* fetch again */
+	return 0;
+}
+
