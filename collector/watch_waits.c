@@ -171,21 +171,6 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 	ww->have_cprev = 1;
 }
 
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The totals as waits-LABEL.tsv; its name to name. */
 static int write_totals(struct watch_waits *ww, const char *dir,
 			const char *label, char *name, size_t n,
@@ -203,7 +188,7 @@ static int write_totals(struct watch_waits *ww, const char *dir,
 		free(buf);
 		return -1;
 	}
-	rc = write_all(fd, buf, len);
+	rc = util_write_full(fd, buf, len);
 	if (rc < 0) {
 		perr_set(e, "unable to write '%s/%s': %s", dir, name,
 			 strerror(errno ? errno : ENOSPC));

@@ -73,21 +73,6 @@ int markers_remove_beside(const char *dir, const char *name)
 	return rc;
 }
 
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int markers_write_figures(const char *dir, const char *label,
 			  const char *const *extra, size_t n, char *name,
 			  size_t name_n, struct perr *e)
@@ -98,12 +83,12 @@ int markers_write_figures(const char *dir, const char *label,
 
 	if (fd < 0)
 		return -1;
-	rc = write_all(fd, FIGURES_HEADER, strlen(FIGURES_HEADER));
+	rc = util_write_full(fd, FIGURES_HEADER, strlen(FIGURES_HEADER));
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *x = markers_escape(extra[i]);
 
-		rc = !x || write_all(fd, x, strlen(x)) < 0 ||
-		     write_all(fd, "\n", 1) < 0 ? -1 : 0;
+		rc = !x || util_write_full(fd, x, strlen(x)) < 0 ||
+		     util_write_full(fd, "\n", 1) < 0 ? -1 : 0;
 		free(x);
 	}
 	if (rc == 0 && fdatasync(fd) < 0)
