@@ -38,8 +38,8 @@ enum chartset_id {
 	CHARTSET_DISK,
 	CHARTSET_MEMORY,
 	CHARTSET_NETWORK,
-	/* this round's sets go here, before the count: Process wait
-	 * states (CHARTSET_WAITS), Pressure stalls (CHARTSET_PRESSURE) */
+	CHARTSET_WAITS,		/* the client's wait states (perflog run) */
+	CHARTSET_PRESSURE,	/* the host's pressure stalls (PNG only) */
 	CHARTSET_COUNT
 };
 
@@ -105,6 +105,8 @@ struct chartset {
 	enum counter_id rank;	/* whose mean ranks the instances */
 	size_t top;		/* the viewer shows this many CI_EACH
 				   instances, the busiest */
+	int png_only;		/* no pane in the viewer's default layout
+				   (its series are chosen with `c`) */
 	struct chart charts[CHARTSET_MAX_CHARTS];
 };
 

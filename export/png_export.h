@@ -12,6 +12,11 @@
  *   memory.png    Available Bytes, Cache Bytes (base 1024)
  *   paging.png    Pages/sec, Page Faults/sec
  *   network.png   Bytes Received/Sent/sec of each interface
+ *   waits.png     the wait states of each Process (perflog run), stacked:
+ *                 running, CPU wait, disk, network, other, sleep; with a
+ *                 session, only that session's Process
+ *   cgroup.png    its cgroup's CPU, I/O and memory stalls, quota throttling
+ *   pressure.png  Pressure(cpu|io|memory) some and full
  *   NAME.png      one per --counters group (see png_export_options)
  * _Total instances of disks and interfaces are left out of the per-device
  * charts. Each chart's legend figures are also written to OUTDIR/charts.tsv:
