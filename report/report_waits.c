@@ -26,7 +26,8 @@
  *              split as evidence; else "nothing: no one state dominated"
  * Each line is corroborated by the system counters: the host's CPU and
  * run queue, the busiest disk, the busiest interface and its share, the
- * cgroup's stalls and throttling.
+ * cgroup's stalls and throttling. Its percentages are shares of the
+ * voting states' time (the table beside it has the raw split).
  */
 #include "report_rules.h"
 
@@ -212,18 +213,21 @@ static void disk_evidence(const struct report_figures *f,
 		ADD("; its cgroup stalled on I/O %.0f%%", w->stall_io.avg);
 }
 
-/* Why the client waits on a disk: small synchronous transfers, a limit
- * outside a device that is not busy, a slow device, or a full one. */
+/* Why the client waits on a disk: a device that is not busy (a limit
+ * outside it, or each synchronous write waiting for its flush), small
+ * transfers on a busy one (synchronous or random I/O), a slow device, or
+ * one at its throughput. */
 static void disk_hint(const struct report_figures *f, struct report_verdict *v)
 {
 	int busy = f->disk_busy.n && f->disk_busy.avg >= REPORT_DISK_AVG;
+	int small = !isnan(f->disk_xfer_size) && f->disk_xfer_size < REPORT_SMALL_XFER;
 
-	if (!isnan(f->disk_xfer_size) && f->disk_xfer_size < REPORT_SMALL_XFER)
+	if (!busy)
+		snprintf(v->hint, sizeof(v->hint),
+			 "the disk is not saturated while the client waits on it: an I/O limit outside the device (a cgroup io.max or blkio throttle), a slow path, or synchronous writes each waiting for its flush");
+	else if (small)
 		snprintf(v->hint, sizeof(v->hint),
 			 "small transfers, each quick, and the client waits for every one: synchronous writes (O_DSYNC, fsync per file) or random reads; latency, not throughput: fewer syncs, larger writes, a write cache");
-	else if (!busy)
-		snprintf(v->hint, sizeof(v->hint),
-			 "the disk is not saturated while the client waits on it: an I/O limit outside the device (a cgroup io.max or blkio throttle) or a slow path");
 	else if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
 		snprintf(v->hint, sizeof(v->hint),
 			 "slow service time (%.0f ms per transfer): the device or its path is slow",
@@ -281,18 +285,32 @@ static void describe_memory(const struct report_figures *f,
 		 "the client's working set does not fit its memory limit (cgroup memory.max or memory.limit_in_bytes): raise the limit or shrink the client's cache");
 }
 
+/* The voting states as shares of their own sum (other left out: a
+ * thread's wait on another of the client is that one's), for the line;
+ * other is NAN. */
+static void voting_shares(const double *s, double *p)
+{
+	double sum = 0;
+
+	for (int k = 0; k < WS_N; k++)
+		if (k != WS_OTHER && !isnan(s[k]))
+			sum += s[k];
+	for (int k = 0; k < WS_N; k++)
+		p[k] = k == WS_OTHER || !(sum > 0) ? NAN : 100 * s[k] / sum;
+}
+
 int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v)
 {
 	char split[160], rest[256];
-	const double *p;
+	double p[WS_N];
 	enum report_kind k;
 	int d;
 
 	if (!w || !w->have)
 		return 0;
-	p = shares(w);
+	voting_shares(shares(w), p);
 	d = report_waits_dominant(w);
 	k = waits_kind(w, d);
 	if (k == REPORT_NONE && sys != REPORT_NONE)
@@ -328,7 +346,7 @@ int report_waits_judge(const struct report_figures *f,
 			 "no resource held it back: the client's own limits (a bandwidth limit such as rsync --bwlimit or restic --limit-upload, a schedule, a throttle option)");
 		break;
 	default:
-		split_text(p, split, sizeof(split));
+		split_text(shares(w), split, sizeof(split));
 		snprintf(v->line, sizeof(v->line),
 			 "Bottleneck: nothing: no one state dominated the client's time (%s)",
 			 split);

@@ -305,7 +305,7 @@ static void test_client_waits(void)
 	stat_of(&w.throttled, 74, 3);
 	w.quota = 0.25;
 	dominant(&w, WS_CPU_WAIT, "quota: CPU wait dominates");
-	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "CPU quota: runnable but not running 72%",
+	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "CPU quota: runnable but not running 75%",
 		"quota: CPU quota");
 	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "quota of 0.25 CPU", "quota: its size");
 	/* the same waits without throttling: the host's CPUs are taken */
