@@ -6,11 +6,13 @@
 # Bottleneck line and the dominant wait state (report/README.md).
 #
 #   zoo_start / zoo_stop         the collector; zoo_stop writes the report
+#                                and the CSV (zoo_mean CASE COUNTER)
 #   zoo_cgroup CTRL NAME         a v1 group of controller CTRL (or a v2
 #                                group with it enabled), made and tracked;
 #                                prints its directory, or fails
 #   zoo_run CASE [PROCS...] -- CMD...
 #                                perflog run in those cgroup.procs files
+#                                ($ZOO_PREFIX, e.g. "chrt -f 10", before it)
 #   zoo_check CASE WORD DOM [RE] the verdict's word, the dominant state
 #                                (an ERE: "cpu|cpu_wait"), the line (ERE)
 ZOO=$SCRATCH/zoo
@@ -25,6 +27,16 @@ zoo_start() {
 zoo_stop() {
 	"$PERFLOG" stop "$ZOO_SET" >/dev/null
 	"$PERFLOG" report "$ZOO_SET" >"$SCRATCH/report.txt" 2>&1
+	"$PERFLOG" export "$ZOO_SET" --csv "$SCRATCH/zoo.csv" 2>&1
+}
+
+# The mean of a logged counter of Process(CASE) over its known rows (the
+# collector's own per-row figures, not the totals file the verdict uses).
+zoo_mean() {
+	c=$(csv_col "$SCRATCH/zoo.csv" "\\Process($1)\\$2")
+	[ -n "$c" ] || { echo none; return; }
+	awk -F, -v c="$c" 'NR > 1 && $c != "" { s += $c; n++ }
+		END { if (n) printf "%.1f\n", s / n; else print "none" }' "$SCRATCH/zoo.csv"
 }
 
 # The cgroup v2 mount: /sys/fs/cgroup on a pure v2 host, else unified.
@@ -63,7 +75,7 @@ zoo_run() {
 	done
 	shift
 	ZOO_PROCS=$_procs sh -c 'for f in $ZOO_PROCS; do echo $$ >"$f" || exit 97; done
-		exec "$0" "$@"' "$PERFLOG" run -o "$ZOO" -l "$_case" -- "$@" \
+		exec "$0" "$@"' ${ZOO_PREFIX:-env} "$PERFLOG" run -o "$ZOO" -l "$_case" -- "$@" \
 		>"$SCRATCH/$_case.out" 2>&1
 }
 
@@ -91,4 +103,11 @@ zoo_check() {
 zoo_disk_dev() {
 	d=$(disk_of "$1")
 	[ -n "$d" ] && [ -r "/sys/block/$d/dev" ] && cat "/sys/block/$d/dev"
+}
+
+# zoo_logged CASE COUNTER MIN: the logged counter's mean is at least MIN
+zoo_logged() {
+	m=$(zoo_mean "$1" "$2")
+	ok "$1: logged $2 at least $3 (mean $m)" \
+		awk -v a="$m" -v b="$3" 'BEGIN { exit !(a != "none" && a + 0 >= b) }'
 }

@@ -57,11 +57,11 @@ zoo_check gzipN CPU 'cpu|cpu_wait'
 if [ -n "$quota" ]; then
 	zoo_check quota CPU cpu_wait '^Bottleneck: CPU quota: runnable but not running'
 	like "$(zoo_line quota)" 'quota of 0.25 CPU held it back' 'quota: its size and the throttling'
+	zoo_logged quota '% CPU Wait Time' 30
+	zoo_logged quota '% Throttled Time' 20
 else
-	skip 'quota: not set up'
-	skip 'quota: not set up'
-	skip 'quota: not set up'
-	skip 'quota: not set up'
+	for i in 1 2 3 4 5 6; do skip 'quota: not set up'; done
 fi
 zoo_check pace nothing sleep 'slept [0-9]+% of the time by its own choice'
+zoo_logged pace '% Sleep Time' 50
 done_testing
