@@ -20,20 +20,6 @@
 
 #include "../client/client.h"
 
-static void write_all(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;	/* a full disk must not stop the run */
-		buf += w;
-		n -= (size_t)w;
-	}
-}
-
 int run_output_open(struct run_output *o, const char *dir, const char *name,
 		    unsigned long long cap, struct perr *e)
 {
@@ -157,10 +143,11 @@ void run_output_feed(struct run_output *o, const char *buf, size_t n)
 {
 	if (!o->cap)
 		return;
+	/* a full disk must not stop the run: write errors are let go */
 	if (o->fd >= 0 && o->total + n <= o->cap)
-		write_all(o->fd, buf, n);
+		(void)util_write_full(o->fd, buf, n);
 	else if (o->fd >= 0 && o->total < o->cap)
-		write_all(o->fd, buf, (size_t)(o->cap - o->total));
+		(void)util_write_full(o->fd, buf, (size_t)(o->cap - o->total));
 	ring_feed(o, buf, n);
 	o->total += n;
 	for (size_t i = 0; i < n; i++) {
@@ -196,9 +183,9 @@ void run_output_close(struct run_output *o)
 					 "[perflog run: the first %llu bytes of %llu were not kept; the last %llu follow]\n",
 					 run_output_cut(o), o->total, o->cap);
 
-			write_all(o->fd, note, (size_t)n);
-			write_all(o->fd, o->ring + o->ring_pos, cap - o->ring_pos);
-			write_all(o->fd, o->ring, o->ring_pos);
+			(void)util_write_full(o->fd, note, (size_t)n);
+			(void)util_write_full(o->fd, o->ring + o->ring_pos, cap - o->ring_pos);
+			(void)util_write_full(o->fd, o->ring, o->ring_pos);
 		}
 	}
 	close(o->fd);

@@ -78,16 +78,7 @@ static void setup(void)
 
 static void put(const char *rel, const unsigned char *d, size_t n)
 {
-	char p[128];
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		abort();
-	if (n && write(fd, d, n) != (ssize_t)n)
-		abort();
-	close(fd);
+	fuzz_put(root, rel, d, n);
 }
 
 /* The parsers on their own, on a NUL-terminated copy of a part. */
