@@ -366,6 +366,13 @@ static void test_client_waits(void)
 	/* a shell waiting on its child: other does not vote */
 	waits(&w, 15, 2, 29, 0, 54, 0);
 	dominant(&w, WS_DISK, "other left out: disk 29 of 46 voting");
+	/* the line's shares are of the voting time: a compressor looped by a
+	 * shell ran 39% of the working threads' time and waited 60% on the
+	 * shell's side */
+	idle(&f);
+	waits(&w, 39, 1, 0, 0, 60, 0);
+	judge_w(&f, &w, NULL, REPORT_W_CPU, "ran on a CPU 98% of the time",
+		"a looping shell's waits left out of the line's shares");
 	/* mostly waiting on what this host does not see: no verdict */
 	waits(&w, 5, 0, 10, 0, 85, 0);
 	dominant(&w, -1, "85% other: nothing dominates");
