@@ -16,6 +16,9 @@
  *                                   for SECONDS (a client looking up its
  *                                   index or chunk cache); prints the pages
  *                                   touched
+ *   loadgen threads N SECONDS       N threads, each waiting on a socket of
+ *                                   its own with a 20 ms timeout (a client's
+ *                                   pool of connections), for SECONDS
  *   loadgen pace SECONDS RATE FILE  write FILE at RATE bytes/s in 64 KiB
  *                                   pieces, sleeping (nanosleep) between
  *                                   them, for SECONDS: a client that paces
@@ -25,6 +28,8 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <poll.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -283,6 +288,45 @@ static int do_touch(double seconds, char **files, int n)
 	return 0;
 }
 
+static double threads_end;
+
+static void *socket_waiter(void *arg)
+{
+	int sv[2];
+
+	(void)arg;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return NULL;
+	while (mono_now() < threads_end) {
+		struct pollfd p = { .fd = sv[0], .events = POLLIN };
+
+		poll(&p, 1, 20);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return NULL;
+}
+
+static int do_threads(int n, double seconds)
+{
+	pthread_t *t = calloc(n > 0 ? (size_t)n : 1, sizeof(*t));
+	int started = 0;
+
+	if (!t)
+		return 1;
+	threads_end = mono_now() + seconds;
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, socket_waiter, NULL) == 0)
+			started++;
+		else
+			break;
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	printf("%d\n", started);
+	return started == n ? 0 : 1;
+}
+
 static int do_pace(double seconds, double rate, const char *file)
 {
 	static char buf[64 * 1024];
@@ -338,10 +382,12 @@ int main(int argc, char **argv)
 		random_advice = MADV_RANDOM;
 	if (argc >= 4 && !strcmp(argv[1], "touch"))
 		return do_touch(atof(argv[2]), argv + 3, argc - 3);
+	if (argc == 4 && !strcmp(argv[1], "threads"))
+		return do_threads(atoi(argv[2]), atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "pace"))
 		return do_pace(atof(argv[2]), atof(argv[3]), argv[4]);
 	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES | recv ADDR PORT\n"
 			"       | stdout BYTES | orphans N SECONDS BYTES | touch SECONDS FILE...\n"
-			"       | pace SECONDS RATE FILE\n");
+			"       | threads N SECONDS | pace SECONDS RATE FILE\n");
 	return 2;
 }
