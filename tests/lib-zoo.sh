@@ -8,8 +8,9 @@
 #   zoo_start / zoo_stop         the collector; zoo_stop writes the report
 #                                and the CSV (zoo_mean CASE COUNTER)
 #   zoo_cgroup CTRL NAME         a v1 group of controller CTRL (or a v2
-#                                group with it enabled), made and tracked;
-#                                prints its directory, or fails
+#                                group with it enabled), made and tracked
+#                                (so not in a $(...) subshell): its
+#                                directory in ZOO_CG, or fails
 #   zoo_run CASE [PROCS...] -- CMD...
 #                                perflog run in those cgroup.procs files
 #                                ($ZOO_PREFIX, e.g. "chrt -f 10", before it)
@@ -49,12 +50,13 @@ _v2_root() {
 
 zoo_cgroup() {
 	ctrl=$1 name=$2
+	ZOO_CG=""
 	v1=/sys/fs/cgroup/$ctrl
 	[ "$ctrl" = io ] && v1=/sys/fs/cgroup/blkio
 	if [ -f "$v1/cgroup.procs" ] && ! [ -f "$v1/cgroup.controllers" ]; then
 		mkdir "$v1/$name" 2>/dev/null || return 1
 		track_cgroup "$v1/$name"
-		echo "$v1/$name"
+		ZOO_CG=$v1/$name
 		return 0
 	fi
 	r=$(_v2_root) || return 1
@@ -62,7 +64,7 @@ zoo_cgroup() {
 	echo "+$ctrl" >"$r/cgroup.subtree_control" 2>/dev/null || return 1
 	mkdir "$r/$name" 2>/dev/null || return 1
 	track_cgroup "$r/$name"
-	echo "$r/$name"
+	ZOO_CG=$r/$name
 }
 
 zoo_run() {

@@ -13,6 +13,10 @@
 #           runnable but not running dominates
 #   pace    a writer that sleeps between 64 KiB writes to keep 4 MB/s:
 #           nothing; sleep dominates
+#   quotasys the quota case again without perflog run, between `perflog
+#           mark --begin` and `--end` (start/mark only): no wait states,
+#           so the verdict comes from the system's signals, the host's CPU
+#           pressure stalls included: CPU
 # Under other load the compressing threads also wait for a CPU: the CPU
 # cases accept running or CPU wait as the dominant state (both are the
 # CPU) and check the word; the quota case insists on CPU wait, which more
@@ -20,7 +24,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-zoo.sh"
 
-SECS=8
+SECS=6
 # a few MiB that do not compress: each gzip is short, the loop keeps time
 "$LOADGEN" write "$SCRATCH/rnd.bin" 2000000 >/dev/null || { echo "Bail out! no data"; exit 1; }
 loop="end=\$((\$(date +%s) + $SECS)); while [ \$(date +%s) -lt \$end ]; do gzip -9 -c $SCRATCH/rnd.bin >/dev/null; done"
@@ -33,7 +37,8 @@ zoo_run gzipN -- sh -c "i=0; while [ \$i -lt $n ]; do ($loop) & i=\$((i + 1)); d
 is "$?" 0 "gzipN: $n loops ran"
 
 quota=""
-if g=$(zoo_cgroup cpu plzq$$); then
+if zoo_cgroup cpu plzq$$; then
+	g=$ZOO_CG
 	if [ -f "$g/cpu.cfs_quota_us" ]; then
 		echo 100000 >"$g/cpu.cfs_period_us" && echo 25000 >"$g/cpu.cfs_quota_us" && quota=$g
 	else
@@ -49,6 +54,15 @@ fi
 
 zoo_run pace -- "$LOADGEN" pace $SECS 4000000 "$SCRATCH/paced.out"
 is "$?" 0 'pace: ran'
+
+if [ -n "$quota" ]; then
+	"$PERFLOG" mark --begin -s quotasys -d "$ZOO_SET" "the quota loop, marked only" &&
+	ZOO_PROCS=$quota/cgroup.procs sh -c 'echo $$ >"$ZOO_PROCS" && exec sh -c "$0"' "$loop" &&
+	"$PERFLOG" mark --end -s quotasys -d "$ZOO_SET" "done"
+	is "$?" 0 'quotasys: marked around the quota loop'
+else
+	skip 'quotasys: no cgroup cpu controller to set a quota with'
+fi
 zoo_stop
 
 zoo_check gzip1 CPU 'cpu|cpu_wait'
@@ -64,4 +78,13 @@ else
 fi
 zoo_check pace nothing sleep 'slept [0-9]+% of the time by its own choice'
 zoo_logged pace '% Sleep Time' 50
+if [ -n "$quota" ]; then
+	diag "quotasys: $(zoo_line quotasys)"
+	is "$(zoo_word quotasys)" CPU 'quotasys: the system signals name CPU'
+	is "$(zoo_dominant quotasys)" "" 'quotasys: no wait states without perflog run'
+	like "$(zoo_line quotasys)" 'Pressure\(cpu\)|Processor\(_Total\)|one CPU' \
+		'quotasys: from the CPU pressure stalls (or the host'"'"'s CPUs, when busy)'
+else
+	for i in 1 2 3; do skip 'quotasys: not set up'; done
+fi
 done_testing

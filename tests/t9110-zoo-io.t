@@ -34,7 +34,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-zoo.sh"
 
-SECS=8
+SECS=6
 zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
 
 # the real-time class for the latency-bound cases, when allowed
@@ -45,7 +45,7 @@ chrt -f 10 true 2>/dev/null && rt="chrt -f 10"
 dev=$(zoo_disk_dev "$SCRATCH")
 if [ -n "$dev" ]; then
 	"$LOADGEN" write "$SCRATCH/dsync.out" 128000000 >/dev/null
-	ZOO_PREFIX=$rt zoo_run dsync -- timeout 6 dd if=/dev/zero of="$SCRATCH/dsync.out" bs=4k count=10000000 oflag=direct,dsync conv=notrunc
+	ZOO_PREFIX=$rt zoo_run dsync -- timeout $SECS dd if=/dev/zero of="$SCRATCH/dsync.out" bs=4k count=10000000 oflag=direct,dsync conv=notrunc
 	like "$?" '^(0|124)$' 'dsync: ran (until timeout)'
 else
 	skip "dsync: $SCRATCH is not on a block device"
@@ -53,7 +53,8 @@ fi
 
 # a block-I/O throttle on the disk under the scratch directory
 thr=""
-if [ -n "$dev" ] && g=$(zoo_cgroup io plzb$$); then
+if [ -n "$dev" ] && zoo_cgroup io plzb$$; then
+	g=$ZOO_CG
 	if [ -f "$g/blkio.throttle.write_bps_device" ]; then
 		echo "$dev 8388608" >"$g/blkio.throttle.write_bps_device" && thr=$g
 	else
@@ -83,7 +84,8 @@ fi
 
 # memory: an index larger than the cgroup's limit
 mem=""
-if g=$(zoo_cgroup memory plzm$$); then
+if zoo_cgroup memory plzm$$; then
+	g=$ZOO_CG
 	if [ -f "$g/memory.limit_in_bytes" ]; then
 		echo $((32 << 20)) >"$g/memory.limit_in_bytes" && mem=$g
 	else
