@@ -120,8 +120,17 @@ if [ -n "$net" ]; then
 	zoo_check net network net "carried .*, [0-9]% of its 10 Gb/s: a shaper, the path or the receiver"
 	is "$(cat "$SCRATCH/recv.out")" $((25000000 * SECS)) 'net: the receiver got every byte'
 	zoo_logged net '% Network Wait Time' 50
+	# the stacked wait-state chart through the chart sets: the session's
+	# PNG shows its own Process only, its network band on top
+	"$PERFLOG" export "$ZOO_SET" --png "$SCRATCH/png" --session net >/dev/null
+	ok 'net: waits.png drawn' test -s "$SCRATCH/png/waits.png"
+	avg=$(awk -F'\t' '$1 == "waits.png" && $2 == "net network wait" { print $4 }' "$SCRATCH/png/charts.tsv")
+	ok "net: the chart's network-wait band averages at least 50 ($avg)" \
+		awk -v a="${avg:-0}" 'BEGIN { exit !(a >= 50) }'
+	ok "net: no other session's states in its chart" \
+		sh -c "! awk -F'\t' '\$1 == \"waits.png\" && \$2 !~ /^net /' '$SCRATCH/png/charts.tsv' | grep -q ."
 else
-	for i in 1 2 3 4 5; do skip 'net: not set up'; done
+	for i in 1 2 3 4 5 6 7 8; do skip 'net: not set up'; done
 fi
 if [ -n "$mem" ]; then
 	zoo_check memory memory disk "stalled on memory [0-9]+% of the time .* reading back pages its memory limit evicted"
@@ -134,4 +143,9 @@ if [ -n "$mem" ]; then
 else
 	for i in 1 2 3 4 5; do skip 'memory: not set up'; done
 fi
+# the HTML report: every perflog run session has its wait-state chart
+"$PERFLOG" report "$ZOO_SET" --html "$SCRATCH/html" >/dev/null
+runs=$(grep -c 'waits=waits-' "$ZOO_SET/markers.tsv")
+charts=$(grep -o 'src="session-[0-9]*/waits.png"' "$SCRATCH/html/index.html" | sort -u | wc -l)
+is "$charts" "$runs" 'html: a wait-state chart per perflog run session'
 done_testing
