@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../commands.h"
+#include "../logs/setdir.h"
 #include "control.h"
 
 /* The options of a command that has only --help: 1 to go on, else the
@@ -64,7 +65,8 @@ int cmd_status(int argc, char **argv)
 	int rc = help_only(argc, argv, "status",
 		"usage: perflog status\n"
 		"List this user's running collectors: pid, interval, samples\n"
-		"written, last sample (UTC) and log set.\n");
+		"written, last sample (UTC), the log set's size on disk and\n"
+		"the log set.\n");
 
 	if (rc != 1)
 		return rc;
@@ -83,10 +85,12 @@ int cmd_status(int argc, char **argv)
 		free(list);
 		return 0;
 	}
-	printf("%-8s %-8s %-8s %-20s %s\n", "PID", "INTERVAL", "SAMPLES",
-	       "LAST SAMPLE", "LOG SET");
+	printf("%-8s %-8s %-8s %-20s %-9s %s\n", "PID", "INTERVAL", "SAMPLES",
+	       "LAST SAMPLE", "SIZE", "LOG SET");
 	for (long i = 0; i < n; i++) {
 		char reply[PATH_MAX + 256], samples[32] = "?", last[40] = "?";
+		char size[32] = "?";
+		unsigned long long bytes;
 		char *p;
 
 		if (control_request(&list[i], "status", reply, sizeof(reply),
@@ -96,8 +100,12 @@ int cmd_status(int argc, char **argv)
 			if ((p = strstr(reply, "last=")))
 				sscanf(p + 5, "%39s", last);
 		}
-		printf("%-8ld %-8u %-8s %-20s %s\n", (long)list[i].pid,
-		       list[i].interval, samples, last, list[i].logset);
+		/* the set grows with the run (logs/layout.h): say how much */
+		if (setdir_size(list[i].logset, &bytes, NULL) == 0)
+			snprintf(size, sizeof(size), "%.1fM",
+				 (double)bytes / (1024.0 * 1024.0));
+		printf("%-8ld %-8u %-8s %-20s %-9s %s\n", (long)list[i].pid,
+		       list[i].interval, samples, last, size, list[i].logset);
 	}
 	free(list);
 	return 0;

@@ -30,6 +30,7 @@
 
 #include "../counters/process.h"
 #include "../logs/markers.h"
+#include "../logs/setdir.h"
 #include "collector_int.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -137,12 +138,11 @@ static int instance_has_io(const struct raw_snapshot *s, const char *name)
 
 /* Make sure every selected instance of the sample has its RRD file; drop
  * the instances that are not logged so the writer does not look at them.
- * Creating a file is slow (librrd writes it whole: ~50 ms for a disk's at
- * 1 s; bench/scale.sh), so at most half an interval goes to creating
- * files per sample (the objects without instances and the _Totals
- * excepted): the rest wait for the next samples. On a host with
- * hundreds of new devices they join over a few intervals instead of the
- * collector stalling and leaving a gap in every file already logged. */
+ * The writer's worker creates the files (logs/grow.h), so adding an
+ * instance costs microseconds; the budget of half an interval per sample
+ * (the objects without instances and the _Totals excepted) is a guard
+ * that only a host with many thousands of new devices reaches: they then
+ * join over a few intervals instead of the collector stalling. */
 static void select_instances(struct collector *c, double now)
 {
 	size_t keep = 0;
@@ -193,6 +193,23 @@ static void select_instances(struct collector *c, double now)
 	c->sample.n = keep;
 }
 
+/* Rows the writer could not keep (held past its limit while files could
+ * not be written) are lost for good: say so, with the count, apart from
+ * the write failure that caused it (which keeps its own complaint). */
+static void tell_rows_lost(struct collector *c, double now)
+{
+	unsigned long lost = logset_rows_lost(c->w);
+
+	if (lost > c->rows_lost)
+		complain(&c->c_lost, now,
+			 "%lu rows lost in all: held over 15 minutes while the log set could not be written",
+			 lost);
+	else
+		complain_release(&c->c_lost, "no more rows lost (%lu in all)",
+				 lost);
+	c->rows_lost = lost;
+}
+
 /* Read, compute and write one sample. stamp and deadline are the next
  * scheduled sample's; the update carries when the counters were really
  * read on the schedule's clock, stamp + (read - deadline), which is before
@@ -223,10 +240,14 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 		when = c->last_update + 0.001;
 	watch_sample(c, when);
 	select_instances(c, now);
-	if (logset_write_sample(c->w, when, &c->sample, &pe) < 0)
+	/* the values cover the monotonic time since the previous read: a wall
+	 * clock that jumped further leaves the difference unknown */
+	if (logset_write_span(c->w, when - (c->cur->mono - c->prev->mono), when,
+			      &c->sample, &pe) < 0)
 		complain(&c->c_write, now, "%s", pe.msg);
 	else
 		complain_release(&c->c_write, "writing the log set works again");
+	tell_rows_lost(c, now);
 	c->samples++;
 	c->last = (time_t)floor(when);
 	c->last_update = when;
@@ -343,12 +364,11 @@ static int setup(struct collector *c, struct perr *e)
 		return -1;
 	if (c->opt->notify_fd >= 0) {
 		/* a daemon: its complaints go with the log set they concern */
-		char log[PATH_MAX];
 		int fd;
 
-		fd = snprintf(log, sizeof(log), "%s/collector.log",
-			      logset_writer_dir(c->w)) >= (int)sizeof(log) ? -1 :
-		     open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		fd = setdir_open_file(logset_writer_dir(c->w), "collector.log",
+				      O_WRONLY | O_CREAT | O_EXCL | O_APPEND,
+				      0644, NULL);
 		if (fd >= 0) {
 			dup2(fd, 2);
 			close(fd);

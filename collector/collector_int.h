@@ -84,7 +84,9 @@ struct collector {
 	int ts_failed;
 	char **open;		/* sessions begun and not yet ended */
 	size_t nopen;
-	struct complaint c_read, c_write, c_add, c_late, c_exits, c_waits;
+	struct complaint c_read, c_write, c_add, c_late, c_exits, c_lost,
+			 c_waits;
+	unsigned long rows_lost;	/* logset_rows_lost when last told */
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 };
 

@@ -68,6 +68,26 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 				  .inst = CI_TOTAL_ELSE_TOP, .views = CV_PANE,
 				  .label = "wr" },
 			  } },
+			/* service time and queue: a third and fourth unit,
+			 * PNG only (the pane has busy and throughput) */
+			{ .title = "Disk latency", .png = "disklat.png",
+			  .unit = UNIT_SECONDS, .axis = "seconds per I/O",
+			  .base = 1000, .lower = 0, .upper = NAN,
+			  .series = {
+				{ .ctr = CTR_DISK_SEC_PER_READ, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "per read" },
+				{ .ctr = CTR_DISK_SEC_PER_WRITE, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "per write" },
+			  } },
+			{ .title = "Disk queue", .png = "diskq.png",
+			  .unit = UNIT_COUNT, .axis = "requests",
+			  .base = 1000, .lower = 0, .upper = NAN,
+			  .series = {
+				{ .ctr = CTR_DISK_QUEUE_LENGTH, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "average queue" },
+				{ .ctr = CTR_DISK_CURRENT_QUEUE, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "in flight" },
+			  } },
 		},
 	},
 	[CHARTSET_MEMORY] = {
@@ -110,6 +130,48 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 				  .views = CV_PNG, .legend = "received" },
 				{ .ctr = CTR_NET_BYTES_SENT, .inst = CI_EACH,
 				  .views = CV_PNG, .legend = "sent" },
+			  } },
+			/* what goes wrong on the wire: mostly zero, so PNG
+			 * only (a flat line would crowd the pane) */
+			{ .title = "Network errors", .png = "neterrors.png",
+			  .unit = UNIT_PER_SEC, .axis = "per second",
+			  .base = 1000, .lower = 0, .upper = NAN,
+			  .series = {
+				{ .ctr = CTR_TCP_SEGS_RETRANS, .inst = CI_NONE,
+				  .views = CV_PNG,
+				  .legend = "TCP segments retransmitted" },
+				{ .ctr = CTR_NET_RX_ERRORS, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "receive errors" },
+				{ .ctr = CTR_NET_TX_ERRORS, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "send errors" },
+				{ .ctr = CTR_NET_RX_DISCARDS, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "receive discards" },
+				{ .ctr = CTR_NET_TX_DISCARDS, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "send discards" },
+			  } },
+		},
+	},
+	/* Linux PSI: the share of time some task (all tasks: full) waited
+	 * for the resource. cpu has no full line at the system level that
+	 * means anything (always 0), so io and memory only. PNG only: a
+	 * fifth pane would leave each three rows at 80x24; `c` puts them
+	 * in a pane. */
+	[CHARTSET_PRESSURE] = {
+		.id = CHARTSET_PRESSURE, .title = "Pressure stalls",
+		.png_only = 1,
+		.charts = {
+			{ .title = "Pressure stalls", .png = "pressure.png",
+			  .unit = UNIT_PERCENT, .axis = "% of the time",
+			  .base = 1000, .lower = 0, .upper = 100,
+			  .series = {
+				{ .ctr = CTR_PSI_SOME, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "some" },
+				{ .ctr = CTR_PSI_FULL, .inst = CI_NAMED,
+				  .instance = "io", .views = CV_PNG,
+				  .legend = "full" },
+				{ .ctr = CTR_PSI_FULL, .inst = CI_NAMED,
+				  .instance = "memory", .views = CV_PNG,
+				  .legend = "full" },
 			  } },
 		},
 	},
@@ -159,23 +221,6 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 				  .views = CV_PNG, .legend = "memory stalled" },
 				{ .ctr = CTR_PROC_THROTTLED, .inst = CI_EACH,
 				  .views = CV_PNG, .legend = "CPU quota throttled" },
-			  } },
-		},
-	},
-	/* Linux PSI: the share of time some task waited for the resource;
-	 * PNG only, the viewer's default panes stay the seed's four */
-	[CHARTSET_PRESSURE] = {
-		.id = CHARTSET_PRESSURE, .title = "Pressure stalls",
-		.png_only = 1,
-		.charts = {
-			{ .title = "Pressure stalls", .png = "pressure.png",
-			  .unit = UNIT_PERCENT, .axis = "% of the time",
-			  .base = 1000, .lower = 0, .upper = 100,
-			  .series = {
-				{ .ctr = CTR_PSI_SOME, .inst = CI_EACH,
-				  .views = CV_PNG, .legend = "some" },
-				{ .ctr = CTR_PSI_FULL, .inst = CI_EACH,
-				  .views = CV_PNG, .legend = "full" },
 			  } },
 		},
 	},

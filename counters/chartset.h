@@ -25,6 +25,13 @@
  * To add a set: a CHARTSET_ id before CHARTSET_COUNT and its row in
  * chartset_table (chartset.c); every view walks the table, so the pane,
  * the PNGs and the report's instance choice follow without more code.
+ *
+ * What the viewer draws by default is kept readable at 80x24: four panes
+ * (CPU, disk, memory and paging, network) of at most two units each. A
+ * series that would crowd a pane (a third unit, a seldom-moving error
+ * count) is CV_PNG only, and a set with no CV_PANE series is png_only:
+ * both are drawn in the PNGs, and the viewer's counter chooser (`c`)
+ * lists them first for the pane of their set (viewer/actions.c).
  */
 #ifndef PERFLOG_CHARTSET_H
 #define PERFLOG_CHARTSET_H
@@ -50,8 +57,10 @@ enum chart_inst {
 	CI_EACH,		/* every instance but _Total: in the viewer the
 				   set's `top` busiest, in the PNGs all of them
 				   in perflog.meta order */
-	CI_TOTAL_ELSE_TOP	/* _Total when the log set has it, else the
+	CI_TOTAL_ELSE_TOP,	/* _Total when the log set has it, else the
 				   busiest instance (the first one unranked) */
+	CI_NAMED		/* the one instance chart_series.instance
+				   names (Pressure's "io") */
 };
 
 /* The views a series appears in (bits of chart_series.views). */
@@ -61,7 +70,7 @@ enum chart_inst {
 #define CV_BOTH (CV_PANE | CV_PNG)
 
 #define CHART_MAX_SERIES 8	/* per chart */
-#define CHARTSET_MAX_CHARTS 3	/* per set */
+#define CHARTSET_MAX_CHARTS 4	/* per set */
 
 struct chart_series {
 	enum counter_id ctr;
@@ -78,6 +87,7 @@ struct chart_series {
 	 * share of it shown (Current Bandwidth for bytes/sec) */
 	int has_ref;
 	enum counter_id ref;
+	const char *instance;	/* CI_NAMED: the instance */
 };
 
 struct chart {

@@ -2,9 +2,11 @@
  * png.c - a chart as an rrd_graph_v argument vector (png.h).
  *
  * The vector is built as rrdtool's own command line would be, element by
- * element: DEF per series (scaled by a CDEF when asked), one shading AREA
- * per session, the lines with their GPRINT legend, PRINTs of the same
- * VDEFs for the caller, and a VRULE per marker. Text that ends up in the
+ * element: DEF per series (scaled by a CDEF when asked) and, for a line
+ * whose points hold more than one sample, the DEFs of its band (png.h;
+ * which ones: png_rows.c), one shading AREA per session, the bands, the
+ * lines with their GPRINT legend, PRINTs of the same VDEFs for the
+ * caller, what the points are, and a VRULE per marker. Text that ends up in the
  * graph (legends, labels, the title) is escaped: ':' is rrdtool's field
  * separator and a backslash starts its alignment codes.
  */
@@ -128,7 +130,7 @@ static double parse_print(const char *s)
  * and the print-friendly style. */
 static void add_options(struct strbuf *a, const char *path,
 			const struct png_chart *c, const struct png_options *o,
-			int width, int height)
+			int width, int height, unsigned long point)
 {
 	char t1[64], t2[64];
 
@@ -139,6 +141,7 @@ static void add_options(struct strbuf *a, const char *path,
 	add(a, "--imgformat=PNG");
 	add(a, "--start=%lld", (long long)o->from);
 	add(a, "--end=%lld", (long long)o->to);
+	add(a, "--step=%lu", point);
 	add(a, "--width=%d", width);
 	add(a, "--height=%d", height);
 	add(a, "--full-size-mode");
@@ -162,22 +165,43 @@ static void add_options(struct strbuf *a, const char *path,
 	add(a, "--disable-rrdtool-tag");
 }
 
-/* A DEF per series (scaled by a CDEF when asked), then the sessions as
- * shaded areas, first so the lines are drawn over them. */
+/* "NAME=rVAR" scaled: "CDEF:NAME=rVAR[,scale,*]" */
+static void add_scaled(struct strbuf *a, const char *name, const char *raw,
+		       size_t i, double scale)
+{
+	if (scale != 0 && scale != 1)
+		add(a, "CDEF:%s%zu=%s%zu,%.17g,*", name, i, raw, i, scale);
+	else
+		add(a, "CDEF:%s%zu=%s%zu", name, i, raw, i);
+}
+
+/* A DEF per series (scaled by a CDEF when asked), the DEFs of the bands
+ * (band[i]: rows[i] says whether MIN and MAX archives serve them), then
+ * the sessions as shaded areas, first so the lines are drawn over them. */
 static void add_data(struct strbuf *a, const struct png_chart *c,
-		     const struct png_options *o)
+		     const struct png_options *o, const int *band,
+		     const struct png_rows *rows)
 {
 	static const char *shade[] = { "#DDE8F6", "#F6EBDD", "#E3F1DF" };
 	char txt[512], file[1024];
 
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct png_series *s = &c->series[i];
-		add(a, "DEF:r%zu=%s:%s:AVERAGE", i,
-		    esc_path(file, sizeof(file), s->file), s->ds);
-		if (s->scale != 0 && s->scale != 1)
-			add(a, "CDEF:v%zu=r%zu,%.17g,*", i, i, s->scale);
-		else
-			add(a, "CDEF:v%zu=r%zu", i, i);
+		esc_path(file, sizeof(file), s->file);
+		add(a, "DEF:r%zu=%s:%s:AVERAGE", i, file, s->ds);
+		add_scaled(a, "v", "r", i, s->scale);
+		if (!band[i])
+			continue;
+		if (rows[i].minmax) {
+			add(a, "DEF:l%zu=%s:%s:MIN", i, file, s->ds);
+			add(a, "DEF:h%zu=%s:%s:MAX", i, file, s->ds);
+		} else {
+			add(a, "DEF:l%zu=%s:%s:AVERAGE:reduce=MIN", i, file, s->ds);
+			add(a, "DEF:h%zu=%s:%s:AVERAGE:reduce=MAX", i, file, s->ds);
+		}
+		add_scaled(a, "lo", "l", i, s->scale);
+		add_scaled(a, "hi", "h", i, s->scale);
+		add(a, "CDEF:rg%zu=hi%zu,lo%zu,-", i, i, i);
 	}
 	for (size_t k = 0; k < o->nspans; k++) {
 		add(a, "CDEF:sp%zu=r0,POP,TIME,%lld,GE,TIME,%lld,LE,*,INF,UNKN,IF",
@@ -190,10 +214,27 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 		add(a, "COMMENT:\\l");
 }
 
+/* Each band behind the lines: an invisible area up to its low, its
+ * height stacked on that in the series' colour at a quarter strength,
+ * and its top edge as a thin half-strength line, so that a peak one
+ * pixel wide still shows. */
+static void add_bands(struct strbuf *a, const struct png_chart *c,
+		      const int *band)
+{
+	for (size_t i = 0; i < c->nseries; i++) {
+		if (!band[i])
+			continue;
+		add(a, "AREA:lo%zu", i);
+		add(a, "AREA:rg%zu%s40::STACK", i, palette[i % NPALETTE]);
+		add(a, "LINE1:hi%zu%s80", i, palette[i % NPALETTE]);
+	}
+}
+
 /* Each series as a line (stacked: an area on the ones before) with its
  * own min/avg/max in the legend (GPRINT) and the same figures PRINTed for
  * the caller. */
-static void add_lines(struct strbuf *a, const struct png_chart *c, int stack)
+static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
+		      const int *band)
 {
 	/* percentages read best without SI prefixes ("653.59m") */
 	const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%%s";
@@ -219,9 +260,10 @@ static void add_lines(struct strbuf *a, const struct png_chart *c, int stack)
 		else
 			add(a, "LINE2:v%zu%s:%s", i, palette[i % NPALETTE],
 			    esc(txt, sizeof(txt), cut));
-		add(a, "VDEF:mn%zu=v%zu,MINIMUM", i, i);
+		/* with a band, the lowest and highest sample */
+		add(a, "VDEF:mn%zu=%s%zu,MINIMUM", i, band[i] ? "lo" : "v", i);
 		add(a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
-		add(a, "VDEF:mx%zu=v%zu,MAXIMUM", i, i);
+		add(a, "VDEF:mx%zu=%s%zu,MAXIMUM", i, band[i] ? "hi" : "v", i);
 		add(a, "GPRINT:mn%zu:min %%8.2lf%s", i, si);
 		add(a, "GPRINT:av%zu:avg %%8.2lf%s", i, si);
 		add(a, "GPRINT:mx%zu:max %%8.2lf%s\\l", i, si);
@@ -303,15 +345,49 @@ static void read_legend(const rrd_info_t *info, size_t nseries,
 	}
 }
 
-static int render(const char *path, const struct png_chart *c, int stack,
-		  const struct png_options *o, struct png_legend *legend,
-		  struct perr *e)
+/* Each series' rows (png_rows_of, once per file) and whether it gets a
+ * band: a line (not a stacked area) whose points hold more than one
+ * sample. A file librrd cannot read gets none (rrd_graph says why). */
+static void plan_bands(const struct png_chart *c, const struct png_options *o,
+		       unsigned long point, int stack, struct png_rows *rows,
+		       int *band)
 {
-	struct strbuf a = STRBUF_INIT;
+	struct perr e;
+
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct png_series *s = &c->series[i];
+		band[i] = 0;
+		if (i && !strcmp(s->file, c->series[i - 1].file)) {
+			rows[i] = rows[i - 1];
+		} else if (png_rows_of(s->file, o->from, o->to, point, s->step,
+				       &rows[i], &e) < 0) {
+			memset(&rows[i], 0, sizeof(rows[i]));
+			continue;
+		}
+		band[i] = !stack && rows[i].archive && png_rows_band(&rows[i]);
+	}
+}
+
+/* Under the legends: what the points are (the first series'). */
+static void add_note(struct strbuf *a, const struct png_rows *r, int stack)
+{
+	char note[96], txt[200];
+
+	if (!r->archive)
+		return;
+	png_rows_note(note, sizeof(note), r, stack);
+	add(a, "COMMENT:%s\\l", esc(txt, sizeof(txt), note));
+}
+
+/* The argument vector of a chart into a, with its series' rows and
+ * bands planned; 0, or -1 with e set. */
+static int build(struct strbuf *a, const char *path, const struct png_chart *c,
+		 int stack, const struct png_options *o, struct png_rows *rows,
+		 int *band, struct perr *e)
+{
 	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
 	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
-	size_t argc = 0;
-	char **argv;
+	unsigned long point = png_point_step(o);
 
 	if (!c->nseries)
 		return perr_set(e, "%s: chart '%s' has no series", path, c->what);
@@ -321,28 +397,56 @@ static int render(const char *path, const struct png_chart *c, int stack,
 	    width > PNG_MAX_SIZE || height > PNG_MAX_SIZE)
 		return perr_set(e, "image size %dx%d out of range (%d..%d)",
 				width, height, PNG_MIN_SIZE, PNG_MAX_SIZE);
-	add_options(&a, path, c, o, width, height);
-	add_data(&a, c, o);
-	add_lines(&a, c, stack);
-	add_marks(&a, o);
-	argv = a.failed ? NULL : args_vector(&a, &argc);
-	if (!argv) {
-		strbuf_free(&a);
-		return perr_set(e, "out of memory");
+	plan_bands(c, o, point, stack, rows, band);
+	add_options(a, path, c, o, width, height, point);
+	add_data(a, c, o, band, rows);
+	add_bands(a, c, band);
+	add_lines(a, c, stack, band);
+	add_note(a, &rows[0], stack);
+	add_marks(a, o);
+	return a->failed ? perr_set(e, "out of memory") : 0;
+}
+
+static int render(const char *path, const struct png_chart *c, int stack,
+		  const struct png_options *o, struct png_legend *legend,
+		  struct perr *e)
+{
+	struct strbuf a = STRBUF_INIT;
+	struct png_rows *rows = calloc(c->nseries + 1, sizeof(*rows));
+	int *band = calloc(c->nseries + 1, sizeof(*band));
+	size_t argc = 0;
+	char **argv = NULL;
+	rrd_info_t *info = NULL;
+	int rc = -1;
+
+	if (!rows || !band)
+		perr_set(e, "out of memory");
+	else if (build(&a, path, c, stack, o, rows, band, e) == 0 &&
+		 !(argv = args_vector(&a, &argc)))
+		perr_set(e, "out of memory");
+	if (argv) {
+		info = graph_utc((int)argc, argv);
+		if (!info) {
+			const char *m = rrd_get_error();
+			perr_set(e, "%s: rrd_graph: %s", path,
+				 m && *m ? m : "failed");
+			rrd_clear_error();
+		}
 	}
-	rrd_info_t *info = graph_utc((int)argc, argv);
+	if (info && legend) {
+		read_legend(info, c->nseries, legend);
+		for (size_t i = 0; i < c->nseries; i++)
+			png_rows_note(legend[i].points, sizeof(legend[i].points),
+				      &rows[i], stack);
+	}
+	if (info)
+		rc = 0;
+	rrd_info_free(info);
 	free(argv);
 	strbuf_free(&a);
-	if (!info) {
-		const char *m = rrd_get_error();
-		perr_set(e, "%s: rrd_graph: %s", path, m && *m ? m : "failed");
-		rrd_clear_error();
-		return -1;
-	}
-	if (legend)
-		read_legend(info, c->nseries, legend);
-	rrd_info_free(info);
-	return 0;
+	free(rows);
+	free(band);
+	return rc;
 }
 
 int png_render(const char *path, const struct png_chart *c,

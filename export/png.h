@@ -11,6 +11,18 @@
  *   with its own min/avg/max in the legend (GPRINT of
  *   VDEFs), and the same figures as PRINT results handed back to the
  *   caller (struct png_legend), so they can be checked and written down;
+ * - behind each line (not stacked areas: the lowest and highest of a
+ *   share do not add up), the band of its points: each point's lowest
+ *   and highest sample, an invisible AREA at the low and a translucent
+ *   AREA of high - low stacked on it. A point is `--step` seconds, at
+ *   least a pixel column, so no row falls between two columns. When
+ *   librrd reads a consolidated archive (1 minute, 1 hour) the band is
+ *   its MIN and MAX archives (DEF ...:MIN, ...:MAX); when it reads single
+ *   samples, the AVERAGE rows reduced with MIN and MAX (DEF
+ *   ...:AVERAGE:reduce=MIN). The legend's min and max are the band's
+ *   (the highest sample, not the highest average), and a line under the
+ *   legends says what the points are ("avg of 1 min rows, band
+ *   min..max", png_rows_note);
  * - markers as labelled dashed vertical rules (VRULE);
  * - sessions shaded: an AREA of INF where TIME lies in [begin, end] (the
  *   CDEF "x,POP,TIME,b,GE,TIME,e,LE,*,INF,UNKN,IF");
@@ -36,6 +48,8 @@ struct png_series {
 	const char *ds;		/* data source in it */
 	const char *legend;	/* "sda % Disk Time" */
 	double scale;		/* values multiplied by this; 0 means 1 */
+	unsigned long step;	/* the file's step (the log set's interval),
+				   to tell consolidated rows; 0: unknown */
 };
 
 struct png_mark {
@@ -69,9 +83,12 @@ struct png_options {
 };
 
 /* min/avg/max of a series over the chart as rrd_graph_v computed them for
- * the legend (NAN when the series has no known value). */
+ * the legend (NAN when the series has no known value): with a band, min
+ * and max are the lowest and highest sample, avg the average's; and what
+ * its points are (png_rows_note; "" when librrd could not say). */
 struct png_legend {
 	double min, avg, max;
+	char points[64];
 };
 
 /* Draw one chart into path (written in place by librrd). legend, when
@@ -86,6 +103,40 @@ int png_render(const char *path, const struct png_chart *c,
 int png_render_stacked(const char *path, const struct png_chart *c,
 		       const struct png_options *o, struct png_legend *legend,
 		       struct perr *e);
+
+/* What a chart's points are (png_rows.c). rrd_graph reads, for a point
+ * of `point` seconds, the archive whose step is nearest among those that
+ * cover the span, then consolidates its rows into points. */
+struct png_rows {
+	unsigned long point;	/* seconds a point of the graph covers */
+	unsigned long archive;	/* step of the archive read */
+	unsigned long base;	/* the file's own step, 0: unknown */
+	int minmax;		/* MIN and MAX archives at that step */
+};
+
+/* The seconds a point covers on a chart of these options (--step): the
+ * span over the plot's width, which is the image's less the axes and
+ * margins rrd_graph takes (at most 160 pixels, at least a quarter), so
+ * every point gets a pixel column. At least 1. */
+unsigned long png_point_step(const struct png_options *o);
+
+/* Ask librrd which archive of file a graph over [from, to] with points
+ * of `point` seconds reads (rrd_fetch_r with the same span and step, as
+ * rrd_graph's DEF does), and whether MIN and MAX sit beside it. base is
+ * the file's own step when known (else 0). 0, or -1 with e set. */
+int png_rows_of(const char *file, time_t from, time_t to, unsigned long point,
+		unsigned long base, struct png_rows *r, struct perr *e);
+
+/* 1 when the points hold more than one sample (a band has height): the
+ * archive's rows are consolidations, or a point holds several rows. */
+int png_rows_band(const struct png_rows *r);
+
+/* What the points are, for a legend or a report: "1 s rows" (each point
+ * one sample), "avg of 1 s rows, band min..max" (several rows a point),
+ * "avg of 1 min rows, band min..max" (consolidated rows); for a stacked
+ * chart, which has no band, "avg of 1 min rows". */
+char *png_rows_note(char *buf, size_t n, const struct png_rows *r,
+		    int stacked);
 
 /* Read the width and height from a PNG file's IHDR chunk (checks the
  * signature). Returns 0, or -1 with e set. For tests and callers that

@@ -96,6 +96,7 @@ static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
  * and the names of the charts drawn so far. */
 struct output {
 	const char *outdir;
+	unsigned long interval;	/* the files' step */
 	struct png_options po;
 	FILE *tsv;
 	char (*names)[64];
@@ -117,6 +118,7 @@ static int draw(const struct plan *p, const char *name, struct output *out,
 		s[i].ds = p->ds[i];
 		s[i].legend = p->legend[i];
 		s[i].scale = p->scale[i];
+		s[i].step = out->interval;
 	}
 	struct png_chart c = { p->what, p->vlabel, p->base, p->lower, p->upper,
 			       s, p->n };
@@ -125,8 +127,9 @@ static int draw(const struct plan *p, const char *name, struct output *out,
 							 e) < 0)
 		return -1;
 	for (size_t i = 0; out->tsv && i < p->n; i++)
-		fprintf(out->tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\n", name, p->legend[i],
-			lg[i].min, lg[i].avg, lg[i].max);
+		fprintf(out->tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\t%s\n", name,
+			p->legend[i], lg[i].min, lg[i].avg, lg[i].max,
+			lg[i].points);
 	if (out->names && out->count < out->maxnames)
 		util_strlcpy(out->names[out->count], name, 64);
 	out->count++;
@@ -314,6 +317,7 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 	if (nss < 0)
 		return perr_set(e, "out of memory");
 	out.po.host = logset_meta(ls)->host;
+	out.interval = logset_meta(ls)->interval;
 	out.po.width = o->width;
 	out.po.height = o->height;
 	if (time_range(ls, o, ss, nss, &out.po, e) < 0)
@@ -333,7 +337,7 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 		perr_set(e, "unable to write '%s': %s", path, strerror(errno));
 		goto done;
 	}
-	fprintf(out.tsv, "chart\tseries\tmin\tavg\tmax\n");
+	fprintf(out.tsv, "chart\tseries\tmin\tavg\tmax\tpoints\n");
 	if (draw_all(ls, o, p, &out, e) == 0)
 		rc = out.count;
 done:
@@ -345,4 +349,33 @@ done:
 	free(spans);
 	free(ss);
 	return rc;
+}
+
+int png_export_points(struct logset *ls, const struct marker_list *ml,
+		      const struct png_export_options *o, char *buf, size_t n,
+		      struct perr *e)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	struct png_options po = { .width = o->width, .height = o->height };
+	struct session *ss = NULL;
+	long nss = ml ? markers_sessions(ml, &ss) : 0;
+	struct png_rows r;
+	char file[1024];
+	int rc;
+
+	buf[0] = '\0';
+	if (nss < 0)
+		return perr_set(e, "out of memory");
+	rc = m->ncounters ? time_range(ls, o, ss, nss, &po, e) :
+			    perr_set(e, "log set '%s' has no counters",
+				     logset_dir(ls));
+	free(ss);
+	if (rc < 0)
+		return -1;
+	snprintf(file, sizeof(file), "%s/%s", logset_dir(ls), m->counters[0].file);
+	if (png_rows_of(file, po.from, po.to, png_point_step(&po), m->interval,
+			&r, e) < 0)
+		return -1;
+	png_rows_note(buf, n, &r, 0);
+	return 0;
 }

@@ -4,23 +4,31 @@
  * the log set's metadata and drawn with png_render (png.h).
  *
  * Charts: one file per chart of the chart sets (counters/chartset.h),
- * only when the log set has its counters, each series in every instance:
+ * only when the log set has its counters, each series in every instance,
+ * each line over its MIN..MAX band (png.h):
  *   cpu.png       Processor(_Total) % Processor/User/Privileged/IOWait Time
  *   cpus.png      % Processor Time of each CPU (a single busy CPU shows)
  *   disk.png      % Disk Time of each disk
  *   diskio.png    Disk Read + Write Bytes/sec of each disk (base 1024)
  *   memory.png    Available Bytes, Cache Bytes (base 1024)
  *   paging.png    Pages/sec, Page Faults/sec
+ *   disklat.png   Avg. Disk sec/Read and sec/Write of each disk
+ *   diskq.png     Avg. and Current Disk Queue Length of each disk
  *   network.png   Bytes Received/Sent/sec of each interface
+ *   neterrors.png TCP Segments Retransmitted/sec; receive and send errors
+ *                 and discards of each interface
  *   waits.png     the wait states of each Process (perflog run), stacked:
  *                 running, CPU wait, disk, network, other, sleep; with a
  *                 session, only that session's Process
  *   cgroup.png    its cgroup's CPU, I/O and memory stalls, quota throttling
- *   pressure.png  Pressure(cpu|io|memory) some and full
+ *   pressure.png  Pressure some of cpu, io, memory; full of io, memory
  *   NAME.png      one per --counters group (see png_export_options)
  * _Total instances of disks and interfaces are left out of the per-device
  * charts. Each chart's legend figures are also written to OUTDIR/charts.tsv:
- *   chart<TAB>series<TAB>min<TAB>avg<TAB>max   (as rrd_graph_v computed them)
+ *   chart<TAB>series<TAB>min<TAB>avg<TAB>max<TAB>points
+ * min/avg/max as rrd_graph_v computed them (min and max the lowest and
+ * highest sample: the band, png.h), points what the points are ("avg of 1
+ * min rows, band min..max", png_rows_note).
  */
 #ifndef PERFLOG_PNG_EXPORT_H
 #define PERFLOG_PNG_EXPORT_H
@@ -50,5 +58,13 @@ struct png_export_options {
 int png_export(struct logset *ls, const struct marker_list *ml,
 	       const char *outdir, const struct png_export_options *o,
 	       char (*names)[64], int maxnames, struct perr *e);
+
+/* What the points of png_export's charts with options o are: the
+ * archive librrd reads for the span and size o gives (the first counter's
+ * file; every file of a set has the same archives), as png_rows_note says
+ * it: "avg of 1 min rows, band min..max". 0, or -1 with e set. */
+int png_export_points(struct logset *ls, const struct marker_list *ml,
+		      const struct png_export_options *o, char *buf, size_t n,
+		      struct perr *e);
 
 #endif

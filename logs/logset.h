@@ -10,6 +10,8 @@
  *                       LogicalDisk-sda.rrd, Memory.rrd, System.rrd,
  *                       "Network Interface-eth0" -> NetworkInterface-eth0.rrd
  *     .lock             flock()ed by the one collector writing the set
+ *     .grow.PID/        the worker's private directory while it grows a
+ *                       file (left behind only by a killed worker)
  *
  * perflog.meta is plain text, one "key<TAB>value" per line, '#' comments:
  *   format 1 | version | host | os | start (ISO 8601 UTC) | stop (absent
@@ -19,14 +21,25 @@
  * reader never sees half of it. Readers accept any format <= theirs and
  * refuse a newer one with a clear message.
  *
- * RRD layout: step = interval; DS type GAUGE (the collector computes the
- * rates itself over the monotonic clock, so wraps and resets are handled
- * before librrd sees a value), heartbeat 2*step; RRAs: AVERAGE at 1 step
- * for the retention span, then MIN/AVERAGE/MAX at 1 minute for 30 days and
- * at 1 hour for a year. Files are created under a temporary name and
- * renamed into place. Updates carry the time the counters were read (with
- * milliseconds); librrd weighs each value by the time it covers, so a row
- * stamped t holds the exact average over (t - step, t].
+ * RRD layout (layout.h): step = interval; DS type GAUGE (the collector
+ * computes the rates itself over the monotonic clock, so wraps and resets
+ * are handled before librrd sees a value); RRAs: AVERAGE at 1 step up to
+ * the retention span, then MIN/AVERAGE/MAX at 1 minute up to 30 days and
+ * at 1 hour up to a year. Files start sized for an hour and grow (double)
+ * as the set ages, off the sampling path, each growth built from the old
+ * file and renamed over it (grow.h). Files are created under a temporary
+ * name and renamed into place. Everything in the set is opened without
+ * following symlinks (setdir.h).
+ *
+ * Rows: the writer turns samples into whole rows itself (rows.h) and hands
+ * librrd one update per row, stamped on the row's end. A row holds the
+ * exact time-weighted average of the samples that cover it, measured over
+ * the monotonic clock; unknown when less than half of it is known. A
+ * sample that comes late fills every row it covers with its measured
+ * average when it spans at most interval + 60 s (ROWS_LATE_MAX); a longer
+ * span, and time the collector says was not measured (a wall clock step,
+ * a suspended machine), stays unknown. A killed collector's set is never
+ * written again, so "the collector was stopped" is the end of the rows.
  */
 #ifndef PERFLOG_LOGSET_H
 #define PERFLOG_LOGSET_H
@@ -75,52 +88,72 @@ struct logset_options {
 	unsigned batch;		/* rows each file holds back before one update
 				 * writes them all (0 or 1: every sample is
 				 * written as it comes); see logset_flush */
+	unsigned long first_span;	/* seconds the files are first sized
+					 * for; 0 = layout_first_span() */
 };
 
 struct logset_writer;
 
-/* Create the log set directory (0755; parents as needed), take the lock,
- * write perflog.meta and an empty markers.tsv. Fails when the directory
- * exists and is locked by another collector ("log set 'X' is in use by
- * pid N"), or is not writable. */
+/* Create the log set directory, fresh (0755, parents as needed; one
+ * that exists is never reused: "log set 'X' already exists"), in a
+ * parent owned by the user or root and not writable by others unless
+ * sticky; take the lock, write perflog.meta and an empty markers.tsv. */
 int logset_create(const struct logset_options *opt,
 		  struct logset_writer **out, struct perr *e);
 const char *logset_writer_dir(const struct logset_writer *w);
 const struct logset_meta *logset_writer_meta(const struct logset_writer *w);
 
-/* Make sure an instance's RRD file exists holding the given counters (all of
- * one object, by counter_def.index). Creates the file and adds the counters
- * to the metadata the first time; afterwards a no-op. perflog.meta on disk
- * is rewritten before the next sample is written (one rewrite per batch of
- * new instances, always after their files exist) and at close. */
+/* Make sure an instance is logged with the given counters (all of one
+ * object, by counter_def.index). The first time, its RRD file is queued
+ * for the writer's worker (grow.h) and its rows are held from the next
+ * sample on until the file exists; its counters enter perflog.meta then
+ * (rewritten before the next sample is written, always after the file
+ * exists). Afterwards a no-op. Fails only on bad arguments. */
 int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 			const char *instance, const int *counter_index,
 			size_t ncounters, struct perr *e);
 
-/* Write one sample read at time t (seconds, with a fraction; later than the
- * previous one). Every instance file gets an update: values from s, unknown
- * ("U") for instances or counters absent from s. t is when the counters
- * were really read, not the nominal deadline: each value is the average
- * rate since the previous read, and librrd spreads it over the steps it
- * covers by time, so the rows integrate exactly to what the kernel counted
- * however late a sample was taken. A failing file (disk full ...) does not
- * stop the others; the first error is in e and -1 returned. */
+/* Write one sample whose values were measured over (from, t] (seconds,
+ * with a fraction; t later than the previous one). Every instance file
+ * gets its rows: values from s, unknown for instances or counters absent
+ * from s, and for (previous t, from] when from is later (time not
+ * measured: the wall clock jumped). t is when the counters were really
+ * read, not the nominal deadline; rows.h has how they become rows. A
+ * failing file (disk full, rrdcached away) does not stop the others: its
+ * rows are held and written once it works again. Returns -1 with e set
+ * while any file fails (the same problem at every sample until it is
+ * over, so the caller complains once), 0 otherwise. */
+int logset_write_span(struct logset_writer *w, double from, double t,
+		      const struct sample *s, struct perr *e);
+
+/* logset_write_span with from = the previous sample's t (the set's start
+ * for the first). */
 int logset_write_sample(struct logset_writer *w, double t,
 			const struct sample *s, struct perr *e);
 
-/* Write the rows held back by batching (opt->batch > 1) now: the files on
- * disk (or in rrdcached) hold every sample given so far when it returns.
- * Called by the collector before it answers a "sync", and by
- * logset_close_writer. A no-op without batching. Why batching: with
- * librrd each update opens, maps and rewrites the header of the file, and
- * dirtying a page of a mapped file costs a page fault on every write-back
- * cycle; one update of N rows pays that once (docs/PERFORMANCE.md). A
- * collector killed with -9 loses at most the rows held back. */
+/* Write the rows held back by batching (opt->batch > 1) now, after the
+ * worker's running jobs and the creation of every queued file: the files
+ * on disk (or in rrdcached) hold every row completed so far when it
+ * returns. Called by the collector before it answers a "sync", and by
+ * logset_close_writer. Why batching: with librrd each update opens, maps
+ * and rewrites the header of the file, and dirtying a page of a mapped
+ * file costs a page fault on every write-back cycle; one update of N rows
+ * pays that once (docs/PERFORMANCE.md). A collector killed with -9 loses
+ * at most the rows held back (and, for a file being grown, those of the
+ * growth step: milliseconds to a second). */
 int logset_flush(struct logset_writer *w, struct perr *e);
 
+/* Rows lost so far: a file holds its rows while it cannot be written (its
+ * file not yet created, rrdcached away, a growth step) for at most 15
+ * minutes of samples (HOLD_SECONDS, logs/writer.h), then drops the
+ * oldest. Writes go on failing with the cause meanwhile; the caller
+ * watches this count to say that rows are now being lost, and how many. */
+unsigned long logset_rows_lost(const struct logset_writer *w);
+
 /* Record the stop time (the end of the last complete row at or before
- * stop, at most the last sample), rewrite the metadata, flush (rrdcached),
- * unlock and free. Safe with w == NULL. */
+ * stop, at most the last sample), rewrite the metadata, flush (rrdcached;
+ * when the daemon is gone, the rows still held are written to the files
+ * directly), unlock and free. Safe with w == NULL. */
 int logset_close_writer(struct logset_writer *w, double stop, struct perr *e);
 
 /* ---- reading (export, viewer, report) ---- */

@@ -16,6 +16,17 @@
  * created later, a coarser archive chosen for one of them): the first
  * file's grid is the series' grid and every other file's rows are placed by
  * their end time; rows that do not fall on the grid are left unknown.
+ *
+ * Which archive librrd reads: the finest that covers the whole span asked
+ * (or, when none does, the one that covers most of it). The writer sizes
+ * every archive to cover the set from its start (layout.h), not before:
+ * so a span reaching before the start is asked from librrd cut at the
+ * start (one row before it), else a coarse archive that happens to reach
+ * further back would win over the full-resolution one; the rows before
+ * the start come back unknown, on the grid of the span asked.
+ *
+ * Nothing in the set is opened following a symlink (setdir.h): librrd is
+ * given /proc/self/fd/N of a file opened with O_NOFOLLOW.
  */
 #define _GNU_SOURCE
 #include "logset.h"
@@ -29,9 +40,13 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "setdir.h"
 
 struct logset {
 	char dir[PATH_MAX];
+	int dfd;
 	struct logset_meta meta;
 };
 
@@ -46,22 +61,21 @@ const char *logset_dir(const struct logset *ls)
 }
 
 /* Read and parse DIR/perflog.meta into m. */
-static int read_meta(const char *dir, struct logset_meta *m, struct perr *e)
+static int read_meta(int dfd, const char *dir, struct logset_meta *m,
+		     struct perr *e)
 {
 	char path[PATH_MAX + 32];
 	struct perr pe;
-	struct stat st;
 	char *text;
 
-	if (stat(dir, &st) < 0)
-		return perr_set(e, "log set '%s': %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return perr_set(e, "log set '%s': not a directory", dir);
 	snprintf(path, sizeof(path), "%s/%s", dir, LOGSET_META);
-	text = util_read_file(path, NULL);
+	text = setdir_read(dfd, LOGSET_META, NULL);
 	if (!text) {
 		if (errno == ENOENT)
 			return perr_set(e, "log set '%s': %s: missing (not a perflog log set?)",
+					dir, LOGSET_META);
+		if (errno == ELOOP)
+			return perr_set(e, "log set '%s': %s is a symbolic link (not followed)",
 					dir, LOGSET_META);
 		return perr_set(e, "log set '%s': %s: %s", dir, LOGSET_META,
 				strerror(errno));
@@ -96,7 +110,10 @@ int logset_open(const char *dir, struct logset **out, struct perr *e)
 	/* "logs/x/" and "logs/x" are the same set in messages */
 	for (size_t n = strlen(ls->dir); n > 1 && ls->dir[n - 1] == '/'; n--)
 		ls->dir[n - 1] = '\0';
-	if (read_meta(ls->dir, &ls->meta, e) < 0) {
+	ls->dfd = setdir_open(ls->dir, e);
+	if (ls->dfd < 0 || read_meta(ls->dfd, ls->dir, &ls->meta, e) < 0) {
+		if (ls->dfd >= 0)
+			close(ls->dfd);
 		free(ls);
 		return -1;
 	}
@@ -109,6 +126,7 @@ void logset_close(struct logset *ls)
 	if (!ls)
 		return;
 	logset_meta_free(&ls->meta);
+	close(ls->dfd);
 	free(ls);
 }
 
@@ -116,7 +134,7 @@ int logset_refresh(struct logset *ls, struct perr *e)
 {
 	struct logset_meta m;
 
-	if (read_meta(ls->dir, &m, e) < 0)
+	if (read_meta(ls->dfd, ls->dir, &m, e) < 0)
 		return -1;
 	/* the writer only appends counters; anything else means the set was
 	 * replaced under us, and old indices would point at other counters */
@@ -159,7 +177,7 @@ time_t logset_last(struct logset *ls)
 	time_t last = 0;
 
 	for (size_t i = 0; i < ls->meta.ncounters; i++) {
-		char path[PATH_MAX + 200];
+		struct setdir_rrd r;
 		time_t t;
 		size_t j;
 
@@ -170,10 +188,12 @@ time_t logset_last(struct logset *ls)
 				break;
 		if (j < i)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", ls->dir,
-			 ls->meta.counters[i].file);
+		if (setdir_rrd_open(ls->dfd, ls->dir, ls->meta.counters[i].file,
+				    0, &r, NULL) < 0)
+			continue;
 		rrd_clear_error();
-		t = rrd_last_r(path);
+		t = rrd_last_r(r.path);
+		setdir_rrd_close(&r);
 		if (t > last)
 			last = t;
 	}
@@ -190,40 +210,12 @@ void logset_series_free(struct logset_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Fetch one file and place its DS into the columns listed in cols (which
- * are the positions in idx of counters of this file). */
-static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
-		      const size_t *cols, size_t ncols, time_t from, time_t to,
-		      const char *cf, unsigned long resolution,
-		      struct logset_series *out, int first, struct perr *e)
+/* dsmap[c]: the position in names[] of the data source of column c. */
+static int map_ds(const struct logset *ls, const char *file,
+		  const size_t *idx, const size_t *cols, size_t ncols,
+		  char **names, unsigned long ds_cnt, long *dsmap,
+		  struct perr *e)
 {
-	char path[PATH_MAX + 200];
-	time_t start, end;
-	unsigned long step = resolution ? resolution : ls->meta.interval;
-	unsigned long ds_cnt = 0;
-	char **names = NULL;
-	rrd_value_t *data = NULL;
-	long dsmap[CATALOG_MAX_PER_OBJECT * 4];
-	size_t rows;
-	int rc = -1;
-
-	snprintf(path, sizeof(path), "%s/%s", ls->dir, file);
-	start = from - (time_t)step;
-	end = to;
-	rrd_clear_error();
-	if (rrd_fetch_r(path, cf, &start, &end, &step, &ds_cnt, &names,
-			&data) != 0) {
-		const char *why = rrd_get_error();
-
-		return perr_set(e, "log set '%s': %s: %s", ls->dir, file,
-				why && *why ? why : "unable to fetch");
-	}
-	rows = step && end > start ? (size_t)((end - start) / (time_t)step) : 0;
-	if (ncols > sizeof(dsmap) / sizeof(dsmap[0])) {
-		perr_set(e, "log set '%s': %s: too many counters", ls->dir,
-			 file);
-		goto out;
-	}
 	for (size_t c = 0; c < ncols; c++) {
 		const char *ds = ls->meta.counters[idx[cols[c]]].ds;
 
@@ -233,35 +225,89 @@ static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
 				dsmap[c] = (long)d;
 				break;
 			}
-		if (dsmap[c] < 0) {
-			perr_set(e, "log set '%s': %s has no data source '%s'",
-				 ls->dir, file, ds);
-			goto out;
-		}
+		if (dsmap[c] < 0)
+			return perr_set(e, "log set '%s': %s has no data source '%s'",
+					ls->dir, file, ds);
 	}
-	if (first) {
-		/* librrd rounds the end up and may hand back a row ending
-		 * after `to`: keep the rows ending in [.., to] (with a
-		 * coarser archive, the row that holds `to`) */
-		time_t keep_end = to + (time_t)step - 1;
+	return 0;
+}
 
-		if (rows && start + (time_t)(rows * step) > keep_end)
-			rows = keep_end < start + (time_t)step ? 0 :
-			       (size_t)((keep_end - start) / (time_t)step);
-		out->first = start + (time_t)step;
-		out->step = step;
-		out->rows = rows;
-		out->values = malloc((rows ? rows : 1) * out->ncols *
-				     sizeof(double));
-		if (!out->values) {
-			perr_set(e, "out of memory fetching '%s'", file);
-			goto out;
-		}
-		for (size_t i = 0; i < rows * out->ncols; i++)
-			out->values[i] = NAN;
+static time_t floor_to(time_t t, time_t step)
+{
+	time_t r = t % step;
+
+	return r < 0 ? t - r - step : t - r;
+}
+
+/* The series' grid, from the first file's step: the rows ending in
+ * [from, to] (librrd rounds the end up; with a coarser archive, the row
+ * that holds `to` stays), all unknown until placed. */
+static int make_grid(struct logset_series *out, time_t from, time_t to,
+		     unsigned long step, const char *file, struct perr *e)
+{
+	time_t grid = floor_to(from - (time_t)step, (time_t)step);
+	time_t keep_end = to + (time_t)step - 1;
+
+	out->first = grid + (time_t)step;
+	out->step = step;
+	out->rows = keep_end < out->first ? 0 :
+		    (size_t)((keep_end - grid) / (time_t)step);
+	out->values = malloc((out->rows ? out->rows : 1) * out->ncols *
+			     sizeof(double));
+	if (!out->values)
+		return perr_set(e, "out of memory fetching '%s'", file);
+	for (size_t i = 0; i < out->rows * out->ncols; i++)
+		out->values[i] = NAN;
+	return 0;
+}
+
+/* Fetch one file and place its DS into the columns listed in cols (which
+ * are the positions in idx of counters of this file). */
+static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
+		      const size_t *cols, size_t ncols, time_t from, time_t to,
+		      const char *cf, unsigned long resolution,
+		      struct logset_series *out, int first, struct perr *e)
+{
+	time_t start, end, floor_start;
+	unsigned long step = resolution ? resolution : ls->meta.interval;
+	unsigned long ds_cnt = 0;
+	char **names = NULL, buf[600];
+	rrd_value_t *data = NULL;
+	long dsmap[CATALOG_MAX_PER_OBJECT * 4];
+	struct setdir_rrd r;
+	size_t rows;
+	int rc = -1;
+
+	if (ncols > sizeof(dsmap) / sizeof(dsmap[0]))
+		return perr_set(e, "log set '%s': %s: too many counters",
+				ls->dir, file);
+	if (setdir_rrd_open(ls->dfd, ls->dir, file, 0, &r, e) < 0)
+		return -1;
+	/* nothing before the set's start: see the top of this file */
+	floor_start = ls->meta.start - (time_t)ls->meta.interval;
+	start = from - (time_t)step;
+	if (start < floor_start)
+		start = floor_start;
+	end = to > start ? to : start + 1;
+	rrd_clear_error();
+	if (rrd_fetch_r(r.path, cf, &start, &end, &step, &ds_cnt, &names,
+			&data) != 0) {
+		const char *why = rrd_get_error();
+
+		perr_set(e, "log set '%s': %s: %s", ls->dir, file,
+			 why && *why ? setdir_rrd_why(&r, file, why, buf,
+						      sizeof(buf)) :
+				       "unable to fetch");
+		setdir_rrd_close(&r);
+		return -1;
 	}
-	for (size_t r = 0; r < rows; r++) {
-		time_t t = start + (time_t)((r + 1) * step);
+	setdir_rrd_close(&r);
+	rows = step && end > start ? (size_t)((end - start) / (time_t)step) : 0;
+	if (map_ds(ls, file, idx, cols, ncols, names, ds_cnt, dsmap, e) < 0 ||
+	    (first && make_grid(out, from, to, step, file, e) < 0))
+		goto out;
+	for (size_t k = 0; k < rows; k++) {
+		time_t t = start + (time_t)((k + 1) * step);
 		time_t off = t - out->first;
 		size_t row;
 
@@ -272,7 +318,7 @@ static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
 			continue;
 		for (size_t c = 0; c < ncols; c++)
 			out->values[row * out->ncols + cols[c]] =
-				data[r * ds_cnt + (size_t)dsmap[c]];
+				data[k * ds_cnt + (size_t)dsmap[c]];
 	}
 	rc = 0;
 out:

@@ -167,6 +167,8 @@ size_t lookup_series(const struct logset_meta *m, const struct chart_series *s,
 	case CI_TOTAL_ELSE_TOP:
 		return add_hit(m, s, total_else_top(m, s, rank, nrank), out, 0,
 			       max);
+	case CI_NAMED:
+		return add_hit(m, s, s->instance, out, 0, max);
 	case CI_EACH:
 		if (rank) {
 			for (size_t k = 0; k < nrank; k++)

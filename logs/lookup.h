@@ -58,7 +58,8 @@ struct lookup_hit {
  * busiest first (the counter indices of lookup_busiest): CI_EACH then
  * takes their instances in that order, CI_TOTAL_ELSE_TOP the first when
  * there is no _Total. rank NULL: CI_EACH takes every instance in
- * perflog.meta order, CI_TOTAL_ELSE_TOP the first one. Returns how many. */
+ * perflog.meta order, CI_TOTAL_ELSE_TOP the first one. CI_NAMED takes
+ * its named instance when the log set has it. Returns how many. */
 size_t lookup_series(const struct logset_meta *m, const struct chart_series *s,
 		     const size_t *rank, size_t nrank, struct lookup_hit *out,
 		     size_t max);

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "logset.h"
+#include "setdir.h"
 
 static const char *const kind_names[] = {
 	[MARK_POINT] = "point",
@@ -236,9 +237,10 @@ int markers_append(const char *dir, enum marker_kind kind,
 	if (!line)
 		return perr_set(e, "out of memory");
 	len = strlen(line);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	/* never through a symlink planted in the set (setdir.h) */
+	fd = setdir_open_file(dir, LOGSET_MARKERS,
+			      O_WRONLY | O_APPEND | O_CREAT, 0644, e);
 	if (fd < 0) {
-		perr_set(e, "unable to open '%s': %s", path, strerror(errno));
 		free(line);
 		return -1;
 	}
@@ -438,9 +440,25 @@ int markers_load(const char *dir, struct marker_list *out, struct perr *e)
 	if (snprintf(path, sizeof(path), "%s/%s", dir, LOGSET_MARKERS) >=
 	    (int)sizeof(path))
 		return perr_set(e, "path too long: '%s'", dir);
-	text = util_load_file(path, &len, e);
-	if (!text)
-		return errno == ENOENT ? 0 : -1;
+	{
+		int dfd = setdir_open(dir, e), err;
+
+		if (dfd < 0)
+			return errno == ENOENT ? 0 : -1;
+		text = setdir_read(dfd, LOGSET_MARKERS, &len);
+		err = errno;
+		close(dfd);
+		errno = err;
+	}
+	if (!text) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno == ELOOP)
+			return perr_set(e, "'%s' is a symbolic link (not followed)",
+					path);
+		return perr_set(e, "unable to read '%s': %s", path,
+				strerror(errno));
+	}
 	/* a NUL byte (disk corruption) ends the text there: what follows is
 	 * counted as nothing rather than misparsed */
 	rc = markers_parse(text, path, out);

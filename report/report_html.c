@@ -3,7 +3,8 @@
  * report in a <pre>, then each session's charts. The charts are drawn
  * first and the page lists only the files that are there afterwards, so
  * it never links to a missing image; paths are relative, so OUTDIR can be
- * moved or mailed as it is.
+ * moved or mailed as it is. Above a session's charts, what their points
+ * are (png_export_points: "avg of 1 min rows, band min..max").
  */
 #define _GNU_SOURCE	/* open_memstream */
 #include "report.h"
@@ -36,7 +37,7 @@ static void html_session(FILE *f, const struct report *r, size_t i,
 {
 	const struct report_session *s = &r->s[i];
 	struct png_export_options o = { 0 };
-	char sub[64], names[16][64], dirp[1200];
+	char sub[64], names[16][64], dirp[1200], points[96];
 	struct perr pe;
 
 	snprintf(sub, sizeof(sub), "session-%zu", i + 1);
@@ -55,6 +56,14 @@ static void html_session(FILE *f, const struct report *r, size_t i,
 		html_text(f, pe.msg, strlen(pe.msg));
 		fprintf(f, "</p>\n");
 		return;
+	}
+	if (png_export_points(r->ls, &r->markers, &o, points, sizeof(points),
+			      &pe) == 0 && points[0]) {
+		fprintf(f, "<p>Charts: ");
+		html_text(f, points, strlen(points));
+		fprintf(f, "%s</p>\n", strstr(points, "band") ?
+			" (each line the average; the shaded band around it "
+			"reaches the lowest and highest sample)" : "");
 	}
 	for (int k = 0; k < n && k < 16; k++) {
 		char img[2400];

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../logs/setdir.h"
 #include "report_client.h"
 
 static void row(FILE *f, const char *label, const struct report_stat *s,
@@ -206,11 +207,20 @@ static void print_session(FILE *f, const struct report *r,
 void report_print(FILE *f, const struct report *r)
 {
 	const struct logset_meta *m = logset_meta(r->ls);
-	char t[40];
+	unsigned long long bytes;
+	char t[40], size[48] = "";
 
+	/* the set's size follows its duration (logs/layout.h) */
+	if (setdir_size(r->dir, &bytes, NULL) == 0) {
+		report_fmt_bytes(size + 2, sizeof(size) - 2, (double)bytes,
+				 " on disk");
+		size[0] = ',';
+		size[1] = ' ';
+	}
 	fprintf(f, "perflog report: %s\n", r->dir);
-	fprintf(f, "  host %s, %s, interval %u s, started %s\n", m->host, m->os,
-		m->interval, util_iso8601(t, sizeof(t), m->start, -1));
+	fprintf(f, "  host %s, %s, interval %u s, started %s%s\n", m->host,
+		m->os, m->interval, util_iso8601(t, sizeof(t), m->start, -1),
+		size);
 	fprintf(f, "  %zu session%s%s\n", r->n, r->n == 1 ? "" : "s",
 		r->s[0].begin_m ? "" : " (no markers: the whole log)");
 	if (r->markers.bad_lines)

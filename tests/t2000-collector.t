@@ -41,9 +41,10 @@ ok 'RRD files created' sh -c "ls $dir/Processor-_Total.rrd $dir/Memory.rrd >/dev
 ok 'start returned within ~3 s (after the first sample)' awk -v a=$t0 -v b=$t1 'BEGIN { exit !(b - a < 3.5) }'
 ok 'status lists the collector' sh -c "$PERFLOG status | grep -qF '$dir'"
 
-# a second collector on the same log set is refused
+# a second collector on the same log set is refused (a set directory is
+# never reused, in use or not: logs/setdir.h)
 printf '[log]\nname = %s\n' "$(basename $dir)" > $SCRATCH/same.pml
-err_is 'second collector on the same log set' "in use" $PERFLOG start -c $SCRATCH/same.pml -o $LOGS -i 1
+err_is 'second collector on the same log set' "already exists" $PERFLOG start -c $SCRATCH/same.pml -o $LOGS -i 1
 
 sleep 3
 ok 'stop by directory' $PERFLOG stop "$dir"

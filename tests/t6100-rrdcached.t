@@ -36,7 +36,7 @@ sleep 7
 # on disk: only what the daemon was made to write (creation, the first
 # sample's flush); the later rows are in the daemon
 disk_last=$(rrdtool last $dir/System.rrd)
-sent_last=$($PERFLOG status | awk -v d="$dir" '$5 == d { print $4 }')
+sent_last=$($PERFLOG status | awk -v d="$dir" '$6 == d { print $4 }')
 sent_epoch=$(date -u -d "$sent_last" +%s 2>/dev/null || echo 0)
 diag "on disk up to $disk_last, sent up to $sent_epoch"
 ok 'rows held by rrdcached while logging (files on disk lag)' test "$disk_last" -lt $((sent_epoch - 2))

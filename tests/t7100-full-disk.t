@@ -1,7 +1,8 @@
 #!/bin/bash
-# A full disk: the log directory is a small tmpfs of our own. RRD files are
-# allocated whole at creation, so updates of existing files go on even when
-# the disk is full; what needs new space is a new instance's RRD file (a
+# A full disk: the log directory is a small tmpfs of our own. Updates of
+# existing RRD files go on even when the disk is full (a file's rows are
+# allocated when it is created or grown; a growth step on a full disk is
+# t7110); what needs new space here is a new instance's RRD file (a
 # device that appears while the disk is full), perflog.meta rewrites and
 # markers. The collector says so once, keeps sampling, writes the new file
 # once space returns, and never spoils a file it wrote; `perflog stop` still

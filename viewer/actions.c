@@ -145,11 +145,15 @@ static int chooser_open(struct ui *u)
 		ui_chooser_free(u);
 		return -1;
 	}
-	u->ch_n = n;
-	for (size_t i = 0; i < n; i++) {
-		u->ch_idx[i] = i;
+	/* the pane's chart set first: its PNG-only counters are here */
+	u->ch_n = n ? vm_chooser_order(&u->m, (size_t)u->focus, u->ch_idx) : 0;
+	if (n && !u->ch_n) {
+		ui_chooser_free(u);
+		return -1;
+	}
+	for (size_t i = 0; i < u->ch_n; i++) {
 		for (size_t k = 0; k < p->n; k++)
-			if (p->s[k].idx == i)
+			if (p->s[k].idx == u->ch_idx[i])
 				u->ch_on[i] = 1;
 		chooser_line(u, i);
 	}

@@ -33,20 +33,57 @@ void ui_fmt_span(char *buf, size_t n, double s)
 		snprintf(buf, n, "%.0fs", s);
 }
 
-/* The header's right part: window start, span, FOLLOW, PLAY xN. */
-static void modes(struct ui *u)
+/* A row step as "1s", "5m", "1h". */
+static void fmt_step(char *buf, size_t n, unsigned long step)
 {
-	char when[40], span[16];
+	if (step >= 3600 && step % 3600 == 0)
+		snprintf(buf, n, "%luh", step / 3600);
+	else if (step >= 60 && step % 60 == 0)
+		snprintf(buf, n, "%lum", step / 60);
+	else
+		snprintf(buf, n, "%lus", step);
+}
+
+/* What the plot's points are (the first pane's): "1s rows" when each is
+ * one row of single samples, else "avg of 1h rows, band min..max" (the
+ * short form "1h avg+band" when room is short); "" before a fetch. */
+static void rows_note(const struct ui *u, char *buf, size_t n, int brief)
+{
+	char st[24];
+
+	buf[0] = '\0';
+	if (!u->m.rows_step)
+		return;
+	fmt_step(st, sizeof(st), u->m.rows_step);
+	if (!u->m.rows_cons && u->m.rows_per_dot <= 1.0 + 1e-9)
+		snprintf(buf, n, "%s rows  ", st);
+	else if (brief)
+		snprintf(buf, n, "%s avg+band  ", st);
+	else
+		snprintf(buf, n, "avg of %s rows, band min..max  ", st);
+}
+
+/* The header's right part: what the points are, window start, span,
+ * FOLLOW, PLAY xN; the short note when the whole header would not fit
+ * in cols. */
+static void modes(struct ui *u, int cols)
+{
+	char when[40], span[16], note[64];
 
 	ui_fmt_when(when, sizeof(when), u->m.from);
 	ui_fmt_span(span, sizeof(span), ui_span(u));
-	snprintf(u->modes, sizeof(u->modes), "%s +%s%s%s%s", when, span,
-		 u->follow ? "  FOLLOW" : "", u->playing ? "  PLAY x" : "",
-		 "");
-	if (u->playing) {
-		size_t k = strlen(u->modes);
-		snprintf(u->modes + k, sizeof(u->modes) - k, "%d",
-			 ui_speeds[u->speed_i]);
+	for (int brief = 0; brief < 2; brief++) {
+		rows_note(u, note, sizeof(note), brief);
+		snprintf(u->modes, sizeof(u->modes), "%s%s +%s%s%s", note, when,
+			 span, u->follow ? "  FOLLOW" : "",
+			 u->playing ? "  PLAY x" : "");
+		if (u->playing) {
+			size_t k = strlen(u->modes);
+			snprintf(u->modes + k, sizeof(u->modes) - k, "%d",
+				 ui_speeds[u->speed_i]);
+		}
+		if ((int)(strlen(u->m.header) + strlen(u->modes)) + 2 <= cols)
+			break;
 	}
 }
 
@@ -123,7 +160,7 @@ int ui_frame(struct ui *u, int cols, int rows, struct perr *e)
 	v.cursor_on = u->cursor_on;
 	v.cursor = u->cursor_stamp;
 	v.focus = u->focus;
-	modes(u);
+	modes(u, cols);
 	v.modes = u->modes;
 	if (u->cursor_on) {
 		char t[40];

@@ -26,7 +26,8 @@ enum vl_attr {
 	VL_A_BOLD = 1,
 	VL_A_REVERSE = 2,
 	VL_A_SHADE = 4,		/* inside a session: shaded background */
-	VL_A_UNDERLINE = 8
+	VL_A_UNDERLINE = 8,
+	VL_A_DIM = 16		/* a band behind its line (plot.h): fainter */
 };
 
 struct vl_cell {

@@ -7,6 +7,7 @@
  * clock.
  */
 #include "layout.h"
+#include "plot.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -79,81 +80,6 @@ double vl_col_time(const struct vl_plan *p, double from, double to, int x)
 }
 
 /* ---- rendering ---- */
-
-static const uint8_t braille_bit[4][2] = {
-	{ 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 }, { 0x40, 0x80 }
-};
-static const char mono_glyph[] = "*+o#x%@&";
-
-struct canvas {
-	int w, h;		/* in cells */
-	int dx, dy;		/* dots per cell */
-	uint8_t *dots;		/* per cell: dot mask (braille) / level mask */
-	uint8_t *color;		/* per cell: colour of the last line drawn */
-	uint8_t *glyph;		/* per cell: line index + 1 (mono) */
-};
-
-static void canvas_dot(struct canvas *cv, int X, int Y, int color, int li)
-{
-	if (X < 0 || Y < 0 || X >= cv->w * cv->dx || Y >= cv->h * cv->dy)
-		return;
-	int cx = X / cv->dx, cy = Y / cv->dy, i = cy * cv->w + cx;
-	if (cv->dx == 2)
-		cv->dots[i] |= braille_bit[Y % 4][X % 2];
-	else
-		cv->dots[i] |= (uint8_t)(1 << (Y % cv->dy));
-	cv->color[i] = (uint8_t)color;
-	cv->glyph[i] = (uint8_t)(li + 1);
-}
-
-/* Dot row of value v on scale s (0 = top), clamped to the plot. */
-static int value_dot(const struct vl_scale *s, double v, int hdots)
-{
-	double f = (v - s->lo) / (s->hi - s->lo);
-	if (f < 0)
-		f = 0;
-	if (f > 1)
-		f = 1;
-	return (int)lround((1 - f) * (hdots - 1));
-}
-
-static void draw_line(struct canvas *cv, const struct vl_line *l, size_t n,
-		      const struct vl_scale *s, int li)
-{
-	int hd = cv->h * cv->dy, prev = -1;
-	for (size_t i = 0; i < n && (int)i < cv->w * cv->dx; i++) {
-		double v = l->pts[i];
-		if (isnan(v)) {
-			prev = -1;
-			continue;
-		}
-		int y = value_dot(s, v, hd);
-		/* join a step from the previous point with a vertical run
-		 * in this column so steep changes stay continuous */
-		if (prev >= 0 && prev != y) {
-			int a = prev < y ? prev : y, b = prev < y ? y : prev;
-			for (int yy = a; yy <= b; yy++)
-				canvas_dot(cv, (int)i, yy, l->color, li);
-		}
-		canvas_dot(cv, (int)i, y, l->color, li);
-		prev = y;
-	}
-}
-
-static uint32_t ascii_glyph(uint8_t mask, int dy)
-{
-	/* levels bottom (bit dy-1) .. top (bit 0) */
-	int n = 0;
-	for (int b = 0; b < dy; b++)
-		n += (mask >> b) & 1;
-	if (n > 1)
-		return '|';
-	if (mask & 1)
-		return '\'';
-	if (dy > 2 && (mask & 2))
-		return '-';
-	return '_';
-}
 
 static void fmt_time(char *buf, size_t n, double t, long step, int utc)
 {
@@ -311,6 +237,20 @@ static void draw_marks(const struct vl_view *v, const struct vl_plan *p,
 	}
 }
 
+/* " (lo..hi)" of a consolidated row at the cursor, in the axis form;
+ * nothing when the row is not one or is flat. */
+static int readout_range(char *buf, size_t n, const struct vl_line *l,
+			 enum counter_unit u)
+{
+	char a[16], b[16];
+
+	if (isnan(l->at_lo) || isnan(l->at_hi) || !(l->at_lo < l->at_hi))
+		return 0;	/* not consolidated, or a flat row */
+	vl_fmt_axis(a, sizeof(a), l->at_lo, u);
+	vl_fmt_axis(b, sizeof(b), l->at_hi, u);
+	return snprintf(buf, n, " (%s..%s)", a, b);
+}
+
 char *vl_readout(char *buf, size_t n, const struct vl_pane *pane,
 		 int at_cursor)
 {
@@ -318,14 +258,20 @@ char *vl_readout(char *buf, size_t n, const struct vl_pane *pane,
 	buf[0] = '\0';
 	for (size_t i = 0; i < pane->nlines && k + 1 < n; i++) {
 		const struct vl_line *l = &pane->lines[i];
+		enum counter_unit u = pane->unit[l->axis];
 		char val[32];
 		double x = at_cursor ? l->at_cursor : l->st.cur;
-		vl_fmt_value(val, sizeof(val), x, pane->unit[l->axis]);
+		vl_fmt_value(val, sizeof(val), x, u);
 		int w = snprintf(buf + k, n - k, "%s%s %s", i ? "  " : "",
 				 l->label, val);
 		if (w < 0)
 			break;
 		k += (size_t)w;
+		if (at_cursor && !isnan(x) && k < n) {
+			w = readout_range(buf + k, n - k, l, u);
+			if (w > 0)
+				k += (size_t)w;
+		}
 		if (!isnan(l->ref) && l->ref > 0 && !isnan(x) && k < n) {
 			w = snprintf(buf + k, n - k, " (%.0f%%)",
 				     100 * x / l->ref);
@@ -370,7 +316,7 @@ static void draw_legend(const struct vl_pane *pane, const struct vl_plan *p,
 		const struct vl_line *l = &pane->lines[i];
 		enum counter_unit u = pane->unit[l->axis];
 		int y = pg->plot_y + (int)i;
-		vl_grid_put(g, x, y, mono ? (uint32_t)mono_glyph[i % 8]
+		vl_grid_put(g, x, y, mono ? vl_mono_glyph(i)
 			       : ascii ? '#' : 0x25a0, l->color, 0);
 		vl_grid_text(g, x + 1, y, 6, l->label, l->color, 0, ascii);
 		snprintf(line, sizeof(line), "%*s%*s%*s%*s",
@@ -382,8 +328,21 @@ static void draw_legend(const struct vl_pane *pane, const struct vl_plan *p,
 	}
 }
 
-/* The pane's two y scales: from the plotted points, and reference levels
- * near them. */
+/* Widen [*mn, *mx] to the known values of x[0..n). */
+static void span_of(const double *x, size_t n, double *mn, double *mx)
+{
+	for (size_t j = 0; x && j < n; j++) {
+		if (isnan(x[j]))
+			continue;
+		if (isnan(*mn) || x[j] < *mn)
+			*mn = x[j];
+		if (isnan(*mx) || x[j] > *mx)
+			*mx = x[j];
+	}
+}
+
+/* The pane's two y scales: from the plotted points and their bands (a
+ * peak inside a column is in scale), and reference levels near them. */
 static void pane_scales(const struct vl_pane *pane, const struct vl_plan *p,
 			const struct vl_pane_geom *pg, struct vl_scale sc[2])
 {
@@ -393,15 +352,9 @@ static void pane_scales(const struct vl_pane *pane, const struct vl_plan *p,
 			const struct vl_line *l = &pane->lines[i];
 			if (l->axis != a)
 				continue;
-			for (size_t j = 0; j < p->dots; j++) {
-				double x = l->pts[j];
-				if (isnan(x))
-					continue;
-				if (isnan(mn) || x < mn)
-					mn = x;
-				if (isnan(mx) || x > mx)
-					mx = x;
-			}
+			span_of(l->pts, p->dots, &mn, &mx);
+			span_of(l->lo, p->dots, &mn, &mx);
+			span_of(l->hi, p->dots, &mn, &mx);
 		}
 		for (size_t i = 0; i < pane->nlines; i++) {
 			const struct vl_line *l = &pane->lines[i];
@@ -436,59 +389,12 @@ static void pane_title(const struct vl_view *v, const struct vl_plan *p,
 		one.nlines = 1;
 		vl_readout(ro, sizeof(ro), &one, v->cursor_on);
 		if (v->mono) {
-			vl_grid_put(g, x, pg->y, (uint32_t)mono_glyph[i % 8], 0, 0);
+			vl_grid_put(g, x, pg->y, vl_mono_glyph(i), 0, 0);
 			x++;
 		}
 		x += vl_grid_text(g, x, pg->y, p->cols - x, ro, l->color,
 				  v->cursor_on ? VL_A_BOLD : 0, ascii) + 2;
 	}
-}
-
-/* The lines in sub-cell dots (the first line on top), then reference
- * levels (bandwidth) where in scale, dashed on empty cells. */
-static void pane_plot(const struct vl_view *v, const struct vl_plan *p,
-		      const struct vl_pane *pane, const struct vl_pane_geom *pg,
-		      const struct vl_scale sc[2], struct vl_grid *g, int ascii)
-{
-	struct canvas cv = { p->plot_w, pg->plot_h, p->dots_x, p->dots_y,
-			     NULL, NULL, NULL };
-	size_t ncell = (size_t)cv.w * (size_t)cv.h;
-
-	cv.dots = calloc(ncell, 3);
-	if (!cv.dots)
-		return;
-	cv.color = cv.dots + ncell;
-	cv.glyph = cv.color + ncell;
-	for (size_t i = pane->nlines; i-- > 0;)
-		draw_line(&cv, &pane->lines[i], p->dots,
-			  &sc[pane->lines[i].axis], (int)i);
-	for (int cy = 0; cy < cv.h; cy++)
-		for (int cx = 0; cx < cv.w; cx++) {
-			size_t i = (size_t)cy * cv.w + cx;
-			if (!cv.dots[i])
-				continue;
-			uint32_t ch;
-			if (v->mono)
-				ch = (uint32_t)mono_glyph[(cv.glyph[i] - 1) % 8];
-			else if (cv.dx == 2)
-				ch = 0x2800 + cv.dots[i];
-			else
-				ch = ascii_glyph(cv.dots[i], cv.dy);
-			vl_grid_put(g, p->plot_x + cx, pg->plot_y + cy, ch,
-				    cv.color[i], 0);
-		}
-	for (size_t i = 0; i < pane->nlines; i++) {
-		const struct vl_line *l = &pane->lines[i];
-		const struct vl_scale *s = &sc[l->axis];
-		if (isnan(l->ref) || l->ref > s->hi || l->ref < s->lo)
-			continue;
-		int cy = value_dot(s, l->ref, cv.h * cv.dy) / cv.dy;
-		for (int cx = 0; cx < cv.w; cx += 2)
-			if (!cv.dots[(size_t)cy * cv.w + cx])
-				vl_grid_put(g, p->plot_x + cx, pg->plot_y + cy,
-					    ascii ? '-' : 0x254c, l->color, 0);
-	}
-	free(cv.dots);
 }
 
 /* The y axes in use: labels at the top, the bottom and the ticks between
@@ -506,7 +412,7 @@ static void pane_axes(const struct vl_pane *pane, const struct vl_plan *p,
 		int lx = a == 0 ? 0 : p->plot_x + p->plot_w + 1;
 		int last = -2;
 		for (double t = s->hi; t >= s->lo - s->step * 1e-6; t -= s->step) {
-			int cy = value_dot(s, t, hdots) / p->dots_y;
+			int cy = vl_value_dot(s, t, hdots) / p->dots_y;
 			if (cy - last < 2 && !(t <= s->lo + s->step * 1e-6 &&
 					       cy != last && pg->plot_h == 1))
 				continue;
@@ -535,7 +441,7 @@ static void draw_pane(const struct vl_view *v, const struct vl_plan *p,
 		return;
 	pane_scales(pane, p, pg, sc);
 	pane_title(v, p, k, g, ascii);
-	pane_plot(v, p, pane, pg, sc, g, ascii);
+	vl_plot_pane(v, p, pane, pg, sc, g);
 	pane_axes(pane, p, pg, sc, g, ascii);
 	if (p->legend_w)
 		draw_legend(pane, p, pg, g, ascii, v->mono);

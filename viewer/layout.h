@@ -24,9 +24,13 @@
  *   rows-2 time axis
  *   rows-1 status: cursor time and hints, or a message
  *
- * Sub-cell rendering: braille (2x4 dots a cell, one colour a cell) when the
- * terminal has UTF-8 and colour; otherwise ASCII at 1x3 a cell ("_-'" and
- * '|'), with one glyph per line ("*+o#x%") when there is no colour either.
+ * Sub-cell rendering (plot.h): braille (2x4 dots a cell, one colour a
+ * cell) when the terminal has UTF-8 and colour; otherwise ASCII at 1x3 a
+ * cell ("_-'" and '|'), with one glyph per line ("*+o#x%") when there is
+ * no colour either. Behind each line, where a plot column holds more than
+ * one sample, its band: the lowest..highest of those samples, dimmed
+ * braille dots or '.' cells; the y scale takes the bands in, so the peak
+ * of any row is on screen at any zoom.
  *
  * Time: plot dot column i of n covers [from + i*dt, from + (i+1)*dt) with
  * dt = (to - from) / n. A data row stamped t covers (t - step, t] (the RRD
@@ -53,8 +57,11 @@ struct vl_line {
 	int axis;		/* 0 = left scale, 1 = right scale */
 	int color;		/* 1..VL_NSERIES_COLORS */
 	const double *pts;	/* npts resampled values (vl_plan.dots) */
+	const double *lo, *hi;	/* each point's band (series.h), NULL none */
 	struct vl_stats st;	/* over the window */
 	double at_cursor;	/* value at the cursor, NAN unknown */
+	double at_lo, at_hi;	/* the MIN and MAX of the cursor's row when
+				   it is a consolidation, else NAN */
 	double ref;		/* reference level in the line's unit (network
 				   bandwidth), NAN none: legend shows % of it,
 				   plotted as a dashed level when in scale */
@@ -131,7 +138,9 @@ double vl_col_time(const struct vl_plan *p, double from, double to, int x);
 int vl_render(const struct vl_view *v, const struct vl_plan *p,
 	      struct vl_grid *g);
 
-/* The cursor readout of one pane as text: "user 12.3% priv 4.1% ..." */
+/* The cursor readout of one pane as text: "user 12.3%  priv 4.1% ...";
+ * at the cursor, a consolidated row's range after its average:
+ * "user 12.3% (2.0%..97.0%)". */
 char *vl_readout(char *buf, size_t n, const struct vl_pane *pane,
 		 int at_cursor);
 

@@ -176,6 +176,8 @@ void vm_close(struct vm_model *m)
 {
 	for (size_t i = 0; i < m->npanes; i++) {
 		logset_series_free(&m->panes[i].data);
+		logset_series_free(&m->panes[i].dlo);
+		logset_series_free(&m->panes[i].dhi);
 		for (size_t k = 0; k < m->panes[i].n; k++)
 			free(m->panes[i].s[k].pts);
 	}
@@ -200,6 +202,8 @@ void vm_close(struct vm_model *m)
 int vm_refresh(struct vm_model *m, struct perr *e)
 {
 	int grew = 0;
+
+	m->rd_ok = 0;	/* the cursor's rows may have been written since */
 	for (size_t i = 0; i < m->nsrc; i++) {
 		struct vm_source *s = &m->src[i];
 		time_t last = s->last;

@@ -44,19 +44,28 @@ struct vm_series {
 	int stack;			/* plotted on the stacked series before
 					   it on its axis (chart.stack) */
 	/* filled by vm_fetch */
-	struct vl_rows rows;		/* into the pane's fetched block */
+	struct vl_rows rows;		/* into the pane's fetched blocks */
 	struct vl_rows ref_rows;
-	double *pts;			/* vl_plan.dots points */
+	double *pts;			/* vl_plan.dots points; one allocation
+					   with lo and hi */
+	double *lo, *hi;		/* each point's band (series.h) */
 	double at_cursor;
+	double at_lo, at_hi;		/* the MIN and MAX of the row read at
+					   the cursor when it is consolidated,
+					   else NAN */
 };
 
 struct vm_pane {
 	char name[48];			/* "CPU", "Disk" */
 	size_t src;			/* the log set it shows */
+	int set;			/* its chart set (chartset_id), -1 */
 	enum counter_unit unit[2];
 	struct vm_series s[VM_MAX_SERIES];
 	size_t n;
 	struct logset_series data;	/* fetched block, shifted times */
+	struct logset_series dlo, dhi;	/* its MIN and MAX when the block's
+					   rows are consolidated (empty when
+					   not) */
 };
 
 /* A marker or session on the common clock, for navigation and drawing. */
@@ -87,6 +96,16 @@ struct vm_model {
 	/* what was fetched, to fetch again only when it changes */
 	double f_from, f_to;
 	size_t f_dots;
+	/* what the first pane shows, for the header (frame.c): its rows'
+	 * step, whether they are consolidations (MIN/MAX archives read),
+	 * and how many rows a plot column holds */
+	unsigned long rows_step;
+	int rows_cons;
+	double rows_per_dot;
+	/* the last cursor readout (vm_read_at), valid while rd_ok: the same
+	 * time reads the same rows until the data or the series change */
+	int rd_ok;
+	double rd_t, rd_stamp;
 	/* drawing buffers handed to layout */
 	struct vl_pane *vpanes;
 	struct vl_mark *vmarks;
@@ -111,13 +130,20 @@ void vm_close(struct vm_model *m);
 int vm_default_panes(struct vm_model *m);
 
 /* Bring in the window's data for `dots` plot points (resampled into each
- * series' pts). Fetches again only when the window or dots changed or
- * force is set. */
+ * series' pts, with the band of each point in lo and hi). librrd picks
+ * the archive that fits the resolution; when its rows are consolidations
+ * (1 minute, 1 hour) their MIN and MAX are fetched too, on the same grid.
+ * Fetches again only when the window or dots changed or force is set. */
 int vm_fetch(struct vm_model *m, size_t dots, int force, struct perr *e);
 
 /* Values of every series at time t (common clock) at the finest resolution
- * the sets still hold, into each series' at_cursor. Returns the stamp of
- * the row read (the time the readout stands for), or t when none. */
+ * the sets still hold, into each series' at_cursor, and when that row is
+ * a consolidation (older than the full-resolution archive) its MIN and
+ * MAX into at_lo and at_hi. Returns the stamp of the row read (the time
+ * the readout stands for), or t when none. Reads nothing when t is the
+ * time of the previous call and neither the data (vm_refresh) nor the
+ * series (vm_set_series) changed since; reads the window's rows when
+ * they are the set's own interval. */
 double vm_read_at(struct vm_model *m, double t);
 
 /* Re-read the sets' metadata and last update (a set still being written).
@@ -127,6 +153,15 @@ int vm_refresh(struct vm_model *m, struct perr *e);
 /* Fill a vl_view (panes, marks, spans, header) for layout; the pointers
  * stay valid until the next vm_view or vm_close. */
 void vm_view(struct vm_model *m, struct vl_view *v);
+
+/* The counters of pane p's log set in the order the counter chooser (`c`)
+ * lists them: those of the pane's chart set first (every chart of it, the
+ * PNG-only ones too: disk latency and queue beside the disk pane), then
+ * those of the other sets in table order (Pressure, which has no pane),
+ * then the rest in perflog.meta order. order has room for the set's
+ * ncounters; returns how many were written (all of them), or 0 out of
+ * memory. */
+size_t vm_chooser_order(const struct vm_model *m, size_t p, size_t *order);
 
 /* Replace the series of pane p by the counters idx[0..n) of its set
  * (labels and axes chosen from the counters' units). */

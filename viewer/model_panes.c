@@ -26,7 +26,7 @@ static int add_series(struct vm_pane *p, long idx, const char *label,
 	s->ref_idx = -1;
 	s->axis = axis;
 	s->color = (int)(p->n % VL_NSERIES_COLORS) + 1;
-	s->at_cursor = NAN;
+	s->at_cursor = s->at_lo = s->at_hi = NAN;
 	util_strlcpy(s->label, label, sizeof(s->label));
 	p->n++;
 	return 0;
@@ -43,6 +43,7 @@ static struct vm_pane *new_pane(struct vm_model *m, const char *name,
 	memset(p, 0, sizeof(*p));
 	util_strlcpy(p->name, name, sizeof(p->name));
 	p->src = src;
+	p->set = -1;
 	return p;
 }
 
@@ -93,6 +94,7 @@ static int default_pane(struct vm_model *m, size_t si,
 
 	if (!p)
 		return -1;
+	p->set = (int)set->id;
 	nrank = ranked(src, set, rank);
 	for (size_t k = 0; k < CHARTSET_MAX_CHARTS && set->charts[k].title; k++) {
 		const struct chart *c = &set->charts[k];
@@ -138,6 +140,49 @@ int vm_default_panes(struct vm_model *m)
 
 /* ---- choosing series ---- */
 
+/* Set k's counters of the log set into order (those not taken yet). */
+static size_t set_counters(const struct logset_meta *mt, int k, char *taken,
+			   size_t *order, size_t n)
+{
+	const struct chartset *set = &chartset_table[k];
+	struct lookup_hit *hit = malloc(mt->ncounters * sizeof(*hit));
+
+	for (size_t c = 0; hit && c < CHARTSET_MAX_CHARTS && set->charts[c].title;
+	     c++)
+		for (size_t i = 0; i < chart_nseries(&set->charts[c]); i++) {
+			size_t nh = lookup_series(mt, &set->charts[c].series[i],
+						  NULL, 0, hit, mt->ncounters);
+			for (size_t h = 0; h < nh; h++)
+				if (!taken[hit[h].idx]) {
+					taken[hit[h].idx] = 1;
+					order[n++] = hit[h].idx;
+				}
+		}
+	free(hit);
+	return n;
+}
+
+size_t vm_chooser_order(const struct vm_model *m, size_t pi, size_t *order)
+{
+	const struct vm_pane *p = &m->panes[pi];
+	const struct logset_meta *mt = logset_meta(m->src[p->src].ls);
+	char *taken = calloc(mt->ncounters ? mt->ncounters : 1, 1);
+	size_t n = 0;
+
+	if (!taken)
+		return 0;
+	if (p->set >= 0)
+		n = set_counters(mt, p->set, taken, order, n);
+	for (int k = 0; k < CHARTSET_COUNT; k++)
+		if (k != p->set)
+			n = set_counters(mt, k, taken, order, n);
+	for (size_t i = 0; i < mt->ncounters; i++)
+		if (!taken[i])
+			order[n++] = i;
+	free(taken);
+	return n;
+}
+
 static const char *short_label(const struct logset_counter *c, char *buf,
 			       size_t n)
 {
@@ -166,7 +211,7 @@ int vm_set_series(struct vm_model *m, size_t pi, const size_t *idx, size_t n)
 	const struct logset_meta *mt = logset_meta(m->src[p->src].ls);
 	for (size_t k = 0; k < p->n; k++) {
 		free(p->s[k].pts);
-		p->s[k].pts = NULL;
+		p->s[k].pts = p->s[k].lo = p->s[k].hi = NULL;
 	}
 	p->n = 0;
 	int have_unit[2] = { 0, 0 };
@@ -188,6 +233,7 @@ int vm_set_series(struct vm_model *m, size_t pi, const size_t *idx, size_t n)
 		add_series(p, (long)idx[i], short_label(c, lab, sizeof(lab)), axis);
 	}
 	m->f_dots = 0;	/* fetch again */
+	m->rd_ok = 0;
 	return 0;
 }
 

@@ -108,6 +108,8 @@ static attr_t attrs_of(const struct vl_cell *c, short *pair)
 		a |= A_REVERSE;
 	if (c->attr & VL_A_UNDERLINE)
 		a |= A_UNDERLINE;
+	if (c->attr & VL_A_DIM)
+		a |= A_DIM;
 	*pair = 0;
 	if (use_color)
 		*pair = (short)(c->color + 1 +

@@ -51,7 +51,8 @@ static void check_table(void)
 
 				if (d->unit != ch->unit)
 					units = 0;
-				if ((s->inst == CI_NONE) == !!inst)
+				if ((s->inst == CI_NONE) == !!inst ||
+				    (s->inst == CI_NAMED) != !!s->instance)
 					rules = 0;
 				if (s->has_ref &&
 				    catalog_counters[s->ref].object != d->object)
@@ -78,13 +79,15 @@ static void check_table(void)
 		OK(all, "the wait-state chart stacks the six states, pane and PNG");
 	}
 	OK(units, "every series is of its chart's unit");
-	OK(rules, "CI_NONE exactly for objects without instances");
+	OK(rules, "CI_NONE exactly for objects without instances, CI_NAMED "
+	   "exactly with an instance");
 	OK(pngs, "PNG file names are unique");
 	OK(refs, "a reference counter is of its series' object");
 }
 
 /* Disks sda (idle), sdb and sdc (equally busy); interfaces lo (idle),
- * eth0 (idle), eth1 (busy); no _Total disk, a _Total interface; 60 rows. */
+ * eth0 (idle), eth1 (busy); no _Total disk, a _Total interface; Pressure
+ * cpu, io and memory; 60 rows. */
 static int write_set(time_t t0, char *dir, size_t n)
 {
 	struct logset_options o = { .parent = scratch, .name = "set",
@@ -105,6 +108,9 @@ static int write_set(time_t t0, char *dir, size_t n)
 	fill_add_object(w, OBJ_NETWORK, "lo");
 	fill_add_object(w, OBJ_NETWORK, "eth0");
 	fill_add_object(w, OBJ_NETWORK, "eth1");
+	fill_add_object(w, OBJ_PRESSURE, "cpu");
+	fill_add_object(w, OBJ_PRESSURE, "io");
+	fill_add_object(w, OBJ_PRESSURE, "memory");
 	for (int i = 1; i <= 60; i++) {
 		sample_reset(&s);
 		fill_value(&s, OBJ_LOGICALDISK, "sda", CTR_DISK_TIME, 0);
@@ -127,6 +133,31 @@ static int write_set(time_t t0, char *dir, size_t n)
 static const char *inst_of(struct logset *ls, size_t idx)
 {
 	return logset_meta(ls)->counters[idx].instance;
+}
+
+/* The pressure chart: some of each resource, full of io and memory (a
+ * named instance), nothing of an instance not logged. */
+static void check_pressure(const struct logset_meta *m)
+{
+	const struct chart *c = &chartset_table[CHARTSET_PRESSURE].charts[0];
+	struct lookup_hit hit[8];
+	size_t n = 0, full = 0;
+
+	for (size_t i = 0; i < chart_nseries(c); i++) {
+		size_t k = lookup_series(m, &c->series[i], NULL, 0, hit, 8);
+		for (size_t h = 0; h < k; h++)
+			if (c->series[i].ctr == CTR_PSI_FULL)
+				full += strcmp(hit[h].instance, "cpu") != 0;
+		n += k;
+	}
+	EQ_INT(n, 5, "pressure.png: some of cpu, io, memory; full of io, memory");
+	EQ_INT(full, 2, "no cpu full");
+	struct chart_series none = { .ctr = CTR_PSI_FULL, .inst = CI_NAMED,
+				     .instance = "gpu", .views = CV_PNG };
+	EQ_INT(lookup_series(m, &none, NULL, 0, hit, 8), 0,
+	       "CI_NAMED of an instance not logged: none");
+	OK(chartset_table[CHARTSET_PRESSURE].png_only &&
+	   !chart_shows(c, CV_PANE), "pressure: PNG only, no default pane");
 }
 
 static void check_lookup(void)
@@ -192,6 +223,7 @@ static void check_lookup(void)
 				    .views = CV_BOTH };
 	nh = lookup_series(m, &mem, NULL, 0, hit, 8);
 	OK(nh == 1 && hit[0].ref == -1 && !strcmp(hit[0].instance, ""), "CI_NONE");
+	check_pressure(m);
 	logset_close(ls);
 }
 

@@ -3,7 +3,11 @@
  * values): the file is a PNG of the asked size, the legend figures
  * rrd_graph_v computed are the series' min/avg/max, a scaled series is
  * scaled, text with rrdtool's separators survives, bad input fails
- * cleanly. Works under /tmp.
+ * cleanly; on a file laid out as a log set's (1 s rows for 10 minutes,
+ * MIN/AVERAGE/MAX of 1 minute), a peak of a few seconds is the legend's
+ * max whether librrd reads the consolidations (MIN/MAX archives) or
+ * single samples reduced to points (AVERAGE reduced with MAX), and the
+ * note says which. Works under /tmp.
  */
 #include <math.h>
 #include <stdio.h>
@@ -57,6 +61,88 @@ static int make_rrd(const char *path)
 	return 0;
 }
 
+/* Two hours at 1 s of 5% with two 3-second peaks to 100%: one in the
+ * first hour (only the 1-minute archives still hold it), one 5 minutes
+ * before the end (in the 1 s archive too). */
+#define BAND_ROWS 7200
+static int make_layout_rrd(const char *path)
+{
+	const char *def[] = { "DS:busy:GAUGE:2:0:100",
+			      "RRA:AVERAGE:0.5:1:600", "RRA:MIN:0.5:60:1440",
+			      "RRA:AVERAGE:0.5:60:1440", "RRA:MAX:0.5:60:1440" };
+	static char buf[600][48];
+	const char *u[600];
+
+	rrd_clear_error();
+	if (rrd_create_r(path, 1, T0, 5, def))
+		return -1;
+	for (long b = 0; b < BAND_ROWS / 600; b++) {
+		for (long k = 0; k < 600; k++) {
+			long i = b * 600 + k + 1;
+			int peak = (i > 1800 && i <= 1803) ||
+				   (i > BAND_ROWS - 300 && i <= BAND_ROWS - 297);
+			snprintf(buf[k], sizeof(buf[k]), "%ld:%d", T0 + i,
+				 peak ? 100 : 5);
+			u[k] = buf[k];
+		}
+		if (rrd_update_r(path, NULL, 600, u))
+			return -1;
+	}
+	return 0;
+}
+
+/* The band: the legend's max is the peak's, the note says what the
+ * points are, on each of librrd's paths. */
+static void test_band(void)
+{
+	char rrd[128], png[128];
+	struct perr e = { "" };
+	struct png_legend lg[1];
+	struct png_rows r;
+
+	snprintf(rrd, sizeof(rrd), "%s/band.rrd", dir);
+	snprintf(png, sizeof(png), "%s/band.png", dir);
+	OK(make_layout_rrd(rrd) == 0, "log-set-like RRD made");
+	struct png_series s[1] = { { rrd, "busy", "busy", 1, 1 } };
+	struct png_chart c = { "CPU", "%", 1000, 0, 100, s, 1 };
+	struct png_options o = { "h", T0, T0 + BAND_ROWS, 640, 300, NULL, 0,
+				 NULL, 0 };
+
+	/* the two hours: only the 1-minute archives cover them */
+	OK(png_render(png, &c, &o, lg, &e) == 0, "two hours rendered");
+	EQ_DBL(lg[0].max, 100, 1e-9, "MIN/MAX archives: the peaks are the max");
+	EQ_DBL(lg[0].min, 5, 1e-9, "and 5 the min");
+	OK(lg[0].avg < 5.2, "while the average stays near 5");
+	EQ_STR(lg[0].points, "avg of 1 min rows, band min..max",
+	       "the note: consolidated rows with their band");
+	OK(png_rows_of(rrd, o.from, o.to, png_point_step(&o), 1, &r, &e) == 0 &&
+	   r.archive == 60 && r.minmax && png_rows_band(&r),
+	   "png_rows_of: the 1-minute archive, MIN and MAX beside it");
+	/* the last 10 minutes in 200 pixels: 1 s rows, several a point */
+	o.from = T0 + BAND_ROWS - 590;
+	o.width = 200;
+	OK(png_render(png, &c, &o, lg, &e) == 0, "ten minutes rendered");
+	EQ_DBL(lg[0].max, 100, 1e-9,
+	       "AVERAGE reduced with MAX: the 3 s peak is the max");
+	EQ_STR(lg[0].points, "avg of 1 s rows, band min..max",
+	       "the note: several 1 s rows a point");
+	/* 8 minutes in 640 pixels: a point is a row, no band */
+	o.from = T0 + BAND_ROWS - 480;
+	o.width = 640;
+	OK(png_render(png, &c, &o, lg, &e) == 0, "eight minutes rendered");
+	EQ_STR(lg[0].points, "1 s rows", "the note: each point one sample");
+	EQ_DBL(lg[0].max, 100, 1e-9, "the peak as it is");
+	/* stacked areas have no band: the note says the rows alone */
+	o.from = T0;
+	OK(png_render_stacked(png, &c, &o, lg, &e) == 0, "stacked rendered");
+	EQ_STR(lg[0].points, "avg of 1 min rows", "stacked: no band");
+	OK(lg[0].max < 100, "stacked: the max of the averages");
+	if (!getenv("PNG_KEEP")) {
+		unlink(png);
+		unlink(rrd);
+	}
+}
+
 int main(void)
 {
 	char rrd[128], png[128], odd[160];
@@ -73,8 +159,8 @@ int main(void)
 		printf("# %s\n", rrd_get_error());
 
 	struct png_series s[2] = {
-		{ rrd, "busy", "sda % Disk Time: busy", 0 },
-		{ rrd, "bytes", "sda bytes/s", 1.0 / 1024 },
+		{ rrd, "busy", "sda % Disk Time: busy", 0, 1 },
+		{ rrd, "bytes", "sda bytes/s", 1.0 / 1024, 1 },
 	};
 	struct png_chart c = { "Disk", "% and KiB/s", 1024, 0, NAN, s, 2 };
 	struct png_mark m[2] = { { T0 + 30, "begin full: backup" },
@@ -141,6 +227,8 @@ int main(void)
 	OK(png_render(png, &c, &o, lg, &e) == -1, "empty range refused");
 	OK(png_size(odd, &w, &h, &e) == -1 && strstr(e.msg, "not a PNG"),
 	   "an RRD is not a PNG");
+
+	test_band();
 
 	/* PNG_KEEP=1 keeps the last chart to look at */
 	if (getenv("PNG_KEEP")) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../viewer/layout.h"
+#include "../../viewer/plot.h"
 #include "tap.h"
 
 static void test_format(void)
@@ -66,7 +67,7 @@ static void test_resample(void)
 	double v[10];
 	for (int i = 0; i < 10; i++)
 		v[i] = i;	/* row i stamped 1000 + 10 i */
-	struct vl_rows r = { v, 10, 1, 1000, 10 };
+	struct vl_rows r = { v, 10, 1, 1000, 10, NULL, NULL };
 	double out[5];
 	/* window (1000, 1100]: 5 columns of 20 s, 2 rows each */
 	vl_resample(&r, 1000, 1100, out, 5);
@@ -85,10 +86,56 @@ static void test_resample(void)
 	EQ_DBL(o2[1], 2, 1e-9, "NAN rows are skipped in a mean");
 }
 
+/* The band: a column's lowest and highest, from its rows (single
+ * samples) or their MIN and MAX (consolidated rows). */
+static void test_band(void)
+{
+	double v[10], lo[10], hi[10], out[5], a[5], b[5];
+	for (int i = 0; i < 10; i++)
+		v[i] = i == 7 ? 90 : 10;	/* one row of 90 among 10s */
+	struct vl_rows r = { v, 10, 1, 1000, 10, NULL, NULL };
+	vl_resample_band(&r, 1000, 1100, out, a, b, 5);
+	EQ_DBL(out[3], 50, 1e-9, "column 3 averages 10 and 90");
+	EQ_DBL(b[3], 90, 0, "its band reaches the row of 90");
+	EQ_DBL(a[3], 10, 0, "and down to 10");
+	EQ_DBL(a[0], 10, 0, "a flat column's band is its value");
+	EQ_DBL(b[0], 10, 0, "(no height)");
+	/* consolidated rows: each row's MIN and MAX bound the band */
+	for (int i = 0; i < 10; i++) {
+		v[i] = 5;
+		lo[i] = 4;
+		hi[i] = i == 2 ? 100 : 6;
+	}
+	r.lo = lo;
+	r.hi = hi;
+	vl_resample_band(&r, 1000, 1100, out, a, b, 5);
+	EQ_DBL(out[1], 5, 1e-9, "the line stays the average");
+	EQ_DBL(b[1], 100, 0, "max of the rows' MAXes: the peak inside a row");
+	EQ_DBL(a[1], 4, 0, "min of the rows' MINs");
+	EQ_DBL(b[2], 6, 0, "columns without the peak");
+	/* narrower columns than rows: the row's own MIN and MAX */
+	double c[4], lo4[4], hi4[4];
+	vl_resample_band(&r, 1000, 1020, c, lo4, hi4, 4);
+	EQ_DBL(hi4[2], 100, 0, "a zoomed-in column shows its row's MAX");
+	EQ_DBL(hi4[0], 6, 0, "and the row before its own");
+	/* an unknown MIN or MAX falls back on the row's value */
+	lo[2] = NAN;
+	vl_resample_band(&r, 1000, 1020, c, lo4, hi4, 4);
+	EQ_DBL(lo4[2], 5, 0, "unknown MIN: the average");
+	/* window statistics take the MINs and MAXes */
+	struct vl_stats st = vl_window_stats(&r, 1000, 1100);
+	EQ_DBL(st.max, 100, 0, "window max from the MAX rows");
+	EQ_DBL(st.avg, 5, 1e-9, "window avg from the AVERAGE rows");
+	EQ_DBL(st.min, 4, 0, "window min from the MIN rows");
+	/* the plain resample leaves the band out */
+	vl_resample(&r, 1000, 1100, out, 5);
+	EQ_DBL(out[1], 5, 1e-9, "vl_resample: the average alone");
+}
+
 static void test_stats_rowat(void)
 {
 	double v[6] = { 5, NAN, 1, 9, 3, NAN };
-	struct vl_rows r = { v, 6, 1, 100, 5 };
+	struct vl_rows r = { v, 6, 1, 100, 5, NULL, NULL };
 	struct vl_stats s = vl_window_stats(&r, 95, 130);
 	EQ_INT(s.n, 4, "four known rows");
 	EQ_DBL(s.min, 1, 0, "min");
@@ -220,6 +267,84 @@ static void test_render(void)
 	free(pts);
 }
 
+/* A flat line at 5% with a band up to 100% in one column: the scale
+ * takes the band in, the band's cells are dimmed braille (or '.'), the
+ * line wins the cells it passes through. */
+static void test_band_render(void)
+{
+	struct vl_plan p;
+	vl_plan(80, 24, 1, 0, VL_BRAILLE, &p);
+	double *pts = malloc(3 * p.dots * sizeof(double));
+	double *lo = pts + p.dots, *hi = pts + 2 * p.dots;
+	size_t peak = 40;
+	for (size_t i = 0; i < p.dots; i++) {
+		pts[i] = 5;
+		lo[i] = 4;
+		hi[i] = i == peak ? 100 : 6;
+	}
+	struct vl_line line = { .label = "total", .axis = 0, .color = 1,
+				.pts = pts, .lo = lo, .hi = hi,
+				.at_cursor = 14.5, .at_lo = 5, .at_hi = 100,
+				.ref = NAN };
+	line.st = (struct vl_stats){ 5, 4, 5, 100, 10 };
+	struct vl_pane pane = { .title = "CPU", .unit = { UNIT_PERCENT },
+				.has_axis = { 1, 0 }, .lines = &line,
+				.nlines = 1 };
+	struct vl_view v = { .from = 1000, .to = 1000 + 680, .header = "host",
+			     .glyphs = VL_BRAILLE, .panes = &pane, .npanes = 1,
+			     .utc = 1, .focus = -1 };
+	struct vl_grid g = { 0 };
+	char row[1024];
+	OK(vl_render(&v, &p, &g) == 0, "render with a band");
+	vl_grid_row(&g, p.pane[0].plot_y, row, sizeof(row));
+	OK(!strncmp(row, " 100%", 5), "the band's peak sets the scale: 100%");
+	int px = p.plot_x + (int)peak / 2, top = p.pane[0].plot_y;
+	const struct vl_cell *c = vl_grid_at(&g, px, top);
+	OK(c->ch > 0x2800 && c->ch <= 0x28ff && (c->attr & VL_A_DIM),
+	   "the peak's column: dimmed braille in the top row");
+	OK(((c->ch - 0x2800) & 0x47) && !((c->ch - 0x2800) & 0xb8),
+	   "left dot column only (dot 40 is the left of its cell)");
+	c = vl_grid_at(&g, px + 2, top);
+	EQ_INT(c->ch, ' ', "no band where the rows stay near the line");
+	struct vl_scale sc = { 0, 100, 50 };
+	int ly = top + vl_value_dot(&sc, 5, p.pane[0].plot_h * 4) / 4;
+	c = vl_grid_at(&g, px, ly);
+	OK(c->ch > 0x2800 && c->ch <= 0x28ff && !(c->attr & VL_A_DIM),
+	   "the line wins its cell");
+	c = vl_grid_at(&g, px, ly - 1);
+	OK(c->ch > 0x2800 && (c->attr & VL_A_DIM), "the band above it");
+	/* the readout at the cursor: the row's range after its average */
+	v.cursor_on = 1;
+	v.cursor = 1000 + 340;
+	vl_render(&v, &p, &g);
+	vl_grid_row(&g, p.pane[0].y, row, sizeof(row));
+	OK(strstr(row, "total 14.5% (5.00%..100%)") != NULL,
+	   "cursor readout: avg (min..max) of a consolidated row");
+	line.at_lo = line.at_hi = NAN;
+	vl_render(&v, &p, &g);
+	vl_grid_row(&g, p.pane[0].y, row, sizeof(row));
+	OK(strstr(row, "total 14.5%") && !strstr(row, ".."),
+	   "a single-sample row: its value alone");
+	/* ASCII, with and without colour: '.' */
+	v.cursor_on = 0;
+	vl_plan(80, 24, 1, 0, VL_ASCII, &p);
+	v.glyphs = VL_ASCII;
+	for (int mono = 0; mono < 2; mono++) {
+		v.mono = mono;
+		vl_render(&v, &p, &g);
+		c = vl_grid_at(&g, p.plot_x + (int)peak, p.pane[0].plot_y);
+		OK(c->ch == VL_BAND_ASCII && (c->attr & VL_A_DIM),
+		   mono ? "mono: the band as '.'" : "ASCII: the band as '.'");
+	}
+	/* no band (a stacked series, or the rows of a short window) */
+	line.lo = line.hi = NULL;
+	vl_render(&v, &p, &g);
+	vl_grid_row(&g, p.pane[0].plot_y, row, sizeof(row));
+	OK(strncmp(row, " 100%", 5) != 0, "without the band the scale fits the line");
+	vl_grid_free(&g);
+	free(pts);
+}
+
 static void test_readout(void)
 {
 	struct vl_line l[2] = {
@@ -283,6 +408,8 @@ int main(void)
 	test_time_step();
 	test_resample();
 	test_stats_rowat();
+	test_band();
+	test_band_render();
 	test_plan();
 	test_render();
 	test_readout();

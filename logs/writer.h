@@ -1,0 +1,115 @@
+/*
+ * writer.h - the inside of the log set writer, shared by its three files
+ * (other modules use logset.h):
+ *
+ *   logset_write.c  create the set, add an instance, write a sample,
+ *                   flush, close
+ *   writer_send.c   hand a file's held rows to librrd, or to rrdcached
+ *                   (reconnecting, resending what was held)
+ *   writer_grow.c   the worker's jobs (grow.h): create the files of new
+ *                   instances, grow files before an archive fills
+ *
+ * A file's life: NEW (its create job is queued or running: rows are held)
+ * -> READY (rows are written every batch) <-> BUSY (a growth job runs:
+ * rows are held, then written to the grown file). Rows wait in the file's
+ * struct rows (rows.h) until written; a failed write keeps them there
+ * (up to HOLD_SECONDS of them) and marks the file stale: before the
+ * next try, rows the file already has are dropped, so a resend never
+ * writes a row twice.
+ *
+ * A file whose instance has vanished (a deleted interface, a detached
+ * disk) is not grown: its rows are unknown from then on, so they are held
+ * as one (rows.h) while the file is too small for them, and dropped at
+ * close; the file keeps what it logged, and readers see unknown after its
+ * last row. If the instance comes back, the file grows and the gap is
+ * written as one unknown update. A host where containers come and go
+ * pays for each interface's file at the span it had, not for the run.
+ */
+#ifndef PERFLOG_WRITER_H
+#define PERFLOG_WRITER_H
+
+#include <limits.h>
+
+#include "grow.h"
+#include "layout.h"
+#include "logset.h"
+#include "rows.h"
+
+/* rows a file may hold while it cannot be written (rrdcached away, its
+ * file not yet created, a growth step): 15 minutes */
+#define HOLD_SECONDS 900
+/* rows handed to librrd in one update call */
+#define SEND_ROWS 64
+/* "T" plus ":" and a %.17g value per data source */
+#define LINE_MAX_LEN (24 + CATALOG_MAX_PER_OBJECT * 28)
+
+enum wfile_state { WF_NEW, WF_READY, WF_BUSY };
+
+struct wfile {
+	char name[192];			/* file name in the set */
+	char path[PATH_MAX];		/* absolute: rrdcached, messages */
+	enum counter_object obj;
+	char instance[SRC_NAME_MAX];
+	int idx[CATALOG_MAX_PER_OBJECT];	/* counter index per DS */
+	size_t n;
+	size_t hint;			/* where the instance was last time */
+	struct rows rows;
+	enum wfile_state state;
+	unsigned long span;		/* its archives' span, 0 until created */
+	unsigned long target;		/* the span its running job builds */
+	double sized;			/* when its last job was decided */
+	double last_known;		/* the last sample with a known value */
+	int fresh;			/* no sample accounted yet */
+	time_t born;			/* its data starts after this */
+	double retry;			/* monotonic: no new job before */
+	int stale;			/* a write failed: see above */
+	int job_failed, send_failed;	/* counted in nfailing */
+};
+
+struct logset_writer {
+	char dir[PATH_MAX];		/* absolute */
+	int dfd;			/* the set directory */
+	struct logset_meta meta;
+	int lockfd;
+	struct wfile *files;
+	size_t nfiles, capfiles;
+	double last;			/* last sample's time, 0 none */
+	int meta_dirty;
+	char cached[256];		/* rrdcached address, "" direct */
+	unsigned batch;			/* rows held back per file, >= 1 */
+	unsigned long nsamples;		/* samples written (staggers flushes) */
+	char *lines;			/* SEND_ROWS x LINE_MAX_LEN update text */
+	const char **argv;		/* SEND_ROWS pointers into lines */
+	struct layout layout;
+	unsigned long span;		/* the span the set's files need now */
+	struct grower grower;
+	size_t nfailing;		/* files with a job or write failing */
+	int closing;			/* write what is held, wrap or not */
+	struct perr failure;		/* the latest failure's message */
+};
+
+/* Note a file's job or write failure (e set from msg) or its recovery. */
+void writer_failed(struct logset_writer *w, struct wfile *f, int *flag,
+		   const char *msg);
+void writer_recovered(struct logset_writer *w, struct wfile *f, int *flag);
+
+/* f's file now exists: map its counters in the metadata (rewritten
+ * before the next sample). 0, or -1 out of memory. */
+int writer_map_counters(struct logset_writer *w, struct wfile *f);
+
+/* Write the rows f holds (writer_send.c). 0, or -1 with e set. */
+int writer_send(struct logset_writer *w, struct wfile *f, struct perr *e);
+
+/* Flush every file to the daemon's disk (rrdcached only; at close). */
+int writer_cached_flush(struct logset_writer *w, struct perr *e);
+
+/* Collect finished jobs and start the jobs that are due (writer_grow.c).
+ * now is the sample's time (the set's age decides growth). */
+void writer_jobs(struct logset_writer *w, double now);
+
+/* Wait for the worker's batch, then run every job still to do (pauses
+ * after failures ignored) until they are done or stop succeeding: what
+ * a flush and the close need before they write what is held. */
+void writer_jobs_wait(struct logset_writer *w);
+
+#endif
