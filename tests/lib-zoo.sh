@@ -1,5 +1,5 @@
-# tests/lib-zoo.sh - the zoo of real limits (t9100-zoo-cpu.t,
-# t9110-zoo-io.t), sourced after lib.sh. One collector at 1 s per suite;
+# tests/lib-zoo.sh - the zoo of real limits (t3500-zoo-cpu.t,
+# t3510-zoo-io.t), sourced after lib.sh. One collector at 1 s per suite;
 # each case a backup-like command under `perflog run -o ZOO -l CASE`
 # (joining it, so the collector itself is outside the case's cgroups),
 # then one report whose sessions are checked: the first word of each

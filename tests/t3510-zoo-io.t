@@ -1,6 +1,6 @@
 #!/bin/sh
 # The zoo of real limits, part 2: the disk, the network and memory (see
-# t9100 for how a case is run and judged):
+# t3500 for how a case is run and judged):
 #   dsync   4 KiB writes with O_DSYNC (dd oflag=direct,dsync conv=notrunc,
 #           over a file written and synced before, as a database or a
 #           client's catalog rewrites its pages) under the suite's scratch
