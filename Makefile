@@ -3,14 +3,37 @@
 #   make check      unit tests under ASan+UBSan, clang -Werror pass, and the
 #                   end-to-end suites, all through prove (TAP)
 #   make demo       install what is missing, build, log a reference workload
+#                   (make check installs what is missing too: tests/deps.sh)
 #   make bench      overhead, viewer and estimate benchmarks (figures only)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=: the program, its manual pages,
+#                   bash completion, perflog.service and the sample settings
+#   make uninstall  removes exactly what install put there
+#   make deb        the Debian package, in build/deb/ (dist/deb.sh)
 #   make fuzz       libFuzzer targets (clang); FUZZ_TIME=S runs each S seconds
 #   make soak       an hour at 1 s under load: RSS and open fds (bench/soak.sh)
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/perflog
+MANDIR  ?= $(PREFIX)/share/man
+# the settings of perflog.service live in /etc/perflog whatever the PREFIX
+SYSCONFDIR ?= /etc
+# where bash-completion looks for PREFIX (its completionsdir)
+ifeq ($(origin BASHCOMPDIR),undefined)
+BASHCOMPDIR := $(shell pkg-config --define-variable=datadir=$(PREFIX)/share \
+	--variable=completionsdir bash-completion 2>/dev/null || \
+	echo $(PREFIX)/share/bash-completion/completions)
+endif
+# systemd's unit directory for PREFIX=/usr (/lib/systemd/system on Debian 12),
+# else PREFIX/lib/systemd/system, which systemd also reads
+ifeq ($(origin SYSTEMDUNITDIR),undefined)
+ifeq ($(PREFIX),/usr)
+SYSTEMDUNITDIR := $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || \
+	echo /lib/systemd/system)
+else
+SYSTEMDUNITDIR := $(PREFIX)/lib/systemd/system
+endif
+endif
 CC      ?= cc
 PKGS    := librrd libstatgrab ncursesw
 
@@ -21,7 +44,7 @@ WARN := -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wshadow \
 	-Wwrite-strings -Wvla -Wpointer-arith -Wformat=2 -Wno-format-nonliteral
 WERROR ?= -Werror
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 $(WARN) $(WERROR) $(PKG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED $(CFLAGS)
+ALL_CFLAGS = -std=c11 $(WARN) $(WERROR) $(PKG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED $(CPPFLAGS) $(CFLAGS)
 LIBS := $(PKG_LIBS) -lm -pthread
 
 MODULES := common counters logs client collector export report viewer estimate workload
@@ -36,7 +59,11 @@ E2E       := $(sort $(wildcard tests/t[0-9]*.t))
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOLS     := $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 
-.PHONY: all check check-fuzz unit e2e check-clang demo bench install uninstall clean fuzz soak
+MAN1 := $(wildcard man/*.1)
+MAN5 := $(wildcard man/*.5)
+
+.PHONY: all check check-run check-fuzz unit e2e check-clang demo bench install \
+	uninstall service deb clean fuzz soak
 
 all: perflog
 
@@ -48,7 +75,7 @@ build/asan/libperflog.a: $(ASAN_OBJS)
 	rm -f $@; ar rcs $@ $^
 
 perflog: build/obj/perflog.o build/libperflog.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 build/obj/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
@@ -83,8 +110,17 @@ check-clang:
 	  done; echo "clang: $(words $(SRCS) $(UNIT_SRCS)) files clean"; \
 	else echo "clang not installed; skipped"; fi
 
-check: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fuzz
-	PERFLOG=$(CURDIR)/perflog prove -f $(UNIT_BINS) $(E2E)
+# First what is missing on this machine (as make demo does), then the rest
+# in a second make, which sees the pkg-config flags of what was installed.
+check:
+	@sh tests/deps.sh check
+	@$(MAKE) --no-print-directory check-run
+
+# prove runs the suites CHECK_JOBS at a time, but for the load-sensitive
+# ones, which run first and alone (testrules.yml says which and why).
+CHECK_JOBS ?= 4
+check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fuzz
+	PERFLOG=$(CURDIR)/perflog prove -f -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E)
 
 # Every libFuzzer target a short while on its corpus (tests/fuzz/Makefile;
 # skipped with a note when clang's fuzzer runtime is missing).
@@ -106,14 +142,50 @@ soak: perflog
 fuzz:
 	@$(MAKE) --no-print-directory -f tests/fuzz/Makefile
 
+# perflog.service with this installation's paths (dist/perflog.service.in);
+# `make service SERVICE=FILE` writes it alone (t9200 checks it)
+SERVICE ?= build/perflog.service
+SERVICE_SED = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
+
+service:
+	@mkdir -p $(dir $(SERVICE))
+	$(SERVICE_SED) dist/perflog.service.in > $(SERVICE)
+
+# The settings of perflog.service are the admin's once installed: never
+# overwritten, and removed by uninstall only when unchanged.
 install: perflog
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/perflog
 	install -m 0755 perflog $(DESTDIR)$(BINDIR)/perflog
+	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 dist/perflog.bash $(DESTDIR)$(BASHCOMPDIR)/perflog
+	$(SERVICE_SED) dist/perflog.service.in > $(DESTDIR)$(SYSTEMDUNITDIR)/perflog.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/perflog.service
 	install -m 0644 perftest.pml.sample $(DESTDIR)$(DATADIR)/perftest.pml.sample
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/perflog/perftest.pml ]; then \
+		echo "kept $(DESTDIR)$(SYSCONFDIR)/perflog/perftest.pml"; \
+	else \
+		echo "install -m 0644 perftest.pml.sample $(DESTDIR)$(SYSCONFDIR)/perflog/perftest.pml"; \
+		install -m 0644 perftest.pml.sample $(DESTDIR)$(SYSCONFDIR)/perflog/perftest.pml; \
+	fi
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/perflog $(DESTDIR)$(DATADIR)/perftest.pml.sample
-	-rmdir $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(BINDIR)/perflog \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+		$(DESTDIR)$(BASHCOMPDIR)/perflog \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/perflog.service \
+		$(DESTDIR)$(DATADIR)/perftest.pml.sample
+	@f=$(DESTDIR)$(SYSCONFDIR)/perflog/perftest.pml; \
+	if cmp -s perftest.pml.sample $$f; then echo "rm -f $$f"; rm -f $$f; \
+	elif [ -e $$f ]; then echo "kept $$f (changed since it was installed)"; fi
+	-@rmdir $(DESTDIR)$(DATADIR) $(DESTDIR)$(SYSCONFDIR)/perflog 2>/dev/null || true
+
+deb:
+	@sh dist/deb.sh
 
 clean:
 	rm -rf build perflog

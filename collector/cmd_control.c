@@ -1,13 +1,15 @@
 /*
- * cmd_control.c - `perflog stop [DIR]` and `perflog status`.
+ * cmd_control.c - `perflog stop [DIR]` and `perflog status [--json]`.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../commands.h"
+#include "../common/json.h"
 #include "../logs/setdir.h"
 #include "control.h"
 
@@ -57,19 +59,89 @@ int cmd_stop(int argc, char **argv)
 	return 0;
 }
 
+/* Ask one collector for its samples and last sample's time; "?" when it
+ * does not answer. Returns 1 when it answered. */
+static int ask_status(const struct collector_info *c, char *samples,
+		      size_t ns, char *last, size_t nl)
+{
+	char reply[PATH_MAX + 256], *p;
+	struct perr e;
+
+	snprintf(samples, ns, "?");
+	snprintf(last, nl, "?");
+	if (control_request(c, "status", reply, sizeof(reply), &e) < 0)
+		return 0;
+	if ((p = strstr(reply, " samples=")))
+		sscanf(p + 9, "%31s", samples);
+	if ((p = strstr(reply, " last=")))
+		sscanf(p + 6, "%39s", last);
+	return 1;
+}
+
+/* --json: {"format": 1, "collectors": [{...}]}, schema in
+ * man/perflog-status.1 */
+static void status_json(const struct collector_info *list, long n)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_object_begin(&j, NULL);
+	json_int(&j, "format", 1);
+	json_array_begin(&j, "collectors");
+	for (long i = 0; i < n; i++) {
+		char samples[32], last[40];
+		int answered = ask_status(&list[i], samples, sizeof(samples),
+					  last, sizeof(last));
+		unsigned long long bytes;
+		char *end;
+		double v = strtod(samples, &end);
+
+		json_object_begin(&j, NULL);
+		json_int(&j, "pid", (long long)list[i].pid);
+		json_str(&j, "logset", list[i].logset);
+		json_int(&j, "interval", list[i].interval);
+		json_bool(&j, "answered", answered);
+		json_num(&j, "samples", answered && !*end && end != samples ? v : NAN);
+		json_str(&j, "last_sample", answered && last[0] != '-' ? last : NULL);
+		json_num(&j, "size_bytes", setdir_size(list[i].logset, &bytes, NULL) == 0
+			 ? (double)bytes : NAN);
+		json_str(&j, "runtime_dir", list[i].rundir);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
 int cmd_status(int argc, char **argv)
 {
 	struct collector_info *list;
 	struct perr e;
 	long n;
-	int rc = help_only(argc, argv, "status",
-		"usage: perflog status\n"
-		"List this user's running collectors: pid, interval, samples\n"
-		"written, last sample (UTC), the log set's size on disk and\n"
-		"the log set.\n");
+	int json = 0, o;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 
-	if (rc != 1)
-		return rc;
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (o == 'j') {
+			json = 1;
+			continue;
+		}
+		if (o != 'h')
+			return util_bad_option("status", argv, optind, optopt);
+		printf("usage: perflog status [--json]\n"
+		       "List this user's running collectors: pid, interval, samples\n"
+		       "written, last sample (UTC), the log set's size on disk and\n"
+		       "the log set. For root, the collector of perflog.service\n"
+		       "(/run/perflog) too.\n"
+		       "  --json  the same as JSON, for scripts (schema: man perflog-status)\n");
+		return 0;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "perflog status: unexpected argument '%s'\n",
 			argv[optind]);
@@ -80,6 +152,11 @@ int cmd_status(int argc, char **argv)
 		fprintf(stderr, "perflog status: %s\n", e.msg);
 		return 1;
 	}
+	if (json) {
+		status_json(list, n);
+		free(list);
+		return fflush(stdout) ? 1 : 0;
+	}
 	if (n == 0) {
 		printf("no collector is running\n");
 		free(list);
@@ -88,18 +165,10 @@ int cmd_status(int argc, char **argv)
 	printf("%-8s %-8s %-8s %-20s %-9s %s\n", "PID", "INTERVAL", "SAMPLES",
 	       "LAST SAMPLE", "SIZE", "LOG SET");
 	for (long i = 0; i < n; i++) {
-		char reply[PATH_MAX + 256], samples[32] = "?", last[40] = "?";
-		char size[32] = "?";
+		char samples[32], last[40], size[32] = "?";
 		unsigned long long bytes;
-		char *p;
 
-		if (control_request(&list[i], "status", reply, sizeof(reply),
-				    &e) == 0) {
-			if ((p = strstr(reply, "samples=")))
-				sscanf(p + 8, "%31s", samples);
-			if ((p = strstr(reply, "last=")))
-				sscanf(p + 5, "%39s", last);
-		}
+		ask_status(&list[i], samples, sizeof(samples), last, sizeof(last));
 		/* the set grows with the run (logs/layout.h): say how much */
 		if (setdir_size(list[i].logset, &bytes, NULL) == 0)
 			snprintf(size, sizeof(size), "%.1fM",

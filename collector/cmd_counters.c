@@ -63,6 +63,74 @@ static void list_instances(const struct raw_snapshot *s,
 	}
 }
 
+/* A counter's path for each instance present now (--paths). */
+static void print_instance_paths(const struct raw_snapshot *s,
+				 const struct counter_def *d, FILE *f)
+{
+	char p[256];
+
+	switch (d->object) {
+	case OBJ_PROCESSOR:
+		for (size_t k = 0; k < s->ncpus; k++)
+			fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
+							      s->cpus[k].name));
+		break;
+	case OBJ_LOGICALDISK:
+		fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d, "_Total"));
+		for (size_t k = 0; k < s->ndisks; k++)
+			fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
+							      s->disks[k].name));
+		break;
+	case OBJ_NETWORK:
+		fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d, "_Total"));
+		for (size_t k = 0; k < s->nnets; k++)
+			fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
+							      s->nets[k].name));
+		break;
+	case OBJ_PRESSURE:
+		for (int r = 0; r < PSI_COUNT; r++)
+			if (s->psi[r].present)
+				fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
+					source_psi_name((enum psi_resource)r)));
+		break;
+	default:
+		break;
+	}
+}
+
+/* --paths with -c: the paths the settings file selects, as written. */
+static void print_selected_paths(const struct settings *s)
+{
+	for (size_t i = 0; i < s->nsel; i++) {
+		char path[256];
+
+		printf("%s\n", catalog_format_path(path, sizeof(path),
+						   s->sel[i].path.def,
+						   s->sel[i].path.instance));
+	}
+}
+
+/* --paths: every counter path, one a line, for scripts and shell
+ * completion: Object(*)\Counter, then one per instance present now
+ * (idle disks included: a settings file may name them). */
+static void print_paths(const struct raw_snapshot *s, FILE *f)
+{
+	for (int o = 0; o < OBJ_COUNT; o++) {
+		const struct object_def *od = &catalog_objects[o];
+
+		for (int i = 0; i < od->ncounters; i++) {
+			const struct counter_def *d =
+				catalog_counter_at(od->object, i);
+			char path[256];
+
+			catalog_format_path(path, sizeof(path), d,
+					    od->has_instances ? "*" : "");
+			fprintf(f, "%s\n", path);
+			print_instance_paths(s, d, f);
+		}
+	}
+}
+
 static int matches(const struct raw_snapshot *s, enum counter_object obj,
 		   const char *inst)
 {
@@ -152,9 +220,11 @@ int cmd_counters(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "paths", no_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL;
+	int paths = 0;
 	struct raw_snapshot snap;
 	struct source *p;
 	struct settings s;
@@ -167,10 +237,13 @@ int cmd_counters(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': file = optarg; break;
+		case 'p': paths = 1; break;
 		case 'h':
-			printf("usage: perflog counters [-c FILE]\n"
+			printf("usage: perflog counters [-c FILE] [--paths]\n"
 			       "List the objects, instances and counters this host offers;\n"
-			       "with -c, validate a settings file and list what it logs.\n");
+			       "with -c, validate a settings file and list what it logs.\n"
+			       "  --paths  only the counter paths, one a line (for scripts):\n"
+			       "           Object(*)\\Counter and one per instance present\n");
 			return 0;
 		default:
 			return util_bad_option("counters", argv, optind, optopt);
@@ -195,7 +268,11 @@ int cmd_counters(int argc, char **argv)
 		settings_free(&s);
 		return 1;
 	}
-	if (file)
+	if (paths && file)
+		print_selected_paths(&s);
+	else if (paths)
+		print_paths(&snap, stdout);
+	else if (file)
 		print_selection(file, &s, &snap);
 	else
 		print_offered(p, &snap);

@@ -94,18 +94,14 @@ static void remove_leftover(const char *dir, const char *name)
 	unlink(path);
 }
 
-long control_list(struct collector_info **out, struct perr *e)
+/* Add the live collectors registered in dir to *list (stale entries are
+ * removed). Returns 0, or -1 with e set. */
+static int scan_dir(const char *dir, struct collector_info **list, long *n,
+		    struct perr *e)
 {
-	const char *dir = control_runtime_dir(e);
-	DIR *d;
+	DIR *d = opendir(dir);
 	struct dirent *de;
-	struct collector_info *list = NULL;
-	long n = 0;
 
-	*out = NULL;
-	if (!dir)
-		return -1;
-	d = opendir(dir);
 	if (!d)
 		return perr_set(e, "unable to read '%s': %s", dir,
 				strerror(errno));
@@ -127,6 +123,7 @@ long control_list(struct collector_info **out, struct perr *e)
 		snprintf(sock, sizeof(sock), "%s/%ld.sock", dir, pid);
 		memset(&c, 0, sizeof(c));
 		c.pid = (pid_t)pid;
+		util_strlcpy(c.rundir, dir, sizeof(c.rundir));
 		if (!pid_alive(c.pid) || access(sock, F_OK) < 0) {
 			/* stale: the collector died without cleaning up
 			 * (kill -9, power loss) */
@@ -138,18 +135,53 @@ long control_list(struct collector_info **out, struct perr *e)
 			continue;
 		{
 			struct collector_info *nl =
-				realloc(list, (size_t)(n + 1) * sizeof(*nl));
+				realloc(*list, (size_t)(*n + 1) * sizeof(*nl));
 
 			if (!nl) {
 				closedir(d);
-				free(list);
 				return perr_set(e, "out of memory");
 			}
-			list = nl;
-			list[n++] = c;
+			*list = nl;
+			(*list)[(*n)++] = c;
 		}
 	}
 	closedir(d);
+	return 0;
+}
+
+const char *control_service_dir(void)
+{
+	const char *d = getenv("PERFLOG_SERVICE_RUNTIME_DIR");
+	struct stat st;
+
+	if (!d || !*d)
+		d = CONTROL_SERVICE_DIR;
+	if (geteuid() != 0)
+		return NULL;
+	/* Only its owner (the service's user) or root can have put sockets
+	 * into a directory nobody else may write: /run/perflog is made by
+	 * systemd in root's /run. A symlink or a writable directory is not
+	 * trusted. */
+	if (lstat(d, &st) < 0 || !S_ISDIR(st.st_mode) || (st.st_mode & 022))
+		return NULL;
+	return d;
+}
+
+long control_list(struct collector_info **out, struct perr *e)
+{
+	const char *dir = control_runtime_dir(e);
+	const char *svc = control_service_dir();
+	struct collector_info *list = NULL;
+	long n = 0;
+
+	*out = NULL;
+	if (!dir)
+		return -1;
+	if (scan_dir(dir, &list, &n, e) < 0 ||
+	    (svc && strcmp(svc, dir) && scan_dir(svc, &list, &n, e) < 0)) {
+		free(list);
+		return -1;
+	}
 	*out = list;
 	return n;
 }
@@ -234,7 +266,7 @@ int control_find_under(const char *dir, struct collector_info *out,
 
 static int sock_connect(const struct collector_info *c, struct perr *e)
 {
-	const char *dir = control_runtime_dir(e);
+	const char *dir = c->rundir[0] ? c->rundir : control_runtime_dir(e);
 	struct sockaddr_un sa;
 	int fd;
 

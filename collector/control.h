@@ -7,6 +7,11 @@
  * "interval<TAB>N". A stale entry (no such pid, or the socket refuses) is
  * removed by whoever finds it.
  *
+ * perflog.service (dist/) runs its collector as a dynamic system user with
+ * PERFLOG_RUNTIME_DIR=/run/perflog. Root's commands search that directory
+ * too (control_service_dir), so an admin's status, stop and mark reach the
+ * service's collector, which serves root as well as its own user.
+ *
  * The protocol is one request line and one reply line over a unix stream
  * socket; the collector checks SO_PEERCRED and serves only its own uid (and
  * root). Requests:
@@ -50,6 +55,7 @@
 
 struct collector_info {
 	pid_t pid;
+	char rundir[PATH_MAX];	/* the runtime directory it registered in */
 	char logset[PATH_MAX];	/* absolute path of the log set */
 	unsigned interval;
 	unsigned long samples;	/* filled by control_status */
@@ -59,7 +65,16 @@ struct collector_info {
 /* The runtime directory (created if needed), or NULL with e set. */
 const char *control_runtime_dir(struct perr *e);
 
-/* List the live collectors of this user (stale entries are cleaned).
+/* The runtime directory of perflog.service: $PERFLOG_SERVICE_RUNTIME_DIR,
+ * else CONTROL_SERVICE_DIR. */
+#define CONTROL_SERVICE_DIR "/run/perflog"
+
+/* The service's runtime directory when the caller is root and it exists as
+ * a real directory that only its owner may write, else NULL. */
+const char *control_service_dir(void);
+
+/* List the live collectors of this user, and for root also those of
+ * control_service_dir() (stale entries are cleaned).
  * Returns the count, *out malloc'ed; -1 on error. */
 long control_list(struct collector_info **out, struct perr *e);
 

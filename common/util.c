@@ -408,3 +408,17 @@ int util_bad_option(const char *cmd, char **argv, int optind_now,
 			cmd, arg, cmd);
 	return 2;
 }
+
+int util_term_dumb(void)
+{
+	const char *t = getenv("TERM");
+
+	return !t || !*t || !strcmp(t, "dumb");
+}
+
+int util_color_ok(void)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return !(nc && *nc) && !util_term_dumb();
+}

@@ -69,6 +69,16 @@ int util_write_atomic(const char *path, const char *data, size_t len,
  * Returns NULL on error (errno set). *len gets the size when non-NULL. */
 char *util_read_file(const char *path, size_t *len);
 
+/* Whether output to a terminal may be coloured: not when $NO_COLOR is set
+ * and not empty (no-color.org), nor on a dumb terminal (util_term_dumb).
+ * Colour is the viewer's only; PNG charts are images and keep theirs. */
+int util_color_ok(void);
+
+/* $TERM is unset, empty or "dumb": a terminal that cannot move the cursor
+ * or take escape sequences (Emacs shell buffers, some CI logs), so no
+ * full-screen viewer and no progress line rewritten in place. */
+int util_term_dumb(void);
+
 /* Read a small file (a /proc or /sys entry) into buf of size n, NUL
  * terminated, without allocating: the hot path of samplers that read many
  * such files. Returns the bytes read (a file longer than n - 1 is cut),

@@ -100,7 +100,8 @@ static int walk_all(char **paths, int npaths, int xdev,
 	struct perr e;
 	int rc = 0;
 
-	if (isatty(STDERR_FILENO)) {
+	/* the progress line is rewritten in place: not on a dumb terminal */
+	if (isatty(STDERR_FILENO) && !util_term_dumb()) {
 		wo.progress = show_progress;
 		wo.progress_arg = &ps;
 		wo.progress_every = 0.25;

@@ -19,12 +19,13 @@
 #include "../logs/csv.h"
 #include "../logs/logset.h"
 #include "../logs/markers.h"
+#include "../logs/pattern.h"
 #include "png_export.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog export DIR --csv FILE|- [--from TIME] [--to TIME]\n"
+		"usage: perflog export DIR --csv FILE|- [--from TIME] [--to TIME] [--counters LIST]\n"
 		"       perflog export DIR --png OUTDIR [--session S] [--from TIME --to TIME]\n"
 		"                      [--width W --height H] [--counters LIST]\n"
 		"\n"
@@ -35,8 +36,10 @@ static void usage(FILE *f)
 		"  --png OUTDIR one PNG per chart (export/png_export.h) and charts.tsv\n"
 		"  --session S  charts cover session S with a small margin\n"
 		"  --width W --height H  image size in pixels (default 1000x400)\n"
-		"  --counters LIST  more charts: groups split by ',', counters in a\n"
-		"               group joined by '+', (*) for every instance\n");
+		"  --counters LIST  with --png, more charts: groups split by ',',\n"
+		"               counters in a group joined by '+', (*) for every instance;\n"
+		"               with --csv, only these columns: patterns split by ',' or\n"
+		"               '+', '*' matches any text (LogicalDisk(*)\\Disk*Bytes/sec)\n");
 }
 
 struct options {
@@ -154,14 +157,29 @@ static int export_csv(struct logset *ls, const struct options *o,
 		      struct perr *e)
 {
 	int to_stdout = !strcmp(o->csv, "-");
-	FILE *f = to_stdout ? stdout : fopen(o->csv, "w");
+	const char *name = to_stdout ? "standard output" : o->csv;
+	size_t *cols = NULL;
+	long ncols = 0;
+	FILE *f;
 	int rc;
 
-	if (!f)
+	/* --counters with --csv: only the columns it names, checked before
+	 * FILE is opened (and truncated) */
+	if (o->po.counters &&
+	    (ncols = pattern_select(logset_meta(ls), o->po.counters, &cols, e)) < 0)
+		return -1;
+	f = to_stdout ? stdout : fopen(o->csv, "w");
+	if (!f) {
+		free(cols);
 		return perr_set(e, "unable to write '%s': %s", o->csv,
 				strerror(errno));
-	rc = csv_export(ls, f, to_stdout ? "standard output" : o->csv, o->from,
-			o->to, e);
+	}
+	if (cols)
+		rc = csv_export_columns(ls, f, name, o->from, o->to, cols,
+					(size_t)ncols, e);
+	else
+		rc = csv_export(ls, f, name, o->from, o->to, e);
+	free(cols);
 	if (!to_stdout && fclose(f) != 0 && rc == 0)
 		rc = perr_set(e, "unable to write '%s': %s", o->csv,
 			      strerror(errno));

@@ -41,18 +41,34 @@ static int write_error(FILE *f, const char *name, struct perr *e)
 int csv_export(struct logset *ls, FILE *f, const char *name, time_t from,
 	       time_t to, struct perr *e)
 {
+	size_t n = logset_meta(ls)->ncounters;
+	size_t *all = malloc((n ? n : 1) * sizeof(*all));
+	int rc;
+
+	if (!all)
+		return perr_set(e, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		all[i] = i;
+	rc = csv_export_columns(ls, f, name, from, to, all, n, e);
+	free(all);
+	return rc;
+}
+
+int csv_export_columns(struct logset *ls, FILE *f, const char *name,
+		       time_t from, time_t to, const size_t *idx,
+		       size_t ncols, struct perr *e)
+{
 	const struct logset_meta *m = logset_meta(ls);
 	time_t step = (time_t)m->interval, first, last;
-	size_t *idx;
 	char t[40];
 
 	/* header */
 	fputs("time", f);
-	for (size_t i = 0; i < m->ncounters; i++) {
+	for (size_t i = 0; i < ncols; i++) {
 		char col[300];
 
 		snprintf(col, sizeof(col), "\\\\%s\\%s", m->host,
-			 m->counters[i].path);
+			 m->counters[idx[i]].path);
 		putc(',', f);
 		csv_field(f, col);
 	}
@@ -65,13 +81,8 @@ int csv_export(struct logset *ls, FILE *f, const char *name, time_t from,
 	if (to && to < last)
 		last = to;
 	last -= last % step;
-	if (m->ncounters == 0 || last < first)
+	if (ncols == 0 || last < first)
 		goto done;
-	idx = malloc(m->ncounters * sizeof(*idx));
-	if (!idx)
-		return perr_set(e, "out of memory");
-	for (size_t i = 0; i < m->ncounters; i++)
-		idx[i] = i;
 	while (first <= last) {
 		struct logset_series s;
 		time_t block_end = first + step * (BLOCK_ROWS - 1);
@@ -79,11 +90,9 @@ int csv_export(struct logset *ls, FILE *f, const char *name, time_t from,
 
 		if (block_end > last)
 			block_end = last;
-		if (logset_fetch(ls, idx, m->ncounters, first, block_end,
-				 "AVERAGE", (unsigned long)step, &s, e) < 0) {
-			free(idx);
+		if (logset_fetch(ls, idx, ncols, first, block_end,
+				 "AVERAGE", (unsigned long)step, &s, e) < 0)
 			return -1;
-		}
 		for (size_t r = 0; r < s.rows; r++) {
 			time_t rt = s.first + (time_t)(r * s.step);
 
@@ -101,14 +110,11 @@ int csv_export(struct logset *ls, FILE *f, const char *name, time_t from,
 			next = rt + (time_t)s.step;
 		}
 		logset_series_free(&s);
-		if (ferror(f)) {
-			free(idx);
+		if (ferror(f))
 			return write_error(f, name, e);
-		}
 		/* no row came back (should not happen): move on anyway */
 		first = next > first ? next : block_end + step;
 	}
-	free(idx);
 done:
 	errno = 0;
 	if (fflush(f) != 0 || ferror(f))

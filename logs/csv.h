@@ -29,4 +29,10 @@ void csv_field(FILE *f, const char *s);
 int csv_export(struct logset *ls, FILE *f, const char *name, time_t from,
 	       time_t to, struct perr *e);
 
+/* The same with only the counters cols[0..ncols) (indices into the
+ * counter map, pattern.h chooses them), in that order. */
+int csv_export_columns(struct logset *ls, FILE *f, const char *name,
+		       time_t from, time_t to, const size_t *cols,
+		       size_t ncols, struct perr *e);
+
 #endif

@@ -1,5 +1,5 @@
 /*
- * cmd_report.c - `perflog report DIR [DIR2] [--html OUTDIR]
+ * cmd_report.c - `perflog report DIR [DIR2] [--json] [--html OUTDIR]
  * [--instrumentation FILE] [--width W --height H]`.
  *
  * One log set: the per-session report (report.h) on standard output, and
@@ -18,14 +18,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog report DIR [DIR2] [--html OUTDIR] [--instrumentation FILE]\n"
-		"                      [--width W --height H]\n"
+		"usage: perflog report DIR [DIR2] [--json] [--html OUTDIR]\n"
+		"                      [--instrumentation FILE] [--width W --height H]\n"
 		"\n"
 		"  per session of the log set DIR (the whole log without sessions): times,\n"
 		"  the backup client's figures, average / 95th percentile / peak of CPU,\n"
 		"  disk, memory and network, and the resource nearest saturation\n"
 		"  (rules: report/README.md)\n"
 		"  DIR2                   compare: DIR's sessions against DIR2's\n"
+		"  --json                 the report as JSON, for scripts (schema:\n"
+		"                         man perflog-report)\n"
 		"  --html OUTDIR          also write OUTDIR/index.html with the charts\n"
 		"  --instrumentation FILE the client's instrumentation report (dsmc\n"
 		"                         testflag=instrument:detail) for every session\n"
@@ -44,9 +46,31 @@ static int size_arg(const char *name, const char *v, int *out)
 	return 0;
 }
 
+/* DIR against DIR2: text or JSON; frees a. The exit status. */
+static int compare(struct report *a, const char *dir2, const char *instr,
+		   int json)
+{
+	struct report *b;
+	struct perr e;
+
+	if (report_build(dir2, instr, &b, &e) < 0) {
+		fprintf(stderr, "perflog report: %s\n", e.msg);
+		report_free(a);
+		return 1;
+	}
+	if (json)
+		report_json_compare(stdout, a, b);
+	else
+		report_compare(stdout, a, b);
+	report_free(a);
+	report_free(b);
+	return fflush(stdout) ? 1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "instrumentation", required_argument, NULL, 'I' },
 		{ "width", required_argument, NULL, 'W' },
@@ -55,19 +79,20 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dirs[2] = { NULL, NULL }, *html = NULL, *instr = NULL;
-	int ndirs = 0, width = 0, height = 0, c, li;
-	struct report *a = NULL, *b = NULL;
+	int ndirs = 0, width = 0, height = 0, json = 0, c, li;
+	struct report *a = NULL;
 	struct perr e;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
-		if (c != 'h' && c != '?' && !*optarg) {
+		if (c != 'h' && c != 'j' && c != '?' && !*optarg) {
 			fprintf(stderr, "perflog report: --%s needs a value\n",
 				longopts[li].name);
 			return 2;
 		}
 		switch (c) {
+		case 'j': json = 1; break;
 		case 'H': html = optarg; break;
 		case 'I': instr = optarg; break;
 		case 'W': if (size_arg("--width", optarg, &width)) return 2; break;
@@ -97,18 +122,12 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perflog report: %s\n", e.msg);
 		return 1;
 	}
-	if (ndirs == 2) {
-		if (report_build(dirs[1], instr, &b, &e) < 0) {
-			fprintf(stderr, "perflog report: %s\n", e.msg);
-			report_free(a);
-			return 1;
-		}
-		report_compare(stdout, a, b);
-		report_free(a);
-		report_free(b);
-		return fflush(stdout) ? 1 : 0;
-	}
-	report_print(stdout, a);
+	if (ndirs == 2)
+		return compare(a, dirs[1], instr, json);
+	if (json)
+		report_json(stdout, a);
+	else
+		report_print(stdout, a);
 	int rc = 0;
 	if (html && report_html(a, html, width, height, &e) < 0) {
 		fprintf(stderr, "perflog report: %s\n", e.msg);

@@ -60,6 +60,18 @@ void report_print(FILE *f, const struct report *r);
  * with the change of each figure (absolute and %). */
 void report_compare(FILE *f, const struct report *a, const struct report *b);
 
+/* Pair A's sessions with B's: by name first, then the rest in order, each
+ * B session used once. pair[i] is B's index for A's session i, or -1;
+ * used[j] (zeroed by the caller, b->n bytes) is set for B's paired ones. */
+void report_pair_sessions(const struct report *a, const struct report *b,
+			  long *pair, char *used);
+
+/* The report as JSON (report_json.c; schema in man/perflog-report.1), of
+ * one log set, or of two compared with the pairing of their sessions. */
+void report_json(FILE *f, const struct report *r);
+void report_json_compare(FILE *f, const struct report *a,
+			 const struct report *b);
+
 /* OUTDIR/index.html: the text report and, per session, its charts (PNG
  * files in OUTDIR/session-N/, drawn with png_export over the session plus
  * a margin; the whole log without sessions). Plain static HTML with

@@ -82,6 +82,19 @@ static double logged_bytes(struct logset *ls, const struct report_session *s,
 	return known ? sum : NAN;
 }
 
+void report_client_logged(struct logset *ls, const struct report_session *s,
+			  struct report_client_logged *out)
+{
+	out->process = lookup_process(logset_meta(ls), s->name);
+	out->proc_read = out->process
+		? logged_bytes(ls, s, CTR_PROC_IO_READ, out->process) : NAN;
+	out->proc_written = out->process
+		? logged_bytes(ls, s, CTR_PROC_IO_WRITE, out->process) : NAN;
+	/* the interface, when the data went over a real one */
+	out->net_bytes = s->fig.net[0] && strcmp(s->fig.net, "lo")
+		? logged_bytes(ls, s, CTR_NET_BYTES_TOTAL, s->fig.net) : NAN;
+}
+
 static void figure(FILE *f, const char *label, double v, int k, unsigned derived)
 {
 	char h[40];
@@ -136,22 +149,19 @@ void report_client_print(FILE *f, struct logset *ls,
 	if (v[CLN_READ] > 0 && v[CLN_SENT] > 0)
 		fprintf(f, "    %-22s %14.2f\n", "read / sent", v[CLN_READ] / v[CLN_SENT]);
 
-	const char *proc = lookup_process(logset_meta(ls), s->name);
-	double pr = proc ? logged_bytes(ls, s, CTR_PROC_IO_READ, proc) : NAN;
-	double pw = proc ? logged_bytes(ls, s, CTR_PROC_IO_WRITE, proc) : NAN;
-	/* the interface, when the data went over a real one */
-	double nb = s->fig.net[0] && strcmp(s->fig.net, "lo")
-		    ? logged_bytes(ls, s, CTR_NET_BYTES_TOTAL, s->fig.net) : NAN;
-	if ((!isnan(pr) || !isnan(pw) || !isnan(nb)) &&
+	struct report_client_logged lg;
+	report_client_logged(ls, s, &lg);
+	if ((!isnan(lg.proc_read) || !isnan(lg.proc_written) || !isnan(lg.net_bytes)) &&
 	    (!isnan(v[CLN_READ]) || !isnan(v[CLN_SENT]))) {
 		char by[160];
+		const char *proc = lg.process;
 		fprintf(f, "  client figures against the logged ones:\n");
 		snprintf(by, sizeof(by), "process tree %s read", proc ? proc : "");
-		check(f, "client read", v[CLN_READ], by, pr);
+		check(f, "client read", v[CLN_READ], by, lg.proc_read);
 		snprintf(by, sizeof(by), "process tree %s wrote", proc ? proc : "");
-		check(f, "client sent", v[CLN_SENT], by, pw);
+		check(f, "client sent", v[CLN_SENT], by, lg.proc_written);
 		snprintf(by, sizeof(by), "Network Interface(%s) carried", s->fig.net);
-		check(f, "client sent", v[CLN_SENT], by, nb);
+		check(f, "client sent", v[CLN_SENT], by, lg.net_bytes);
 	}
 	char buf[32];
 	snprintf(buf, sizeof(buf), "  %s's own figures:\n", name);

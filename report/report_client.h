@@ -25,6 +25,17 @@
 const char *report_client_norm(const struct marker *end, double v[CLN_COUNT],
 			       unsigned *derived);
 
+/* What the client's byte counts are checked against, over the session:
+ * the session's Process instance (perflog run's label, else the only one;
+ * NULL when none) and the bytes its tree read and wrote, and the bytes of
+ * the busiest interface unless it is lo; NAN when not logged. */
+struct report_client_logged {
+	const char *process;
+	double proc_read, proc_written, net_bytes;
+};
+void report_client_logged(struct logset *ls, const struct report_session *s,
+			  struct report_client_logged *out);
+
 /* Print the session's client figures (nothing when it has none): the
  * normalised ones, the check against the logged ones (ls over the
  * session), the client's own. */

@@ -28,7 +28,7 @@ static void cmp_row(FILE *f, const char *label, double a, double b,
  * B session used once (before/after runs often name their sessions the
  * same; when they do not, the n-th unnamed-alike goes with the n-th).
  * pair[i] is B's index for A's session i, or -1. used[j] marks B's. */
-static void pair_sessions(const struct report *a, const struct report *b,
+void report_pair_sessions(const struct report *a, const struct report *b,
 			  long *pair, char *used)
 {
 	size_t next = 0;
@@ -65,7 +65,7 @@ void report_compare(FILE *f, const struct report *a, const struct report *b)
 		free(used);
 		return;
 	}
-	pair_sessions(a, b, pair, used);
+	report_pair_sessions(a, b, pair, used);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct report_session *x = &a->s[i];
 		const struct report_session *y = pair[i] >= 0 ? &b->s[pair[i]] : NULL;

@@ -7,17 +7,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-dev"
-missing=""
-for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "== installing:$missing"
-	if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
-fi
+sh tests/deps.sh build
 
 echo "== building"
 make -s perflog

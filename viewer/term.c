@@ -58,6 +58,9 @@ int term_start(int force_ascii, struct term_caps *caps, struct perr *e)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return perr_set(e, "standard input and output must be a terminal");
+	if (util_term_dumb())
+		return perr_set(e, "TERM=%s cannot move the cursor; perflog report and perflog export work without one",
+				getenv("TERM") && *getenv("TERM") ? getenv("TERM") : "(unset)");
 	setlocale(LC_ALL, "");
 	const char *cs = nl_langinfo(CODESET);
 	use_utf8 = !force_ascii && cs && (!strcmp(cs, "UTF-8") ||
@@ -76,7 +79,9 @@ int term_start(int force_ascii, struct term_caps *caps, struct perr *e)
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	use_color = has_colors() && start_color() == OK && COLOR_PAIRS > 2 * VL_NCOLORS;
+	/* NO_COLOR (no-color.org): draw as on a monochrome terminal */
+	use_color = util_color_ok() && has_colors() && start_color() == OK &&
+		    COLOR_PAIRS > 2 * VL_NCOLORS;
 	if (use_color) {
 		use_default_colors();
 		short shade = COLORS >= 256 ? 236 : COLOR_BLUE;

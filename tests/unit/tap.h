@@ -25,9 +25,10 @@ static inline void tap_result(int ok, const char *name, const char *file,
 	if (!ok)
 		tap_fail++;
 	printf("%sok %d - %s\n", ok ? "" : "not ", tap_n, name);
-	if (!ok)
-		printf("#   failed at %s:%d\n", file, line);
 	fflush(stdout);
+	/* on stderr too: prove shows it without -v, so CI's log says where */
+	if (!ok)
+		fprintf(stderr, "#   %s failed at %s:%d\n", name, file, line);
 }
 
 #define OK(expr, name) tap_result(!!(expr), (name), __FILE__, __LINE__)

@@ -1,0 +1,52 @@
+#!/bin/sh
+# tests/deps.sh [build|check] - install the Debian packages perflog needs
+# and are missing: "build" what `make` needs (make demo), "check" also
+# what the test suites use (make check, .ci/run). The one list of them, so
+# `make demo` and `make check` each work on a fresh machine, in either
+# order. Root installs with apt-get, others through sudo; without dpkg (not
+# Debian) nothing is installed and the build says what is missing.
+set -eu
+what=${1:-check}
+
+BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-dev"
+# rrdcached (t6100), cmocka and clang with its fuzzer runtime (unit, fuzz,
+# check-clang), sysstat (accuracy against sar), tmux (the viewer's suites),
+# iproute2 (network namespaces), valgrind (t7600), groff, man-db and
+# mandoc (the manual pages), bash-completion, systemd (systemd-analyze),
+# debhelper, fakeroot and lintian (the Debian package), the backup clients
+# run for real under perflog run (t3300)
+CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
+	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
+	bash-completion systemd debhelper fakeroot lintian dpkg-dev
+	restic borgbackup rsync tar"
+
+case $what in
+build) pkgs=$BUILD ;;
+check) pkgs=$CHECK ;;
+*) echo "usage: tests/deps.sh [build|check]" >&2; exit 2 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "tests/deps.sh: not a Debian system; make sure these (or your system's equivalents) are installed: $pkgs" >&2
+	exit 0
+fi
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -n "$missing" ] || exit 0
+
+echo "== installing:$missing"
+if [ "$(id -u)" = 0 ]; then
+	SUDO=
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO=sudo
+else
+	echo "tests/deps.sh: missing Debian packages:$missing (install them as root: apt-get install$missing)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

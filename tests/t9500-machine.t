@@ -1,0 +1,165 @@
+#!/bin/bash
+# tests/t9500-machine.t - output for scripts, and colour where it is not
+# wanted:
+#  - perflog report --json (one log set, two compared) and perflog status
+#    --json are valid JSON (perl's JSON::PP decodes them) and say what the
+#    text output says: same sessions, same verdict lines, same figures, the
+#    client's summary, even with bytes that are not UTF-8 in a marker;
+#  - perflog export --csv --counters LIST writes only the columns its
+#    patterns pick, in their order, with the values of the full export; a
+#    pattern matching nothing is one line of error and the file untouched;
+#  - NO_COLOR: the viewer draws without colour; TERM=dumb: it refuses with
+#    one line (it cannot move the cursor).
+. "$(dirname "$0")/lib.sh"
+MK=$TOP/build/tools/mkwaveset
+[ -x "$MK" ] || skip_all "build/tools/mkwaveset not built"
+perl -MJSON::PP -e 1 2>/dev/null || skip_all "perl JSON::PP missing"
+
+# jget FILE EXPR: evaluate a perl expression on the decoded JSON ($j);
+# fails (and prints the parser's complaint) when FILE is not valid JSON
+jget() {
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die "$!\n";
+		my $j = JSON::PP->new->decode(<$f>); my $v = eval $ARGV[1]; die $@ if $@;
+		print defined $v ? (ref $v eq "ARRAY" ? join("\n", @$v) : $v) : "null", "\n"' "$1" "$2"
+}
+valid() { jget "$1" 1 >/dev/null; }
+
+SET=$SCRATCH/logs/wave
+"$MK" "$SET" -s 1h -i 5 -m 300:mark-A -S full:600:1800 -S incr:2400:3000 >/dev/null ||
+	{ echo "1..0 # SKIP mkwaveset failed"; exit 0; }
+SET2=$SCRATCH/logs/wave2
+"$MK" "$SET2" -s 1h -i 5 -S incr:600:1200 -S other:1500:1800 -S full:2000:3000 >/dev/null
+
+# ---- report --json ----
+"$PERFLOG" report "$SET" >"$SCRATCH/r.txt"
+"$PERFLOG" report "$SET" --json >"$SCRATCH/r.json"; st=$?
+is "$st" 0 'report --json exits 0'
+ok 'report --json is valid JSON' valid "$SCRATCH/r.json"
+is "$(jget "$SCRATCH/r.json" '$j->{format}')" 1 'format 1'
+is "$(jget "$SCRATCH/r.json" '[map { $_->{name} } @{$j->{report}{sessions}}]')" "full
+incr" 'the sessions, in order'
+is "$(jget "$SCRATCH/r.json" '[map { $_->{verdict}{line} } @{$j->{report}{sessions}}]')" \
+	"$(sed -n 's/^  \(Bottleneck:.*\)/\1/p' "$SCRATCH/r.txt")" 'the verdict lines are the text report'"'"'s'
+is "$(jget "$SCRATCH/r.json" '[map { sprintf "%.1f%% %.1f%%", $_->{resources}{cpu}{total}{avg}, $_->{resources}{cpu}{total}{p95} } @{$j->{report}{sessions}}]')" \
+	"$(awk '/CPU total/ { print $(NF-3), $(NF-2) }' "$SCRATCH/r.txt")" 'CPU total avg and p95 as the text shows them'
+is "$(jget "$SCRATCH/r.json" '$j->{report}{sessions}[0]{resources}{disk}{instance}')" \
+	"$(sed -n 's/.*LogicalDisk(\([^)]*\)) % Disk Time.*/\1/p' "$SCRATCH/r.txt" | head -1)" 'the busiest disk as the text names it'
+is "$(jget "$SCRATCH/r.json" '$j->{report}{sessions}[0]{duration}')" 1200 'a session'"'"'s duration in seconds'
+kind=$(jget "$SCRATCH/r.json" '$j->{report}{sessions}[0]{verdict}{kind}')
+like "$kind" '^(none|cpu|cpu-single|disk|iowait|network|paging|client-file-io|network-or-server|server|client-cpu|source|storage)$' \
+	"verdict kind is one of the documented words ($kind)"
+is "$(jget "$SCRATCH/r.json" '$j->{report}{host}')" "$(sed -n 's/^host\t//p' "$SET/perflog.meta")" 'the host of perflog.meta'
+
+"$PERFLOG" report "$SET" "$SET2" --json >"$SCRATCH/c.json"
+ok 'report A B --json is valid JSON' valid "$SCRATCH/c.json"
+is "$(jget "$SCRATCH/c.json" '[map { (defined $_->{a} ? $j->{a}{sessions}[$_->{a}]{name} : "-") . "=" . (defined $_->{b} ? $j->{b}{sessions}[$_->{b}]{name} : "-") } @{$j->{pairs}}]')" \
+	"full=full
+incr=incr
+-=other" 'pairs: by name, and B'"'"'s session without a partner'
+
+# a real run: the client's summary, the command, its status; a marker
+# whose bytes are not UTF-8
+run=$SCRATCH/logs/run
+"$PERFLOG" run -i 1 -o "$run" -l 'sp' -- cat "$TOP/tests/fixtures/clients/sp-full.txt" >/dev/null
+rset=$(ls -d "$run"/*/ | head -1); rset=${rset%/}
+"$PERFLOG" report "$rset" --json >"$SCRATCH/run.json"
+ok 'report --json of a perflog run log set is valid' valid "$SCRATCH/run.json"
+s0='$j->{report}{sessions}[0]'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client}{name}')" dsmc 'the client found'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client}{duration}')" 256 'its normalised figures (duration in seconds)'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client}{errors}')" 2 '(errors)'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client_figures}{bytes_transferred}{printed}')" "7.31 GB" 'its own figure as printed'
+is "$(jget "$SCRATCH/run.json" "$s0"'{client_figures}{elapsed}{value}')" 256 'and in base units (seconds)'
+"$PERFLOG" report "$rset" >"$SCRATCH/run.txt"
+is "$(jget "$SCRATCH/run.json" '[map { ($_->{agree} ? "agree" : "disagree") } @{'"$s0"'{client_check}}]')" \
+	"$(sed -n 's/^    client \(read\|sent\) .*: \(agree\|disagree\).*/\2/p' "$SCRATCH/run.txt")" \
+	'the checks against the logged bytes say what the text says'
+is "$(jget "$SCRATCH/run.json" "$s0"'{exit_status}')" 0 'the exit status, a number'
+like "$(jget "$SCRATCH/run.json" "$s0"'{command}')" '^cat .*sp-full\.txt$' 'the command line'
+is "$(jget "$SCRATCH/run.json" "$s0"'{end_fields}{output}')" "output-sp.log" 'every end-marker field is kept'
+set3=$("$PERFLOG" start -i 1 -o "$SCRATCH/logs/bytes")
+"$PERFLOG" mark --begin -s "$(printf 'caf\351')" "$(printf 'bad \377 byte\ttab')"
+sleep 1
+"$PERFLOG" mark --end -s "$(printf 'caf\351')" done
+"$PERFLOG" stop "$set3" >/dev/null
+"$PERFLOG" report "$set3" --json >"$SCRATCH/bytes.json"
+ok 'bytes that are not UTF-8 still give valid JSON' valid "$SCRATCH/bytes.json"
+is "$(jget "$SCRATCH/bytes.json" 'my $n = $j->{report}{sessions}[0]{name}; $n eq "caf\x{fffd}" ? "U+FFFD" : $n')" U+FFFD \
+	'an invalid byte becomes U+FFFD'
+
+# ---- status --json ----
+"$PERFLOG" status --json >"$SCRATCH/s0.json"
+ok 'status --json with nothing running is valid' valid "$SCRATCH/s0.json"
+is "$(jget "$SCRATCH/s0.json" 'scalar @{$j->{collectors}}')" 0 'and lists no collector'
+live=$("$PERFLOG" start -i 1 -o "$SCRATCH/logs/live")
+sleep 1.2
+"$PERFLOG" status --json >"$SCRATCH/s1.json"
+ok 'status --json with one running is valid' valid "$SCRATCH/s1.json"
+c0='$j->{collectors}[0]'
+is "$(jget "$SCRATCH/s1.json" "$c0"'{logset}')" "$live" 'its log set'
+is "$(jget "$SCRATCH/s1.json" "$c0"'{interval}')" 1 'its interval'
+is "$(jget "$SCRATCH/s1.json" "$c0"'{pid}')" "$("$PERFLOG" status | awk 'NR == 2 { print $1 }')" 'its pid, as the text says'
+is "$(jget "$SCRATCH/s1.json" "$c0"'{answered} ? "yes" : "no"')" yes 'it answered'
+is "$(jget "$SCRATCH/s1.json" "$c0"'{samples} >= 1 && '"$c0"'{last_sample} =~ /Z$/ ? 1 : 0')" 1 \
+	'samples written and the last sample'"'"'s time are known'
+"$PERFLOG" stop "$live" >/dev/null
+err_is 'status: an unknown option is one line of error' "--bogus" "$PERFLOG" status --bogus
+
+# ---- export --csv --counters ----
+"$PERFLOG" export "$SET" --csv "$SCRATCH/all.csv"
+host=$(sed -n 's/^host\t//p' "$SET/perflog.meta")
+"$PERFLOG" export "$SET" --csv "$SCRATCH/pick.csv" --counters 'Memory\Available Bytes,LogicalDisk(*)\Disk * Bytes/sec'
+want=$(head -1 "$SCRATCH/all.csv" | tr ',' '\n' | grep -F -e '\Memory\Available Bytes' | tr '\n' ,;
+	head -1 "$SCRATCH/all.csv" | tr ',' '\n' | grep -E '\\LogicalDisk\([^)]*\)\\Disk (Read|Write) Bytes/sec$' | tr '\n' ,)
+is "$(head -1 "$SCRATCH/pick.csv")" "time,${want%,}" 'the header: the patterns'"'"' columns, in their order'
+# every picked column holds the full export's values, row for row
+bad=0
+for name in $(head -1 "$SCRATCH/pick.csv" | tr ',' '\n' | tail -n +2 | tr ' ' '~'); do
+	n=${name//\~/ }
+	a=$(csv_col "$SCRATCH/all.csv" "$n"); p=$(csv_col "$SCRATCH/pick.csv" "$n")
+	cmp -s <(cut -d, -f1,"$a" "$SCRATCH/all.csv" | tail -n +2) <(cut -d, -f1,"$p" "$SCRATCH/pick.csv" | tail -n +2) ||
+		{ bad=1; diag "column $n differs"; }
+done
+is "$bad" 0 'the picked columns hold the values of the full export'
+is "$(wc -l <"$SCRATCH/pick.csv")" "$(wc -l <"$SCRATCH/all.csv")" 'and as many rows'
+is "$("$PERFLOG" export "$SET" --csv - --counters "\\\\$host\\PROCESSOR(_TOTAL)\\% processor time" 2>/dev/null | head -1)" \
+	"time,\\\\$host\\Processor(_Total)\\% Processor Time" 'case and a \\HOST\ prefix do not matter'
+echo keep >"$SCRATCH/keep.csv"
+err_is 'a pattern that matches nothing: one line naming it' "matches 'System\\Nope'" \
+	"$PERFLOG" export "$SET" --csv "$SCRATCH/keep.csv" --counters 'Memory\*,System\Nope'
+is "$(cat "$SCRATCH/keep.csv")" keep 'and the file is left alone'
+
+# ---- NO_COLOR and TERM=dumb in the viewer ----
+if command -v tmux >/dev/null; then
+	# a tmux server of its own for each viewer run (a server just killed
+	# may still hold its socket)
+	nv=0
+	T() { tmux -S "$SCRATCH/tmux$nv.sock" "$@"; }
+	trap 'for s in "$SCRATCH"/tmux*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; _cleanup' EXIT
+	# colour escapes in the pane: SGR with 3x/4x/38;/48; parameters
+	colours() { T capture-pane -p -e | grep -cE $'\e\\[[0-9;]*(3[0-7]|4[0-7]|38;|48;)[0-9;]*m'; }
+	view() {
+		T kill-server 2>/dev/null
+		nv=$((nv + 1))
+		T new-session -d -x 80 -y 24 "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC $1 '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 30"
+	}
+	view "TERM=xterm-256color"
+	ok 'the viewer draws' wait_for 10 sh -c "tmux -S '$SCRATCH/tmux$nv.sock' capture-pane -p | grep -q 'CPU \\['"
+	n=$(colours)
+	ok "without NO_COLOR the viewer uses colour ($n lines)" test "$n" -gt 0
+	view "TERM=xterm-256color NO_COLOR=1"
+	ok 'NO_COLOR=1: the viewer draws' wait_for 10 sh -c "tmux -S '$SCRATCH/tmux$nv.sock' capture-pane -p | grep -q 'CPU \\['"
+	is "$(colours)" 0 'NO_COLOR=1: no colour at all'
+	like "$(T capture-pane -p)" 'Disk busy' 'and it still draws the panes'
+	T send-keys q
+	view "TERM=dumb"
+	ok 'TERM=dumb: the viewer ends' wait_for 10 sh -c "tmux -S '$SCRATCH/tmux$nv.sock' capture-pane -p | grep -q EXIT="
+	out=$(T capture-pane -p | grep -v '^$')
+	like "$out" "perflog view: TERM=dumb cannot move the cursor" 'TERM=dumb: refused, saying why'
+	like "$out" 'EXIT=1' 'with exit status 1'
+	is "$(printf '%s\n' "$out" | grep -c 'perflog view')" 1 'in one line'
+	T kill-server 2>/dev/null
+else
+	echo "ok $((_tap_n + 1)) # SKIP tmux not installed"; _tap_n=$((_tap_n + 1))
+fi
+done_testing
