@@ -108,18 +108,11 @@ unknown_near() { # T: an empty plr0 cell in a row stamped within (T-1, T+2]
 		END { exit n == 0 }' $csv
 }
 # The collector computes no value for those intervals (tests/unit/
-# test_rates.c checks it exactly), but librrd rounds unknown seconds below
-# one down, so an unknown interval straddling a row boundary is stored as
-# its neighbours' value: issue 11 item 11, fixed in logs/, not here.
-# Until that lands these two are TODO (reported, not failing).
-todo_ok() {
-	name=$1; shift
-	_tap_n=$((_tap_n + 1))
-	if "$@"; then echo "ok $_tap_n - $name # TODO unknown rows need issue 11 item 11"
-	else echo "not ok $_tap_n - $name # TODO unknown rows need issue 11 item 11"; fi
-}
-todo_ok 'A: the interval in which plr0 was made again is unknown' unknown_near "$tA"
-todo_ok 'B: so it is when its counters went up (a new ifindex)' unknown_near "$tB"
+# test_rates.c checks it exactly), and the log writer stores whole rows
+# (logs/rows.c): an unknown interval straddling a row boundary leaves the
+# row unknown rather than its neighbours' value (issue 11 item 11).
+ok 'A: the interval in which plr0 was made again is unknown' unknown_near "$tA"
+ok 'B: so it is when its counters went up (a new ifindex)' unknown_near "$tB"
 last_known=$(tail -n 4 $csv | awk -F, -v a="$rx" '$a != "" { n++ } END { print n + 0 }')
 ok "and plr0 is logged again afterwards ($last_known of the last 4 rows)" test "$last_known" -ge 2
 ok 'nothing alarming on stderr' sh -c "! grep -Ei 'unable|error' $SCRATCH/fg.err"
