@@ -1,7 +1,9 @@
 # bench/lib.sh - shared by the bench scripts (sourced, POSIX sh).
 # Figures only: a bench prints numbers, it does not pass or fail on speed.
 #
-#   cpu_ns PID     on-CPU time of a process in ns (/proc/PID/schedstat, exact)
+#   cpu_ns PID     on-CPU time of a process's main thread in ns
+#                  (/proc/PID/schedstat, exact)
+#   cpu_ns_all PID the same summed over its threads alive now
 #   cpu_ticks PID  utime+stime in clock ticks (/proc/PID/stat, 10 ms grain)
 #   hwm_kb PID     peak resident set (VmHWM) in kB
 #   bench_track PID  killed (TERM, then KILL) when the script exits
@@ -23,6 +25,7 @@ trap _bench_cleanup EXIT
 trap 'exit 1' INT TERM
 
 cpu_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+cpu_ns_all() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
 hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 

@@ -4,9 +4,14 @@
 #   CPU time per sample (steady state: from the WARMUP-th second to the end,
 #   so RRD file creation at start is not spread over the samples), peak RSS
 #   (VmHWM), and the ratios perflog/sadc.
-# Two runs: perflog's default set vs `sadc -S DISK` (Debian's sa1 default,
-# which covers the same objects), then every counter of every instance
-# (bench/lib.sh all_counters_pml) vs `sadc -S XALL`.
+# Three runs: perflog's default set vs `sadc -S DISK` (Debian's sa1
+# default, which covers the same objects); every counter of every
+# instance (bench/lib.sh all_counters_pml) vs `sadc -S XALL`; then the
+# default set with a watched command (`perflog run` joined to the
+# collector, a client of BENCH_THREADS threads each waiting on a socket
+# with a 20 ms timeout), where the collector's CPU is every thread's: its
+# loop (the Process object, the cgroup's counters, the wait-state reads)
+# and the wait-state sampler's own thread.
 #
 #   BENCH_SECONDS=60   measured span per run (after WARMUP)
 #   BENCH_WARMUP=10    seconds before the first reading (RRD files of
@@ -59,7 +64,47 @@ run_pair() { # label pml-or-empty sadc-option
 	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
 }
 
+# The default set with a command watched for the whole measured span.
+run_watched() {
+	out=$BENCH_TMP/watched
+	mkdir -p "$out"
+	"$PERFLOG" start -f -o "$out" -i 1 >/dev/null 2>"$out/perflog.err" &
+	ppid=$!; bench_track $ppid
+	"$SADC" -S DISK 1 "$out/sa.data" 2>"$out/sadc.err" &
+	spid=$!; bench_track $spid
+	sleep 2
+	"$PERFLOG" run -o "$out" -l bench -- "$LOADGEN" threads "$T" $((W + D + 5)) \
+		>/dev/null 2>"$out/run.err" &
+	rpid=$!; bench_track $rpid
+	sleep "$W"
+	p0=$(cpu_ns_all $ppid) m0=$(cpu_ns $ppid) s0=$(cpu_ns $spid) r0=$(cpu_ns_all $rpid)
+	t0=$(date +%s.%N)
+	sleep "$D"
+	p1=$(cpu_ns_all $ppid) m1=$(cpu_ns $ppid) s1=$(cpu_ns $spid) r1=$(cpu_ns_all $rpid)
+	t1=$(date +%s.%N)
+	nthreads=$(ls /proc/$ppid/task | wc -l)
+	kill -TERM $spid; wait $spid 2>/dev/null
+	wait $rpid 2>/dev/null
+	kill -TERM $ppid; wait $ppid 2>/dev/null
+	n=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", b - a + 0.5 }')
+	per() { awk -v a="$1" -v b="$2" -v n="$n" 'BEGIN { printf "%.3f", (b - a) / n / 1e6 }'; }
+	pc=$(per $p0 $p1) mc=$(per $m0 $m1) sc=$(per $s0 $s1) rc=$(per $r0 $r1)
+	hz=$(grep -o 'waits.hz=[0-9.]*' "$out"/*/markers.tsv | cut -d= -f2)
+	printf 'watched  %3d samples, Process(bench): %s threads waiting on sockets, sampled at %s Hz\n' \
+		"$n" "$T" "${hz:-?}"
+	printf '  CPU/sample ms   perflog %7s  sadc -S DISK  %7s  ratio %s   (collector threads: %s)\n' \
+		"$pc" "$sc" "$(ratio $pc $sc)" "$nthreads"
+	printf '  of which        loop %s ms, wait-state sampler thread %s ms (%s%% of one CPU); perflog run itself %s ms\n' \
+		"$mc" "$(awk -v a="$pc" -v b="$mc" 'BEGIN { printf "%.3f", a - b }')" \
+		"$(awk -v a="$pc" -v b="$mc" 'BEGIN { printf "%.2f", (a - b) / 10 }')" "$rc"
+	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
+}
+
+T=${BENCH_THREADS:-16}
+LOADGEN=$TOP/build/tools/loadgen
+[ -x "$LOADGEN" ] || make -s -C "$TOP" build/tools/loadgen >/dev/null || exit 1
 echo "== overhead: perflog vs sadc at 1 s, ${D} s measured after ${W} s warm-up ($(nproc) CPUs, $(uname -r)) =="
 run_pair default "" DISK
 all_counters_pml "$BENCH_TMP/all.pml"
 run_pair all "$BENCH_TMP/all.pml" XALL
+run_watched

@@ -109,7 +109,15 @@ int netbackup_waits_of(const struct marker *end, struct netbackup_waits *w)
 
 static void hms(char *buf, size_t n, double s)
 {
-	unsigned long long t = (unsigned long long)(s + 0.5);
+	unsigned long long t;
+
+	/* counts no bptm prints (a damaged log) would not fit the integer:
+	 * say the seconds instead of converting past its range */
+	if (!(s >= 0 && s < 1e15)) {
+		snprintf(buf, n, "%.3g s", s);
+		return;
+	}
+	t = (unsigned long long)(s + 0.5);
 	snprintf(buf, n, "%llu:%02llu:%02llu", t / 3600, t / 60 % 60, t % 60);
 }
 

@@ -45,6 +45,10 @@
  *   rusage.minflt=N rusage.majflt=N rusage.inblock=N rusage.oublock=N
  *   rusage.nvcsw=N rusage.nivcsw=N   (the command and reaped descendants)
  *   client=NAME, client.*  the backup client's summary, see client.h
+ *   waits=waits-LABEL.tsv waits.threads=N waits.working=N waits.hidden=0|1
+ *   waits.guessed=PCT waits.exact_disk=0|1 waits.hz=N waits.cpu=S
+ *   cgroup.cpu_quota=CPUS cgroup.quota_dir=DIR   the wait states and the
+ *   quota (the collector's "waits" reply; counters/README.md)
  *   figures=FILE when the fields did not fit the line (run_marks.h)
  */
 #define _GNU_SOURCE
@@ -506,6 +510,26 @@ static void end_extras(struct run *r, struct run_extras *x)
 	client_extras_free(client, nclient);
 }
 
+/* The wait-state totals (written by the collector beside the markers)
+ * and its fields about them: "waits PID" replies with them, tab-separated. */
+static void waits_extras(struct run *r, struct run_extras *x)
+{
+	char req[64], reply[2048], *save = NULL;
+	struct perr e;
+
+	if (!r->watching)
+		return;
+	snprintf(req, sizeof(req), "waits %ld", (long)r->shim.pid);
+	if (control_request(&r->col, req, reply, sizeof(reply), &e) < 0) {
+		run_extra_add(x, "waits.error=%s", e.msg);
+		return;
+	}
+	for (char *f = strtok_r(reply, "\t", &save); f;
+	     f = strtok_r(NULL, "\t", &save))
+		if (strchr(f, '='))
+			run_extra_add(x, "%s", f);
+}
+
 /* 7. Close the books. Returns 0, or -1 when the end marker could be
  * written nowhere. */
 static int finish(struct run *r)
@@ -532,6 +556,7 @@ static int finish(struct run *r)
 	if (r->watching && control_request(&r->col, "sync", NULL, 0, &e) < 0)
 		fprintf(stderr, ME ": sync: %s\n", e.msg);
 	end_extras(r, &x);
+	waits_extras(r, &x);
 	if (r->status == 127 && (s->exec_errno || !s->exited))
 		snprintf(text, sizeof(text), "cannot run");
 	else if (s->exited && WIFSIGNALED(s->status))

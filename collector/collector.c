@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -496,6 +497,16 @@ static void at_deadline(struct collector *c, double deadline, double now,
 	watch_check(c);
 }
 
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int collector_run(const struct collector_options *opt)
 {
 	struct collector c;
@@ -522,6 +533,11 @@ int collector_run(const struct collector_options *opt)
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 
+	/* The wait-state sampler keeps up to five descriptors per thread of
+	 * a watched command (counters/waits.h; past half the soft limit it
+	 * opens and closes instead, which costs more): the hard limit is
+	 * ours to take. */
+	raise_nofile();
 	/* A fixed mmap threshold: big blocks (librrd's buffers) go back to
 	 * the system when freed, instead of glibc raising the threshold and
 	 * keeping them in the heap for the collector's whole life. */

@@ -28,6 +28,7 @@
 #include "schedule.h"
 #include "select.h"
 #include "server.h"
+#include "watch_waits.h"
 
 #define MAX_SYNC 64
 #define MAX_WATCH 16
@@ -44,6 +45,8 @@ struct watch {
 	unsigned long long client_start;	/* and its start time */
 	char label[SRC_NAME_MAX];
 	struct proctree *tree;
+	struct watch_waits *ww;	/* its wait states and cgroup counters
+				 * (watch_waits.h), NULL once ended */
 	struct proc_raw prev;
 	int have_prev;
 	int root_gone;		/* the last read found the root gone */
@@ -81,7 +84,8 @@ struct collector {
 	int ts_failed;
 	char **open;		/* sessions begun and not yet ended */
 	size_t nopen;
-	struct complaint c_read, c_write, c_add, c_late, c_exits, c_lost;
+	struct complaint c_read, c_write, c_add, c_late, c_exits, c_lost,
+			 c_waits;
 	unsigned long rows_lost;	/* logset_rows_lost when last told */
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 };
@@ -107,6 +111,10 @@ void serve_end_session(struct collector *c, const char *name,
 /* watch.c */
 void watch_request(struct collector *c, struct request *r, char *args);
 void watch_unwatch(struct collector *c, struct request *r, const char *args);
+/* "waits PID": write the tree's wait-state totals beside the log set's
+ * markers and reply with the end-marker fields (watch_waits_finish). */
+void watch_waits_request(struct collector *c, struct request *r,
+			 const char *args);
 /* Add the watched trees' values to c->sample (a sample at wall time
  * when), after draining exit records; called by every sample. */
 void watch_sample(struct collector *c, double when);

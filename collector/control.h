@@ -28,6 +28,11 @@
  *                               among the trees and open sessions
  *   unwatch PID                 stop logging that tree (zeros to the end
  *                               of its row, then unknown)
+ *   waits PID                   write that tree's wait-state totals beside
+ *                               the markers (waits-LABEL.tsv) and reply
+ *                               with the end-marker fields about them,
+ *                               tab-separated: "ok waits=FILE<TAB>
+ *                               waits.threads=N<TAB>..." (watch_waits.h)
  *   sync                        takes a sample now and writes every row
  *                               held; replies "ok samples=N" (before the
  *                               log set's first sample: after it)

@@ -209,6 +209,8 @@ void serve_one(struct collector *c)
 		watch_request(c, &r, r.line + 6);
 	} else if (!strncmp(r.line, "unwatch ", 8)) {
 		watch_unwatch(c, &r, r.line + 8);
+	} else if (!strncmp(r.line, "waits ", 6)) {
+		watch_waits_request(c, &r, r.line + 6);
 	} else {
 		server_reply(&r, 0, "unknown request");
 	}

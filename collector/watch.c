@@ -147,6 +147,8 @@ static void end_watch(struct collector *c, struct watch *w)
 {
 	double step = c->set->interval;
 
+	watch_waits_close(w->ww);	/* its sampler's thread, at once */
+	w->ww = NULL;
 	w->state = WATCH_ENDED;
 	/* zeros until the end of the row the tree ended in */
 	w->fill_until = ceil(c->last_update / step) * step;
@@ -187,6 +189,11 @@ void watch_request(struct collector *c, struct request *r, char *args)
 		return;
 	}
 	w->pid = a.pid;
+	w->ww = watch_waits_open(c->opt->proc_root, w->tree, a.shim ? a.pid : 0,
+				 &pe);
+	if (!w->ww || !watch_waits_ok(w->ww))
+		complain(&c->c_waits, util_monotonic(),
+			 "wait states not sampled: %s", pe.msg);
 	unique_label(c, a.label, w->label, sizeof(w->label));
 	c->nwatch++;
 	free(a.label);
@@ -218,8 +225,31 @@ void watch_unwatch(struct collector *c, struct request *r, const char *args)
 	server_reply(r, 0, "unwatch: pid %ld is not watched", pid);
 }
 
+void watch_waits_request(struct collector *c, struct request *r,
+			 const char *args)
+{
+	long pid = strtol(args, NULL, 10);
+	char fields[2048];
+	struct perr pe;
+
+	for (int i = 0; i < c->nwatch; i++) {
+		struct watch *w = &c->watch[i];
+
+		if (w->pid != pid || w->state == WATCH_ENDED)
+			continue;
+		if (watch_waits_finish(w->ww, logset_writer_dir(c->w), w->label,
+				       fields, sizeof(fields), &pe) < 0)
+			complain(&c->c_waits, util_monotonic(),
+				 "wait states of %s: %s", w->label, pe.msg);
+		server_reply(r, 1, "%s", fields);
+		return;
+	}
+	server_reply(r, 0, "waits: pid %ld is not watched", pid);
+}
+
 static void remove_watch(struct collector *c, int i)
 {
+	watch_waits_close(c->watch[i].ww);
 	proctree_close(c->watch[i].tree);
 	c->watch[i] = c->watch[--c->nwatch];
 	if (!c->nwatch && c->ts) {	/* nothing to listen for */
@@ -255,9 +285,11 @@ static int sample_one(struct collector *c, struct watch *w, double when)
 	if (w->state == WATCH_NEW && w->zero_now) {
 		if ((iv = sample_add(&c->sample, OBJ_PROCESS, w->label)))
 			rates_process_idle(iv);
+		watch_waits_baseline(w->ww, w->tree, now.mono);
 	} else if (w->have_prev &&
 		   (iv = sample_add(&c->sample, OBJ_PROCESS, w->label))) {
 		rates_process(&w->prev, &now, iv);
+		watch_waits_sample(w->ww, w->tree, now.mono, iv);
 	}
 	w->state = WATCH_ACTIVE;
 	w->prev = now;
@@ -286,6 +318,7 @@ void watch_baseline(struct collector *c)
 		/* the log set starts now: so does the tree in it */
 		w->have_prev = proctree_read(w->tree, &w->prev, NULL) == 0;
 		w->prev.mono = c->prev->mono;	/* the baseline's clock */
+		watch_waits_baseline(w->ww, w->tree, w->prev.mono);
 		w->state = WATCH_ACTIVE;
 	}
 }

@@ -403,6 +403,65 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.sysstat = "none",
 		.help = "threads in a timed sleep they asked for",
 	},
+	/* Process: the command's own cgroup (cgstat.h; counters/README.md
+	 * "The command's cgroup"): its pressure stalls, 0..100 of the
+	 * interval like the Pressure object's, and its CPU quota throttling */
+	[CTR_PROC_CPU_SOME] = {
+		.id = CTR_PROC_CPU_SOME, .object = OBJ_PROCESS, .index = 9,
+		.name = "% CPU Some Stalled Time", .ds = "proc_cpu_some",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "the command's cgroup v2 cpu.pressure: some total= (us)",
+		.sysstat = "none (the group's own PSI; sar -q PSI is the host's)",
+		.help = "share of the interval in which some task of the command waited for a CPU",
+	},
+	[CTR_PROC_CPU_FULL] = {
+		.id = CTR_PROC_CPU_FULL, .object = OBJ_PROCESS, .index = 10,
+		.name = "% CPU Full Stalled Time", .ds = "proc_cpu_full",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "the command's cgroup v2 cpu.pressure: full total= (us), 5.13+",
+		.sysstat = "none",
+		.help = "share of the interval in which no task of the command ran while some waited for a CPU (a quota)",
+	},
+	[CTR_PROC_IO_SOME] = {
+		.id = CTR_PROC_IO_SOME, .object = OBJ_PROCESS, .index = 11,
+		.name = "% IO Some Stalled Time", .ds = "proc_io_some",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "the command's cgroup v2 io.pressure: some total= (us)",
+		.sysstat = "none",
+		.help = "share of the interval in which some task of the command waited for block I/O",
+	},
+	[CTR_PROC_IO_FULL] = {
+		.id = CTR_PROC_IO_FULL, .object = OBJ_PROCESS, .index = 12,
+		.name = "% IO Full Stalled Time", .ds = "proc_io_full",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "the command's cgroup v2 io.pressure: full total= (us)",
+		.sysstat = "none",
+		.help = "share of the interval in which every non-idle task of the command waited for block I/O",
+	},
+	[CTR_PROC_MEM_SOME] = {
+		.id = CTR_PROC_MEM_SOME, .object = OBJ_PROCESS, .index = 13,
+		.name = "% Memory Some Stalled Time", .ds = "proc_mem_some",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "the command's cgroup v2 memory.pressure: some total= (us)",
+		.sysstat = "none",
+		.help = "share of the interval in which some task of the command waited for memory (reclaim, refaults)",
+	},
+	[CTR_PROC_MEM_FULL] = {
+		.id = CTR_PROC_MEM_FULL, .object = OBJ_PROCESS, .index = 14,
+		.name = "% Memory Full Stalled Time", .ds = "proc_mem_full",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "the command's cgroup v2 memory.pressure: full total= (us)",
+		.sysstat = "none",
+		.help = "share of the interval in which every non-idle task of the command waited for memory",
+	},
+	[CTR_PROC_THROTTLED] = {
+		.id = CTR_PROC_THROTTLED, .object = OBJ_PROCESS, .index = 15,
+		.name = "% Throttled Time", .ds = "proc_throttled",
+		.unit = UNIT_PERCENT, .min = 0.0, .max = NAN,
+		.source = "cpu.stat of the nearest group with a CPU quota: v1 throttled_time (ns), v2 throttled_usec",
+		.sysstat = "none (docker stats: throttled_time)",
+		.help = "run queues of the command's quota group held back by the quota, 100 per CPU",
+	},
 };
 
 const struct object_def catalog_objects[OBJ_COUNT] = {
@@ -421,5 +480,5 @@ const struct object_def catalog_objects[OBJ_COUNT] = {
 	[OBJ_TCP] = { .object = OBJ_TCP, .name = "TCP",
 		.file = "TCP", .has_instances = 0, .ncounters = 3 },
 	[OBJ_PROCESS] = { .object = OBJ_PROCESS, .name = "Process",
-		.file = "Process", .has_instances = 1, .ncounters = 9 },
+		.file = "Process", .has_instances = 1, .ncounters = 16 },
 };

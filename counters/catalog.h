@@ -81,11 +81,19 @@ enum counter_id {
 	CTR_PROC_NET_WAIT,	/* % Network Wait Time */
 	CTR_PROC_OTHER_WAIT,	/* % Other Wait Time */
 	CTR_PROC_SLEEP,		/* % Sleep Time */
+	CTR_PROC_CPU_SOME,	/* % CPU Some Stalled Time (the command's cgroup:
+				 * cgstat.h) */
+	CTR_PROC_CPU_FULL,	/* % CPU Full Stalled Time */
+	CTR_PROC_IO_SOME,	/* % IO Some Stalled Time */
+	CTR_PROC_IO_FULL,	/* % IO Full Stalled Time */
+	CTR_PROC_MEM_SOME,	/* % Memory Some Stalled Time */
+	CTR_PROC_MEM_FULL,	/* % Memory Full Stalled Time */
+	CTR_PROC_THROTTLED,	/* % Throttled Time (CPU quota) */
 	CTR_COUNT
 };
 
 /* Most counters any one object has (sizes instance_values.v). */
-#define CATALOG_MAX_PER_OBJECT 12
+#define CATALOG_MAX_PER_OBJECT 16
 
 enum counter_unit {
 	UNIT_PERCENT,	/* 0..100 (per CPU; Process can exceed 100 on SMP) */

@@ -175,6 +175,55 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 			  } },
 		},
 	},
+	/* What the wrapped command's threads were doing, stacked: each
+	 * thread adds 100 across the six states, so the stack's height is
+	 * the threads alive and each band its share (counters/README.md
+	 * "Wait states"). Running is the tree's % Processor Time (exact,
+	 * reaped children included). The pane shows the busiest Process;
+	 * the PNG every one, or the session's own (png_export). */
+	[CHARTSET_WAITS] = {
+		.id = CHARTSET_WAITS, .title = "Client wait states",
+		.ranked = 1, .rank = CTR_PROC_PROCESSOR_TIME, .top = 1,
+		.charts = {
+			{ .title = "Client wait states", .png = "waits.png",
+			  .unit = UNIT_PERCENT, .axis = "% of a thread (100 per thread)",
+			  .base = 1000, .lower = 0, .upper = NAN, .stack = 1,
+			  .series = {
+				{ .ctr = CTR_PROC_PROCESSOR_TIME, .inst = CI_EACH,
+				  .views = CV_BOTH, .label = "run",
+				  .legend = "running" },
+				{ .ctr = CTR_PROC_CPU_WAIT, .inst = CI_EACH,
+				  .views = CV_BOTH, .label = "cpuw",
+				  .legend = "CPU wait" },
+				{ .ctr = CTR_PROC_DISK_WAIT, .inst = CI_EACH,
+				  .views = CV_BOTH, .label = "disk",
+				  .legend = "disk wait" },
+				{ .ctr = CTR_PROC_NET_WAIT, .inst = CI_EACH,
+				  .views = CV_BOTH, .label = "net",
+				  .legend = "network wait" },
+				{ .ctr = CTR_PROC_OTHER_WAIT, .inst = CI_EACH,
+				  .views = CV_BOTH, .label = "other",
+				  .legend = "other wait" },
+				{ .ctr = CTR_PROC_SLEEP, .inst = CI_EACH,
+				  .views = CV_BOTH, .label = "sleep",
+				  .legend = "sleep" },
+			  } },
+			/* its cgroup: the limits behind the waits */
+			{ .title = "Client cgroup stalls", .png = "cgroup.png",
+			  .unit = UNIT_PERCENT, .axis = "% of the time",
+			  .base = 1000, .lower = 0, .upper = NAN,
+			  .series = {
+				{ .ctr = CTR_PROC_CPU_SOME, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "CPU stalled" },
+				{ .ctr = CTR_PROC_IO_SOME, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "I/O stalled" },
+				{ .ctr = CTR_PROC_MEM_SOME, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "memory stalled" },
+				{ .ctr = CTR_PROC_THROTTLED, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "CPU quota throttled" },
+			  } },
+		},
+	},
 };
 
 size_t chart_nseries(const struct chart *c)

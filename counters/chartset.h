@@ -45,8 +45,7 @@ enum chartset_id {
 	CHARTSET_DISK,
 	CHARTSET_MEMORY,
 	CHARTSET_NETWORK,
-	/* this round's sets go here, before the count: Process wait
-	 * states (CHARTSET_WAITS) */
+	CHARTSET_WAITS,		/* the client's wait states (perflog run) */
 	CHARTSET_PRESSURE,	/* the host's pressure stalls (PNG only) */
 	CHARTSET_COUNT
 };

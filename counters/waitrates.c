@@ -214,6 +214,8 @@ int waitrates_compute(const struct waits_snap *prev,
 			return -1;
 	}
 	out->exact_disk = delayacct;
+	out->blocked_ticks = blocked_ticks;
+	out->guessed_ticks = guessed;
 	out->threads = alive / dt;
 	if (blocked_ticks > 0)
 		out->guessed = 100.0 * guessed / blocked_ticks;
@@ -265,13 +267,15 @@ void waitrates_split(const struct waits_totals *tot, int working_only,
 		pct[k] = alive > 0 ? 100.0 * sum[k] / alive : NAN;
 }
 
+#define TSV_HEADER "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet" \
+	"\tother\tsleep\tio_bytes\tworking\n"
+
 static int format_row(const struct waits_total *t, char *line, size_t n)
 {
 	char comm[16];
 
 	if (!t)
-		return snprintf(line, n, "tid\tcomm\tstart\talive\tcpu\tcpu_wait"
-				"\tdisk\tnet\tother\tsleep\tio_bytes\tworking\n");
+		return snprintf(line, n, "%s", TSV_HEADER);
 	for (size_t k = 0; k < sizeof(comm); k++)
 		comm[k] = t->comm[k] && (unsigned char)t->comm[k] < 32 ? '?' :
 			t->comm[k];
@@ -304,6 +308,72 @@ size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n)
 		len += (size_t)w;
 	}
 	return len;
+}
+
+/* One row of waitrates_format's into t; 0, or -1 when it does not
+ * parse (the comm is the second field, up to the tab). */
+static int parse_row(const char *line, size_t len, struct waits_total *t)
+{
+	char buf[512], *tab, *end;
+	unsigned long long start, io;
+	double f[1 + WS_N];
+	int tid, working, used;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	memset(t, 0, sizeof(*t));
+	tid = (int)strtol(buf, &end, 10);
+	if (end == buf || *end != '\t' || tid <= 0)
+		return -1;
+	tab = strchr(end + 1, '\t');
+	if (!tab || tab - (end + 1) >= (long)sizeof(t->comm))
+		return -1;
+	memcpy(t->comm, end + 1, (size_t)(tab - (end + 1)));
+	if (sscanf(tab + 1, "%llu\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%llu\t%d%n",
+		   &start, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
+		   &io, &working, &used) != 10 || tab[1 + used] != '\0')
+		return -1;
+	for (int k = 0; k <= WS_N; k++)
+		if (!isfinite(f[k]) || f[k] < 0 || f[k] > 1e9)
+			return -1;
+	t->tid = (pid_t)tid;
+	t->start = start;
+	t->alive = f[0];
+	for (int k = 0; k < WS_N; k++)
+		t->sec[k] = f[1 + k];
+	t->io_bytes = io;
+	return 0;
+}
+
+long waitrates_parse(const char *text, size_t len, struct waits_totals *tot,
+		     size_t *bad)
+{
+	size_t hl = strlen(TSV_HEADER), nbad = 0;
+	const char *p = text, *end = text + len;
+
+	tot->n = 0;
+	if (len < hl || memcmp(text, TSV_HEADER, hl))
+		return -1;
+	for (p += hl; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = (size_t)((nl ? nl : end) - p);
+		struct waits_total t;
+
+		if (ll && parse_row(p, ll, &t) == 0) {
+			if (util_grow(&tot->t, &tot->cap, tot->n + 1,
+				      sizeof(*tot->t)) < 0)
+				return -1;
+			tot->t[tot->n++] = t;
+		} else if (ll) {
+			nbad++;
+		}
+		p += ll + 1;
+	}
+	if (bad)
+		*bad = nbad;
+	return (long)tot->n;
 }
 
 void waitrates_totals_free(struct waits_totals *tot)

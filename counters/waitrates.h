@@ -53,6 +53,8 @@ struct waits_values {
 	double threads;		/* threads alive, on average */
 	double guessed;		/* % of blocked ticks decided by the state
 				 * letter alone; NAN with no blocked tick */
+	double blocked_ticks, guessed_ticks;	/* the counts behind guessed,
+						 * for a session's share */
 	int hidden;		/* wait channels hidden: some blocked ticks
 				 * had neither wchan nor syscall readable */
 	int exact_disk;		/* delay accounting on at both reads */
@@ -113,6 +115,13 @@ void waitrates_split(const struct waits_totals *tot, int working_only,
  * Returns the length written (cut at a line when n is too small: then
  * the return is >= n, as snprintf). */
 size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n);
+
+/* Read back what waitrates_format wrote (the header line first; lines
+ * that do not parse are skipped and counted in *bad when bad is not
+ * NULL). tot is emptied first. Returns the threads read, or -1 when out
+ * of memory or when the header is not waitrates_format's. */
+long waitrates_parse(const char *text, size_t len, struct waits_totals *tot,
+		     size_t *bad);
 
 void waitrates_totals_free(struct waits_totals *tot);
 

@@ -49,6 +49,7 @@ struct waits {
 	int uptimefd;
 	char root[PATH_MAX];
 	struct waitset *set;	/* NULL: nothing watched yet */
+	pid_t exclude;		/* a task of the set left out, 0 none */
 	struct wthread *live, *spare;
 	size_t nlive, caplive, capspare;
 	struct waits_thread *ended;
@@ -196,6 +197,11 @@ int waits_watch_cgroup(struct waits *w, const char *dir, struct perr *e)
 	return 0;
 }
 
+void waits_exclude(struct waits *w, pid_t tid)
+{
+	w->exclude = tid;
+}
+
 /* A thread seen for the first time: its identity from stat. */
 static int new_thread(struct waits *w, pid_t tid, double now, double up,
 		      struct wthread *th)
@@ -258,6 +264,10 @@ static int sync_members(struct waits *w, double now)
 	    util_grow(&w->spare, &w->capspare, w->nlive + n, sizeof(*w->spare)) < 0)
 		return -1;
 	for (j = 0; i < w->nlive || j < n;) {
+		if (j < n && tids[j] == w->exclude) {
+			j++;	/* never made live, so never to end */
+			continue;
+		}
 		if (j == n || (i < w->nlive && w->live[i].pub.tid < tids[j])) {
 			if (end_thread(w, &w->live[i++]) < 0)
 				return -1;

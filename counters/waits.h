@@ -95,6 +95,12 @@ int waits_watch_pids(struct waits *w, const pid_t *pids, size_t n,
 /* Watch the threads of a cgroup directory (replaces the set). */
 int waits_watch_cgroup(struct waits *w, const char *dir, struct perr *e);
 
+/* Leave task tid out of the set (0: none), whatever lists it: perflog
+ * run's shim sits in the command's cgroup waiting for the command, and
+ * its wait is perflog's, not the client's. Call before waitsampler_start
+ * (or with the sampler's lock held). */
+void waits_exclude(struct waits *w, pid_t tid);
+
 /* One tick at monotonic time now. Returns the threads sampled. */
 int waits_tick(struct waits *w, double now);
 

@@ -60,8 +60,11 @@ static void plan_add(struct plan *p, struct logset *ls, size_t i,
 }
 
 /* A chart of a set (counters/chartset.h): its series marked CV_PNG, each
- * instance in perflog.meta order, "INSTANCE LEGEND" as the legend. */
-static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c)
+ * instance in perflog.meta order, "INSTANCE LEGEND" as the legend; of the
+ * Process object only instance `proc` when it is not NULL (the session's
+ * own tree: another run's states do not belong in its chart). */
+static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
+		       const char *proc)
 {
 	const struct logset_meta *m = logset_meta(ls);
 
@@ -79,6 +82,9 @@ static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c)
 			const char *inst = hit[h].instance;
 			char lg[96];
 
+			if (proc && catalog_counters[cs->ctr].object == OBJ_PROCESS &&
+			    strcmp(inst, proc))
+				continue;
 			snprintf(lg, sizeof(lg), "%s%s%s", inst, inst[0] ? " " : "",
 				 cs->legend ? cs->legend : catalog_counters[cs->ctr].name);
 			plan_add(p, ls, hit[h].idx, lg);
@@ -264,13 +270,16 @@ static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
 static int draw_all(struct logset *ls, const struct png_export_options *o,
 		    struct plan *p, struct output *out, struct perr *e)
 {
+	const char *proc = o->session ?
+		lookup_process(logset_meta(ls), o->session) : NULL;
+
 	for (size_t k = 0; k < CHARTSET_COUNT; k++)
 		for (size_t c = 0; c < CHARTSET_MAX_CHARTS; c++) {
 			const struct chart *ch = &chartset_table[k].charts[c];
 
 			if (!ch->title || !ch->png)
 				continue;
-			plan_chart(p, ls, ch);
+			plan_chart(p, ls, ch, proc);
 			if (draw(p, ch->png, out, e) < 0)
 				return -1;
 		}

@@ -17,6 +17,10 @@
  *   network.png   Bytes Received/Sent/sec of each interface
  *   neterrors.png TCP Segments Retransmitted/sec; receive and send errors
  *                 and discards of each interface
+ *   waits.png     the wait states of each Process (perflog run), stacked:
+ *                 running, CPU wait, disk, network, other, sleep; with a
+ *                 session, only that session's Process
+ *   cgroup.png    its cgroup's CPU, I/O and memory stalls, quota throttling
  *   pressure.png  Pressure some of cpu, io, memory; full of io, memory
  *   NAME.png      one per --counters group (see png_export_options)
  * _Total instances of disks and interfaces are left out of the per-device

@@ -17,8 +17,10 @@
 #define FIGURES_HEADER "# perflog figures 1\n"
 #define FIGURES_MAX (64u << 20)	/* a reader reads no more than this */
 
-/* "figures-LABEL.tsv", the label kept to [A-Za-z0-9._-]. */
-static void figures_name(char *out, size_t n, const char *label, int k)
+/* "PREFIX-LABEL.EXT" (PREFIX-LABEL-K.EXT for k > 1), the label kept to
+ * [A-Za-z0-9._-]. */
+static void beside_name(char *out, size_t n, const char *prefix,
+			const char *label, const char *ext, int k)
 {
 	char safe[64];
 	size_t j = 0;
@@ -32,55 +34,61 @@ static void figures_name(char *out, size_t n, const char *label, int k)
 	}
 	safe[j] = '\0';
 	if (k > 1)
-		snprintf(out, n, "figures-%s-%d.tsv", safe, k);
+		snprintf(out, n, "%s-%s-%d.%s", prefix, safe, k, ext);
 	else
-		snprintf(out, n, "figures-%s.tsv", safe);
+		snprintf(out, n, "%s-%s.%s", prefix, safe, ext);
 }
 
-static int write_all(int fd, const char *buf, size_t n)
+int markers_create_beside(const char *dir, const char *prefix,
+			  const char *label, const char *ext, char *name,
+			  size_t name_n, struct perr *e)
 {
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd = -1;
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
+	if (dfd < 0)
+		return perr_set(e, "unable to open '%s': %s", dir,
+				strerror(errno));
+	for (int k = 1; k < 1000 && fd < 0; k++) {
+		beside_name(name, name_n, prefix, label, ext, k);
+		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					       O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
 	}
-	return 0;
+	if (fd < 0)
+		perr_set(e, "unable to create a %s file in '%s': %s", prefix,
+			 dir, strerror(errno));
+	close(dfd);
+	return fd;
+}
+
+int markers_remove_beside(const char *dir, const char *name)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (dfd < 0)
+		return -1;
+	rc = unlinkat(dfd, name, 0);
+	close(dfd);
+	return rc;
 }
 
 int markers_write_figures(const char *dir, const char *label,
 			  const char *const *extra, size_t n, char *name,
 			  size_t name_n, struct perr *e)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd = -1;
+	int fd = markers_create_beside(dir, "figures", label, "tsv", name,
+				       name_n, e);
 	int rc;
 
-	if (dfd < 0)
-		return perr_set(e, "unable to open '%s': %s", dir,
-				strerror(errno));
-	for (int k = 1; k < 1000 && fd < 0; k++) {
-		figures_name(name, name_n, label, k);
-		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-					       O_CLOEXEC, 0644);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (fd < 0) {
-		perr_set(e, "unable to create a figures file in '%s': %s",
-			 dir, strerror(errno));
-		close(dfd);
+	if (fd < 0)
 		return -1;
-	}
-	rc = write_all(fd, FIGURES_HEADER, strlen(FIGURES_HEADER));
+	rc = util_write_full(fd, FIGURES_HEADER, strlen(FIGURES_HEADER));
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *x = markers_escape(extra[i]);
 
-		rc = !x || write_all(fd, x, strlen(x)) < 0 ||
-		     write_all(fd, "\n", 1) < 0 ? -1 : 0;
+		rc = !x || util_write_full(fd, x, strlen(x)) < 0 ||
+		     util_write_full(fd, "\n", 1) < 0 ? -1 : 0;
 		free(x);
 	}
 	if (rc == 0 && fdatasync(fd) < 0)
@@ -88,10 +96,9 @@ int markers_write_figures(const char *dir, const char *label,
 	if (rc < 0) {	/* half a file would be taken for all of it */
 		perr_set(e, "unable to write '%s/%s': %s", dir, name,
 			 strerror(errno ? errno : ENOSPC));
-		unlinkat(dfd, name, 0);
+		markers_remove_beside(dir, name);
 	}
 	close(fd);
-	close(dfd);
 	return rc;
 }
 
@@ -116,17 +123,19 @@ static int set_extra(struct marker *m, char *key, char *value)
 	return 0;
 }
 
-/* The file's text, read relative to dir without following a symlink. */
-static char *read_figures(const char *dir, const char *name, struct perr *e)
+char *markers_read_beside(const char *dir, const char *name,
+			  const char *prefix, size_t max, size_t *len,
+			  struct perr *e)
 {
+	size_t pl = strlen(prefix), got = 0;
+	const char *dot = strrchr(name, '.');
 	int dfd, fd;
 	char *buf;
-	size_t got = 0;
 	struct stat st;
 
-	if (strncmp(name, "figures-", 8) || strchr(name, '/') ||
-	    strlen(name) < 12 || strcmp(name + strlen(name) - 4, ".tsv")) {
-		perr_set(e, "'%s' is not a figures file name", name);
+	if (strncmp(name, prefix, pl) || name[pl] != '-' || strchr(name, '/') ||
+	    !dot || dot <= name + pl + 1 || !dot[1]) {
+		perr_set(e, "'%s' is not a %s file name", name, prefix);
 		return NULL;
 	}
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -140,9 +149,9 @@ static char *read_figures(const char *dir, const char *name, struct perr *e)
 			close(fd);
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > FIGURES_MAX ||
+	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max ||
 	    !(buf = malloc((size_t)st.st_size + 1))) {
-		perr_set(e, "'%s/%s' is not a figures file", dir, name);
+		perr_set(e, "'%s/%s' is not a %s file", dir, name, prefix);
 		close(fd);
 		return NULL;
 	}
@@ -157,7 +166,18 @@ static char *read_figures(const char *dir, const char *name, struct perr *e)
 	}
 	close(fd);
 	buf[got] = '\0';
-	if (strncmp(buf, FIGURES_HEADER, strlen(FIGURES_HEADER))) {
+	if (len)
+		*len = got;
+	return buf;
+}
+
+/* The figures file's text, checked for its header. */
+static char *read_figures(const char *dir, const char *name, struct perr *e)
+{
+	char *buf = markers_read_beside(dir, name, "figures", FIGURES_MAX,
+					NULL, e);
+
+	if (buf && strncmp(buf, FIGURES_HEADER, strlen(FIGURES_HEADER))) {
 		perr_set(e, "'%s/%s' is not a figures file", dir, name);
 		free(buf);
 		return NULL;

@@ -17,6 +17,24 @@ long lookup_counter(const struct logset_meta *m, enum counter_id id,
 	return -1;
 }
 
+const char *lookup_process(const struct logset_meta *m, const char *session)
+{
+	const char *only = NULL;
+	int n = 0;
+
+	for (size_t i = 0; i < m->ncounters; i++) {
+		const struct logset_counter *c = &m->counters[i];
+
+		if (!c->def || c->def->id != CTR_PROC_PROCESSOR_TIME)
+			continue;
+		if (session && !strcmp(c->instance, session))
+			return c->instance;
+		only = c->instance;
+		n++;
+	}
+	return n == 1 ? only : NULL;
+}
+
 int lookup_is_loopback(const char *n)
 {
 	if (strncmp(n, "lo", 2))

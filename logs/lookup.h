@@ -20,6 +20,11 @@
 long lookup_counter(const struct logset_meta *m, enum counter_id id,
 		    const char *inst);
 
+/* The Process instance of a session: the one named as the session
+ * (perflog run's label), else the only one the log set has; NULL when
+ * neither. */
+const char *lookup_process(const struct logset_meta *m, const char *session);
+
 /* A loopback interface by its name: lo (Linux), lo0 (the BSDs); a log set
  * keeps names, not device types. */
 int lookup_is_loopback(const char *instance);

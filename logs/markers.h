@@ -100,6 +100,23 @@ long markers_sessions(const struct marker_list *l, struct session **out);
  */
 #define MARKERS_FIGURES_KEY "figures"
 
+/* Files beside a marker (figures-LABEL.tsv, waits-LABEL.tsv ...): a new
+ * file "PREFIX-LABEL.EXT" (PREFIX-LABEL-2.EXT ... when taken) created in
+ * the log set dir with O_EXCL and O_NOFOLLOW, mode 0644; its name goes to
+ * name. Returns the open descriptor, or -1 with e set. */
+int markers_create_beside(const char *dir, const char *prefix,
+			  const char *label, const char *ext, char *name,
+			  size_t name_n, struct perr *e);
+/* Remove such a file (one that could not be written whole). 0 or -1. */
+int markers_remove_beside(const char *dir, const char *name);
+/* Read such a file back: name must be "PREFIX-SOMETHING.EXT" with no
+ * '/', a regular file (not followed if a symlink) of at most max bytes.
+ * Returns its text, NUL-terminated and malloc'ed (*len its length when
+ * len is not NULL), or NULL with e set. */
+char *markers_read_beside(const char *dir, const char *name,
+			  const char *prefix, size_t max, size_t *len,
+			  struct perr *e);
+
 /* Write extra[0..n) to a new figures file of DIR for session label; its
  * name (to put in the marker as figures=NAME) goes to name. 0, or -1. */
 int markers_write_figures(const char *dir, const char *label,

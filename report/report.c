@@ -120,7 +120,9 @@ static int judge_session(struct report *r, struct report_session *s,
 	} else {
 		find_instr(r, s);
 	}
-	report_judge(&s->fig, s->has_instr ? instr_main_thread(&s->instr) : NULL,
+	report_waits_of(r->ls, r->dir, s, &s->waits);
+	report_judge(&s->fig, &s->waits,
+		     s->has_instr ? instr_main_thread(&s->instr) : NULL,
 		     &s->verdict);
 	report_client_judge(s, &s->verdict);
 	return 0;

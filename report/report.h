@@ -29,6 +29,7 @@ struct report_session {
 	int open;		/* begin without end */
 	const struct marker *begin_m, *end_m;	/* NULL for the whole log */
 	struct report_figures fig;
+	struct report_waits waits;	/* the client's wait states */
 	int has_instr;
 	char instr_src[600];	/* where the instrumentation came from */
 	struct instr_report instr;
@@ -83,6 +84,12 @@ int report_html(const struct report *r, const char *outdir, int width,
  * e set (a fetch failed). */
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e);
+
+/* The session's wait states (perflog run): the per-thread totals its end
+ * marker names (waits=FILE in dir), else the logged Process counters of
+ * its instance; the command's cgroup counters. w->have is 0 without. */
+void report_waits_of(struct logset *ls, const char *dir,
+		     const struct report_session *s, struct report_waits *w);
 
 /* The log's largest Available Bytes over [from, to], the reference for
  * "memory low" (report_figures.mem_avail_ref); NAN when unknown. */

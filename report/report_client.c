@@ -14,6 +14,7 @@
 
 #include "../client/netbackup.h"
 #include "../counters/catalog.h"
+#include "../logs/lookup.h"
 
 static double num(const struct marker *m, const char *key)
 {
@@ -81,29 +82,10 @@ static double logged_bytes(struct logset *ls, const struct report_session *s,
 	return known ? sum : NAN;
 }
 
-/* The Process instance of the session: its name (perflog run's label),
- * else the only one logged. */
-static const char *process_of(struct logset *ls, const char *session)
-{
-	const struct logset_meta *m = logset_meta(ls);
-	const char *only = NULL;
-	int n = 0;
-	for (size_t i = 0; i < m->ncounters; i++) {
-		const struct logset_counter *c = &m->counters[i];
-		if (!c->def || c->def->id != CTR_PROC_IO_READ)
-			continue;
-		if (!strcmp(c->instance, session))
-			return c->instance;
-		only = c->instance;
-		n++;
-	}
-	return n == 1 ? only : NULL;
-}
-
 void report_client_logged(struct logset *ls, const struct report_session *s,
 			  struct report_client_logged *out)
 {
-	out->process = process_of(ls, s->name);
+	out->process = lookup_process(logset_meta(ls), s->name);
 	out->proc_read = out->process
 		? logged_bytes(ls, s, CTR_PROC_IO_READ, out->process) : NAN;
 	out->proc_written = out->process
@@ -228,10 +210,12 @@ void report_client_judge(const struct report_session *s,
 						   sizeof(clause));
 	size_t len = strlen(v->line);
 	if (side != NBU_NONE &&
-	    (v->kind == REPORT_NONE || v->kind == REPORT_IOWAIT)) {
+	    (v->kind == REPORT_NONE || v->kind == REPORT_IOWAIT ||
+	     v->kind == REPORT_W_MIXED)) {
 		int src = side == NBU_SOURCE;
 		v->kind = src ? REPORT_SOURCE : REPORT_STORAGE;
-		snprintf(v->line, sizeof(v->line), "Bottleneck: %s (%s)",
+		snprintf(v->line, sizeof(v->line), "Bottleneck: %s: %s (%s)",
+			 report_kind_word(v->kind),
 			 src ? "source: the data arrives slowly" :
 			       "storage: the storage unit takes the data slowly",
 			 clause);
@@ -241,9 +225,11 @@ void report_client_judge(const struct report_session *s,
 		return;
 	}
 	/* a local resource fired: the counters are evidence */
-	int agrees = (side == NBU_SOURCE && (v->kind == REPORT_DISK ||
-					     v->kind == REPORT_NETWORK)) ||
-		     (side == NBU_STORAGE && v->kind == REPORT_DISK);
+	enum report_kind k = v->kind;
+	int disk = k == REPORT_DISK || k == REPORT_W_DISK;
+	int agrees = (side == NBU_SOURCE && (disk || k == REPORT_NETWORK ||
+					     k == REPORT_W_NETWORK)) ||
+		     (side == NBU_STORAGE && disk);
 	if (len < sizeof(v->line))
 		snprintf(v->line + len, sizeof(v->line) - len, "; %s%s", clause,
 			 agrees ? " (agrees)" : "");

@@ -197,6 +197,18 @@ static void figures_memory(const struct block *b, struct report_figures *f)
 	stat_col(b, lookup_counter(b->m, CTR_MEM_PAGES, ""), &f->pages);
 }
 
+/* The signals that see a limit no utilization shows: the pressure stalls
+ * of the host, its run queue, TCP retransmissions. */
+static void figures_signals(const struct block *b, struct report_figures *f)
+{
+	static const char *const psi[3] = { "cpu", "io", "memory" };
+
+	for (int r = 0; r < 3; r++)
+		stat_col(b, lookup_counter(b->m, CTR_PSI_SOME, psi[r]), &f->psi[r]);
+	stat_col(b, lookup_counter(b->m, CTR_SYS_QUEUE_LENGTH, ""), &f->runq);
+	stat_col(b, lookup_counter(b->m, CTR_TCP_SEGS_RETRANS, ""), &f->retrans);
+}
+
 /* The busiest interface and its share of its bandwidth (the reference
  * level its chart set draws it against). */
 static void figures_network(const struct block *b, const struct chartset *set,
@@ -241,7 +253,8 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
 	f->disk_xfer_size = f->mem_avail_ref = f->net_bandwidth = NAN;
 	struct report_stat *all[] = { &f->cpu, &f->cpu1, &f->iowait, &f->proc_cpu,
 		&f->disk_busy, &f->disk_bytes, &f->disk_xfers, &f->disk_service,
-		&f->mem_avail, &f->pages, &f->net_bytes, &f->net_share };
+		&f->mem_avail, &f->pages, &f->net_bytes, &f->net_share,
+		&f->psi[0], &f->psi[1], &f->psi[2], &f->runq, &f->retrans };
 	for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
 		report_stat_of(NULL, 0, 1, all[k]);
 	if (!idx)
@@ -267,6 +280,7 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
 	figures_disk(&b, &chartset_table[CHARTSET_DISK], f);
 	figures_memory(&b, f);
 	figures_network(&b, &chartset_table[CHARTSET_NETWORK], f);
+	figures_signals(&b, f);
 	rc = 0;
 out:
 	free(b.tmp);

@@ -115,6 +115,54 @@ static void print_resources(FILE *f, const struct report_figures *g)
 	} else {
 		fprintf(f, "    %-34s n/a\n", "network");
 	}
+	for (int r = 0; r < 3; r++) {
+		static const char *const name[3] = { "cpu", "io", "memory" };
+
+		snprintf(lbl, sizeof(lbl), "Pressure(%s) some stalled", name[r]);
+		if (g->psi[r].n)
+			row(f, lbl, &g->psi[r], 1, "%", 0);
+	}
+}
+
+/* The client's wait states: a row per state, its working threads and all
+ * of them; the dominant one; the command's cgroup. */
+static void print_waits(FILE *f, const struct report_waits *w)
+{
+	static const char *const label[WS_N] = { "running", "CPU wait",
+		"disk wait", "network wait", "other wait", "sleep" };
+	int d = report_waits_dominant(w);
+	char q[32] = "";
+
+	if (!w->have)
+		return;
+	if (w->from_totals)
+		fprintf(f, "  client wait states, Process(%s): %zu of %zu threads worked\n",
+			w->process, w->nwork, w->nall);
+	else
+		fprintf(f, "  client wait states, Process(%s): %zu threads on average (logged counters: idle threads not told apart)\n",
+			w->process, w->nall);
+	fprintf(f, "    %-34s %12s %12s\n", "state", "working", "all threads");
+	for (int k = 0; k < WS_N; k++) {
+		char a[16] = "n/a", b[16] = "n/a";
+
+		if (w->from_totals && !isnan(w->work[k]))
+			snprintf(a, sizeof(a), "%.1f%%", w->work[k]);
+		if (!isnan(w->all[k]))
+			snprintf(b, sizeof(b), "%.1f%%", w->all[k]);
+		fprintf(f, "    %-34s %12s %12s\n", label[k], a, b);
+	}
+	fprintf(f, "    dominant wait state: %s\n",
+		d < 0 ? "none" : waitrates_name((enum waits_state)d));
+	if (w->hidden || (!isnan(w->guessed) && w->guessed >= 1))
+		fprintf(f, "    (%s%.0f%% of the blocked time decided by the thread's state letter alone)\n",
+			w->hidden ? "wait channels hidden: " : "",
+			isnan(w->guessed) ? 100.0 : w->guessed);
+	if (!isnan(w->quota))
+		snprintf(q, sizeof(q), ", CPU quota %.2g", w->quota);
+	if (w->stall_cpu.n || w->stall_io.n || w->stall_mem.n || w->throttled.n)
+		fprintf(f, "    its cgroup: stalled on CPU %.0f%%, I/O %.0f%%, memory %.0f%%; throttled %.0f%%%s\n",
+			w->stall_cpu.avg, w->stall_io.avg, w->stall_mem.avg,
+			w->throttled.avg, q);
 }
 
 static void print_instr(FILE *f, const struct report_session *s)
@@ -149,6 +197,7 @@ static void print_session(FILE *f, const struct report *r,
 		print_command(f, s->end_m);
 	report_client_print(f, r->ls, s);
 	print_resources(f, &s->fig);
+	print_waits(f, &s->waits);
 	print_instr(f, s);
 	fprintf(f, "  %s\n", s->verdict.line);
 	if (s->verdict.hint[0])

@@ -143,8 +143,55 @@ const char *report_kind_name(enum report_kind k)
 	case REPORT_CLIENT_CPU: return "client-cpu";
 	case REPORT_SOURCE: return "source";
 	case REPORT_STORAGE: return "storage";
+	case REPORT_W_CPU: return "wait-cpu";
+	case REPORT_W_CONTENTION: return "wait-cpu-contention";
+	case REPORT_W_QUOTA: return "wait-cpu-quota";
+	case REPORT_W_DISK: return "wait-disk";
+	case REPORT_W_NETWORK: return "wait-network";
+	case REPORT_W_MEMORY: return "wait-memory";
+	case REPORT_W_PACED: return "wait-paced";
+	case REPORT_W_MIXED: return "wait-mixed";
+	case REPORT_PSI_MEMORY: return "psi-memory";
+	case REPORT_PSI_IO: return "psi-io";
+	case REPORT_PSI_CPU: return "psi-cpu";
 	}
 	return "?";
+}
+
+const char *report_kind_word(enum report_kind k)
+{
+	switch (k) {
+	case REPORT_CPU:
+	case REPORT_CPU_SINGLE:
+	case REPORT_CLIENT_CPU:
+	case REPORT_W_CPU:
+	case REPORT_W_CONTENTION:
+	case REPORT_W_QUOTA:
+	case REPORT_PSI_CPU:
+		return "CPU";
+	case REPORT_DISK:
+	case REPORT_IOWAIT:
+	case REPORT_FILE_IO:
+	case REPORT_STORAGE:
+	case REPORT_W_DISK:
+	case REPORT_PSI_IO:
+		return "disk";
+	case REPORT_NETWORK:
+	case REPORT_NET_OR_SERVER:
+	case REPORT_SERVER:
+	case REPORT_SOURCE:
+	case REPORT_W_NETWORK:
+		return "network";
+	case REPORT_PAGING:
+	case REPORT_W_MEMORY:
+	case REPORT_PSI_MEMORY:
+		return "memory";
+	case REPORT_NONE:
+	case REPORT_W_PACED:
+	case REPORT_W_MIXED:
+		break;
+	}
+	return "nothing";
 }
 
 static int fires(const struct report_stat *s, double p95, double avg)
@@ -177,8 +224,7 @@ static int paging_fires(const struct report_figures *f)
 	return f->mem_avail.min <= low;
 }
 
-/* ", eth0 31% of 1 Gb/s"-style clause for the resources not named. */
-static void others(const struct report_figures *f, enum report_kind skip,
+void report_others(const struct report_figures *f, enum report_kind skip,
 		   char *buf, size_t n)
 {
 	char tmp[64], bw[32];
@@ -217,6 +263,36 @@ static double ratio(const struct report_stat *s, double thr)
 	return s->n ? s->p95 / thr : 0;
 }
 
+/* With no resource near saturation, the kernel's own account of lost
+ * time: the pressure stall whose average is the largest multiple of its
+ * threshold (memory, then I/O, then CPU on a tie). A limit no utilization
+ * counter shows (a memory limit, an I/O throttle, a CPU quota, a slow
+ * path) stalls the tasks all the same. */
+static enum report_kind psi_kind(const struct report_figures *f)
+{
+	static const struct {
+		int r;
+		double thr;
+		enum report_kind k;
+	} rule[] = {
+		{ 2, REPORT_PSI_MEM_AVG, REPORT_PSI_MEMORY },
+		{ 1, REPORT_PSI_IO_AVG, REPORT_PSI_IO },
+		{ 0, REPORT_PSI_CPU_AVG, REPORT_PSI_CPU },
+	};
+	enum report_kind k = REPORT_NONE;
+	double best = 0;
+
+	for (size_t i = 0; i < sizeof(rule) / sizeof(rule[0]); i++) {
+		const struct report_stat *st = &f->psi[rule[i].r];
+
+		if (st->n && st->avg >= rule[i].thr && st->avg / rule[i].thr > best) {
+			best = st->avg / rule[i].thr;
+			k = rule[i].k;
+		}
+	}
+	return k;
+}
+
 /* The resource nearest saturation by the system counters alone: paging
  * when it fires (memory shortage makes the disk and the CPU look busy),
  * else the fired rule whose p95 is the largest multiple of its threshold,
@@ -249,6 +325,8 @@ static enum report_kind resource_kind(const struct report_figures *f)
 	if (f->net[0] && fires(&f->net_share, REPORT_NET_P95, REPORT_NET_AVG) &&
 	    ratio(&f->net_share, REPORT_NET_P95) > best)
 		k = REPORT_NETWORK;
+	if (k == REPORT_NONE)
+		k = psi_kind(f);
 	if (k == REPORT_NONE && f->iowait.n && f->iowait.avg >= REPORT_IOWAIT_AVG)
 		k = REPORT_IOWAIT;
 	return k;
@@ -317,7 +395,7 @@ static void describe_cpu(const struct report_figures *f, enum report_kind k,
 {
 	if (k == REPORT_CPU) {
 		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: Processor(_Total) %.0f%% (avg %.0f%%, p95 %.0f%%, peak %.0f%%)",
+			 "Bottleneck: CPU: Processor(_Total) %.0f%% (avg %.0f%%, p95 %.0f%%, peak %.0f%%)",
 			 f->cpu.p95, f->cpu.avg, f->cpu.p95, f->cpu.peak);
 		snprintf(v->hint, sizeof(v->hint),
 			 "all CPUs busy: compression, encryption or other load on this host");
@@ -325,12 +403,12 @@ static void describe_cpu(const struct report_figures *f, enum report_kind k,
 	}
 	if (f->cpu1.n && f->cpu1.p95 >= REPORT_CPU1_P95)
 		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: one CPU (busiest %s) %.0f%% (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
+			 "Bottleneck: CPU: one CPU (busiest %s) %.0f%% (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
 			 f->cpu1_name[0] ? f->cpu1_name : "per interval",
 			 f->cpu1.p95, f->cpu1.avg, f->cpu1.p95, f->cpu.avg, f->ncpu);
 	else
 		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: one CPU's worth: the client used %.0f%% CPU (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
+			 "Bottleneck: CPU: one CPU's worth: the client used %.0f%% CPU (avg %.0f%%, p95 %.0f%%) while total CPU %.0f%% of %d CPUs",
 			 f->proc_cpu.p95, f->proc_cpu.avg, f->proc_cpu.p95,
 			 f->cpu.avg, f->ncpu);
 	snprintf(v->hint, sizeof(v->hint),
@@ -346,7 +424,7 @@ static void describe_resource(const struct report_figures *f,
 	switch (k) {
 	case REPORT_PAGING:
 		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: Memory paging %.0f pages/s (p95 %.0f, peak %.0f, >0 in %.0f%% of intervals) with available memory down to %s",
+			 "Bottleneck: memory: paging %.0f pages/s (p95 %.0f, peak %.0f, >0 in %.0f%% of intervals) with available memory down to %s",
 			 f->pages.avg, f->pages.p95, f->pages.peak,
 			 100 * f->pages.positive,
 			 report_fmt_bytes(a, sizeof(a), f->mem_avail.min, NULL));
@@ -359,7 +437,7 @@ static void describe_resource(const struct report_figures *f,
 		break;
 	case REPORT_DISK:
 		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: LogicalDisk(%s) busy %.0f%% (avg %.0f%%, p95 %.0f%%) at %s, %.1f ms per transfer",
+			 "Bottleneck: disk: LogicalDisk(%s) busy %.0f%% (avg %.0f%%, p95 %.0f%%) at %s, %.1f ms per transfer",
 			 f->disk, f->disk_busy.p95, f->disk_busy.avg,
 			 f->disk_busy.p95,
 			 report_fmt_bytes(a, sizeof(a), f->disk_bytes.avg, "/s"),
@@ -368,7 +446,7 @@ static void describe_resource(const struct report_figures *f,
 		break;
 	case REPORT_IOWAIT:
 		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: I/O wait %.0f%% of CPU time (p95 %.0f%%) with no disk saturated%s%s",
+			 "Bottleneck: disk: I/O wait %.0f%% of CPU time (p95 %.0f%%) with no disk saturated%s%s",
 			 f->iowait.avg, f->iowait.p95, f->disk[0] ? ", busiest " : "",
 			 f->disk);
 		snprintf(v->hint, sizeof(v->hint),
@@ -376,7 +454,7 @@ static void describe_resource(const struct report_figures *f,
 		break;
 	case REPORT_NETWORK:
 		snprintf(v->line, sizeof(v->line),
-			 "Bottleneck: Network Interface(%s) %.0f%% of %s (avg %.0f%%, p95 %.0f%%, %s)",
+			 "Bottleneck: network: Network Interface(%s) %.0f%% of %s (avg %.0f%%, p95 %.0f%%, %s)",
 			 f->net, f->net_share.p95,
 			 report_fmt_bits(bw, sizeof(bw), f->net_bandwidth),
 			 f->net_share.avg, f->net_share.p95,
@@ -384,8 +462,31 @@ static void describe_resource(const struct report_figures *f,
 		snprintf(v->hint, sizeof(v->hint),
 			 "the link is full: a faster network, compression at the client, or LAN-free");
 		break;
+	case REPORT_PSI_MEMORY:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: memory: tasks stalled on memory %.0f%% of the time (Pressure(memory) some, p95 %.0f%%) with no resource saturated",
+			 f->psi[2].avg, f->psi[2].p95);
+		snprintf(v->hint, sizeof(v->hint),
+			 "reclaim and re-reading evicted pages: a memory limit (cgroup) or a working set larger than memory");
+		break;
+	case REPORT_PSI_IO:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: disk: tasks stalled on I/O %.0f%% of the time (Pressure(io) some, p95 %.0f%%) with no disk saturated%s%s",
+			 f->psi[1].avg, f->psi[1].p95, f->disk[0] ? ", busiest " : "",
+			 f->disk);
+		snprintf(v->hint, sizeof(v->hint),
+			 "I/O that waits although no device is busy: synchronous small writes, an I/O throttle (io.max, blkio), or storage not logged here");
+		break;
+	case REPORT_PSI_CPU:
+		snprintf(v->line, sizeof(v->line),
+			 "Bottleneck: CPU: runnable tasks waited for a CPU %.0f%% of the time (Pressure(cpu) some, p95 %.0f%%) with the CPUs not saturated",
+			 f->psi[0].avg, f->psi[0].p95);
+		snprintf(v->hint, sizeof(v->hint),
+			 "a CPU quota (cgroup cpu.max, cfs_quota_us) or short bursts of contention; perflog run shows whose");
+		break;
 	default:	/* REPORT_NONE; REPORT_SOURCE and REPORT_STORAGE
-			   only report_client_judge sets */
+			   only report_client_judge sets, the W_ kinds
+			   report_waits_judge */
 		snprintf(v->line, sizeof(v->line),
 			 "Bottleneck: nothing near saturation");
 		snprintf(v->hint, sizeof(v->hint),
@@ -415,8 +516,8 @@ static int describe_client(enum report_kind k, const char *iclause,
 
 	for (size_t i = 0; i < sizeof(client) / sizeof(client[0]); i++)
 		if (client[i].k == k) {
-			snprintf(v->line, sizeof(v->line), "Bottleneck: %s (%s)",
-				 client[i].what, iclause);
+			snprintf(v->line, sizeof(v->line), "Bottleneck: %s: %s (%s)",
+				 report_kind_word(k), client[i].what, iclause);
 			snprintf(v->hint, sizeof(v->hint), "%s", client[i].hint);
 			return 1;
 		}
@@ -432,7 +533,7 @@ static void append_context(const struct report_figures *f, enum report_kind k,
 	char rest[256];
 	size_t len = strlen(v->line);
 
-	others(f, k, rest, sizeof(rest));
+	report_others(f, k, rest, sizeof(rest));
 	if (rest[0] && len < sizeof(v->line))
 		len += (size_t)snprintf(v->line + len, sizeof(v->line) - len,
 					"%s%s", k == REPORT_NONE ? ": " :
@@ -450,16 +551,29 @@ static void append_context(const struct report_figures *f, enum report_kind k,
 	}
 }
 
-void report_judge(const struct report_figures *f,
+void report_judge(const struct report_figures *f, const struct report_waits *w,
 		  const struct instr_thread *instr, struct report_verdict *v)
 {
 	char iclause[160];
 	enum instr_category ic = instr_clause(instr, iclause, sizeof(iclause));
-	enum report_kind k = client_kind(resource_kind(f), ic);
+	enum report_kind sys = resource_kind(f), k;
 
 	memset(v, 0, sizeof(*v));
+	/* the client's own time first; paging overrides it as it overrides
+	 * every other rule (the disk and CPU waits are the paging's) */
+	if (sys != REPORT_PAGING && report_waits_judge(f, w, sys, v)) {
+		if (iclause[0] && strlen(v->line) < sizeof(v->line))
+			snprintf(v->line + strlen(v->line),
+				 sizeof(v->line) - strlen(v->line), "; %s",
+				 iclause);
+		return;
+	}
+	k = client_kind(sys, ic);
 	v->kind = k;
 	if (!describe_client(k, iclause, v))
 		describe_resource(f, k, v);
 	append_context(f, k, ic, iclause, v);
+	if (w && w->have && strlen(v->line) < sizeof(v->line))
+		report_waits_clause(w, v->line + strlen(v->line),
+				    sizeof(v->line) - strlen(v->line));
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "../client/instr.h"
+#include "../counters/waitrates.h"
 
 /* Thresholds (percent unless said otherwise). */
 #define REPORT_CPU_P95 85.0	/* total CPU: p95 at least ... */
@@ -30,6 +31,23 @@
 #define REPORT_LOW_THROUGHPUT (20.0 * 1024 * 1024)	/* bytes/s: "low" */
 #define REPORT_SLOW_SERVICE 0.020	/* seconds per transfer: "slow" */
 #define REPORT_INSTR_DOMINANT 0.40	/* a category's share of elapsed */
+
+/* The client's wait states (report_waits.c; report/README.md says why) */
+#define REPORT_WAIT_DOMINANT 50.0	/* a state's share of the voting
+					   states' time (not "other"), at
+					   least ... */
+#define REPORT_WAIT_MARGIN 1.25		/* ... and this many times the next */
+#define REPORT_WAIT_VOTING 0.25		/* the voting states' share of the
+					   working threads' time, at least */
+#define REPORT_THROTTLED_MIN 10.0	/* % Throttled Time: a quota held it */
+#define REPORT_ONE_CPU 1.15		/* CPUs' worth: "one thread" up to */
+#define REPORT_MEMSTALL_GROUP 5.0	/* the command's group stalled on
+					   memory at least this % (avg) */
+#define REPORT_NET_FREE 50.0		/* link share below: not the link */
+/* The system's pressure stalls, when no command was wrapped */
+#define REPORT_PSI_MEM_AVG 10.0		/* Pressure(memory) some avg */
+#define REPORT_PSI_IO_AVG 30.0		/* Pressure(io) some avg */
+#define REPORT_PSI_CPU_AVG 30.0		/* Pressure(cpu) some avg */
 
 /* Statistics of one series over a span. Unknown (NAN) values are left
  * out; with no known value every field is NAN and n is 0. */
@@ -71,6 +89,32 @@ struct report_figures {
 	struct report_stat net_bytes;	/* its Bytes Total/sec */
 	struct report_stat net_share;	/* % of Current Bandwidth */
 	double net_bandwidth;		/* bits/sec, NAN when unknown */
+	struct report_stat psi[3];	/* Pressure(cpu|io|memory) some */
+	struct report_stat runq;	/* System\Processor Queue Length */
+	struct report_stat retrans;	/* TCP\Segments Retransmitted/sec */
+};
+
+/* The client's wait states over a session (perflog run; report_waits.h
+ * fills it from the log set). Shares in percent of the threads' summed
+ * time, so the six add to 100. */
+struct report_waits {
+	int have;			/* 0: none for this session */
+	int from_totals;		/* 1: from waits-LABEL.tsv (per thread);
+					   0: from the logged counters (all
+					   threads, no working/idle split) */
+	char process[64];		/* the Process instance */
+	double work[WS_N];		/* the threads that worked */
+	double all[WS_N];		/* every thread */
+	size_t nwork, nall;		/* threads */
+	double cpus;			/* CPUs' worth the working threads ran
+					   (CPU seconds / the session) */
+	char top[16];			/* the command that ran the most */
+	int hidden;			/* wait channels hidden (waits.hidden) */
+	double guessed;			/* % of blocked ticks by the letter */
+	/* the command's cgroup (Process counters over the session) */
+	struct report_stat stall_cpu, stall_io, stall_mem, throttled;
+	struct report_stat io_read, io_write;	/* the tree's bytes/s */
+	double quota;			/* CPUs (cgroup.cpu_quota), NAN none */
 };
 
 enum report_kind {
@@ -86,7 +130,20 @@ enum report_kind {
 	REPORT_SERVER,		/* instrumentation: waiting on transactions */
 	REPORT_CLIENT_CPU,	/* instrumentation: client CPU work */
 	REPORT_SOURCE,		/* NetBackup: consumers waited for full buffers */
-	REPORT_STORAGE		/* NetBackup: producers waited for empty buffers */
+	REPORT_STORAGE,		/* NetBackup: producers waited for empty buffers */
+	/* the client's own wait states (report_waits.c) */
+	REPORT_W_CPU,		/* its threads ran: compute-bound */
+	REPORT_W_CONTENTION,	/* runnable, not running: the host's CPUs */
+	REPORT_W_QUOTA,		/* runnable, not running: its CPU quota */
+	REPORT_W_DISK,		/* blocked on the disk */
+	REPORT_W_NETWORK,	/* blocked on its sockets */
+	REPORT_W_MEMORY,	/* its cgroup stalled on memory */
+	REPORT_W_PACED,		/* asleep by its own choice */
+	REPORT_W_MIXED,		/* no one state dominated */
+	/* the system's pressure stalls, without a wrapped command */
+	REPORT_PSI_MEMORY,
+	REPORT_PSI_IO,
+	REPORT_PSI_CPU
 };
 
 struct report_verdict {
@@ -95,10 +152,38 @@ struct report_verdict {
 	char hint[320];		/* what it suggests, "" when nothing */
 };
 
-/* Judge one session. instr is the client's instrumentation (main thread)
- * or NULL. */
-void report_judge(const struct report_figures *f,
+/* Judge one session. w is the client's wait states (NULL or w->have 0:
+ * none); instr is the client's instrumentation (main thread) or NULL.
+ * The line starts "Bottleneck: " and the resource word
+ * (report_kind_word), then the evidence. */
+void report_judge(const struct report_figures *f, const struct report_waits *w,
 		  const struct instr_thread *instr, struct report_verdict *v);
+
+/* The client's wait states alone (report_waits.c): 1 and v filled when
+ * they decide the verdict, 0 when they do not (none, or no state
+ * dominated and a system rule fired: kind is the system's). sys is the
+ * system rules' kind. Exposed for tests. */
+int report_waits_judge(const struct report_figures *f,
+		       const struct report_waits *w, enum report_kind sys,
+		       struct report_verdict *v);
+
+/* "CPU 22% (busiest CPU 30%), sdb 40% busy, eth0 31% of 1 Gb/s": the
+ * resources a verdict of kind skip does not name. */
+void report_others(const struct report_figures *f, enum report_kind skip,
+		   char *buf, size_t n);
+
+/* "; the client's threads: ran 30%, disk 35%, ..." for a verdict the
+ * system counters gave (the split as evidence). */
+void report_waits_clause(const struct report_waits *w, char *buf, size_t n);
+
+/* The dominant state of w's working threads by the rule above (WS_CPU
+ * stands for running and CPU wait together), or -1 when none dominates.
+ * Exposed for tests and the report's table. */
+int report_waits_dominant(const struct report_waits *w);
+
+/* The word a verdict's line starts with, after "Bottleneck: ": "CPU",
+ * "disk", "network", "memory" or "nothing" (DESIGN.md, "The verdict"). */
+const char *report_kind_word(enum report_kind k);
 
 /* "11.3 MiB/s"-style formatting (base 1024 for bytes, 1000 for bits:
  * "1 Gb/s"). */

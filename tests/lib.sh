@@ -8,7 +8,9 @@
 #   is "$got" "$want" name
 #   near "$got" "$want" "$tol_fraction" name    numbers within a fraction
 #   skip_all "why"         when a prerequisite is missing
+#   skip "why"             one test skipped (a case that cannot be set up)
 #   track_pid PID          killed (TERM, then KILL) at exit
+#   track_cgroup DIR       removed (rmdir) at exit, after the processes
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERFLOG=${PERFLOG:-$TOP/perflog}
@@ -27,6 +29,10 @@ _pids=""
 . "$TOP/tests/stop-pids.sh"
 
 track_pid() { _pids="$_pids $1"; }
+# cgroups a test made: removed at exit, the last made first (a child
+# before its parent); rmdir refuses a group still holding a task
+_cgroups=""
+track_cgroup() { _cgroups="$1 $_cgroups"; }
 
 _cleanup() {
 	stop_pids $_pids
@@ -39,6 +45,13 @@ _cleanup() {
 		kill -KILL "$p" 2>/dev/null
 	done
 	_cleanup_net
+	for g in $_cgroups; do
+		for _ in 1 2 3 4 5; do
+			rmdir "$g" 2>/dev/null && break
+			[ -d "$g" ] || break
+			sleep 0.2
+		done
+	done
 	[ -n "${KEEP_SCRATCH:-}" ] || rm -rf "$SCRATCH"
 }
 trap _cleanup EXIT
@@ -46,6 +59,7 @@ trap 'exit 1' INT TERM
 
 plan() { echo "1..$1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
 diag() { echo "# $*"; }
 
 # A failure's details go to stderr: prove shows them without -v, so

@@ -16,12 +16,19 @@ for kind in idle cpu cpu1 disk net paging; do
 	eval "D_$kind=\$($MK $L $kind $kind)"
 done
 like "$(verdict $D_idle)" 'nothing near saturation' 'idle: nothing near saturation'
-like "$(verdict $D_cpu)" '^  Bottleneck: Processor\(_Total\) 9[0-9]%' 'all CPUs busy: CPU-bound'
+like "$(verdict $D_cpu)" '^  Bottleneck: CPU: Processor\(_Total\) 9[0-9]%' 'all CPUs busy: CPU-bound'
 like "$(verdict $D_cpu1)" 'one CPU \(busiest Processor\(0\)\) 9[0-9]%.*total CPU 5[0-9]% of 2 CPUs' 'one busy CPU: CPU-bound though total is 50%'
 like "$(verdict $D_disk)" 'LogicalDisk\(sdb\) busy 9[0-9]%' 'disk busy: disk-bound'
 like "$("$PERFLOG" report $D_disk)" 'no read-ahead' 'small transfers at low throughput: read-ahead hint'
 like "$(verdict $D_net)" 'Network Interface\(eth0\) 9[0-9]% of 1 Gb/s' 'network at its bandwidth'
-like "$(verdict $D_paging)" 'Memory paging' 'paging with low memory'
+like "$(verdict $D_paging)" '^  Bottleneck: memory: paging' 'paging with low memory'
+# the contract scripts rely on (DESIGN.md, "The verdict"): the first word
+words=1
+for d in $D_idle $D_cpu $D_cpu1 $D_disk $D_net $D_paging; do
+	printf '%s\n' "$(verdict $d)" | grep -Eq '^  Bottleneck: (CPU|disk|network|memory|nothing)([^A-Za-z]|$)' ||
+		{ words=0; diag "$(verdict $d)"; }
+done
+is "$words" 1 'every verdict starts with CPU, disk, network, memory or nothing'
 
 # the figures: session times, status, avg/p95/peak
 out=$("$PERFLOG" report $D_disk)
@@ -47,7 +54,7 @@ missing=0
 for r in $refs; do [ -f "$SCRATCH/html/$r" ] || { missing=1; diag "missing $r"; }; done
 is "$missing" 0 'every image referenced exists'
 ok 'no absolute references' sh -c "! grep -E '(src|href)=\"/' $SCRATCH/html/index.html"
-like "$(cat $SCRATCH/html/index.html)" 'Bottleneck: one CPU' 'the verdict is in the page'
+like "$(cat $SCRATCH/html/index.html)" 'Bottleneck: CPU: one CPU' 'the verdict is in the page'
 
 # comparison: the same session name in two runs
 D_cmp=$($MK $SCRATCH/sets2 disk disk)
@@ -56,8 +63,8 @@ sed -i 's/\tcpu\t/\tdisk\t/' $SCRATCH/cpu-as-disk/markers.tsv
 out=$("$PERFLOG" report $D_disk $SCRATCH/cpu-as-disk)
 like "$out" 'Session disk \(A\) vs disk \(B\)' 'sessions matched by name'
 like "$out" 'busiest disk busy avg +9[0-9]\.[0-9] +[0-9]\.[0-9] +-9[0-9]\.[0-9] +-9[0-9]\.[0-9]%' 'change absolute and %'
-like "$out" 'A: Bottleneck: LogicalDisk' 'verdict of A'
-like "$out" 'B: Bottleneck: Processor' 'verdict of B'
+like "$out" 'A: Bottleneck: disk: LogicalDisk' 'verdict of A'
+like "$out" 'B: Bottleneck: CPU: Processor' 'verdict of B'
 out=$("$PERFLOG" report $D_disk $D_net)
 like "$out" 'Session disk \(A\) vs net \(B\)' 'unmatched names: by order'
 # each B session pairs once: A (disk, extra) against B (disk)

@@ -10,9 +10,12 @@
  * proc/uptime, 8 a cgroup's cgroup.threads. Descriptors 5 (socket), 6
  * (pipe), 7 (a regular file) and 9 (epoll) exist. The thread is watched
  * through the cgroup, then through its process; two ticks and two reads,
- * schedstat rewritten in between, and the rates of the pair. */
+ * schedstat rewritten in between, and the rates of the pair. Each part is
+ * also read back as a per-thread totals file (waitrates_parse), whose
+ * shares must stay within 0..100. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +99,20 @@ static void parse_alone(const unsigned char *d, size_t n)
 	waitclass_wchan(s, &c);
 	waitclass_fd_kind(s, 0);
 	free(s);
+	/* a part as the per-thread totals file the report reads back */
+	{
+		struct waits_totals t = { 0 };
+		double pct[WS_N];
+		size_t k, bad;
+
+		if (waitrates_parse((const char *)d, n, &t, &bad) > 0) {
+			waitrates_split(&t, 1, pct, &k);
+			for (int i = 0; i < WS_N; i++)
+				if (!isnan(pct[i]) && (pct[i] < -1e-6 || pct[i] > 100 + 1e-6))
+					abort();
+		}
+		waitrates_totals_free(&t);
+	}
 }
 
 static void watch_and_read(int by_cgroup)

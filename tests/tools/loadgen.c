@@ -11,11 +11,25 @@
  *                                   fork N children that each burn SECONDS
  *                                   of CPU then write BYTES to /dev/null;
  *                                   prints "CPU_SECONDS BYTES" of them all
+ *   loadgen touch SECONDS FILE...   map the files and read one byte of a
+ *                                   page drawn at random, again and again
+ *                                   for SECONDS (a client looking up its
+ *                                   index or chunk cache); prints the pages
+ *                                   touched
+ *   loadgen threads N SECONDS       N threads, each waiting on a socket of
+ *                                   its own with a 20 ms timeout (a client's
+ *                                   pool of connections), for SECONDS
+ *   loadgen pace SECONDS RATE FILE  write FILE at RATE bytes/s in 64 KiB
+ *                                   pieces, sleeping (nanosleep) between
+ *                                   them, for SECONDS: a client that paces
+ *                                   itself; prints the bytes written
  *
  * Each prints what it really did: one number, "orphans" two.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <poll.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -23,7 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -221,6 +237,126 @@ static int do_orphans(int n, double seconds, long long bytes)
 	return 0;
 }
 
+static double mono_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int do_touch(double seconds, char **files, int n)
+{
+	const unsigned char **map = calloc((size_t)n, sizeof(*map));
+	size_t *pages = calloc((size_t)n, sizeof(*pages));
+	unsigned long long x = 0x2545f4914f6cdd1dULL, touched = 0;
+	volatile unsigned sum = 0;
+	double end = mono_now() + seconds;
+
+	if (!map || !pages)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		int fd = open(files[i], O_RDONLY);
+
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size < 4096) {
+			perror(files[i]);
+			return 1;
+		}
+		map[i] = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED,
+			      fd, 0);
+		if (map[i] == MAP_FAILED) {
+			perror(files[i]);
+			return 1;
+		}
+		pages[i] = (size_t)st.st_size / 4096;
+		close(fd);
+	}
+	while (mono_now() < end)
+		for (int k = 0; k < 256; k++, touched++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			int f = (int)(x % (unsigned long long)n);
+			sum += map[f][(x >> 8) % pages[f] * 4096];
+		}
+	(void)sum;	/* the reads are the point, not their sum */
+	printf("%llu\n", touched);
+	return 0;
+}
+
+static double threads_end;
+
+static void *socket_waiter(void *arg)
+{
+	int sv[2];
+
+	(void)arg;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return NULL;
+	while (mono_now() < threads_end) {
+		struct pollfd p = { .fd = sv[0], .events = POLLIN };
+
+		poll(&p, 1, 20);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return NULL;
+}
+
+static int do_threads(int n, double seconds)
+{
+	pthread_t *t = calloc(n > 0 ? (size_t)n : 1, sizeof(*t));
+	int started = 0;
+
+	if (!t)
+		return 1;
+	threads_end = mono_now() + seconds;
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, socket_waiter, NULL) == 0)
+			started++;
+		else
+			break;
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	printf("%d\n", started);
+	return started == n ? 0 : 1;
+}
+
+static int do_pace(double seconds, double rate, const char *file)
+{
+	static char buf[64 * 1024];
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	double t0 = mono_now();
+	long long done = 0;
+
+	if (fd < 0 || rate <= 0) {
+		perror(file);
+		return 1;
+	}
+	fill(buf, sizeof(buf));
+	while (mono_now() - t0 < seconds) {
+		double due;
+
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+			perror(file);
+			return 1;
+		}
+		done += (long long)sizeof(buf);
+		/* sleep until the bytes written are due at RATE */
+		due = t0 + (double)done / rate - mono_now();
+		if (due > 0) {
+			struct timespec ts = { (time_t)due,
+				(long)((due - (double)(time_t)due) * 1e9) };
+			nanosleep(&ts, NULL);
+		}
+	}
+	close(fd);
+	printf("%lld\n", done);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "stdout")) {
@@ -239,7 +375,14 @@ int main(int argc, char **argv)
 		return do_send(argv[2], atoi(argv[3]), atoll(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "recv"))
 		return do_recv(argv[2], atoi(argv[3]));
+	if (argc >= 4 && !strcmp(argv[1], "touch"))
+		return do_touch(atof(argv[2]), argv + 3, argc - 3);
+	if (argc == 4 && !strcmp(argv[1], "threads"))
+		return do_threads(atoi(argv[2]), atof(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "pace"))
+		return do_pace(atof(argv[2]), atof(argv[3]), argv[4]);
 	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES | recv ADDR PORT\n"
-			"       | stdout BYTES | orphans N SECONDS BYTES\n");
+			"       | stdout BYTES | orphans N SECONDS BYTES | touch SECONDS FILE...\n"
+			"       | threads N SECONDS | pace SECONDS RATE FILE\n");
 	return 2;
 }

@@ -65,6 +65,19 @@ static void check_table(void)
 			OK(catalog_objects[catalog_counters[set->rank].object].has_instances,
 			   "a ranked set ranks instances");
 	}
+	{
+		/* the wait states: the six states of a thread, stacked, so
+		 * the stack's height is the threads alive */
+		const struct chart *c = &chartset_table[CHARTSET_WAITS].charts[0];
+		static const enum counter_id six[] = { CTR_PROC_PROCESSOR_TIME,
+			CTR_PROC_CPU_WAIT, CTR_PROC_DISK_WAIT, CTR_PROC_NET_WAIT,
+			CTR_PROC_OTHER_WAIT, CTR_PROC_SLEEP };
+		int all = c->stack && chart_nseries(c) == 6 && chart_shows(c, CV_PANE);
+
+		for (size_t i = 0; all && i < 6; i++)
+			all = c->series[i].ctr == six[i] && (c->series[i].views & CV_PNG);
+		OK(all, "the wait-state chart stacks the six states, pane and PNG");
+	}
 	OK(units, "every series is of its chart's unit");
 	OK(rules, "CI_NONE exactly for objects without instances, CI_NAMED "
 	   "exactly with an instance");

@@ -2,7 +2,11 @@
  * test_report.c - report statistics and verdict rules on synthetic series:
  * percentiles, unknown values, and one session per case of the seeds
  * (CPU-bound, a single busy CPU, a disk without read-ahead, a slow
- * network, paging, idle) plus the client instrumentation's say.
+ * network, paging, idle) plus the client instrumentation's say; the
+ * verdict from the client's own wait states (one per limit of the zoo,
+ * idle threads that must not outvote, a quota against contention, memory
+ * stalls behind disk waits, no state dominating) and the host's pressure
+ * stalls when no command was wrapped. Every line starts with its word.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -81,20 +85,41 @@ static void idle(struct report_figures *f)
 	stat_of(&f->net_share, 2, 0.1);
 }
 
-static void judge(const struct report_figures *f,
-		  const struct instr_thread *it, enum report_kind want,
-		  const char *must, const char *name)
+/* The line starts "Bottleneck: WORD" and WORD is the kind's, followed
+ * by something that is not a letter (scripts read that word). */
+static int starts_with_word(const struct report_verdict *v)
+{
+	const char *w = report_kind_word(v->kind);
+	size_t n = strlen(w);
+
+	return !strncmp(v->line, "Bottleneck: ", 12) &&
+	       !strncmp(v->line + 12, w, n) &&
+	       !((v->line[12 + n] >= 'a' && v->line[12 + n] <= 'z') ||
+		 (v->line[12 + n] >= 'A' && v->line[12 + n] <= 'Z'));
+}
+
+static void judge_w(const struct report_figures *f,
+		    const struct report_waits *w,
+		    const struct instr_thread *it, enum report_kind want,
+		    const char *must, const char *name)
 {
 	struct report_verdict v;
 
-	report_judge(f, it, &v);
-	int ok = v.kind == want && !strncmp(v.line, "Bottleneck: ", 12) &&
+	report_judge(f, w, it, &v);
+	int ok = v.kind == want && starts_with_word(&v) &&
 		 (!must || strstr(v.line, must) || strstr(v.hint, must));
 	OK(ok, name);
 	printf("#   %s\n#   (%s)\n", v.line, v.hint);
 	if (v.kind != want)
 		printf("#   got %s, expected %s\n", report_kind_name(v.kind),
 		       report_kind_name(want));
+}
+
+static void judge(const struct report_figures *f,
+		  const struct instr_thread *it, enum report_kind want,
+		  const char *must, const char *name)
+{
+	judge_w(f, NULL, it, want, must, name);
 }
 
 static void test_verdicts(void)
@@ -107,7 +132,7 @@ static void test_verdicts(void)
 	idle(&f);
 	stat_of(&f.cpu, 95, 4);
 	stat_of(&f.cpu1, 99, 1);
-	judge(&f, NULL, REPORT_CPU, "Processor(_Total) 9", "all CPUs busy");
+	judge(&f, NULL, REPORT_CPU, "CPU: Processor(_Total) 9", "all CPUs busy");
 
 	/* the CPU-starved client: one of 4 CPUs pegged, total 27% */
 	idle(&f);
@@ -138,7 +163,7 @@ static void test_verdicts(void)
 	f.disk_xfer_size = 4096;
 	stat_of(&f.disk_service, 0.0009, 0.0001);
 	judge(&f, NULL, REPORT_DISK, "no read-ahead", "busy disk, small transfers");
-	judge(&f, NULL, REPORT_DISK, "LogicalDisk(sdb) busy 9", "names the disk");
+	judge(&f, NULL, REPORT_DISK, "disk: LogicalDisk(sdb) busy 9", "names the disk");
 	/* busy disk streaming large transfers: at its throughput */
 	f.disk_xfer_size = 512 * 1024.0;
 	stat_of(&f.disk_bytes, 180e6, 5e6);
@@ -149,7 +174,7 @@ static void test_verdicts(void)
 	f.net_bandwidth = 100e6;
 	stat_of(&f.net_bytes, 11.8e6, 2e5);
 	stat_of(&f.net_share, 94, 2);
-	judge(&f, NULL, REPORT_NETWORK, "Network Interface(eth0) 9",
+	judge(&f, NULL, REPORT_NETWORK, "network: Network Interface(eth0) 9",
 	      "network near its bandwidth");
 	judge(&f, NULL, REPORT_NETWORK, "100 Mb/s", "bandwidth shown");
 
@@ -158,7 +183,7 @@ static void test_verdicts(void)
 	stat_of(&f.pages, 400, 300);
 	stat_of(&f.mem_avail, 120e6, 20e6);
 	stat_of(&f.disk_busy, 90, 5);
-	judge(&f, NULL, REPORT_PAGING, "Memory paging", "paging wins over disk");
+	judge(&f, NULL, REPORT_PAGING, "memory: paging", "paging wins over disk");
 	/* page-ins with plenty of memory (a file mapped): not paging */
 	stat_of(&f.mem_avail, 5e9, 1e8);
 	judge(&f, NULL, REPORT_DISK, NULL, "pages but memory plentiful");
@@ -230,11 +255,186 @@ static void test_format(void)
 	EQ_STR(report_fmt_bytes(b, sizeof(b), 12, NULL), "12 B", "bytes");
 }
 
+/* A session's wait states: working threads' split (and all threads') */
+static void waits(struct report_waits *w, double run, double cpuw, double disk,
+		  double net, double other, double sleep)
+{
+	const double p[WS_N] = { run, cpuw, disk, net, other, sleep };
+
+	memset(w, 0, sizeof(*w));
+	w->have = w->from_totals = 1;
+	strcpy(w->process, "job");
+	for (int k = 0; k < WS_N; k++)
+		w->work[k] = w->all[k] = p[k];
+	w->nwork = w->nall = 1;
+	w->cpus = run / 100;
+	w->quota = w->guessed = NAN;
+	struct report_stat *st[] = { &w->stall_cpu, &w->stall_io, &w->stall_mem,
+		&w->throttled, &w->io_read, &w->io_write };
+	for (size_t k = 0; k < sizeof(st) / sizeof(st[0]); k++)
+		report_stat_of(NULL, 0, 1, st[k]);
+}
+
+static void dominant(const struct report_waits *w, int want, const char *name)
+{
+	EQ_INT(report_waits_dominant(w), want, name);
+}
+
+static void test_client_waits(void)
+{
+	struct report_figures f;
+	struct report_waits w;
+
+	/* one thread compressing on an otherwise quiet 4-CPU host */
+	idle(&f);
+	stat_of(&f.cpu, 27, 2);
+	waits(&w, 96, 2, 0, 0, 2, 0);
+	strcpy(w.top, "gzip");
+	dominant(&w, WS_CPU, "one compressor: running dominates");
+	judge_w(&f, &w, NULL, REPORT_W_CPU, "one CPU's worth of 4 (gzip): a single thread",
+		"one compressor: CPU, a single thread");
+	/* every CPU compressing */
+	stat_of(&f.cpu, 98, 1);
+	waits(&w, 85, 12, 0, 0, 3, 0);
+	w.cpus = 3.9;
+	judge_w(&f, &w, NULL, REPORT_W_CPU, "3.9 CPUs' worth of 4",
+		"all CPUs compressing: CPU");
+	/* a quota: runnable, not running, throttled; the host idle */
+	stat_of(&f.cpu, 18, 2);
+	waits(&w, 24, 72, 0, 0, 4, 0);
+	stat_of(&w.throttled, 74, 3);
+	w.quota = 0.25;
+	dominant(&w, WS_CPU_WAIT, "quota: CPU wait dominates");
+	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "CPU quota: runnable but not running 75%",
+		"quota: CPU quota");
+	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "quota of 0.25 CPU", "quota: its size");
+	/* the same waits without throttling: the host's CPUs are taken */
+	stat_of(&w.throttled, 0, 0);
+	stat_of(&f.cpu, 100, 0);
+	stat_of(&f.runq, 3.2, 0.5);
+	judge_w(&f, &w, NULL, REPORT_W_CONTENTION, "tasks waiting for a CPU",
+		"no throttling: CPU contention");
+	/* small synchronous writes: disk, the device far from busy */
+	idle(&f);
+	waits(&w, 26, 12, 57, 0, 5, 0);
+	stat_of(&f.disk_busy, 60, 10);
+	f.disk_xfer_size = 3072;
+	dominant(&w, WS_DISK, "O_DSYNC writes: disk dominates");
+	judge_w(&f, &w, NULL, REPORT_W_DISK, "synchronous writes",
+		"O_DSYNC writes: disk, latency-bound");
+	/* a throttle: large transfers, the disk not busy */
+	waits(&w, 1, 0, 99, 0, 0, 0);
+	stat_of(&f.disk_busy, 15, 10);
+	f.disk_xfer_size = 1 << 20;
+	judge_w(&f, &w, NULL, REPORT_W_DISK, "I/O limit outside the device",
+		"throttle: disk, not saturated");
+	/* a shaped link: socket waits, the link at 2% */
+	idle(&f);
+	f.net_bandwidth = 10e9;
+	stat_of(&f.net_bytes, 21.9e6, 1e5);
+	stat_of(&f.net_share, 2, 0.1);
+	waits(&w, 1, 0, 0, 99, 0, 0);
+	judge_w(&f, &w, NULL, REPORT_W_NETWORK,
+		"waited on its socket 99% of the time (ran 1%); eth0 carried 20.9 MiB/s flat, 2% of its 10 Gb/s: a shaper",
+		"shaped link: network, a shaper");
+	/* the link full instead */
+	stat_of(&f.net_share, 94, 2);
+	judge_w(&f, &w, NULL, REPORT_W_NETWORK, "the link is full", "full link: network");
+	/* memory: the cgroup stalls on memory, the threads wait on the disk */
+	idle(&f);
+	waits(&w, 22, 2, 75, 0, 1, 0);
+	stat_of(&w.stall_mem, 12, 3);
+	judge_w(&f, &w, NULL, REPORT_W_MEMORY, "stalled on memory 12%",
+		"memory limit: memory, not disk");
+	stat_of(&w.stall_mem, 2, 1);
+	judge_w(&f, &w, NULL, REPORT_W_DISK, NULL,
+		"2% memory stalls: the disk after all");
+	/* pacing: asleep by choice, nothing else near its limit */
+	idle(&f);
+	waits(&w, 1, 0, 0, 0, 0, 99);
+	dominant(&w, WS_SLEEP, "pacing: sleep dominates");
+	judge_w(&f, &w, NULL, REPORT_W_PACED, "slept 99% of the time by its own choice",
+		"pacing: nothing");
+	/* idle threads shown but not voting: 7 pool threads parked on a
+	 * futex, one thread sending */
+	waits(&w, 2, 0, 0, 90, 8, 0);
+	w.nall = 8;
+	w.all[WS_NET] = 11.5;
+	w.all[WS_OTHER] = 88;
+	w.all[WS_CPU] = 0.5;
+	dominant(&w, WS_NET, "the pool's futex waits do not outvote the sender");
+	/* a shell waiting on its child: other does not vote */
+	waits(&w, 15, 2, 29, 0, 54, 0);
+	dominant(&w, WS_DISK, "other left out: disk 29 of 46 voting");
+	/* the line's shares are of the voting time: a compressor looped by a
+	 * shell ran 39% of the working threads' time and waited 60% on the
+	 * shell's side */
+	idle(&f);
+	waits(&w, 39, 1, 0, 0, 60, 0);
+	judge_w(&f, &w, NULL, REPORT_W_CPU, "ran on a CPU 98% of the time",
+		"a looping shell's waits left out of the line's shares");
+	/* mostly waiting on what this host does not see: no verdict */
+	waits(&w, 5, 0, 10, 0, 85, 0);
+	dominant(&w, -1, "85% other: nothing dominates");
+	/* no state dominates: disk 45, network 40 */
+	idle(&f);
+	waits(&w, 15, 0, 45, 40, 0, 0);
+	dominant(&w, -1, "disk 45, network 40: nothing dominates");
+	judge_w(&f, &w, NULL, REPORT_W_MIXED, "no one state dominated",
+		"split time, no rule fired: nothing");
+	/* ... and a system rule fired: its verdict, the split as evidence */
+	stat_of(&f.disk_busy, 93, 5);
+	judge_w(&f, &w, NULL, REPORT_DISK, "the client's working threads: ran 15%",
+		"split time, disk saturated: the disk, with the split");
+	/* paging overrides the client's states */
+	idle(&f);
+	stat_of(&f.pages, 400, 300);
+	stat_of(&f.mem_avail, 120e6, 20e6);
+	waits(&w, 20, 0, 80, 0, 0, 0);
+	judge_w(&f, &w, NULL, REPORT_PAGING, "memory: paging", "paging over disk waits");
+	/* totals missing: the logged counters, every thread */
+	idle(&f);
+	waits(&w, 1, 0, 0, 99, 0, 0);
+	w.from_totals = 0;
+	w.nwork = 0;
+	for (int k = 0; k < WS_N; k++)
+		w.work[k] = NAN;
+	judge_w(&f, &w, NULL, REPORT_W_NETWORK, NULL, "from the counters: network");
+}
+
+/* Without a wrapped command: the host's pressure stalls. */
+static void test_psi(void)
+{
+	struct report_figures f;
+
+	idle(&f);
+	stat_of(&f.psi[2], 15, 3);
+	judge(&f, NULL, REPORT_PSI_MEMORY, "Pressure(memory)", "memory stalls: memory");
+	idle(&f);
+	stat_of(&f.psi[1], 45, 5);
+	judge(&f, NULL, REPORT_PSI_IO, "Pressure(io)", "I/O stalls, no disk busy: disk");
+	idle(&f);
+	stat_of(&f.psi[0], 70, 5);
+	judge(&f, NULL, REPORT_PSI_CPU, "Pressure(cpu)", "CPU stalls, CPUs idle: CPU");
+	stat_of(&f.psi[2], 12, 2);
+	judge(&f, NULL, REPORT_PSI_CPU, NULL, "the larger multiple of its threshold wins");
+	idle(&f);
+	stat_of(&f.psi[0], 20, 5);
+	stat_of(&f.psi[1], 20, 5);
+	judge(&f, NULL, REPORT_NONE, "nothing", "stalls below thresholds: nothing");
+	stat_of(&f.cpu, 95, 4);
+	stat_of(&f.cpu1, 99, 1);
+	stat_of(&f.psi[0], 70, 5);
+	judge(&f, NULL, REPORT_CPU, NULL, "a saturated CPU before its stalls");
+}
+
 int main(void)
 {
 	test_stats();
 	test_verdicts();
 	test_with_instr();
+	test_client_waits();
+	test_psi();
 	test_format();
 	return done_testing();
 }

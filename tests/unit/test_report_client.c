@@ -54,16 +54,17 @@ static void judge(void)
 	snprintf(v.line, sizeof(v.line), "Bottleneck: nothing near saturation");
 	report_client_judge(&s, &v);
 	EQ_INT(v.kind, REPORT_SOURCE, "full-buffer waits, nothing saturated: the source");
-	OK(!strncmp(v.line, "Bottleneck: source", 18) &&
+	OK(!strncmp(v.line, "Bottleneck: network: source", 27) &&
 	   strstr(v.line, "waited for full buffers 24552 times, delayed 1221273 times, 5:05:19 lost"),
 	   "the line names the source and the time lost");
 	OK(v.hint[0] != '\0', "with a hint");
 	EQ_STR(report_kind_name(v.kind), "source", "kind name for scripts");
+	EQ_STR(report_kind_word(v.kind), "network", "its first word");
 
 	/* the same with the disk saturated: evidence that agrees */
 	memset(&v, 0, sizeof(v));
 	v.kind = REPORT_DISK;
-	snprintf(v.line, sizeof(v.line), "Bottleneck: LogicalDisk(sdb) busy 97%%");
+	snprintf(v.line, sizeof(v.line), "Bottleneck: disk: LogicalDisk(sdb) busy 97%%");
 	report_client_judge(&s, &v);
 	EQ_INT(v.kind, REPORT_DISK, "a saturated disk keeps the verdict");
 	OK(strstr(v.line, "; NetBackup: waited for full buffers") &&
@@ -79,7 +80,8 @@ static void judge(void)
 	v.kind = REPORT_IOWAIT;
 	report_client_judge(&s, &v);
 	EQ_INT(v.kind, REPORT_STORAGE, "empty-buffer waits: the storage unit");
-	OK(!strncmp(v.line, "Bottleneck: storage", 19), "the line starts with storage");
+	OK(!strncmp(v.line, "Bottleneck: disk: storage", 25),
+	   "the line starts with its word (disk), then storage");
 	markers_free(&ml);
 
 	/* another client: the verdict is left alone */

@@ -176,6 +176,9 @@ static void test_cgroup(void)
 	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/cpu/job", root);
 	EQ_INT(waits_watch_cgroup(w, dir, &e), 0, "cgroup v1: tasks");
 	EQ_INT(waits_tick(w, 2.0), 3, "cgroup v1: 700, 800, 801");
+	waits_exclude(w, 800);
+	EQ_INT(waits_tick(w, 2.5), 2, "800 excluded (perflog run's shim): 700, 801");
+	waits_exclude(w, 0);
 	EQ_INT(waits_read(w, 2.0, &s), 0, "read after the set changed");
 	OK(find(&s, 702) && !find(&s, 702)->alive, "702 left the set: ended");
 	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/unified/nosuch", root);
@@ -364,6 +367,43 @@ static void test_compute(void)
 	waitrates_totals_free(&tot);
 }
 
+static void test_parse(void)
+{
+	struct waits_totals tot = { 0 }, back = { 0 };
+	struct waits_total t;
+	char buf[2048];
+	size_t len, bad = 99;
+
+	memset(&t, 0, sizeof(t));
+	t.tid = 42;
+	t.start = 777;
+	memcpy(t.comm, "gzip", 5);
+	t.alive = 10;
+	t.sec[WS_CPU] = 9.5;
+	t.sec[WS_CPU_WAIT] = 0.25;
+	t.sec[WS_OTHER] = 0.25;
+	t.io_bytes = 123456789;
+	tot.t = &t;
+	tot.n = 1;
+	len = waitrates_format(&tot, buf, sizeof(buf));
+	EQ_INT(waitrates_parse(buf, len, &back, &bad), 1, "parse: one thread back");
+	EQ_INT(bad, 0, "parse: no bad line");
+	OK(back.n == 1 && back.t[0].tid == 42 && back.t[0].start == 777 &&
+	   !strcmp(back.t[0].comm, "gzip") && back.t[0].io_bytes == 123456789,
+	   "parse: tid, start, comm, bytes");
+	EQ_DBL(back.n ? back.t[0].sec[WS_CPU] : NAN, 9.5, 1e-9, "parse: cpu seconds");
+	EQ_DBL(back.n ? back.t[0].alive : NAN, 10, 1e-9, "parse: alive");
+	snprintf(buf + len, sizeof(buf) - len,
+		 "x\ty\n43\tsh\t1\t2\t3\n44\tsh\t1\t-1\t0\t0\t0\t0\t0\t0\t0\t0\n"
+		 "45\ttar\t9\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t0.000\t5\t1");
+	EQ_INT(waitrates_parse(buf, strlen(buf), &back, &bad), 2,
+	       "parse: garbage, short and negative lines skipped, an unended last line kept");
+	EQ_INT(bad, 3, "parse: three bad lines counted");
+	EQ_INT(waitrates_parse("tid\tcomm\n", 10, &back, NULL), -1,
+	       "parse: not our header: refused");
+	waitrates_totals_free(&back);
+}
+
 static void test_working(void)
 {
 	struct waits_total t;
@@ -394,5 +434,6 @@ int main(void)
 	test_thread_math();
 	test_compute();
 	test_working();
+	test_parse();
 	return done_testing();
 }

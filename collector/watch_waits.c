@@ -1,0 +1,259 @@
+/*
+ * watch_waits.c - a watched tree's wait states and cgroup counters
+ * (watch_waits.h).
+ */
+#define _GNU_SOURCE
+#include "watch_waits.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../counters/cgstat.h"
+#include "../counters/waitrates.h"
+#include "../counters/waitsampler.h"
+#include "../logs/markers.h"
+
+struct watch_waits {
+	struct waitsampler *s;	/* NULL: the sampler could not start */
+	char why[256];		/* ... and why */
+	int by_pids;		/* no cgroup: the tree's processes */
+	struct waits_snap a, b, *prev, *cur;
+	int have_prev;
+	struct waits_totals tot;
+	double t0;		/* the baseline read's time */
+	uint64_t ticks0;	/* and its tick count */
+	double blocked, guessed;	/* blocked ticks of the session */
+	int hidden, exact_disk, intervals;
+	struct cgroup_set cg;
+	int has_cg;
+	struct cgstat_raw ca, cb, *cprev, *ccur;
+	int have_cprev;
+	struct proctree_task *tasks;
+	size_t tcap;
+	pid_t *pids;
+	size_t pcap;
+};
+
+/* The directory whose thread list the sampler reads: v2 lists every
+ * thread of the group in cgroup.threads, v1 in tasks. */
+static const char *list_dir(const struct cgroup_set *g)
+{
+	if (g->v2[0])
+		return g->v2;
+	return g->cpuacct[0] ? g->cpuacct : g->cpu;
+}
+
+struct watch_waits *watch_waits_open(const char *proc_root,
+				     struct proctree *tree, pid_t exclude,
+				     struct perr *e)
+{
+	struct watch_waits *ww = calloc(1, sizeof(*ww));
+	const struct cgroup_set *g = proctree_cgroup(tree);
+	struct waits *w;
+	struct perr pe;
+
+	if (!ww) {
+		perr_set(e, "out of memory");
+		return NULL;
+	}
+	ww->prev = &ww->a;
+	ww->cur = &ww->b;
+	ww->cprev = &ww->ca;
+	ww->ccur = &ww->cb;
+	ww->exact_disk = 1;
+	if (g) {
+		ww->cg = *g;
+		ww->has_cg = 1;
+	}
+	w = waits_open(proc_root, &pe);
+	if (w) {
+		waits_exclude(w, exclude);
+		if (ww->has_cg && cgroup_any(&ww->cg) &&
+		    waits_watch_cgroup(w, list_dir(&ww->cg), &pe) == 0)
+			ww->by_pids = 0;
+		else
+			ww->by_pids = 1;
+		ww->s = waitsampler_start(w, &pe);	/* owns w, even failing */
+	}
+	if (!ww->s) {
+		util_strlcpy(ww->why, pe.msg, sizeof(ww->why));
+		perr_set(e, "%s", pe.msg);
+	}
+	return ww;
+}
+
+int watch_waits_ok(const struct watch_waits *ww)
+{
+	return ww && ww->s;
+}
+
+/* Without a cgroup: the tree's processes now (the shim is left out by
+ * proctree_tasks), one pid per thread group. */
+static void refresh_pids(struct watch_waits *ww, struct proctree *tree)
+{
+	struct perr e;
+	long n = proctree_tasks(tree, &ww->tasks, &ww->tcap, &e);
+	size_t k = 0;
+
+	if (n < 0 || util_grow(&ww->pids, &ww->pcap, (size_t)n + 1,
+			       sizeof(*ww->pids)) < 0)
+		return;
+	for (long i = 0; i < n; i++)
+		if (ww->tasks[i].tgid == ww->tasks[i].tid)
+			ww->pids[k++] = ww->tasks[i].tgid;
+	waitsampler_watch_pids(ww->s, ww->pids, k, &e);
+}
+
+void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
+			  double mono)
+{
+	if (!ww)
+		return;
+	if (ww->s) {
+		if (ww->by_pids)
+			refresh_pids(ww, tree);
+		ww->have_prev = waitsampler_read(ww->s, ww->prev) == 0;
+		ww->t0 = ww->prev->t;
+		ww->ticks0 = ww->prev->nticks;
+	}
+	cgstat_read(ww->has_cg ? &ww->cg : NULL, mono, ww->cprev);
+	ww->have_cprev = 1;
+}
+
+static void add_waits(struct watch_waits *ww, struct instance_values *iv)
+{
+	struct waits_values v;
+	struct waits_snap *t;
+
+	if (waitsampler_read(ww->s, ww->cur) < 0)
+		return;
+	if (ww->have_prev &&
+	    waitrates_compute(ww->prev, ww->cur, &v, &ww->tot) == 0) {
+		waitrates_fill(&v, iv);
+		ww->blocked += v.blocked_ticks;
+		ww->guessed += v.guessed_ticks;
+		ww->hidden |= v.hidden;
+		ww->exact_disk &= v.exact_disk;
+		ww->intervals++;
+	}
+	if (!ww->have_prev) {
+		ww->t0 = ww->cur->t;
+		ww->ticks0 = ww->cur->nticks;
+	}
+	t = ww->prev;
+	ww->prev = ww->cur;
+	ww->cur = t;
+	ww->have_prev = 1;
+}
+
+void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
+			double mono, struct instance_values *iv)
+{
+	struct cgstat_raw *t;
+
+	if (!ww)
+		return;
+	if (ww->s) {
+		if (ww->by_pids)
+			refresh_pids(ww, tree);
+		add_waits(ww, iv);
+	}
+	cgstat_read(ww->has_cg ? &ww->cg : NULL, mono, ww->ccur);
+	if (ww->have_cprev)
+		cgstat_rates(ww->cprev, ww->ccur, iv);
+	t = ww->cprev;
+	ww->cprev = ww->ccur;
+	ww->ccur = t;
+	ww->have_cprev = 1;
+}
+
+/* The totals as waits-LABEL.tsv; its name to name. */
+static int write_totals(struct watch_waits *ww, const char *dir,
+			const char *label, char *name, size_t n,
+			struct perr *e)
+{
+	size_t len = waitrates_format(&ww->tot, NULL, 0);
+	char *buf = malloc(len + 1);
+	int fd, rc;
+
+	if (!buf)
+		return perr_set(e, "out of memory");
+	waitrates_format(&ww->tot, buf, len + 1);
+	fd = markers_create_beside(dir, "waits", label, "tsv", name, n, e);
+	if (fd < 0) {
+		free(buf);
+		return -1;
+	}
+	rc = util_write_full(fd, buf, len);
+	if (rc < 0) {
+		perr_set(e, "unable to write '%s/%s': %s", dir, name,
+			 strerror(errno ? errno : ENOSPC));
+		markers_remove_beside(dir, name);
+	}
+	close(fd);
+	free(buf);
+	return rc;
+}
+
+int watch_waits_finish(struct watch_waits *ww, const char *dir,
+		       const char *label, char *out, size_t n, struct perr *e)
+{
+	char name[128];
+	size_t len = 0, working = 0;
+	int rc = 0;
+	double span;
+
+	out[0] = '\0';
+#define ADD(...) do { \
+	if (len < n) \
+		len += (size_t)snprintf(out + len, n - len, __VA_ARGS__); \
+} while (0)
+	if (ww && ww->has_cg) {
+		struct cgstat_raw q;
+
+		cgstat_read(&ww->cg, 0, &q);
+		if (q.quota)
+			ADD("cgroup.cpu_quota=%.3f\tcgroup.quota_dir=%s\t",
+			    q.quota_cpus, q.quota_dir);
+	}
+	if (!ww || !ww->s) {
+		ADD("waits.error=%s", ww ? ww->why : "not sampled");
+		return perr_set(e, "%s", ww ? ww->why : "not sampled");
+	}
+	if (write_totals(ww, dir, label, name, sizeof(name), e) < 0) {
+		ADD("waits.error=%s\t", e->msg);
+		rc = -1;
+	} else {
+		ADD("waits=%s\t", name);
+	}
+	for (size_t i = 0; i < ww->tot.n; i++)
+		working += waitrates_working(&ww->tot.t[i]) != 0;
+	span = ww->prev->t - ww->t0;
+	ADD("waits.threads=%zu\twaits.working=%zu\twaits.hidden=%d\t",
+	    ww->tot.n, working, ww->hidden);
+	if (ww->blocked > 0)
+		ADD("waits.guessed=%.1f\t", 100.0 * ww->guessed / ww->blocked);
+	ADD("waits.exact_disk=%d\twaits.hz=%.1f\twaits.cpu=%.3f",
+	    ww->intervals && ww->exact_disk,
+	    span > 0 ? (double)(ww->prev->nticks - ww->ticks0) / span : 0.0,
+	    ww->prev->cpu);
+#undef ADD
+	return rc;
+}
+
+void watch_waits_close(struct watch_waits *ww)
+{
+	if (!ww)
+		return;
+	waitsampler_stop(ww->s);
+	waits_snap_free(&ww->a);
+	waits_snap_free(&ww->b);
+	waitrates_totals_free(&ww->tot);
+	free(ww->tasks);
+	free(ww->pids);
+	free(ww);
+}

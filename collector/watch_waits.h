@@ -1,0 +1,64 @@
+/*
+ * watch_waits.h - INTERNAL to the collector: what a watched tree's threads
+ * were doing (the wait-state sampler, counters/waitsampler.h) and what its
+ * cgroup says about limits (counters/cgstat.h), for Process(LABEL).
+ *
+ * Per watched tree (watch.c calls these on the collector's thread):
+ *   open      a sampler on a thread of its own, watching the command's
+ *             cgroup (v2 cgroup.threads, else v1 tasks: it sees processes
+ *             that live and die between two samples) or, without one, the
+ *             tree's processes, refreshed from proctree_tasks at every
+ *             sample; perflog run's shim is left out (waits_exclude)
+ *   baseline  the reads every later interval is a delta from
+ *   sample    the interval's wait states (waitrates_compute, _fill) and
+ *             cgroup counters (cgstat_rates) into the tree's values; each
+ *             thread's seconds are added to the session's totals
+ *   finish    the totals written beside the end marker as waits-LABEL.tsv
+ *             (waitrates_format) and the end-marker fields about them
+ *   close     the sampler stopped, everything freed
+ * The sampler's clock is its own (its reads' monotonic times): the wait
+ * states are shares of each thread's time, so the few milliseconds
+ * between its read and the counters' do not bias a row.
+ */
+#ifndef PERFLOG_WATCH_WAITS_H
+#define PERFLOG_WATCH_WAITS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../common/util.h"
+#include "../counters/process.h"
+#include "../counters/rates.h"
+
+struct watch_waits;
+
+/* Start sampling tree's threads below proc_root, leaving exclude (the
+ * shim, 0 none) out. NULL with e set when the sampler cannot start (its
+ * counters are then unknown; the cgroup's are still read). */
+struct watch_waits *watch_waits_open(const char *proc_root,
+				     struct proctree *tree, pid_t exclude,
+				     struct perr *e);
+
+/* Whether the sampler runs (0: its counters are unknown). */
+int watch_waits_ok(const struct watch_waits *ww);
+
+/* The baseline reads (mono: the sample's clock, for the cgroup's rates). */
+void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
+			  double mono);
+
+/* One interval into iv (the wait counters and the cgroup counters; NAN
+ * where unknown). */
+void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
+			double mono, struct instance_values *iv);
+
+/* Write the session's per-thread totals to a new waits-LABEL.tsv in the
+ * log set dir and put the end-marker fields in out, tab-separated
+ * ("waits=FILE<TAB>waits.threads=N<TAB>..."; counters/README.md lists
+ * them). Returns 0, or -1 with e set (out then still says what is known). */
+int watch_waits_finish(struct watch_waits *ww, const char *dir,
+		       const char *label, char *out, size_t n, struct perr *e);
+
+/* Stop and free (NULL is fine). */
+void watch_waits_close(struct watch_waits *ww);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * cgstat.c - the command's cgroup: pressure stalls and CPU quota
+ * throttling (cgstat.h).
+ */
+#define _GNU_SOURCE
+#include "cgstat.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "psi.h"
+
+static const char *const psi_file[PSI_COUNT] = {
+	"cpu.pressure", "io.pressure", "memory.pressure",
+};
+
+/* dir/name into buf; 0, or -1 when it does not fit. */
+static int join(char *buf, size_t n, const char *dir, const char *name)
+{
+	return snprintf(buf, n, "%s/%s", dir, name) < (int)n ? 0 : -1;
+}
+
+/* The quota of the group at dir, as CPUs: > 0 with one, 0 with none
+ * ("max", -1, or no file: a v2 group whose parent did not enable the cpu
+ * controller for it), -1 when dir is not a cgroup (above the root). */
+static double quota_at(const char *dir, int v1)
+{
+	char path[PATH_MAX + 32], buf[128];
+	long long q, p;
+
+	if (join(path, sizeof(path), dir, "cgroup.procs") < 0 ||
+	    access(path, F_OK) < 0)
+		return -1;
+	if (join(path, sizeof(path), dir, v1 ? "cpu.cfs_quota_us" : "cpu.max") < 0 ||
+	    util_read_small(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	if (!v1) {
+		if (!strncmp(buf, "max", 3))
+			return 0;
+		return sscanf(buf, "%lld %lld", &q, &p) == 2 && q > 0 && p > 0 ?
+			(double)q / (double)p : 0;
+	}
+	if (sscanf(buf, "%lld", &q) != 1 || q <= 0)
+		return 0;
+	if (join(path, sizeof(path), dir, "cpu.cfs_period_us") < 0 ||
+	    util_read_small(path, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%lld", &p) != 1 || p <= 0)
+		return 0;
+	return (double)q / (double)p;
+}
+
+int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
+{
+	char cur[PATH_MAX];
+
+	if (!dir[0] || util_strlcpy(cur, dir, sizeof(cur)) < 0)
+		return 0;
+	for (int depth = 0; depth < 64; depth++) {
+		double q = quota_at(cur, v1);
+		char *slash;
+
+		if (q < 0)
+			return 0;	/* above the hierarchy's root */
+		if (q > 0) {
+			out->quota = 1;
+			out->quota_cpus = q;
+			util_strlcpy(out->quota_dir, cur, sizeof(out->quota_dir));
+			return 1;
+		}
+		slash = strrchr(cur, '/');
+		if (!slash || slash == cur)
+			return 0;
+		*slash = '\0';
+	}
+	return 0;
+}
+
+/* The quota group's throttled time in microseconds, or SRC_NA. */
+static uint64_t throttled(const char *dir, int v1)
+{
+	const char *key = v1 ? "throttled_time " : "throttled_usec ";
+	char path[PATH_MAX + 32], buf[1024], *p;
+	uint64_t v;
+
+	if (join(path, sizeof(path), dir, "cpu.stat") < 0 ||
+	    util_read_small(path, buf, sizeof(buf)) <= 0)
+		return SRC_NA;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, strlen(key)) &&
+		    sscanf(p + strlen(key), "%" SCNu64, &v) == 1)
+			return v1 ? v / 1000 : v;
+	return SRC_NA;
+}
+
+void cgstat_read(const struct cgroup_set *g, double mono,
+		 struct cgstat_raw *out)
+{
+	char path[PATH_MAX + 32];
+	struct perr e;
+	int v1 = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->mono = mono;
+	out->quota_cpus = NAN;
+	out->throttled_us = SRC_NA;
+	for (int r = 0; r < PSI_COUNT; r++) {
+		out->psi[r].some_us = out->psi[r].full_us = SRC_NA;
+		if (g && g->v2[0] &&
+		    join(path, sizeof(path), g->v2, psi_file[r]) == 0)
+			psi_read_file(path, &out->psi[r], &e);
+	}
+	if (!cgroup_any(g))
+		return;
+	if (!cgstat_find_quota(g->v2, 0, out))
+		v1 = cgstat_find_quota(g->cpu, 1, out);
+	if (out->quota)
+		out->throttled_us = throttled(out->quota_dir, v1);
+	else
+		out->throttled_us = 0;	/* nothing can hold it back */
+}
+
+static double stalled(uint64_t a, uint64_t b, double dt)
+{
+	double v;
+
+	if (a == SRC_NA || b == SRC_NA || b < a)
+		return NAN;
+	v = (double)(b - a) / (dt * 1e4);
+	return v < 0 ? 0 : v > 100 ? 100 : v;
+}
+
+void cgstat_rates(const struct cgstat_raw *prev, const struct cgstat_raw *cur,
+		  struct instance_values *iv)
+{
+	static const enum counter_id some[PSI_COUNT] = {
+		CTR_PROC_CPU_SOME, CTR_PROC_IO_SOME, CTR_PROC_MEM_SOME };
+	static const enum counter_id full[PSI_COUNT] = {
+		CTR_PROC_CPU_FULL, CTR_PROC_IO_FULL, CTR_PROC_MEM_FULL };
+	double dt = cur->mono - prev->mono, thr = NAN;
+
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_raw *p = &prev->psi[r], *c = &cur->psi[r];
+		int ok = dt > 0 && p->present && c->present;
+
+		iv->v[catalog_counters[some[r]].index] =
+			ok ? stalled(p->some_us, c->some_us, dt) : NAN;
+		iv->v[catalog_counters[full[r]].index] =
+			ok ? stalled(p->full_us, c->full_us, dt) : NAN;
+	}
+	if (dt > 0 && prev->quota == cur->quota &&
+	    !strcmp(prev->quota_dir, cur->quota_dir) &&
+	    prev->throttled_us != SRC_NA && cur->throttled_us != SRC_NA &&
+	    cur->throttled_us >= prev->throttled_us)
+		thr = (double)(cur->throttled_us - prev->throttled_us) /
+		      (dt * 1e4);
+	iv->v[catalog_counters[CTR_PROC_THROTTLED].index] = thr;
+}

@@ -1,0 +1,69 @@
+/*
+ * cgstat.h - what the command's own cgroup (cgroup.h) says about limits no
+ * utilization counter shows: its pressure stalls and its CPU quota.
+ *
+ *   pressure   the group's v2 cpu.pressure, io.pressure, memory.pressure
+ *              (psi.h: the same format as /proc/pressure), cumulative
+ *              microseconds in which some or all of the group's non-idle
+ *              tasks were stalled. A v2 group has them with PSI on even
+ *              when no controller is enabled for it, and a memory limit
+ *              set in v1 still stalls the tasks of the v2 group (the
+ *              kernel accounts stalls by the v2 group of the task).
+ *   throttling the CPU quota that applies to the command: the group's own
+ *              or, since perflog run makes the command's group a child of
+ *              its own (a quota put on perflog run holds the command too),
+ *              the nearest ancestor's that has one: walking up from the
+ *              command's v2 group (cpu.max other than "max") and its v1
+ *              cpu group (cpu.cfs_quota_us > 0) while the parent is still
+ *              a cgroup (has cgroup.procs; the mount's root's parent has
+ *              not; a v2 group without the cpu controller has no cpu.max
+ *              and is passed over, its ancestors may have one). The
+ *              quota group's cpu.stat: v2 throttled_usec, v1 throttled_time
+ *              (ns). The walk is done at every read: a quota set or lifted
+ *              during the run is followed.
+ *
+ * The kernel adds a run queue's throttled span to throttled_time once per
+ * CPU whose queue of the group was held, so % Throttled Time is 100 per
+ * CPU (like % Processor Time): a quota of a quarter CPU over one busy
+ * thread gives about 75, over two threads on two CPUs up to 150.
+ *
+ * Directories are runtime arguments: unit tests point them at plain files
+ * under a temporary directory.
+ */
+#ifndef PERFLOG_CGSTAT_H
+#define PERFLOG_CGSTAT_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "cgroup.h"
+#include "rates.h"
+#include "source.h"
+
+struct cgstat_raw {
+	double mono;		/* CLOCK_MONOTONIC seconds of the read */
+	struct psi_raw psi[PSI_COUNT];	/* present = 0: not read */
+	int quota;		/* 1: a quota applies (quota_dir below) */
+	double quota_cpus;	/* its quota / period, NAN without one */
+	char quota_dir[PATH_MAX];
+	uint64_t throttled_us;	/* the quota group's throttled time; SRC_NA
+				 * unknown; 0 with no quota (none possible) */
+};
+
+/* Read the command's groups g now (mono is the caller's clock). */
+void cgstat_read(const struct cgroup_set *g, double mono,
+		 struct cgstat_raw *out);
+
+/* The quota group for v1 (v1 = 1: cpu.cfs_quota_us) or v2 (cpu.max)
+ * starting at dir: fills out->quota, quota_cpus, quota_dir. Returns 1
+ * when found, 0 when not (exposed for tests). */
+int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out);
+
+/* The interval prev -> cur into the Process counters of iv: the six
+ * % ... Stalled Time (0..100 of the interval, NAN where a file was not
+ * read at both ends or a total went back) and % Throttled Time (NAN when
+ * unknown, or when the quota group changed between the reads). */
+void cgstat_rates(const struct cgstat_raw *prev, const struct cgstat_raw *cur,
+		  struct instance_values *iv);
+
+#endif

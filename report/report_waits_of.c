@@ -1,0 +1,175 @@
+/*
+ * report_waits_of.c - a session's wait states from its log set (report.h):
+ *   the per-thread totals perflog run had the collector write beside the
+ *   end marker (waits=waits-LABEL.tsv): the split of the threads that
+ *   worked and of all of them (waitrates_split), the CPUs' worth they ran,
+ *   the command that ran the most;
+ *   else the logged Process counters over the session's rows (log sets
+ *   whose run had no totals: every thread, idle ones included);
+ *   and the command's cgroup counters (pressure stalls, throttling), its
+ *   bytes, and the end marker's waits.* and cgroup.cpu_quota fields.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../counters/catalog.h"
+#include "../logs/lookup.h"
+
+#define WAITS_FILE_MAX (64u << 20)
+
+static double marker_num(const struct marker *m, const char *key)
+{
+	const char *v = m ? marker_get(m, key) : NULL;
+	char *end;
+	double d = v ? strtod(v, &end) : NAN;
+
+	return v && end != v && !*end && isfinite(d) ? d : NAN;
+}
+
+/* The session's length in seconds: its markers' (ms), else its span. */
+static double span_of(const struct report_session *s)
+{
+	if (s->begin_m && s->end_m)
+		return (double)(s->end_m->t - s->begin_m->t) +
+		       (s->end_m->ms - s->begin_m->ms) / 1000.0;
+	return (double)(s->end - s->begin);
+}
+
+/* The Process counters of instance proc over the session: the wait
+ * states from the rows (w->all, when known) and the cgroup's. */
+static void from_counters(struct logset *ls, const struct report_session *s,
+			  const char *proc, struct report_waits *w)
+{
+	static const enum counter_id state[WS_N] = { CTR_PROC_PROCESSOR_TIME,
+		CTR_PROC_CPU_WAIT, CTR_PROC_DISK_WAIT, CTR_PROC_NET_WAIT,
+		CTR_PROC_OTHER_WAIT, CTR_PROC_SLEEP };
+	const enum counter_id more[6] = { CTR_PROC_CPU_SOME, CTR_PROC_IO_SOME,
+		CTR_PROC_MEM_SOME, CTR_PROC_THROTTLED, CTR_PROC_IO_READ,
+		CTR_PROC_IO_WRITE };
+	struct report_stat *st[6] = { &w->stall_cpu, &w->stall_io,
+		&w->stall_mem, &w->throttled, &w->io_read, &w->io_write };
+	const struct logset_meta *m = logset_meta(ls);
+	size_t idx[WS_N + 6], n = 0;
+	long col[WS_N + 6];
+	struct logset_series ser;
+	struct perr e;
+	double avg[WS_N], sum = 0;
+	int known = 1;
+
+	for (int k = 0; k < WS_N + 6; k++) {
+		col[k] = lookup_counter(m, k < WS_N ? state[k] : more[k - WS_N],
+					proc);
+		if (col[k] >= 0)
+			idx[n++] = (size_t)col[k];
+	}
+	if (!n || logset_fetch(ls, idx, n, s->begin + 1,
+			       s->end > s->begin ? s->end : s->begin + 1,
+			       "AVERAGE", m->interval, &ser, &e) < 0)
+		return;
+	for (int k = 0, j = 0; k < WS_N + 6; k++) {
+		struct report_stat x;
+
+		if (col[k] < 0) {
+			known = known && k >= WS_N;
+			continue;
+		}
+		report_stat_of(ser.values + j++, ser.rows, ser.ncols, &x);
+		if (k < WS_N) {
+			avg[k] = x.avg;
+			known = known && x.n;
+			sum += x.n ? x.avg : 0;
+		} else {
+			*st[k - WS_N] = x;
+		}
+	}
+	logset_series_free(&ser);
+	if (!known || !(sum > 0))
+		return;
+	w->have = 1;
+	for (int k = 0; k < WS_N; k++)
+		w->all[k] = 100 * avg[k] / sum;
+	w->nall = (size_t)lround(sum / 100);
+	w->cpus = avg[WS_CPU] / 100;
+}
+
+/* The command that ran the most among the working threads. */
+static void top_command(const struct waits_totals *t, char *out, size_t n)
+{
+	double best = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < t->n; i++) {
+		double sum = 0;
+
+		if (!waitrates_working(&t->t[i]))
+			continue;
+		for (size_t j = 0; j < t->n; j++)
+			if (waitrates_working(&t->t[j]) &&
+			    !strcmp(t->t[j].comm, t->t[i].comm))
+				sum += t->t[j].sec[WS_CPU];
+		if (sum > best) {
+			best = sum;
+			util_strlcpy(out, t->t[i].comm, n);
+		}
+	}
+}
+
+/* The per-thread totals beside the end marker; 0, or -1 without. */
+static int from_totals(const char *dir, const struct report_session *s,
+		       struct report_waits *w)
+{
+	const char *name = s->end_m ? marker_get(s->end_m, "waits") : NULL;
+	struct waits_totals t = { 0 };
+	double cpu = 0, span = span_of(s);
+	size_t len;
+	struct perr e;
+	char *text;
+
+	if (!name || !(text = markers_read_beside(dir, name, "waits",
+						  WAITS_FILE_MAX, &len, &e)))
+		return -1;
+	if (waitrates_parse(text, len, &t, NULL) <= 0) {
+		free(text);
+		waitrates_totals_free(&t);
+		return -1;
+	}
+	free(text);
+	waitrates_split(&t, 1, w->work, &w->nwork);
+	waitrates_split(&t, 0, w->all, &w->nall);
+	for (size_t i = 0; i < t.n; i++)
+		if (waitrates_working(&t.t[i]))
+			cpu += t.t[i].sec[WS_CPU];
+	w->cpus = span > 0 ? cpu / span : NAN;
+	top_command(&t, w->top, sizeof(w->top));
+	waitrates_totals_free(&t);
+	w->have = w->from_totals = 1;
+	return 0;
+}
+
+void report_waits_of(struct logset *ls, const char *dir,
+		     const struct report_session *s, struct report_waits *w)
+{
+	struct report_stat *st[] = { &w->stall_cpu, &w->stall_io,
+		&w->stall_mem, &w->throttled, &w->io_read, &w->io_write };
+	const char *proc;
+
+	memset(w, 0, sizeof(*w));
+	for (int k = 0; k < WS_N; k++)
+		w->work[k] = w->all[k] = NAN;
+	for (size_t k = 0; k < sizeof(st) / sizeof(st[0]); k++)
+		report_stat_of(NULL, 0, 1, st[k]);
+	w->cpus = w->guessed = NAN;
+	w->quota = marker_num(s->end_m, "cgroup.cpu_quota");
+	proc = lookup_process(logset_meta(ls), s->begin_m ? s->name : NULL);
+	if (!proc)
+		return;
+	util_strlcpy(w->process, proc, sizeof(w->process));
+	from_counters(ls, s, proc, w);
+	if (from_totals(dir, s, w) == 0 || w->have) {
+		w->hidden = marker_num(s->end_m, "waits.hidden") == 1;
+		w->guessed = marker_num(s->end_m, "waits.guessed");
+	}
+}

@@ -1,0 +1,115 @@
+# tests/lib-zoo.sh - the zoo of real limits (t3500-zoo-cpu.t,
+# t3510-zoo-io.t), sourced after lib.sh. One collector at 1 s per suite;
+# each case a backup-like command under `perflog run -o ZOO -l CASE`
+# (joining it, so the collector itself is outside the case's cgroups),
+# then one report whose sessions are checked: the first word of each
+# Bottleneck line and the dominant wait state (report/README.md).
+#
+#   zoo_start / zoo_stop         the collector; zoo_stop writes the report
+#                                and the CSV (zoo_mean CASE COUNTER)
+#   zoo_cgroup CTRL NAME         a v1 group of controller CTRL (or a v2
+#                                group with it enabled), made and tracked
+#                                (so not in a $(...) subshell): its
+#                                directory in ZOO_CG, or fails
+#   zoo_run CASE [PROCS...] -- CMD...
+#                                perflog run in those cgroup.procs files
+#                                ($ZOO_PREFIX, e.g. "chrt -f 10", before it)
+#   zoo_check CASE WORD DOM [RE] the verdict's word, the dominant state
+#                                (an ERE: "cpu|cpu_wait"), the line (ERE)
+ZOO=$SCRATCH/zoo
+LOADGEN=$TOP/build/tools/loadgen
+[ -x "$LOADGEN" ] || skip_all "build/tools/loadgen not built (make check builds it)"
+[ "$(id -u)" = 0 ] || skip_all "the zoo needs root (cgroups, network namespaces)"
+
+zoo_start() {
+	ZOO_SET=$("$PERFLOG" start -o "$ZOO" -i 1) && [ -d "$ZOO_SET" ]
+}
+
+zoo_stop() {
+	"$PERFLOG" stop "$ZOO_SET" >/dev/null
+	"$PERFLOG" report "$ZOO_SET" >"$SCRATCH/report.txt" 2>&1
+	"$PERFLOG" export "$ZOO_SET" --csv "$SCRATCH/zoo.csv" 2>&1
+}
+
+# The mean of a logged counter of Process(CASE) over its known rows (the
+# collector's own per-row figures, not the totals file the verdict uses).
+zoo_mean() {
+	c=$(csv_col "$SCRATCH/zoo.csv" "\\Process($1)\\$2")
+	[ -n "$c" ] || { echo none; return; }
+	awk -F, -v c="$c" 'NR > 1 && $c != "" { s += $c; n++ }
+		END { if (n) printf "%.1f\n", s / n; else print "none" }' "$SCRATCH/zoo.csv"
+}
+
+# The cgroup v2 mount: /sys/fs/cgroup on a pure v2 host, else unified.
+_v2_root() {
+	for r in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+		[ -f "$r/cgroup.controllers" ] && { echo "$r"; return 0; }
+	done
+	return 1
+}
+
+zoo_cgroup() {
+	ctrl=$1 name=$2
+	ZOO_CG=""
+	v1=/sys/fs/cgroup/$ctrl
+	[ "$ctrl" = io ] && v1=/sys/fs/cgroup/blkio
+	if [ -f "$v1/cgroup.procs" ] && ! [ -f "$v1/cgroup.controllers" ]; then
+		mkdir "$v1/$name" 2>/dev/null || return 1
+		track_cgroup "$v1/$name"
+		ZOO_CG=$v1/$name
+		return 0
+	fi
+	r=$(_v2_root) || return 1
+	grep -qw "$ctrl" "$r/cgroup.controllers" || return 1
+	echo "+$ctrl" >"$r/cgroup.subtree_control" 2>/dev/null || return 1
+	mkdir "$r/$name" 2>/dev/null || return 1
+	track_cgroup "$r/$name"
+	ZOO_CG=$r/$name
+}
+
+zoo_run() {
+	_case=$1
+	shift
+	_procs=""
+	while [ "$1" != "--" ]; do
+		_procs="$_procs $1"
+		shift
+	done
+	shift
+	ZOO_PROCS=$_procs sh -c 'for f in $ZOO_PROCS; do echo $$ >"$f" || exit 97; done
+		exec "$0" "$@"' ${ZOO_PREFIX:-env} "$PERFLOG" run -o "$ZOO" -l "$_case" -- "$@" \
+		>"$SCRATCH/$_case.out" 2>&1
+}
+
+# A session's lines of the report.
+_zoo_session() {
+	awk -v s="$1" '/^Session / { c = $2 } c == s' "$SCRATCH/report.txt"
+}
+
+zoo_line() { _zoo_session "$1" | sed -n 's/^  \(Bottleneck: .*\)/\1/p'; }
+zoo_word() { zoo_line "$1" | sed -E 's/^Bottleneck: ([A-Za-z]+).*/\1/'; }
+zoo_dominant() { _zoo_session "$1" | sed -n 's/.*dominant wait state: //p'; }
+
+zoo_check() {
+	c=$1 word=$2 dom=$3 re=${4:-}
+	line=$(zoo_line "$c")
+	diag "$c: $line"
+	_zoo_session "$c" | grep -E '^    (running|CPU wait|disk wait|network wait|other wait|sleep) ' |
+		awk '{ $1 = $1; printf "%s%s", (NR > 1 ? "; " : "#   split (working, all): "), $0 } END { print "" }'
+	is "$(zoo_word "$c")" "$word" "$c: the verdict names $word"
+	like "$(zoo_dominant "$c")" "^($dom)\$" "$c: dominant wait state $dom"
+	[ -z "$re" ] || like "$line" "$re" "$c: $re"
+}
+
+# The whole disk under a path as MAJ:MIN, or fail (tmpfs, overlay).
+zoo_disk_dev() {
+	d=$(disk_of "$1")
+	[ -n "$d" ] && [ -r "/sys/block/$d/dev" ] && cat "/sys/block/$d/dev"
+}
+
+# zoo_logged CASE COUNTER MIN: the logged counter's mean is at least MIN
+zoo_logged() {
+	m=$(zoo_mean "$1" "$2")
+	ok "$1: logged $2 at least $3 (mean $m)" \
+		awk -v a="$m" -v b="$3" 'BEGIN { exit !(a != "none" && a + 0 >= b) }'
+}

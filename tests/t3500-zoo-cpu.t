@@ -1,0 +1,90 @@
+#!/bin/sh
+# The zoo of real limits, part 1: the CPU and the client's own pacing.
+# Each case induces its limit on the real kernel and runs a backup-like
+# command under `perflog run -i 1` (joined to one collector); the report
+# must name the right resource as the first word of its Bottleneck line,
+# with the right dominant wait state of the client's working threads:
+#   gzip1   one thread compressing (gzip -9 of incompressible data, in a
+#           loop for 8 s): CPU; running dominates
+#   gzipN   every CPU compressing (one such loop per CPU): CPU
+#   quota   the same loop in a cgroup with a quota of a quarter CPU (v1
+#           cpu.cfs_quota_us or v2 cpu.max), perflog run inside it (the
+#           command's own group is a child of perflog run's): CPU quota;
+#           runnable but not running dominates
+#   pace    a writer that sleeps between 64 KiB writes to keep 4 MB/s:
+#           nothing; sleep dominates
+#   quotasys the quota case again without perflog run, between `perflog
+#           mark --begin` and `--end` (start/mark only): no wait states,
+#           so the verdict comes from the system's signals, the host's CPU
+#           pressure stalls included: CPU
+# Under other load the compressing threads also wait for a CPU: the CPU
+# cases accept running or CPU wait as the dominant state (both are the
+# CPU) and check the word; the quota case insists on CPU wait, which more
+# load only makes larger.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-zoo.sh"
+
+SECS=6
+# a few MiB that do not compress: each gzip is short, the loop keeps time
+"$LOADGEN" write "$SCRATCH/rnd.bin" 2000000 >/dev/null || { echo "Bail out! no data"; exit 1; }
+loop="end=\$((\$(date +%s) + $SECS)); while [ \$(date +%s) -lt \$end ]; do gzip -9 -c $SCRATCH/rnd.bin >/dev/null; done"
+zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
+
+zoo_run gzip1 -- sh -c "$loop"
+is "$?" 0 'gzip1: ran'
+n=$(nproc)
+zoo_run gzipN -- sh -c "i=0; while [ \$i -lt $n ]; do ($loop) & i=\$((i + 1)); done; wait"
+is "$?" 0 "gzipN: $n loops ran"
+
+quota=""
+if zoo_cgroup cpu plzq$$; then
+	g=$ZOO_CG
+	if [ -f "$g/cpu.cfs_quota_us" ]; then
+		echo 100000 >"$g/cpu.cfs_period_us" && echo 25000 >"$g/cpu.cfs_quota_us" && quota=$g
+	else
+		echo "25000 100000" >"$g/cpu.max" && quota=$g
+	fi
+fi
+if [ -n "$quota" ]; then
+	zoo_run quota "$quota/cgroup.procs" -- sh -c "$loop"
+	is "$?" 0 'quota: ran inside the quota group'
+else
+	skip 'quota: no cgroup cpu controller to set a quota with'
+fi
+
+zoo_run pace -- "$LOADGEN" pace $SECS 4000000 "$SCRATCH/paced.out"
+is "$?" 0 'pace: ran'
+
+if [ -n "$quota" ]; then
+	"$PERFLOG" mark --begin -s quotasys -d "$ZOO_SET" "the quota loop, marked only" &&
+	ZOO_PROCS=$quota/cgroup.procs sh -c 'echo $$ >"$ZOO_PROCS" && exec sh -c "$0"' "$loop" &&
+	"$PERFLOG" mark --end -s quotasys -d "$ZOO_SET" "done"
+	is "$?" 0 'quotasys: marked around the quota loop'
+else
+	skip 'quotasys: no cgroup cpu controller to set a quota with'
+fi
+zoo_stop
+
+zoo_check gzip1 CPU 'cpu|cpu_wait'
+like "$(zoo_line gzip1)" "one CPU's worth|CPU contention" 'gzip1: one CPU'"'"'s worth (or contention under load)'
+zoo_check gzipN CPU 'cpu|cpu_wait'
+if [ -n "$quota" ]; then
+	zoo_check quota CPU cpu_wait '^Bottleneck: CPU quota: runnable but not running'
+	like "$(zoo_line quota)" 'quota of 0.25 CPU held it back' 'quota: its size and the throttling'
+	zoo_logged quota '% CPU Wait Time' 30
+	zoo_logged quota '% Throttled Time' 20
+else
+	for i in 1 2 3 4 5 6; do skip 'quota: not set up'; done
+fi
+zoo_check pace nothing sleep 'slept [0-9]+% of the time by its own choice'
+zoo_logged pace '% Sleep Time' 50
+if [ -n "$quota" ]; then
+	diag "quotasys: $(zoo_line quotasys)"
+	is "$(zoo_word quotasys)" CPU 'quotasys: the system signals name CPU'
+	is "$(zoo_dominant quotasys)" "" 'quotasys: no wait states without perflog run'
+	like "$(zoo_line quotasys)" 'Pressure\(cpu\)|Processor\(_Total\)|one CPU' \
+		'quotasys: from the CPU pressure stalls (or the host'"'"'s CPUs, when busy)'
+else
+	for i in 1 2 3; do skip 'quotasys: not set up'; done
+fi
+done_testing

@@ -1,0 +1,151 @@
+#!/bin/sh
+# The zoo of real limits, part 2: the disk, the network and memory (see
+# t3500 for how a case is run and judged):
+#   dsync   4 KiB writes with O_DSYNC (dd oflag=direct,dsync conv=notrunc,
+#           over a file written and synced before, as a database or a
+#           client's catalog rewrites its pages) under the suite's scratch
+#           directory on the real disk, for 6 s: disk; the client waits on
+#           every flush although the disk is far from its throughput
+#   thrott  1 MiB direct writes in a cgroup whose writes to that disk are
+#           throttled to 8 MiB/s (v1 blkio.throttle.write_bps_device or
+#           v2 io.max): disk; the device is not what holds it
+#   net     a sender over a veth pair into a private network namespace
+#           (169.254.X.0/30 of lib.sh make_veth), its side shaped to
+#           200 Mbit/s by tc tbf, the receiver in the namespace: network,
+#           the link at a few % of its 10 Gb/s: "a shaper, the path or
+#           the receiver"
+#   memory  a client looking up pages of an index (loadgen touch: random
+#           pages of 96 MB of mapped files) in a cgroup limited to 32 MiB
+#           (v1 memory.limit_in_bytes or v2 memory.max; there is no swap
+#           here): its threads wait on the disk, re-reading what the limit
+#           evicted, and its cgroup's memory.pressure shows the stall:
+#           memory, for that reason, with disk the dominant state
+# A case this host cannot set up (no such controller, /tmp not on a block
+# device, no tc) skips with its reason.
+# The dsync and memory clients run SCHED_FIFO (chrt -f, where the host
+# allows it): between two short waits they need a CPU at once, and on a
+# loaded 2-CPU host (other suites compiling and testing) each wake-up
+# would wait a time slice or more for one, so their time would go to
+# "CPU wait": a true verdict of CPU contention, but these cases are about
+# the disk and the memory limit. perflog run then keeps the command in
+# its own cpu group (a v1 cpu group without RT runtime refuses an RT
+# task), which changes nothing measured here. Each waits most of the
+# time, so the real-time class costs the host nothing.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-zoo.sh"
+
+SECS=6
+zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
+
+# the real-time class for the latency-bound cases, when allowed
+rt=""
+chrt -f 10 true 2>/dev/null && rt="chrt -f 10"
+
+# small synchronous writes
+dev=$(zoo_disk_dev "$SCRATCH")
+if [ -n "$dev" ]; then
+	"$LOADGEN" write "$SCRATCH/dsync.out" 128000000 >/dev/null
+	ZOO_PREFIX=$rt zoo_run dsync -- timeout $SECS dd if=/dev/zero of="$SCRATCH/dsync.out" bs=4k count=10000000 oflag=direct,dsync conv=notrunc
+	like "$?" '^(0|124)$' 'dsync: ran (until timeout)'
+else
+	skip "dsync: $SCRATCH is not on a block device"
+fi
+
+# a block-I/O throttle on the disk under the scratch directory
+thr=""
+if [ -n "$dev" ] && zoo_cgroup io plzb$$; then
+	g=$ZOO_CG
+	if [ -f "$g/blkio.throttle.write_bps_device" ]; then
+		echo "$dev 8388608" >"$g/blkio.throttle.write_bps_device" && thr=$g
+	else
+		echo "$dev wbps=8388608" >"$g/io.max" && thr=$g
+	fi
+fi
+if [ -n "$thr" ]; then
+	zoo_run thrott "$thr/cgroup.procs" -- dd if=/dev/zero of="$SCRATCH/thr.out" bs=1M count=$((SECS * 8)) oflag=direct
+	is "$?" 0 'thrott: ran inside the throttled group'
+else
+	skip 'thrott: no block device or no blkio/io controller to throttle with'
+fi
+
+# a shaped link into a private namespace
+net=""
+if command -v tc >/dev/null && make_veth &&
+   tc qdisc add dev "$VETH" root tbf rate 200mbit burst 256kb latency 50ms 2>/dev/null; then
+	port=$((20000 + $$ % 10000))
+	ip netns exec "$PEER_NS" "$LOADGEN" recv "$PEER_ADDR" $port >"$SCRATCH/recv.out" &
+	track_pid $!
+	zoo_run net -- "$LOADGEN" send "$PEER_ADDR" $port $((25000000 * SECS))
+	is "$?" 0 'net: sent through the shaper'
+	net=1
+else
+	skip 'net: no tc, veth or network namespace here'
+fi
+
+# memory: an index larger than the cgroup's limit
+mem=""
+if zoo_cgroup memory plzm$$; then
+	g=$ZOO_CG
+	if [ -f "$g/memory.limit_in_bytes" ]; then
+		echo $((32 << 20)) >"$g/memory.limit_in_bytes" && mem=$g
+	else
+		echo $((32 << 20)) >"$g/memory.max" && mem=$g
+	fi
+fi
+if [ -n "$mem" ]; then
+	mkdir "$SCRATCH/index"
+	for i in 1 2 3 4 5 6 7 8; do
+		"$LOADGEN" write "$SCRATCH/index/$i" 12000000 >/dev/null &&
+			dd if="$SCRATCH/index/$i" iflag=nocache count=0 2>/dev/null
+	done
+	ZOO_PREFIX=$rt zoo_run memory "$mem/cgroup.procs" -- "$LOADGEN" touch $SECS "$SCRATCH"/index/*
+	is "$?" 0 'memory: ran inside the limited group'
+else
+	skip 'memory: no cgroup memory controller to limit with'
+fi
+zoo_stop
+
+if [ -n "$dev" ]; then
+	zoo_check dsync disk disk 'waited on the disk'
+else
+	skip 'dsync: not set up'; skip 'dsync: not set up'; skip 'dsync: not set up'
+fi
+if [ -n "$thr" ]; then
+	zoo_check thrott disk disk 'waited on the disk'
+	zoo_logged thrott '% Disk Wait Time' 50
+else
+	for i in 1 2 3 4; do skip 'thrott: not set up'; done
+fi
+if [ -n "$net" ]; then
+	zoo_check net network net "carried .*, [0-9]% of its 10 Gb/s: a shaper, the path or the receiver"
+	is "$(cat "$SCRATCH/recv.out")" $((25000000 * SECS)) 'net: the receiver got every byte'
+	zoo_logged net '% Network Wait Time' 50
+	# the stacked wait-state chart through the chart sets: the session's
+	# PNG shows its own Process only, its network band on top
+	"$PERFLOG" export "$ZOO_SET" --png "$SCRATCH/png" --session net >/dev/null
+	ok 'net: waits.png drawn' test -s "$SCRATCH/png/waits.png"
+	avg=$(awk -F'\t' '$1 == "waits.png" && $2 == "net network wait" { print $4 }' "$SCRATCH/png/charts.tsv")
+	ok "net: the chart's network-wait band averages at least 50 ($avg)" \
+		awk -v a="${avg:-0}" 'BEGIN { exit !(a >= 50) }'
+	ok "net: no other session's states in its chart" \
+		sh -c "! awk -F'\t' '\$1 == \"waits.png\" && \$2 !~ /^net /' '$SCRATCH/png/charts.tsv' | grep -q ."
+else
+	for i in 1 2 3 4 5 6 7 8; do skip 'net: not set up'; done
+fi
+if [ -n "$mem" ]; then
+	zoo_check memory memory disk "stalled on memory [0-9]+% of the time .* reading back pages its memory limit evicted"
+	zoo_logged memory '% Disk Wait Time' 30
+	if [ "$(zoo_mean memory '% Memory Some Stalled Time')" != none ]; then
+		zoo_logged memory '% Memory Some Stalled Time' 3
+	else
+		skip 'memory: no cgroup v2 pressure files for the command'
+	fi
+else
+	for i in 1 2 3 4 5; do skip 'memory: not set up'; done
+fi
+# the HTML report: every perflog run session has its wait-state chart
+"$PERFLOG" report "$ZOO_SET" --html "$SCRATCH/html" >/dev/null
+runs=$(grep -c 'waits=waits-' "$ZOO_SET/markers.tsv")
+charts=$(grep -o 'src="session-[0-9]*/waits.png"' "$SCRATCH/html/index.html" | sort -u | wc -l)
+is "$charts" "$runs" 'html: a wait-state chart per perflog run session'
+done_testing

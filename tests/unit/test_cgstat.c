@@ -1,0 +1,181 @@
+/*
+ * test_cgstat.c - the command's cgroup counters (counters/cgstat.h) on
+ * trees of plain files under a scratch directory: the quota found by
+ * walking up (v1 cpu.cfs_quota_us, v2 cpu.max, a v2 group without the
+ * cpu controller passed over), throttled time and pressure stalls as
+ * Process counters, unknowns where a file is missing or a total went back.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../counters/catalog.h"
+#include "../../counters/cgstat.h"
+#include "tap.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void dir(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", rel);
+	put(path, "");
+}
+
+static double at(const struct instance_values *iv, enum counter_id id)
+{
+	return iv->v[catalog_counters[id].index];
+}
+
+static void psi(const char *grp, unsigned long long cpu_some,
+		unsigned long long mem_some, unsigned long long mem_full)
+{
+	char rel[128], text[256];
+
+	snprintf(rel, sizeof(rel), "%s/cpu.pressure", grp);
+	snprintf(text, sizeof(text),
+		 "some avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n"
+		 "full avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n",
+		 cpu_some, cpu_some / 2);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "%s/memory.pressure", grp);
+	snprintf(text, sizeof(text),
+		 "some avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n"
+		 "full avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n",
+		 mem_some, mem_full);
+	put(rel, text);
+}
+
+static void test_v1(void)
+{
+	struct cgroup_set g;
+	struct cgstat_raw a, b;
+	struct instance_values iv;
+	char path[256];
+
+	/* cpu/ (the mount: root) > quota/ (a quarter CPU) > cmd/ */
+	dir("cpu");
+	put("cpu/cpu.cfs_quota_us", "-1\n");
+	put("cpu/cpu.cfs_period_us", "100000\n");
+	dir("cpu/quota");
+	put("cpu/quota/cpu.cfs_quota_us", "25000\n");
+	put("cpu/quota/cpu.cfs_period_us", "100000\n");
+	put("cpu/quota/cpu.stat", "nr_periods 10\nnr_throttled 8\nthrottled_time 1000000000\n");
+	dir("cpu/quota/cmd");
+	put("cpu/quota/cmd/cpu.cfs_quota_us", "-1\n");
+	put("cpu/quota/cmd/cpu.cfs_period_us", "100000\n");
+	put("cpu/quota/cmd/cpu.stat", "nr_periods 0\nnr_throttled 0\nthrottled_time 0\n");
+
+	memset(&g, 0, sizeof(g));
+	snprintf(g.cpu, sizeof(g.cpu), "%s/cpu/quota/cmd", root);
+	cgstat_read(&g, 100.0, &a);
+	EQ_INT(a.quota, 1, "v1: a quota found above the command's group");
+	EQ_DBL(a.quota_cpus, 0.25, 1e-9, "v1: 25000 / 100000 = 0.25 CPU");
+	snprintf(path, sizeof(path), "%s/cpu/quota", root);
+	EQ_STR(a.quota_dir, path, "v1: the quota's group, not the command's own");
+	EQ_INT(a.throttled_us, 1000000, "v1: throttled_time ns -> us");
+	put("cpu/quota/cpu.stat", "nr_periods 20\nnr_throttled 18\nthrottled_time 2500000000\n");
+	cgstat_read(&g, 102.0, &b);
+	memset(&iv, 0, sizeof(iv));
+	cgstat_rates(&a, &b, &iv);
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 75, 1e-9,
+	       "v1: 1.5 s throttled in 2 s = 75%");
+	OK(isnan(at(&iv, CTR_PROC_CPU_SOME)) && isnan(at(&iv, CTR_PROC_MEM_FULL)),
+	   "v1 only: no pressure files, stalls unknown (not 0)");
+
+	/* the quota lifted: nothing can throttle, 0 is a measurement */
+	put("cpu/quota/cpu.cfs_quota_us", "-1\n");
+	cgstat_read(&g, 104.0, &a);
+	EQ_INT(a.quota, 0, "v1: no quota anywhere");
+	EQ_INT(a.throttled_us, 0, "v1: no quota: throttled 0");
+	cgstat_rates(&b, &a, &iv);
+	OK(isnan(at(&iv, CTR_PROC_THROTTLED)),
+	   "v1: the quota group changed between reads: unknown");
+	cgstat_read(&g, 106.0, &b);
+	cgstat_rates(&a, &b, &iv);
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 0, 0, "v1: no quota: 0%");
+}
+
+static void test_v2(void)
+{
+	struct cgroup_set g;
+	struct cgstat_raw a, b;
+	struct instance_values iv;
+	char path[256];
+
+	/* unified/ (root: no cpu.max) > lim/ (cpu.max) > cmd/ (no cpu
+	 * controller enabled below lim: no cpu.max of its own) */
+	dir("unified");
+	dir("unified/lim");
+	put("unified/lim/cpu.max", "50000 100000\n");
+	put("unified/lim/cpu.stat", "usage_usec 5\nnr_periods 3\nnr_throttled 1\nthrottled_usec 400000\n");
+	dir("unified/lim/cmd");
+	psi("unified/lim/cmd", 1000000, 0, 0);
+	memset(&g, 0, sizeof(g));
+	snprintf(g.v2, sizeof(g.v2), "%s/unified/lim/cmd", root);
+	cgstat_read(&g, 10.0, &a);
+	EQ_INT(a.quota, 1, "v2: the group without cpu.max passed over");
+	EQ_DBL(a.quota_cpus, 0.5, 1e-9, "v2: 50000 100000 = 0.5 CPU");
+	snprintf(path, sizeof(path), "%s/unified/lim", root);
+	EQ_STR(a.quota_dir, path, "v2: the ancestor with the quota");
+	EQ_INT(a.throttled_us, 400000, "v2: throttled_usec");
+	OK(a.psi[PSI_CPU].present && a.psi[PSI_MEMORY].present &&
+	   !a.psi[PSI_IO].present, "v2: the pressure files there are read");
+	put("unified/lim/cpu.stat", "usage_usec 5\nthrottled_usec 1400000\n");
+	psi("unified/lim/cmd", 3000000, 4000000, 1000000);
+	cgstat_read(&g, 14.0, &b);
+	cgstat_rates(&a, &b, &iv);
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 25, 1e-9, "v2: 1 s of 4 throttled");
+	EQ_DBL(at(&iv, CTR_PROC_CPU_SOME), 50, 1e-9, "v2: cpu some 2 s of 4");
+	EQ_DBL(at(&iv, CTR_PROC_CPU_FULL), 25, 1e-9, "v2: cpu full 1 s of 4");
+	EQ_DBL(at(&iv, CTR_PROC_MEM_SOME), 100, 1e-9,
+	       "v2: memory some 4 s of 4 (clamped at 100)");
+	EQ_DBL(at(&iv, CTR_PROC_MEM_FULL), 25, 1e-9, "v2: memory full");
+	OK(isnan(at(&iv, CTR_PROC_IO_SOME)), "v2: io.pressure missing: unknown");
+	psi("unified/lim/cmd", 1000, 4000000, 1000000);	/* a reset */
+	cgstat_read(&g, 15.0, &a);
+	cgstat_rates(&b, &a, &iv);
+	OK(isnan(at(&iv, CTR_PROC_CPU_SOME)), "v2: a total that went back: unknown");
+	EQ_DBL(at(&iv, CTR_PROC_MEM_SOME), 0, 0, "v2: memory unchanged: 0");
+	put("unified/lim/cpu.max", "max 100000\n");
+	cgstat_read(&g, 16.0, &b);
+	EQ_INT(b.quota, 0, "v2: cpu.max max: no quota");
+	cgstat_read(NULL, 17.0, &a);
+	OK(!a.quota && a.throttled_us == SRC_NA && !a.psi[PSI_CPU].present,
+	   "no cgroup: everything unknown");
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	snprintf(root, sizeof(root), "/tmp/perflog-cgstat-XXXXXX");
+	if (!mkdtemp(root)) {
+		printf("1..0 # SKIP no scratch directory\n");
+		return 0;
+	}
+	test_v1();
+	test_v2();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	OK(system(cmd) == 0, "scratch removed");
+	return done_testing();
+}
