@@ -19,28 +19,22 @@
 #include <unistd.h>
 
 #include "../client/client.h"
+#include "../logs/setdir.h"
 
 int run_output_open(struct run_output *o, const char *dir, const char *name,
 		    unsigned long long cap, struct perr *e)
 {
-	int dfd;
-
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->cap = cap;
 	if (!cap)
 		return 0;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return perr_set(e, "unable to open '%s': %s", dir,
-				strerror(errno));
-	/* in the log set, never through a symlink someone planted */
-	o->fd = openat(dfd, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
-				       O_CLOEXEC, 0644);
-	close(dfd);
+	/* in the log set, new (a label is unique in its set), never through
+	 * a symlink or onto a file someone planted */
+	o->fd = setdir_open_file(dir, name, O_WRONLY | O_CREAT | O_EXCL |
+				 O_APPEND, 0644, e);
 	if (o->fd < 0)
-		return perr_set(e, "unable to open '%s/%s': %s", dir, name,
-				strerror(errno));
+		return -1;
 	o->ring = malloc(cap < 65536 ? (size_t)cap : 65536);
 	return 0;
 }
