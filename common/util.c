@@ -132,6 +132,19 @@ int util_parse_long(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
+char *util_fmt_step(char *buf, size_t n, unsigned long step, int compact)
+{
+	const char *sep = compact ? "" : " ";
+
+	if (step >= 3600 && step % 3600 == 0)
+		snprintf(buf, n, "%lu%sh", step / 3600, sep);
+	else if (step >= 60 && step % 60 == 0)
+		snprintf(buf, n, "%lu%s%s", step / 60, sep, compact ? "m" : "min");
+	else
+		snprintf(buf, n, "%lu%ss", step, sep);
+	return buf;
+}
+
 int util_parse_duration(const char *s, unsigned long *seconds)
 {
 	char *end;

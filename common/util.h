@@ -53,6 +53,11 @@ int util_parse_long(const char *s, long lo, long hi, long *out);
  * seconds. Returns 0, or -1 on garbage, overflow or negative input. */
 int util_parse_duration(const char *s, unsigned long *seconds);
 
+/* A step of whole seconds in its largest whole unit: "1 h", "5 min",
+ * "10 s", or compact ("1h", "5m", "10s", the form util_parse_duration
+ * reads) for a terminal header. */
+char *util_fmt_step(char *buf, size_t n, unsigned long step, int compact);
+
 /* Create dir and its missing parents with the given mode. 0 or -1 (errno). */
 int util_mkdirs(const char *dir, unsigned mode);
 

@@ -16,6 +16,8 @@
 
 #include <rrd.h>
 
+#include "../common/util.h"
+
 unsigned long png_point_step(const struct png_options *o)
 {
 	long width = o->width ? o->width : PNG_DEFAULT_WIDTH;
@@ -76,17 +78,6 @@ int png_rows_band(const struct png_rows *r)
 	return consolidated || r->point > r->archive;
 }
 
-/* "1 s", "10 s", "1 min", "1 h" */
-static void fmt_step(char *buf, size_t n, unsigned long s)
-{
-	if (s >= 3600 && s % 3600 == 0)
-		snprintf(buf, n, "%lu h", s / 3600);
-	else if (s >= 60 && s % 60 == 0)
-		snprintf(buf, n, "%lu min", s / 60);
-	else
-		snprintf(buf, n, "%lu s", s);
-}
-
 char *png_rows_note(char *buf, size_t n, const struct png_rows *r,
 		    int stacked)
 {
@@ -95,7 +86,7 @@ char *png_rows_note(char *buf, size_t n, const struct png_rows *r,
 	buf[0] = '\0';
 	if (!r->archive)
 		return buf;	/* librrd could not say */
-	fmt_step(st, sizeof(st), r->archive);
+	util_fmt_step(st, sizeof(st), r->archive, 0);
 	if (png_rows_band(r))
 		snprintf(buf, n, "avg of %s rows%s", st,
 			 stacked ? "" : ", band min..max");

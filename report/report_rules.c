@@ -380,7 +380,14 @@ static void disk_hint(const struct report_figures *f, struct report_verdict *v)
 		snprintf(v->hint, sizeof(v->hint),
 			 "busy with small transfers (%s each) at low throughput: random I/O or no read-ahead (a file system mounted with cio/direct I/O)",
 			 report_fmt_bytes(b, sizeof(b), f->disk_xfer_size, NULL));
-	else if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
+	else
+		report_disk_hint_device(f, v);
+}
+
+void report_disk_hint_device(const struct report_figures *f,
+			     struct report_verdict *v)
+{
+	if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
 		snprintf(v->hint, sizeof(v->hint),
 			 "slow service time (%.0f ms per transfer): the device or its path is slow",
 			 f->disk_service.avg * 1000);

@@ -167,6 +167,12 @@ int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v);
 
+/* The hint for a disk that is busy with transfers of a fair size: a
+ * slow device (its service time), else one at its throughput. Shared by
+ * the system rule and the verdict from the client's side. */
+void report_disk_hint_device(const struct report_figures *f,
+			     struct report_verdict *v);
+
 /* "CPU 22% (busiest CPU 30%), sdb 40% busy, eth0 31% of 1 Gb/s": the
  * resources a verdict of kind skip does not name. */
 void report_others(const struct report_figures *f, enum report_kind skip,

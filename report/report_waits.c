@@ -228,13 +228,8 @@ static void disk_hint(const struct report_figures *f, struct report_verdict *v)
 	else if (small)
 		snprintf(v->hint, sizeof(v->hint),
 			 "small transfers, each quick, and the client waits for every one: synchronous writes (O_DSYNC, fsync per file) or random reads; latency, not throughput: fewer syncs, larger writes, a write cache");
-	else if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
-		snprintf(v->hint, sizeof(v->hint),
-			 "slow service time (%.0f ms per transfer): the device or its path is slow",
-			 f->disk_service.avg * 1000);
 	else
-		snprintf(v->hint, sizeof(v->hint),
-			 "the disk is at its throughput: a faster disk or spreading the data");
+		report_disk_hint_device(f, v);
 }
 
 static void describe_network(const struct report_figures *f,

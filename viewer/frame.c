@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/util.h"
 #include "keys.h"
 #include "ui.h"
 
@@ -33,17 +34,6 @@ void ui_fmt_span(char *buf, size_t n, double s)
 		snprintf(buf, n, "%.0fs", s);
 }
 
-/* A row step as "1s", "5m", "1h". */
-static void fmt_step(char *buf, size_t n, unsigned long step)
-{
-	if (step >= 3600 && step % 3600 == 0)
-		snprintf(buf, n, "%luh", step / 3600);
-	else if (step >= 60 && step % 60 == 0)
-		snprintf(buf, n, "%lum", step / 60);
-	else
-		snprintf(buf, n, "%lus", step);
-}
-
 /* What the plot's points are (the first pane's): "1s rows" when each is
  * one row of single samples, else "avg of 1h rows, band min..max" (the
  * short form "1h avg+band" when room is short); "" before a fetch. */
@@ -54,7 +44,7 @@ static void rows_note(const struct ui *u, char *buf, size_t n, int brief)
 	buf[0] = '\0';
 	if (!u->m.rows_step)
 		return;
-	fmt_step(st, sizeof(st), u->m.rows_step);
+	util_fmt_step(st, sizeof(st), u->m.rows_step, 1);
 	if (!u->m.rows_cons && u->m.rows_per_dot <= 1.0 + 1e-9)
 		snprintf(buf, n, "%s rows  ", st);
 	else if (brief)

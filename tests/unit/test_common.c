@@ -1,6 +1,7 @@
 /*
  * test_common.c - the helpers of common/ every room uses: the growable
- * buffer (strbuf.h) and the signal flag (sig.h).
+ * buffer (strbuf.h), the signal flag (sig.h) and the row step as text
+ * (util_fmt_step, read back by util_parse_duration).
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "../../common/sig.h"
 #include "../../common/strbuf.h"
+#include "../../common/util.h"
 #include "tap.h"
 
 static void test_strbuf(void)
@@ -76,9 +78,31 @@ static void test_sig(void)
 	OK(now.sa_handler == SIG_DFL, "sig_restore puts the default back");
 }
 
+static void test_fmt_step(void)
+{
+	static const struct { unsigned long s; const char *wide, *compact; } c[] = {
+		{ 1, "1 s", "1s" }, { 59, "59 s", "59s" }, { 60, "1 min", "1m" },
+		{ 90, "90 s", "90s" }, { 300, "5 min", "5m" },
+		{ 3600, "1 h", "1h" }, { 5400, "90 min", "90m" },
+		{ 86400, "24 h", "24h" },
+	};
+	char b[32];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned long back = 0;
+
+		EQ_STR(util_fmt_step(b, sizeof(b), c[i].s, 0), c[i].wide, c[i].wide);
+		EQ_STR(util_fmt_step(b, sizeof(b), c[i].s, 1), c[i].compact,
+		       c[i].compact);
+		OK(util_parse_duration(b, &back) == 0 && back == c[i].s,
+		   "the compact form reads back");
+	}
+}
+
 int main(void)
 {
 	test_strbuf();
 	test_sig();
+	test_fmt_step();
 	return done_testing();
 }
