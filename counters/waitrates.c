@@ -316,7 +316,7 @@ static int parse_row(const char *line, size_t len, struct waits_total *t)
 {
 	char buf[512], *tab, *end;
 	unsigned long long start, io;
-	double f[1 + WS_N];
+	double f[1 + WS_N], sum = 0;
 	int tid, working, used;
 
 	if (len >= sizeof(buf))
@@ -335,9 +335,16 @@ static int parse_row(const char *line, size_t len, struct waits_total *t)
 		   &start, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
 		   &io, &working, &used) != 10 || tab[1 + used] != '\0')
 		return -1;
-	for (int k = 0; k <= WS_N; k++)
+	for (int k = 0; k <= WS_N; k++) {
 		if (!isfinite(f[k]) || f[k] < 0 || f[k] > 1e9)
 			return -1;
+		sum += k ? f[k] : 0;
+	}
+	/* a thread's states add up to its time alive (each written to the
+	 * millisecond): a row that does not is damaged, and would give
+	 * shares over 100% */
+	if (fabs(sum - f[0]) > 0.001 * WS_N + 1e-9 * f[0])
+		return -1;
 	t->tid = (pid_t)tid;
 	t->start = start;
 	t->alive = f[0];

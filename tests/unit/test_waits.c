@@ -399,6 +399,14 @@ static void test_parse(void)
 	EQ_INT(waitrates_parse(buf, strlen(buf), &back, &bad), 2,
 	       "parse: garbage, short and negative lines skipped, an unended last line kept");
 	EQ_INT(bad, 3, "parse: three bad lines counted");
+	/* fuzz_waits: states that do not add up to the time alive gave a
+	 * split over 100% */
+	snprintf(buf + len, sizeof(buf) - len,
+		 "46\tgzip\t777\t0.100\t9.500\t0.250\t0.000\t0.000\t0.250\t0.000\t0\t1\n"
+		 "47\tsh\t770\t10.000\t0.040\t0.000\t0.000\t0.000\t0.000\t9.950\t0\t1\n");
+	EQ_INT(waitrates_parse(buf, strlen(buf), &back, &bad), 1,
+	       "parse: rows whose states do not add up to alive skipped");
+	EQ_INT(bad, 2, "parse: ... and counted");
 	EQ_INT(waitrates_parse("tid\tcomm\n", 10, &back, NULL), -1,
 	       "parse: not our header: refused");
 	waitrates_totals_free(&back);
