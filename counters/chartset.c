@@ -186,7 +186,7 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 		.ranked = 1, .rank = CTR_PROC_PROCESSOR_TIME, .top = 1,
 		.charts = {
 			{ .title = "Client wait states", .png = "waits.png",
-			  .unit = UNIT_PERCENT, .axis = "% of a thread (100 per thread)",
+			  .unit = UNIT_PERCENT, .axis = "% (100 = one thread)",
 			  .base = 1000, .lower = 0, .upper = NAN, .stack = 1,
 			  .series = {
 				{ .ctr = CTR_PROC_PROCESSOR_TIME, .inst = CI_EACH,

@@ -14,6 +14,9 @@
 
 /* marker labels shown in a chart's legend; the rest are drawn unlabelled */
 #define PNG_MARKER_LABELS 6
+/* characters of a marker's text in the legend: about half the width of
+ * a default 1000-pixel chart, so two share a line */
+#define PNG_MARKER_LABEL_CHARS 64
 
 #include <errno.h>
 #include <math.h>
@@ -26,6 +29,7 @@
 #include <rrd.h>
 
 #include "../common/strbuf.h"
+#include "../common/util.h"
 
 /* Dark, distinct, legible in grey print (ColorBrewer Dark2 + Set1). */
 static const char *palette[] = {
@@ -79,6 +83,31 @@ static char *esc(char *buf, size_t n, const char *s)
 		unsigned char c = (unsigned char)*s;
 		if (c < 0x20 || c == 0x7f || c == '\\')
 			continue;
+		if (c == ':')
+			buf[j++] = '\\';
+		buf[j++] = (char)c;
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/* A marker's text for the legend: escaped as esc does, and cut to max
+ * characters (UTF-8 sequences kept whole) with "..." so that a long
+ * command line stays inside the picture. */
+static char *esc_cut(char *buf, size_t n, const char *s, size_t max)
+{
+	size_t j = 0, chars = 0;
+
+	for (; s && *s && j + 8 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			continue;
+		if ((c & 0xC0) != 0x80 && ++chars > max) {
+			memcpy(buf + j, "...", 3);
+			j += 3;
+			break;
+		}
 		if (c == ':')
 			buf[j++] = '\\';
 		buf[j++] = (char)c;
@@ -184,6 +213,7 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 {
 	static const char *shade[] = { "#DDE8F6", "#F6EBDD", "#E3F1DF" };
 	char txt[512], file[1024];
+	size_t shown = 0;
 
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct png_series *s = &c->series[i];
@@ -204,13 +234,19 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 		add(a, "CDEF:rg%zu=hi%zu,lo%zu,-", i, i, i);
 	}
 	for (size_t k = 0; k < o->nspans; k++) {
-		add(a, "CDEF:sp%zu=r0,POP,TIME,%lld,GE,TIME,%lld,LE,*,INF,UNKN,IF",
+		if (o->spans[k].end < o->from || o->spans[k].begin > o->to)
+			continue;	/* not in the picture: not in the legend */
+		shown++;
+		/* a row is stamped at its end (TIME) and drawn over the step
+		 * before it: shaded when it overlaps the session, so a
+		 * session inside one consolidated row still shows */
+		add(a, "CDEF:sp%zu=r0,POP,TIME,%lld,GT,TIME,STEPWIDTH,-,%lld,LE,*,INF,UNKN,IF",
 		    k, (long long)o->spans[k].begin, (long long)o->spans[k].end);
 		/* session legends flow on one line instead of a line each */
 		add(a, "AREA:sp%zu%s:session %s", k, shade[k % 3],
 		    esc(txt, sizeof(txt), o->spans[k].label));
 	}
-	if (o->nspans)
+	if (shown)
 		add(a, "COMMENT:\\l");
 }
 
@@ -237,7 +273,7 @@ static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
 		      const int *band)
 {
 	/* percentages read best without SI prefixes ("653.59m") */
-	const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%%s";
+	const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%s";
 	char txt[512];
 	size_t pad = 0;
 
@@ -296,7 +332,8 @@ static void add_marks(struct strbuf *a, const struct png_options *o)
 			continue;
 		}
 		add(a, "VRULE:%lld#C00000:%s:dashes", (long long)o->marks[k].t,
-		    esc(txt, sizeof(txt), o->marks[k].label));
+		    esc_cut(txt, sizeof(txt), o->marks[k].label,
+			    PNG_MARKER_LABEL_CHARS));
 		labelled++;
 	}
 	if (unlabelled)
@@ -327,10 +364,19 @@ static rrd_info_t *graph_utc(int argc, char **argv)
 static void read_legend(const rrd_info_t *info, size_t nseries,
 			struct png_legend *legend)
 {
-	for (size_t i = 0; i < nseries; i++)
+	size_t maxes = 0;
+
+	for (size_t i = 0; i < nseries; i++) {
 		legend[i].min = legend[i].avg = legend[i].max = NAN;
+		legend[i].max_text[0] = '\0';
+	}
 	for (const rrd_info_t *p = info; p; p = p->next) {
 		unsigned long k;
+		/* the GPRINTs' text, in series order (add_lines) */
+		if (p->type == RD_I_STR && !strncmp(p->key, "legend[", 7) &&
+		    !strncmp(p->value.u_str, "max ", 4) && maxes < nseries)
+			util_strlcpy(legend[maxes++].max_text, p->value.u_str,
+				     sizeof(legend[0].max_text));
 		if (p->type != RD_I_STR || sscanf(p->key, "print[%lu]", &k) != 1)
 			continue;
 		if (k / 3 >= nseries)

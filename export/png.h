@@ -85,10 +85,12 @@ struct png_options {
 /* min/avg/max of a series over the chart as rrd_graph_v computed them for
  * the legend (NAN when the series has no known value): with a band, min
  * and max are the lowest and highest sample, avg the average's; and what
- * its points are (png_rows_note; "" when librrd could not say). */
+ * its points are (png_rows_note; "" when librrd could not say), and the
+ * legend's text of the maximum. */
 struct png_legend {
 	double min, avg, max;
 	char points[64];
+	char max_text[40];	/* the legend's "max" as drawn: "max  23.99 M" */
 };
 
 /* Draw one chart into path (written in place by librrd). legend, when

@@ -191,6 +191,22 @@ int main(void)
 	EQ_DBL(lg[1].max, bmax, 1e-6, "scaled series max (KiB/s)");
 	EQ_DBL(lg[1].avg, bsum / ROWS, 0.02 * bsum / ROWS, "scaled avg");
 
+	EQ_STR(lg[0].max_text, "max    99.00", "a percentage's legend has no SI prefix");
+
+	/* a chart of bytes: the legend scales with an SI prefix (it drew a
+	 * literal "%s" after the number once) */
+	{
+		struct png_series b = { rrd, "bytes", "sda bytes", 0, 1 };
+		struct png_chart bc = { "Disk", "B/s", 1024, 0, NAN, &b, 1 };
+		struct png_legend bl[1];
+
+		OK(png_render(png, &bc, &o, bl, &e) == 0 &&
+		   !strcmp(bl[0].max_text, "max     6.00M"),
+		   "B/s legend: max 6 MiB as '6.00M'");
+		if (strcmp(bl[0].max_text, "max     6.00M"))
+			fprintf(stderr, "# legend max '%s'\n", bl[0].max_text);
+	}
+
 	/* same chart at another size, default size, odd file name */
 	o.width = 1200;
 	o.height = 500;
