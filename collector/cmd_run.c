@@ -378,38 +378,6 @@ static int begin(struct run *r, int po[2], int pe[2])
 	return shim_go(&r->shim);
 }
 
-static void write_all(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;	/* a closed stdout must not stop the run */
-		buf += w;
-		n -= (size_t)w;
-	}
-}
-
-/* One chunk from the command's stdout or stderr; 0 at its end. */
-static int copy_chunk(struct run *r, int *fdp, int to)
-{
-	char buf[65536];
-	ssize_t n = read(*fdp, buf, sizeof(buf));
-
-	if (n < 0 && errno == EINTR)
-		return 1;
-	if (n <= 0) {
-		close(*fdp);
-		*fdp = -1;
-		return 0;
-	}
-	write_all(to, buf, (size_t)n);
-	run_output_feed(&r->out, buf, (size_t)n);
-	return 1;
-}
-
 /* 5-6. Copy the output until the command has ended and its pipes closed
  * (or stayed idle for 2 s after its end: a daemon it left may hold
  * them); relay the signals that came. */
@@ -443,9 +411,9 @@ static void pump(struct run *r, int out, int err)
 			if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			if (p[i].fd == out)
-				copy_chunk(r, &out, 1);
+				run_output_copy(&r->out, &out, 1);
 			else if (p[i].fd == err)
-				copy_chunk(r, &err, 2);
+				run_output_copy(&r->out, &err, 2);
 			else if (shim_read(&r->shim) < 0)
 				shim_fd_open = 0;
 		}

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../client/client.h"
+#include "../common/util.h"
 #include "../logs/setdir.h"
 
 int run_output_open(struct run_output *o, const char *dir, const char *name,
@@ -194,4 +195,23 @@ void run_output_free(struct run_output *o)
 	free(o->keep);
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
+}
+
+int run_output_copy(struct run_output *o, int *fdp, int to)
+{
+	char buf[65536];
+	ssize_t n = read(*fdp, buf, sizeof(buf));
+
+	if (n < 0 && errno == EINTR)
+		return 1;
+	if (n <= 0) {
+		close(*fdp);
+		*fdp = -1;
+		return 0;
+	}
+	/* a closed or full stdout must not stop the run: its error is ours
+	 * to ignore, the log set still keeps the output */
+	(void)util_write_full(to, buf, (size_t)n);
+	run_output_feed(o, buf, (size_t)n);
+	return 1;
 }

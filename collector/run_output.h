@@ -49,6 +49,10 @@ int run_output_open(struct run_output *o, const char *dir, const char *name,
 		    unsigned long long cap, struct perr *e);
 /* Bytes the command printed (either stream). */
 void run_output_feed(struct run_output *o, const char *buf, size_t n);
+/* One chunk read from *fdp (the command's stdout or stderr), written to
+ * fd to (a closed stdout does not stop the run) and fed to o. Returns 1,
+ * or 0 at the stream's end (*fdp closed and set to -1). */
+int run_output_copy(struct run_output *o, int *fdp, int to);
 /* Finish the file (rewritten as its tail when the output overflowed the
  * cap) and the summary text (o->keep, o->nkeep). */
 void run_output_close(struct run_output *o);
