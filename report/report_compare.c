@@ -13,14 +13,19 @@
 static void cmp_row(FILE *f, const char *label, double a, double b,
 		    const char *unit)
 {
-	char ch[32] = "", pct[32] = "";
+	char ch[32] = "", pct[32] = "", va[32] = "-", vb[32] = "-";
 
+	/* unknown (no such counter, or no value in the session): "-" */
+	if (!isnan(a))
+		snprintf(va, sizeof(va), "%.1f", a);
+	if (!isnan(b))
+		snprintf(vb, sizeof(vb), "%.1f", b);
 	if (!isnan(a) && !isnan(b)) {
 		snprintf(ch, sizeof(ch), "%+.1f", b - a);
 		if (a != 0)
 			snprintf(pct, sizeof(pct), "%+.1f%%", 100 * (b - a) / fabs(a));
 	}
-	fprintf(f, "    %-30s %14.1f %14.1f %12s %9s  %s\n", label, a, b, ch, pct,
+	fprintf(f, "    %-30s %14s %14s %12s %9s  %s\n", label, va, vb, ch, pct,
 		unit);
 }
 
