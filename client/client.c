@@ -438,15 +438,48 @@ static void norm_extras(struct xs *x, const struct client_summary *s)
 		xs_add(x, "client.derived=%s", derived);
 }
 
+/* The session's normalised figures: with one summary its own; with
+ * several (a script that backs up one set after another, the seed kit's
+ * four file sets) their sums, each over the summaries that printed it,
+ * and the rate of the sums (the last summary alone would give one set's
+ * files and a rate from a sub-second elapsed time). */
+static void session_norm(const struct client_list *l,
+			 struct client_summary *out)
+{
+	static const int summed[] = { CLN_READ, CLN_SENT, CLN_FILES,
+				      CLN_DURATION, CLN_ERRORS };
+
+	if (l->n == 1) {
+		*out = l->s[0];
+		return;
+	}
+	client_summary_init(out);
+	for (size_t i = 0; i < sizeof(summed) / sizeof(summed[0]); i++) {
+		int k = summed[i];
+
+		for (size_t j = 0; j < l->n; j++) {
+			double v = l->s[j].norm[k];
+
+			if (isnan(v))
+				continue;
+			out->norm[k] = isnan(out->norm[k]) ? v : out->norm[k] + v;
+			out->derived |= l->s[j].derived & (1u << k);
+		}
+	}
+	client_derive(out);
+}
+
 char **client_extras(const struct client_list *l, size_t *n)
 {
 	struct xs x = { 0 };
+	struct client_summary norm;
 	*n = 0;
 	if (!l || !l->n || !l->def)
 		return NULL;
 	const struct client_summary *last = &l->s[l->n - 1];
 	xs_add(&x, "client=%s", l->def->name);
-	norm_extras(&x, last);
+	session_norm(l, &norm);
+	norm_extras(&x, &norm);
 	if (!l->def->fields) {	/* dsmc: its own keys, summary.h */
 		size_t m = 0;
 		char **own = summary_extras(&l->dsmc, &m);

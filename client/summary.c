@@ -535,19 +535,11 @@ void summary_print(FILE *out, const struct summary *s)
 				   s->f[f].printed);
 }
 
-static const char *extra_get(const struct marker *m, const char *key)
-{
-	for (size_t i = 0; i < m->nextra; i++)
-		if (m->extra[i].key && !strcmp(m->extra[i].key, key))
-			return m->extra[i].value ? m->extra[i].value : "";
-	return NULL;
-}
-
 int summary_print_session(FILE *out, const struct marker *end)
 {
 	if (!end)
 		return 0;
-	const char *ns = extra_get(end, "client.summaries");
+	const char *ns = marker_get(end, "client.summaries");
 	long nsum = ns ? strtol(ns, NULL, 10) : 1;
 	if (nsum < 1 || nsum > 100000)
 		nsum = 1;
@@ -562,7 +554,7 @@ int summary_print_session(FILE *out, const struct marker *end)
 			else
 				snprintf(key, sizeof(key), "client.%s",
 					 summary_fields[f].key);
-			const char *v = extra_get(end, key);
+			const char *v = marker_get(end, key);
 			if (!v)
 				continue;
 			if (k && !heading) {

@@ -143,7 +143,14 @@ void report_client_print(FILE *f, struct logset *ls,
 	const char *name = s->end_m ? report_client_norm(s->end_m, v, &derived) : NULL;
 	if (!name)
 		return;
-	fprintf(f, "  backup client %s:\n", name);
+	const char *ns = marker_get(s->end_m, "client.summaries");
+	long nsum = ns ? strtol(ns, NULL, 10) : 1;
+
+	if (nsum > 1)	/* client.c: several summaries are summed */
+		fprintf(f, "  backup client %s (the sums of its %ld summaries):\n",
+			name, nsum);
+	else
+		fprintf(f, "  backup client %s:\n", name);
 	for (int k = 0; k < CLN_COUNT; k++)
 		figure(f, labels[k], v[k], k, derived);
 	if (v[CLN_READ] > 0 && v[CLN_SENT] > 0)
