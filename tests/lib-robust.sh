@@ -57,3 +57,16 @@ mark_via() {
 	*) echo "perflog mark: ${_out#error }" >&2; return 1 ;;
 	esac
 }
+
+# umount_scratch DIR: unmount a suite's own mount at exit. A process that
+# still works there (the growth worker finishing its step after its
+# collector was killed with -9) gets 5 s; then the mount is detached
+# lazily, so that nothing stays mounted under /tmp.
+umount_scratch() {
+	for _ in $(seq 1 20); do
+		umount "$1" 2>/dev/null && return 0
+		mountpoint -q "$1" || return 0
+		sleep 0.25
+	done
+	umount -l "$1" 2>/dev/null
+}

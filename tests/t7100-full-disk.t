@@ -13,7 +13,7 @@
 FULL=$SCRATCH/full
 mkdir -p $FULL
 mount -t tmpfs -o size=12m,mode=0755 perflog-full $FULL 2>/dev/null || skip_all "cannot mount a tmpfs here"
-_umount() { umount $FULL 2>/dev/null; }
+_umount() { umount_scratch $FULL; }
 trap '_stop_all; _umount; _cleanup' EXIT
 _stop_all() { for p in $_pids; do kill -9 $p 2>/dev/null; done; sleep 0.3; }
 # a veth pair of our own is the device that appears; name it in advance

@@ -12,7 +12,7 @@
 FULL=$SCRATCH/full
 mkdir -p $FULL
 mount -t tmpfs -o size=4m,mode=0755 perflog-full $FULL 2>/dev/null || skip_all "cannot mount a tmpfs here"
-_umount() { umount $FULL 2>/dev/null; }
+_umount() { umount_scratch $FULL; }
 trap 'for p in $_pids; do kill -9 $p 2>/dev/null; done; sleep 0.3; _umount; _cleanup' EXIT
 cat > $SCRATCH/s.pml <<'PML'
 [log]
