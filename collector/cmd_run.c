@@ -372,9 +372,11 @@ static int begin(struct run *r, int po[2], int pe[2])
 		fprintf(stderr, ME ": begin marker: %s\n", text ? e.msg : "out of memory");
 	free(text);
 	run_extras_free(&x);
-	snprintf(r->outname, sizeof(r->outname), "output-%s.log", r->label);
-	if (run_output_open(&r->out, r->col.logset, r->outname, r->output, &e) < 0)
+	if (run_output_open(&r->out, r->col.logset, r->label, r->outname,
+			    sizeof(r->outname), r->output, &e) < 0) {
 		fprintf(stderr, ME ": %s (output not kept)\n", e.msg);
+		r->outname[0] = '\0';
+	}
 	return shim_go(&r->shim);
 }
 
@@ -445,7 +447,7 @@ static void end_extras(struct run *r, struct run_extras *x)
 	if (!s->exec_errno && s->exited && WIFSIGNALED(s->status))
 		run_extra_add(x, "signal=%d", WTERMSIG(s->status));
 	run_extra_add(x, "duration=%.3f", s->t1 > s->t0 ? s->t1 - s->t0 : 0.0);
-	if (r->out.cap) {
+	if (r->out.cap && r->outname[0]) {
 		run_extra_add(x, "output=%s", r->outname);
 		run_extra_add(x, "output.bytes=%llu", r->out.total);
 	}

@@ -20,20 +20,22 @@
 
 #include "../client/client.h"
 #include "../common/util.h"
-#include "../logs/setdir.h"
+#include "../logs/markers.h"
 
-int run_output_open(struct run_output *o, const char *dir, const char *name,
-		    unsigned long long cap, struct perr *e)
+int run_output_open(struct run_output *o, const char *dir, const char *label,
+		    char *name, size_t name_n, unsigned long long cap,
+		    struct perr *e)
 {
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->cap = cap;
 	if (!cap)
 		return 0;
-	/* in the log set, new (a label is unique in its set), never through
-	 * a symlink or onto a file someone planted */
-	o->fd = setdir_open_file(dir, name, O_WRONLY | O_CREAT | O_EXCL |
-				 O_APPEND, 0644, e);
+	/* in the log set, new (output-LABEL-2.log when a run of the same
+	 * label before this one kept its own), never through a symlink or
+	 * onto a file someone planted */
+	o->fd = markers_create_beside(dir, "output", label, "log", name,
+				      name_n, e);
 	if (o->fd < 0)
 		return -1;
 	o->ring = malloc(cap < 65536 ? (size_t)cap : 65536);

@@ -42,11 +42,13 @@ struct run_output {
 	size_t nline;
 };
 
-/* Start keeping up to cap bytes in DIR/NAME (opened without following a
- * symlink). With cap 0 nothing is kept. Returns 0, or -1 with e set when
- * the file cannot be opened (the output still passes through). */
-int run_output_open(struct run_output *o, const char *dir, const char *name,
-		    unsigned long long cap, struct perr *e);
+/* Start keeping up to cap bytes in DIR/output-LABEL.log (output-LABEL-2.log
+ * ... when taken; created new, never through a symlink); its name goes to
+ * name. With cap 0 nothing is kept. Returns 0, or -1 with e set when the
+ * file cannot be created (the output still passes through). */
+int run_output_open(struct run_output *o, const char *dir, const char *label,
+		    char *name, size_t name_n, unsigned long long cap,
+		    struct perr *e);
 /* Bytes the command printed (either stream). */
 void run_output_feed(struct run_output *o, const char *buf, size_t n);
 /* One chunk read from *fdp (the command's stdout or stderr), written to

@@ -58,6 +58,12 @@ like "$(field "$LS" end job-2 cmd)" 'w2 24000000' 'job-2: its own command'
 near "$(integral "$LS" job 'IO Write Bytes/sec' 1)" 8000000 0.05 'Process(job): its own tree'
 near "$(integral "$LS" job-2 'IO Write Bytes/sec' 1)" 24000000 0.05 'Process(job-2): the other tree, visible'
 ok 'each kept its own output file' test -e "$LS/output-job.log" -a -e "$LS/output-job-2.log"
+# a later run of the same label (none of that label on): a session "job"
+# again, its output in a file of its own, which its end marker names
+$PERFLOG run -o "$LS" -l job -- echo third-job-run >/dev/null
+is "$(field "$LS" end job output)" output-job-3.log 'a later run of the label: its output beside, in a new file'
+ok '... holding its own output' grep -qx third-job-run "$LS/output-job-3.log"
+ok '... and the first run'"'"'s file untouched' sh -c "! grep -q third-job-run '$LS/output-job.log'"
 
 # --- a client's summaries: four, then two hundred ---
 printf '#!/bin/sh\ncat %s\n' $TOP/tests/fixtures/clients/adsm-perfdata.txt >$SCRATCH/dsmc4
