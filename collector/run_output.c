@@ -38,6 +38,15 @@ int run_output_open(struct run_output *o, const char *dir, const char *label,
 				      name_n, e);
 	if (o->fd < 0)
 		return -1;
+	/* appending: run_output_close truncates back and writes the tail
+	 * at the new end */
+	if (fcntl(o->fd, F_SETFL, fcntl(o->fd, F_GETFL) | O_APPEND) < 0) {
+		perr_set(e, "unable to write '%s/%s': %s", dir, name,
+			 strerror(errno));
+		close(o->fd);
+		o->fd = -1;
+		return -1;
+	}
 	o->ring = malloc(cap < 65536 ? (size_t)cap : 65536);
 	return 0;
 }
