@@ -5,6 +5,8 @@
 # `make demo` and `make check` each work on a fresh machine, in either
 # order. Root installs with apt-get, others through sudo; without dpkg (not
 # Debian) nothing is installed and the build says what is missing.
+# `tests/deps.sh list [build|check]` prints the list: .ci/run installs it
+# all with apt-get, asking dpkg nothing.
 set -eu
 what=${1:-check}
 
@@ -23,7 +25,14 @@ CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
 case $what in
 build) pkgs=$BUILD ;;
 check) pkgs=$CHECK ;;
-*) echo "usage: tests/deps.sh [build|check]" >&2; exit 2 ;;
+list) # list [build|check]: the names only, for .ci/run's apt-get
+	case ${2:-check} in
+	build) echo $BUILD ;;
+	check) echo $CHECK ;;
+	*) echo "usage: tests/deps.sh list [build|check]" >&2; exit 2 ;;
+	esac
+	exit 0 ;;
+*) echo "usage: tests/deps.sh [build|check|list [build|check]]" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
