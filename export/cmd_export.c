@@ -59,19 +59,6 @@ static int time_arg(const char *v, time_t *t)
 	return 0;
 }
 
-/* --width / --height */
-static int size_arg(const char *name, const char *v, int *out)
-{
-	long n;
-
-	if (util_parse_long(v, 1, 100000, &n) < 0) {
-		fprintf(stderr, "perflog export: %s: bad size '%s'\n", name, v);
-		return -1;
-	}
-	*out = (int)n;
-	return 0;
-}
-
 /* The command line, checked: 0, -1 after --help, or the exit status with
  * the message printed. */
 static int parse_args(int argc, char **argv, struct options *o)
@@ -105,8 +92,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'C': o->po.counters = optarg; break;
 		case 'f': if (time_arg(optarg, &o->from)) return 2; break;
 		case 't': if (time_arg(optarg, &o->to)) return 2; break;
-		case 'W': if (size_arg("--width", optarg, &o->po.width)) return 2; break;
-		case 'H': if (size_arg("--height", optarg, &o->po.height)) return 2; break;
+		case 'W': if (png_size_arg("export", "--width", optarg, &o->po.width)) return 2; break;
+		case 'H': if (png_size_arg("export", "--height", optarg, &o->po.height)) return 2; break;
 		case 'h': usage(stdout); return -1;
 		default: return util_bad_option("export", argv, optind, optopt);
 		}

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/util.h"
 #include "../counters/catalog.h"
 #include "../counters/chartset.h"
 #include "../logs/lookup.h"
@@ -377,5 +378,17 @@ int png_export_points(struct logset *ls, const struct marker_list *ml,
 			&r, e) < 0)
 		return -1;
 	png_rows_note(buf, n, &r, 0);
+	return 0;
+}
+
+int png_size_arg(const char *cmd, const char *opt, const char *v, int *out)
+{
+	long n;
+
+	if (util_parse_long(v, 1, 100000, &n) < 0) {
+		fprintf(stderr, "perflog %s: %s: bad size '%s'\n", cmd, opt, v);
+		return -1;
+	}
+	*out = (int)n;
 	return 0;
 }

@@ -51,6 +51,11 @@ struct png_export_options {
 	const char *counters;
 };
 
+/* A --width or --height value (1..100000 pixels) into *out; else "perflog
+ * CMD: OPT: bad size 'V'" on stderr and -1. For every command that draws
+ * charts (export --png, report --html). */
+int png_size_arg(const char *cmd, const char *opt, const char *v, int *out);
+
 /* Draw every chart into outdir (created if missing). Returns the number of
  * charts written, or -1 with e set (bad session or counter names, librrd
  * errors). names, when not NULL, receives up to maxnames chart file names

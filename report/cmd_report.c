@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../commands.h"
+#include "../export/png_export.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -32,18 +33,6 @@ static void usage(FILE *f)
 		"  --instrumentation FILE the client's instrumentation report (dsmc\n"
 		"                         testflag=instrument:detail) for every session\n"
 		"  --width W --height H   chart size in pixels for --html\n");
-}
-
-static int size_arg(const char *name, const char *v, int *out)
-{
-	long n;
-
-	if (util_parse_long(v, 1, 100000, &n) < 0) {
-		fprintf(stderr, "perflog report: %s: bad number '%s'\n", name, v);
-		return -1;
-	}
-	*out = (int)n;
-	return 0;
 }
 
 /* DIR against DIR2: text or JSON; frees a. The exit status. */
@@ -95,8 +84,8 @@ int cmd_report(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'H': html = optarg; break;
 		case 'I': instr = optarg; break;
-		case 'W': if (size_arg("--width", optarg, &width)) return 2; break;
-		case 'E': if (size_arg("--height", optarg, &height)) return 2; break;
+		case 'W': if (png_size_arg("report", "--width", optarg, &width)) return 2; break;
+		case 'E': if (png_size_arg("report", "--height", optarg, &height)) return 2; break;
 		case 'h': usage(stdout); return 0;
 		default: return util_bad_option("report", argv, optind, optopt);
 		}
