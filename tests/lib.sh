@@ -175,6 +175,21 @@ make_veth() {
 	return 0
 }
 
+# need_netns: skip the suite unless it can build private networks and load
+# them (root, ip(8), the load generator).
+need_netns() {
+	[ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces)"
+	command -v ip >/dev/null || skip_all "no ip(8)"
+	[ -x "$LOADGEN" ] || skip_all "no $LOADGEN (make build/tools/loadgen)"
+}
+
+# netns_add NAME: a network namespace of the suite's own, deleted at exit
+# with every device in it; the suite is skipped when none can be made.
+netns_add() {
+	ip netns add "$1" 2>/dev/null || skip_all "cannot create a network namespace"
+	_netns="$_netns $1"
+}
+
 _cleanup_net() {
 	for v in $_veths; do ip link del "$v" 2>/dev/null; done
 	for ns in $_netns; do ip netns del "$ns" 2>/dev/null; done

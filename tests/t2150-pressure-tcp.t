@@ -13,14 +13,10 @@
 # object is not offered and nothing is logged for it, not zeros.
 . "$(dirname "$0")/lib.sh"
 [ -r /proc/pressure/cpu ] || skip_all "no /proc/pressure (kernel before 4.20 or psi=0)"
-[ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces)"
-command -v ip >/dev/null || skip_all "no ip(8)"
-[ -x "$LOADGEN" ] || skip_all "no $LOADGEN (make build/tools/loadgen)"
+need_netns
 NSA=plpa$$ NSB=plpb$$
-ip netns add $NSA 2>/dev/null || skip_all "cannot create a network namespace"
-_netns="$_netns $NSA"
-ip netns add $NSB || skip_all "cannot create a network namespace"
-_netns="$_netns $NSB"
+netns_add $NSA
+netns_add $NSB
 n=$(( $$ % 200 + 20 ))
 HERE=169.254.$n.1 PEER=169.254.$n.2
 ip -n $NSA link set lo up; ip -n $NSB link set lo up

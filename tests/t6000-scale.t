@@ -10,8 +10,7 @@
 command -v ip >/dev/null || skip_all "no ip command"
 command -v rrdtool >/dev/null || skip_all "rrdtool not installed"
 NS=plscale$$
-ip netns add $NS 2>/dev/null || skip_all "cannot create a network namespace"
-_netns="$_netns $NS"	# deleted at exit with every veth in it
+netns_add $NS	# deleted at exit with every veth in it
 PAIRS=100
 unset PERFLOG_BATCH	# the default, batched writes
 for i in $(seq $PAIRS); do

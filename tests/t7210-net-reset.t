@@ -12,14 +12,10 @@
 # _Total exceeds the link's capacity (its Current Bandwidth).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-robust.sh"
-[ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces)"
-command -v ip >/dev/null || skip_all "no ip(8)"
-[ -x "$LOADGEN" ] || skip_all "no $LOADGEN (make build/tools/loadgen)"
+need_netns
 NSA=plra$$ NSB=plrb$$
-ip netns add $NSA 2>/dev/null || skip_all "cannot create a network namespace"
-_netns="$_netns $NSA"
-ip netns add $NSB || skip_all "cannot create a network namespace"
-_netns="$_netns $NSB"
+netns_add $NSA
+netns_add $NSB
 n=$(( $$ % 200 + 20 ))
 HERE=169.254.$n.1 PEER=169.254.$n.2
 

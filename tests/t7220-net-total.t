@@ -14,14 +14,10 @@
 # sent must show in _Total once: as much as the bottom devices pa1..pa7
 # together, not as much again for br0, mv0, pa3.100, bond0, vx0 and ifb0.
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" = 0 ] || skip_all "needs root (network namespaces)"
-command -v ip >/dev/null || skip_all "no ip(8)"
-[ -x "$LOADGEN" ] || skip_all "no $LOADGEN (make build/tools/loadgen)"
+need_netns
 NSA=plta$$ NSB=pltb$$
-ip netns add $NSA 2>/dev/null || skip_all "cannot create a network namespace"
-_netns="$_netns $NSA"
-ip netns add $NSB || skip_all "cannot create a network namespace"
-_netns="$_netns $NSB"
+netns_add $NSA
+netns_add $NSB
 A="ip -n $NSA" B="ip -n $NSB"
 $A link set lo up; $B link set lo up
 base=$(( $$ % 40 * 6 + 8 ))
