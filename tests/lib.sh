@@ -175,6 +175,20 @@ make_veth() {
 	return 0
 }
 
+# start_fg CMD...: a foreground collector (CMD is its whole command line:
+# `$PERFLOG start -f ...`, or that under `ip netns exec NS`) in the
+# background, tracked, its stdout in $SCRATCH/fg.out and stderr in
+# $SCRATCH/fg.err. Sets fg (its pid) and dir (the log set it printed; empty,
+# with its stderr shown, when it printed none within 15 s).
+start_fg() {
+	"$@" > "$SCRATCH/fg.out" 2> "$SCRATCH/fg.err" &
+	fg=$!
+	track_pid $fg
+	wait_for 15 test -s "$SCRATCH/fg.out" ||
+		{ echo "# the collector did not start:"; sed 's/^/#   /' "$SCRATCH/fg.err"; } >&2
+	dir=$(head -1 "$SCRATCH/fg.out")
+}
+
 # need_netns: skip the suite unless it can build private networks and load
 # them (root, ip(8), the load generator).
 need_netns() {

@@ -42,11 +42,7 @@ send() { # BYTES
 LOGS=$SCRATCH/logs
 printf '[log]\ninterval = 1\n[counters]\n\\Pressure(*)\\*\n\\TCP\\*\n' > $SCRATCH/p.pml
 out0=$(snmp OutSegs) re0=$(snmp RetransSegs)
-ip netns exec $NSA $PERFLOG start -f -o $LOGS -i 1 -c $SCRATCH/p.pml > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
-fg=$!
-track_pid $fg
-wait_for 15 test -s $SCRATCH/fg.out
-dir=$(head -1 $SCRATCH/fg.out)
+start_fg ip netns exec $NSA $PERFLOG start -f -o $LOGS -i 1 -c $SCRATCH/p.pml
 wait_for 10 test -e "$dir/TCP.rrd"
 ok 'Pressure and TCP files' test -e "$dir/Pressure-cpu.rrd" -a -e "$dir/Pressure-io.rrd" -a -e "$dir/Pressure-memory.rrd" -a -e "$dir/TCP.rrd"
 sleep 1.5

@@ -8,11 +8,7 @@
 [ "$(id -u)" = 0 ] || skip_all "needs root (veth, loop devices)"
 LOGS=$SCRATCH/logs
 
-$PERFLOG start -f -o $LOGS -i 1 > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
-fg=$!
-track_pid $fg
-wait_for 15 test -s $SCRATCH/fg.out
-dir=$(head -1 $SCRATCH/fg.out)
+start_fg $PERFLOG start -f -o $LOGS -i 1
 ok 'collector started' test -f "$dir/perflog.meta"
 sleep 1.2
 

@@ -47,11 +47,7 @@ after_sample() {
 
 LOGS=$SCRATCH/logs
 printf '[log]\ninterval = 1\n[counters]\n\\Network Interface(*)\\*\n' > $SCRATCH/net.pml
-ip netns exec $NSA $PERFLOG start -f -o $LOGS -i 1 -c $SCRATCH/net.pml > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
-fg=$!
-track_pid $fg
-wait_for 15 test -s $SCRATCH/fg.out
-dir=$(head -1 $SCRATCH/fg.out)
+start_fg ip netns exec $NSA $PERFLOG start -f -o $LOGS -i 1 -c $SCRATCH/net.pml
 rrd=$dir/NetworkInterface-plr0.rrd
 wait_for 10 test -e "$rrd"
 ok 'the collector logs plr0 inside the namespace' test -e "$rrd"

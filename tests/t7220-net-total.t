@@ -63,11 +63,7 @@ diag "paths: $paths${mirror:+, ifb0 mirrors pa1}"
 
 LOGS=$SCRATCH/logs
 printf '[log]\ninterval = 1\n[counters]\n\\Network Interface(*)\\*\n' > $SCRATCH/net.pml
-ip netns exec $NSA $PERFLOG start -f -o $LOGS -i 1 -c $SCRATCH/net.pml > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
-fg=$!
-track_pid $fg
-wait_for 15 test -s $SCRATCH/fg.out
-dir=$(head -1 $SCRATCH/fg.out)
+start_fg ip netns exec $NSA $PERFLOG start -f -o $LOGS -i 1 -c $SCRATCH/net.pml
 wait_for 10 test -e "$dir/NetworkInterface-_Total.rrd"
 ok 'the collector logs _Total inside the namespace' test -e "$dir/NetworkInterface-_Total.rrd"
 ip netns exec $NSA $PERFLOG counters > $SCRATCH/counters.out 2>&1

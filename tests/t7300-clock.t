@@ -12,11 +12,7 @@ OFF=$SCRATCH/clock-offset
 echo 0 > $OFF
 export PERFLOG_TEST_CLOCK_OFFSET_FILE=$OFF
 
-$PERFLOG start -f -o $LOGS -i 1 > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
-fg=$!
-track_pid $fg
-wait_for 15 test -s $SCRATCH/fg.out || { echo "# collector did not start"; cat $SCRATCH/fg.err; }
-dir=$(head -1 $SCRATCH/fg.out)
+start_fg $PERFLOG start -f -o $LOGS -i 1
 rrd=$dir/Memory.rrd
 ok 'collector started' test -f "$rrd"
 

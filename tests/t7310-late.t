@@ -13,11 +13,7 @@ OFF=$SCRATCH/clock-offset
 echo 0 > $OFF
 export PERFLOG_TEST_CLOCK_OFFSET_FILE=$OFF
 
-$PERFLOG start -f -o $LOGS -i 1 > $SCRATCH/fg.out 2> $SCRATCH/fg.err &
-fg=$!
-track_pid $fg
-wait_for 15 test -s $SCRATCH/fg.out || { echo "# did not start"; cat $SCRATCH/fg.err; }
-dir=$(head -1 $SCRATCH/fg.out)
+start_fg $PERFLOG start -f -o $LOGS -i 1
 ok 'collector started' test -f "$dir/perflog.meta"
 sleep 3.3
 kill -STOP $fg
