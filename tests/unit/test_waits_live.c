@@ -56,7 +56,6 @@ static const char *const kid_name[NKIDS] = {
 static pid_t kid[NKIDS];
 static pid_t pinned_tid[2];
 static int pipefd[2], tcp[2], ready[2];
-static char dsync_path[64] = "";
 static char cgdir[128] = "";
 static char delayacct_old = 0;
 
@@ -84,6 +83,26 @@ static void *pinned_thread(void *arg)
 	sched_setaffinity(0, sizeof(*one), one);
 	spin_until(1e12);
 	return NULL;
+}
+
+/* An O_DSYNC file of the writer's own in dir, already unlinked: each
+ * writer has its inode (two on one file wait on its lock, not on the
+ * disk), and nothing is left behind however the test ends. */
+static int private_file(const char *dir)
+{
+	char name[64];
+	int tmp, fd;
+
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_DSYNC, 0600);
+	if (fd >= 0)
+		return fd;
+	snprintf(name, sizeof(name), "%s/perflog-waits-XXXXXX", dir);
+	if ((tmp = mkstemp(name)) < 0)
+		return -1;
+	fd = open(name, O_WRONLY | O_DSYNC);
+	unlink(name);
+	close(tmp);
+	return fd;
 }
 
 static void behave(int k)
@@ -125,7 +144,7 @@ static void behave(int k)
 	}
 	case DSYNC: {
 		static char buf[4096];
-		int fd = open(dsync_path, O_WRONLY | O_CREAT | O_DSYNC, 0600);
+		int fd = private_file("/tmp");
 
 		memset(buf, 'x', sizeof(buf));
 		if (fd < 0)
@@ -163,7 +182,7 @@ static void behave(int k)
 /* Whatever way this test ends (an abort from a sanitizer skips atexit),
  * a guard process puts back what it changed: the children die with it
  * (PR_SET_PDEATHSIG), the guard sees its pipe close, then restores
- * kernel.task_delayacct, removes the cgroup and the scratch file. */
+ * kernel.task_delayacct and removes the cgroup. */
 static void start_guard(void)
 {
 	int fd[2];
@@ -205,9 +224,6 @@ static void start_guard(void)
 				break;
 			nap(0.05);
 		}
-		snprintf(dsync_path, sizeof(dsync_path),
-			 "/tmp/perflog-waits-%d.dat", (int)parent);
-		unlink(dsync_path);
 		_exit(0);
 	}
 	close(fd[0]);	/* fd[1] stays open in this process only */
@@ -228,8 +244,6 @@ static void stop_kids(void)
 			waitpid(kid[k], NULL, 0);
 			kid[k] = 0;
 		}
-	if (dsync_path[0])
-		unlink(dsync_path);
 	if (delayacct_old) {
 		FILE *f = fopen("/proc/sys/kernel/task_delayacct", "w");
 
@@ -258,8 +272,6 @@ static void start_kids(void)
 		exit(1);
 	}
 	close(ls);
-	snprintf(dsync_path, sizeof(dsync_path), "/tmp/perflog-waits-%d.dat",
-		 (int)getpid());
 	start_guard();
 	atexit(stop_kids);
 	for (int k = 0; k < NKIDS; k++) {
@@ -310,20 +322,48 @@ static double pct(const struct waits_total *t, enum waits_state s)
 /* A synchronous writer: on a loaded machine it may spend most of its
  * time waiting for a CPU after each write, so the check is on the share
  * of its blocked time, which must be nearly all disk. */
-static int disk_writer(const struct waits_total *t)
+static void show_to(FILE *out, const char *name, const struct waits_total *t)
 {
-	double blocked = pct(t, WS_DISK) + pct(t, WS_NET) + pct(t, WS_OTHER) +
-			 pct(t, WS_SLEEP);
-
-	return t && pct(t, WS_DISK) >= 5 && pct(t, WS_DISK) >= 0.8 * blocked;
+	fprintf(out, "# %-9s", name);
+	for (int s = 0; s < WS_N; s++)
+		fprintf(out, " %s %5.1f", waitrates_name(s), pct(t, s));
+	fprintf(out, "\n");
 }
 
 static void show(const char *name, const struct waits_total *t)
 {
-	printf("# %-9s", name);
-	for (int s = 0; s < WS_N; s++)
-		printf(" %s %5.1f", waitrates_name(s), pct(t, s));
-	printf("\n");
+	show_to(stdout, name, t);
+}
+
+/* The O_DSYNC writer, wait channels visible: its blocked time is disk.
+ * How long it blocks is the device's (a fast or write-cached one
+ * completes a 4 KiB write in microseconds and the writer mostly runs);
+ * blocked is exact (the time less cpu and run delay, from schedstat),
+ * so where it is under a tenth there is nothing to judge, said as a
+ * skip. The row goes to stderr on failure: CI shows only that. */
+static int hardly_blocked(const struct waits_total *t)
+{
+	return t && pct(t, WS_DISK) + pct(t, WS_NET) + pct(t, WS_OTHER) +
+			    pct(t, WS_SLEEP) < 10;
+}
+
+static void disk_writer(const struct waits_total *t)
+{
+	double blocked = pct(t, WS_DISK) + pct(t, WS_NET) + pct(t, WS_OTHER) +
+			 pct(t, WS_SLEEP);
+
+	if (hardly_blocked(t)) {
+		printf("ok %d # skip the writer hardly blocked (%.1f%% of its "
+		       "time): the device under /tmp does not make it wait\n",
+		       ++tap_n, blocked);
+		return;
+	}
+	OK(t && pct(t, WS_DISK) >= 0.8 * blocked,
+	   "O_DSYNC writes: disk, nearly all the blocked time");
+	if (!t)
+		fprintf(stderr, "# the writer was not in the totals\n");
+	else if (pct(t, WS_DISK) < 0.8 * blocked)
+		show_to(stderr, "dsync", t);
 }
 
 static void snap_copy(struct waits_snap *dst, const struct waits_snap *src)
@@ -419,8 +459,7 @@ static void test_root(void)
 	OK(pct(total(&tot, kid[TCPREAD]), WS_NET) >= 90, "read on TCP: net");
 	OK(pct(total(&tot, kid[POLLSOCK]), WS_NET) >= 90, "poll on TCP: net");
 	OK(pct(total(&tot, kid[EPOLLPIPE]), WS_OTHER) >= 90, "epoll on a pipe: other");
-	OK(disk_writer(total(&tot, kid[DSYNC])),
-	   "O_DSYNC writes: disk, nearly all the blocked time");
+	disk_writer(total(&tot, kid[DSYNC]));
 	t = total(&tot, kid[HALF]);
 	OK(pct(t, WS_SLEEP) >= 30 && pct(t, WS_SLEEP) <= 70 &&
 	   pct(t, WS_CPU) + pct(t, WS_CPU_WAIT) >= 30 &&
@@ -620,9 +659,14 @@ static void test_delayacct(void)
 		printf("# blkio delay %.3f s -> %.3f s\n", (double)ta->blkio_ns / 1e9,
 		       (double)tb->blkio_ns / 1e9);
 	EQ_INT(v.exact_disk, 1, "delay accounting on: disk has its floor");
-	OK(ta && tb && ta->blkio_ns != WAITS_NA && tb->blkio_ns > ta->blkio_ns,
-	   "the writer's block-I/O delay grew");
-	{
+	if (hardly_blocked(total(&tot, writer))) {
+		printf("ok %d # skip the writer hardly blocked: no delay to see\n",
+		       ++tap_n);
+		printf("ok %d # skip the writer hardly blocked: no floor to check\n",
+		       ++tap_n);
+	} else {
+		OK(ta && tb && ta->blkio_ns != WAITS_NA && tb->blkio_ns > ta->blkio_ns,
+		   "the writer's block-I/O delay grew");
 		/* the delay comes in 10 ms clock ticks, and on a loaded 6.x
 		 * kernel cpu + run delay + block-I/O delay may exceed the time
 		 * by a few percent: disk is the delay, capped at what cpu and
@@ -633,6 +677,8 @@ static void test_delayacct(void)
 
 		OK(t && t->sec[WS_DISK] >= (blk < left ? blk : left) - 0.05,
 		   "disk is at least the block-I/O delay (or all that is left)");
+		if (!(t && t->sec[WS_DISK] >= (blk < left ? blk : left) - 0.05))
+			show_to(stderr, "dsync+da", t);
 	}
 	waits_snap_free(&a);
 	waits_snap_free(&b);
