@@ -30,6 +30,7 @@
 
 #include "../common/strbuf.h"
 #include "../common/util.h"
+#include "../logs/rrdlock.h"
 
 /* Dark, distinct, legible in grey print (ColorBrewer Dark2 + Set1). */
 static const char *palette[] = {
@@ -340,16 +341,20 @@ static void add_marks(struct strbuf *a, const struct png_options *o)
 		add(a, "COMMENT:(+%zu more markers)", unlabelled);
 }
 
-/* rrd_graph_v with the axis in UTC whatever the user's TZ. */
+/* rrd_graph_v with the axis in UTC whatever the user's TZ; a live set's
+ * update holding a file's lock is waited out (rrdlock.h). */
 static rrd_info_t *graph_utc(int argc, char **argv)
 {
 	char *oldtz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+	double until = rrdlock_deadline(RRDLOCK_READ_WAIT);
 	rrd_info_t *info;
 
 	setenv("TZ", "UTC", 1);
 	tzset();
-	rrd_clear_error();
-	info = rrd_graph_v(argc, argv);
+	do {
+		rrd_clear_error();
+		info = rrd_graph_v(argc, argv);
+	} while (!info && rrdlock_again(until));
 	if (oldtz) {
 		setenv("TZ", oldtz, 1);
 		free(oldtz);

@@ -17,6 +17,7 @@
 #include <rrd.h>
 
 #include "../common/util.h"
+#include "../logs/rrdlock.h"
 
 unsigned long png_point_step(const struct png_options *o)
 {
@@ -39,9 +40,8 @@ static unsigned long archive_step(const char *file, const char *cf,
 	char **names = NULL;
 	rrd_value_t *data = NULL;
 
-	rrd_clear_error();
-	if (rrd_fetch_r(file, cf, &start, &end, &step, &ds_cnt, &names,
-			&data) != 0) {
+	if (rrdlock_fetch(file, cf, &start, &end, &step, &ds_cnt, &names,
+			  &data) != 0) {
 		rrd_clear_error();
 		return 0;
 	}

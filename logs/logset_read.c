@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rrdlock.h"
 #include "setdir.h"
 
 struct logset {
@@ -175,6 +176,7 @@ long logset_find(const struct logset *ls, const char *path)
 time_t logset_last(struct logset *ls)
 {
 	time_t last = 0;
+	double until = rrdlock_deadline(RRDLOCK_READ_WAIT);
 
 	for (size_t i = 0; i < ls->meta.ncounters; i++) {
 		struct setdir_rrd r;
@@ -192,7 +194,9 @@ time_t logset_last(struct logset *ls)
 				    0, &r, NULL) < 0)
 			continue;
 		rrd_clear_error();
-		t = rrd_last_r(r.path);
+		do	/* a live set: an update may hold the lock (rrdlock.h) */
+			t = rrd_last_r(r.path);
+		while (t < 0 && rrdlock_again(until));
 		setdir_rrd_close(&r);
 		if (t > last)
 			last = t;
@@ -289,9 +293,8 @@ static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
 	if (start < floor_start)
 		start = floor_start;
 	end = to > start ? to : start + 1;
-	rrd_clear_error();
-	if (rrd_fetch_r(r.path, cf, &start, &end, &step, &ds_cnt, &names,
-			&data) != 0) {
+	if (rrdlock_fetch(r.path, cf, &start, &end, &step, &ds_cnt, &names,
+			  &data) != 0) {
 		const char *why = rrd_get_error();
 
 		perr_set(e, "log set '%s': %s: %s", ls->dir, file,

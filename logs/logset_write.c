@@ -43,6 +43,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "rrdlock.h"
 #include "setdir.h"
 
 #define DEFAULT_RETENTION (2UL * 86400)
@@ -464,6 +465,7 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 
 	if (check_time(w, t, e) < 0)
 		return -1;
+	w->lock_until = rrdlock_deadline(RRDLOCK_SAMPLE_WAIT);
 	writer_jobs(w, t);
 	if (w->meta_dirty && write_meta(w, e) < 0)
 		rc = -1;	/* the rows still go in */
@@ -512,6 +514,10 @@ int logset_flush(struct logset_writer *w, struct perr *e)
 	int rc = 0;
 
 	writer_jobs_wait(w);
+	/* a flush is asked for (a sync, the close): a reader may hold it a
+	 * little longer than a sample would be */
+	w->lock_until = rrdlock_deadline(w->closing ? RRDLOCK_READ_WAIT :
+					 RRDLOCK_SAMPLE_WAIT);
 	if (w->meta_dirty && write_meta(w, e) < 0)
 		rc = -1;
 	for (size_t i = 0; i < w->nfiles; i++)

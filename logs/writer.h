@@ -85,6 +85,8 @@ struct logset_writer {
 	struct grower grower;
 	size_t nfailing;		/* files with a job or write failing */
 	int closing;			/* write what is held, wrap or not */
+	double lock_until;		/* writes wait out readers' locks until
+					 * then (rrdlock.h): one sample's budget */
 	struct perr failure;		/* the latest failure's message */
 };
 

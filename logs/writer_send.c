@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rrdlock.h"
 #include "setdir.h"
 
 /* The client library's request buffer (rrd_client.c, RRD_CMD_MAX). */
@@ -45,7 +46,9 @@ static double file_last(struct logset_writer *w, struct wfile *f)
 		return (double)rrdc_last(f->path);
 	if (setdir_rrd_open(w->dfd, w->dir, f->name, 0, &r, NULL) < 0)
 		return -1;
-	t = rrd_last_r(r.path);
+	do
+		t = rrd_last_r(r.path);
+	while (t < 0 && rrdlock_again(w->lock_until));
 	setdir_rrd_close(&r);
 	return (double)t;
 }
@@ -115,7 +118,12 @@ static int send_local(struct logset_writer *w, struct wfile *f,
 		size_t k = build(w, f, SEND_ROWS, 0);
 
 		rrd_clear_error();
-		rc = k ? rrd_updatex_r(r.path, NULL, 0, (int)k, w->argv) : -1;
+		/* a reader's lock (rrdlock.h): wait it out, within the
+		 * sample's budget; then the rows stay held for the next */
+		do
+			rc = k ? rrd_updatex_r(r.path, NULL, 0, (int)k,
+					       w->argv) : -1;
+		while (rc != 0 && rrdlock_again(w->lock_until));
 		if (rc != 0) {
 			perr_set(e, "unable to update '%s': %s", f->path,
 				 setdir_rrd_why(&r, f->name,

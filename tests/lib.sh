@@ -15,6 +15,8 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERFLOG=${PERFLOG:-$TOP/perflog}
 SCRATCH=$(mktemp -d /tmp/perflog-test.XXXXXX)
+# stock rrdtool, tried again when it meets the collector's lock (bin/rrdtool)
+PATH=$TOP/tests/bin:$PATH
 # every collector of this suite registers here, apart from the user's own
 export PERFLOG_RUNTIME_DIR=$SCRATCH/run
 export TZ=UTC LC_ALL=C LC_NUMERIC=C

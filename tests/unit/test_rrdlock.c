@@ -1,0 +1,237 @@
+/*
+ * test_rrdlock.c - librrd's file locks met by another process
+ * (logs/rrdlock.h). librrd 1.7 locks without waiting, so before, a reader
+ * meeting an update failed ("could not lock RRD": `perflog report` on a
+ * live set) and an update meeting a reader failed too (the collector's
+ * "unable to update"). Here a child process takes the lock the way
+ * librrd does (fcntl, the whole file) and holds it:
+ *   - an exclusive lock for 0.2 s: logset_fetch waits it out;
+ *   - a shared lock for 0.05 s: the writer's update waits it out;
+ *   - a shared lock held for good (anyone who can read a file can): the
+ *     update fails within the sample's budget, naming the lock, and once
+ *     the lock is gone the next sample writes every held row;
+ * and rrdlock_again itself: other errors and a past deadline end the
+ * retries.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <math.h>
+#include <rrd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../common/util.h"
+#include "../../logs/logset.h"
+#include "../../logs/rrdlock.h"
+#include "tap.h"
+
+static char scratch[] = "/tmp/perflog-rrdlock-XXXXXX";
+static time_t start;
+
+/* A child holding an fcntl lock of type on path for secs (< 0: until
+ * killed); returns once the lock is taken. */
+static pid_t hold_lock(const char *path, short type, double secs)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(ready) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(path, type == F_WRLCK ? O_RDWR : O_RDONLY);
+		struct flock l = { .l_type = type, .l_whence = SEEK_SET };
+
+		if (fd < 0 || fcntl(fd, F_SETLKW, &l) < 0)
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		if (secs < 0)
+			for (;;)
+				pause();
+		{
+			struct timespec ts = { (time_t)secs,
+					       (long)(fmod(secs, 1) * 1e9) };
+
+			nanosleep(&ts, NULL);
+		}
+		_exit(0);
+	}
+	close(ready[1]);
+	if (pid < 0 || read(ready[0], &c, 1) != 1) {
+		close(ready[0]);
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		return -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+static void fill(struct sample *s, int i)
+{
+	struct instance_values *v = &s->inst[0];
+
+	s->n = 1;
+	v->object = OBJ_MEMORY;
+	strcpy(v->instance, "");
+	for (int k = 0; k < CATALOG_MAX_PER_OBJECT; k++)
+		v->v[k] = 1e9 + i;
+}
+
+static time_t file_last(const char *path)
+{
+	time_t t;
+
+	rrd_clear_error();
+	t = rrd_last_r(path);
+	rrd_clear_error();
+	return t;
+}
+
+static void check_writer_and_reader(void)
+{
+	struct logset_options opt = {
+		.parent = scratch, .name = "set", .interval = 1,
+		.retention = 3600, .start = start,
+	};
+	struct logset_writer *w;
+	struct instance_values inst[1];
+	struct sample s = { .inst = inst, .cap = 1 };
+	struct perr e;
+	int mem[2] = { 0, 1 }, bad = 0, i;
+	char path[700];
+	pid_t locker;
+	double t0;
+
+	snprintf(path, sizeof(path), "%s/set/Memory.rrd", scratch);
+	if (logset_create(&opt, &w, &e) < 0 ||
+	    logset_add_instance(w, OBJ_MEMORY, "", mem, 2, &e) < 0 ||
+	    logset_flush(w, &e) < 0) {
+		OK(0, "log set created");
+		printf("# %s\n", e.msg);
+		return;
+	}
+	for (i = 1; i <= 10; i++) {
+		fill(&s, i);
+		bad += logset_write_sample(w, start + i, &s, &e) < 0;
+	}
+	EQ_INT(bad, 0, "10 samples written");
+
+	/* a reader holds its shared lock for 50 ms: the update waits */
+	locker = hold_lock(path, F_RDLCK, 0.05);
+	OK(locker > 0, "a reader holds the file (shared lock)");
+	fill(&s, 11);
+	OK(logset_write_sample(w, start + 11, &s, &e) == 0,
+	   "the update waits the reader out");
+	EQ_INT((int)(file_last(path) - start), 11, "... and its row is in");
+	reap(locker);
+
+	/* a reader that never lets go: the update gives up within the
+	 * sample's budget, says why, and keeps the rows */
+	locker = hold_lock(path, F_RDLCK, -1);
+	fill(&s, 12);
+	t0 = util_monotonic();
+	e.msg[0] = '\0';
+	OK(logset_write_sample(w, start + 12, &s, &e) < 0,
+	   "a lock held for good: the update fails");
+	printf("# after %.3f s: %s\n", util_monotonic() - t0, e.msg);
+	OK(strstr(e.msg, "could not lock") != NULL, "... naming the lock");
+	fill(&s, 13);
+	logset_write_sample(w, start + 13, &s, &e);
+	EQ_INT((int)(file_last(path) - start), 11, "... its rows are held");
+	reap(locker);
+	fill(&s, 14);
+	OK(logset_write_sample(w, start + 14, &s, &e) == 0,
+	   "the lock gone: the next sample writes");
+	EQ_INT((int)(file_last(path) - start), 14, "... every held row with it");
+	OK(logset_close_writer(w, start + 14, &e) == 0, "closed");
+
+	/* an update holds the exclusive lock for 0.2 s: a reader waits */
+	{
+		struct logset *ls;
+		struct logset_series out = { 0 };
+		long k;
+
+		snprintf(path, sizeof(path), "%s/set", scratch);
+		if (logset_open(path, &ls, &e) < 0) {
+			OK(0, "log set opened");
+			printf("# %s\n", e.msg);
+			return;
+		}
+		k = logset_find(ls, "Memory\\Available Bytes");
+		snprintf(path, sizeof(path), "%s/set/Memory.rrd", scratch);
+		locker = hold_lock(path, F_WRLCK, 0.2);
+		OK(locker > 0, "an update holds the file (exclusive lock)");
+		OK(k >= 0 && logset_fetch(ls, (size_t *)&k, 1, start, start + 14,
+					  "AVERAGE", 1, &out, &e) == 0,
+		   "logset_fetch waits the update out");
+		if (k < 0 || !out.values)
+			printf("# %s\n", e.msg);
+		{
+			double newest = NAN;
+
+			for (size_t r = 0; r < out.rows; r++)
+				if (!isnan(out.values[r * out.ncols]))
+					newest = out.values[r * out.ncols];
+			EQ_DBL(newest, 1e9 + 14, 0.5, "... and reads the rows");
+		}
+		logset_series_free(&out);
+		reap(locker);
+		OK(logset_last(ls) == start + 14, "logset_last: the last row");
+		logset_close(ls);
+	}
+}
+
+static void check_again(void)
+{
+	char other[] = "opening 'x.rrd': No such file or directory";
+	char lock[] = "could not lock RRD";
+
+	rrd_set_error(other);
+	OK(!rrdlock_conflict() &&
+	   !rrdlock_again(rrdlock_deadline(RRDLOCK_READ_WAIT)),
+	   "another error: no retry");
+	rrd_set_error(lock);
+	OK(rrdlock_conflict(), "a lock conflict is seen as one");
+	OK(!rrdlock_again(rrdlock_deadline(0)), "the deadline past: no retry");
+	OK(rrdlock_conflict(), "... the error left as it was");
+	OK(rrdlock_again(rrdlock_deadline(1)), "within the deadline: retry");
+	OK(!rrdlock_conflict(), "... the error cleared for the next try");
+	rrd_clear_error();
+}
+
+int main(void)
+{
+	char cmd[700];
+
+	unsetenv("RRDCACHED_ADDRESS");
+	start = time(NULL) - 86400;
+	start -= start % 60;
+	if (!mkdtemp(scratch)) {
+		OK(0, "mkdtemp");
+		return done_testing();
+	}
+	check_again();
+	check_writer_and_reader();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", scratch);
+	return done_testing();
+}
