@@ -514,8 +514,8 @@ int logset_flush(struct logset_writer *w, struct perr *e)
 	int rc = 0;
 
 	writer_jobs_wait(w);
-	/* a flush is asked for (a sync, the close): a reader may hold it a
-	 * little longer than a sample would be */
+	/* at the close nothing else waits on the writer: a reader's lock
+	 * is waited out as long as a reading command would wait */
 	w->lock_until = rrdlock_deadline(w->closing ? RRDLOCK_READ_WAIT :
 					 RRDLOCK_SAMPLE_WAIT);
 	if (w->meta_dirty && write_meta(w, e) < 0)

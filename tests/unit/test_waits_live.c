@@ -319,9 +319,6 @@ static double pct(const struct waits_total *t, enum waits_state s)
 	return t && t->alive > 0 ? 100.0 * t->sec[s] / t->alive : -1;
 }
 
-/* A synchronous writer: on a loaded machine it may spend most of its
- * time waiting for a CPU after each write, so the check is on the share
- * of its blocked time, which must be nearly all disk. */
 static void show_to(FILE *out, const char *name, const struct waits_total *t)
 {
 	fprintf(out, "# %-9s", name);
@@ -336,7 +333,9 @@ static void show(const char *name, const struct waits_total *t)
 }
 
 /* The O_DSYNC writer, wait channels visible: its blocked time is disk.
- * How long it blocks is the device's (a fast or write-cached one
+ * On a loaded machine it may spend most of its time waiting for a CPU
+ * after each write, so the check is on the share of its blocked time,
+ * which must be nearly all disk. How long it blocks is the device's (a fast or write-cached one
  * completes a 4 KiB write in microseconds and the writer mostly runs);
  * blocked is exact (the time less cpu and run delay, from schedstat),
  * so where it is under a tenth there is nothing to judge, said as a
