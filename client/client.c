@@ -528,13 +528,9 @@ const char *client_norm_of(const struct marker *end, double out[CLN_COUNT],
 	const char *name = marker_get(end, "client");
 	for (int k = 0; k < CLN_COUNT; k++) {
 		snprintf(key, sizeof(key), "client.%s", client_norm_keys[k]);
-		const char *v = marker_get(end, key);
-		char *e;
-		if (v && *v) {
-			double d = strtod(v, &e);
-			if (!*e && isfinite(d))
-				out[k] = d;
-		}
+		double d = marker_num(end, key);
+		if (!isnan(d))
+			out[k] = d;
 	}
 	const char *d = marker_get(end, "client.derived");
 	for (int k = 0; d && derived && k < CLN_COUNT; k++) {

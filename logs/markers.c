@@ -520,3 +520,12 @@ const char *marker_get(const struct marker *m, const char *key)
 			return m->extra[i].value;
 	return NULL;
 }
+
+double marker_num(const struct marker *m, const char *key)
+{
+	const char *v = m ? marker_get(m, key) : NULL;
+	char *end;
+	double d = v ? strtod(v, &end) : NAN;
+
+	return v && end != v && !*end && isfinite(d) ? d : NAN;
+}

@@ -131,6 +131,10 @@ int markers_read_figures(const char *dir, struct marker *m, struct perr *e);
 /* Value of an extra field of a marker, or NULL. */
 const char *marker_get(const struct marker *m, const char *key);
 
+/* An extra field as a number: NAN when m is NULL, the field is absent or
+ * empty, or it is not wholly a finite number. */
+double marker_num(const struct marker *m, const char *key);
+
 /* Escape / unescape one field (malloc'ed results). Any byte string
  * round-trips (bytes >= 0x80 pass through untouched, so invalid UTF-8 does
  * too). markers_unescape returns NULL on a malformed escape (lone trailing

@@ -16,14 +16,6 @@
 #include "../counters/catalog.h"
 #include "../logs/lookup.h"
 
-static double num(const struct marker *m, const char *key)
-{
-	const char *v = marker_get(m, key);
-	char *e;
-	double d = v ? strtod(v, &e) : NAN;
-	return v && e != v && !*e && isfinite(d) ? d : NAN;
-}
-
 const char *report_client_norm(const struct marker *end, double v[CLN_COUNT],
 			       unsigned *derived)
 {
@@ -31,16 +23,16 @@ const char *report_client_norm(const struct marker *end, double v[CLN_COUNT],
 	if (name || !end || !marker_get(end, "client.summaries"))
 		return name;
 	/* a log set from before the client table: dsmc's own keys */
-	v[CLN_SENT] = num(end, "client.bytes_transferred.num");
-	v[CLN_READ] = num(end, "client.bytes_inspected.num");
+	v[CLN_SENT] = marker_num(end, "client.bytes_transferred.num");
+	v[CLN_READ] = marker_num(end, "client.bytes_inspected.num");
 	if (isnan(v[CLN_READ]))
 		v[CLN_READ] = v[CLN_SENT];
-	v[CLN_FILES] = num(end, "client.objects_inspected.num");
-	v[CLN_DURATION] = num(end, "client.elapsed.num");
-	v[CLN_RATE] = num(end, "client.aggregate_rate.num") * 1024;
+	v[CLN_FILES] = marker_num(end, "client.objects_inspected.num");
+	v[CLN_DURATION] = marker_num(end, "client.elapsed.num");
+	v[CLN_RATE] = marker_num(end, "client.aggregate_rate.num") * 1024;
 	if (isnan(v[CLN_RATE]))
-		v[CLN_RATE] = num(end, "client.transfer_rate.num") * 1024;
-	v[CLN_ERRORS] = num(end, "client.objects_failed.num");
+		v[CLN_RATE] = marker_num(end, "client.transfer_rate.num") * 1024;
+	v[CLN_ERRORS] = marker_num(end, "client.objects_failed.num");
 	return "dsmc";
 }
 

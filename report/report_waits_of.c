@@ -20,15 +20,6 @@
 
 #define WAITS_FILE_MAX (64u << 20)
 
-static double marker_num(const struct marker *m, const char *key)
-{
-	const char *v = m ? marker_get(m, key) : NULL;
-	char *end;
-	double d = v ? strtod(v, &end) : NAN;
-
-	return v && end != v && !*end && isfinite(d) ? d : NAN;
-}
-
 /* The session's length in seconds: its markers' (ms), else its span. */
 static double span_of(const struct report_session *s)
 {

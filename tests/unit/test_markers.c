@@ -4,6 +4,7 @@
  * concurrent appends from several processes.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,11 @@ static void test_format_parse(void)
 		EQ_STR(marker_get(&l.m[0], "cmd"), "dsmc incr /data\tx", "extra cmd");
 		EQ_STR(marker_get(&l.m[0], "client.bytes"), "7.31 GB", "extra client");
 		OK(marker_get(&l.m[0], "nope") == NULL, "absent extra");
+		EQ_DBL(marker_num(&l.m[0], "status"), 0, 0, "a number field");
+		OK(isnan(marker_num(&l.m[0], "client.bytes")) &&
+		   isnan(marker_num(&l.m[0], "nope")) &&
+		   isnan(marker_num(NULL, "status")),
+		   "not wholly a number, absent, no marker: NAN");
 		EQ_INT(l.m[0].line, 1, "line number");
 	}
 	markers_free(&l);
@@ -108,6 +114,7 @@ static void test_format_parse(void)
 		EQ_INT(l.m[1].line, 8, "line numbers kept past bad lines");
 		EQ_INT(l.m[1].ms, 500, "one digit of milliseconds");
 		EQ_STR(marker_get(&l.m[1], "flag"), "", "extra without '='");
+		OK(isnan(marker_num(&l.m[1], "flag")), "an empty field: NAN");
 		EQ_STR(l.m[2].text, "last, no newline", "unterminated last line");
 	}
 	ns = markers_sessions(&l, &s);
