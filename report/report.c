@@ -97,6 +97,10 @@ static void session_span(struct report_session *s, const struct session *ss,
 		s->begin = m->start;
 		s->end = lend;
 	}
+	s->seconds = s->begin_m && s->end_m ?
+		(double)(s->end_m->t - s->begin_m->t) +
+		(s->end_m->ms - s->begin_m->ms) / 1000.0 :
+		(double)(s->end - s->begin);
 }
 
 /* A session's figures, instrumentation and verdict. */

@@ -26,6 +26,9 @@
 struct report_session {
 	char name[128];		/* session name, "whole log" without one */
 	time_t begin, end;	/* the span judged (whole seconds) */
+	double seconds;		/* its length: between its markers to the
+				 * millisecond when it has both, else end -
+				 * begin */
 	int open;		/* begin without end */
 	const struct marker *begin_m, *end_m;	/* NULL for the whole log */
 	struct report_figures fig;

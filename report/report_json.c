@@ -237,10 +237,8 @@ static void session(struct json *j, struct logset *ls,
 		    const struct report_session *s)
 {
 	const struct marker *b = s->begin_m, *e = s->end_m;
-	double dur = s->end - s->begin;
+	double dur = s->seconds;
 
-	if (b && e)
-		dur = (double)(e->t - b->t) + (e->ms - b->ms) / 1000.0;
 	json_object_begin(j, NULL);
 	json_str(j, "name", s->name);
 	json_bool(j, "whole_log", !b);

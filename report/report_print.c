@@ -52,8 +52,7 @@ static void fmt_session_duration(char *buf, size_t n,
 		fmt_duration(buf, n, s->end - s->begin);
 		return;
 	}
-	ms = ((long long)s->end_m->t - (long long)s->begin_m->t) * 1000 +
-	     s->end_m->ms - s->begin_m->ms;
+	ms = llround(s->seconds * 1000);
 	if (ms < 0)
 		ms = 0;
 	snprintf(buf, n, "%lld:%02lld:%02lld.%03lld", ms / 3600000,

@@ -20,15 +20,6 @@
 
 #define WAITS_FILE_MAX (64u << 20)
 
-/* The session's length in seconds: its markers' (ms), else its span. */
-static double span_of(const struct report_session *s)
-{
-	if (s->begin_m && s->end_m)
-		return (double)(s->end_m->t - s->begin_m->t) +
-		       (s->end_m->ms - s->begin_m->ms) / 1000.0;
-	return (double)(s->end - s->begin);
-}
-
 /* The Process counters of instance proc over the session: the wait
  * states from the rows (w->all, when known) and the cgroup's. */
 static void from_counters(struct logset *ls, const struct report_session *s,
@@ -114,7 +105,7 @@ static int from_totals(const char *dir, const struct report_session *s,
 {
 	const char *name = s->end_m ? marker_get(s->end_m, "waits") : NULL;
 	struct waits_totals t = { 0 };
-	double cpu = 0, span = span_of(s);
+	double cpu = 0, span = s->seconds;
 	size_t len;
 	struct perr e;
 	char *text;

@@ -36,6 +36,7 @@ static void session(struct marker_list *ml, struct report_session *s,
 	s->end_m = ml->n ? &ml->m[0] : NULL;
 	s->begin = 1000;
 	s->end = 1000 + span;
+	s->seconds = (double)span;
 }
 
 static void judge(void)
