@@ -207,7 +207,6 @@ void report_client_judge(const struct report_session *s,
 	char clause[256];
 	enum netbackup_side side = netbackup_judge(&w, span, &lost, clause,
 						   sizeof(clause));
-	size_t len = strlen(v->line);
 	if (side != NBU_NONE &&
 	    (v->kind == REPORT_NONE || v->kind == REPORT_IOWAIT ||
 	     v->kind == REPORT_W_MIXED)) {
@@ -229,7 +228,5 @@ void report_client_judge(const struct report_session *s,
 	int agrees = (side == NBU_SOURCE && (disk || k == REPORT_NETWORK ||
 					     k == REPORT_W_NETWORK)) ||
 		     (side == NBU_STORAGE && disk);
-	if (len < sizeof(v->line))
-		snprintf(v->line + len, sizeof(v->line) - len, "; %s%s", clause,
-			 agrees ? " (agrees)" : "");
+	report_line_add(v, "; %s%s", clause, agrees ? " (agrees)" : "");
 }

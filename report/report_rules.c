@@ -13,6 +13,7 @@
 #include "report_rules.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,18 @@ const char *report_kind_name(enum report_kind k)
 	case REPORT_PSI_CPU: return "psi-cpu";
 	}
 	return "?";
+}
+
+void report_line_add(struct report_verdict *v, const char *fmt, ...)
+{
+	size_t len = strlen(v->line);
+	va_list ap;
+
+	if (len >= sizeof(v->line) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v->line + len, sizeof(v->line) - len, fmt, ap);
+	va_end(ap);
 }
 
 const char *report_kind_word(enum report_kind k)
@@ -538,23 +551,21 @@ static void append_context(const struct report_figures *f, enum report_kind k,
 			   struct report_verdict *v)
 {
 	char rest[256];
-	size_t len = strlen(v->line);
 
 	report_others(f, k, rest, sizeof(rest));
-	if (rest[0] && len < sizeof(v->line))
-		len += (size_t)snprintf(v->line + len, sizeof(v->line) - len,
-					"%s%s", k == REPORT_NONE ? ": " :
-					strstr(v->line, " while ") ? ", " : " while ",
-					rest);
+	if (rest[0])
+		report_line_add(v, "%s%s", k == REPORT_NONE ? ": " :
+				strstr(v->line, " while ") ? ", " : " while ",
+				rest);
 	if (iclause[0] && k != REPORT_FILE_IO && k != REPORT_NET_OR_SERVER &&
-	    k != REPORT_SERVER && k != REPORT_CLIENT_CPU && len < sizeof(v->line)) {
+	    k != REPORT_SERVER && k != REPORT_CLIENT_CPU) {
 		int agrees = (k == REPORT_DISK && ic == INSTR_CAT_FILE_IO) ||
 			     (k == REPORT_NETWORK && ic == INSTR_CAT_NETWORK) ||
 			     ((k == REPORT_CPU || k == REPORT_CPU_SINGLE) &&
 			      ic == INSTR_CAT_CPU);
-		snprintf(v->line + len, sizeof(v->line) - len, "; %s%s", iclause,
-			 agrees ? (k == REPORT_DISK ? ": disk read bound" :
-				   " (agrees)") : "");
+		report_line_add(v, "; %s%s", iclause,
+				agrees ? (k == REPORT_DISK ? ": disk read bound" :
+					  " (agrees)") : "");
 	}
 }
 
@@ -569,10 +580,8 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 	/* the client's own time first; paging overrides it as it overrides
 	 * every other rule (the disk and CPU waits are the paging's) */
 	if (sys != REPORT_PAGING && report_waits_judge(f, w, sys, v)) {
-		if (iclause[0] && strlen(v->line) < sizeof(v->line))
-			snprintf(v->line + strlen(v->line),
-				 sizeof(v->line) - strlen(v->line), "; %s",
-				 iclause);
+		if (iclause[0])
+			report_line_add(v, "; %s", iclause);
 		return;
 	}
 	k = client_kind(sys, ic);
@@ -580,7 +589,10 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 	if (!describe_client(k, iclause, v))
 		describe_resource(f, k, v);
 	append_context(f, k, ic, iclause, v);
-	if (w && w->have && strlen(v->line) < sizeof(v->line))
-		report_waits_clause(w, v->line + strlen(v->line),
-				    sizeof(v->line) - strlen(v->line));
+	if (w && w->have) {
+		char clause[256];
+
+		report_waits_clause(w, clause, sizeof(clause));
+		report_line_add(v, "%s", clause);
+	}
 }

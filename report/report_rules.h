@@ -167,6 +167,11 @@ int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v);
 
+/* Append printf-style text to v->line, cut at its size (the line keeps
+ * what fits). */
+void report_line_add(struct report_verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* The hint for a disk that is busy with transfers of a fair size: a
  * slow device (its service time), else one at its throughput. Shared by
  * the system rule and the verdict from the client's side. */

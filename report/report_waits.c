@@ -126,11 +126,8 @@ static enum report_kind waits_kind(const struct report_waits *w, int d)
 	}
 }
 
-#define ADD(...) do { \
-	size_t l_ = strlen(v->line); \
-	if (l_ < sizeof(v->line)) \
-		snprintf(v->line + l_, sizeof(v->line) - l_, __VA_ARGS__); \
-} while (0)
+/* the evidence, appended to the verdict's line (v in every caller) */
+#define ADD(...) report_line_add(v, __VA_ARGS__)
 
 /* "; the host is 55% busy (busiest CPU 98%)" */
 static void host_cpu(const struct report_figures *f, struct report_verdict *v)
