@@ -14,6 +14,7 @@
 
 #include "catalog.h"
 #include "psi.h"
+#include "rates.h"
 
 static const char *const psi_file[PSI_COUNT] = {
 	"cpu.pressure", "io.pressure", "memory.pressure",
@@ -124,16 +125,6 @@ void cgstat_read(const struct cgroup_set *g, double mono,
 		out->throttled_us = 0;	/* nothing can hold it back */
 }
 
-static double stalled(uint64_t a, uint64_t b, double dt)
-{
-	double v;
-
-	if (a == SRC_NA || b == SRC_NA || b < a)
-		return NAN;
-	v = (double)(b - a) / (dt * 1e4);
-	return v < 0 ? 0 : v > 100 ? 100 : v;
-}
-
 void cgstat_rates(const struct cgstat_raw *prev, const struct cgstat_raw *cur,
 		  struct instance_values *iv)
 {
@@ -148,9 +139,9 @@ void cgstat_rates(const struct cgstat_raw *prev, const struct cgstat_raw *cur,
 		int ok = dt > 0 && p->present && c->present;
 
 		iv->v[catalog_counters[some[r]].index] =
-			ok ? stalled(p->some_us, c->some_us, dt) : NAN;
+			ok ? rates_stalled_pct(p->some_us, c->some_us, dt) : NAN;
 		iv->v[catalog_counters[full[r]].index] =
-			ok ? stalled(p->full_us, c->full_us, dt) : NAN;
+			ok ? rates_stalled_pct(p->full_us, c->full_us, dt) : NAN;
 	}
 	if (dt > 0 && prev->quota == cur->quota &&
 	    !strcmp(prev->quota_dir, cur->quota_dir) &&

@@ -484,6 +484,11 @@ static int do_system(const struct raw_snapshot *prev,
 
 /* ---- Pressure and TCP ---- */
 
+double rates_stalled_pct(uint64_t prev, uint64_t cur, double dt)
+{
+	return clamp_pct(ddelta(prev, cur, 64) / (dt * 1e4));
+}
+
 /* Stalled microseconds over elapsed microseconds, as sar -q PSI. The
  * totals are u64: going back is a reset (unknown). A resource the kernel
  * does not report (no PSI: before 4.20, psi=0) has no instance at all. */
@@ -501,10 +506,8 @@ static int do_pressure(const struct raw_snapshot *prev,
 				source_psi_name((enum psi_resource)r));
 		if (!iv)
 			return -1;
-		iv->v[0] = clamp_pct(ddelta(p->some_us, c->some_us, 64) /
-				     (dt * 1e4));
-		iv->v[1] = clamp_pct(ddelta(p->full_us, c->full_us, 64) /
-				     (dt * 1e4));
+		iv->v[0] = rates_stalled_pct(p->some_us, c->some_us, dt);
+		iv->v[1] = rates_stalled_pct(p->full_us, c->full_us, dt);
 	}
 	return 0;
 }

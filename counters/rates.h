@@ -58,6 +58,11 @@ struct sample {
  * value is SRC_NA. bits is 32 or 64. */
 int rates_delta(uint64_t prev, uint64_t cur, int bits, uint64_t *delta);
 
+/* A pressure-stall total (microseconds, u64) over dt seconds as a share
+ * of the time, 0..100, as sar -q PSI: NAN when either is SRC_NA or the
+ * total went back (a reset). The system's Pressure and a cgroup's. */
+double rates_stalled_pct(uint64_t prev, uint64_t cur, double dt);
+
 /* Compute every counter of the catalog (except Process: rates_process)
  * from prev to cur into out (which is emptied first). Returns 0, or -1 when out of memory or
  * when cur is not later than prev. */
