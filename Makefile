@@ -47,7 +47,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(WERROR) $(PKG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED $(CPPFLAGS) $(CFLAGS)
 LIBS := $(PKG_LIBS) -lm -pthread
 
-MODULES := common counters logs client collector export report viewer estimate workload
+MODULES := common sources process counters waits logs client collector run export report viewer estimate workload
 SRCS    := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 OBJS    := $(SRCS:%.c=build/obj/%.o)
 ASAN_OBJS := $(SRCS:%.c=build/asan/%.o)
@@ -79,7 +79,7 @@ perflog: build/obj/perflog.o build/libperflog.a
 
 build/obj/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)

@@ -12,7 +12,7 @@ int cmd_status(int argc, char **argv);		/* collector/cmd_control.c */
 int cmd_counters(int argc, char **argv);	/* collector/cmd_counters.c */
 int cmd_export(int argc, char **argv);		/* export/cmd_export.c */
 int cmd_mark(int argc, char **argv);		/* collector/cmd_mark.c */
-int cmd_run(int argc, char **argv);		/* collector/cmd_run.c */
+int cmd_run(int argc, char **argv);		/* run/cmd_run.c */
 int cmd_workload(int argc, char **argv);	/* workload/cmd_workload.c */
 int cmd_report(int argc, char **argv);		/* report/cmd_report.c */
 int cmd_estimate(int argc, char **argv);	/* estimate/cmd_estimate.c */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/waits.sh - the wait-state sampler's cost (counters/waits.h) against
+# bench/waits.sh - the wait-state sampler's cost (waits/waits.h) against
 # the number of threads it samples: 1, 8, 64 and 512 threads of one
 # process, idle (parked on a condition variable: one pread a tick each)
 # and active (each polls a socket with a 20 ms timeout, so it has run

@@ -12,8 +12,8 @@
 #include <strings.h>
 
 #include "../commands.h"
-#include "../counters/catalog.h"
-#include "../counters/source.h"
+#include "../counters/counters.h"
+#include "../sources/source.h"
 #include "settings.h"
 
 static void list_instances(const struct raw_snapshot *s,

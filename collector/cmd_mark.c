@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../collector/control.h"
+#include "control.h"
 #include "../commands.h"
 
 static void usage(FILE *f)

@@ -28,7 +28,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "../counters/process.h"
+#include "../process/process.h"
 #include "../logs/markers.h"
 #include "../logs/setdir.h"
 #include "collector_int.h"
@@ -74,12 +74,6 @@ static double wall_clock(void)
 static void on_signal(int sig)
 {
 	stop_signal = sig;
-}
-
-void collector_stop(struct collector *c)
-{
-	(void)c;
-	stop_signal = -1;
 }
 
 /* A directory name for the log set: HOST-YYYYmmddTHHMMSS, with -2, -3 ...
@@ -264,7 +258,10 @@ static double sched_now(const struct collector *c)
 	       (util_monotonic() - schedule_deadline(&c->sched));
 }
 
-int collector_sample_now(struct collector *c)
+/* Take a sample now, off the schedule (collector_int.h). Returns 0, or -1
+ * when none can be taken yet (before the baseline, or within a
+ * millisecond of the last one). */
+static int sample_now(struct collector *c)
 {
 	double deadline = schedule_deadline(&c->sched);
 	time_t stamp = schedule_stamp(&c->sched);
@@ -294,7 +291,7 @@ static double closing(struct collector *c)
 	if (!c->samples || !c->w)
 		return c->last_update;
 	if (sched_now(c) > c->last_update + 0.05)	/* else: just taken */
-		collector_sample_now(c);
+		sample_now(c);
 	row_end = ceil(c->last_update / step) * step;
 	if (row_end < c->last_update + 0.001)
 		return c->last_update;
@@ -434,8 +431,14 @@ static void wait_for(struct collector *c, double deadline,
 
 	if (ppoll(p, n, &ts, old) <= 0)
 		return;
-	if (p[0].revents)
-		serve_one(c);
+	if (p[0].revents) {
+		struct loop_request lr;
+
+		serve_one(c, &lr);
+		if (lr.want == WANT_STOP)
+			stop_signal = -1;
+		serve_finish(c, &lr, lr.want == WANT_SAMPLE ? sample_now(c) : -1);
+	}
 	if (n > 1 && p[1].revents)
 		watch_drain(c);
 }
@@ -534,7 +537,7 @@ int collector_run(const struct collector_options *opt)
 	sigprocmask(SIG_BLOCK, &block, &old);
 
 	/* The wait-state sampler keeps up to five descriptors per thread of
-	 * a watched command (counters/waits.h; past half the soft limit it
+	 * a watched command (waits/waits.h; past half the soft limit it
 	 * opens and closes instead, which costs more): the hard limit is
 	 * ours to take. */
 	raise_nofile();

@@ -1,13 +1,19 @@
 /*
  * collector_int.h - INTERNAL to the collector (collector.c: the loop and
  * the samples; serve.c: control requests; watch.c: the watched process
- * trees). collector.h is the interface to the rest of perflog.
+ * trees; sessions.c: the sessions open). collector.h is the interface to
+ * the rest of perflog.
+ *
+ * Calls run one way: collector.c -> serve.c -> watch.c -> sessions.c
+ * (and collector.c -> watch.c). A request that needs the loop (a sample
+ * now, the stop) does not call it: it returns a loop_request, the loop
+ * acts on it and hands it back to serve_finish.
  *
  * Samples come in two kinds, both written the same way:
  *   scheduled    on the schedule's deadlines (schedule.h)
  *   off schedule taken at once, between two deadlines, when a request needs
  *                the log to be current (a "sync", the start and the end of
- *                a watched tree) and at stop (collector_sample_now).
+ *                a watched tree) and at stop (sample_now, collector.c).
  * The log writer weighs every update by the time it covers (logset.h), so
  * an update between two row boundaries splits the row's interval in two
  * and the row still holds the exact average of the two parts: an extra
@@ -19,9 +25,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../counters/rates.h"
-#include "../counters/source.h"
-#include "../counters/taskstats.h"
+#include "../counters/counters.h"
+#include "../sources/source.h"
+#include "../process/process.h"
 #include "../logs/logset.h"
 #include "collector.h"
 #include "complain.h"
@@ -57,6 +63,25 @@ struct watch {
 				 * to which its zeros are logged */
 };
 
+/* What a control request asks of the loop once it is read. */
+enum loop_want {
+	WANT_NOTHING,	/* answered already */
+	WANT_SAMPLE,	/* a sample now, off the schedule, then finish */
+	WANT_STOP	/* stop at the loop's next turn */
+};
+enum loop_finish {
+	FINISH_NONE,
+	FINISH_SYNC,	/* flush and answer (or wait for the first sample) */
+	FINISH_WATCH,	/* the new tree's zero sample is taken: answer */
+	FINISH_UNWATCH	/* its last figures are taken: end it, answer */
+};
+struct loop_request {
+	enum loop_want want;
+	enum loop_finish finish;
+	struct request r;	/* whom to answer */
+	int watch;		/* the watch it is about (c->watch[]) */
+};
+
 struct collector {
 	const struct collector_options *opt;
 	const struct settings *set;
@@ -90,27 +115,33 @@ struct collector {
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 };
 
-/* collector.c */
-/* Take a sample now, off the schedule (see above). Returns 0, or -1 when
- * none can be taken yet (before the baseline, or within a millisecond of
- * the last one). */
-int collector_sample_now(struct collector *c);
-/* Ask the loop to stop at its next turn. */
-void collector_stop(struct collector *c);
-
 /* serve.c */
-/* Accept one control request and answer it (control.h, the protocol). */
-void serve_one(struct collector *c);
+/* Accept one control request (control.h, the protocol) and answer it, or
+ * say in lr what the loop must do before serve_finish answers it. */
+void serve_one(struct collector *c, struct loop_request *lr);
+/* Answer lr once the loop has done what it wanted (taken: 0 when the
+ * sample was taken, -1 when none could be: before the baseline, or
+ * within a millisecond of the last one). */
+void serve_finish(struct collector *c, struct loop_request *lr, int taken);
+
+/* sessions.c */
 /* Sessions begun through this collector and not ended (for unique
  * labels, and for the end marker of a run that went away). */
-int serve_session_open(const struct collector *c, const char *name);
+int sessions_is_open(const struct collector *c, const char *name);
+void sessions_begin(struct collector *c, const char *name);
+void sessions_end(struct collector *c, const char *name);
 /* Write an end marker for session name (from the collector itself). */
-void serve_end_session(struct collector *c, const char *name,
-		       const char *text);
+void sessions_end_marker(struct collector *c, const char *name,
+			 const char *text);
 
 /* watch.c */
-void watch_request(struct collector *c, struct request *r, char *args);
-void watch_unwatch(struct collector *c, struct request *r, const char *args);
+/* "watch ARGS" and "unwatch PID": the sample they need is the loop's
+ * (lr); watch_finish answers once it is taken. */
+void watch_request(struct collector *c, struct request *r, char *args,
+		   struct loop_request *lr);
+void watch_unwatch(struct collector *c, struct request *r, const char *args,
+		   struct loop_request *lr);
+void watch_finish(struct collector *c, struct loop_request *lr);
 /* "waits PID": write the tree's wait-state totals beside the log set's
  * markers and reply with the end-marker fields (watch_waits_finish). */
 void watch_waits_request(struct collector *c, struct request *r,

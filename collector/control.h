@@ -21,7 +21,7 @@
  *                               fields escaped as in markers.tsv
  *   watch PID<TAB>LABEL[<TAB>KEY=VALUE...]
  *                               log PID's process tree as Process(LABEL')
- *                               (counters/process.h; keys shim=1,
+ *                               (process/process.h; keys shim=1,
  *                               cgroup.v2=, cgroup.cpu=, cgroup.cpuacct=,
  *                               collector/watch.c): "ok label=LABEL'
  *                               cpu=METHOD io=METHOD", LABEL' unique
@@ -50,7 +50,7 @@
 #include <time.h>
 
 #include "../common/util.h"
-#include "../counters/cgroup.h"
+#include "../process/process.h"
 #include "../logs/markers.h"
 
 struct collector_info {

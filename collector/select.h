@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "../counters/catalog.h"
-#include "../counters/source.h"
+#include "../counters/counters.h"
+#include "../sources/source.h"
 #include "settings.h"
 
 struct select_entry {

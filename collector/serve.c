@@ -2,8 +2,7 @@
  * serve.c - the collector's answers to control requests (control.h has
  * the protocol; watch.c the requests about process trees).
  *
- * A "sync" takes a sample at once (collector_sample_now) and writes the
- * rows held back, so whoever asked finds the log current up to now
+ * A "sync" takes a sample at once and writes the rows held back, so whoever asked finds the log current up to now
  * whatever the interval: with -i 150 the answer does not wait up to two
  * and a half minutes for the next deadline. Only before the log set's
  * first sample does it wait for that one.
@@ -11,8 +10,11 @@
  * A marker may carry any number of fields; the request's 64 KiB bound is
  * the only limit (perflog run keeps what would not fit in a file beside
  * the marker, markers.h). Sessions begun and not ended here are
- * remembered, so a label is never handed to a second run while a session
- * of that name is open.
+ * remembered (sessions.c).
+ *
+ * Nothing here calls back into the loop: a request that needs a sample
+ * (sync, watch, unwatch) or the stop says so in its loop_request, the
+ * loop acts on it and then hands it back to serve_finish, which answers.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -21,76 +23,6 @@
 
 #include "../logs/markers.h"
 #include "collector_int.h"
-
-int serve_session_open(const struct collector *c, const char *name)
-{
-	for (size_t i = 0; i < c->nopen; i++)
-		if (!strcmp(c->open[i], name))
-			return 1;
-	return 0;
-}
-
-static void session_begin(struct collector *c, const char *name)
-{
-	char **nv, *s;
-
-	if (serve_session_open(c, name))
-		return;
-	nv = realloc(c->open, (c->nopen + 1) * sizeof(*nv));
-	s = strdup(name);
-	if (!nv || !s) {
-		free(s);
-		if (nv)
-			c->open = nv;
-		return;
-	}
-	c->open = nv;
-	c->open[c->nopen++] = s;
-}
-
-static void session_end(struct collector *c, const char *name)
-{
-	for (size_t i = 0; i < c->nopen; i++)
-		if (!strcmp(c->open[i], name)) {
-			free(c->open[i]);
-			c->open[i] = c->open[--c->nopen];
-			return;
-		}
-}
-
-/* Is session name open in markers.tsv? Asked of the file, not of our
- * memory: perflog run appends its markers itself when the collector is
- * slow to answer. */
-static int open_in_file(const char *dir, const char *name)
-{
-	struct marker_list l;
-	struct session *s = NULL;
-	struct perr pe;
-	long n;
-	int open = 0;
-
-	if (markers_load(dir, &l, &pe) < 0)
-		return 0;
-	n = markers_sessions(&l, &s);
-	for (long i = 0; i < n; i++)
-		if (!strcmp(s[i].name, name))
-			open = !s[i].end;	/* the last one of that name */
-	free(s);
-	markers_free(&l);
-	return open;
-}
-
-void serve_end_session(struct collector *c, const char *name,
-		       const char *text)
-{
-	const char *dir = logset_writer_dir(c->w);
-	struct perr pe;
-
-	if (open_in_file(dir, name) &&
-	    markers_append(dir, MARK_END, name, text, NULL, 0, &pe) < 0)
-		complain(&c->c_write, util_monotonic(), "%s", pe.msg);
-	session_end(c, name);
-}
 
 static enum marker_kind kind_of(const char *s)
 {
@@ -144,9 +76,9 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 					    (const char *const *)field + 3,
 					    n - 3, &pe) == 0;
 		if (ok && kind == MARK_BEGIN)
-			session_begin(c, field[1]);
+			sessions_begin(c, field[1]);
 		else if (ok && kind == MARK_END)
-			session_end(c, field[1]);
+			sessions_end(c, field[1]);
 		for (size_t i = 1; i < n; i++)
 			free(field[i]);
 		if (ok)
@@ -157,11 +89,12 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 	free(field);
 }
 
-static void handle_sync(struct collector *c, struct request *r)
+/* The sync after its sample (taken: 0, or -1 when none could be). */
+static void finish_sync(struct collector *c, struct request *r, int taken)
 {
 	struct perr pe;
 
-	if (collector_sample_now(c) < 0 && !c->samples) {
+	if (taken < 0 && !c->samples) {
 		/* the log set has no sample yet: wait for its first */
 		if (c->nsync < MAX_SYNC)
 			c->sync[c->nsync++] = *r;
@@ -177,11 +110,27 @@ static void handle_sync(struct collector *c, struct request *r)
 	server_reply(r, 1, "samples=%lu", c->samples);
 }
 
-void serve_one(struct collector *c)
+void serve_finish(struct collector *c, struct loop_request *lr, int taken)
+{
+	switch (lr->finish) {
+	case FINISH_SYNC:
+		finish_sync(c, &lr->r, taken);
+		break;
+	case FINISH_WATCH:
+	case FINISH_UNWATCH:
+		watch_finish(c, lr);
+		break;
+	case FINISH_NONE:
+		break;
+	}
+}
+
+void serve_one(struct collector *c, struct loop_request *lr)
 {
 	struct request r;
 	char last[40] = "-";
 
+	memset(lr, 0, sizeof(*lr));
 	if (server_accept(c->srv, &r, schedule_deadline(&c->sched)) != 1)
 		return;
 	if (!strcmp(r.line, "status")) {
@@ -200,15 +149,17 @@ void serve_one(struct collector *c)
 			c->stopper[c->nstop++] = r;
 		else
 			server_reply(&r, 1, "stopping");
-		collector_stop(c);
+		lr->want = WANT_STOP;
 	} else if (!strcmp(r.line, "sync")) {
-		handle_sync(c, &r);
+		lr->want = WANT_SAMPLE;
+		lr->finish = FINISH_SYNC;
+		lr->r = r;
 	} else if (!strncmp(r.line, "mark ", 5)) {
 		handle_mark(c, &r, r.line + 5);
 	} else if (!strncmp(r.line, "watch ", 6)) {
-		watch_request(c, &r, r.line + 6);
+		watch_request(c, &r, r.line + 6, lr);
 	} else if (!strncmp(r.line, "unwatch ", 8)) {
-		watch_unwatch(c, &r, r.line + 8);
+		watch_unwatch(c, &r, r.line + 8, lr);
 	} else if (!strncmp(r.line, "waits ", 6)) {
 		watch_waits_request(c, &r, r.line + 6);
 	} else {

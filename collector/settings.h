@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "../common/util.h"
-#include "../counters/catalog.h"
+#include "../counters/counters.h"
 
 struct counter_sel {
 	struct counter_path path;	/* instance "*" = every instance */

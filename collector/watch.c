@@ -34,7 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../counters/process.h"
+#include "../process/process.h"
 #include "../logs/markers.h"
 #include "collector_int.h"
 
@@ -43,7 +43,7 @@ static int label_taken(const struct collector *c, const char *label)
 	for (int i = 0; i < c->nwatch; i++)
 		if (!strcmp(c->watch[i].label, label))
 			return 1;
-	return serve_session_open(c, label);
+	return sessions_is_open(c, label);
 }
 
 /* want, or want-2, want-3 ... (cut to fit) when taken. */
@@ -154,7 +154,8 @@ static void end_watch(struct collector *c, struct watch *w)
 	w->fill_until = ceil(c->last_update / step) * step;
 }
 
-void watch_request(struct collector *c, struct request *r, char *args)
+void watch_request(struct collector *c, struct request *r, char *args,
+		   struct loop_request *lr)
 {
 	struct watch_args a;
 	const char *why = parse_args(args, &a);
@@ -201,14 +202,17 @@ void watch_request(struct collector *c, struct request *r, char *args)
 	w->client_start = proctree_start_time(c->opt->proc_root, r->pid);
 	w->have_prev = proctree_read(w->tree, &w->prev, NULL) == 0;
 	w->state = WATCH_NEW;
-	/* the zero row part before it began (see the top of the file) */
+	/* the zero row part before it began (see the top of the file): the
+	 * loop takes that sample, then watch_finish answers */
 	w->zero_now = 1;
-	collector_sample_now(c);
-	w->zero_now = 0;
-	server_reply(r, 1, "label=%s %s", w->label, proctree_method(w->tree));
+	lr->want = WANT_SAMPLE;
+	lr->finish = FINISH_WATCH;
+	lr->r = *r;
+	lr->watch = c->nwatch - 1;
 }
 
-void watch_unwatch(struct collector *c, struct request *r, const char *args)
+void watch_unwatch(struct collector *c, struct request *r, const char *args,
+		   struct loop_request *lr)
 {
 	long pid = strtol(args, NULL, 10);
 
@@ -217,12 +221,29 @@ void watch_unwatch(struct collector *c, struct request *r, const char *args)
 
 		if (w->pid != pid || w->state == WATCH_ENDED)
 			continue;
-		collector_sample_now(c);	/* its last figures */
-		end_watch(c, w);
-		server_reply(r, 1, "%s", "");
+		/* its last figures first: the loop samples, then
+		 * watch_finish ends it */
+		lr->want = WANT_SAMPLE;
+		lr->finish = FINISH_UNWATCH;
+		lr->r = *r;
+		lr->watch = i;
 		return;
 	}
 	server_reply(r, 0, "unwatch: pid %ld is not watched", pid);
+}
+
+void watch_finish(struct collector *c, struct loop_request *lr)
+{
+	struct watch *w = &c->watch[lr->watch];
+
+	if (lr->finish == FINISH_WATCH) {
+		w->zero_now = 0;
+		server_reply(&lr->r, 1, "label=%s %s", w->label,
+			     proctree_method(w->tree));
+	} else {
+		end_watch(c, w);
+		server_reply(&lr->r, 1, "%s", "");
+	}
 }
 
 void watch_waits_request(struct collector *c, struct request *r,
@@ -341,7 +362,7 @@ void watch_check(struct collector *c)
 		snprintf(text, sizeof(text),
 			 "perflog run (pid %ld) went away; its command ended",
 			 (long)w->client);
-		serve_end_session(c, w->label, text);
+		sessions_end_marker(c, w->label, text);
 		end_watch(c, w);
 	}
 	/* ended trees whose rows are done */

@@ -12,9 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../counters/cgstat.h"
-#include "../counters/waitrates.h"
-#include "../counters/waitsampler.h"
+#include "../process/process.h"
+#include "../waits/waitstates.h"
 #include "../logs/markers.h"
 
 struct watch_waits {
@@ -164,7 +163,7 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 	}
 	cgstat_read(ww->has_cg ? &ww->cg : NULL, mono, ww->ccur);
 	if (ww->have_cprev)
-		cgstat_rates(ww->cprev, ww->ccur, iv);
+		rates_cgroup(ww->cprev, ww->ccur, iv);
 	t = ww->cprev;
 	ww->cprev = ww->ccur;
 	ww->ccur = t;

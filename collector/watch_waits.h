@@ -1,7 +1,7 @@
 /*
  * watch_waits.h - INTERNAL to the collector: what a watched tree's threads
- * were doing (the wait-state sampler, counters/waitsampler.h) and what its
- * cgroup says about limits (counters/cgstat.h), for Process(LABEL).
+ * were doing (the wait-state sampler, waits/waitsampler.h) and what its
+ * cgroup says about limits (process/cgstat.h), for Process(LABEL).
  *
  * Per watched tree (watch.c calls these on the collector's thread):
  *   open      a sampler on a thread of its own, watching the command's
@@ -11,7 +11,7 @@
  *             sample; perflog run's shim is left out (waits_exclude)
  *   baseline  the reads every later interval is a delta from
  *   sample    the interval's wait states (waitrates_compute, _fill) and
- *             cgroup counters (cgstat_rates) into the tree's values; each
+ *             cgroup counters (rates_cgroup, counters/rates.h) into the tree's values; each
  *             thread's seconds are added to the session's totals
  *   finish    the totals written beside the end marker as waits-LABEL.tsv
  *             (waitrates_format) and the end-marker fields about them
@@ -27,8 +27,8 @@
 #include <sys/types.h>
 
 #include "../common/util.h"
-#include "../counters/process.h"
-#include "../counters/rates.h"
+#include "../process/process.h"
+#include "../counters/counters.h"
 
 struct watch_waits;
 

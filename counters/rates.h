@@ -36,8 +36,8 @@
 #include <stdint.h>
 
 #include "catalog.h"
-#include "process.h"
-#include "source.h"
+#include "../process/process.h"
+#include "../sources/source.h"
 
 /* Values of one object instance; v[] is indexed by counter_def.index and
  * NAN means unknown. instance is "" for Memory and System. */
@@ -80,6 +80,13 @@ int rates_compute(const struct raw_snapshot *prev,
 void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
 		   struct instance_values *out);
 void rates_process_idle(struct instance_values *out);
+
+/* The command's cgroup (process/cgstat.h) from prev to cur into the
+ * Process counters of iv: the six % ... Stalled Time (0..100 of the interval, NAN where a file was not
+ * read at both ends or a total went back) and % Throttled Time (NAN when
+ * unknown, or when the quota group changed between the reads). */
+void rates_cgroup(const struct cgstat_raw *prev, const struct cgstat_raw *cur,
+		  struct instance_values *iv);
 
 /* Find an instance in a sample, or NULL. */
 struct instance_values *sample_find(const struct sample *s,

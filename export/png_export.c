@@ -14,8 +14,7 @@
 #include <strings.h>
 
 #include "../common/util.h"
-#include "../counters/catalog.h"
-#include "../counters/chartset.h"
+#include "../counters/counters.h"
 #include "../logs/lookup.h"
 #include "png.h"
 

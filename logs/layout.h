@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 
-#include "../counters/catalog.h"
+#include "../counters/counters.h"
 
 #define LAYOUT_NRRA 7
 #define LAYOUT_FIRST_SPAN 3600UL

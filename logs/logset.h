@@ -48,8 +48,7 @@
 #include <time.h>
 
 #include "../common/util.h"
-#include "../counters/catalog.h"
-#include "../counters/rates.h"
+#include "../counters/counters.h"
 
 #define LOGSET_FORMAT 1
 #define LOGSET_META "perflog.meta"

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "../common/util.h"
-#include "../counters/chartset.h"
+#include "../counters/counters.h"
 #include "logset.h"
 
 /* Index of counter id of instance inst ("" for Memory and System) in the

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../client/netbackup.h"
-#include "../counters/catalog.h"
+#include "../counters/counters.h"
 #include "../logs/lookup.h"
 
 const char *report_client_norm(const struct marker *end, double v[CLN_COUNT],

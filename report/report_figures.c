@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../counters/catalog.h"
-#include "../counters/chartset.h"
+#include "../counters/counters.h"
 #include "../logs/lookup.h"
 
 /* One session's values: every counter of the log set fetched once over

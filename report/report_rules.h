@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "../client/instr.h"
-#include "../counters/waitrates.h"
+#include "../waits/waitstates.h"
 
 /* Thresholds (percent unless said otherwise). */
 #define REPORT_CPU_P95 85.0	/* total CPU: p95 at least ... */

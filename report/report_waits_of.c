@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../counters/catalog.h"
+#include "../counters/counters.h"
 #include "../logs/lookup.h"
 
 #define WAITS_FILE_MAX (64u << 20)

@@ -43,7 +43,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "../counters/catalog.h"
+#include "../counters/counters.h"
 #include "grid.h"
 #include "scale.h"
 #include "series.h"

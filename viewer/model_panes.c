@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../counters/chartset.h"
+#include "../counters/counters.h"
 #include "../logs/lookup.h"
 
 static int add_series(struct vm_pane *p, long idx, const char *label,

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "../counters/catalog.h"
+#include "../counters/counters.h"
 
 /* Format v in its unit for a legend or readout, at most 9 characters:
  * "12.3%", "1.50MB/s", "512KB", "3.2k/s", "0.012s", "940Mb/s", "-" for NAN.

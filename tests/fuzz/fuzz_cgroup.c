@@ -1,10 +1,10 @@
 /* fuzz_cgroup.c - placing our cgroups from /proc/self/mountinfo and
- * /proc/self/cgroup text (counters/cgroup.h, cgroup_parse). The input is
+ * /proc/self/cgroup text (process/cgroup.h, cgroup_parse). The input is
  * the two texts separated by a NUL byte. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../counters/cgroup.h"
+#include "../../process/cgroup.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* fuzz_cgstat.c - the command's cgroup counters (counters/cgstat.h) on
+/* fuzz_cgstat.c - the command's cgroup counters (process/cgstat.h) on
  * whatever a fake cgroup tree holds: the quota found by walking up (v1
  * cpu.cfs_quota_us / cpu.cfs_period_us, v2 cpu.max), the quota group's
  * cpu.stat, the pressure files, and the rates of two reads.
@@ -14,7 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../counters/cgstat.h"
+#include "../../counters/rates.h"
+#include "../../process/cgstat.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -71,10 +72,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	snprintf(g.cpu, sizeof(g.cpu), "%s/top/cmd", root);
 	cgstat_read(&g, 1.0, &a);
 	cgstat_read(&g, 2.0, &b);
-	cgstat_rates(&a, &b, &iv);
+	rates_cgroup(&a, &b, &iv);
 	g.v2[0] = '\0';
 	cgstat_read(&g, 3.0, &a);
-	cgstat_rates(&b, &a, &iv);
+	rates_cgroup(&b, &a, &iv);
 	/* a quota found is positive and names a directory of the tree */
 	if (a.quota && (!(a.quota_cpus > 0) || strncmp(a.quota_dir, root, strlen(root))))
 		abort();

@@ -1,4 +1,4 @@
-/* fuzz_procfs.c - the /proc readers (counters/procfs.c) and the rates
+/* fuzz_procfs.c - the /proc readers (sources/procfs.c) and the rates
  * computed from what they read (counters/rates.c).
  *
  * The input is split on lines "@@@" into up to eighteen parts: parts 0-8
@@ -19,9 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../counters/psi.h"
 #include "../../counters/rates.h"
-#include "../../counters/source.h"
+#include "../../sources/source.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

@@ -1,11 +1,11 @@
 /* fuzz_taskstats.c - the parser of taskstats exit-record datagrams
- * (counters/taskstats.h): whatever the bytes, no read outside them. The
+ * (process/taskstats.h): whatever the bytes, no read outside them. The
  * input is copied to an 8-byte aligned buffer, as recv gives it. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../counters/taskstats.h"
+#include "../../process/taskstats.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* fuzz_waits.c - the wait-state sampler's readers (counters/waits.c,
+/* fuzz_waits.c - the wait-state sampler's readers (waits/waits.c,
  * waitset.c, waitprobe.c, pidstat.c, waitclass.c) and the interval
  * arithmetic (waitrates.c) on whatever a fake /proc holds.
  *
@@ -22,10 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../counters/pidstat.h"
-#include "../../counters/waitclass.h"
-#include "../../counters/waitrates.h"
-#include "../../counters/waits.h"
+#include "../../process/pidstat.h"
+#include "../../waits/waitclass.h"
+#include "../../waits/waitrates.h"
+#include "../../waits/waits.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

@@ -9,7 +9,7 @@
  * variable (a thread pool with nothing to do: one pread a tick each),
  * active ones poll their own socket with a 20 ms timeout, so each has run
  * between two ticks and takes the whole path (schedstat, wchan, syscall,
- * the memoised descriptor probe). The sampler (counters/waitsampler.h)
+ * the memoised descriptor probe). The sampler (waits/waitsampler.h)
  * watches the child on its own thread for SECONDS, read once a second as
  * the collector would. Printed, one line:
  *   threads mode ticks/s sampler-CPU-ms/s %-of-one-CPU read-ms-mean read-ms-max
@@ -29,8 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../counters/waits.h"
-#include "../../counters/waitsampler.h"
+#include "../../waits/waits.h"
+#include "../../waits/waitsampler.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t never = PTHREAD_COND_INITIALIZER;

@@ -1,11 +1,11 @@
 /*
- * test_cgroup.c - the command's cgroup (counters/cgroup.c): placing our
+ * test_cgroup.c - the command's cgroup (process/cgroup.c): placing our
  * groups from mountinfo and cgroup text (hybrid, pure v2, co-mounted and
  * separate v1 cpu/cpuacct, a container's subtree mount, nothing mounted),
  * then, as root, a live group: created, joined, its CPU time counting a
  * child that burnt and exited, its processes, removed; and the cleaning
  * of a stale group of a dead pid. Also taskstats_parse on a synthetic
- * datagram (counters/taskstats.h).
+ * datagram (process/taskstats.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../counters/cgroup.h"
-#include "../../counters/taskstats.h"
+#include "../../process/cgroup.h"
+#include "../../process/taskstats.h"
 #include "tap.h"
 
 static const char hybrid_mi[] =

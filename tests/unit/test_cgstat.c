@@ -1,5 +1,5 @@
 /*
- * test_cgstat.c - the command's cgroup counters (counters/cgstat.h) on
+ * test_cgstat.c - the command's cgroup counters (process/cgstat.h) on
  * trees of plain files under a scratch directory: the quota found by
  * walking up (v1 cpu.cfs_quota_us, v2 cpu.max, a v2 group without the
  * cpu controller passed over), throttled time and pressure stalls as
@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 
 #include "../../counters/catalog.h"
-#include "../../counters/cgstat.h"
+#include "../../counters/rates.h"
+#include "../../process/cgstat.h"
 #include "tap.h"
 
 static char root[64];
@@ -96,7 +97,7 @@ static void test_v1(void)
 	put("cpu/quota/cpu.stat", "nr_periods 20\nnr_throttled 18\nthrottled_time 2500000000\n");
 	cgstat_read(&g, 102.0, &b);
 	memset(&iv, 0, sizeof(iv));
-	cgstat_rates(&a, &b, &iv);
+	rates_cgroup(&a, &b, &iv);
 	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 75, 1e-9,
 	       "v1: 1.5 s throttled in 2 s = 75%");
 	OK(isnan(at(&iv, CTR_PROC_CPU_SOME)) && isnan(at(&iv, CTR_PROC_MEM_FULL)),
@@ -107,11 +108,11 @@ static void test_v1(void)
 	cgstat_read(&g, 104.0, &a);
 	EQ_INT(a.quota, 0, "v1: no quota anywhere");
 	EQ_INT(a.throttled_us, 0, "v1: no quota: throttled 0");
-	cgstat_rates(&b, &a, &iv);
+	rates_cgroup(&b, &a, &iv);
 	OK(isnan(at(&iv, CTR_PROC_THROTTLED)),
 	   "v1: the quota group changed between reads: unknown");
 	cgstat_read(&g, 106.0, &b);
-	cgstat_rates(&a, &b, &iv);
+	rates_cgroup(&a, &b, &iv);
 	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 0, 0, "v1: no quota: 0%");
 }
 
@@ -143,7 +144,7 @@ static void test_v2(void)
 	put("unified/lim/cpu.stat", "usage_usec 5\nthrottled_usec 1400000\n");
 	psi("unified/lim/cmd", 3000000, 4000000, 1000000);
 	cgstat_read(&g, 14.0, &b);
-	cgstat_rates(&a, &b, &iv);
+	rates_cgroup(&a, &b, &iv);
 	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 25, 1e-9, "v2: 1 s of 4 throttled");
 	EQ_DBL(at(&iv, CTR_PROC_CPU_SOME), 50, 1e-9, "v2: cpu some 2 s of 4");
 	EQ_DBL(at(&iv, CTR_PROC_CPU_FULL), 25, 1e-9, "v2: cpu full 1 s of 4");
@@ -153,7 +154,7 @@ static void test_v2(void)
 	OK(isnan(at(&iv, CTR_PROC_IO_SOME)), "v2: io.pressure missing: unknown");
 	psi("unified/lim/cmd", 1000, 4000000, 1000000);	/* a reset */
 	cgstat_read(&g, 15.0, &a);
-	cgstat_rates(&b, &a, &iv);
+	rates_cgroup(&b, &a, &iv);
 	OK(isnan(at(&iv, CTR_PROC_CPU_SOME)), "v2: a total that went back: unknown");
 	EQ_DBL(at(&iv, CTR_PROC_MEM_SOME), 0, 0, "v2: memory unchanged: 0");
 	put("unified/lim/cpu.max", "max 100000\n");

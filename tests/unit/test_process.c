@@ -1,5 +1,5 @@
 /*
- * test_process.c - the Process object (counters/process.c): a fixture
+ * test_process.c - the Process object (process/process.c): a fixture
  * /proc tree with garbage in it (tests/fixtures/proc/README), pid reuse,
  * the rates, and a live tree of forked children that burn a known amount
  * of CPU and write a known number of bytes.
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../../counters/catalog.h"
-#include "../../counters/process.h"
+#include "../../process/process.h"
 #include "../../counters/rates.h"
 #include "tap.h"
 

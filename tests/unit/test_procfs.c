@@ -10,8 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../counters/psi.h"
-#include "../../counters/source.h"
+#include "../../sources/source.h"
 #include "tap.h"
 
 #ifndef FIXTURES

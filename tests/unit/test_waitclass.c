@@ -3,7 +3,7 @@
  * table (sorted, every row documented in counters/README.md, each name
  * seen on Linux 6.18 in its class), the system-call rules, descriptor
  * kinds, descriptor sets, the state letter, and the /proc/PID/stat parser
- * they lean on (counters/pidstat.c).
+ * they lean on (process/pidstat.c).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 #include <sys/syscall.h>
 
 #include "../../common/util.h"
-#include "../../counters/pidstat.h"
-#include "../../counters/waitclass.h"
+#include "../../process/pidstat.h"
+#include "../../waits/waitclass.h"
 #include "tap.h"
 
 static void test_table(void)

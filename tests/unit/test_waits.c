@@ -3,7 +3,7 @@
  * (tests/fixtures/proc/waits1, README there: a thread in each state, wait
  * channels hidden, garbage, a zombie, a cgroup), a thread vanishing
  * between ticks, the probe memo, and the interval arithmetic of
- * counters/waitrates.c on synthetic reads.
+ * waits/waitrates.c on synthetic reads.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../counters/waitrates.h"
-#include "../../counters/waits.h"
+#include "../../waits/waitrates.h"
+#include "../../waits/waits.h"
 #include "tap.h"
 
 #ifndef FIXTURES

@@ -42,9 +42,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../counters/waitrates.h"
-#include "../../counters/waits.h"
-#include "../../counters/waitsampler.h"
+#include "../../waits/waitrates.h"
+#include "../../waits/waits.h"
+#include "../../waits/waitsampler.h"
 #include "tap.h"
 
 enum { BUSY, SLEEPER, PIPE, RECV, TCPREAD, POLLSOCK, EPOLLPIPE, DSYNC, HALF,

@@ -1,6 +1,6 @@
 /*
- * process_books.h - INTERNAL to the Process object (process.c and
- * process_books.c; process.h is the interface): the tree's state and its
+ * process_books.h - INTERNAL to the Process object (process.c,
+ * process_books.c and procread.c; process.h is the interface): the tree's state and its
  * per-task books.
  *
  * An entry is a task the books hold open: a thread ("taskstats" books) or
@@ -85,7 +85,10 @@ struct proctree {
 	int lost;
 };
 
-/* process.c: reading /proc */
+/* procread.c: reading one member's /proc files */
+/* root/proc/PID[/task/TID]/FILE into buf */
+void pbooks_path(const struct proctree *t, char *buf, size_t n, pid_t pid,
+		 pid_t tid, const char *file);
 int pbooks_parse_stat(const char *text, struct pstat *p);
 int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
 		     struct pstat *p);

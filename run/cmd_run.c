@@ -66,12 +66,12 @@
 
 #include "../client/client.h"
 #include "../commands.h"
-#include "../counters/source.h"
-#include "control.h"
+#include "../sources/source.h"
+#include "../collector/control.h"
 #include "run_marks.h"
 #include "run_output.h"
 #include "run_shim.h"
-#include "settings.h"
+#include "../collector/settings.h"
 
 #define ME "perflog run"
 

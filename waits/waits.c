@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pidstat.h"
+#include "../process/process.h"
 #include "waitprobe.h"
 #include "waitset.h"
 

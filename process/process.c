@@ -11,8 +11,7 @@
  * and reading all the time: a missing file drops that member from this
  * read, and the books decide what its work becomes.
  *
- * /proc/PID/stat is parsed from the LAST ')' since comm may contain spaces
- * and parentheses ("a) b (c").
+ * The per-member files are read by procread.c.
  */
 #define _GNU_SOURCE
 #include "process.h"
@@ -28,133 +27,6 @@
 #include <unistd.h>
 
 #include "process_books.h"
-
-/* Parse one /proc/PID/stat (or task/TID/stat) text. 0, or -1 when
- * malformed. */
-int pbooks_parse_stat(const char *text, struct pstat *p)
-{
-	const char *close_paren = strrchr(text, ')');
-	char *end;
-	long long pid, f[22];
-	const char *s;
-
-	if (!close_paren)
-		return -1;
-	errno = 0;
-	pid = strtoll(text, &end, 10);
-	if (end == text || errno || pid <= 0 || pid > INT_MAX)
-		return -1;
-	/* fields after ')': [0] state (field 3), [1] ppid, ... [11] utime
-	 * (field 14), [12] stime, [13] cutime, [14] cstime, [19] starttime
-	 * (field 22), [21] rss in pages (field 24) */
-	s = close_paren + 1;
-	for (int i = 0; i < 22; i++) {
-		while (*s == ' ')
-			s++;
-		if (!*s || *s == '\n')
-			return -1;
-		if (i == 0) {	/* state: one letter */
-			p->state = *s;
-			while (*s && *s != ' ')
-				s++;
-			f[0] = 0;
-			continue;
-		}
-		errno = 0;
-		f[i] = strtoll(s, &end, 10);
-		if (end == s || errno || (*end != ' ' && *end != '\n' && *end))
-			return -1;
-		s = end;
-	}
-	if (f[1] < 0 || f[1] > INT_MAX)
-		return -1;
-	p->pid = (pid_t)pid;
-	p->ppid = (pid_t)f[1];
-	/* cutime/cstime are %ld: never < 0, but garbage may say so */
-	p->own = (f[11] > 0 ? (unsigned long long)f[11] : 0) +
-		 (f[12] > 0 ? (unsigned long long)f[12] : 0);
-	p->children = (f[13] > 0 ? (unsigned long long)f[13] : 0) +
-		      (f[14] > 0 ? (unsigned long long)f[14] : 0);
-	p->start = f[19] > 0 ? (unsigned long long)f[19] : 0;
-	p->rss_pages = f[21] > 0 ? (double)f[21] : 0;
-	return 0;
-}
-
-static void proc_path(const struct proctree *t, char *buf, size_t n,
-		      pid_t pid, pid_t tid, const char *file)
-{
-	if (tid)
-		snprintf(buf, n, "%s/proc/%d/task/%d/%s", t->root, (int)pid,
-			 (int)tid, file);
-	else
-		snprintf(buf, n, "%s/proc/%d/%s", t->root, (int)pid, file);
-}
-
-/* stat of a process (tid 0) or of one of its threads; 0 or -1. */
-int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
-		     struct pstat *p)
-{
-	char path[PATH_MAX + 64], buf[1024];
-
-	proc_path(t, path, sizeof(path), pid, tid, "stat");
-	if (util_read_small(path, buf, sizeof(buf)) < 0 ||
-	    pbooks_parse_stat(buf, p) < 0 || p->pid != (tid ? tid : pid))
-		return -1;
-	return 0;
-}
-
-/* rchar and wchar of a process (whole: its threads, dead threads and
- * reaped children) or of one thread (its own); 0 found both, -1 else. */
-int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
-		   uint64_t *rd, uint64_t *wr)
-{
-	char path[PATH_MAX + 64], buf[1024];
-	int have = 0;
-
-	proc_path(t, path, sizeof(path), pid, tid, "io");
-	if (util_read_small(path, buf, sizeof(buf)) < 0)
-		return -1;
-	for (char *line = buf; line && *line;) {
-		char *nl = strchr(line, '\n');
-		uint64_t *dst = NULL;
-
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(line, "rchar:", 6))
-			dst = rd;
-		else if (!strncmp(line, "wchar:", 6))
-			dst = wr;
-		if (dst) {
-			const char *v = line + 6;
-			char *end;
-			unsigned long long x;
-
-			errno = 0;
-			x = strtoull(v, &end, 10);
-			if (end != v && !errno && !strchr(v, '-')) {
-				*dst = x;
-				have |= dst == rd ? 1 : 2;
-			}
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return have == 3 ? 0 : -1;
-}
-
-/* Does the process ignore SIGCHLD (so its children are auto-reaped)? */
-int pbooks_ignores_sigchld(const struct proctree *t, pid_t pid)
-{
-	char path[PATH_MAX + 64], buf[4096];
-	const char *p;
-
-	proc_path(t, path, sizeof(path), pid, 0, "status");
-	if (util_read_small(path, buf, sizeof(buf)) < 0)
-		return 0;
-	p = strstr(buf, "\nSigIgn:");
-	if (!p)
-		return 0;
-	return (strtoull(p + 8, NULL, 16) >> (SIGCHLD - 1)) & 1;
-}
 
 /* ---- membership ---- */
 
@@ -179,7 +51,7 @@ static int add_children(struct proctree *t, pid_t pid, pid_t tid)
 	char path[PATH_MAX + 64], buf[4096];
 	long n;
 
-	proc_path(t, path, sizeof(path), pid, tid, "children");
+	pbooks_path(t, path, sizeof(path), pid, tid, "children");
 	n = util_read_small(path, buf, sizeof(buf));
 	if (n < 0)
 		return errno == ENOENT ? -2 : 0;
@@ -223,7 +95,7 @@ static int walk_children(struct proctree *t)
 		DIR *d;
 		struct dirent *de;
 
-		proc_path(t, path, sizeof(path), t->mem[i], 0, "task");
+		pbooks_path(t, path, sizeof(path), t->mem[i], 0, "task");
 		d = opendir(path);
 		if (!d && i == 0)
 			return -2;	/* no task directories: a fixture */
@@ -492,7 +364,7 @@ long proctree_tasks(struct proctree *t, struct proctree_task **v,
 
 		if (t->shim && t->mem[i] == t->pid)
 			continue;
-		proc_path(t, path, sizeof(path), t->mem[i], 0, "task");
+		pbooks_path(t, path, sizeof(path), t->mem[i], 0, "task");
 		d = opendir(path);
 		if (!d)
 			continue;

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pidstat.h"
+#include "../process/process.h"
 
 struct waitset {
 	DIR **taskdir;		/* one per process; NULL when gone at start */

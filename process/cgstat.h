@@ -3,7 +3,7 @@
  * utilization counter shows: its pressure stalls and its CPU quota.
  *
  *   pressure   the group's v2 cpu.pressure, io.pressure, memory.pressure
- *              (psi.h: the same format as /proc/pressure), cumulative
+ *              (sources/source.h, psi.c: the same format as /proc/pressure), cumulative
  *              microseconds in which some or all of the group's non-idle
  *              tasks were stalled. A v2 group has them with PSI on even
  *              when no controller is enabled for it, and a memory limit
@@ -37,8 +37,7 @@
 #include <stdint.h>
 
 #include "cgroup.h"
-#include "rates.h"
-#include "source.h"
+#include "../sources/source.h"
 
 struct cgstat_raw {
 	double mono;		/* CLOCK_MONOTONIC seconds of the read */
@@ -58,12 +57,5 @@ void cgstat_read(const struct cgroup_set *g, double mono,
  * starting at dir: fills out->quota, quota_cpus, quota_dir. Returns 1
  * when found, 0 when not (exposed for tests). */
 int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out);
-
-/* The interval prev -> cur into the Process counters of iv: the six
- * % ... Stalled Time (0..100 of the interval, NAN where a file was not
- * read at both ends or a total went back) and % Throttled Time (NAN when
- * unknown, or when the quota group changed between the reads). */
-void cgstat_rates(const struct cgstat_raw *prev, const struct cgstat_raw *cur,
-		  struct instance_values *iv);
 
 #endif

@@ -10,7 +10,7 @@
  *     /proc/PID/task/TID/children (proc(5)); without those files, through
  *     the ppid links of every /proc/PID/stat. `perflog run` makes the root
  *     a child subreaper that does nothing but wait (its "shim", see
- *     collector/run_shim.h), so orphans stay below it.
+ *     run/run_shim.h), so orphans stay below it.
  *
  * What is counted (the tree's cumulative figures; the rates are deltas,
  * rates_process in rates.h):
@@ -57,7 +57,12 @@
 #include <sys/types.h>
 
 #include "../common/util.h"
+/* the rest of the folder's interface: other folders include process.h
+ * alone (the command's cgroup, its exit records, its cgroup's counters,
+ * one /proc/PID/stat parser) */
 #include "cgroup.h"
+#include "cgstat.h"
+#include "pidstat.h"
 #include "taskstats.h"
 
 struct proc_raw {
@@ -127,7 +132,7 @@ unsigned long long proctree_start_time(const char *root, pid_t pid);
  * at 50 Hz allocates nothing once warmed up. The shim root is left out.
  * Returns the number of tasks, or -1 with e set when the root is gone.
  * Not thread-safe (it shares the tree's member buffer with proctree_read):
- * a sampler on a thread of its own (counters/waitsampler.h) is better
+ * a sampler on a thread of its own (waits/waitsampler.h) is better
  * given the cgroup directory (waits_watch_cgroup: cgroup.threads) or the
  * process list, refreshed from the collector's thread at each sample. */
 struct proctree_task {

@@ -1,5 +1,6 @@
 /*
- * snapshot.c - storage of a raw_snapshot (see source.h).
+ * snapshot.c - storage of a raw_snapshot (see source.h), and the names
+ * and sizes both backends share (source_psi_name, source_kernel_bits).
  *
  * A snapshot is reused from sample to sample: snapshot_reset only sets the
  * counts to zero, so once the arrays have grown to the host's number of
@@ -99,4 +100,27 @@ const struct net_raw *snapshot_find_net(const struct raw_snapshot *s,
 		if (strcmp(s->nets[i].name, name) == 0)
 			return &s->nets[i];
 	return NULL;
+}
+
+const char *source_psi_name(enum psi_resource r)
+{
+	static const char *const names[PSI_COUNT] = { "cpu", "io", "memory" };
+
+	return (unsigned)r < PSI_COUNT ? names[r] : "";
+}
+
+int source_kernel_bits(const char *machine)
+{
+	/* 64-bit machines whose name does not say so */
+	static const char *const wide[] = { "s390x", "alpha" };
+
+	if (!machine || !*machine)
+		return 0;
+	if (strstr(machine, "64"))	/* x86_64 aarch64 ppc64le riscv64
+					 * mips64 sparc64 loongarch64 ia64 */
+		return 64;
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		if (strcmp(machine, wide[i]) == 0)
+			return 64;
+	return 32;
 }

@@ -12,9 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "psi.h"
-#include "rates.h"
 
 static const char *const psi_file[PSI_COUNT] = {
 	"cpu.pressure", "io.pressure", "memory.pressure",
@@ -123,31 +120,4 @@ void cgstat_read(const struct cgroup_set *g, double mono,
 		out->throttled_us = throttled(out->quota_dir, v1);
 	else
 		out->throttled_us = 0;	/* nothing can hold it back */
-}
-
-void cgstat_rates(const struct cgstat_raw *prev, const struct cgstat_raw *cur,
-		  struct instance_values *iv)
-{
-	static const enum counter_id some[PSI_COUNT] = {
-		CTR_PROC_CPU_SOME, CTR_PROC_IO_SOME, CTR_PROC_MEM_SOME };
-	static const enum counter_id full[PSI_COUNT] = {
-		CTR_PROC_CPU_FULL, CTR_PROC_IO_FULL, CTR_PROC_MEM_FULL };
-	double dt = cur->mono - prev->mono, thr = NAN;
-
-	for (int r = 0; r < PSI_COUNT; r++) {
-		const struct psi_raw *p = &prev->psi[r], *c = &cur->psi[r];
-		int ok = dt > 0 && p->present && c->present;
-
-		iv->v[catalog_counters[some[r]].index] =
-			ok ? rates_stalled_pct(p->some_us, c->some_us, dt) : NAN;
-		iv->v[catalog_counters[full[r]].index] =
-			ok ? rates_stalled_pct(p->full_us, c->full_us, dt) : NAN;
-	}
-	if (dt > 0 && prev->quota == cur->quota &&
-	    !strcmp(prev->quota_dir, cur->quota_dir) &&
-	    prev->throttled_us != SRC_NA && cur->throttled_us != SRC_NA &&
-	    cur->throttled_us >= prev->throttled_us)
-		thr = (double)(cur->throttled_us - prev->throttled_us) /
-		      (dt * 1e4);
-	iv->v[catalog_counters[CTR_PROC_THROTTLED].index] = thr;
 }

@@ -1,10 +1,10 @@
 /*
- * psi.c - pressure stall files (see psi.h). The system's three files are
+ * psi.c - pressure stall files (see source.h, "psi.c"). The system's three files are
  * kept open and read by procfs_read through psi_parse; a cgroup's are read
  * by path with psi_read_file, the same parser.
  */
 #define _GNU_SOURCE
-#include "psi.h"
+#include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "rates.h"
+#include "../counters/counters.h"
 #include "waits.h"
 
 enum waits_state {

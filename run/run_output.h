@@ -16,7 +16,7 @@
  *                      bytes of them, each line cut at 4 KiB: what the
  *                      backup client parsers (client/client.h) read
  * The end marker says what was cut (output.bytes, output.cut,
- * summary.cut; collector/cmd_run.c lists the fields).
+ * summary.cut; run/cmd_run.c lists the fields).
  */
 #ifndef PERFLOG_RUN_OUTPUT_H
 #define PERFLOG_RUN_OUTPUT_H

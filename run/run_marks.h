@@ -1,7 +1,7 @@
 /*
  * run_marks.h - the markers `perflog run` writes around its command: the
  * begin marker (the command line, how the tree is counted) and the end
- * marker with the command's figures (collector/cmd_run.c lists them).
+ * marker with the command's figures (run/cmd_run.c lists them).
  *
  * Nothing is dropped and the end marker is always written:
  *   - a marker whose fields would make a long line (over 8 KiB, over 128
@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "../logs/markers.h"
-#include "control.h"
+#include "../collector/control.h"
 
 struct run_extras {
 	char **v;		/* "key=value", malloc'ed */

@@ -1,7 +1,7 @@
 /*
  * procfs_int.h - what the files of the Linux source share among
  * themselves. Not an interface for other folders: source.h is (procfs_open,
- * procfs_read, procfs_close), and psi.h for pressure files.
+ * procfs_read, procfs_close), and psi.c for pressure files.
  *
  *   procfs.c          open, read, close: the file table, one pass
  *   procfs_text.c     reading a file into the buffer, tokens, the caches

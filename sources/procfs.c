@@ -34,7 +34,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "psi.h"
 
 static const char *const file_rel[F_COUNT] = {
 	[F_STAT] = "proc/stat",

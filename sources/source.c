@@ -8,29 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *source_psi_name(enum psi_resource r)
-{
-	static const char *const names[PSI_COUNT] = { "cpu", "io", "memory" };
-
-	return (unsigned)r < PSI_COUNT ? names[r] : "";
-}
-
-int source_kernel_bits(const char *machine)
-{
-	/* 64-bit machines whose name does not say so */
-	static const char *const wide[] = { "s390x", "alpha" };
-
-	if (!machine || !*machine)
-		return 0;
-	if (strstr(machine, "64"))	/* x86_64 aarch64 ppc64le riscv64
-					 * mips64 sparc64 loongarch64 ia64 */
-		return 64;
-	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
-		if (strcmp(machine, wide[i]) == 0)
-			return 64;
-	return 32;
-}
-
 struct source {
 	struct procfs *proc;
 	struct statgrab *sg;
