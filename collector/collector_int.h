@@ -79,7 +79,11 @@ struct loop_request {
 	enum loop_want want;
 	enum loop_finish finish;
 	struct request r;	/* whom to answer */
-	int watch;		/* the watch it is about (c->watch[]) */
+	/* the watch it is about, by its root and label: not by its slot,
+	 * since the sample in between may free an ended tree's slot and
+	 * move another into it (watch_sample) */
+	pid_t pid;
+	char label[SRC_NAME_MAX];
 };
 
 struct collector {

@@ -208,7 +208,8 @@ void watch_request(struct collector *c, struct request *r, char *args,
 	lr->want = WANT_SAMPLE;
 	lr->finish = FINISH_WATCH;
 	lr->r = *r;
-	lr->watch = c->nwatch - 1;
+	lr->pid = w->pid;
+	util_strlcpy(lr->label, w->label, sizeof(lr->label));
 }
 
 void watch_unwatch(struct collector *c, struct request *r, const char *args,
@@ -226,16 +227,34 @@ void watch_unwatch(struct collector *c, struct request *r, const char *args,
 		lr->want = WANT_SAMPLE;
 		lr->finish = FINISH_UNWATCH;
 		lr->r = *r;
-		lr->watch = i;
+		lr->pid = w->pid;
+		util_strlcpy(lr->label, w->label, sizeof(lr->label));
 		return;
 	}
 	server_reply(r, 0, "unwatch: pid %ld is not watched", pid);
 }
 
+/* The watch lr is about, found again after the loop's sample. */
+static struct watch *find_again(struct collector *c,
+				const struct loop_request *lr)
+{
+	for (int i = 0; i < c->nwatch; i++)
+		if (c->watch[i].pid == lr->pid &&
+		    c->watch[i].state != WATCH_ENDED &&
+		    !strcmp(c->watch[i].label, lr->label))
+			return &c->watch[i];
+	return NULL;
+}
+
 void watch_finish(struct collector *c, struct loop_request *lr)
 {
-	struct watch *w = &c->watch[lr->watch];
+	struct watch *w = find_again(c, lr);
 
+	if (!w) {	/* cannot be: only watch_check ends a tree */
+		server_reply(&lr->r, 0, "watch: pid %ld went away",
+			     (long)lr->pid);
+		return;
+	}
 	if (lr->finish == FINISH_WATCH) {
 		w->zero_now = 0;
 		server_reply(&lr->r, 1, "label=%s %s", w->label,
