@@ -10,6 +10,7 @@
  * its sar equivalent, in counters/README.md; keep the two in step.
  */
 #include "rates.h"
+#include "rates_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,8 +68,8 @@ static int word_bits(const struct raw_snapshot *p,
  *   (reads and read sectors, bytes and packets) do not wrap together, a
  *   reset takes them all back.
  * Returns 1 when the device was found reset. */
-static int device_deltas(uint64_t pid, uint64_t cid, const uint64_t *p,
-			 const uint64_t *c, const int *bits, int n, double *d)
+int rates_device_deltas(uint64_t pid, uint64_t cid, const uint64_t *p,
+			const uint64_t *c, const int *bits, int n, double *d)
 {
 	int back = 0, reset = pid && cid && pid != cid;
 
@@ -112,7 +113,7 @@ static double ddelta(uint64_t prev, uint64_t cur, int bits)
 	return rates_delta(prev, cur, bits, &d) == 0 ? (double)d : NAN;
 }
 
-static double clamp_pct(double v)
+double rates_clamp_pct(double v)
 {
 	if (isnan(v))
 		return v;
@@ -218,10 +219,10 @@ static void cpu_values(const struct cpu_raw *p, const struct cpu_raw *c,
 	elapsed = user + nice + sys + idle + iowait + irq + soft + steal;
 	if (elapsed <= 0)
 		return;
-	v[0] = clamp_pct(100.0 * (elapsed - idle - iowait) / elapsed);
-	v[1] = clamp_pct(100.0 * (user + nice) / elapsed);
-	v[2] = clamp_pct(100.0 * (sys + irq + soft) / elapsed);
-	v[3] = have_iowait ? clamp_pct(100.0 * iowait / elapsed) : NAN;
+	v[0] = rates_clamp_pct(100.0 * (elapsed - idle - iowait) / elapsed);
+	v[1] = rates_clamp_pct(100.0 * (user + nice) / elapsed);
+	v[2] = rates_clamp_pct(100.0 * (sys + irq + soft) / elapsed);
+	v[3] = have_iowait ? rates_clamp_pct(100.0 * iowait / elapsed) : NAN;
 }
 
 static int do_cpus(const struct raw_snapshot *prev,
@@ -265,7 +266,7 @@ static void disk_deltas(const struct disk_raw *p, const struct disk_raw *c,
 	const int bits[8] = { word, word, word, word, 32, 32, 32, 32 };
 	double x[8];
 
-	device_deltas(p->ident, c->ident, pv, cv, bits, 8, x);
+	rates_device_deltas(p->ident, c->ident, pv, cv, bits, 8, x);
 	d->rd_ios = x[0];
 	d->wr_ios = x[1];
 	d->rd_sec = x[2];
@@ -290,7 +291,7 @@ static double sec_per_xfer(double ticks, double ios)
 
 static void disk_values(const struct disk_delta *d, double dt, double *v)
 {
-	v[0] = clamp_pct(100.0 * d->busy / (1000.0 * dt));
+	v[0] = rates_clamp_pct(100.0 * d->busy / (1000.0 * dt));
 	v[1] = d->rd_sec * 512.0 / dt;
 	v[2] = d->wr_sec * 512.0 / dt;
 	v[3] = d->rd_ios / dt;
@@ -355,7 +356,7 @@ static int do_disks(const struct raw_snapshot *prev,
 	disk_values(&sum, dt, iv->v);
 	/* busy is the mean of the member disks' busy shares, not a sum: two
 	 * disks each 50% busy are not one disk 100% busy */
-	iv->v[0] = clamp_pct(busy_pct / (double)members);
+	iv->v[0] = rates_clamp_pct(busy_pct / (double)members);
 	return 0;
 }
 
@@ -380,7 +381,7 @@ static void net_deltas(const struct net_raw *p, const struct net_raw *c,
 
 	for (int i = 0; i < NF_COUNT; i++)
 		bits[i] = word;
-	device_deltas(p->ident, c->ident, pv, cv, bits, NF_COUNT, d);
+	rates_device_deltas(p->ident, c->ident, pv, cv, bits, NF_COUNT, d);
 }
 
 static void net_values(const double *d, double bw, double dt, double *v)
@@ -486,7 +487,7 @@ static int do_system(const struct raw_snapshot *prev,
 
 double rates_stalled_pct(uint64_t prev, uint64_t cur, double dt)
 {
-	return clamp_pct(ddelta(prev, cur, 64) / (dt * 1e4));
+	return rates_clamp_pct(ddelta(prev, cur, 64) / (dt * 1e4));
 }
 
 /* Stalled microseconds over elapsed microseconds, as sar -q PSI. The
@@ -540,7 +541,8 @@ int rates_compute(const struct raw_snapshot *prev,
 	if (do_cpus(prev, cur, out) < 0 || do_disks(prev, cur, dt, out) < 0 ||
 	    do_memory(prev, cur, dt, out) < 0 || do_nets(prev, cur, dt, out) < 0 ||
 	    do_system(prev, cur, dt, out) < 0 ||
-	    do_pressure(prev, cur, dt, out) < 0 || do_tcp(prev, cur, dt, out) < 0)
+	    do_pressure(prev, cur, dt, out) < 0 || do_tcp(prev, cur, dt, out) < 0 ||
+	    rates_targets(prev, cur, dt, out) < 0)
 		return -1;
 	return 0;
 }
