@@ -63,10 +63,11 @@ static struct cifs_raw *share_line(const char *q, struct raw_snapshot *s,
 				   int *first, int *oom)
 {
 	char name[SRC_NAME_MAX];
-	uint64_t n;
 	struct cifs_raw *c;
 
-	if (procfs_parse_u64(&q, &n) != 1 || *q != ')')
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (*q != ')')
 		return NULL;
 	q++;
 	if (procfs_parse_name(&q, name) < 0 || name[0] != '\\')
