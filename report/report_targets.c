@@ -183,8 +183,8 @@ static int judge_nfs(const struct report_targets *t,
 				"%.1f ms; %.1f writes/s, %s) %s", t->nfs, exec,
 				rtt, t->nfs_writes.avg, rate, why);
 	snprintf(v->hint, sizeof(v->hint), net ?
-		 "(the path to the server loses or queues requests: check the link, its errors and the server's network)" :
-		 "(the server commits writes slowly: look at its disks and its export options (sync), or the client's wsize)");
+		 "the path to the server loses or queues requests: check the link, its errors and the server's network" :
+		 "the server commits writes slowly: look at its disks and its export options (sync), or the client's wsize");
 	return 1;
 }
 
@@ -211,7 +211,7 @@ static int judge_tape(const struct report_targets *t,
 				"bottleneck", t->tape, busy, t->tape_busy.p95,
 				rate);
 		snprintf(v->hint, sizeof(v->hint),
-			 "(the drive streams at its speed: more drives, or compression on the drive)");
+			 "the drive streams at its speed: more drives, or compression on the drive");
 		return 1;
 	}
 	snprintf(clause, sizeof(clause), "Tape(%s) busy %.0f%% at %s: the "
@@ -227,7 +227,7 @@ static int judge_tape(const struct report_targets *t,
 		v->kind = REPORT_NONE;
 		report_line_add(v, "Bottleneck: nothing: %s", clause);
 		snprintf(v->hint, sizeof(v->hint),
-			 "(the data reaches the drive slower than it streams: look at the source, the network or the client)");
+			 "the data reaches the drive slower than it streams (shoe-shining): look at the source, the network or the client");
 	} else {
 		report_line_add(v, "; %s", clause);
 	}
