@@ -16,37 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- deltas ---- */
-
-/* A genuine wrap of a 32-bit counter moves it by less than half its range
- * in one interval (2^31 ms of weighted disk time is 24 days; 2^31 bytes
- * in a second is 17 Gbit/s, past what a 32-bit kernel's counters can
- * measure at all). A larger "wrapped" delta is a counter that started
- * again from zero. */
-#define WRAP_MAX ((uint64_t)1 << 31)
-
-int rates_delta(uint64_t prev, uint64_t cur, int bits, uint64_t *delta)
-{
-	uint64_t d;
-
-	if (prev == SRC_NA || cur == SRC_NA)
-		return -1;
-	if (cur >= prev) {
-		*delta = cur - prev;
-		return 0;
-	}
-	/* Backwards: a wrap only where the kernel keeps the counter in 32
-	 * bits (or may: width unknown and both values fit), and only by a
-	 * plausible amount; else the counter was reset (device replaced,
-	 * driver reloaded). */
-	if (bits == 64 || prev > UINT32_MAX || cur > UINT32_MAX)
-		return -1;
-	d = (UINT32_MAX - prev) + cur + 1;
-	if (d >= WRAP_MAX)
-		return -1;
-	*delta = d;
-	return 0;
-}
+/* ---- deltas (the rules themselves: rates_delta.c) ---- */
 
 /* The width of the counters the kernel keeps as unsigned long: its word
  * size, when both snapshots agree on it. */
@@ -56,43 +26,6 @@ static int word_bits(const struct raw_snapshot *p,
 	return p->kernel_bits == c->kernel_bits ? c->kernel_bits : 0;
 }
 
-/* The deltas of the n counters of one device (NAN for unknown ones).
- * A device that was replaced between the reads, or whose counters were
- * reset (a disk re-plugged or an LVM snapshot recreated under the same
- * name, a veth pair made again), must give no values for the interval,
- * never a delta across two devices: so every delta is NAN when
- * - the identities differ (major:minor, ifindex), or
- * - one counter went back where it cannot wrap (64 bits, or by more than
- *   a wrap moves it), or
- * - two or more went back in the same interval: independent counters
- *   (reads and read sectors, bytes and packets) do not wrap together, a
- *   reset takes them all back.
- * Returns 1 when the device was found reset. */
-int rates_device_deltas(uint64_t pid, uint64_t cid, const uint64_t *p,
-			const uint64_t *c, const int *bits, int n, double *d)
-{
-	int back = 0, reset = pid && cid && pid != cid;
-
-	for (int i = 0; i < n; i++) {
-		uint64_t x;
-
-		d[i] = NAN;
-		if (p[i] == SRC_NA || c[i] == SRC_NA)
-			continue;
-		if (c[i] < p[i])
-			back++;
-		if (rates_delta(p[i], c[i], bits[i], &x) < 0)
-			reset = 1;
-		else
-			d[i] = (double)x;
-	}
-	if (reset || back >= 2) {
-		for (int i = 0; i < n; i++)
-			d[i] = NAN;
-		return 1;
-	}
-	return 0;
-}
 
 /* CPU ticks are 64-bit and never wrap, but the kernel documents that
  * iowait (and idle under NO_HZ) may step back a little: count it as 0
@@ -113,59 +46,6 @@ static double ddelta(uint64_t prev, uint64_t cur, int bits)
 	return rates_delta(prev, cur, bits, &d) == 0 ? (double)d : NAN;
 }
 
-double rates_clamp_pct(double v)
-{
-	if (isnan(v))
-		return v;
-	return v < 0.0 ? 0.0 : v > 100.0 ? 100.0 : v;
-}
-
-/* ---- samples ---- */
-
-struct instance_values *sample_find(const struct sample *s,
-				    enum counter_object obj,
-				    const char *instance)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->inst[i].object == obj &&
-		    strcmp(s->inst[i].instance, instance) == 0)
-			return &s->inst[i];
-	return NULL;
-}
-
-struct instance_values *sample_add(struct sample *s, enum counter_object obj,
-				   const char *instance)
-{
-	struct instance_values *iv;
-
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 32;
-		void *p = realloc(s->inst, ncap * sizeof(*s->inst));
-
-		if (!p)
-			return NULL;
-		s->inst = p;
-		s->cap = ncap;
-	}
-	iv = &s->inst[s->n++];
-	iv->object = obj;
-	util_strlcpy(iv->instance, instance, sizeof(iv->instance));
-	for (int i = 0; i < CATALOG_MAX_PER_OBJECT; i++)
-		iv->v[i] = NAN;
-	return iv;
-}
-
-void sample_reset(struct sample *s)
-{
-	s->n = 0;
-}
-
-void sample_free(struct sample *s)
-{
-	free(s->inst);
-	s->inst = NULL;
-	s->n = s->cap = 0;
-}
 
 /* Index in arr (elements of size sz whose first member is the name) of the
  * entry called name, trying position hint first; -1 when absent. */
