@@ -47,21 +47,6 @@ static double ddelta(uint64_t prev, uint64_t cur, int bits)
 }
 
 
-/* Index in arr (elements of size sz whose first member is the name) of the
- * entry called name, trying position hint first; -1 when absent. */
-static long match(const void *arr, size_t n, size_t sz, const char *name,
-		  size_t hint)
-{
-	const char *base = arr;
-
-	if (hint < n && strcmp(base + hint * sz, name) == 0)
-		return (long)hint;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(base + i * sz, name) == 0)
-			return (long)i;
-	return -1;
-}
-
 /* Drop the instance at index at (a _Total placeholder that got no
  * members). */
 static void sample_remove(struct sample *s, size_t at)
@@ -110,7 +95,8 @@ static int do_cpus(const struct raw_snapshot *prev,
 {
 	for (size_t i = 0; i < cur->ncpus; i++) {
 		const struct cpu_raw *c = &cur->cpus[i];
-		long j = match(prev->cpus, prev->ncpus, sizeof(*c), c->name, i);
+		long j = rates_match(prev->cpus, prev->ncpus, sizeof(*c),
+				     c->name, i);
 		struct instance_values *iv;
 
 		if (j < 0)
@@ -209,8 +195,8 @@ static int do_disks(const struct raw_snapshot *prev,
 		return -1;
 	for (size_t i = 0; i < cur->ndisks; i++) {
 		const struct disk_raw *c = &cur->disks[i];
-		long j = match(prev->disks, prev->ndisks, sizeof(*c), c->name,
-			       i);
+		long j = rates_match(prev->disks, prev->ndisks, sizeof(*c),
+				     c->name, i);
 		struct disk_delta d;
 
 		if (j < 0)
@@ -290,7 +276,8 @@ static int do_nets(const struct raw_snapshot *prev,
 		return -1;
 	for (size_t i = 0; i < cur->nnets; i++) {
 		const struct net_raw *c = &cur->nets[i];
-		long j = match(prev->nets, prev->nnets, sizeof(*c), c->name, i);
+		long j = rates_match(prev->nets, prev->nnets, sizeof(*c),
+				     c->name, i);
 		double d[NF_COUNT];
 
 		if (j < 0)

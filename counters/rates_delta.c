@@ -1,13 +1,15 @@
 /*
  * rates_delta.c - the delta rules every rate is built on (rates.h
  * rates_delta; rates_int.h): a counter's delta across a 32-bit wrap, a
- * device's deltas with resets and replacements made unknown, and the
- * share clamp. Shared by rates.c and rates_targets.c, below both.
+ * device's deltas with resets and replacements made unknown, the share
+ * clamp, and how an instance of cur is found in prev. Shared by rates.c
+ * and rates_targets.c, below both.
  */
 #include "rates.h"
 #include "rates_int.h"
 
 #include <math.h>
+#include <string.h>
 
 /* A genuine wrap of a 32-bit counter moves it by less than half its range
  * in one interval (2^31 ms of weighted disk time is 24 days; 2^31 bytes
@@ -82,4 +84,17 @@ double rates_clamp_pct(double v)
 	if (isnan(v))
 		return v;
 	return v < 0.0 ? 0.0 : v > 100.0 ? 100.0 : v;
+}
+
+long rates_match(const void *arr, size_t n, size_t sz, const char *name,
+		 size_t hint)
+{
+	const char *base = arr;
+
+	if (hint < n && strcmp(base + hint * sz, name) == 0)
+		return (long)hint;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(base + i * sz, name) == 0)
+			return (long)i;
+	return -1;
 }

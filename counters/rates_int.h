@@ -5,6 +5,7 @@
 #ifndef PERFLOG_RATES_INT_H
 #define PERFLOG_RATES_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The deltas of the n counters of one device into d (NAN for unknown
@@ -17,5 +18,12 @@ int rates_device_deltas(uint64_t pid, uint64_t cid, const uint64_t *p,
 
 /* v clamped to 0..100, NAN kept. */
 double rates_clamp_pct(double v);
+
+/* Index in arr (n elements of size sz whose first member is the name)
+ * of the entry called name, trying position hint first (the kernel lists
+ * devices in a stable order, so a sample of hundreds is linear); -1 when
+ * absent. */
+long rates_match(const void *arr, size_t n, size_t sz, const char *name,
+		 size_t hint);
 
 #endif

@@ -20,21 +20,6 @@
 #include <math.h>
 #include <string.h>
 
-/* The entry of prev called name (the same position tried first); each
- * array's elements start with their name. */
-static long find(const void *arr, size_t n, size_t sz, const char *name,
-		 size_t hint)
-{
-	const char *base = arr;
-
-	if (hint < n && strcmp(base + hint * sz, name) == 0)
-		return (long)hint;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(base + i * sz, name) == 0)
-			return (long)i;
-	return -1;
-}
-
 /* Time per operation: the summed time over the operations, 0 without
  * any, NAN from an unknown operand. */
 static double per_op(double t, double ops)
@@ -96,7 +81,8 @@ static int do_nfs(const struct raw_snapshot *prev,
 {
 	for (size_t i = 0; i < cur->nnfs; i++) {
 		const struct nfs_raw *c = &cur->nfs[i];
-		long j = find(prev->nfs, prev->nnfs, sizeof(*c), c->name, i);
+		long j = rates_match(prev->nfs, prev->nnfs, sizeof(*c),
+				     c->name, i);
 		struct instance_values *iv;
 
 		if (j < 0)
@@ -119,7 +105,8 @@ static int do_cifs(const struct raw_snapshot *prev,
 
 	for (size_t i = 0; i < cur->ncifs; i++) {
 		const struct cifs_raw *c = &cur->cifs[i], *p;
-		long j = find(prev->cifs, prev->ncifs, sizeof(*c), c->name, i);
+		long j = rates_match(prev->cifs, prev->ncifs, sizeof(*c),
+				     c->name, i);
 		struct instance_values *iv;
 		double d[4];
 
@@ -187,7 +174,8 @@ static int do_tapes(const struct raw_snapshot *prev,
 {
 	for (size_t i = 0; i < cur->ntapes; i++) {
 		const struct tape_raw *c = &cur->tapes[i];
-		long j = find(prev->tapes, prev->ntapes, sizeof(*c), c->name, i);
+		long j = rates_match(prev->tapes, prev->ntapes, sizeof(*c),
+				     c->name, i);
 		struct instance_values *iv;
 
 		if (j < 0)
@@ -244,7 +232,8 @@ static int do_fc(const struct raw_snapshot *prev,
 {
 	for (size_t i = 0; i < cur->nfcs; i++) {
 		const struct fc_raw *c = &cur->fcs[i];
-		long j = find(prev->fcs, prev->nfcs, sizeof(*c), c->name, i);
+		long j = rates_match(prev->fcs, prev->nfcs, sizeof(*c),
+				     c->name, i);
 		struct instance_values *iv;
 
 		if (j < 0)

@@ -7,10 +7,12 @@
 #define PERFLOG_TESTS_FILL_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../counters/catalog.h"
 #include "../../counters/rates.h"
 #include "../../logs/logset.h"
+#include "../../logs/markers.h"
 
 /* Add instance inst of obj with all its counters; complains on stderr. */
 static inline int fill_add_object(struct logset_writer *w,
@@ -40,6 +42,30 @@ static inline void fill_value(struct sample *s, enum counter_object obj,
 		iv = sample_add(s, obj, inst);
 	if (iv)
 		iv->v[catalog_counters[id].index] = v;
+}
+
+/* Append session name's begin (at begin) and end (at end, status 0)
+ * markers to dir/markers.tsv, as perflog run writes them; 0 or -1 (said
+ * on stderr, prog first). */
+static inline int fill_session(const char *prog, const char *dir,
+			       const char *name, double begin, double end)
+{
+	char *b = markers_format(begin, MARK_BEGIN, name, "crafted", NULL, 0);
+	char dur[32];
+	snprintf(dur, sizeof(dur), "duration=%.0f", end - begin);
+	const char *x[] = { "status=0", dur };
+	char *en = markers_format(end, MARK_END, name, "crafted", x, 2);
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/markers.tsv", dir);
+	FILE *f = fopen(path, "a");
+	int bad = !f || !b || !en || fputs(b, f) < 0 || fputs(en, f) < 0;
+	if (f && fclose(f))
+		bad = 1;
+	free(b);
+	free(en);
+	if (bad)
+		fprintf(stderr, "%s: unable to write '%s'\n", prog, path);
+	return bad ? -1 : 0;
 }
 
 #endif

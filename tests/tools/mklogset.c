@@ -119,18 +119,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* the session's markers, as perflog run writes them */
-	char *b = markers_format((double)t0 + 30, MARK_BEGIN, k, "crafted", NULL, 0);
-	const char *x[] = { "status=0", "duration=60" };
-	char *en = markers_format((double)t0 + 90, MARK_END, k, "crafted", x, 2);
-	char path[1100];
-	snprintf(path, sizeof(path), "%s/markers.tsv", dir);
-	FILE *f = fopen(path, "a");
-	if (!f || !b || !en || fputs(b, f) < 0 || fputs(en, f) < 0 || fclose(f)) {
-		fprintf(stderr, "mklogset: unable to write '%s'\n", path);
+	if (fill_session("mklogset", dir, k, (double)t0 + 30, (double)t0 + 90) < 0)
 		return 1;
-	}
-	free(b);
-	free(en);
 	printf("%s\n", dir);
 	return 0;
 }
