@@ -54,11 +54,11 @@ ok 'the map holds \\server\share paths' grep -qF 'CIFS Share(\\fs1\backup)\SMBs/
 $PERFLOG export "$dir" --csv $SCRATCH/t.csv 2>/dev/null
 c=$(csv_col $SCRATCH/t.csv 'NFS Client(/mnt/backup)\Write Bytes/sec')
 peak=$(awk -F, -v c="$c" 'NR > 1 && $c != "" && $c > m { m = $c } END { printf "%.0f", m }' $SCRATCH/t.csv)
-# +10^7 bytes in the one interval (about a second; a row holds the
-# average over its second, so the peak row is between a third of it and
-# the whole when the interval straddles rows)
+# +10^7 bytes in the one interval: about a second, longer when the
+# collector was late on a loaded machine (its rate is then spread over
+# the rows it covers), never more than 10^7 B/s plus rounding
 ok "NFS write: the t1 -> t2 step was logged (peak $peak B/s)" \
-	awk -v p="$peak" 'BEGIN { exit !(p >= 3000000 && p <= 11000000) }'
+	awk -v p="$peak" 'BEGIN { exit !(p >= 1000000 && p <= 10500000) }'
 c=$(csv_col $SCRATCH/t.csv 'Tape(st0)\% Busy Time')
 zero=$(awk -F, -v c="$c" 'NR > 1 && $c != "" && $c + 0 == 0 { k++ } END { print k + 0 }' $SCRATCH/t.csv)
 ok "Tape % Busy logged, 0 while the files stood still ($zero rows)" test "$zero" -ge 1
