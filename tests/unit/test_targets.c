@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../counters/rates.h"
 #include "procroot.h"
@@ -236,9 +237,95 @@ static void test_synthetic(void)
 	snapshot_free(&b);
 }
 
+/* Write text to root/rel, making its directories. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *c = path + strlen(root) + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			mkdir(path, 0755);
+			*c = '/';
+		}
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Bad input: every bad line or file is unknown or left out, never a
+ * wrong value, and the good ones around it are read. */
+static void test_bad(void)
+{
+	char root[] = "/tmp/perflog-targets.XXXXXX", cmd[600];
+	struct raw_snapshot s = { 0 };
+	const struct nfs_raw *m;
+	char longmnt[200];
+
+	if (!mkdtemp(root)) {
+		OK(0, "temporary root");
+		return;
+	}
+	memset(longmnt, 'x', sizeof(longmnt) - 1);
+	longmnt[0] = '/';
+	longmnt[sizeof(longmnt) - 1] = '\0';
+	put(root, "proc/stat", "cpu  1 0 1 100 0 0 0 0 0 0\ncpu0 1 0 1 100 0 0 0 0 0 0\n");
+	{
+		char ms[2048];
+
+		snprintf(ms, sizeof(ms),
+			 "device garbage without the words\n"
+			 "device a:/b mounted on %s with fstype nfs statvers=1.1\n"
+			 "\tbytes:\t1 2 3 4 5 6 7 8\n"
+			 "device a:/c mounted on /ok with fstype nfs4 statvers=1.1\n"
+			 "\tage:\tnot-a-number\n"
+			 "\tbytes:\t1 2 3\n"
+			 "\txprt:\tsctp 1 2 3 4 5 6 7 8 9 10\n"
+			 "\t        READ: 1 2 3\n"
+			 "\t       WRITE: 10 11 0 100 200 0 30 40 0\n"
+			 "device a:/d mounted on /nfsv2 with fstype nfs\n", longmnt);
+		put(root, "proc/self/mountstats", ms);
+	}
+	put(root, "proc/fs/cifs/Stats", "x session y share reconnects\n"
+	    "1) notashare\nSMBs: 5\n2) \\\\s\\ok\nSMBs: -2\n"
+	    "Bytes read: 10  Bytes written: oops\n");
+	put(root, "sys/class/scsi_tape/st5/stats/read_byte_cnt", "12abc");
+	put(root, "sys/class/scsi_tape/st5/stats/write_byte_cnt", "-5");
+	put(root, "sys/class/scsi_tape/st5/stats/read_cnt", "7");
+	put(root, "sys/class/scsi_tape/st6/stats/read_cnt", "");
+	put(root, "sys/class/fc_host/host9/statistics/tx_words", "0x\n");
+	put(root, "sys/class/fc_host/host9/statistics/rx_words", "0x10\n");
+	put(root, "sys/class/fc_host/hostX/statistics/rx_words", "0x10\n");
+	OK(load(root, 0, &s) == 0, "a root of bad files reads");
+	EQ_INT(s.nnfs, 1, "bad device lines, an NFSv2-style line without statvers= and a mount point past 63 bytes are left out");
+	m = nfs(&s, "/ok");
+	OK(m && m->age == SRC_NA && m->app_rd == SRC_NA && m->sends == SRC_NA &&
+	   m->rd_ops == SRC_NA, "short or bad lines and an unknown transport: unknown");
+	OK(m && m->wr_ops == 10 && m->wr_exec == 40, "the good WRITE line around them is read");
+	EQ_INT(s.ncifs, 1, "a share line without a backslash name is not a share");
+	OK(s.ncifs == 1 && s.cifs[0].smbs == 4294967294ull &&
+	   s.cifs[0].rd_bytes == SRC_NA && s.cifs[0].reconnects == SRC_NA,
+	   "SMBs %d below 0 kept as its 32-bit pattern; a half-bad bytes line and a bad reconnects line unknown");
+	EQ_INT(s.ntapes, 1, "a drive without one readable stats file is left out");
+	OK(s.ntapes == 1 && s.tapes[0].rd_bytes == SRC_NA &&
+	   s.tapes[0].wr_bytes == SRC_NA && s.tapes[0].rd_cnt == 7,
+	   "trailing garbage and a negative number: unknown; the good file read");
+	EQ_INT(s.nfcs, 1, "hostX is not a port");
+	OK(s.nfcs == 1 && s.fcs[0].tx_words == SRC_NA && s.fcs[0].rx_words == 16,
+	   "\"0x\" alone is unknown, 0x10 is 16");
+	snapshot_free(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	OK(system(cmd) == 0, "temporary root removed");
+}
+
 int main(void)
 {
 	test_read();
+	test_bad();
 	test_rates();
 	test_synthetic();
 	return done_testing();
