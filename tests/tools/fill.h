@@ -68,4 +68,47 @@ static inline int fill_session(const char *prog, const char *dir,
 	return bad ? -1 : 0;
 }
 
+/* A crafted log set under parent, named name, 1 s a sample from t0
+ * (retention an hour): the writer, or NULL (said on stderr). */
+static inline struct logset_writer *fill_create(const char *prog,
+						const char *parent,
+						const char *name, time_t t0)
+{
+	struct logset_options o = { 0 };
+	struct logset_writer *w;
+	struct perr e;
+
+	o.parent = parent;
+	o.name = name;
+	o.interval = 1;
+	o.retention = 3600;
+	o.start = t0;
+	if (logset_create(&o, &w, &e) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return NULL;
+	}
+	return w;
+}
+
+/* Close the set at end, add session's markers over [begin, end_s] and
+ * print its directory; 0 or -1 (said on stderr). */
+static inline int fill_finish(const char *prog, struct logset_writer *w,
+			      time_t end, const char *session, double begin,
+			      double end_s)
+{
+	char dir[1024];
+	struct perr e;
+
+	snprintf(dir, sizeof(dir), "%s", logset_writer_dir(w));
+	if (logset_close_writer(w, end, &e) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return -1;
+	}
+	/* the session's markers, as perflog run writes them */
+	if (fill_session(prog, dir, session, begin, end_s) < 0)
+		return -1;
+	printf("%s\n", dir);
+	return 0;
+}
+
 #endif

@@ -28,7 +28,6 @@
 
 int main(int argc, char **argv)
 {
-	struct logset_options o = { 0 };
 	struct logset_writer *w;
 	struct perr e;
 	const time_t t0 = 1700000000;	/* 2023-11-14T22:13:20Z */
@@ -38,15 +37,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *k = argv[3];
-	o.parent = argv[1];
-	o.name = argv[2];
-	o.interval = 1;
-	o.retention = 3600;
-	o.start = t0;
-	if (logset_create(&o, &w, &e) < 0) {
-		fprintf(stderr, "mklogset: %s\n", e.msg);
+	w = fill_create("mklogset", argv[1], argv[2], t0);
+	if (!w)
 		return 1;
-	}
 	const char *cpus[] = { "_Total", "0", "1" };
 	int lo = !strncmp(k, "lo", 2), bad = 0;
 	for (int i = 0; i < 3; i++)
@@ -112,15 +105,7 @@ int main(int argc, char **argv)
 		}
 	}
 	sample_free(&s);
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s", logset_writer_dir(w));
-	if (logset_close_writer(w, t0 + 120, &e) < 0) {
-		fprintf(stderr, "mklogset: %s\n", e.msg);
-		return 1;
-	}
-	/* the session's markers, as perflog run writes them */
-	if (fill_session("mklogset", dir, k, (double)t0 + 30, (double)t0 + 90) < 0)
-		return 1;
-	printf("%s\n", dir);
-	return 0;
+	return fill_finish("mklogset", w, t0 + 120, k, (double)t0 + 30,
+			   (double)t0 + 90) < 0;
 }
+

@@ -33,7 +33,6 @@
 
 int main(int argc, char **argv)
 {
-	struct logset_options o = { 0 };
 	struct logset_writer *w;
 	struct perr e;
 	const time_t t0 = 1700000000;
@@ -48,15 +47,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mktargetset: unknown kind '%s'\n", k);
 		return 2;
 	}
-	o.parent = argv[1];
-	o.name = argv[2];
-	o.interval = 1;
-	o.retention = 3600;
-	o.start = t0;
-	if (logset_create(&o, &w, &e) < 0) {
-		fprintf(stderr, "mktargetset: %s\n", e.msg);
+	w = fill_create("mktargetset", argv[1], argv[2], t0);
+	if (!w)
 		return 1;
-	}
 	const char *cpus[] = { "_Total", "0", "1" };
 	int bad = 0;
 	for (int i = 0; i < 3; i++)
@@ -128,14 +121,7 @@ int main(int argc, char **argv)
 		}
 	}
 	sample_free(&s);
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s", logset_writer_dir(w));
-	if (logset_close_writer(w, t0 + 120, &e) < 0) {
-		fprintf(stderr, "mktargetset: %s\n", e.msg);
-		return 1;
-	}
-	if (fill_session("mktargetset", dir, k, (double)t0 + 30, (double)t0 + 90) < 0)
-		return 1;
-	printf("%s\n", dir);
-	return 0;
+	return fill_finish("mktargetset", w, t0 + 120, k, (double)t0 + 30,
+			   (double)t0 + 90) < 0;
 }
+
