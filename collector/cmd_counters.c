@@ -16,6 +16,31 @@
 #include "../sources/source.h"
 #include "settings.h"
 
+/* The i-th instance of a backup target object (NFS Client, CIFS Share,
+ * Tape, FC Port) in s, NULL past the last or for another object. */
+static const char *target_name(const struct raw_snapshot *s,
+			       enum counter_object obj, size_t i)
+{
+	switch (obj) {
+	case OBJ_NFS:
+		return i < s->nnfs ? s->nfs[i].name : NULL;
+	case OBJ_CIFS:
+		return i < s->ncifs ? s->cifs[i].name : NULL;
+	case OBJ_TAPE:
+		return i < s->ntapes ? s->tapes[i].name : NULL;
+	case OBJ_FC:
+		return i < s->nfcs ? s->fcs[i].name : NULL;
+	default:
+		return NULL;
+	}
+}
+
+static int is_target(enum counter_object obj)
+{
+	return obj == OBJ_NFS || obj == OBJ_CIFS || obj == OBJ_TAPE ||
+	       obj == OBJ_FC;
+}
+
 static void list_instances(const struct raw_snapshot *s,
 			   enum counter_object obj, FILE *f)
 {
@@ -57,6 +82,26 @@ static void list_instances(const struct raw_snapshot *s,
 	case OBJ_PROCESS:
 		fprintf(f, " (the command of perflog run)");
 		break;
+	case OBJ_NFS:
+	case OBJ_CIFS:
+	case OBJ_TAPE:
+	case OBJ_FC: {
+		static const char *const none[] = {
+			[OBJ_NFS] = "no NFS mounts (proc/self/mountstats)",
+			[OBJ_CIFS] = "no SMB shares (proc/fs/cifs/Stats)",
+			[OBJ_TAPE] = "no tape drives (sys/class/scsi_tape)",
+			[OBJ_FC] = "no FC ports (sys/class/fc_host)",
+		};
+		const char *n;
+		size_t i;
+
+		for (i = 0; (n = target_name(s, obj, i)); i++)
+			fprintf(f, " %s", n);
+		if (i == 0)
+			fprintf(f, " (none now: %s; logged when they appear)",
+				none[obj]);
+		break;
+	}
 	default:
 		fprintf(f, " (no instances)");
 		break;
@@ -93,8 +138,13 @@ static void print_instance_paths(const struct raw_snapshot *s,
 				fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d,
 					source_psi_name((enum psi_resource)r)));
 		break;
-	default:
+	default: {
+		const char *n;
+
+		for (size_t k = 0; (n = target_name(s, d->object, k)); k++)
+			fprintf(f, "%s\n", catalog_format_path(p, sizeof(p), d, n));
 		break;
+	}
 	}
 }
 
@@ -135,8 +185,17 @@ static int matches(const struct raw_snapshot *s, enum counter_object obj,
 		   const char *inst)
 {
 	if (!strcmp(inst, "*") || !strcmp(inst, "") ||
-	    (obj != OBJ_PRESSURE && !strcasecmp(inst, "_Total")))
+	    (obj != OBJ_PRESSURE && !is_target(obj) &&
+	     !strcasecmp(inst, "_Total")))
 		return 1;
+	if (is_target(obj)) {
+		const char *n;
+
+		for (size_t i = 0; (n = target_name(s, obj, i)); i++)
+			if (!strcmp(n, inst))
+				return 1;
+		return 0;
+	}
 	switch (obj) {
 	case OBJ_PROCESSOR:
 		for (size_t i = 0; i < s->ncpus; i++)

@@ -5,7 +5,9 @@
  * Memory, Network Interface) and charted a few of their counters, so the
  * built-in default logs every counter of those objects plus System, and
  * Pressure and TCP, which see limits no utilization shows (DESIGN's
- * required set); a settings file may name single counters or a whole
+ * required set), and where backups land (NFS mounts, SMB shares, tape
+ * drives, FC ports: nothing is logged for those a host has none of); a
+ * settings file may name single counters or a whole
  * object with "\*".
  */
 #define _GNU_SOURCE
@@ -26,6 +28,11 @@ const char *const settings_default_counters[] = {
 	"\\System\\*",
 	"\\Pressure(*)\\*",
 	"\\TCP\\*",
+	/* where backups land: logged when present (counters/README.md) */
+	"\\NFS Client(*)\\*",
+	"\\CIFS Share(*)\\*",
+	"\\Tape(*)\\*",
+	"\\FC Port(*)\\*",
 	NULL,
 };
 

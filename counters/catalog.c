@@ -462,6 +462,10 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.sysstat = "none (docker stats: throttled_time)",
 		.help = "run queues of the command's quota group held back by the quota, 100 per CPU",
 	},
+
+	/* where backups land: NFS mounts, SMB shares, tape drives, FC
+	 * ports (sources/procfs_nfs.c ... procfs_fc.c) */
+#include "catalog_targets.def"
 };
 
 const struct object_def catalog_objects[OBJ_COUNT] = {
@@ -481,4 +485,12 @@ const struct object_def catalog_objects[OBJ_COUNT] = {
 		.file = "TCP", .has_instances = 0, .ncounters = 3 },
 	[OBJ_PROCESS] = { .object = OBJ_PROCESS, .name = "Process",
 		.file = "Process", .has_instances = 1, .ncounters = 16 },
+	[OBJ_NFS] = { .object = OBJ_NFS, .name = "NFS Client",
+		.file = "NFSClient", .has_instances = 1, .ncounters = 12 },
+	[OBJ_CIFS] = { .object = OBJ_CIFS, .name = "CIFS Share",
+		.file = "CIFSShare", .has_instances = 1, .ncounters = 4 },
+	[OBJ_TAPE] = { .object = OBJ_TAPE, .name = "Tape",
+		.file = "Tape", .has_instances = 1, .ncounters = 10 },
+	[OBJ_FC] = { .object = OBJ_FC, .name = "FC Port",
+		.file = "FCPort", .has_instances = 1, .ncounters = 6 },
 };

@@ -30,6 +30,10 @@ enum counter_object {
 	OBJ_PRESSURE,
 	OBJ_TCP,
 	OBJ_PROCESS,
+	OBJ_NFS,		/* NFS Client(MOUNTPOINT): where backups land */
+	OBJ_CIFS,		/* CIFS Share(\\server\share) */
+	OBJ_TAPE,		/* Tape(stN) */
+	OBJ_FC,			/* FC Port(hostN) */
 	OBJ_COUNT
 };
 
@@ -89,6 +93,39 @@ enum counter_id {
 	CTR_PROC_MEM_SOME,	/* % Memory Some Stalled Time */
 	CTR_PROC_MEM_FULL,	/* % Memory Full Stalled Time */
 	CTR_PROC_THROTTLED,	/* % Throttled Time (CPU quota) */
+	/* where backups land (catalog_targets.def; counters/README.md) */
+	CTR_NFS_READ_BYTES,	/* NFS Client: Read Bytes/sec (application) */
+	CTR_NFS_WRITE_BYTES,	/* Write Bytes/sec */
+	CTR_NFS_SRV_READ_BYTES,	/* Server Read Bytes/sec (on the wire) */
+	CTR_NFS_SRV_WRITE_BYTES,	/* Server Write Bytes/sec */
+	CTR_NFS_READS,		/* Read Ops/sec */
+	CTR_NFS_WRITES,		/* Write Ops/sec */
+	CTR_NFS_RTT_READ,	/* Avg. RTT ms/Read */
+	CTR_NFS_RTT_WRITE,	/* Avg. RTT ms/Write */
+	CTR_NFS_EXEC_READ,	/* Avg. Execute ms/Read */
+	CTR_NFS_EXEC_WRITE,	/* Avg. Execute ms/Write */
+	CTR_NFS_RETRANS,	/* Retransmissions/sec */
+	CTR_NFS_BACKLOG,	/* Backlog/Send */
+	CTR_CIFS_READ_BYTES,	/* CIFS Share: Bytes Read/sec */
+	CTR_CIFS_WRITE_BYTES,	/* Bytes Written/sec */
+	CTR_CIFS_SMBS,		/* SMBs/sec */
+	CTR_CIFS_RECONNECTS,	/* Reconnects (in the interval, the host's) */
+	CTR_TAPE_READ_BYTES,	/* Tape: Read Bytes/sec */
+	CTR_TAPE_WRITE_BYTES,	/* Write Bytes/sec */
+	CTR_TAPE_READS,		/* Reads/sec */
+	CTR_TAPE_WRITES,	/* Writes/sec */
+	CTR_TAPE_READ_TIME,	/* % Read Time */
+	CTR_TAPE_WRITE_TIME,	/* % Write Time */
+	CTR_TAPE_BUSY,		/* % Busy Time (io_ns) */
+	CTR_TAPE_IN_FLIGHT,	/* In Flight (gauge) */
+	CTR_TAPE_RESIDUALS,	/* Residuals/sec */
+	CTR_TAPE_OTHER,		/* Other Ops/sec */
+	CTR_FC_RX_BYTES,	/* FC Port: Bytes Received/sec (words x 4) */
+	CTR_FC_TX_BYTES,	/* Bytes Sent/sec */
+	CTR_FC_RX_FRAMES,	/* Frames Received/sec */
+	CTR_FC_TX_FRAMES,	/* Frames Sent/sec */
+	CTR_FC_ERRORS,		/* Errors/sec */
+	CTR_FC_LINK_FAILURES,	/* Link Failures (in the interval) */
 	CTR_COUNT
 };
 
@@ -102,7 +139,8 @@ enum counter_unit {
 	UNIT_BYTES,
 	UNIT_SECONDS,
 	UNIT_BITS_SEC,
-	UNIT_COUNT	/* a plain number (queue lengths) */
+	UNIT_COUNT,	/* a plain number (queue lengths) */
+	UNIT_MILLISECONDS	/* NFS times per operation, as nfsiostat */
 };
 
 struct counter_def {
@@ -157,7 +195,7 @@ int catalog_parse_path(const char *text, struct counter_path *out,
 char *catalog_format_path(char *buf, size_t n, const struct counter_def *def,
 			  const char *instance);
 
-/* Unit as a short label: "%", "B/s", "/s", "B", "s", "bit/s", "". The one
+/* Unit as a short label: "%", "B/s", "/s", "B", "s", "bit/s", "", "ms". The one
  * place units are named: the viewer's pane titles and values, the PNGs'
  * vertical axes and `perflog counters` all print these. */
 const char *catalog_unit_label(enum counter_unit u);

@@ -117,8 +117,11 @@ static int parse_instance(const char *text, const struct object_def *obj,
 	if (instlen >= sizeof(out->instance))
 		return perr_set(e, "instance name too long in '%.*s'",
 				QUOTE_MAX, text);
+	/* a backslash is allowed: SMB shares are named \\server\share, as
+	 * perfmon's own SMB Client Shares object names them; the counter
+	 * name after the last backslash holds none */
 	for (size_t i = 0; i < instlen; i++)
-		if (inst[i] == '\\' || (unsigned char)inst[i] < ' ')
+		if ((unsigned char)inst[i] < ' ')
 			return perr_set(e, "malformed instance in '%.*s'",
 					QUOTE_MAX, text);
 	memcpy(out->instance, inst, instlen);
@@ -212,6 +215,7 @@ const char *catalog_unit_label(enum counter_unit u)
 	case UNIT_SECONDS: return "s";
 	case UNIT_BITS_SEC: return "bit/s";
 	case UNIT_COUNT: return "";
+	case UNIT_MILLISECONDS: return "ms";
 	}
 	return "";
 }

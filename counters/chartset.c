@@ -175,6 +175,73 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 			  } },
 		},
 	},
+	/* Where backups land: NFS mounts and SMB shares (what the
+	 * applications moved against what crossed the wire, and the time
+	 * an operation took), tape drives (busy against writing: a drive
+	 * busy half its time waits for data) and FC ports. PNG only, and
+	 * only for what the log set has: a chart none of whose counters
+	 * were logged is not drawn, so a host without NFS, tape or FC gets
+	 * none of these. */
+	[CHARTSET_TARGETS] = {
+		.id = CHARTSET_TARGETS, .title = "Backup targets",
+		.png_only = 1,
+		.charts = {
+			{ .title = "NFS and SMB throughput", .png = "nfs.png",
+			  .unit = UNIT_BYTES_SEC, .base = 1024,
+			  .lower = 0, .upper = NAN,
+			  .series = {
+				{ .ctr = CTR_NFS_READ_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "read" },
+				{ .ctr = CTR_NFS_WRITE_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "write" },
+				{ .ctr = CTR_NFS_SRV_READ_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "server read" },
+				{ .ctr = CTR_NFS_SRV_WRITE_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "server write" },
+				{ .ctr = CTR_CIFS_READ_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "SMB read" },
+				{ .ctr = CTR_CIFS_WRITE_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "SMB write" },
+			  } },
+			{ .title = "NFS time per operation", .png = "nfslat.png",
+			  .unit = UNIT_MILLISECONDS, .axis = "ms per operation",
+			  .base = 1000, .lower = 0, .upper = NAN,
+			  .series = {
+				{ .ctr = CTR_NFS_EXEC_WRITE, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "execute per write" },
+				{ .ctr = CTR_NFS_RTT_WRITE, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "RTT per write" },
+				{ .ctr = CTR_NFS_EXEC_READ, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "execute per read" },
+				{ .ctr = CTR_NFS_RTT_READ, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "RTT per read" },
+			  } },
+			{ .title = "Tape drives", .png = "tape.png",
+			  .unit = UNIT_PERCENT, .axis = "% of the time",
+			  .base = 1000, .lower = 0, .upper = 100,
+			  .series = {
+				{ .ctr = CTR_TAPE_BUSY, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "busy" },
+				{ .ctr = CTR_TAPE_WRITE_TIME, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "writing" },
+				{ .ctr = CTR_TAPE_READ_TIME, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "reading" },
+			  } },
+			{ .title = "FC and tape throughput", .png = "fc.png",
+			  .unit = UNIT_BYTES_SEC, .base = 1024,
+			  .lower = 0, .upper = NAN,
+			  .series = {
+				{ .ctr = CTR_FC_RX_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "received" },
+				{ .ctr = CTR_FC_TX_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "sent" },
+				{ .ctr = CTR_TAPE_WRITE_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "tape write" },
+				{ .ctr = CTR_TAPE_READ_BYTES, .inst = CI_EACH,
+				  .views = CV_PNG, .legend = "tape read" },
+			  } },
+		},
+	},
 	/* What the wrapped command's threads were doing, stacked: each
 	 * thread adds 100 across the six states, so the stack's height is
 	 * the threads alive and each band its share (counters/README.md

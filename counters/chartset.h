@@ -1,6 +1,6 @@
 /*
  * chartset.h - the chart sets: which counters make the CPU, disk, memory
- * and paging, and network charts, as one const table that every view
+ * and paging, network, pressure and backup-target charts, as one const table that every view
  * draws from (STYLE 16, in the spirit of sysstat's `struct activity`
  * table, where each output hangs off one row):
  *
@@ -47,6 +47,8 @@ enum chartset_id {
 	CHARTSET_NETWORK,
 	CHARTSET_WAITS,		/* the client's wait states (perflog run) */
 	CHARTSET_PRESSURE,	/* the host's pressure stalls (PNG only) */
+	CHARTSET_TARGETS,	/* where backups land: NFS, SMB, tape, FC
+				   (PNG only; drawn when the log has them) */
 	CHARTSET_COUNT
 };
 

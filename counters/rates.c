@@ -10,42 +10,13 @@
  * its sar equivalent, in counters/README.md; keep the two in step.
  */
 #include "rates.h"
+#include "rates_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- deltas ---- */
-
-/* A genuine wrap of a 32-bit counter moves it by less than half its range
- * in one interval (2^31 ms of weighted disk time is 24 days; 2^31 bytes
- * in a second is 17 Gbit/s, past what a 32-bit kernel's counters can
- * measure at all). A larger "wrapped" delta is a counter that started
- * again from zero. */
-#define WRAP_MAX ((uint64_t)1 << 31)
-
-int rates_delta(uint64_t prev, uint64_t cur, int bits, uint64_t *delta)
-{
-	uint64_t d;
-
-	if (prev == SRC_NA || cur == SRC_NA)
-		return -1;
-	if (cur >= prev) {
-		*delta = cur - prev;
-		return 0;
-	}
-	/* Backwards: a wrap only where the kernel keeps the counter in 32
-	 * bits (or may: width unknown and both values fit), and only by a
-	 * plausible amount; else the counter was reset (device replaced,
-	 * driver reloaded). */
-	if (bits == 64 || prev > UINT32_MAX || cur > UINT32_MAX)
-		return -1;
-	d = (UINT32_MAX - prev) + cur + 1;
-	if (d >= WRAP_MAX)
-		return -1;
-	*delta = d;
-	return 0;
-}
+/* ---- deltas (the rules themselves: rates_delta.c) ---- */
 
 /* The width of the counters the kernel keeps as unsigned long: its word
  * size, when both snapshots agree on it. */
@@ -55,43 +26,6 @@ static int word_bits(const struct raw_snapshot *p,
 	return p->kernel_bits == c->kernel_bits ? c->kernel_bits : 0;
 }
 
-/* The deltas of the n counters of one device (NAN for unknown ones).
- * A device that was replaced between the reads, or whose counters were
- * reset (a disk re-plugged or an LVM snapshot recreated under the same
- * name, a veth pair made again), must give no values for the interval,
- * never a delta across two devices: so every delta is NAN when
- * - the identities differ (major:minor, ifindex), or
- * - one counter went back where it cannot wrap (64 bits, or by more than
- *   a wrap moves it), or
- * - two or more went back in the same interval: independent counters
- *   (reads and read sectors, bytes and packets) do not wrap together, a
- *   reset takes them all back.
- * Returns 1 when the device was found reset. */
-static int device_deltas(uint64_t pid, uint64_t cid, const uint64_t *p,
-			 const uint64_t *c, const int *bits, int n, double *d)
-{
-	int back = 0, reset = pid && cid && pid != cid;
-
-	for (int i = 0; i < n; i++) {
-		uint64_t x;
-
-		d[i] = NAN;
-		if (p[i] == SRC_NA || c[i] == SRC_NA)
-			continue;
-		if (c[i] < p[i])
-			back++;
-		if (rates_delta(p[i], c[i], bits[i], &x) < 0)
-			reset = 1;
-		else
-			d[i] = (double)x;
-	}
-	if (reset || back >= 2) {
-		for (int i = 0; i < n; i++)
-			d[i] = NAN;
-		return 1;
-	}
-	return 0;
-}
 
 /* CPU ticks are 64-bit and never wrap, but the kernel documents that
  * iowait (and idle under NO_HZ) may step back a little: count it as 0
@@ -112,74 +46,6 @@ static double ddelta(uint64_t prev, uint64_t cur, int bits)
 	return rates_delta(prev, cur, bits, &d) == 0 ? (double)d : NAN;
 }
 
-static double clamp_pct(double v)
-{
-	if (isnan(v))
-		return v;
-	return v < 0.0 ? 0.0 : v > 100.0 ? 100.0 : v;
-}
-
-/* ---- samples ---- */
-
-struct instance_values *sample_find(const struct sample *s,
-				    enum counter_object obj,
-				    const char *instance)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->inst[i].object == obj &&
-		    strcmp(s->inst[i].instance, instance) == 0)
-			return &s->inst[i];
-	return NULL;
-}
-
-struct instance_values *sample_add(struct sample *s, enum counter_object obj,
-				   const char *instance)
-{
-	struct instance_values *iv;
-
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 32;
-		void *p = realloc(s->inst, ncap * sizeof(*s->inst));
-
-		if (!p)
-			return NULL;
-		s->inst = p;
-		s->cap = ncap;
-	}
-	iv = &s->inst[s->n++];
-	iv->object = obj;
-	util_strlcpy(iv->instance, instance, sizeof(iv->instance));
-	for (int i = 0; i < CATALOG_MAX_PER_OBJECT; i++)
-		iv->v[i] = NAN;
-	return iv;
-}
-
-void sample_reset(struct sample *s)
-{
-	s->n = 0;
-}
-
-void sample_free(struct sample *s)
-{
-	free(s->inst);
-	s->inst = NULL;
-	s->n = s->cap = 0;
-}
-
-/* Index in arr (elements of size sz whose first member is the name) of the
- * entry called name, trying position hint first; -1 when absent. */
-static long match(const void *arr, size_t n, size_t sz, const char *name,
-		  size_t hint)
-{
-	const char *base = arr;
-
-	if (hint < n && strcmp(base + hint * sz, name) == 0)
-		return (long)hint;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(base + i * sz, name) == 0)
-			return (long)i;
-	return -1;
-}
 
 /* Drop the instance at index at (a _Total placeholder that got no
  * members). */
@@ -218,10 +84,10 @@ static void cpu_values(const struct cpu_raw *p, const struct cpu_raw *c,
 	elapsed = user + nice + sys + idle + iowait + irq + soft + steal;
 	if (elapsed <= 0)
 		return;
-	v[0] = clamp_pct(100.0 * (elapsed - idle - iowait) / elapsed);
-	v[1] = clamp_pct(100.0 * (user + nice) / elapsed);
-	v[2] = clamp_pct(100.0 * (sys + irq + soft) / elapsed);
-	v[3] = have_iowait ? clamp_pct(100.0 * iowait / elapsed) : NAN;
+	v[0] = rates_clamp_pct(100.0 * (elapsed - idle - iowait) / elapsed);
+	v[1] = rates_clamp_pct(100.0 * (user + nice) / elapsed);
+	v[2] = rates_clamp_pct(100.0 * (sys + irq + soft) / elapsed);
+	v[3] = have_iowait ? rates_clamp_pct(100.0 * iowait / elapsed) : NAN;
 }
 
 static int do_cpus(const struct raw_snapshot *prev,
@@ -229,7 +95,8 @@ static int do_cpus(const struct raw_snapshot *prev,
 {
 	for (size_t i = 0; i < cur->ncpus; i++) {
 		const struct cpu_raw *c = &cur->cpus[i];
-		long j = match(prev->cpus, prev->ncpus, sizeof(*c), c->name, i);
+		long j = rates_match(prev->cpus, prev->ncpus, sizeof(*c),
+				     c->name, i);
 		struct instance_values *iv;
 
 		if (j < 0)
@@ -265,7 +132,7 @@ static void disk_deltas(const struct disk_raw *p, const struct disk_raw *c,
 	const int bits[8] = { word, word, word, word, 32, 32, 32, 32 };
 	double x[8];
 
-	device_deltas(p->ident, c->ident, pv, cv, bits, 8, x);
+	rates_device_deltas(p->ident, c->ident, pv, cv, bits, 8, x);
 	d->rd_ios = x[0];
 	d->wr_ios = x[1];
 	d->rd_sec = x[2];
@@ -290,7 +157,7 @@ static double sec_per_xfer(double ticks, double ios)
 
 static void disk_values(const struct disk_delta *d, double dt, double *v)
 {
-	v[0] = clamp_pct(100.0 * d->busy / (1000.0 * dt));
+	v[0] = rates_clamp_pct(100.0 * d->busy / (1000.0 * dt));
 	v[1] = d->rd_sec * 512.0 / dt;
 	v[2] = d->wr_sec * 512.0 / dt;
 	v[3] = d->rd_ios / dt;
@@ -328,8 +195,8 @@ static int do_disks(const struct raw_snapshot *prev,
 		return -1;
 	for (size_t i = 0; i < cur->ndisks; i++) {
 		const struct disk_raw *c = &cur->disks[i];
-		long j = match(prev->disks, prev->ndisks, sizeof(*c), c->name,
-			       i);
+		long j = rates_match(prev->disks, prev->ndisks, sizeof(*c),
+				     c->name, i);
 		struct disk_delta d;
 
 		if (j < 0)
@@ -355,7 +222,7 @@ static int do_disks(const struct raw_snapshot *prev,
 	disk_values(&sum, dt, iv->v);
 	/* busy is the mean of the member disks' busy shares, not a sum: two
 	 * disks each 50% busy are not one disk 100% busy */
-	iv->v[0] = clamp_pct(busy_pct / (double)members);
+	iv->v[0] = rates_clamp_pct(busy_pct / (double)members);
 	return 0;
 }
 
@@ -380,7 +247,7 @@ static void net_deltas(const struct net_raw *p, const struct net_raw *c,
 
 	for (int i = 0; i < NF_COUNT; i++)
 		bits[i] = word;
-	device_deltas(p->ident, c->ident, pv, cv, bits, NF_COUNT, d);
+	rates_device_deltas(p->ident, c->ident, pv, cv, bits, NF_COUNT, d);
 }
 
 static void net_values(const double *d, double bw, double dt, double *v)
@@ -409,7 +276,8 @@ static int do_nets(const struct raw_snapshot *prev,
 		return -1;
 	for (size_t i = 0; i < cur->nnets; i++) {
 		const struct net_raw *c = &cur->nets[i];
-		long j = match(prev->nets, prev->nnets, sizeof(*c), c->name, i);
+		long j = rates_match(prev->nets, prev->nnets, sizeof(*c),
+				     c->name, i);
 		double d[NF_COUNT];
 
 		if (j < 0)
@@ -486,7 +354,7 @@ static int do_system(const struct raw_snapshot *prev,
 
 double rates_stalled_pct(uint64_t prev, uint64_t cur, double dt)
 {
-	return clamp_pct(ddelta(prev, cur, 64) / (dt * 1e4));
+	return rates_clamp_pct(ddelta(prev, cur, 64) / (dt * 1e4));
 }
 
 /* Stalled microseconds over elapsed microseconds, as sar -q PSI. The
@@ -540,7 +408,8 @@ int rates_compute(const struct raw_snapshot *prev,
 	if (do_cpus(prev, cur, out) < 0 || do_disks(prev, cur, dt, out) < 0 ||
 	    do_memory(prev, cur, dt, out) < 0 || do_nets(prev, cur, dt, out) < 0 ||
 	    do_system(prev, cur, dt, out) < 0 ||
-	    do_pressure(prev, cur, dt, out) < 0 || do_tcp(prev, cur, dt, out) < 0)
+	    do_pressure(prev, cur, dt, out) < 0 || do_tcp(prev, cur, dt, out) < 0 ||
+	    rates_targets(prev, cur, dt, out) < 0)
 		return -1;
 	return 0;
 }

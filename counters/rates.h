@@ -26,7 +26,8 @@
  *   least one. A _Total counter is NAN when any member's value is NAN.
  * - Order in the sample: Processor (_Total first, then as cur lists CPUs),
  *   LogicalDisk (_Total first), Memory (""), Network Interface (_Total
- *   first), System (""). Memory and System are always present.
+ *   first), System (""), Pressure, TCP, then NFS Client, CIFS Share,
+ *   Tape, FC Port as cur lists them. Memory and System are always present.
  * counters/README.md holds every definition with its sar equivalent.
  */
 #ifndef PERFLOG_RATES_H
@@ -68,6 +69,13 @@ double rates_stalled_pct(uint64_t prev, uint64_t cur, double dt);
  * when cur is not later than prev. */
 int rates_compute(const struct raw_snapshot *prev,
 		  const struct raw_snapshot *cur, struct sample *out);
+
+/* Where backups land (rates_targets.c): the NFS Client, CIFS Share, Tape
+ * and FC Port instances of cur that prev has too, appended to out (by
+ * rates_compute; exposed for tests). Formulas in counters/README.md
+ * "Where backups land". -1 when out of memory. */
+int rates_targets(const struct raw_snapshot *prev,
+		  const struct raw_snapshot *cur, double dt, struct sample *out);
 
 /* The Process object of a watched tree from two of its reads (process.h):
  * % Processor Time = 100 * CPU time delta / dt (100 per busy CPU, so it

@@ -129,6 +129,10 @@ static int judge_session(struct report *r, struct report_session *s,
 		     s->has_instr ? instr_main_thread(&s->instr) : NULL,
 		     &s->verdict);
 	report_client_judge(s, &s->verdict);
+	/* where backups land: an NFS mount or a tape drive may say more */
+	report_targets_of(r->ls, s->begin + 1,
+			  s->end > s->begin ? s->end : s->begin + 1, &s->targets);
+	report_targets_judge(&s->targets, &s->fig, &s->waits, &s->verdict);
 	return 0;
 }
 

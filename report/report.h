@@ -22,6 +22,7 @@
 #include "../logs/markers.h"
 #include "../client/instr.h"
 #include "report_rules.h"
+#include "report_targets.h"
 
 struct report_session {
 	char name[128];		/* session name, "whole log" without one */
@@ -33,6 +34,7 @@ struct report_session {
 	const struct marker *begin_m, *end_m;	/* NULL for the whole log */
 	struct report_figures fig;
 	struct report_waits waits;	/* the client's wait states */
+	struct report_targets targets;	/* where backups land */
 	int has_instr;
 	char instr_src[600];	/* where the instrumentation came from */
 	struct instr_report instr;

@@ -123,6 +123,25 @@ static void print_resources(FILE *f, const struct report_figures *g)
 	}
 }
 
+/* Where backups land (report_targets.h): the mount that wrote most and
+ * the busiest tape drive, when the log set has them. */
+static void print_targets(FILE *f, const struct report_targets *t)
+{
+	char lbl[128];
+
+	if (t->nfs[0]) {
+		snprintf(lbl, sizeof(lbl), "NFS Client(%.40s) write B/s", t->nfs);
+		row(f, lbl, &t->nfs_wbytes, 1, "/s", 1);
+		row(f, "  execute ms per write", &t->nfs_exec_w, 1, "", 0);
+		row(f, "  round trip ms per write", &t->nfs_rtt_w, 1, "", 0);
+	}
+	if (t->tape[0]) {
+		snprintf(lbl, sizeof(lbl), "Tape(%.40s) %% Busy Time", t->tape);
+		row(f, lbl, &t->tape_busy, 1, "%", 0);
+		row(f, "  read + write bytes/sec", &t->tape_bytes, 1, "/s", 1);
+	}
+}
+
 /* The client's wait states: a row per state, its working threads and all
  * of them; the dominant one; the command's cgroup. */
 static void print_waits(FILE *f, const struct report_waits *w)
@@ -196,6 +215,7 @@ static void print_session(FILE *f, const struct report *r,
 		print_command(f, s->end_m);
 	report_client_print(f, r->ls, s);
 	print_resources(f, &s->fig);
+	print_targets(f, &s->targets);
 	print_waits(f, &s->waits);
 	print_instr(f, s);
 	fprintf(f, "  %s\n", s->verdict.line);

@@ -3,8 +3,9 @@
  * source.h; the files of this source are listed in procfs_int.h).
  *
  *   procfs_open(root)   opens proc/stat, diskstats, meminfo, vmstat,
- *                       net/dev, net/snmp and pressure/{cpu,io,memory}
- *                       once and keeps them open
+ *                       net/dev, net/snmp, pressure/{cpu,io,memory},
+ *                       self/mountstats and fs/cifs/Stats once and keeps
+ *                       them open
  *   procfs_read         pread()s each from offset 0 into one reusable
  *                       buffer, parses it in place, fills a raw_snapshot
  *
@@ -45,6 +46,9 @@ static const char *const file_rel[F_COUNT] = {
 	[F_PSI_CPU] = "proc/pressure/cpu",
 	[F_PSI_IO] = "proc/pressure/io",
 	[F_PSI_MEMORY] = "proc/pressure/memory",
+	/* where backups land: absent without an NFS client or cifs.ko */
+	[F_MOUNTSTATS] = "proc/self/mountstats",
+	[F_CIFS] = "proc/fs/cifs/Stats",
 };
 
 /* Read one of the kept files, (re)opening it if needed. NULL when missing;
@@ -190,6 +194,16 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 	if (buf)
 		procfs_parse_snmp(buf, len, s);
 	read_psi(p, s);
+	/* where backups land: NFS mounts, SMB shares, tape drives, FC ports
+	 * (the last two are directories of sysfs files, walked each read) */
+	buf = read_main(p, F_MOUNTSTATS, &len, e);
+	if (buf && procfs_parse_mountstats(buf, len, s) < 0)
+		return perr_set(e, "out of memory");
+	buf = read_main(p, F_CIFS, &len, e);
+	if (buf && procfs_parse_cifs(buf, len, s) < 0)
+		return perr_set(e, "out of memory");
+	if (procfs_read_tapes(p, s) < 0 || procfs_read_fc(p, s) < 0)
+		return perr_set(e, "out of memory");
 	return 0;
 }
 

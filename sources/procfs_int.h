@@ -9,6 +9,10 @@
  *   procfs_disk.c     proc/diskstats and which disks make _Total
  *   procfs_net.c      proc/net/dev, link speed, device identity
  *   procfs_netclass.c which interfaces make _Total (sysfs stacking)
+ *   procfs_nfs.c      proc/self/mountstats: NFS mounts
+ *   procfs_cifs.c     proc/fs/cifs/Stats: SMB shares
+ *   procfs_tape.c     sys/class/scsi_tape/stN/stats: tape drives
+ *   procfs_fc.c       sys/class/fc_host/hostN/statistics: FC ports
  *   psi.c             pressure files (system and cgroup)
  */
 #ifndef PERFLOG_PROCFS_INT_H
@@ -33,6 +37,7 @@
 enum procfs_file {
 	F_STAT, F_DISKSTATS, F_MEMINFO, F_VMSTAT, F_NETDEV,
 	F_SNMP, F_PSI_CPU, F_PSI_IO, F_PSI_MEMORY,
+	F_MOUNTSTATS, F_CIFS,
 	F_COUNT
 };
 /* The first optional file: missing ones are not reported (not offered). */
@@ -91,6 +96,10 @@ int procfs_read_small(int fd, char *buf, size_t n);
 /* Open ROOT/a/b/c, read it into buf and close; 0 or -1. */
 int procfs_read_path(const struct procfs *p, const char *a, const char *b,
 		     const char *c, char *buf, size_t n);
+/* A sysfs file holding one number, decimal or "0x" hex, into *v: 0, or
+ * -1 when it is missing, unreadable or not one number. */
+int procfs_read_u64(const struct procfs *p, const char *a, const char *b,
+		    const char *c, uint64_t *v);
 /* The next line of [*cursor, end), NUL-terminated in place; NULL at end. */
 char *procfs_next_line(char **cursor, char *end);
 int procfs_blank(char c);
@@ -121,6 +130,13 @@ int procfs_parse_diskstats(struct procfs *p, char *buf, size_t len,
 int procfs_parse_netdev(struct procfs *p, char *buf, size_t len,
 			struct raw_snapshot *s);
 void procfs_iface_release(struct procfs *p, struct procfs_iface *f);
+
+/* ---- procfs_nfs.c, procfs_cifs.c, procfs_tape.c, procfs_fc.c ---- */
+/* Each appends its entries to s; -1 only when out of memory. */
+int procfs_parse_mountstats(char *buf, size_t len, struct raw_snapshot *s);
+int procfs_parse_cifs(char *buf, size_t len, struct raw_snapshot *s);
+int procfs_read_tapes(const struct procfs *p, struct raw_snapshot *s);
+int procfs_read_fc(const struct procfs *p, struct raw_snapshot *s);
 
 /* ---- procfs_netclass.c ---- */
 /* Fill f->is_loopback, f->in_total and f->ifindex from sysfs (and, live,

@@ -223,3 +223,34 @@ long procfs_cache_find(struct procfs_cache *c, size_t sz,
 		}
 	return -1;
 }
+
+int procfs_read_u64(const struct procfs *p, const char *a, const char *b,
+		    const char *c, uint64_t *v)
+{
+	char buf[64], *end;
+	const char *q = buf;
+	unsigned long long x;
+
+	if (procfs_read_path(p, a, b, c, buf, sizeof(buf)) < 0)
+		return -1;
+	while (procfs_blank(*q))
+		q++;
+	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+		/* sysfs hex ("0x1a2b\n", scsi_transport_fc.c) */
+		if (!((q[2] >= '0' && q[2] <= '9') ||
+		      (q[2] >= 'a' && q[2] <= 'f') ||
+		      (q[2] >= 'A' && q[2] <= 'F')))
+			return -1;
+		errno = 0;
+		x = strtoull(q + 2, &end, 16);
+		if (errno || (*end && *end != '\n'))
+			return -1;
+		*v = x;
+		return 0;
+	}
+	if (procfs_parse_u64(&q, v) != 1)
+		return -1;
+	while (procfs_blank(*q) || *q == '\n')
+		q++;
+	return *q ? -1 : 0;
+}

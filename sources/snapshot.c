@@ -16,6 +16,7 @@ void snapshot_reset(struct raw_snapshot *s)
 {
 	s->mono = 0.0;
 	s->ncpus = s->ndisks = s->nnets = 0;
+	s->nnfs = s->ncifs = s->ntapes = s->nfcs = 0;
 	s->mem.available = NAN;
 	s->mem.cached = NAN;
 	s->mem.pswpin = s->mem.pswpout = SRC_NA;
@@ -35,10 +36,19 @@ void snapshot_free(struct raw_snapshot *s)
 	free(s->cpus);
 	free(s->disks);
 	free(s->nets);
+	free(s->nfs);
+	free(s->cifs);
+	free(s->tapes);
+	free(s->fcs);
 	s->cpus = NULL;
 	s->disks = NULL;
 	s->nets = NULL;
+	s->nfs = NULL;
+	s->cifs = NULL;
+	s->tapes = NULL;
+	s->fcs = NULL;
 	s->cap_cpus = s->cap_disks = s->cap_nets = 0;
+	s->cap_nfs = s->cap_cifs = s->cap_tapes = s->cap_fcs = 0;
 	snapshot_reset(s);
 }
 
@@ -82,6 +92,63 @@ struct net_raw *snapshot_add_net(struct raw_snapshot *s)
 	n->rx_errs = n->tx_errs = n->rx_drop = n->tx_drop = SRC_NA;
 	n->speed_bps = NAN;
 	return n;
+}
+
+/* Every counter of a backup target's entry starts unknown: a line or
+ * file the kernel did not print leaves it so. */
+struct nfs_raw *snapshot_add_nfs(struct raw_snapshot *s)
+{
+	struct nfs_raw *m;
+
+	if (util_grow(&s->nfs, &s->cap_nfs, s->nnfs + 1, sizeof(*m)) < 0)
+		return NULL;
+	m = &s->nfs[s->nnfs++];
+	memset(m, 0, sizeof(*m));
+	m->age = m->app_rd = m->app_wr = m->srv_rd = m->srv_wr = SRC_NA;
+	m->rd_ops = m->rd_trans = m->rd_rtt = m->rd_exec = SRC_NA;
+	m->wr_ops = m->wr_trans = m->wr_rtt = m->wr_exec = SRC_NA;
+	m->sends = m->bklog = SRC_NA;
+	return m;
+}
+
+struct cifs_raw *snapshot_add_cifs(struct raw_snapshot *s)
+{
+	struct cifs_raw *c;
+
+	if (util_grow(&s->cifs, &s->cap_cifs, s->ncifs + 1, sizeof(*c)) < 0)
+		return NULL;
+	c = &s->cifs[s->ncifs++];
+	memset(c, 0, sizeof(*c));
+	c->smbs = c->rd_bytes = c->wr_bytes = c->reconnects = SRC_NA;
+	return c;
+}
+
+struct tape_raw *snapshot_add_tape(struct raw_snapshot *s)
+{
+	struct tape_raw *t;
+
+	if (util_grow(&s->tapes, &s->cap_tapes, s->ntapes + 1, sizeof(*t)) < 0)
+		return NULL;
+	t = &s->tapes[s->ntapes++];
+	memset(t, 0, sizeof(*t));
+	t->rd_bytes = t->wr_bytes = t->rd_cnt = t->wr_cnt = SRC_NA;
+	t->other_cnt = t->rd_ns = t->wr_ns = t->io_ns = t->resid = SRC_NA;
+	t->in_flight = NAN;
+	return t;
+}
+
+struct fc_raw *snapshot_add_fc(struct raw_snapshot *s)
+{
+	struct fc_raw *f;
+
+	if (util_grow(&s->fcs, &s->cap_fcs, s->nfcs + 1, sizeof(*f)) < 0)
+		return NULL;
+	f = &s->fcs[s->nfcs++];
+	memset(f, 0, sizeof(*f));
+	f->since_reset = f->tx_words = f->rx_words = SRC_NA;
+	f->tx_frames = f->rx_frames = SRC_NA;
+	f->error_frames = f->invalid_crc = f->link_failures = SRC_NA;
+	return f;
 }
 
 const struct disk_raw *snapshot_find_disk(const struct raw_snapshot *s,

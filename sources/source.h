@@ -91,6 +91,62 @@ struct tcp_raw {
 	uint64_t in_segs, out_segs, retrans_segs;
 };
 
+/* Where backups land (procfs_nfs.c, procfs_cifs.c, procfs_tape.c,
+ * procfs_fc.c; counters/README.md "Backup targets"). Each is a list,
+ * empty when the kernel has none (no NFS client, no st driver ...): the
+ * objects are then absent, never zero. Counters a line lacks stay
+ * SRC_NA. */
+
+/* One NFS mount of proc/self/mountstats (fs/nfs/super.c nfs_show_stats,
+ * net/sunrpc/stats.c rpc_clnt_show_stats). */
+struct nfs_raw {
+	char name[SRC_NAME_MAX];	/* the mount point, unescaped */
+	uint64_t ident;		/* the exported device ("srv:/export")
+				 * hashed: another export mounted on the
+				 * same point is another mount (0 unknown) */
+	uint64_t age;		/* seconds since mounted ("age:") */
+	uint64_t app_rd, app_wr;	/* "bytes:" normal + direct read/write */
+	uint64_t srv_rd, srv_wr;	/* "bytes:" server read/write bytes */
+	/* per-op READ and WRITE: operations, transmissions, cumulative
+	 * milliseconds of round trip and of execution (queue included) */
+	uint64_t rd_ops, rd_trans, rd_rtt, rd_exec;
+	uint64_t wr_ops, wr_trans, wr_rtt, wr_exec;
+	uint64_t sends, bklog;	/* "xprt:" sends and bklog_u, summed over
+				 * the transports (nconnect gives several) */
+};
+
+/* One share (tree connection) of proc/fs/cifs/Stats (fs/smb/client
+ * cifs_debug.c cifs_stats_proc_show). */
+struct cifs_raw {
+	char name[SRC_NAME_MAX];	/* \\server\share, as printed */
+	uint64_t smbs;		/* "SMBs:" (an atomic_t: 32 bits) */
+	uint64_t rd_bytes, wr_bytes;	/* "Bytes read:", "Bytes written:" */
+	uint64_t reconnects;	/* the host's session + share reconnects
+				 * (the file has no per-share count) */
+};
+
+/* One tape drive: sys/class/scsi_tape/stN/stats/ (drivers/scsi/st.c). */
+struct tape_raw {
+	char name[SRC_NAME_MAX];	/* "st0" */
+	uint64_t rd_bytes, wr_bytes;	/* read_byte_cnt, write_byte_cnt */
+	uint64_t rd_cnt, wr_cnt, other_cnt;	/* commands completed */
+	uint64_t rd_ns, wr_ns, io_ns;	/* ns spent reading, writing, in any
+					 * command (io_ns) */
+	uint64_t resid;		/* resid_cnt: commands that moved less than
+				 * asked */
+	double in_flight;	/* gauge: commands outstanding, NAN unknown */
+};
+
+/* One FC host port: sys/class/fc_host/hostN/statistics/
+ * (drivers/scsi/scsi_transport_fc.c fc_stat_show). */
+struct fc_raw {
+	char name[SRC_NAME_MAX];	/* "host3" */
+	uint64_t since_reset;	/* seconds_since_last_reset */
+	uint64_t tx_words, rx_words;	/* 4-byte words */
+	uint64_t tx_frames, rx_frames;
+	uint64_t error_frames, invalid_crc, link_failures;
+};
+
 struct raw_snapshot {
 	double mono;		/* CLOCK_MONOTONIC seconds of the read */
 	int kernel_bits;	/* the kernel's word size, 32 or 64; 0 when
@@ -106,6 +162,14 @@ struct raw_snapshot {
 	struct sys_raw sys;
 	struct psi_raw psi[PSI_COUNT];
 	struct tcp_raw tcp;
+	struct nfs_raw *nfs;
+	size_t nnfs, cap_nfs;
+	struct cifs_raw *cifs;
+	size_t ncifs, cap_cifs;
+	struct tape_raw *tapes;
+	size_t ntapes, cap_tapes;
+	struct fc_raw *fcs;
+	size_t nfcs, cap_fcs;
 };
 
 /* Empty a snapshot for reuse (keeps its arrays allocated). */
@@ -117,6 +181,10 @@ void snapshot_free(struct raw_snapshot *s);
 struct cpu_raw *snapshot_add_cpu(struct raw_snapshot *s);
 struct disk_raw *snapshot_add_disk(struct raw_snapshot *s);
 struct net_raw *snapshot_add_net(struct raw_snapshot *s);
+struct nfs_raw *snapshot_add_nfs(struct raw_snapshot *s);
+struct cifs_raw *snapshot_add_cifs(struct raw_snapshot *s);
+struct tape_raw *snapshot_add_tape(struct raw_snapshot *s);
+struct fc_raw *snapshot_add_fc(struct raw_snapshot *s);
 /* An entry by name, or NULL. */
 const struct disk_raw *snapshot_find_disk(const struct raw_snapshot *s,
 					  const char *name);

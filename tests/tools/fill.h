@@ -7,10 +7,12 @@
 #define PERFLOG_TESTS_FILL_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../counters/catalog.h"
 #include "../../counters/rates.h"
 #include "../../logs/logset.h"
+#include "../../logs/markers.h"
 
 /* Add instance inst of obj with all its counters; complains on stderr. */
 static inline int fill_add_object(struct logset_writer *w,
@@ -40,6 +42,73 @@ static inline void fill_value(struct sample *s, enum counter_object obj,
 		iv = sample_add(s, obj, inst);
 	if (iv)
 		iv->v[catalog_counters[id].index] = v;
+}
+
+/* Append session name's begin (at begin) and end (at end, status 0)
+ * markers to dir/markers.tsv, as perflog run writes them; 0 or -1 (said
+ * on stderr, prog first). */
+static inline int fill_session(const char *prog, const char *dir,
+			       const char *name, double begin, double end)
+{
+	char *b = markers_format(begin, MARK_BEGIN, name, "crafted", NULL, 0);
+	char dur[32];
+	snprintf(dur, sizeof(dur), "duration=%.0f", end - begin);
+	const char *x[] = { "status=0", dur };
+	char *en = markers_format(end, MARK_END, name, "crafted", x, 2);
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/markers.tsv", dir);
+	FILE *f = fopen(path, "a");
+	int bad = !f || !b || !en || fputs(b, f) < 0 || fputs(en, f) < 0;
+	if (f && fclose(f))
+		bad = 1;
+	free(b);
+	free(en);
+	if (bad)
+		fprintf(stderr, "%s: unable to write '%s'\n", prog, path);
+	return bad ? -1 : 0;
+}
+
+/* A crafted log set under parent, named name, 1 s a sample from t0
+ * (retention an hour): the writer, or NULL (said on stderr). */
+static inline struct logset_writer *fill_create(const char *prog,
+						const char *parent,
+						const char *name, time_t t0)
+{
+	struct logset_options o = { 0 };
+	struct logset_writer *w;
+	struct perr e;
+
+	o.parent = parent;
+	o.name = name;
+	o.interval = 1;
+	o.retention = 3600;
+	o.start = t0;
+	if (logset_create(&o, &w, &e) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return NULL;
+	}
+	return w;
+}
+
+/* Close the set at end, add session's markers over [begin, end_s] and
+ * print its directory; 0 or -1 (said on stderr). */
+static inline int fill_finish(const char *prog, struct logset_writer *w,
+			      time_t end, const char *session, double begin,
+			      double end_s)
+{
+	char dir[1024];
+	struct perr e;
+
+	snprintf(dir, sizeof(dir), "%s", logset_writer_dir(w));
+	if (logset_close_writer(w, end, &e) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return -1;
+	}
+	/* the session's markers, as perflog run writes them */
+	if (fill_session(prog, dir, session, begin, end_s) < 0)
+		return -1;
+	printf("%s\n", dir);
+	return 0;
 }
 
 #endif

@@ -28,7 +28,6 @@
 
 int main(int argc, char **argv)
 {
-	struct logset_options o = { 0 };
 	struct logset_writer *w;
 	struct perr e;
 	const time_t t0 = 1700000000;	/* 2023-11-14T22:13:20Z */
@@ -38,15 +37,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *k = argv[3];
-	o.parent = argv[1];
-	o.name = argv[2];
-	o.interval = 1;
-	o.retention = 3600;
-	o.start = t0;
-	if (logset_create(&o, &w, &e) < 0) {
-		fprintf(stderr, "mklogset: %s\n", e.msg);
+	w = fill_create("mklogset", argv[1], argv[2], t0);
+	if (!w)
 		return 1;
-	}
 	const char *cpus[] = { "_Total", "0", "1" };
 	int lo = !strncmp(k, "lo", 2), bad = 0;
 	for (int i = 0; i < 3; i++)
@@ -112,25 +105,7 @@ int main(int argc, char **argv)
 		}
 	}
 	sample_free(&s);
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s", logset_writer_dir(w));
-	if (logset_close_writer(w, t0 + 120, &e) < 0) {
-		fprintf(stderr, "mklogset: %s\n", e.msg);
-		return 1;
-	}
-	/* the session's markers, as perflog run writes them */
-	char *b = markers_format((double)t0 + 30, MARK_BEGIN, k, "crafted", NULL, 0);
-	const char *x[] = { "status=0", "duration=60" };
-	char *en = markers_format((double)t0 + 90, MARK_END, k, "crafted", x, 2);
-	char path[1100];
-	snprintf(path, sizeof(path), "%s/markers.tsv", dir);
-	FILE *f = fopen(path, "a");
-	if (!f || !b || !en || fputs(b, f) < 0 || fputs(en, f) < 0 || fclose(f)) {
-		fprintf(stderr, "mklogset: unable to write '%s'\n", path);
-		return 1;
-	}
-	free(b);
-	free(en);
-	printf("%s\n", dir);
-	return 0;
+	return fill_finish("mklogset", w, t0 + 120, k, (double)t0 + 30,
+			   (double)t0 + 90) < 0;
 }
+

@@ -189,7 +189,15 @@ static void test_parse(void)
 	expect_error("Processor(_Total\\% User Time", "unbalanced");
 	expect_error("Processor()\\% User Time", "empty instance");
 	expect_error("(x)\\% User Time", "no object");
-	expect_error("Processor(a\\b)\\% User Time", "malformed");
+	/* a backslash in an instance is an SMB share's name */
+	OK(catalog_parse_path("CIFS Share(\\\\fs1\\backup)\\Bytes Read/sec",
+			      &cp, NULL) == 0 && cp.def &&
+	   cp.def->id == CTR_CIFS_READ_BYTES &&
+	   strcmp(cp.instance, "\\\\fs1\\backup") == 0,
+	   "CIFS Share(\\\\server\\share): the instance keeps its backslashes");
+	OK(catalog_parse_path("\\\\host1\\CIFS Share(\\\\fs1\\b)\\SMBs/sec",
+			      &cp, NULL) == 0 && !strcmp(cp.host, "host1") &&
+	   !strcmp(cp.instance, "\\\\fs1\\b"), "and with a host prefix");
 	expect_error("Proc)essor(x)\\% User Time", "malformed");
 	expect_error("\\Memory", "malformed");
 	expect_error("Memory\\Cache Bytes\n", "unknown counter");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "../../counters/rates.h"
+#include "procroot.h"
 #include "tap.h"
 
 #ifndef FIXTURES
@@ -17,33 +18,6 @@
 
 #define TOL 1e-9
 
-static int load(const char *root, double mono, struct raw_snapshot *s)
-{
-	struct perr e = { "" };
-	struct procfs *p = procfs_open(root, &e);
-	int rc;
-
-	if (!p) {
-		printf("# %s\n", e.msg);
-		return -1;
-	}
-	rc = procfs_read(p, s, &e);
-	procfs_close(p);
-	s->mono = mono;	/* fixtures are "one second apart" by construction */
-	return rc;
-}
-
-static const double *vals(const struct sample *s, enum counter_object o,
-			  const char *inst)
-{
-	static const double none[CATALOG_MAX_PER_OBJECT] = {
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
-	struct instance_values *iv = sample_find(s, o, inst);
-
-	if (!iv)
-		printf("# instance %d '%s' missing\n", (int)o, inst);
-	return iv ? iv->v : none;
-}
 
 static void test_delta(void)
 {
