@@ -92,9 +92,7 @@ static void split_line(const char *line, char *label, size_t ln,
 	*rest = colon ? colon + 2 : "";
 }
 
-/* A server's evidence speaks of its watched process as the one-host
- * rules speak of "the client": here it is the receiver. */
-static void as_receiver(const char *in, char *out, size_t n)
+void report_hosts_receiver(const char *in, char *out, size_t n)
 {
 	static const char *const from[2] = { "the client's ", "the client " };
 	static const char *const to[2] = { "the receiver's ", "the receiver " };
@@ -183,10 +181,11 @@ static void server_local(const struct report_host_side *c,
 	const char *r;
 
 	split_line(s->v->line, label, sizeof(label), &r);
-	as_receiver(r, rest, sizeof(rest));
+	report_hosts_receiver(r, rest, sizeof(rest));
 	client_clause(c, cl, sizeof(cl));
-	snprintf(out->line, sizeof(out->line), "Bottleneck: %s on %s: %s; while %s",
-		 label, s->host, rest, cl);
+	snprintf(out->line, sizeof(out->line), "Bottleneck: %s on %s: ", label,
+		 s->host);
+	report_line_add(out, "%s; while %s", rest, cl);
 	util_strlcpy(out->hint, s->v->hint, sizeof(out->hint));
 }
 

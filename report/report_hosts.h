@@ -46,4 +46,10 @@ void report_hosts_judge(const struct report_host_side *client,
  * wait state st (WS_CPU counts running and CPU wait) in w; NAN without. */
 double report_hosts_wait_share(const struct report_waits *w, int st);
 
+/* A server's one-host line speaks of its watched process as the rules
+ * speak of "the client": here it is the receiver. in rewritten into out
+ * ("the client's " -> "the receiver's ", "the client " -> "the
+ * receiver "), cut at n. in and out must not overlap. */
+void report_hosts_receiver(const char *in, char *out, size_t n);
+
 #endif
