@@ -186,7 +186,7 @@ static void server_local(const struct report_host_side *c,
 	snprintf(out->line, sizeof(out->line), "Bottleneck: %s on %s: ", label,
 		 s->host);
 	report_line_add(out, "%s; while %s", rest, cl);
-	util_strlcpy(out->hint, s->v->hint, sizeof(out->hint));
+	report_hosts_receiver(s->v->hint, out->hint, sizeof(out->hint));
 }
 
 /* Rules 3 and 5: the network between the client and server s. */

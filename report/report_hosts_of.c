@@ -88,6 +88,8 @@ static int side_of(struct report_with *w, const struct report_session *cs,
 	char line[sizeof(s->verdict.line)];
 	report_hosts_receiver(s->verdict.line, line, sizeof(line));
 	util_strlcpy(s->verdict.line, line, sizeof(s->verdict.line));
+	report_hosts_receiver(s->verdict.hint, line, sizeof(line));
+	util_strlcpy(s->verdict.hint, line, sizeof(s->verdict.hint));
 	return 0;
 }
 
