@@ -38,7 +38,7 @@ like "$out" 'cli alone: Bottleneck: network: the client waited on its socket' "t
 json=$("$PERFLOG" report "$C_sock" --with "$S_disk" --json | tr -d ' \n')
 like "$json" '"host":"srv","peer":null}}]' '--json: the verdict names host srv'
 like "$json" '"seconds":-30,"source":"own-markers"' '--json: the server shift and its source'
-like "$json" '"receiver_dominant_wait": "disk"' "--json: the receiver's dominant wait"
+like "$json" '"receiver_dominant_wait":"disk"' "--json: the receiver's dominant wait"
 
 # an imported server (no markers) 30 s ahead: the client's own markers
 # carry the offset (server - client = +30): read over the client's span
