@@ -78,14 +78,15 @@ struct png_chart {
 struct png_options {
 	const char *host;	/* in the title (with a clock note when shifted) */
 	time_t from, to;	/* the time axis (the reference clock) */
-	long shift;		/* seconds added to the files' times: each DEF
-				   is SHIFTed, so another host's set draws on
-				   the reference clock (logs/align.h) */
 	int width, height;	/* the image, pixels */
 	const struct png_mark *marks;
 	size_t nmarks;
 	const struct png_span *spans;
 	size_t nspans;
+	long shift;		/* seconds added to the files' times: each DEF
+				   is SHIFTed, so another host's set draws on
+				   the reference clock (logs/align.h); last,
+				   so positional initializers stay valid */
 };
 
 /* min/avg/max of a series over the chart as rrd_graph_v computed them for
