@@ -98,6 +98,41 @@ if printf '%s' "$plain" | grep -q 'server \|alone:'; then _result 1 'without --w
 else _result 0 'without --with: no server lines'; fi
 like "$("$PERFLOG" report "$C_sock" --json | tr -d ' \n')" '"host":null,"peer":null}}]' 'without --with: the JSON verdict names no host'
 
+# the PNGs: export --png --with draws the server's charts in OUTDIR/srv/
+# over the client's session on the client's clock; looked at as PNGs
+# (signature and IHDR size) and by the legend figures rrd_graph computed
+png_wh() {
+	sig=$(od -An -tx1 -N8 "$1" | tr -d ' \n')
+	[ "$sig" = 89504e470d0a1a0a ] || { echo "not-png"; return; }
+	od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d\n", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'
+}
+disk_avg() { awk -F'\t' '$1 == "disk.png" && $2 == "sdb % Disk Time" { print $4 }' "$1/charts.tsv"; }
+P=$SCRATCH/png
+ok 'export --png --with' "$PERFLOG" export "$C_sock" --png "$P" --session job --with "$S_disk" --width 640 --height 280
+is "$(png_wh "$P/disk.png")" 640x280 "the client's disk.png is a 640x280 PNG"
+is "$(png_wh "$P/srv/disk.png")" 640x280 "the server's srv/disk.png is a 640x280 PNG"
+like "$(cat "$P/hosts.tsv")" "srv	srv	$S_disk	-30	-30.0 s from srv's markers" 'hosts.tsv: the folder, host and shift'
+# the session is 60 s of 97% busy within a 70 s axis: aligned, the
+# server's disk averages about 84%; on its own clock half the axis is idle
+a=$(disk_avg "$P/srv")
+ok "aligned: the server's disk busy over the client's session ($a%)" awk -v a="$a" 'BEGIN { exit !(a > 75) }'
+ok 'export --png --with --shift' "$PERFLOG" export "$C_sock" --png "$P-0" --session job --with "$S_disk" --shift "$S_disk=0"
+a0=$(disk_avg "$P-0/srv")
+ok "unaligned: the same chart half idle ($a0%)" awk -v a="$a0" 'BEGIN { exit !(a < 60) }'
+err_is 'export --with without --png' '--png' "$PERFLOG" export "$C_sock" --csv - --with "$S_disk"
+
+# the HTML report of report --with: both hosts' charts per session
+H=$SCRATCH/html
+ok 'report --with --html' "$PERFLOG" report "$C_sock" --with "$S_disk" --html "$H"
+like "$(cat "$H/index.html")" '<img src="session-1/srv/disk.png"' "the server's charts in the session"
+like "$(cat "$H/index.html")" '<img src="session-1/disk.png"' "the client's charts in the session"
+is "$(png_wh "$H/session-1/srv/disk.png")" 1000x400 'the linked server chart is a PNG'
+missing=0
+for img in $(grep -o '<img src="[^"]*"' "$H/index.html" | sed 's/<img src="//; s/"$//'); do
+	[ -f "$H/$img" ] || { missing=$((missing + 1)); diag "missing $img"; }
+done
+is "$missing" 0 'every linked chart exists'
+
 # bad input: one line, non-zero
 err_is 'a --with set that is not there' "$SCRATCH/nope" "$PERFLOG" report "$C_sock" --with "$SCRATCH/nope"
 err_is '--shift of a set that is not --with' 'not a --with set' "$PERFLOG" report "$C_sock" --with "$S_disk" --shift "$C_sock=3"
