@@ -149,23 +149,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return 2;
 	}
 	for (size_t k = 0; k < o->nshifts; k++) {
-		char *dir;
-		double secs;
 		size_t i;
+		double secs;
+		int rc = align_shift_arg(o->shifts[k], o->with, o->nwith, &i, &secs);
 
-		if (align_parse_shift(o->shifts[k], &dir, &secs) < 0) {
+		if (rc == -1)
 			fprintf(stderr, "perflog export: --shift wants SET=SECONDS, got '%s'\n",
 				o->shifts[k]);
-			return 2;
-		}
-		for (i = 0; i < o->nwith && !align_same_dir(o->with[i], dir); i++)
-			;
-		free(dir);
-		if (i == o->nwith) {
+		else if (rc == -2)
 			fprintf(stderr, "perflog export: --shift names '%s', which is not a --with set\n",
 				o->shifts[k]);
+		if (rc)
 			return 2;
-		}
 		o->shift[i] = secs;
 	}
 	if (o->from && o->to && o->to < o->from) {

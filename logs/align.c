@@ -200,3 +200,20 @@ const char *align_source_note(const struct align_shift *a)
 	default: return "no recorded offset";
 	}
 }
+
+int align_shift_arg(const char *arg, char *const *dirs, size_t n,
+		    size_t *idx, double *secs)
+{
+	char *dir;
+	size_t i;
+
+	if (align_parse_shift(arg, &dir, secs) < 0)
+		return -1;
+	for (i = 0; i < n && !align_same_dir(dirs[i], dir); i++)
+		;
+	free(dir);
+	if (i == n)
+		return -2;
+	*idx = i;
+	return 0;
+}

@@ -65,6 +65,12 @@ int align_peer_is(const char *peer, const char *host);
  * ten years either way. *dir is malloc'ed. 0, or -1 when malformed. */
 int align_parse_shift(const char *arg, char **dir, double *secs);
 
+/* A --shift argument against the sets it may name (dirs[0..n)): 0 with
+ * *idx the set and *secs the seconds; -1 when malformed, -2 when it names
+ * none of them. */
+int align_shift_arg(const char *arg, char *const *dirs, size_t n,
+		    size_t *idx, double *secs);
+
 /* The same log set named two ways ("logs/x" and "logs/x/")? */
 int align_same_dir(const char *a, const char *b);
 

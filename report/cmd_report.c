@@ -79,25 +79,19 @@ struct withs {
 static int add_shifts(struct withs *w, char **shift, size_t nshift)
 {
 	for (size_t k = 0; k < nshift; k++) {
-		char *dir;
-		double secs;
 		size_t i;
+		double secs;
+		int rc = align_shift_arg(shift[k], w->dirs, w->n, &i, &secs);
 
-		if (align_parse_shift(shift[k], &dir, &secs) < 0) {
+		if (rc == -1)
 			fprintf(stderr, "perflog report: --shift wants SET=SECONDS, got '%s'\n",
 				shift[k]);
-			return 2;
-		}
-		for (i = 0; i < w->n && !align_same_dir(w->dirs[i], dir); i++)
-			;
-		if (i == w->n) {
+		else if (rc == -2)
 			fprintf(stderr, "perflog report: --shift names '%s', which is not a --with set\n",
-				dir);
-			free(dir);
+				shift[k]);
+		if (rc)
 			return 2;
-		}
 		w->shift[i] = secs;
-		free(dir);
 	}
 	return 0;
 }

@@ -103,26 +103,18 @@ struct args {
 /* Each --shift DIR=SECONDS onto the log set it names. */
 static int add_shift(struct args *a, const char *v)
 {
-	char *dir;
-	double secs;
 	size_t i;
+	double secs;
+	int rc = align_shift_arg(v, a->dirs, a->ndirs, &i, &secs);
 
-	if (align_parse_shift(v, &dir, &secs) < 0) {
-		fprintf(stderr, "perflog view: --shift wants DIR=SECONDS, got '%s'\n",
-			v);
-		return 2;
-	}
-	for (i = 0; i < a->ndirs && !align_same_dir(a->dirs[i], dir); i++)
-		;
-	if (i == a->ndirs) {
+	if (rc == -1)
+		fprintf(stderr, "perflog view: --shift wants DIR=SECONDS, got '%s'\n", v);
+	else if (rc == -2)
 		fprintf(stderr, "perflog view: --shift names '%s', which is not among the log sets\n",
-			dir);
-		free(dir);
-		return 2;
-	}
-	a->shifts[i] = secs;
-	free(dir);
-	return 0;
+			v);
+	else
+		a->shifts[i] = secs;
+	return rc ? 2 : 0;
 }
 
 /* The command line: 0, -1 after --help, or the exit status with the

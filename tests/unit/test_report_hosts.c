@@ -12,44 +12,8 @@
 #include <string.h>
 
 #include "../../report/report_hosts.h"
+#include "report_fixture.h"
 #include "tap.h"
-
-#define N 60
-
-static void stat_of(struct report_stat *s, double base, double amp)
-{
-	double v[N];
-
-	for (int i = 0; i < N; i++)
-		v[i] = base + amp * sin(i * 0.7);
-	report_stat_of(v, N, 1, s);
-}
-
-/* An idle 2-CPU host with a disk sdb and a 1 Gb/s eth0. */
-static void idle(struct report_figures *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->ncpu = 2;
-	stat_of(&f->cpu, 3, 1);
-	stat_of(&f->cpu1, 5, 2);
-	strcpy(f->cpu1_name, "Processor(0)");
-	stat_of(&f->iowait, 0.5, 0.3);
-	stat_of(&f->proc_cpu, NAN, 0);
-	strcpy(f->disk, "sdb");
-	stat_of(&f->disk_busy, 2, 1);
-	stat_of(&f->disk_bytes, 100e3, 50e3);
-	stat_of(&f->disk_xfers, 10, 5);
-	stat_of(&f->disk_service, 0.002, 0.001);
-	f->disk_xfer_size = 10e3;
-	stat_of(&f->mem_avail, 6e9, 1e8);
-	f->mem_avail_ref = 6.2e9;
-	stat_of(&f->pages, 0, 0);
-	strcpy(f->net, "eth0");
-	stat_of(&f->net_bytes, 2.5e6, 1e4);
-	f->net_bandwidth = 1e9;
-	stat_of(&f->net_share, 2, 0.1);
-	stat_of(&f->retrans, 0, 0);
-}
 
 /* Wait states: 90% in state st (running for WS_CPU), the rest spread. */
 static void waits(struct report_waits *w, int st)
