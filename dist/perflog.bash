@@ -6,6 +6,7 @@
 #   perflog <TAB>                    the commands (from `perflog --help`)
 #   perflog CMD -<TAB>               CMD's options (from `perflog CMD --help`:
 #                                    its usage and its option table)
+#   perflog report|export DIR --with <TAB>  log set directories, too
 #   perflog view|report|export <TAB> log set directories (those holding
 #                                    perflog.meta, and directories that lead
 #                                    to them)
@@ -197,6 +198,9 @@ _perflog()
 	--png | --html | --target)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
+		return ;;
+	--with)
+		_perflog_logsets "$cur"
 		return ;;
 	-d | --dir)
 		COMPREPLY=($(compgen -W "$(_perflog_running)" -- "$cur"))

@@ -4,11 +4,16 @@
  * Exit status: 0 done, 1 the log set or the output is at fault (one line
  * naming it), 2 usage. The output file is opened only once the log set has
  * been read, so a wrong DIR never truncates FILE. --png OUTDIR draws the
- * charts (png_export.h); with both, the PNGs are drawn first.
+ * charts (png_export.h); with both, the PNGs are drawn first. --with
+ * SERVERDIR (with --png): each server's charts in OUTDIR/HOST/ on DIR's
+ * clock (png_export_hosts), shifted by the clock offset the markers
+ * recorded or --shift, and OUTDIR/hosts.tsv saying which folder holds
+ * which host and by how much it was shifted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,7 @@
 
 #include "../commands.h"
 #include "../common/util.h"
+#include "../logs/align.h"
 #include "../logs/csv.h"
 #include "../logs/logset.h"
 #include "../logs/markers.h"
@@ -28,6 +34,7 @@ static void usage(FILE *f)
 		"usage: perflog export DIR --csv FILE|- [--from TIME] [--to TIME] [--counters LIST]\n"
 		"       perflog export DIR --png OUTDIR [--session S] [--from TIME --to TIME]\n"
 		"                      [--width W --height H] [--counters LIST]\n"
+		"                      [--with SERVERDIR]... [--shift SET=SECONDS]...\n"
 		"\n"
 		"  --csv FILE   write the log set as CSV (\"-\" = standard output):\n"
 		"               time, then one column per counter, \\\\HOST\\Object(Instance)\\Counter\n"
@@ -39,13 +46,21 @@ static void usage(FILE *f)
 		"  --counters LIST  with --png, more charts: groups split by ',',\n"
 		"               counters in a group joined by '+', (*) for every instance;\n"
 		"               with --csv, only these columns: patterns split by ',' or\n"
-		"               '+', '*' matches any text (LogicalDisk(*)\\Disk*Bytes/sec)\n");
+		"               '+', '*' matches any text (LogicalDisk(*)\\Disk*Bytes/sec)\n"
+		"  --with SERVERDIR  with --png, a server's charts too, in OUTDIR/HOST/, on\n"
+		"               DIR's clock by the offset the markers recorded\n"
+		"  --shift SET=SECONDS  add SECONDS to a --with set's times instead\n");
 }
 
 struct options {
 	const char *dir, *csv, *png;
 	time_t from, to;
 	struct png_export_options po;
+	char **with;		/* --with sets */
+	double *shift;		/* their --shift, NAN: recorded */
+	size_t nwith;
+	char **shifts;		/* --shift arguments */
+	size_t nshifts;
 };
 
 /* --from / --to */
@@ -72,11 +87,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "counters", required_argument, NULL, 'C' },
 		{ "width", required_argument, NULL, 'W' },
 		{ "height", required_argument, NULL, 'H' },
+		{ "with", required_argument, NULL, 'w' },
+		{ "shift", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, li;
 
+	o->with = calloc((size_t)argc, sizeof(*o->with));
+	o->shift = calloc((size_t)argc, sizeof(*o->shift));
+	o->shifts = calloc((size_t)argc, sizeof(*o->shifts));
+	if (!o->with || !o->shift || !o->shifts) {
+		fprintf(stderr, "perflog export: out of memory\n");
+		return 1;
+	}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
@@ -94,6 +118,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 't': if (time_arg(optarg, &o->to)) return 2; break;
 		case 'W': if (png_size_arg("export", "--width", optarg, &o->po.width)) return 2; break;
 		case 'H': if (png_size_arg("export", "--height", optarg, &o->po.height)) return 2; break;
+		case 'w':
+			o->shift[o->nwith] = NAN;
+			o->with[o->nwith++] = optarg;
+			break;
+		case 'S': o->shifts[o->nshifts++] = optarg; break;
 		case 'h': usage(stdout); return -1;
 		default: return util_bad_option("export", argv, optind, optopt);
 		}
@@ -114,6 +143,25 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (!o->csv && !o->png) {
 		fprintf(stderr, "perflog export: say what to export: --csv FILE|- or --png OUTDIR\n");
 		return 2;
+	}
+	if (o->nwith && !o->png) {
+		fprintf(stderr, "perflog export: --with draws the servers' charts: give --png OUTDIR\n");
+		return 2;
+	}
+	for (size_t k = 0; k < o->nshifts; k++) {
+		size_t i;
+		double secs;
+		int rc = align_shift_arg(o->shifts[k], o->with, o->nwith, &i, &secs);
+
+		if (rc == -1)
+			fprintf(stderr, "perflog export: --shift wants SET=SECONDS, got '%s'\n",
+				o->shifts[k]);
+		else if (rc == -2)
+			fprintf(stderr, "perflog export: --shift names '%s', which is not a --with set\n",
+				o->shifts[k]);
+		if (rc)
+			return 2;
+		o->shift[i] = secs;
 	}
 	if (o->from && o->to && o->to < o->from) {
 		fprintf(stderr, "perflog export: --to is before --from\n");
@@ -136,6 +184,76 @@ static int export_png(struct logset *ls, struct options *o, struct perr *e)
 		n = png_export(ls, &ml, o->png, &o->po, NULL, 0, e);
 	markers_free(&ml);
 	return n < 0 ? -1 : 0;
+}
+
+/* OUTDIR/hosts.tsv: the folder, host, log set and shift of every set
+ * drawn. */
+static int hosts_tsv(const struct options *o, struct logset *ls,
+		     const struct png_host *h, size_t n, struct perr *e)
+{
+	char path[1200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/hosts.tsv", o->png);
+	if (!(f = fopen(path, "w")))
+		return perr_set(e, "unable to write '%s': %s", path, strerror(errno));
+	fprintf(f, "folder\thost\tlogset\tshift\tfrom\n");
+	fprintf(f, ".\t%s\t%s\t0\treference\n", logset_meta(ls)->host, o->dir);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s\t%s\t%s\t%ld\t%s\n", h[i].sub,
+			logset_meta(h[i].ls)->host, o->with[i],
+			lround(h[i].shift.seconds), h[i].shift.what);
+	if (fclose(f) != 0)
+		return perr_set(e, "unable to write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* The --with sets' charts, each in OUTDIR/HOST/. 0 or -1 with e set. */
+static int export_with(struct logset *ls, struct options *o, struct perr *e)
+{
+	struct marker_list ml = { 0 };
+	struct png_host *h = calloc(o->nwith, sizeof(*h));
+	struct marker_list *hml = calloc(o->nwith, sizeof(*hml));
+	size_t opened = 0;
+	int rc = -1;
+
+	if (!h || !hml) {
+		perr_set(e, "out of memory");
+		goto out;
+	}
+	if (markers_load(o->dir, &ml, e) < 0)
+		goto out;
+	for (; opened < o->nwith; opened++) {
+		if (logset_open(o->with[opened], &h[opened].ls, e) < 0 ||
+		    markers_load(o->with[opened], &hml[opened], e) < 0) {
+			opened++;
+			goto out;
+		}
+		h[opened].ml = &hml[opened];
+		if (isnan(o->shift[opened]))
+			align_shift_of(logset_meta(ls), &ml, logset_meta(h[opened].ls),
+				       &hml[opened], &h[opened].shift);
+		else
+			align_manual(o->shift[opened], &h[opened].shift);
+	}
+	if (png_export_hosts(ls, &ml, &o->po, o->png, h, o->nwith, e) < 0)
+		goto out;
+	rc = 0;
+	for (size_t i = 0; i < o->nwith && rc == 0; i++)
+		if (h[i].ncharts < 0)
+			rc = perr_set(e, "%s", h[i].error);
+	if (rc == 0)
+		rc = hosts_tsv(o, ls, h, o->nwith, e);
+out:
+	for (size_t i = 0; h && hml && i < opened; i++) {
+		if (h[i].ls)
+			logset_close(h[i].ls);
+		markers_free(&hml[i]);
+	}
+	markers_free(&ml);
+	free(h);
+	free(hml);
+	return rc;
 }
 
 /* The CSV into o->csv ("-": standard output), opened only now that the
@@ -173,6 +291,13 @@ static int export_csv(struct logset *ls, const struct options *o,
 	return rc;
 }
 
+static void free_options(struct options *o)
+{
+	free(o->with);
+	free(o->shift);
+	free(o->shifts);
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct options o;
@@ -182,18 +307,24 @@ int cmd_export(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	rc = parse_args(argc, argv, &o);
-	if (rc)
+	if (rc) {
+		free_options(&o);
 		return rc < 0 ? 0 : rc;
+	}
 	if (logset_open(o.dir, &ls, &e) < 0) {
 		fprintf(stderr, "perflog export: %s\n", e.msg);
+		free_options(&o);
 		return 1;
 	}
 	rc = 0;
 	if (o.png)
 		rc = export_png(ls, &o, &e);
+	if (rc == 0 && o.nwith)
+		rc = export_with(ls, &o, &e);
 	if (rc == 0 && o.csv)
 		rc = export_csv(ls, &o, &e);
 	logset_close(ls);
+	free_options(&o);
 	if (rc < 0) {
 		fprintf(stderr, "perflog export: %s\n", e.msg);
 		return 1;

@@ -213,22 +213,35 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 		     const struct png_rows *rows)
 {
 	static const char *shade[] = { "#DDE8F6", "#F6EBDD", "#E3F1DF" };
-	char txt[512], file[1024];
+	char txt[512], file[1024], span[64] = "";
 	size_t shown = 0;
 
+	/* another host's set: each DEF fetches its own clock's span and
+	 * SHIFT moves it onto the axis (SHIFT alone moves what the axis's
+	 * span fetched, leaving the far end empty) */
+	if (o->shift)
+		snprintf(span, sizeof(span), ":start=%lld:end=%lld",
+			 (long long)(o->from - o->shift),
+			 (long long)(o->to - o->shift));
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct png_series *s = &c->series[i];
 		esc_path(file, sizeof(file), s->file);
-		add(a, "DEF:r%zu=%s:%s:AVERAGE", i, file, s->ds);
+		add(a, "DEF:r%zu=%s:%s:AVERAGE%s", i, file, s->ds, span);
+		if (o->shift)
+			add(a, "SHIFT:r%zu:%ld", i, o->shift);
 		add_scaled(a, "v", "r", i, s->scale);
 		if (!band[i])
 			continue;
 		if (rows[i].minmax) {
-			add(a, "DEF:l%zu=%s:%s:MIN", i, file, s->ds);
-			add(a, "DEF:h%zu=%s:%s:MAX", i, file, s->ds);
+			add(a, "DEF:l%zu=%s:%s:MIN%s", i, file, s->ds, span);
+			add(a, "DEF:h%zu=%s:%s:MAX%s", i, file, s->ds, span);
 		} else {
-			add(a, "DEF:l%zu=%s:%s:AVERAGE:reduce=MIN", i, file, s->ds);
-			add(a, "DEF:h%zu=%s:%s:AVERAGE:reduce=MAX", i, file, s->ds);
+			add(a, "DEF:l%zu=%s:%s:AVERAGE:reduce=MIN%s", i, file, s->ds, span);
+			add(a, "DEF:h%zu=%s:%s:AVERAGE:reduce=MAX%s", i, file, s->ds, span);
+		}
+		if (o->shift) {
+			add(a, "SHIFT:l%zu:%ld", i, o->shift);
+			add(a, "SHIFT:h%zu:%ld", i, o->shift);
 		}
 		add_scaled(a, "lo", "l", i, s->scale);
 		add_scaled(a, "hi", "h", i, s->scale);
@@ -410,7 +423,8 @@ static void plan_bands(const struct png_chart *c, const struct png_options *o,
 		band[i] = 0;
 		if (i && !strcmp(s->file, c->series[i - 1].file)) {
 			rows[i] = rows[i - 1];
-		} else if (png_rows_of(s->file, o->from, o->to, point, s->step,
+		} else if (png_rows_of(s->file, o->from - o->shift,
+				       o->to - o->shift, point, s->step,
 				       &rows[i], &e) < 0) {
 			memset(&rows[i], 0, sizeof(rows[i]));
 			continue;

@@ -24,6 +24,9 @@
  *   legends says what the points are ("avg of 1 min rows, band
  *   min..max", png_rows_note);
  * - markers as labelled dashed vertical rules (VRULE);
+ * - another host's set on the reference clock: every DEF followed by
+ *   SHIFT:vname:shift (rrd_graph fetches [from - shift, to - shift] and
+ *   moves it), marks and spans given on the reference clock already;
  * - sessions shaded: an AREA of INF where TIME lies in [begin, end] (the
  *   CDEF "x,POP,TIME,b,GE,TIME,e,LE,*,INF,UNKN,IF");
  * - --full-size-mode: width and height are the whole image's.
@@ -73,13 +76,17 @@ struct png_chart {
 };
 
 struct png_options {
-	const char *host;
-	time_t from, to;	/* the time axis */
+	const char *host;	/* in the title (with a clock note when shifted) */
+	time_t from, to;	/* the time axis (the reference clock) */
 	int width, height;	/* the image, pixels */
 	const struct png_mark *marks;
 	size_t nmarks;
 	const struct png_span *spans;
 	size_t nspans;
+	long shift;		/* seconds added to the files' times: each DEF
+				   is SHIFTed, so another host's set draws on
+				   the reference clock (logs/align.h); last,
+				   so positional initializers stay valid */
 };
 
 /* min/avg/max of a series over the chart as rrd_graph_v computed them for

@@ -211,9 +211,9 @@ static int time_range(struct logset *ls, const struct png_export_options *o,
 	time_t last = logset_last(ls);
 	long k;
 
-	po->from = o->from ? o->from : m->start;
-	po->to = o->to ? o->to : (last ? last : m->stop);
-	if (o->session) {
+	po->from = o->from ? o->from : m->start + o->shift;
+	po->to = o->to ? o->to : (last ? last : m->stop) + o->shift;
+	if (o->session && !o->fixed_span) {
 		for (k = 0; k < nss; k++)
 			if (!strcmp(ss[k].name, o->session))
 				break;
@@ -228,8 +228,8 @@ static int time_range(struct logset *ls, const struct png_export_options *o,
 			margin = PNG_SESSION_MARGIN_MIN;
 		if (margin < 2 * (time_t)m->interval)
 			margin = 2 * (time_t)m->interval;
-		po->from = b - margin;
-		po->to = en + margin;
+		po->from = b - margin + o->shift;
+		po->to = en + margin + o->shift;
 	}
 	if (po->to <= po->from)
 		return perr_set(e, "log set '%s' has no samples in the range",
@@ -244,6 +244,7 @@ static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
 			   struct png_options *po, struct png_mark **marks,
 			   struct png_span **spans)
 {
+	long sh = po->shift;
 	time_t last = logset_last(ls);
 
 	*marks = calloc(ml && ml->n ? ml->n : 1, sizeof(**marks));
@@ -251,13 +252,14 @@ static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
 	if (!*marks || !*spans)
 		return -1;
 	for (size_t i = 0; ml && i < ml->n; i++) {
-		(*marks)[po->nmarks].t = ml->m[i].t;
+		(*marks)[po->nmarks].t = ml->m[i].t + sh;
 		(*marks)[po->nmarks].label = ml->m[i].text;
 		po->nmarks++;
 	}
 	for (long k = 0; k < nss; k++) {
-		(*spans)[k].begin = ss[k].begin->t;
-		(*spans)[k].end = ss[k].end ? ss[k].end->t : (last ? last : po->to);
+		(*spans)[k].begin = ss[k].begin->t + sh;
+		(*spans)[k].end = ss[k].end ? ss[k].end->t + sh :
+				  (last ? last + sh : po->to);
 		(*spans)[k].label = ss[k].name;
 	}
 	po->marks = *marks;
@@ -311,12 +313,18 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 	struct png_mark *marks = NULL;
 	struct png_span *spans = NULL;
 	struct plan *p = NULL;
-	char path[1200];
+	char path[1200], host[256];
 	int rc = -1;
 
 	if (nss < 0)
 		return perr_set(e, "out of memory");
-	out.po.host = logset_meta(ls)->host;
+	if (o->host_note && *o->host_note)
+		snprintf(host, sizeof(host), "%s (%s)", logset_meta(ls)->host,
+			 o->host_note);
+	else
+		util_strlcpy(host, logset_meta(ls)->host, sizeof(host));
+	out.po.host = host;
+	out.po.shift = o->shift;
 	out.interval = logset_meta(ls)->interval;
 	out.po.width = o->width;
 	out.po.height = o->height;
@@ -373,11 +381,30 @@ int png_export_points(struct logset *ls, const struct marker_list *ml,
 	if (rc < 0)
 		return -1;
 	snprintf(file, sizeof(file), "%s/%s", logset_dir(ls), m->counters[0].file);
-	if (png_rows_of(file, po.from, po.to, png_point_step(&po), m->interval,
+	if (png_rows_of(file, po.from - o->shift, po.to - o->shift,
+			png_point_step(&po), m->interval,
 			&r, e) < 0)
 		return -1;
 	png_rows_note(buf, n, &r, 0);
 	return 0;
+}
+
+int png_export_range(struct logset *ls, const struct marker_list *ml,
+		     const struct png_export_options *o, time_t *from,
+		     time_t *to, struct perr *e)
+{
+	struct png_options po = { 0 };
+	struct session *ss = NULL;
+	long nss = ml ? markers_sessions(ml, &ss) : 0;
+	int rc;
+
+	if (nss < 0)
+		return perr_set(e, "out of memory");
+	rc = time_range(ls, o, ss, nss, &po, e);
+	free(ss);
+	*from = po.from;
+	*to = po.to;
+	return rc;
 }
 
 int png_size_arg(const char *cmd, const char *opt, const char *v, int *out)

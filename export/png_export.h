@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "../common/util.h"
+#include "../logs/align.h"
 #include "../logs/logset.h"
 #include "../logs/markers.h"
 
@@ -49,6 +50,14 @@ struct png_export_options {
 	 * a group by '+', "(*)" matches every instance:
 	 * "System\Processor Queue Length,LogicalDisk(*)\Avg. Disk Queue Length" */
 	const char *counters;
+	/* another host's set on the reference clock (export/report --with):
+	 * shift is added to the set's times (logs/align.h), from/to are on
+	 * the reference clock, host_note follows the host in the titles
+	 * ("clock -30 s by its markers"); with fixed_span the session only
+	 * picks the Process of the wait-state charts, from/to the axis */
+	long shift;
+	const char *host_note;
+	int fixed_span;
 };
 
 /* A --width or --height value (1..100000 pixels) into *out; else "perflog
@@ -63,6 +72,40 @@ int png_size_arg(const char *cmd, const char *opt, const char *v, int *out);
 int png_export(struct logset *ls, const struct marker_list *ml,
 	       const char *outdir, const struct png_export_options *o,
 	       char (*names)[64], int maxnames, struct perr *e);
+
+/* The time axis png_export draws with options o (the reference clock):
+ * o's span, a session with its margin, or the whole log. 0, or -1 with
+ * e set (no such session, an empty range). */
+int png_export_range(struct logset *ls, const struct marker_list *ml,
+		     const struct png_export_options *o, time_t *from,
+		     time_t *to, struct perr *e);
+
+/* Another host's set drawn beside a reference set (export --with, the
+ * HTML report of report --with, png_hosts.c). */
+struct png_host {
+	struct logset *ls;
+	const struct marker_list *ml;
+	struct align_shift shift;	/* onto the reference's clock */
+	/* filled by png_export_hosts */
+	char sub[80];			/* its folder under OUTDIR: its host
+					   name made file-safe, -2 ... when
+					   taken by an earlier one */
+	int ncharts;			/* charts drawn, -1 when it failed */
+	char names[16][64];		/* the first 16 charts' file names */
+	char error[256];		/* why it failed */
+};
+
+/* Each host's charts into OUTDIR/SUB/ (png_export), over the same time
+ * axis as the reference set's with options o (png_export_range: its
+ * session with a margin, o's span or its whole log) on the reference's
+ * clock: the host's data, markers and sessions shifted, its titles
+ * "HOST (clock -30 s by its markers): ...". A host whose charts fail is
+ * recorded in its error and the others are drawn. Returns the number of
+ * hosts drawn, or -1 with e set when the reference's axis cannot be
+ * had. */
+int png_export_hosts(struct logset *ref, const struct marker_list *rml,
+		     const struct png_export_options *o, const char *outdir,
+		     struct png_host *hosts, size_t n, struct perr *e);
 
 /* What the points of png_export's charts with options o are: the
  * archive librrd reads for the span and size o gives (the first counter's

@@ -1,25 +1,31 @@
 /*
- * cmd_report.c - `perflog report DIR [DIR2] [--json] [--html OUTDIR]
- * [--instrumentation FILE] [--width W --height H]`.
+ * cmd_report.c - `perflog report DIR [DIR2] [--with SERVERDIR]...
+ * [--shift SET=SECONDS]... [--json] [--html OUTDIR] [--instrumentation
+ * FILE] [--width W --height H]`.
  *
  * One log set: the per-session report (report.h) on standard output, and
  * with --html also OUTDIR/index.html with the charts. Two log sets: their
- * sessions side by side with the change of each figure.
+ * sessions side by side with the change of each figure. --with: the
+ * servers' sides of DIR's sessions and one verdict across the hosts
+ * (report_hosts_of.c).
  * Exit status: 0 done, 1 a log set or file is at fault, 2 usage.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../commands.h"
 #include "../export/png_export.h"
+#include "../logs/align.h"
 #include "report.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perflog report DIR [DIR2] [--json] [--html OUTDIR]\n"
+		"                      [--with SERVERDIR]... [--shift SET=SECONDS]...\n"
 		"                      [--instrumentation FILE] [--width W --height H]\n"
 		"\n"
 		"  per session of the log set DIR (the whole log without sessions): times,\n"
@@ -27,6 +33,11 @@ static void usage(FILE *f)
 		"  disk, memory and network, and the resource nearest saturation\n"
 		"  (rules: report/README.md)\n"
 		"  DIR2                   compare: DIR's sessions against DIR2's\n"
+		"  --with SERVERDIR       a server's log set of the same sessions: both\n"
+		"                         hosts' figures and one verdict along the data\n"
+		"                         path, aligned by the clock offset the markers\n"
+		"                         recorded (perflog run --server)\n"
+		"  --shift SET=SECONDS    add SECONDS to a --with set's times instead\n"
 		"  --json                 the report as JSON, for scripts (schema:\n"
 		"                         man perflog-report)\n"
 		"  --html OUTDIR          also write OUTDIR/index.html with the charts\n"
@@ -56,7 +67,39 @@ static int compare(struct report *a, const char *dir2, const char *instr,
 	return fflush(stdout) ? 1 : 0;
 }
 
-int cmd_report(int argc, char **argv)
+/* --with sets and their --shift (NAN: the recorded offset). */
+struct withs {
+	char **dirs;
+	double *shift;
+	size_t n;
+};
+
+/* Each --shift SET=SECONDS onto the --with set it names: 0, or 2 with
+ * the message printed. */
+static int add_shifts(struct withs *w, char **shift, size_t nshift)
+{
+	for (size_t k = 0; k < nshift; k++) {
+		size_t i;
+		double secs;
+		int rc = align_shift_arg(shift[k], w->dirs, w->n, &i, &secs);
+
+		if (rc == -1)
+			fprintf(stderr, "perflog report: --shift wants SET=SECONDS, got '%s'\n",
+				shift[k]);
+		else if (rc == -2)
+			fprintf(stderr, "perflog report: --shift names '%s', which is not a --with set\n",
+				shift[k]);
+		if (rc)
+			return 2;
+		w->shift[i] = secs;
+	}
+	return 0;
+}
+
+/* The command, with what it allocates in w and *shiftp for the caller to
+ * free. */
+static int report_main(int argc, char **argv, struct withs *w, char ***shiftp,
+		       size_t *nshift)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -64,6 +107,8 @@ int cmd_report(int argc, char **argv)
 		{ "instrumentation", required_argument, NULL, 'I' },
 		{ "width", required_argument, NULL, 'W' },
 		{ "height", required_argument, NULL, 'E' },
+		{ "with", required_argument, NULL, 'w' },
+		{ "shift", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -72,6 +117,13 @@ int cmd_report(int argc, char **argv)
 	struct report *a = NULL;
 	struct perr e;
 
+	w->dirs = calloc((size_t)argc, sizeof(*w->dirs));
+	w->shift = calloc((size_t)argc, sizeof(*w->shift));
+	*shiftp = calloc((size_t)argc, sizeof(**shiftp));
+	if (!w->dirs || !w->shift || !*shiftp) {
+		fprintf(stderr, "perflog report: out of memory\n");
+		return 1;
+	}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
@@ -86,6 +138,11 @@ int cmd_report(int argc, char **argv)
 		case 'I': instr = optarg; break;
 		case 'W': if (png_size_arg("report", "--width", optarg, &width)) return 2; break;
 		case 'E': if (png_size_arg("report", "--height", optarg, &height)) return 2; break;
+		case 'w':
+			w->shift[w->n] = NAN;
+			w->dirs[w->n++] = optarg;
+			break;
+		case 's': (*shiftp)[(*nshift)++] = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: return util_bad_option("report", argv, optind, optopt);
 		}
@@ -107,8 +164,16 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perflog report: --html takes one log set\n");
 		return 2;
 	}
-	if (report_build(dirs[0], instr, &a, &e) < 0) {
+	if (ndirs == 2 && w->n) {
+		fprintf(stderr, "perflog report: --with takes one client log set, not a comparison\n");
+		return 2;
+	}
+	if ((c = add_shifts(w, *shiftp, *nshift)))
+		return c;
+	if (report_build(dirs[0], instr, &a, &e) < 0 ||
+	    report_add_hosts(a, w->dirs, w->n, w->shift, &e) < 0) {
 		fprintf(stderr, "perflog report: %s\n", e.msg);
+		report_free(a);
 		return 1;
 	}
 	if (ndirs == 2)
@@ -125,5 +190,18 @@ int cmd_report(int argc, char **argv)
 	report_free(a);
 	if (fflush(stdout))
 		rc = 1;
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct withs w = { 0 };
+	char **shift = NULL;
+	size_t nshift = 0;
+	int rc = report_main(argc, argv, &w, &shift, &nshift);
+
+	free(w.dirs);
+	free(w.shift);
+	free(shift);
 	return rc;
 }

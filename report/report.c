@@ -28,7 +28,7 @@ static void output_name(char *buf, size_t n, const char *session)
 	snprintf(buf + j, n - j, ".log");
 }
 
-static void find_instr(const struct report *r, struct report_session *s)
+static void find_instr(const char *dir, struct report_session *s)
 {
 	char path[1200], name[300];
 	const char *out = s->end_m ? marker_get(s->end_m, "output") : NULL;
@@ -38,12 +38,12 @@ static void find_instr(const struct report *r, struct report_session *s)
 		if (out[0] == '/')
 			snprintf(path, sizeof(path), "%s", out);
 		else
-			snprintf(path, sizeof(path), "%s/%s", r->dir, out);
+			snprintf(path, sizeof(path), "%s/%s", dir, out);
 	} else {
 		if (!s->begin_m)
 			return;
 		output_name(name, sizeof(name), s->name);
-		snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
 	}
 	if (access(path, R_OK) != 0)
 		return;
@@ -103,34 +103,34 @@ static void session_span(struct report_session *s, const struct session *ss,
 		(double)(s->end - s->begin);
 }
 
-/* A session's figures, instrumentation and verdict. */
-static int judge_session(struct report *r, struct report_session *s,
-			 const struct instr_report *given, const char *given_file,
-			 time_t lend, struct perr *e)
+int report_judge_session(struct logset *ls, const char *dir,
+			 struct report_session *s,
+			 const struct instr_report *given,
+			 const char *given_file, time_t lend, struct perr *e)
 {
-	const struct logset_meta *m = logset_meta(r->ls);
+	const struct logset_meta *m = logset_meta(ls);
 
 	/* rows end after begin: the first row judged ends at the step
 	 * after the begin */
-	if (report_figures_of(r->ls, s->begin + 1,
+	if (report_figures_of(ls, s->begin + 1,
 			      s->end > s->begin ? s->end : s->begin + 1,
 			      &s->fig, e) < 0)
 		return -1;
-	s->fig.mem_avail_ref = report_mem_reference(r->ls, m->start, lend);
+	s->fig.mem_avail_ref = report_mem_reference(ls, m->start, lend);
 	if (given) {
 		s->instr = *given;
 		s->has_instr = 1;
 		util_strlcpy(s->instr_src, given_file, sizeof(s->instr_src));
 	} else {
-		find_instr(r, s);
+		find_instr(dir, s);
 	}
-	report_waits_of(r->ls, r->dir, s, &s->waits);
+	report_waits_of(ls, dir, s, &s->waits);
 	report_judge(&s->fig, &s->waits,
 		     s->has_instr ? instr_main_thread(&s->instr) : NULL,
 		     &s->verdict);
 	report_client_judge(s, &s->verdict);
 	/* where backups land: an NFS mount or a tape drive may say more */
-	report_targets_of(r->ls, s->begin + 1,
+	report_targets_of(ls, s->begin + 1,
 			  s->end > s->begin ? s->end : s->begin + 1, &s->targets);
 	report_targets_judge(&s->targets, &s->fig, &s->waits, &s->verdict);
 	return 0;
@@ -164,7 +164,8 @@ int report_build(const char *dir, const char *instr_file,
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		session_span(&r->s[i], nss > 0 ? &ss[i] : NULL, m, lend);
-		if (judge_session(r, &r->s[i], given, instr_file, lend, e) < 0)
+		if (report_judge_session(r->ls, r->dir, &r->s[i], given,
+					 instr_file, lend, e) < 0)
 			goto fail;
 	}
 	free(ss);
@@ -182,6 +183,7 @@ void report_free(struct report *r)
 {
 	if (!r)
 		return;
+	report_hosts_free(r);
 	if (r->ls)
 		logset_close(r->ls);
 	markers_free(&r->markers);

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "../common/util.h"
+#include "../logs/align.h"
 #include "../logs/logset.h"
 #include "../logs/markers.h"
 #include "../client/instr.h"
@@ -39,6 +40,32 @@ struct report_session {
 	char instr_src[600];	/* where the instrumentation came from */
 	struct instr_report instr;
 	struct report_verdict verdict;
+	/* with --with (report_hosts_of.c): each server's side of the
+	 * session, the client's own one-host verdict, and the host the
+	 * verdict names ("" for the network or nothing; peer: the server
+	 * the network verdict names) */
+	struct report_peer *peers;	/* report.nwith of them, or NULL */
+	struct report_verdict local;
+	char verdict_host[64], verdict_peer[64];
+};
+
+/* One --with log set (a server's): open, its markers, its shift onto the
+ * client's clock (logs/align.h). */
+struct report_with {
+	char dir[512];
+	struct logset *ls;
+	struct marker_list markers;
+	struct align_shift shift;
+};
+
+/* A server's side of one client session: its own session of that name
+ * (matched: 1; its span on its own clock), else the client's span
+ * shifted onto its clock (matched: 0); its figures, its receiver's wait
+ * states (Process(SESSION) when mark --watch logged one) and its own
+ * one-host verdict, all in s. */
+struct report_peer {
+	int matched;
+	struct report_session s;
 };
 
 struct report {
@@ -47,6 +74,8 @@ struct report {
 	struct marker_list markers;
 	struct report_session *s;
 	size_t n;
+	struct report_with *with;	/* --with sets, NULL without */
+	size_t nwith;
 };
 
 /* Open the log set, find its sessions and judge each. instr_file, when
@@ -57,6 +86,21 @@ struct report {
 int report_build(const char *dir, const char *instr_file,
 		 struct report **out, struct perr *e);
 void report_free(struct report *r);
+
+/* Add the servers' sides (`report --with`, report_hosts_of.c): open
+ * dirs[0..n), align each on r's clock (shifts[i] seconds, or NAN: the
+ * offset the markers recorded), match each of r's sessions in each set,
+ * judge each server's side alone, then replace every session's verdict
+ * by the verdict across hosts (report_hosts.h), the client's own kept in
+ * local. 0 or -1 with e set (a set that cannot be read). */
+int report_add_hosts(struct report *r, char *const *dirs, size_t n,
+		     const double *shifts, struct perr *e);
+/* Free what report_add_hosts added (report_free calls it). */
+void report_hosts_free(struct report *r);
+/* The servers' sides of session s in the text report (before its
+ * verdict): per server its span, clock shift, figures and receiver. */
+void report_hosts_print(FILE *f, const struct report *r,
+			const struct report_session *s);
 
 /* The text report. */
 void report_print(FILE *f, const struct report *r);
@@ -89,6 +133,21 @@ int report_html(const struct report *r, const char *outdir, int width,
  * e set (a fetch failed). */
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e);
+
+/* The resource table and the wait states' table of the text report
+ * (report_print.c), for a server's side too; who names the process
+ * ("client", "receiver"). */
+void report_print_resources(FILE *f, const struct report_figures *g);
+void report_print_waits(FILE *f, const struct report_waits *w,
+			const char *who);
+
+/* A session's figures, its wait states and its own one-host verdict
+ * (report.c): from its span and markers in ls (dir its directory), with
+ * the instrumentation given (NULL: its own output copy when kept). */
+int report_judge_session(struct logset *ls, const char *dir,
+			 struct report_session *s,
+			 const struct instr_report *given,
+			 const char *given_file, time_t lend, struct perr *e);
 
 /* The session's wait states (perflog run): the per-thread totals its end
  * marker names (waits=FILE in dir), else the logged Process counters of

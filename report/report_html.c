@@ -4,7 +4,9 @@
  * first and the page lists only the files that are there afterwards, so
  * it never links to a missing image; paths are relative, so OUTDIR can be
  * moved or mailed as it is. Above a session's charts, what their points
- * are (png_export_points: "avg of 1 min rows, band min..max").
+ * are (png_export_points: "avg of 1 min rows, band min..max"). With
+ * --with, each server's charts of the session follow the client's, in
+ * session-N/HOST/, drawn over the same axis on the client's clock.
  */
 #define _GNU_SOURCE	/* open_memstream */
 #include "report.h"
@@ -28,6 +30,75 @@ static void html_text(FILE *f, const char *s, size_t n)
 		default: fputc(s[i], f);
 		}
 	}
+}
+
+/* One chart image, linked when the file is there. */
+static void html_img(FILE *f, const char *dirp, const char *rel,
+		     const char *name)
+{
+	char img[2400];
+
+	snprintf(img, sizeof(img), "%s/%s", dirp, name);
+	if (access(img, R_OK) != 0)
+		return;
+	fprintf(f, "<img src=\"");
+	html_text(f, rel, strlen(rel));
+	fputc('/', f);
+	html_text(f, name, strlen(name));
+	fprintf(f, "\" alt=\"");
+	html_text(f, name, strlen(name));
+	fprintf(f, "\">\n");
+}
+
+/* report --with: each server's charts of session i, over the client's
+ * axis on its clock (png_export_hosts), in OUTDIR/session-N/HOST/. */
+static void html_hosts(FILE *f, const struct report *r, size_t i,
+		       const struct png_export_options *o, const char *dirp,
+		       const char *sub)
+{
+	struct png_host *h = calloc(r->nwith, sizeof(*h));
+	struct perr pe;
+
+	if (!h)
+		return;
+	for (size_t k = 0; k < r->nwith; k++) {
+		h[k].ls = r->with[k].ls;
+		h[k].ml = &r->with[k].markers;
+		h[k].shift = r->with[k].shift;
+	}
+	if (png_export_hosts(r->ls, &r->markers, o, dirp, h, r->nwith, &pe) < 0) {
+		fprintf(f, "<p>servers' charts not drawn: ");
+		html_text(f, pe.msg, strlen(pe.msg));
+		fprintf(f, "</p>\n");
+		free(h);
+		return;
+	}
+	for (size_t k = 0; k < r->nwith; k++) {
+		const char *host = logset_meta(h[k].ls)->host;
+		const struct report_verdict *v = &r->s[i].peers[k].s.verdict;
+		char hdir[1400], rel[200];
+
+		fprintf(f, "<h3>");
+		html_text(f, host, strlen(host));
+		fprintf(f, " (clock ");
+		html_text(f, h[k].shift.what, strlen(h[k].shift.what));
+		fprintf(f, ")</h3>\n<p>");
+		html_text(f, host, strlen(host));
+		fprintf(f, " alone: ");
+		html_text(f, v->line, strlen(v->line));
+		fprintf(f, "</p>\n");
+		if (h[k].ncharts < 0) {
+			fprintf(f, "<p>charts not drawn: ");
+			html_text(f, h[k].error, strlen(h[k].error));
+			fprintf(f, "</p>\n");
+			continue;
+		}
+		snprintf(hdir, sizeof(hdir), "%s/%s", dirp, h[k].sub);
+		snprintf(rel, sizeof(rel), "%s/%s", sub, h[k].sub);
+		for (int c = 0; c < h[k].ncharts && c < 16; c++)
+			html_img(f, hdir, rel, h[k].names[c]);
+	}
+	free(h);
 }
 
 /* Session i: its name, verdict and charts (drawn into OUTDIR/session-N/
@@ -65,17 +136,16 @@ static void html_session(FILE *f, const struct report *r, size_t i,
 			" (each line the average; the shaded band around it "
 			"reaches the lowest and highest sample)" : "");
 	}
-	for (int k = 0; k < n && k < 16; k++) {
-		char img[2400];
-		snprintf(img, sizeof(img), "%s/%s", dirp, names[k]);
-		if (access(img, R_OK) != 0)
-			continue;
-		fprintf(f, "<img src=\"%s/", sub);
-		html_text(f, names[k], strlen(names[k]));
-		fprintf(f, "\" alt=\"");
-		html_text(f, names[k], strlen(names[k]));
-		fprintf(f, "\">\n");
+	if (r->nwith) {
+		const char *host = logset_meta(r->ls)->host;
+		fprintf(f, "<h3>");
+		html_text(f, host, strlen(host));
+		fprintf(f, " (the client: the reference clock)</h3>\n");
 	}
+	for (int k = 0; k < n && k < 16; k++)
+		html_img(f, dirp, sub, names[k]);
+	if (r->nwith)
+		html_hosts(f, r, i, &o, dirp, sub);
 }
 
 int report_html(const struct report *r, const char *outdir, int width,

@@ -233,9 +233,68 @@ static void instrumentation(struct json *j, const struct report_session *s)
 	json_object_end(j);
 }
 
-static void session(struct json *j, struct logset *ls,
+static void verdict_obj(struct json *j, const struct report_verdict *v,
+			const char *host, const char *peer)
+{
+	json_object_begin(j, "verdict");
+	json_str(j, "kind", report_kind_name(v->kind));
+	json_str(j, "line", v->line);
+	json_str(j, "hint", v->hint[0] ? v->hint : NULL);
+	json_str(j, "host", host && *host ? host : NULL);
+	json_str(j, "peer", peer && *peer ? peer : NULL);
+	json_object_end(j);
+}
+
+/* With --with: each server's side of session s ("servers") and the
+ * client's own verdict ("local_verdict"). */
+static void servers(struct json *j, const struct report *r,
 		    const struct report_session *s)
 {
+	static const char *const source[] = { "none", "own-markers",
+		"client-markers", "manual", "self" };
+
+	if (!s->peers)
+		return;
+	json_array_begin(j, "servers");
+	for (size_t i = 0; i < r->nwith; i++) {
+		const struct report_with *w = &r->with[i];
+		const struct report_session *p = &s->peers[i].s;
+		int d = report_waits_dominant(&p->waits);
+
+		json_object_begin(j, NULL);
+		json_str(j, "host", logset_meta(w->ls)->host);
+		json_str(j, "logset", w->dir);
+		json_bool(j, "matched", s->peers[i].matched);
+		json_object_begin(j, "shift");
+		json_num(j, "seconds", w->shift.seconds);
+		json_str(j, "source", source[w->shift.source]);
+		json_str(j, "what", w->shift.what);
+		json_num(j, "rtt", w->shift.rtt);
+		json_object_end(j);
+		time_str(j, "begin", p->begin_m ? p->begin_m->t : p->begin,
+			 p->begin_m ? p->begin_m->ms : -1);
+		time_str(j, "end", p->end_m ? p->end_m->t : p->end,
+			 p->end_m ? p->end_m->ms : -1);
+		resources(j, &p->fig);
+		json_str(j, "receiver", p->waits.have ? p->waits.process : NULL);
+		json_str(j, "receiver_dominant_wait",
+			 !p->waits.have ? NULL : d < 0 ? "none" :
+			 waitrates_name((enum waits_state)d));
+		verdict_obj(j, &p->verdict, logset_meta(w->ls)->host, NULL);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_begin(j, "local_verdict");
+	json_str(j, "kind", report_kind_name(s->local.kind));
+	json_str(j, "line", s->local.line);
+	json_object_end(j);
+}
+
+static void session(struct json *j, const struct report *r,
+		    const struct report_session *s)
+{
+	struct logset *ls = r->ls;
+
 	const struct marker *b = s->begin_m, *e = s->end_m;
 	double dur = s->seconds;
 
@@ -257,11 +316,8 @@ static void session(struct json *j, struct logset *ls,
 	client_check(j, ls, s);
 	resources(j, &s->fig);
 	instrumentation(j, s);
-	json_object_begin(j, "verdict");
-	json_str(j, "kind", report_kind_name(s->verdict.kind));
-	json_str(j, "line", s->verdict.line);
-	json_str(j, "hint", s->verdict.hint[0] ? s->verdict.hint : NULL);
-	json_object_end(j);
+	servers(j, r, s);
+	verdict_obj(j, &s->verdict, s->verdict_host, s->verdict_peer);
 	json_object_end(j);
 }
 
@@ -283,7 +339,7 @@ static void report_obj(struct json *j, const char *key, const struct report *r)
 	json_int(j, "malformed_marker_lines", (long long)r->markers.bad_lines);
 	json_array_begin(j, "sessions");
 	for (size_t i = 0; i < r->n; i++)
-		session(j, r->ls, &r->s[i]);
+		session(j, r, &r->s[i]);
 	json_array_end(j);
 	json_object_end(j);
 }

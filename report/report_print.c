@@ -74,7 +74,7 @@ static void print_command(FILE *f, const struct marker *end)
 
 /* The table: a row per resource figure, in the chart sets' order (CPU,
  * disk, memory and paging, network). */
-static void print_resources(FILE *f, const struct report_figures *g)
+void report_print_resources(FILE *f, const struct report_figures *g)
 {
 	char lbl[192], bw[32];
 
@@ -144,7 +144,8 @@ static void print_targets(FILE *f, const struct report_targets *t)
 
 /* The client's wait states: a row per state, its working threads and all
  * of them; the dominant one; the command's cgroup. */
-static void print_waits(FILE *f, const struct report_waits *w)
+void report_print_waits(FILE *f, const struct report_waits *w,
+			const char *who)
 {
 	static const char *const label[WS_N] = { "running", "CPU wait",
 		"disk wait", "network wait", "other wait", "sleep" };
@@ -154,10 +155,10 @@ static void print_waits(FILE *f, const struct report_waits *w)
 	if (!w->have)
 		return;
 	if (w->from_totals)
-		fprintf(f, "  client wait states, Process(%s): %zu of %zu threads worked\n",
+		fprintf(f, "  %s wait states, Process(%s): %zu of %zu threads worked\n", who,
 			w->process, w->nwork, w->nall);
 	else
-		fprintf(f, "  client wait states, Process(%s): %zu threads on average (logged counters: idle threads not told apart)\n",
+		fprintf(f, "  %s wait states, Process(%s): %zu threads on average (logged counters: idle threads not told apart)\n", who,
 			w->process, w->nall);
 	fprintf(f, "    %-34s %12s %12s\n", "state", "working", "all threads");
 	for (int k = 0; k < WS_N; k++) {
@@ -214,10 +215,12 @@ static void print_session(FILE *f, const struct report *r,
 	if (s->end_m)
 		print_command(f, s->end_m);
 	report_client_print(f, r->ls, s);
-	print_resources(f, &s->fig);
+	report_print_resources(f, &s->fig);
 	print_targets(f, &s->targets);
-	print_waits(f, &s->waits);
+	report_print_waits(f, &s->waits, "client");
 	print_instr(f, s);
+	if (s->peers)
+		report_hosts_print(f, r, s);
 	fprintf(f, "  %s\n", s->verdict.line);
 	if (s->verdict.hint[0])
 		fprintf(f, "  (%s)\n", s->verdict.hint);

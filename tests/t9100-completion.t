@@ -53,8 +53,8 @@ ok 'estimate: --listing and --xdev are' has "$got" --listing --xdev --help
 got=$(comp "$P" run -)
 ok 'run: -l and --client are options' has "$got" -l --client -c -o -i
 ok "run: a client's own flags (restic --json, rsync --stats) are not" sh -c "! printf '%s\n' '$got' | grep -qxE -- '--json|--stats|--totals'"
-got=$(comp "$P" export --w)
-is "$got" --width 'export --w<TAB>: --width'
+got=$(comp "$P" export --w | sort | tr '\n' ' ')
+is "$got" '--width --with ' 'export --w<TAB>: --width, --with'
 
 # a real log set, with two sessions, and a plain directory beside it
 set=$("$P" start -i 1 -o "$SCRATCH/w/logs")
@@ -67,6 +67,8 @@ ok 'log set written' test -f "$set/perflog.meta"
 
 is "$(comp "$P" view "")" "logs" 'view: only the directory leading to log sets is offered'
 is "$(comp "$P" report logs/)" "logs/$sname" 'report logs/<TAB>: the log set'
+is "$(comp "$P" report "logs/$sname" --with logs/)" "logs/$sname" 'report DIR --with logs/<TAB>: the log set'
+is "$(comp "$P" export "logs/$sname" --png out --with logs/)" "logs/$sname" 'export DIR --with logs/<TAB>: the log set'
 is "$(comp "$P" export "logs/$sname" --session "")" "full
 incr\\ 2" 'export --session: the log set'"'"'s sessions, quoted'
 is "$(comp "$P" export "logs/$sname" --session "'in")" "incr 2" 'export --session inside an open quote: as it is'

@@ -15,11 +15,13 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../commands.h"
+#include "../logs/align.h"
 #include "keys.h"
 #include "term.h"
 #include "ui.h"
@@ -30,32 +32,11 @@ static int usage(FILE *f)
 	fprintf(f, "usage: perflog view [--shift DIR=SECONDS]... [--ascii] DIR...\n"
 		"  Browse log sets in the terminal: panes of CPU, disk, memory and\n"
 		"  paging, network on one time axis, markers and sessions.\n"
-		"  Several DIRs are shown side by side on one clock; --shift adds\n"
-		"  SECONDS (may be negative) to DIR's times to correct its clock.\n"
+		"  Several DIRs are shown on the first one's clock, each shifted by\n"
+		"  the clock offset its markers recorded (perflog run --server);\n"
+		"  --shift adds SECONDS (may be negative) to DIR's times instead.\n"
 		"  --ascii draws without Unicode. Press ? in the viewer for keys.\n");
 	return f == stdout ? 0 : 2;
-}
-
-/* "DIR=SECONDS" (seconds may be negative, at most ten years). */
-static int parse_shift(const char *arg, char **dir, long *secs)
-{
-	const char *eq = strrchr(arg, '=');
-	if (!eq || eq == arg ||
-	    util_parse_long(eq + 1, -10L * 365 * 86400, 10L * 365 * 86400, secs) < 0)
-		return -1;
-	*dir = strndup(arg, (size_t)(eq - arg));
-	return *dir ? 0 : -1;
-}
-
-/* Same log set named two ways ("logs/x" and "logs/x/")? */
-static int same_dir(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	while (la > 1 && a[la - 1] == '/')
-		la--;
-	while (lb > 1 && b[lb - 1] == '/')
-		lb--;
-	return la == lb && !strncmp(a, b, la);
 }
 
 static int bench(struct ui *u, long frames, double t_start)
@@ -112,7 +93,8 @@ static int bench(struct ui *u, long frames, double t_start)
 }
 struct args {
 	char **dirs;		/* the log sets (argv's) */
-	long *shifts;		/* their shifts, seconds */
+	double *shifts;		/* their --shift, seconds; NAN: the
+				   offset their markers recorded */
 	size_t ndirs;
 	int ascii;
 	long frames;		/* --bench-frames, -1 without */
@@ -121,26 +103,18 @@ struct args {
 /* Each --shift DIR=SECONDS onto the log set it names. */
 static int add_shift(struct args *a, const char *v)
 {
-	char *dir;
-	long secs;
 	size_t i;
+	double secs;
+	int rc = align_shift_arg(v, a->dirs, a->ndirs, &i, &secs);
 
-	if (parse_shift(v, &dir, &secs) < 0) {
-		fprintf(stderr, "perflog view: --shift wants DIR=SECONDS, got '%s'\n",
-			v);
-		return 2;
-	}
-	for (i = 0; i < a->ndirs && !same_dir(a->dirs[i], dir); i++)
-		;
-	if (i == a->ndirs) {
+	if (rc == -1)
+		fprintf(stderr, "perflog view: --shift wants DIR=SECONDS, got '%s'\n", v);
+	else if (rc == -2)
 		fprintf(stderr, "perflog view: --shift names '%s', which is not among the log sets\n",
-			dir);
-		free(dir);
-		return 2;
-	}
-	a->shifts[i] = secs;
-	free(dir);
-	return 0;
+			v);
+	else
+		a->shifts[i] = secs;
+	return rc ? 2 : 0;
 }
 
 /* The command line: 0, -1 after --help, or the exit status with the
@@ -272,6 +246,8 @@ int cmd_view(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	for (int i = 0; i < argc; i++)
+		a.shifts[i] = NAN;
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;

@@ -12,6 +12,7 @@
  */
 #include "model.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +112,24 @@ static int source_range(struct vm_source *s, struct perr *e)
 	return 0;
 }
 
-int vm_open(struct vm_model *m, char *const *dirs, const long *shifts,
+/* Each set's shift onto the first set's clock: --shift when given, else
+ * the offset the markers recorded (logs/align.h), to the second. */
+static void align_sources(struct vm_model *m, const double *shifts)
+{
+	for (size_t i = 0; i < m->nsrc; i++) {
+		struct vm_source *s = &m->src[i];
+		if (shifts && !isnan(shifts[i]))
+			align_manual(shifts[i], &s->align);
+		else if (i == 0)
+			align_self(&s->align);
+		else
+			align_shift_of(logset_meta(m->src[0].ls), &m->src[0].marks,
+				       logset_meta(s->ls), &s->marks, &s->align);
+		s->shift = lround(s->align.seconds);
+	}
+}
+
+int vm_open(struct vm_model *m, char *const *dirs, const double *shifts,
 	    size_t n, struct perr *e)
 {
 	memset(m, 0, sizeof(*m));
@@ -122,7 +140,6 @@ int vm_open(struct vm_model *m, char *const *dirs, const long *shifts,
 		struct vm_source *s = &m->src[i];
 		m->nsrc++;
 		s->dir = strdup(dirs[i]);
-		s->shift = shifts ? shifts[i] : 0;
 		if (!s->dir)
 			goto oom;
 		if (logset_open(dirs[i], &s->ls, e) < 0)
@@ -146,6 +163,7 @@ int vm_open(struct vm_model *m, char *const *dirs, const long *shifts,
 			goto oom;
 		}
 	}
+	align_sources(m, shifts);
 	data_range(m);
 	if (vm_default_panes(m) < 0)
 		goto oom;

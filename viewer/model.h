@@ -10,8 +10,9 @@
  * No terminal here.
  *
  * Times in the model are on the common clock: a log set's own times plus
- * its shift (--shift DIR=SECONDS), so the backup client's and the server's
- * sets line up when their clocks differ.
+ * its shift (the clock offset its markers recorded against the first set,
+ * logs/align.h, or --shift DIR=SECONDS), so the backup client's and the
+ * server's sets line up when their clocks differ.
  */
 #ifndef PERFLOG_VIEWER_MODEL_H
 #define PERFLOG_VIEWER_MODEL_H
@@ -20,6 +21,7 @@
 #include <time.h>
 
 #include "../common/util.h"
+#include "../logs/align.h"
 #include "../logs/logset.h"
 #include "../logs/markers.h"
 #include "layout.h"
@@ -30,6 +32,7 @@ struct vm_source {
 	char *dir;
 	struct logset *ls;
 	long shift;			/* seconds added to the set's times */
+	struct align_shift align;	/* where the shift came from */
 	struct marker_list marks;
 	struct session *sessions;
 	long nsessions;
@@ -115,12 +118,14 @@ struct vm_model {
 	char header[256];
 };
 
-/* Open the log sets dirs[0..n) with their shifts (seconds), read markers and
+/* Open the log sets dirs[0..n) with their shifts (seconds; NULL or NAN:
+ * the offset their markers recorded against dirs[0], logs/align.h), read
+ * markers and
  * sessions, and build the default panes: CPU, disk, memory and paging,
  * network, for each set. Fails (message in e, naming the set) when a set is
  * missing, corrupt, or holds no data; nothing is drawn then. The window is
  * the whole data range. */
-int vm_open(struct vm_model *m, char *const *dirs, const long *shifts,
+int vm_open(struct vm_model *m, char *const *dirs, const double *shifts,
 	    size_t n, struct perr *e);
 void vm_close(struct vm_model *m);
 

@@ -361,21 +361,26 @@ static void view_line(const struct vm_model *m, const struct vm_series *s,
 	}
 }
 
-/* The header: hosts with their shifts. */
+/* The header: hosts with their shifts and where each came from
+ * ("tsmsrv(-30s) by its markers"; a set with no recorded offset says so). */
 static void view_header(struct vm_model *m)
 {
 	size_t k = (size_t)snprintf(m->header, sizeof(m->header), " perflog");
 
 	for (size_t i = 0; i < m->nsrc && k < sizeof(m->header); i++) {
-		const struct logset_meta *mt = logset_meta(m->src[i].ls);
+		const struct vm_source *s = &m->src[i];
+		const char *host = logset_meta(s->ls)->host;
 		int w;
-		if (m->src[i].shift)
+		if (s->shift || (i && s->align.source != ALIGN_NONE))
 			w = snprintf(m->header + k, sizeof(m->header) - k,
-				     " %s%s(%+lds)", i ? "| " : " ", mt->host,
-				     m->src[i].shift);
+				     " %s%s(%+lds) by %s", i ? "| " : " ", host,
+				     s->shift, align_source_note(&s->align));
+		else if (i)
+			w = snprintf(m->header + k, sizeof(m->header) - k,
+				     " | %s(+0s) no recorded offset", host);
 		else
 			w = snprintf(m->header + k, sizeof(m->header) - k,
-				     " %s%s", i ? "| " : " ", mt->host);
+				     "  %s", host);
 		if (w < 0)
 			break;
 		k += (size_t)w;

@@ -106,7 +106,7 @@ static void test_band(void)
 	struct png_series s[1] = { { rrd, "busy", "busy", 1, 1 } };
 	struct png_chart c = { "CPU", "%", 1000, 0, 100, s, 1 };
 	struct png_options o = { "h", T0, T0 + BAND_ROWS, 640, 300, NULL, 0,
-				 NULL, 0 };
+				 NULL, 0, 0 };
 
 	/* the two hours: only the 1-minute archives cover them */
 	OK(png_render(png, &c, &o, lg, &e) == 0, "two hours rendered");
@@ -166,7 +166,7 @@ int main(void)
 	struct png_mark m[2] = { { T0 + 30, "begin full: backup" },
 				 { T0 + 5000, "outside the range" } };
 	struct png_span sp[1] = { { T0 + 30, T0 + 90, "full" } };
-	struct png_options o = { "host:1", T0, T0 + ROWS, 640, 300, m, 2, sp, 1 };
+	struct png_options o = { "host:1", T0, T0 + ROWS, 640, 300, m, 2, sp, 1, 0 };
 
 	snprintf(png, sizeof(png), "%s/disk.png", dir);
 	int rc = png_render(png, &c, &o, lg, &e);

@@ -13,24 +13,8 @@
 #include <string.h>
 
 #include "../../report/report_rules.h"
+#include "report_fixture.h"
 #include "tap.h"
-
-#define N 60
-
-/* A series around base with a deterministic wobble of +-amp. */
-static void series(double *v, double base, double amp)
-{
-	for (int i = 0; i < N; i++)
-		v[i] = base + amp * sin(i * 0.7);
-}
-
-static void stat_of(struct report_stat *s, double base, double amp)
-{
-	double v[N];
-
-	series(v, base, amp);
-	report_stat_of(v, N, 1, s);
-}
 
 static void test_stats(void)
 {
@@ -58,31 +42,6 @@ static void test_stats(void)
 	double u[3] = { NAN, NAN, NAN };
 	report_stat_of(u, 3, 1, &s);
 	OK(s.n == 0 && isnan(s.avg) && isnan(s.p95), "all unknown: NAN");
-}
-
-/* An idle 4-CPU host with a disk and a 1 Gb/s interface. */
-static void idle(struct report_figures *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->ncpu = 4;
-	stat_of(&f->cpu, 3, 1);
-	stat_of(&f->cpu1, 8, 3);
-	strcpy(f->cpu1_name, "2");
-	stat_of(&f->iowait, 0.5, 0.3);
-	stat_of(&f->proc_cpu, NAN, 0);
-	strcpy(f->disk, "sdb");
-	stat_of(&f->disk_busy, 2, 1);
-	stat_of(&f->disk_bytes, 100e3, 50e3);
-	stat_of(&f->disk_xfers, 10, 5);
-	stat_of(&f->disk_service, 0.002, 0.001);
-	f->disk_xfer_size = 10e3;
-	stat_of(&f->mem_avail, 6e9, 1e8);
-	f->mem_avail_ref = 6.2e9;
-	stat_of(&f->pages, 0, 0);
-	strcpy(f->net, "eth0");
-	stat_of(&f->net_bytes, 12.5e6 * 0.02, 1e4);
-	f->net_bandwidth = 1e9;
-	stat_of(&f->net_share, 2, 0.1);
 }
 
 /* The line starts "Bottleneck: WORD" and WORD is the kind's, followed
