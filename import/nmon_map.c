@@ -151,22 +151,27 @@ static int map_net(struct nmon_ctx *c, const struct nmon_header *h, char **f,
 		   size_t nf, struct import_snap *snap, int packets, int line,
 		   struct perr *e)
 {
-	const char *rd = packets ? "-read/s" : "-read-KB/s";
-	const char *wr = packets ? "-write/s" : "-write-KB/s";
+	/* Linux nmon writes eth0-read/s, AIX en0-reads/s */
+	static const char *const rds[] = { "-read-KB/s", "-read/s", "-reads/s" };
+	static const char *const wrs[] = { "-write-KB/s", "-write/s", "-writes/s" };
 
 	for (size_t i = 2; i < h->nf && i < nf; i++) {
 		const char *col = h->f[i];
-		size_t n = strlen(col), rl = strlen(rd), wl = strlen(wr);
+		size_t n = strlen(col);
 		char name[SRC_NAME_MAX];
 		struct instance_values *iv;
-		int rx;
+		int rx = -1;
 		double v;
 
-		if (n > rl && !strcmp(col + n - rl, rd))
-			rx = 1, n -= rl;
-		else if (n > wl && !strcmp(col + n - wl, wr))
-			rx = 0, n -= wl;
-		else
+		for (int k = packets ? 1 : 0; k < (packets ? 3 : 1) && rx < 0; k++) {
+			size_t rl = strlen(rds[k]), wl = strlen(wrs[k]);
+
+			if (n > rl && !strcmp(col + n - rl, rds[k]))
+				rx = 1, n -= rl;
+			else if (n > wl && !strcmp(col + n - wl, wrs[k]))
+				rx = 0, n -= wl;
+		}
+		if (rx < 0)
 			continue;
 		if (n >= sizeof(name))
 			continue;
