@@ -33,28 +33,6 @@
 #include <strings.h>
 #include <time.h>
 
-int nmon_value(const char *s, double *v)
-{
-	char *end;
-	double x;
-
-	while (*s == ' ')
-		s++;
-	if (!*s || !strcasecmp(s, "nan") || !strcasecmp(s, "-nan") ||
-	    !strncasecmp(s, "inf", 3) || !strncasecmp(s, "-inf", 4)) {
-		*v = NAN;
-		return 0;
-	}
-	errno = 0;
-	x = strtod(s, &end);
-	while (*end == ' ' || *end == '\r')
-		end++;
-	if (end == s || *end || errno == ERANGE)
-		return -1;
-	*v = (x < 0 || !isfinite(x)) ? NAN : x;
-	return 0;
-}
-
 /* "T0001" -> 1; -1 when not a T number. */
 static long tnum(const char *s)
 {

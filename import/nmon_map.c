@@ -30,6 +30,7 @@
 #include "nmon.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,28 @@ static struct instance_values *inst(struct import_snap *snap,
 	struct instance_values *iv = sample_find(&snap->s, obj, name);
 
 	return iv ? iv : sample_add(&snap->s, obj, name);
+}
+
+int nmon_value(const char *s, double *v)
+{
+	char *end;
+	double x;
+
+	while (*s == ' ')
+		s++;
+	if (!*s || !strcasecmp(s, "nan") || !strcasecmp(s, "-nan") ||
+	    !strncasecmp(s, "inf", 3) || !strncasecmp(s, "-inf", 4)) {
+		*v = NAN;
+		return 0;
+	}
+	errno = 0;
+	x = strtod(s, &end);
+	while (*end == ' ' || *end == '\r')
+		end++;
+	if (end == s || *end || errno == ERANGE)
+		return -1;
+	*v = (x < 0 || !isfinite(x)) ? NAN : x;
+	return 0;
 }
 
 /* Column named col in h, or -1. */
