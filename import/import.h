@@ -72,6 +72,12 @@ void import_set_free(struct import_set *s);
 
 /* ---- snaps.c: shared by the parsers ---- */
 
+/* The source as one NUL-terminated string to split in place (malloc'ed),
+ * or NULL with e set: out of memory, or a NUL byte in it ("NAME: a NUL
+ * byte: not WHAT"). */
+char *import_text(const char *text, size_t len, const char *name,
+		  const char *what, struct perr *e);
+
 /* A new snapshot (values all absent) at time t, from line. NULL when out
  * of memory. */
 struct import_snap *import_snap_add(struct import_set *s, double t,

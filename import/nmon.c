@@ -416,7 +416,7 @@ int import_nmon(const char *text, size_t len, const char *name,
 		const char *tz, struct import_set *out, struct perr *e)
 {
 	struct nmon_ctx c = { 0 };
-	char *copy = malloc(len + 1);
+	char *copy;
 	long *tnums = NULL;
 	unsigned *count = NULL;
 	char zone[128];
@@ -424,14 +424,9 @@ int import_nmon(const char *text, size_t len, const char *name,
 
 	memset(out, 0, sizeof(*out));
 	c.name = name;
+	copy = import_text(text, len, name, "an nmon file", e);
 	if (!copy)
-		return perr_set(e, "%s: out of memory", name);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	if (strlen(copy) != len) {
-		perr_set(e, "%s: a NUL byte: not an nmon file", name);
-		goto out;
-	}
+		return -1;
 	if (pass_zz(copy, name, tz, out, &tnums, e) < 0)
 		goto out;
 	count = calloc(out->n, sizeof(*count));

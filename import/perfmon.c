@@ -428,23 +428,18 @@ int import_perfmon(const char *text, size_t len, const char *name,
 		   struct import_set *out, struct perr *e)
 {
 	struct pm pm = { 0 };
-	char *copy = malloc(len + 1), **f = NULL, *p;
+	char *copy, **f = NULL, *p;
 	size_t cap = 0;
 	int line = 0, rc = -1, have_header = 0;
 
 	memset(out, 0, sizeof(*out));
 	pm.name = name;
+	copy = import_text(text, len, name, "a perfmon CSV", e);
 	if (!copy)
-		return perr_set(e, "%s: out of memory", name);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
+		return -1;
 	p = copy;
 	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
 		p += 3;
-	if (strlen(p) != len - (size_t)(p - copy)) {
-		perr_set(e, "%s: a NUL byte: not a perfmon CSV", name);
-		goto out;
-	}
 	while (*p) {
 		char *nl = strchr(p, '\n');
 		long nf;

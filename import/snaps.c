@@ -24,6 +24,25 @@
 #include <time.h>
 #include <unistd.h>
 
+char *import_text(const char *text, size_t len, const char *name,
+		  const char *what, struct perr *e)
+{
+	char *copy = malloc(len + 1);
+
+	if (!copy) {
+		perr_set(e, "%s: out of memory", name);
+		return NULL;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (strlen(copy) != len) {
+		perr_set(e, "%s: a NUL byte: not %s", name, what);
+		free(copy);
+		return NULL;
+	}
+	return copy;
+}
+
 struct import_snap *import_snap_add(struct import_set *s, double t, int line)
 {
 	struct import_snap *p;

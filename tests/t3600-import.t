@@ -113,7 +113,6 @@ if command -v tmux >/dev/null; then
 	tmux -S "$SOCK" capture-pane -p > $SCRATCH/view.txt
 	like "$(cat $SCRATCH/view.txt)" 'Disk busy' 'viewer: disk pane'
 	like "$(cat $SCRATCH/view.txt)" 'total [0-9.]+%' 'viewer: CPU values'
-	[ -n "${T3600_KEEP:-}" ] && { cp $SCRATCH/view.txt $SCRATCH/report.txt "$T3600_KEEP/"; }
 	tmux -S "$SOCK" send-keys q
 	ok 'viewer quits' wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q 'EXIT=0'"
 else
