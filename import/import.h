@@ -42,6 +42,8 @@ struct import_set {
 	char os[128];
 	char source[256];	/* for perflog.meta: file, format, zone */
 	unsigned step;		/* seconds, from the snapshots' spacing */
+	int whole_seconds;	/* the source stamps in whole seconds (nmon):
+				 * import_finish evens out their jitter */
 	struct import_snap *snap;
 	size_t n, cap;
 	struct strbuf notes;	/* "FILE:LINE: ..." lines, for stderr */
@@ -99,8 +101,9 @@ const char *import_host_zone(char *buf, size_t n);
  * seconds, at least 1), every snapshot's from (its previous snapshot's
  * time; the first: t - step), and times that go backwards or repeat
  * (a DST change, a clock set back) kept in order: the snapshot is
- * stamped one step after the previous and a note says so, once per
- * jump. name is for the notes. -1 with e set when there is no
+ * stamped one step after the previous, the rest moved on by as much,
+ * and a note says so; with whole_seconds, runs of spacings within a
+ * second of the step evened out (snaps.c). name is for the notes. -1 with e set when there is no
  * snapshot. */
 int import_finish(struct import_set *s, const char *name, struct perr *e);
 

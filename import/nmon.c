@@ -437,6 +437,7 @@ int import_nmon(const char *text, size_t len, const char *name,
 	if (pass_lines(&c, copy, len, out, tnums, count, e) < 0)
 		goto out;
 	drop_cut(out, count, name, tnums);
+	out->whole_seconds = 1;
 	if (import_finish(out, name, e) < 0 || nmon_map_finish(&c, out, e) < 0)
 		goto out;
 	snprintf(out->source, sizeof(out->source),

@@ -43,6 +43,10 @@ struct nmon_ctx {
 	size_t ncmd, capcmd;
 	unsigned long unnamed;	/* lines of sections with no header */
 	int unnamed_line;
+	unsigned long shifted;	/* device lines not as wide as their header */
+	int shifted_line;
+	char shifted_sec[32];
+	size_t shifted_have, shifted_want;
 };
 
 /* A value of nmon's: NAN for empty, nan, INF, -1 and any negative

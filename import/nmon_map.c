@@ -305,7 +305,21 @@ int nmon_map_line(struct nmon_ctx *c, const struct nmon_header *h,
 		snprintf(cpu, sizeof(cpu), "%ld", n - 1);
 		return map_cpu(c, h, f, nf, snap, cpu, line, e);
 	}
-	if ((id = disk_counter(sec, &scale)) >= 0)
+	id = disk_counter(sec, &scale);
+	if ((id >= 0 || !strcmp(sec, "NET") || !strcmp(sec, "NETPACKET")) &&
+	    nf != h->nf) {
+		/* a column per device, by position: a device that came or
+		 * went without nmon writing a new header shifts every value
+		 * after it, so none of the line can be placed */
+		if (!c->shifted++) {
+			c->shifted_line = line;
+			util_strlcpy(c->shifted_sec, sec, sizeof(c->shifted_sec));
+			c->shifted_have = nf;
+			c->shifted_want = h->nf;
+		}
+		return 0;
+	}
+	if (id >= 0)
 		return map_disks(c, h, f, nf, snap, id, scale, line, e);
 	if (!strcmp(sec, "NET"))
 		return map_net(c, h, f, nf, snap, 0, line, e);
@@ -555,6 +569,11 @@ oom:
 int nmon_map_finish(struct nmon_ctx *c, struct import_set *s,
 		    struct perr *e)
 {
+	if (c->shifted)
+		strbuf_printf(&s->notes,
+			      "%s:%d: %s has %zu fields, its header %zu (a device came or went and nmon wrote no new header): %lu such lines left unknown\n",
+			      c->name, c->shifted_line, c->shifted_sec,
+			      c->shifted_have, c->shifted_want, c->shifted);
 	static const int counts[] = { CTR_MEM_PAGES, CTR_MEM_PAGES_INPUT,
 				      CTR_MEM_PAGES_OUTPUT, CTR_MEM_PAGE_FAULTS,
 				      CTR_MEM_PAGE_READS };

@@ -224,6 +224,41 @@ static unsigned median_step(const struct import_set *s)
 	return m < 1 ? 1 : m > 86400 ? 86400 : (unsigned)m;
 }
 
+/*
+ * Whole-second stamps (nmon's: import_set.whole_seconds). nmon stamps
+ * its snapshots in whole seconds, and a snapshot comes when
+ * nmon has slept its interval and then read everything (with -t, every
+ * process): on a busy host each comes a little late, and the stamps of
+ * "-s 1" read 1, 1, 1, 2, 1 ... seconds apart while every snapshot
+ * really covered 1.25 s. Taken as they are, a row would spread its rates
+ * over one second too few or too many (a quarter of the bytes lost or
+ * added). So a run of spacings that differ from the nominal step by at
+ * most the stamps' second is taken as evenly spaced between its first
+ * and its last stamp, which are exact to the second; a longer gap (nmon
+ * stopped, the host suspended) ends a run and stays a gap.
+ */
+static void even_out(struct import_set *s)
+{
+	double step = s->step;
+	size_t a = 0;
+
+	for (size_t i = 1; i <= s->n; i++) {
+		double d = i < s->n ? s->snap[i].t - s->snap[i - 1].t : -1;
+
+		if (i < s->n && d >= step - 1 && d <= step + 1 && d > 0)
+			continue;
+		/* a run from a to i - 1 */
+		if (i - 1 > a + 1) {
+			double t0 = s->snap[a].t, t1 = s->snap[i - 1].t;
+
+			for (size_t k = a + 1; k < i - 1; k++)
+				s->snap[k].t = t0 + (t1 - t0) * (double)(k - a) /
+					       (double)(i - 1 - a);
+		}
+		a = i;
+	}
+}
+
 int import_finish(struct import_set *s, const char *name, struct perr *e)
 {
 	double offset = 0;
@@ -253,7 +288,10 @@ int import_finish(struct import_set *s, const char *name, struct perr *e)
 			offset += by;
 			p->t += by;
 		}
-		p->from = i ? prev : p->t - s->step;
 	}
+	if (s->whole_seconds)
+		even_out(s);
+	for (size_t i = 0; i < s->n; i++)
+		s->snap[i].from = i ? s->snap[i - 1].t : s->snap[i].t - s->step;
 	return 0;
 }

@@ -280,6 +280,54 @@ static void check_perfmon(void)
 	import_set_free(&s);
 }
 
+/* Whole-second stamps of a late nmon (1, 1, 2 ... apart) evened out; a
+ * real gap kept. */
+static void check_late(void)
+{
+	static const char *const stamps[] = { "00", "01", "02", "04", "05",
+					       "06", "08", "30", "31", "32" };
+	struct strbuf b = STRBUF_INIT;
+	struct import_set s;
+	struct perr e;
+
+	strbuf_puts(&b, "AAA,host,late\nCPU_ALL,CPU Total late,User%,Sys%,Wait%,Idle%\n");
+	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++)
+		strbuf_printf(&b, "ZZZZ,T%04zu,10:00:%s,01-DEC-2026\nCPU_ALL,T%04zu,1,1,1,97\n",
+			      i + 1, stamps[i], i + 1);
+	if (import_nmon(b.p, b.len, "late.nmon", "UTC", &s, &e) != 0) {
+		OK(0, "late: parses");
+		printf("# %s\n", e.msg);
+		strbuf_free(&b);
+		return;
+	}
+	EQ_INT(s.step, 1, "late: step 1 s");
+	EQ_DBL(s.snap[3].t - s.snap[0].t, 4, 1e-9, "late: the first stamp and the run's last exact");
+	EQ_DBL(s.snap[1].t - s.snap[0].t, 8.0 / 6, 1e-6, "late: 1, 1, 2 ... apart read as 1.33 s each");
+	EQ_DBL(s.snap[6].t - s.snap[0].t, 8, 1e-9, "late: the run ends on its stamp");
+	EQ_DBL(s.snap[7].t - s.snap[6].t, 22, 1e-9, "late: a 22 s gap stays a gap");
+	EQ_DBL(s.snap[7].from, s.snap[6].t, 1e-9, "late: the row after the gap covers it");
+	EQ_DBL(s.snap[9].t - s.snap[8].t, 1, 1e-9, "late: the next run as stamped");
+	import_set_free(&s);
+	strbuf_free(&b);
+
+	/* an interface gone without a new NET header: the line's values
+	 * shifted, so unknown, and said */
+	strbuf_puts(&b, "AAA,host,h\nNET,Network I/O h,a-read-KB/s,b-read-KB/s,a-write-KB/s,b-write-KB/s\n"
+		    "ZZZZ,T0001,10:00:00,01-DEC-2026\nNET,T0001,1,2,3,4\n"
+		    "ZZZZ,T0002,10:00:01,01-DEC-2026\nNET,T0002,1,3\n");
+	if (import_nmon(b.p, b.len, "shift.nmon", "UTC", &s, &e) != 0) {
+		OK(0, "shift: parses");
+		strbuf_free(&b);
+		return;
+	}
+	EQ_DBL(val(&s, 0, OBJ_NETWORK, "b", CTR_NET_BYTES_SENT), 4096, 1e-9, "shift: a full NET line read");
+	EQ_DBL(val(&s, 1, OBJ_NETWORK, "b", CTR_NET_BYTES_SENT), NAN, 0, "shift: a short one unknown");
+	OK(s.notes.len && strstr(s.notes.p, "shift.nmon:6: NET has 4 fields, its header 6"),
+	   "shift: a note names the line");
+	import_set_free(&s);
+	strbuf_free(&b);
+}
+
 /* Garbage: one line naming the file and line, never a crash. */
 static void check_bad(void)
 {
@@ -348,6 +396,7 @@ int main(void)
 	check_linux();
 	check_dst();
 	check_perfmon();
+	check_late();
 	check_bad();
 	return done_testing();
 }
