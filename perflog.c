@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "per-session summary and bottleneck verdict; compare; HTML" },
 	{ "estimate", cmd_estimate, "backup time from a file-size distribution (timest)" },
 	{ "view", cmd_view, "browse log sets in the terminal (several side by side)" },
+	{ "import", cmd_import, "nmon files and perfmon CSV of other hosts as log sets" },
 };
 
 static void usage(FILE *f)

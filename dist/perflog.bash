@@ -17,6 +17,8 @@
 #                                    --paths`; after ',' or '+' too
 #   perflog export DIR --session <TAB>
 #                                    the log set's session names
+#   perflog import <TAB>             files (nmon, perfmon CSV); --tz <TAB>
+#                                    the zones of /usr/share/zoneinfo
 #   -c, --csv, --listing ...         files; -o, --png, --html ... directories
 #
 # Option values go after a space (--png DIR), not after '='.
@@ -225,7 +227,11 @@ _perflog()
 		_perflog_dequote "$cur"
 		_perflog_offer < <(_perflog_sessions)
 		return ;;
-	-s | -i | -l | --to | --width | --height | --scale | --rates | --shift)
+	--tz)
+		COMPREPLY=($(cd /usr/share/zoneinfo 2>/dev/null &&
+			compgen -f -- "$cur"))
+		return ;;
+	-s | -i | -l | --to | --width | --height | --scale | --rates | --shift | --host)
 		return ;;
 	esac
 
@@ -241,6 +247,9 @@ _perflog()
 	estimate)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
+	import)
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	esac
 }
 complete -F _perflog perflog

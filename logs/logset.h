@@ -14,7 +14,9 @@
  *                       file (left behind only by a killed worker)
  *
  * perflog.meta is plain text, one "key<TAB>value" per line, '#' comments:
- *   format 1 | version | host | os | start (ISO 8601 UTC) | stop (absent
+ *   format 1 | version | host | os | source (an imported set: the file it
+ *   came from and how its times were read; absent for a collected one) |
+ *   start (ISO 8601 UTC) | stop (absent
  *   while logging) | interval (s) | retention (s) | then one line per
  *   counter: "counter<TAB>Object(Instance)\Counter<TAB>FILE.rrd<TAB>DS".
  * It is rewritten atomically (temp file + rename) whenever it changes, so a
@@ -67,6 +69,8 @@ struct logset_meta {
 	char version[32];
 	char host[64];
 	char os[128];
+	char source[256];	/* "" unless imported: "nmon FILE, local time
+				 * read as Europe/Berlin" (perflog import) */
 	time_t start;		/* first sample's interval start */
 	time_t stop;		/* 0 while still logging (or killed) */
 	unsigned interval;	/* seconds, = RRD step */
@@ -89,6 +93,9 @@ struct logset_options {
 				 * written as it comes); see logset_flush */
 	unsigned long first_span;	/* seconds the files are first sized
 					 * for; 0 = layout_first_span() */
+	/* perflog import: the host and OS the values came from and where
+	 * (NULL = this host, its uname, "") */
+	const char *host, *os, *source;
 };
 
 struct logset_writer;

@@ -165,6 +165,13 @@ static void init_meta(struct logset_writer *w,
 	if (uname(&u) == 0)
 		snprintf(w->meta.os, sizeof(w->meta.os), "%.30s %.60s %.30s",
 			 u.sysname, u.release, u.machine);
+	if (opt->host && *opt->host)
+		util_strlcpy(w->meta.host, opt->host, sizeof(w->meta.host));
+	if (opt->os)
+		util_strlcpy(w->meta.os, opt->os, sizeof(w->meta.os));
+	if (opt->source)
+		util_strlcpy(w->meta.source, opt->source,
+			     sizeof(w->meta.source));
 	w->meta.interval = opt->interval;
 	w->meta.retention = opt->retention ? opt->retention : DEFAULT_RETENTION;
 	w->meta.start = opt->start ? opt->start : time(NULL);

@@ -9,6 +9,7 @@
  *   version	0.1.0
  *   host	backup01
  *   os	Linux 6.1.0-18-amd64 x86_64
+ *   source	nmon tsmsrv_261130_0450.nmon, local time read as Europe/Berlin
  *   start	2026-11-30T04:50:10Z
  *   stop	2026-11-30T05:20:10Z
  *   interval	5
@@ -80,6 +81,8 @@ char *logset_meta_format(const struct logset_meta *m)
 	strbuf_printf(&b, "version\t%s\n", m->version);
 	strbuf_printf(&b, "host\t%s\n", m->host);
 	strbuf_printf(&b, "os\t%s\n", m->os);
+	if (m->source[0])
+		strbuf_printf(&b, "source\t%s\n", m->source);
 	strbuf_printf(&b, "start\t%s\n", util_iso8601(t, sizeof(t), m->start, -1));
 	if (m->stop)
 		strbuf_printf(&b, "stop\t%s\n",
@@ -200,11 +203,11 @@ static int parse_counter(char *v, const char *name, int line,
 	return 0;
 }
 
-enum { K_FORMAT, K_VERSION, K_HOST, K_OS, K_START, K_STOP, K_INTERVAL,
-       K_RETENTION, K_NKEYS };
+enum { K_FORMAT, K_VERSION, K_HOST, K_OS, K_SOURCE, K_START, K_STOP,
+       K_INTERVAL, K_RETENTION, K_NKEYS };
 static const char *const keys[K_NKEYS] = {
-	"format", "version", "host", "os", "start", "stop", "interval",
-	"retention",
+	"format", "version", "host", "os", "source", "start", "stop",
+	"interval", "retention",
 };
 
 static int parse_line(char *key, char *v, const char *name, int line,
@@ -240,6 +243,10 @@ static int parse_line(char *key, char *v, const char *name, int line,
 	case K_OS:
 		if (util_strlcpy(m->os, v, sizeof(m->os)) < 0)
 			return perr_set(e, "%s:%d: os too long", name, line);
+		break;
+	case K_SOURCE:
+		if (util_strlcpy(m->source, v, sizeof(m->source)) < 0)
+			return perr_set(e, "%s:%d: source too long", name, line);
 		break;
 	case K_START:
 	case K_STOP: {

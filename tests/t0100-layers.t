@@ -26,12 +26,12 @@ rank() {
 	run) echo 8 ;;			# perflog run: the client parsers, the
 					# control protocol
 	export) echo 9 ;;
-	report|viewer|estimate|workload) echo 10 ;;
+	report|viewer|estimate|workload|import) echo 10 ;;
 	*) echo "" ;;
 	esac
 }
 
-FOLDERS="common sources process counters waits logs client collector run export report viewer estimate workload"
+FOLDERS="common sources process counters waits logs client collector run export report viewer estimate workload import"
 n=0
 fail=0
 for d in $FOLDERS; do

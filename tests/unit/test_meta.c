@@ -205,8 +205,37 @@ static void test_file_name(void)
 	       "LogicalDisk-dm_0_x_y.rrd", "odd characters replaced");
 }
 
+/* An imported set's source line (perflog import): kept through a
+ * format and parse; absent from a collected set's text. */
+static void test_source(void)
+{
+	const char *text = "format\t1\nhost\ttsmsrv\nsource\tnmon a.nmon, local time read as Europe/Berlin\n"
+			   "start\t2026-11-30T04:50:10Z\ninterval\t60\n";
+	struct logset_meta m, m2;
+	struct perr e;
+	char *out;
+
+	OK(logset_meta_parse(text, "m", &m, &e) == 0, "source: parses");
+	EQ_STR(m.source, "nmon a.nmon, local time read as Europe/Berlin", "source: read");
+	out = logset_meta_format(&m);
+	OK(out && strstr(out, "\nsource\tnmon a.nmon") &&
+	   logset_meta_parse(out, "again", &m2, &e) == 0 && !strcmp(m2.source, m.source),
+	   "source: formatted and read back");
+	logset_meta_free(&m2);
+	free(out);
+	m.source[0] = '\0';
+	out = logset_meta_format(&m);
+	OK(out && !strstr(out, "source"), "source: no line when empty");
+	free(out);
+	logset_meta_free(&m);
+	OK(logset_meta_parse("format\t1\nhost\th\nsource\ta\nsource\tb\nstart\t2026-11-30T04:50:10Z\ninterval\t1\n",
+			     "m", &m, &e) < 0 && strstr(e.msg, "m:4: 'source' given twice"),
+	   "source: given twice is an error");
+}
+
 int main(void)
 {
+	test_source();
 	test_roundtrip();
 	test_bad();
 	test_file_name();

@@ -1,0 +1,169 @@
+/*
+ * cmd_import.c - `perflog import FILE... [-o DIR] [--tz ZONE] [--host NAME]`:
+ * nmon files and perfmon CSV as log sets (import.h).
+ *
+ * Each FILE is read and parsed whole before anything is written; files
+ * of one host, one interval and one format that follow one another in
+ * time (a day's nmon files of one server) make one log set, others one
+ * each. Prints each set's path. Exit status: 0 done, 1 a file is at
+ * fault (one line naming it and its line; sets already written stay,
+ * nothing half written does), 2 usage.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <limits.h>
+
+#include "../commands.h"
+#include "import.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perflog import FILE... [-o DIR] [--tz ZONE] [--host NAME]\n"
+		"\n"
+		"  FILE         an nmon file (AIX or Linux nmon) or a perfmon CSV\n"
+		"               (relog -f csv, typeperf -f CSV, esxtop -b); a .blg must\n"
+		"               first go through relog -f csv on Windows\n"
+		"  -o DIR       create the log sets under DIR (default ./logs)\n"
+		"  --tz ZONE    the zone nmon's local times are in (Europe/Berlin, UTC;\n"
+		"               default this host's); perfmon CSV says its own\n"
+		"  --host NAME  the host the log set is of (default the file's)\n");
+}
+
+/* A zone glibc will read: a file of the zone database, UTC, or a POSIX
+ * TZ string (with an offset: "EST5EDT"). glibc takes any unknown name
+ * as UTC without a word, which would shift every row silently. */
+static int zone_ok(const char *tz)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!strcmp(tz, "UTC") || !strcmp(tz, "GMT"))
+		return 1;
+	if (strpbrk(tz, "0123456789") && !strchr(tz, '/'))
+		return 1;
+	if (strstr(tz, ".."))
+		return 0;
+	snprintf(path, sizeof(path), "/usr/share/zoneinfo/%s", tz);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int parse_one(const char *path, const char *tz, struct import_set *s,
+		     enum import_format *fmt, struct perr *e)
+{
+	size_t len;
+	char *text = util_load_file(path, &len, e);
+	int rc = -1;
+
+	if (!text)
+		return -1;
+	*fmt = import_detect(text, len);
+	switch (*fmt) {
+	case IMPORT_NMON:
+		rc = import_nmon(text, len, path, tz, s, e);
+		break;
+	case IMPORT_PERFMON:
+		rc = import_perfmon(text, len, path, s, e);
+		break;
+	case IMPORT_BLG:
+		perr_set(e, "%s: a binary perfmon log (BLG): run 'relog %s -f csv -o FILE.csv' on Windows and import the CSV",
+			 path, path);
+		break;
+	default:
+		perr_set(e, "%s:1: neither an nmon file (AAA, ZZZZ lines) nor a perfmon CSV (\"(PDH-CSV 4.0) ...\" header)",
+			 path);
+	}
+	free(text);
+	return rc;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "tz", required_argument, NULL, 'z' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct import_options o = { 0 };
+	struct import_set *sets;
+	enum import_format *fmts;
+	const char *tz = NULL;
+	int c, nfiles, rc = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o.parent = optarg; break;
+		case 'z': tz = optarg; break;
+		case 'H': o.host = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: return util_bad_option("import", argv, optind, optopt);
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "perflog import: no file given\n");
+		usage(stderr);
+		return 2;
+	}
+	if (tz && (!*tz || !zone_ok(tz))) {
+		fprintf(stderr, "perflog import: unknown zone '%s' (want a zone such as Europe/Berlin, UTC or EST5EDT)\n",
+			tz);
+		return 2;
+	}
+	if (o.host && (!*o.host || strlen(o.host) >= 64)) {
+		fprintf(stderr, "perflog import: bad host name '%s'\n", o.host);
+		return 2;
+	}
+	nfiles = argc - optind;
+	sets = calloc((size_t)nfiles, sizeof(*sets));
+	fmts = calloc((size_t)nfiles, sizeof(*fmts));
+	if (!sets || !fmts) {
+		fprintf(stderr, "perflog import: out of memory\n");
+		free(sets);
+		free(fmts);
+		return 1;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		struct perr e;
+
+		if (parse_one(argv[optind + i], tz, &sets[i], &fmts[i], &e) < 0) {
+			fprintf(stderr, "perflog import: %s\n", e.msg);
+			rc = 1;
+			goto out;
+		}
+		if (sets[i].notes.len)
+			fprintf(stderr, "%s", sets[i].notes.p);
+	}
+	/* runs of files that continue one another become one set */
+	for (int i = 0; i < nfiles;) {
+		int j = i + 1;
+		char dir[PATH_MAX];
+		struct perr e;
+
+		while (j < nfiles && fmts[j] == fmts[i] &&
+		       !strcmp(sets[j].host, sets[i].host) &&
+		       sets[j].step == sets[i].step &&
+		       sets[j].snap[0].t > sets[j - 1].snap[sets[j - 1].n - 1].t)
+			j++;
+		if (import_write(&sets[i], (size_t)(j - i), &o, dir,
+				 sizeof(dir), &e) < 0) {
+			fprintf(stderr, "perflog import: %s\n", e.msg);
+			rc = 1;
+			goto out;
+		}
+		printf("%s\n", dir);
+		i = j;
+	}
+out:
+	for (int i = 0; i < nfiles; i++)
+		import_set_free(&sets[i]);
+	free(sets);
+	free(fmts);
+	return rc;
+}

@@ -1,0 +1,126 @@
+/*
+ * import.h - perflog import: logs of hosts that cannot run perflog (nmon
+ * files of AIX and Linux, perfmon CSV of Windows relog/typeperf and
+ * VMware esxtop -b) read into snapshots of perflog counters, then written
+ * as a log set through the collector's own writer (logs/logset.h), so the
+ * set has the shape of a collected one: RRD layout, perflog.meta's map,
+ * an empty markers.tsv. STYLE 15 (PCP's LOGIMPORT): each format is a
+ * parser that emits samples; one writer writes them.
+ *
+ *   nmon.c, nmon_map.c   nmon: ZZZZ times, sections to counters
+ *   perfmon.c            perfmon CSV: header, rows, paths to counters
+ *   snaps.c              the snapshots: times in order, the step, local
+ *                        time in a zone
+ *   importset.c          snapshots -> a log set, built under a temporary
+ *                        name and renamed into place
+ *   cmd_import.c         the command line
+ *
+ * Parsers are pure (no I/O but the zone's rules; fuzzed): text in, an
+ * import_set out, or -1 with "FILE:LINE: why" in e. What they had to say
+ * without failing (a dropped trailing snapshot, the clock going back)
+ * goes to set->notes, one line each, for the command to print.
+ * counters/README.md "Imported counters" has every mapping.
+ */
+#ifndef PERFLOG_IMPORT_H
+#define PERFLOG_IMPORT_H
+
+#include <stddef.h>
+
+#include "../common/strbuf.h"
+#include "../common/util.h"
+#include "../counters/counters.h"
+
+/* One snapshot of the source: values over (from, t], UTC seconds. */
+struct import_snap {
+	double from, t;
+	struct sample s;
+	int line;		/* where it starts in the source (ZZZZ, row) */
+};
+
+struct import_set {
+	char host[64];
+	char os[128];
+	char source[256];	/* for perflog.meta: file, format, zone */
+	unsigned step;		/* seconds, from the snapshots' spacing */
+	int whole_seconds;	/* the source stamps in whole seconds (nmon):
+				 * import_finish evens out their jitter */
+	struct import_snap *snap;
+	size_t n, cap;
+	struct strbuf notes;	/* "FILE:LINE: ..." lines, for stderr */
+	struct strbuf other;	/* perfmon CSV: the columns perflog has no
+				 * counter for, as CSV (time, then each of
+				 * them), kept in the set as
+				 * imported-other.csv; "" when none */
+};
+
+enum import_format { IMPORT_UNKNOWN, IMPORT_NMON, IMPORT_PERFMON,
+		     IMPORT_BLG };
+
+/* What the text is, from its first bytes. */
+enum import_format import_detect(const char *text, size_t len);
+
+/* Parse an nmon file. tz is the zone its local times are read in
+ * (a TZ value such as "Europe/Berlin", "UTC"), or NULL for this host's.
+ * name is for messages. 0, or -1 with e set (the set is then empty). */
+int import_nmon(const char *text, size_t len, const char *name,
+		const char *tz, struct import_set *out, struct perr *e);
+
+/* Parse a perfmon CSV (relog -f csv, typeperf, esxtop -b): its zone is
+ * in its header. 0, or -1 with e set. */
+int import_perfmon(const char *text, size_t len, const char *name,
+		   struct import_set *out, struct perr *e);
+
+void import_set_free(struct import_set *s);
+
+/* ---- snaps.c: shared by the parsers ---- */
+
+/* The source as one NUL-terminated string to split in place (malloc'ed),
+ * or NULL with e set: out of memory, or a NUL byte in it ("NAME: a NUL
+ * byte: not WHAT"). */
+char *import_text(const char *text, size_t len, const char *name,
+		  const char *what, struct perr *e);
+
+/* A new snapshot (values all absent) at time t, from line. NULL when out
+ * of memory. */
+struct import_snap *import_snap_add(struct import_set *s, double t,
+				    int line);
+
+/* Local calendar time in zone tz (NULL: this host's) to UTC seconds.
+ * An hour that happens twice (the end of summer time) is read as the
+ * one after prev when prev is given (> 0), so times run on through the
+ * change. 0, or -1 when the time cannot be represented. */
+int import_local_time(const char *tz, int year, int mon, int mday,
+		      int hour, int min, double sec, double prev,
+		      double *out);
+
+/* The name of this host's zone ($TZ, else /etc/localtime's), for the
+ * metadata. */
+const char *import_host_zone(char *buf, size_t n);
+
+/* After parsing: the step (the median spacing of the snapshots, whole
+ * seconds, at least 1), every snapshot's from (its previous snapshot's
+ * time; the first: t - step), and times that go backwards or repeat
+ * (a DST change, a clock set back) kept in order: the snapshot is
+ * stamped one step after the previous, the rest moved on by as much,
+ * and a note says so; with whole_seconds, runs of spacings within a
+ * second of the step evened out (snaps.c). name is for the notes. -1 with e set when there is no
+ * snapshot. */
+int import_finish(struct import_set *s, const char *name, struct perr *e);
+
+/* ---- importset.c ---- */
+
+struct import_options {
+	const char *parent;	/* -o DIR (default ./logs) */
+	const char *host;	/* --host, NULL: the source's */
+};
+
+/* Write sets[0..n) (snapshots of one host in time order, one step) as
+ * one log set under opt->parent, named HOST-YYYYmmddTHHMMSS (UTC of its
+ * start; -2, -3 ... when taken). Built as a hidden directory and renamed
+ * into place when complete, removed on failure: no half set is left
+ * behind. Its path goes to dir. 0, or -1 with e set. */
+int import_write(const struct import_set *sets, size_t n,
+		 const struct import_options *opt, char *dir, size_t dir_n,
+		 struct perr *e);
+
+#endif

@@ -1,0 +1,503 @@
+/*
+ * perfmon.c - a perfmon CSV (Windows relog -f csv, typeperf -f CSV, and
+ * VMware's esxtop -b, which writes the same shape) as snapshots
+ * (import.h):
+ *
+ *   "(PDH-CSV 4.0) (Eastern Daylight Time)(240)","\\SQL01\Memory\Pages/sec",...
+ *   "09/08/2002 12:35:45.166","11.296813511113458",...
+ *   "09/08/2002 12:36:00.167"," ",...            " " or "": no value
+ *
+ * The first column's header carries the zone: its name and its bias in
+ * minutes, UTC = local + bias (Windows' TIME_ZONE_INFORMATION.Bias, as
+ * at the start of the log). Each other column is a counter path,
+ * \\HOST\Object(Instance)\Counter: the counter follows the last
+ * backslash, and the instance is between the first '(' and the last ')'
+ * of the rest, since instance names hold backslashes and parentheses
+ * ("HarddiskVolume1\(x)", "svchost (1)"). Counters perflog knows by
+ * name (counters/README.md "Imported counters") land under their
+ * perflog paths; the other columns are kept as they are, in the set's
+ * imported-other.csv. Cells are quoted, with "" for a quote.
+ */
+#define _GNU_SOURCE
+#include "import.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+enum import_format import_detect(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 4 && (!memcmp(text, "\x01\x00\x00\x00", 4) ||
+			 !memcmp(text, "\x02\x00\x00\x00", 4) ||
+			 !memcmp(text, "\x3c\x00\x00\x00", 4)))
+		return IMPORT_BLG;	/* perfmon's binary log */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && (text[i] == '\r' || text[i] == '\n'))
+		i++;
+	if (len - i >= 13 && !memcmp(text + i, "\"(PDH-CSV 4.0", 13))
+		return IMPORT_PERFMON;
+	if (len - i >= 4 && !memcmp(text + i, "AAA,", 4))
+		return IMPORT_NMON;
+	if (len - i >= 5 && !memcmp(text + i, "ZZZZ,", 5))
+		return IMPORT_NMON;	/* a sorted file without its AAA */
+	for (size_t k = i; k < len && k < i + 4096; k++)
+		if (text[k] == '\0')
+			return IMPORT_BLG;
+	if (len > i && memmem(text + i, len - i < 65536 ? len - i : 65536,
+			      "\nZZZZ,T", 7))
+		return IMPORT_NMON;
+	return IMPORT_UNKNOWN;
+}
+
+/* ---- CSV ---- */
+
+/* Split one line of quoted cells in place; cells unquoted. -1 when a
+ * quote is not closed. */
+static long cells(char *line, char ***out, size_t *cap)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *w = p, *start = p;
+
+		if (util_grow(out, cap, n + 1, sizeof(**out)) < 0)
+			return -2;
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (!*p)
+					return -1;
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+			while (*p == ' ')
+				p++;
+			if (*p && *p != ',')
+				return -1;
+		} else {
+			while (*p && *p != ',')
+				w++, p++;
+		}
+		(*out)[n++] = start;
+		if (!*p) {
+			*w = '\0';
+			break;
+		}
+		*w = '\0';
+		p++;
+	}
+	return (long)n;
+}
+
+/* ---- counter paths ---- */
+
+struct column {
+	int obj;		/* perflog object, -1: not mapped */
+	int id;			/* counter id */
+	char instance[SRC_NAME_MAX];
+	double scale;
+	int invert;		/* % Idle Time -> % Disk Time */
+};
+
+struct name_map {
+	const char *object, *counter;	/* the source's */
+	int obj, id;
+	double scale;
+	int invert;
+};
+
+/* By name: Windows (relog, typeperf) and esxtop -b. */
+static const struct name_map names[] = {
+	{ "Processor", "% Processor Time", OBJ_PROCESSOR, CTR_CPU_PROCESSOR_TIME, 1, 0 },
+	{ "Processor", "% User Time", OBJ_PROCESSOR, CTR_CPU_USER_TIME, 1, 0 },
+	{ "Processor", "% Privileged Time", OBJ_PROCESSOR, CTR_CPU_PRIVILEGED_TIME, 1, 0 },
+	{ "Physical Cpu", "% Processor Time", OBJ_PROCESSOR, CTR_CPU_PROCESSOR_TIME, 1, 0 },
+	{ "*Disk", "% Idle Time", OBJ_LOGICALDISK, CTR_DISK_TIME, 1, 1 },
+	{ "*Disk", "Disk Read Bytes/sec", OBJ_LOGICALDISK, CTR_DISK_READ_BYTES, 1, 0 },
+	{ "*Disk", "Disk Write Bytes/sec", OBJ_LOGICALDISK, CTR_DISK_WRITE_BYTES, 1, 0 },
+	{ "*Disk", "Disk Reads/sec", OBJ_LOGICALDISK, CTR_DISK_READS, 1, 0 },
+	{ "*Disk", "Disk Writes/sec", OBJ_LOGICALDISK, CTR_DISK_WRITES, 1, 0 },
+	{ "*Disk", "Avg. Disk sec/Transfer", OBJ_LOGICALDISK, CTR_DISK_SEC_PER_TRANSFER, 1, 0 },
+	{ "*Disk", "Avg. Disk sec/Read", OBJ_LOGICALDISK, CTR_DISK_SEC_PER_READ, 1, 0 },
+	{ "*Disk", "Avg. Disk sec/Write", OBJ_LOGICALDISK, CTR_DISK_SEC_PER_WRITE, 1, 0 },
+	{ "*Disk", "Avg. Disk Queue Length", OBJ_LOGICALDISK, CTR_DISK_QUEUE_LENGTH, 1, 0 },
+	{ "*Disk", "Current Disk Queue Length", OBJ_LOGICALDISK, CTR_DISK_CURRENT_QUEUE, 1, 0 },
+	{ "Physical Disk SCSI Device", "MBytes Read/sec", OBJ_LOGICALDISK, CTR_DISK_READ_BYTES, 1048576, 0 },
+	{ "Physical Disk SCSI Device", "MBytes Written/sec", OBJ_LOGICALDISK, CTR_DISK_WRITE_BYTES, 1048576, 0 },
+	{ "Physical Disk SCSI Device", "Reads/sec", OBJ_LOGICALDISK, CTR_DISK_READS, 1, 0 },
+	{ "Physical Disk SCSI Device", "Writes/sec", OBJ_LOGICALDISK, CTR_DISK_WRITES, 1, 0 },
+	{ "Memory", "Available Bytes", OBJ_MEMORY, CTR_MEM_AVAILABLE, 1, 0 },
+	{ "Memory", "Available KBytes", OBJ_MEMORY, CTR_MEM_AVAILABLE, 1024, 0 },
+	{ "Memory", "Available MBytes", OBJ_MEMORY, CTR_MEM_AVAILABLE, 1048576, 0 },
+	{ "Memory", "Cache Bytes", OBJ_MEMORY, CTR_MEM_CACHE, 1, 0 },
+	{ "Memory", "Pages/sec", OBJ_MEMORY, CTR_MEM_PAGES, 1, 0 },
+	{ "Memory", "Page Faults/sec", OBJ_MEMORY, CTR_MEM_PAGE_FAULTS, 1, 0 },
+	{ "Memory", "Pages Input/sec", OBJ_MEMORY, CTR_MEM_PAGES_INPUT, 1, 0 },
+	{ "Memory", "Pages Output/sec", OBJ_MEMORY, CTR_MEM_PAGES_OUTPUT, 1, 0 },
+	{ "Memory", "Page Reads/sec", OBJ_MEMORY, CTR_MEM_PAGE_READS, 1, 0 },
+	{ "Network Interface", "Bytes Total/sec", OBJ_NETWORK, CTR_NET_BYTES_TOTAL, 1, 0 },
+	{ "Network Interface", "Bytes Received/sec", OBJ_NETWORK, CTR_NET_BYTES_RECEIVED, 1, 0 },
+	{ "Network Interface", "Bytes Sent/sec", OBJ_NETWORK, CTR_NET_BYTES_SENT, 1, 0 },
+	{ "Network Interface", "Packets/sec", OBJ_NETWORK, CTR_NET_PACKETS, 1, 0 },
+	{ "Network Interface", "Current Bandwidth", OBJ_NETWORK, CTR_NET_BANDWIDTH, 1, 0 },
+	{ "Network Interface", "Packets Received Errors", OBJ_NETWORK, CTR_NET_RX_ERRORS, 1, 0 },
+	{ "Network Interface", "Packets Outbound Errors", OBJ_NETWORK, CTR_NET_TX_ERRORS, 1, 0 },
+	{ "Network Interface", "Packets Received Discarded", OBJ_NETWORK, CTR_NET_RX_DISCARDS, 1, 0 },
+	{ "Network Interface", "Packets Outbound Discarded", OBJ_NETWORK, CTR_NET_TX_DISCARDS, 1, 0 },
+	{ "System", "Processor Queue Length", OBJ_SYSTEM, CTR_SYS_QUEUE_LENGTH, 1, 0 },
+	{ "System", "Context Switches/sec", OBJ_SYSTEM, CTR_SYS_CONTEXT_SWITCHES, 1, 0 },
+	{ "TCPv4", "Segments Sent/sec", OBJ_TCP, CTR_TCP_SEGS_SENT, 1, 0 },
+	{ "TCPv4", "Segments Received/sec", OBJ_TCP, CTR_TCP_SEGS_RECEIVED, 1, 0 },
+	{ "TCPv4", "Segments Retransmitted/sec", OBJ_TCP, CTR_TCP_SEGS_RETRANS, 1, 0 },
+	{ "TCP", "Segments Sent/sec", OBJ_TCP, CTR_TCP_SEGS_SENT, 1, 0 },
+	{ "TCP", "Segments Received/sec", OBJ_TCP, CTR_TCP_SEGS_RECEIVED, 1, 0 },
+	{ "TCP", "Segments Retransmitted/sec", OBJ_TCP, CTR_TCP_SEGS_RETRANS, 1, 0 },
+	{ "Process", "% Processor Time", OBJ_PROCESS, CTR_PROC_PROCESSOR_TIME, 1, 0 },
+	{ "Process", "IO Read Bytes/sec", OBJ_PROCESS, CTR_PROC_IO_READ, 1, 0 },
+	{ "Process", "IO Write Bytes/sec", OBJ_PROCESS, CTR_PROC_IO_WRITE, 1, 0 },
+	{ "Process", "Working Set", OBJ_PROCESS, CTR_PROC_WORKING_SET, 1, 0 },
+};
+
+/* Split a path: host, object, instance (NULL when none), counter. The
+ * path is modified. 0, or -1 when it is no counter path. */
+static int split_path(char *p, char **host, char **obj, char **inst,
+		      char **ctr)
+{
+	char *bs, *open, *close;
+
+	*host = NULL;
+	if (p[0] == '\\' && p[1] == '\\') {
+		*host = p + 2;
+		p = strchr(p + 2, '\\');
+		if (!p)
+			return -1;
+		*p++ = '\0';
+	} else if (p[0] == '\\') {
+		p++;
+	}
+	bs = strrchr(p, '\\');
+	if (!bs || bs == p || !bs[1])
+		return -1;
+	*bs = '\0';
+	*ctr = bs + 1;
+	*obj = p;
+	*inst = NULL;
+	open = strchr(p, '(');
+	close = strrchr(p, ')');
+	if (open) {
+		if (!close || close < open || close[1])
+			return -1;
+		*open = '\0';
+		*close = '\0';
+		*inst = open + 1;
+	}
+	return **obj ? 0 : -1;
+}
+
+static int object_is(const char *pattern, const char *obj, int physical)
+{
+	if (!strcmp(pattern, "*Disk"))
+		/* PhysicalDisk is what perflog's LogicalDisk is (a block
+		 * device); LogicalDisk (a volume) only when the log has no
+		 * PhysicalDisk, so no disk is counted twice */
+		return !strcasecmp(obj, "PhysicalDisk") ||
+		       (!physical && !strcasecmp(obj, "LogicalDisk"));
+	return !strcasecmp(pattern, obj);
+}
+
+static void map_column(char *path, int physical, struct column *c,
+		       char *host, size_t host_n)
+{
+	char *h, *obj, *inst, *ctr;
+
+	c->obj = -1;
+	if (split_path(path, &h, &obj, &inst, &ctr) < 0)
+		return;
+	if (h && !*host)
+		util_strlcpy(host, h, host_n);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct name_map *m = &names[i];
+		int has = catalog_objects[m->obj].has_instances;
+
+		if (!object_is(m->object, obj, physical) ||
+		    strcasecmp(m->counter, ctr))
+			continue;
+		if (has != (inst != NULL))
+			return;
+		if (inst) {
+			if (!*inst || strlen(inst) >= sizeof(c->instance))
+				return;
+			if (m->obj == OBJ_PROCESS &&
+			    (!strcmp(inst, "_Total") || !strcmp(inst, "Idle")))
+				return;
+			util_strlcpy(c->instance, inst, sizeof(c->instance));
+			/* the meta's paths hold no backslash in an instance */
+			for (char *p = c->instance; *p; p++)
+				if (*p == '\\' || (unsigned char)*p < ' ')
+					*p = '/';
+		}
+		c->obj = m->obj;
+		c->id = m->id;
+		c->scale = m->scale;
+		c->invert = m->invert;
+		return;
+	}
+}
+
+/* "(PDH-CSV 4.0) (Eastern Daylight Time)(240)": the zone and bias. */
+static int header_zone(const char *h, char *zone, size_t zn, long *bias)
+{
+	const char *a = strstr(h, ") ("), *b, *c;
+	char *end;
+
+	if (!a)
+		return -1;
+	a += 3;
+	b = strrchr(h, '(');
+	if (!b || b < a || !(c = strchr(b, ')')))
+		return -1;
+	if ((size_t)(b - a) >= 1) {
+		size_t n = (size_t)(b - a - 1);
+
+		if (n >= zn)
+			n = zn - 1;
+		memcpy(zone, a, n);
+		zone[n] = '\0';
+	}
+	errno = 0;
+	*bias = strtol(b + 1, &end, 10);
+	if (end != c || errno || *bias < -1440 || *bias > 1440)
+		return -1;
+	return 0;
+}
+
+/* "MM/DD/YYYY HH:MM:SS.mmm" local -> UTC with the bias. */
+static int row_time(const char *s, long bias, double *t)
+{
+	int mo, d, y, h, mi, k = 0;
+	double sec;
+	struct tm tm = { 0 };
+
+	if (sscanf(s, "%d/%d/%d %d:%d:%lf%n", &mo, &d, &y, &h, &mi, &sec,
+		   &k) != 6 || s[k] || mo < 1 || mo > 12 || d < 1 || d > 31 ||
+	    y < 1970 || y > 9999 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+	    !(sec >= 0 && sec < 61))
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	*t = (double)timegm(&tm) + sec + (double)bias * 60;
+	return 0;
+}
+
+static void other_cell(struct strbuf *b, const char *v)
+{
+	strbuf_puts(b, ",\"");
+	for (; *v; v++) {
+		strbuf_add(b, v, 1);
+		if (*v == '"')
+			strbuf_add(b, v, 1);	/* a quote doubled */
+	}
+	strbuf_puts(b, "\"");
+}
+
+struct pm {
+	const char *name;
+	struct column *col;
+	size_t ncol;
+	long bias;
+	size_t unmapped;
+};
+
+static int add_row(struct pm *pm, char **f, size_t nf, int line,
+		   struct import_set *s, struct perr *e)
+{
+	struct import_snap *snap;
+	double t;
+	char iso[40];
+
+	if (row_time(f[0], pm->bias, &t) < 0)
+		return perr_set(e, "%s:%d: bad time '%.30s' (want MM/DD/YYYY HH:MM:SS.mmm)",
+				pm->name, line, f[0]);
+	if (nf != pm->ncol + 1)
+		return perr_set(e, "%s:%d: %zu cells, the header has %zu",
+				pm->name, line, nf, pm->ncol + 1);
+	if (!(snap = import_snap_add(s, t, line)))
+		return perr_set(e, "%s: out of memory", pm->name);
+	if (pm->unmapped)
+		strbuf_puts(&s->other, util_iso8601(iso, sizeof(iso), (time_t)t,
+						    (int)(fmod(t, 1) * 1000)));
+	for (size_t i = 0; i < pm->ncol; i++) {
+		const struct column *c = &pm->col[i];
+		const char *cell = f[i + 1];
+		struct instance_values *iv;
+		double v;
+		char *end;
+
+		if (c->obj < 0) {
+			other_cell(&s->other, cell);
+			continue;
+		}
+		while (*cell == ' ')
+			cell++;
+		if (!*cell)
+			continue;	/* " ": no value this row */
+		errno = 0;
+		v = strtod(cell, &end);
+		if (end == cell || *end || errno == ERANGE)
+			return perr_set(e, "%s:%d: bad value '%.30s' in column %zu",
+					pm->name, line, f[i + 1], i + 2);
+		if (!isfinite(v) || v < 0)
+			v = NAN;	/* perfmon's -1 and the like: unknown */
+		iv = sample_find(&snap->s, (enum counter_object)c->obj,
+				 c->instance);
+		if (!iv && !(iv = sample_add(&snap->s, (enum counter_object)c->obj,
+					     c->instance)))
+			return perr_set(e, "%s: out of memory", pm->name);
+		v *= c->scale;
+		if (c->invert)
+			v = v > 100 ? 0 : 100 - v;
+		iv->v[catalog_counters[c->id].index] = v;
+	}
+	if (pm->unmapped)
+		strbuf_puts(&s->other, "\n");
+	return 0;
+}
+
+static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
+		  struct perr *e)
+{
+	char zone[80] = "";
+	int physical = 0;
+
+	if (header_zone(f[0], zone, sizeof(zone), &pm->bias) < 0)
+		return perr_set(e, "%s:1: bad header '%.60s' (want \"(PDH-CSV 4.0) (ZONE)(BIAS)\")",
+				pm->name, f[0]);
+	pm->ncol = nf - 1;
+	pm->col = calloc(nf, sizeof(*pm->col));
+	if (!pm->col)
+		return perr_set(e, "%s: out of memory", pm->name);
+	for (size_t i = 1; i < nf; i++)
+		if (strstr(f[i], "\\PhysicalDisk("))
+			physical = 1;
+	strbuf_puts(&s->other, "time");
+	for (size_t i = 1; i < nf; i++) {
+		char *copy = strdup(f[i]);
+
+		if (!copy)
+			return perr_set(e, "%s: out of memory", pm->name);
+		map_column(copy, physical, &pm->col[i - 1], s->host,
+			   sizeof(s->host));
+		free(copy);
+		if (pm->col[i - 1].obj < 0) {
+			pm->unmapped++;
+			other_cell(&s->other, f[i]);
+		}
+	}
+	strbuf_puts(&s->other, "\n");
+	if (!pm->unmapped)
+		strbuf_free(&s->other);
+	else
+		strbuf_printf(&s->notes,
+			      "%s:1: %zu of %zu counters have no perflog counter: kept as they are in imported-other.csv\n",
+			      pm->name, pm->unmapped, pm->ncol);
+	snprintf(s->source, sizeof(s->source),
+		 "perfmon CSV %.150s, local time of %.60s (bias %ld min)",
+		 pm->name, zone, pm->bias);
+	return 0;
+}
+
+int import_perfmon(const char *text, size_t len, const char *name,
+		   struct import_set *out, struct perr *e)
+{
+	struct pm pm = { 0 };
+	char *copy, **f = NULL, *p;
+	size_t cap = 0;
+	int line = 0, rc = -1, have_header = 0;
+
+	memset(out, 0, sizeof(*out));
+	pm.name = name;
+	copy = import_text(text, len, name, "a perfmon CSV", e);
+	if (!copy)
+		return -1;
+	p = copy;
+	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
+	while (*p) {
+		char *nl = strchr(p, '\n');
+		long nf;
+
+		line++;
+		if (nl)
+			*nl = '\0';
+		if (nl && nl > p && nl[-1] == '\r')
+			nl[-1] = '\0';
+		if (!*p)
+			goto next;
+		nf = cells(p, &f, &cap);
+		if (nf == -2) {
+			perr_set(e, "%s: out of memory", name);
+			goto out;
+		}
+		if (nf < 0) {
+			if (!nl && have_header) {
+				strbuf_printf(&out->notes,
+					      "%s:%d: the last row is cut short: dropped\n",
+					      name, line);
+				break;
+			}
+			perr_set(e, "%s:%d: a quote is not closed", name, line);
+			goto out;
+		}
+		if (!have_header) {
+			if (header(&pm, f, (size_t)nf, out, e) < 0)
+				goto out;
+			have_header = 1;
+		} else if ((size_t)nf < pm.ncol + 1 && !nl) {
+			strbuf_printf(&out->notes,
+				      "%s:%d: the last row is cut short: dropped\n",
+				      name, line);
+			break;
+		} else if (add_row(&pm, f, (size_t)nf, line, out, e) < 0) {
+			goto out;
+		}
+next:
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (!have_header) {
+		perr_set(e, "%s: empty", name);
+		goto out;
+	}
+	if (!out->host[0])
+		util_strlcpy(out->host, "perfmon", sizeof(out->host));
+	util_strlcpy(out->os, "Windows (perfmon CSV)", sizeof(out->os));
+	if (import_finish(out, name, e) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(pm.col);
+	free(f);
+	free(copy);
+	if (rc < 0)
+		import_set_free(out);
+	return rc;
+}
