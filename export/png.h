@@ -23,7 +23,9 @@
  *   (the highest sample, not the highest average), and a line under the
  *   legends says what the points are ("avg of 1 min rows, band
  *   min..max", png_rows_note);
- * - markers as labelled dashed vertical rules (VRULE);
+ * - markers as labelled dashed vertical rules (VRULE); every legend is
+ *   given as "legend=TEXT", so a text like "color=#0F0" or "legend=X"
+ *   is drawn as it is, never taken for one of librrd's options;
  * - sessions shaded: an AREA of INF where TIME lies in [begin, end] (the
  *   CDEF "x,POP,TIME,b,GE,TIME,e,LE,*,INF,UNKN,IF");
  * - --full-size-mode: width and height are the whole image's.
@@ -37,6 +39,8 @@
 #include <time.h>
 
 #include "../common/util.h"
+
+struct strbuf;
 
 #define PNG_DEFAULT_WIDTH 1000
 #define PNG_DEFAULT_HEIGHT 400
@@ -80,6 +84,8 @@ struct png_options {
 	size_t nmarks;
 	const struct png_span *spans;
 	size_t nspans;
+	struct strbuf *legends;	/* when not NULL: every legend text drawn
+				   (series, sessions, markers), one a line */
 };
 
 /* min/avg/max of a series over the chart as rrd_graph_v computed them for
