@@ -58,19 +58,8 @@ track_pid $sp
 wait_for 10 sh -c "$PERFLOG status | grep -q '$SCRATCH/l60/'"
 L60=$($PERFLOG status | awk -v d="$SCRATCH/l60/" 'index($NF, d) == 1 { print $NF }')
 ok 'a collector at -i 60 answers' test -n "$L60"
-t0=$(now)
-timeout -k 5 100 $PERFLOG run -o $SCRATCH/l60 -l early -- sleep 1 2>$SCRATCH/early.err
-st=$?
-took=$(since "$t0")
-is "$st" 0 'run joining it before its first sample'
-ok "returns promptly (took $took s; a whole interval before)" lt "$took" 6
-b=$(stamp "$L60" begin early) e=$(stamp "$L60" end early)
-d=$(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.3f\n", e - b }')
-ok "the end marker is stamped when the command ended (end - begin = $d s)" \
-	sh -c "awk -v d='$d' 'BEGIN { exit !(d >= 0.9 && d < 2.5) }'"
-is "$(grep -c 'no reply' $SCRATCH/early.err)" 0 'no "no reply" from the collector'
-
-# --- signals to run end it promptly, the session closed ---
+# --- signals to run end it promptly, the session closed (here before the
+# collector's first sample: the sync after the command waited for it) ---
 # (a background job of a script starts with SIGINT ignored, and run keeps
 # it so, as a shell would: env gives it back its default)
 for sig in TERM HUP INT; do
@@ -89,6 +78,18 @@ for sig in TERM HUP INT; do
 	is "$st" $((128 + n)) "SIG$sig: the command's status (128+$n)"
 	is "$(grep -P "\tend\tsig$sig\t" "$L60/markers.tsv" | cut -f4)" "killed by signal $n" "SIG$sig: its session closed"
 done
+
+t0=$(now)
+timeout -k 5 100 $PERFLOG run -o $SCRATCH/l60 -l early -- sleep 1 2>$SCRATCH/early.err
+st=$?
+took=$(since "$t0")
+is "$st" 0 'run joining it before its first sample'
+ok "returns promptly (took $took s; a whole interval before)" lt "$took" 6
+b=$(stamp "$L60" begin early) e=$(stamp "$L60" end early)
+d=$(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.3f\n", e - b }')
+ok "the end marker is stamped when the command ended (end - begin = $d s)" \
+	sh -c "awk -v d='$d' 'BEGIN { exit !(d >= 0.9 && d < 2.5) }'"
+is "$(grep -c 'no reply' $SCRATCH/early.err)" 0 'no "no reply" from the collector'
 
 # the run that started its collector releases it, even when signalled
 $PERFLOG run -i 1 -o $SCRATCH/own -l own -- sleep 60 2>/dev/null & rp=$!
