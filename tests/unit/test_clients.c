@@ -380,7 +380,7 @@ static void check_localised(void)
 		client_extras_free(x, nx);
 		client_list_free(&l);
 	}
-	size_t len, nx;
+	size_t len, nx = 0;
 	char *t = load("real/rsync-stats-de.out", &len);
 	struct client_list l;
 	long n = t ? detect_exact(t, len, NULL, &l) : 0;
