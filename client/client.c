@@ -162,7 +162,8 @@ static int is_blank(char c)
 void client_add(struct client_summary *s, const struct client_field_def *def,
 		const char *p, size_t n, double value)
 {
-	if (s->nf >= CLIENT_MAX_FIGURES || client_get(s, def) || !isfinite(value))
+	if (s->nf >= CLIENT_MAX_FIGURES || client_get(s, def) ||
+	    (!isfinite(value) && !isnan(value)))
 		return;
 	while (n && is_blank(*p))
 		p++, n--;
@@ -257,6 +258,12 @@ int client_label(const char *line, size_t n, const char *label,
 
 size_t client_number(const char *p, size_t n, double *v)
 {
+	return client_number_dec(p, n, '.', v);
+}
+
+size_t client_number_dec(const char *p, size_t n, char dec, double *v)
+{
+	const char group = dec == ',' ? '.' : ',';
 	char buf[48];
 	size_t i = 0, k = 0;
 	int dot = 0, digits = 0;
@@ -266,13 +273,13 @@ size_t client_number(const char *p, size_t n, double *v)
 		if (isdigit((unsigned char)c)) {
 			buf[k++] = c;
 			digits++;
-		} else if (c == ',' && !dot && digits && i + 3 < n &&
+		} else if (c == group && !dot && digits && i + 3 < n &&
 			   isdigit((unsigned char)p[i + 1]) &&
 			   isdigit((unsigned char)p[i + 2]) &&
 			   isdigit((unsigned char)p[i + 3]) &&
 			   (i + 4 >= n || !isdigit((unsigned char)p[i + 4]))) {
 			/* a thousands group: ',' and exactly three digits */
-		} else if (c == '.' && !dot && digits && i + 1 < n &&
+		} else if (c == dec && !dot && digits && i + 1 < n &&
 			   isdigit((unsigned char)p[i + 1])) {
 			buf[k++] = '.';
 			dot = 1;
@@ -291,6 +298,11 @@ size_t client_number(const char *p, size_t n, double *v)
 
 size_t client_size(const char *p, size_t n, double *v)
 {
+	return client_size_dec(p, n, '.', v);
+}
+
+size_t client_size_dec(const char *p, size_t n, char dec, double *v)
+{
 	static const struct { const char *u; double f; } units[] = {
 		{ "B", 1 }, { "bytes", 1 },
 		{ "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
@@ -300,7 +312,7 @@ size_t client_size(const char *p, size_t n, double *v)
 		{ "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { "T", 1e12 }, { "P", 1e15 },
 	};
 	double x;
-	size_t i = client_number(p, n, &x);
+	size_t i = client_number_dec(p, n, dec, &x);
 	if (!i)
 		return 0;
 	size_t j = i;
@@ -491,7 +503,10 @@ char **client_extras(const struct client_list *l, size_t *n)
 		for (size_t i = 0; i < last->nf; i++) {
 			const struct client_figure *f = &last->f[i];
 			xs_add(&x, "client.%s=%s", f->def->key, f->printed);
-			if (f->def->unit != CLU_TEXT)
+			if (f->def->unit != CLU_TEXT && isnan(f->value))
+				xs_add(&x, "client.%s.num=unreadable",
+				       f->def->key);
+			else if (f->def->unit != CLU_TEXT)
 				xs_add(&x, "client.%s.num=%.15g", f->def->key,
 				       f->value);
 		}

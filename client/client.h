@@ -164,7 +164,9 @@ int client_print_own(FILE *out, const struct marker *end);
 void client_summary_init(struct client_summary *s);
 /* Add a figure (printed text s[0..n), trimmed; longer than
  * CLIENT_PRINTED_MAX ends in "..."). Ignored past CLIENT_MAX_FIGURES or
- * when def already has one. */
+ * when def already has one. value NAN: printed, but no number could be
+ * read from it for sure (a localised number the parser cannot decide):
+ * its key's .num says "unreadable", never a wrong number. */
 void client_add(struct client_summary *s, const struct client_field_def *def,
 		const char *p, size_t n, double value);
 /* The figure of def in s, or NULL. */
@@ -187,11 +189,16 @@ int client_label(const char *line, size_t n, const char *label,
 /* A number with ',' thousands groups and an optional '.' fraction at
  * p[0..n) (up to 40 characters); its length, 0 when none. */
 size_t client_number(const char *p, size_t n, double *v);
+/* The same with dec as the decimal point ('.' or ','), the other of the
+ * two grouping thousands: "3.002.896" and "0,001" with ',' (rsync in a
+ * locale whose decimal point is ','). */
+size_t client_number_dec(const char *p, size_t n, char dec, double *v);
 /* Bytes with a unit word after the number ("2.920 MiB", "3.05 MB",
  * "34.22 kB", "3.05M", "3.0MiB", "521 B"): binary for KiB/MiB.., decimal
  * for kB/MB.. and rsync's K/M/G (rsync -h is 1000-based). Its length, 0
  * when not a size. */
 size_t client_size(const char *p, size_t n, double *v);
+size_t client_size_dec(const char *p, size_t n, char dec, double *v);
 
 /* The number after "KEY": in JSON text p[0..n) (the first occurrence of
  * the quoted key followed by ':'): its text in *v, *vn and its value.

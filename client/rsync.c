@@ -23,9 +23,23 @@
  * it printed ((sent + received) / elapsed), duration = (sent + received)
  * / rate (derived), errors = "rsync: ..." lines (the final "rsync error:"
  * line counts one when no such line came before it).
+ *
+ * Localised numbers: rsync groups thousands with ',' unless the locale's
+ * decimal point is ',', then with '.' (de_DE, captured in
+ * tests/fixtures/clients/real/rsync-stats-de.out):
+ *   Total bytes sent: 3.002.616
+ *   File list generation time: 0,001 seconds
+ *   sent 3.002.616 bytes  received 608 bytes  6.006.448,00 bytes/sec
+ *   total size is 3.000.081  speedup is 1,00
+ * The times ("%.3f"), the rate and the speedup ("%.2f") always carry the
+ * decimal point, so the whole output decides which of the two it is
+ * (rsync_decimal); without any of them, a number that goes on after what
+ * could be read ("3.002.896" read as 3.002) is kept as printed and
+ * "unreadable", never as a wrong number.
  */
 #include "client.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -73,10 +87,56 @@ static const struct { int f; const char *label; enum { NUM, SIZE, SECS } kind; }
 };
 
 /* A size with or without its unit ("625", "3.05M", "3,050,007 bytes"). */
-static size_t size_or_number(const char *v, size_t n, double *x)
+static size_t size_or_number(const char *v, size_t n, char dec, double *x)
 {
-	size_t k = client_size(v, n, x);
-	return k ? k : client_number(v, n, x);
+	size_t k = client_size_dec(v, n, dec, x);
+	return k ? k : client_number_dec(v, n, dec, x);
+}
+
+/* The decimal point of the output: the character before the last three
+ * digits of a time ("0,001 seconds") or the last two of the speedup or
+ * the rate ("speedup is 1,00", "6.006.448,00 bytes/sec"); 0 when none
+ * says. */
+static char rsync_decimal(const char *text, size_t len)
+{
+	static const struct { const char *before; size_t decimals; } marks[] = {
+		{ " seconds", 3 }, { " bytes/sec", 2 }, { "speedup is ", 0 },
+	};
+	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
+		const char *p = text, *end = text + len;
+		size_t bl = strlen(marks[m].before);
+
+		while ((p = client_find_str(p, (size_t)(end - p), marks[m].before))) {
+			const char *d = NULL;
+
+			if (marks[m].decimals) {	/* digits, then the mark */
+				size_t k = marks[m].decimals;
+				if (p - text > (long)k &&
+				    (p[-(long)k - 1] == '.' || p[-(long)k - 1] == ','))
+					d = p - k - 1;
+			} else if (end - p > (long)bl + 3) {
+				d = p + bl;
+				while (d < end && isdigit((unsigned char)*d))
+					d++;
+				if (d == p + bl || d + 3 > end || !isdigit((unsigned char)d[1]) ||
+				    !isdigit((unsigned char)d[2]))
+					d = NULL;
+			}
+			if (d && (*d == '.' || *d == ',') && d > text &&
+			    isdigit((unsigned char)d[-1]))
+				return *d;
+			p += bl;
+		}
+	}
+	return 0;
+}
+
+/* What follows a number read with the decimal point unknown: more of it
+ * ("3.002" of "3.002.896"), so it was not what was read. */
+static int goes_on(const char *v, size_t n, size_t k)
+{
+	return k + 1 < n && (v[k] == '.' || v[k] == ',') &&
+	       isdigit((unsigned char)v[k + 1]);
 }
 
 static double num_of(const struct client_summary *s, int f)
@@ -111,7 +171,8 @@ static int finish(struct client_list *out, struct client_summary *s,
 }
 
 /* "sent 3,052,604 bytes  received 625 bytes  6,106,458.00 bytes/sec" */
-static int sent_line(struct client_summary *s, const char *l, size_t n)
+static int sent_line(struct client_summary *s, const char *l, size_t n,
+		     char dec)
 {
 	const char *r = client_find_str(l, n, " bytes/sec");
 	if (n < 5 || memcmp(l, "sent ", 5) || !r)
@@ -120,9 +181,12 @@ static int sent_line(struct client_summary *s, const char *l, size_t n)
 	while (b > l && b[-1] != ' ')
 		b--;
 	double x;
-	size_t k = size_or_number(b, (size_t)(r - b), &x);
-	if (k != (size_t)(r - b))
-		return 0;
+	size_t k = size_or_number(b, (size_t)(r - b), dec ? dec : '.', &x);
+	if (k != (size_t)(r - b)) {
+		if (dec || !goes_on(b, (size_t)(r - b), k))
+			return 0;
+		x = NAN;	/* "6.006.448,00" with no other clue */
+	}
 	client_add(s, FD(F_RATE), b, (size_t)(r - b) + 10, x);
 	return 1;
 }
@@ -133,6 +197,8 @@ long rsync_parse(const char *text, size_t len, struct client_list *out)
 	long found = 0, errors = 0;
 	size_t pos = 0, n, vn;
 	const char *l, *v;
+
+	const char dec = rsync_decimal(text, len);
 
 	client_summary_init(&cur);
 	while (client_next_line(text, len, &pos, &l, &n)) {
@@ -149,7 +215,7 @@ long rsync_parse(const char *text, size_t len, struct client_list *out)
 				errors += !errors;
 			continue;
 		}
-		if (sent_line(&cur, l, n)) {
+		if (sent_line(&cur, l, n, dec)) {
 			if (finish(out, &cur, &errors, &found) < 0)
 				return -1;
 			continue;
@@ -158,10 +224,18 @@ long rsync_parse(const char *text, size_t len, struct client_list *out)
 			if (!client_label(l, n, labels[i].label, &v, &vn))
 				continue;
 			double x;
-			size_t k = labels[i].kind == SIZE ? size_or_number(v, vn, &x)
-							  : client_number(v, vn, &x);
+			const char d = dec ? dec : '.';
+			size_t k = labels[i].kind == SIZE ? size_or_number(v, vn, d, &x)
+							  : client_number_dec(v, vn, d, &x);
 			if (!k)
 				break;
+			if (!dec && goes_on(v, vn, k)) {
+				/* unreadable: the whole number as printed */
+				while (k < vn && (isdigit((unsigned char)v[k]) ||
+						  v[k] == '.' || v[k] == ','))
+					k++;
+				x = NAN;
+			}
 			if (client_get(&cur, FD(labels[i].f)) &&
 			    finish(out, &cur, &errors, &found) < 0)
 				return -1;

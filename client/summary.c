@@ -94,8 +94,29 @@ static const struct summary_field_def *match_label(const char *s, size_t n,
 	return best;
 }
 
-/* A number with "," and "." separators (see summary.h). */
-static int parse_number(const char *s, size_t n, double *out)
+/* Every separator of s[0..n) groups three digits ("12.345", "1'024"). */
+static int grouped(const char *s, size_t n)
+{
+	size_t run = 0, groups = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (isdigit((unsigned char)s[i])) {
+			run++;
+			continue;
+		}
+		if (!run || (groups && run != 3))
+			return 0;
+		groups++;
+		run = 0;
+	}
+	return run && (!groups || run == 3);
+}
+
+/* A number with "," "." (and "'" grouping) separators (see summary.h):
+ * dec is the summary's decimal point when known (summary_decimal), 0
+ * when not; a count has no decimals, so its separators group. */
+static int parse_number(const char *s, size_t n, enum summary_unit unit,
+			char dec_ch, double *out)
 {
 	if (n == 0 || n > 40)
 		return -1;
@@ -108,13 +129,24 @@ static int parse_number(const char *s, size_t n, double *out)
 			last_dot = s + i;
 		else if (s[i] == ',')
 			last_comma = s + i;
-		else
+		else if (s[i] != '\'')
 			return -1;
 	}
 	if (!digits)
 		return -1;
 	const char *dec = NULL;	/* the decimal point, if any */
-	if (last_dot && last_comma)
+	if (unit == SUMU_COUNT) {
+		/* "objects inspected: 12.345" (NUMBERFORMAT 5) is 12345 */
+		if (!grouped(s, n))
+			return -1;
+	} else if (dec_ch) {
+		const char *d = dec_ch == ',' ? last_comma : last_dot;
+		if (d && !grouped(s, (size_t)(d - s)))
+			return -1;
+		if (!d && !grouped(s, n))
+			return -1;
+		dec = d;
+	} else if (last_dot && last_comma)
 		dec = last_dot > last_comma ? last_dot : last_comma;
 	else if (last_dot)
 		dec = last_dot;
@@ -227,8 +259,17 @@ static int any_unit(const char *u, size_t n)
 	       unit_factor(u, n, SUMU_PERCENT) != 0;
 }
 
+static int parse_value(const char *s, size_t len, enum summary_unit unit,
+		       char dec, double *out);
+
 int summary_parse_value(const char *s, size_t len, enum summary_unit unit,
 			double *out)
+{
+	return parse_value(s, len, unit, 0, out);
+}
+
+static int parse_value(const char *s, size_t len, enum summary_unit unit,
+		       char dec, double *out)
 {
 	size_t i = 0;
 	while (i < len && is_blank(s[i]))
@@ -240,11 +281,11 @@ int summary_parse_value(const char *s, size_t len, enum summary_unit unit,
 		return parse_hms(s + i, len - i, out);
 	size_t j = i;
 	while (j < len && (isdigit((unsigned char)s[j]) || s[j] == ',' ||
-			   s[j] == '.'))
+			   s[j] == '.' || s[j] == '\''))
 		j++;
 	double v;
-	if (parse_number(s + i, j - i, &v) < 0)
-		return -1;
+	if (parse_number(s + i, j - i, unit, dec, &v) < 0)
+		return -2;
 	size_t k = j;
 	while (k < len && is_blank(s[k]))
 		k++;
@@ -262,9 +303,10 @@ int summary_parse_value(const char *s, size_t len, enum summary_unit unit,
 }
 
 /* Read the value after a label at s[0..n): its extent (start, length) on
- * this line, up to the end of the unit. Returns 0 or -1. */
+ * this line, up to the end of the unit. Returns 0, -1 (no value), or -2:
+ * a number that cannot be read for sure (its extent is set). */
 static int scan_value(const char *s, size_t n, enum summary_unit unit,
-		      size_t *start, size_t *vlen, double *v)
+		      char dec, size_t *start, size_t *vlen, double *v)
 {
 	size_t i = 0;
 	while (i < n && is_blank(s[i]))
@@ -275,7 +317,7 @@ static int scan_value(const char *s, size_t n, enum summary_unit unit,
 			j++;
 	} else {
 		while (j < n && (isdigit((unsigned char)s[j]) ||
-				 s[j] == ',' || s[j] == '.'))
+				 s[j] == ',' || s[j] == '.' || s[j] == '\''))
 			j++;
 		/* ADSM's "Average file size: 1,028 Elapsed": a sentence's
 		 * full stop or comma right after is not part of the number */
@@ -298,10 +340,59 @@ static int scan_value(const char *s, size_t n, enum summary_unit unit,
 	}
 	if (j == i || j - i > SUMMARY_PRINTED_MAX)
 		return -1;
-	if (summary_parse_value(s + i, j - i, unit, v) < 0)
-		return -1;
 	*start = i;
 	*vlen = j - i;
+	return parse_value(s + i, j - i, unit, dec, v);
+}
+
+/* Evidence of the decimal point in s[0..n): seen[0] for '.', seen[1] for
+ * ',': a separator with one or two digits after it (the last of its
+ * number) and none of its kind before it. */
+static void decimal_evidence(const char *s, size_t n, int seen[2])
+{
+	for (size_t i = 1; i + 1 < n; i++) {
+		char c = s[i];
+		size_t k = i + 1, b = i - 1;
+
+		if ((c != '.' && c != ',') || !isdigit((unsigned char)s[i - 1]))
+			continue;
+		while (k < n && isdigit((unsigned char)s[k]))
+			k++;
+		if (k - i - 1 < 1 || k - i - 1 > 2 ||
+		    (k < n && (s[k] == '.' || s[k] == ',')))
+			continue;
+		while (b > 0 && isdigit((unsigned char)s[b - 1]))
+			b--;
+		if (b > 0 && s[b - 1] == c)
+			continue;	/* "1.2.3" says nothing */
+		seen[c == ',']++;
+	}
+}
+
+/* The decimal point of a whole summary, from the figures after its labels
+ * that dsmc prints with decimals ("68,76 sec", "111.532,44 KB/sec", "7,31
+ * GB"); 0 when none says, or both do. NUMBERFORMAT 1-6: 1,000.00 /
+ * 1,000,00 / 1 000,00 / 1 000.00 / 1.000,00 / 1'000,00. */
+static char summary_decimal(const char *text, size_t len)
+{
+	int seen[2] = { 0, 0 };
+
+	for (size_t i = 0; i < len; i++) {
+		size_t used, eol;
+
+		if ((i > 0 && isalnum((unsigned char)text[i - 1])) ||
+		    !isalpha((unsigned char)text[i]) ||
+		    !match_label(text + i, len - i, &used))
+			continue;
+		i += used;
+		for (eol = i; eol < len && text[eol] != '\n' && text[eol] != '\r';)
+			eol++;
+		decimal_evidence(text + i, eol - i, seen);
+	}
+	if (seen[0] && !seen[1])
+		return '.';
+	if (seen[1] && !seen[0])
+		return ',';
 	return 0;
 }
 
@@ -319,6 +410,7 @@ long summary_parse(const char *text, size_t len, struct summary_list *out)
 	memset(&cur, 0, sizeof(cur));
 	long found = 0;
 	size_t i = 0;
+	const char dec = summary_decimal(text, len);
 	while (i < len) {
 		if ((i > 0 && isalnum((unsigned char)text[i - 1])) ||
 		    !isalpha((unsigned char)text[i])) {
@@ -338,9 +430,12 @@ long summary_parse(const char *text, size_t len, struct summary_list *out)
 			eol++;
 		size_t start, vlen;
 		double v;
-		if (scan_value(text + i, eol - i, d->unit, &start, &vlen,
-			       &v) < 0)
+		int r = scan_value(text + i, eol - i, d->unit, dec, &start,
+				   &vlen, &v);
+		if (r == -1)
 			continue;
+		if (r == -2)	/* kept as printed, its number unreadable */
+			v = NAN;
 		if (cur.f[d->field].present) {	/* the next summary */
 			if (push(out, &cur) < 0)
 				return -1;
@@ -419,8 +514,11 @@ char **summary_extras(const struct summary_list *l, size_t *n)
 			continue;
 		bad = add_extra(&x, n, &cap, "client.%s=%s",
 				summary_fields[f].key, last->f[f].printed) ||
-		      add_extra(&x, n, &cap, "client.%s.num=%.15g",
-				summary_fields[f].key, last->f[f].value);
+		      (isnan(last->f[f].value) ?
+		       add_extra(&x, n, &cap, "client.%s.num=unreadable",
+				 summary_fields[f].key) :
+		       add_extra(&x, n, &cap, "client.%s.num=%.15g",
+				 summary_fields[f].key, last->f[f].value));
 	}
 	for (size_t k = 0; l->n > 1 && k < l->n && !bad; k++)
 		for (int f = 0; f < SUM_NFIELDS && !bad; f++)

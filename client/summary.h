@@ -25,9 +25,17 @@
  * starts the next summary: the seed's perf.bat ran dsmc four times into
  * one perfdata.txt, and all four are kept.
  *
- * Numbers: "," and "." as separators (the last of the two present is the
- * decimal point; a lone "," followed by exactly three digits groups
- * thousands); units B KB MB GB TB PB (dsmc's are binary: 1 KB = 1024 B),
+ * Numbers: "," "." and "'" as separators, as NUMBERFORMAT 1, 2, 5 and 6
+ * print them (1,000.00 1,000,00 1.000,00 1'000,00). The whole summary
+ * decides the decimal point: the separator found with one or two digits
+ * after it in the figures after the labels ("68,76 sec"), when only one
+ * of the two is; then the other groups thousands ("111.532,44 KB/sec").
+ * When none or both are found: the last of the two present is the
+ * decimal point, and a lone "," followed by exactly three digits groups
+ * thousands. A count has no decimals: its separators group ("objects
+ * inspected: 12.345" is 12345). A number that fits none of this (a count
+ * "12.3456") is kept as printed and its .num key says "unreadable",
+ * never a wrong number. Units B KB MB GB TB PB (dsmc's are binary: 1 KB = 1024 B),
  * sec, KB/sec (MB/sec, B/sec accepted), %; H:MM:SS for elapsed time. A
  * figure with its unit missing takes the field's own unit; a value that
  * cannot be read (garbage, a wrong unit, over 48 characters) leaves the

@@ -396,8 +396,6 @@ static void teardown(struct collector *c)
 	c->w = NULL;
 	for (int i = 0; i < c->nstop; i++)
 		server_reply(&c->stopper[i], 1, "stopped");
-	for (int i = 0; i < c->nsync; i++)
-		server_reply(&c->sync[i], 0, "collector stopped");
 	watch_free_all(c);
 	for (size_t i = 0; i < c->nopen; i++)
 		free(c->open[i]);
@@ -437,7 +435,9 @@ static void wait_for(struct collector *c, double deadline,
 		serve_one(c, &lr);
 		if (lr.want == WANT_STOP)
 			stop_signal = -1;
-		serve_finish(c, &lr, lr.want == WANT_SAMPLE ? sample_now(c) : -1);
+		if (lr.want == WANT_SAMPLE)
+			sample_now(c);
+		serve_finish(c, &lr);
 	}
 	if (n > 1 && p[1].revents)
 		watch_drain(c);
@@ -463,7 +463,7 @@ static void take_baseline(struct collector *c, int *notified)
 	schedule_advance(&c->sched, util_monotonic(), wall_clock());
 }
 
-/* A scheduled sample, then the syncs that waited for a first one. */
+/* A scheduled sample. */
 static void at_deadline(struct collector *c, double deadline, double now,
 			int *notified)
 {
@@ -479,12 +479,6 @@ static void at_deadline(struct collector *c, double deadline, double now,
 	if (c->trace)
 		fprintf(c->trace, "%.6f %.6f %.6f\n", deadline, now,
 			util_monotonic());
-	if (c->nsync) {
-		struct perr pe;
-
-		if (logset_flush(c->w, &pe) < 0)
-			complain(&c->c_write, util_monotonic(), "%s", pe.msg);
-	}
 	skipped = schedule_advance(&c->sched, util_monotonic(), wall_clock());
 	/* the perflog run that started us was killed: stop once its tree
 	 * and those of the runs that joined are done */
@@ -494,9 +488,6 @@ static void at_deadline(struct collector *c, double deadline, double now,
 	if (skipped > 0)
 		complain(&c->c_late, util_monotonic(),
 			 "sampling fell behind: %ld sample(s) skipped", skipped);
-	for (int i = 0; i < c->nsync; i++)
-		server_reply(&c->sync[i], 1, "samples=%lu", c->samples);
-	c->nsync = 0;
 	watch_check(c);
 }
 

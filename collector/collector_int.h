@@ -71,7 +71,7 @@ enum loop_want {
 };
 enum loop_finish {
 	FINISH_NONE,
-	FINISH_SYNC,	/* flush and answer (or wait for the first sample) */
+	FINISH_SYNC,	/* flush and answer */
 	FINISH_WATCH,	/* the new tree's zero sample is taken: answer */
 	FINISH_UNWATCH	/* its last figures are taken: end it, answer */
 };
@@ -100,8 +100,6 @@ struct collector {
 	unsigned long samples;
 	time_t last;		/* stamp of the last sample (whole seconds) */
 	double last_update;	/* when it was really read (wall clock) */
-	struct request sync[MAX_SYNC];	/* waiting for the first sample */
-	int nsync;
 	struct request stopper[MAX_SYNC];
 	int nstop;
 	int release;		/* stop once no tree is watched ("release") */
@@ -123,10 +121,10 @@ struct collector {
 /* Accept one control request (control.h, the protocol) and answer it, or
  * say in lr what the loop must do before serve_finish answers it. */
 void serve_one(struct collector *c, struct loop_request *lr);
-/* Answer lr once the loop has done what it wanted (taken: 0 when the
- * sample was taken, -1 when none could be: before the baseline, or
- * within a millisecond of the last one). */
-void serve_finish(struct collector *c, struct loop_request *lr, int taken);
+/* Answer lr once the loop has done what it wanted. A sample it wanted may
+ * not have been taken (before the baseline, or within a millisecond of
+ * the last one): the answer never waits for a deadline either way. */
+void serve_finish(struct collector *c, struct loop_request *lr);
 
 /* sessions.c */
 /* Sessions begun through this collector and not ended (for unique

@@ -358,6 +358,14 @@ int control_mark(const char *dir, enum marker_kind kind, const char *session,
 		 const char *text, const char *const *extra, size_t nextra,
 		 struct perr *e)
 {
+	return control_mark_at(dir, 0, kind, session, text, extra, nextra, e);
+}
+
+int control_mark_at(const char *dir, double when, enum marker_kind kind,
+		    const char *session, const char *text,
+		    const char *const *extra, size_t nextra, struct perr *e)
+{
+	char at[40] = "";
 	struct collector_info c;
 	char *req, *es, *et;
 	size_t len;
@@ -372,7 +380,7 @@ int control_mark(const char *dir, enum marker_kind kind, const char *session,
 		free(et);
 		return perr_set(e, "out of memory");
 	}
-	len = strlen(es) + strlen(et) + 32;
+	len = strlen(es) + strlen(et) + 64;
 	for (size_t i = 0; i < nextra; i++)
 		len += 4 * strlen(extra[i]) + 2;
 	req = malloc(len);
@@ -381,7 +389,10 @@ int control_mark(const char *dir, enum marker_kind kind, const char *session,
 		free(et);
 		return perr_set(e, "out of memory");
 	}
-	snprintf(req, len, "mark %s\t%s\t%s", marker_kind_name(kind), es, et);
+	if (when > 0)
+		snprintf(at, sizeof(at), "@%.3f", when);
+	snprintf(req, len, "mark %s%s\t%s\t%s", marker_kind_name(kind), at,
+		 es, et);
 	free(es);
 	free(et);
 	for (size_t i = 0; i < nextra; i++) {

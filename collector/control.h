@@ -18,7 +18,9 @@
  *   status                      "ok logset=DIR interval=N samples=N last=T"
  *   stop                        replies once the log set is closed
  *   mark KIND<TAB>SESSION<TAB>TEXT[<TAB>key=value...]
- *                               fields escaped as in markers.tsv
+ *                               fields escaped as in markers.tsv; KIND
+ *                               may be KIND@SECONDS (wall clock, ms):
+ *                               the marker's time, not when it came
  *   watch PID<TAB>LABEL[<TAB>KEY=VALUE...]
  *                               log PID's process tree as Process(LABEL')
  *                               (process/process.h; keys shim=1,
@@ -34,8 +36,9 @@
  *                               tab-separated: "ok waits=FILE<TAB>
  *                               waits.threads=N<TAB>..." (watch_waits.h)
  *   sync                        takes a sample now and writes every row
- *                               held; replies "ok samples=N" (before the
- *                               log set's first sample: after it)
+ *                               held; replies "ok samples=N" at once
+ *                               (samples=0 before the baseline: the log
+ *                               set starts at its first deadline)
  *   release                     stop once no tree is watched (perflog run,
  *                               for the collector it started: runs that
  *                               joined it keep it going)
@@ -100,6 +103,10 @@ int control_request(const struct collector_info *c, const char *request,
 int control_mark(const char *dir, enum marker_kind kind, const char *session,
 		 const char *text, const char *const *extra, size_t nextra,
 		 struct perr *e);
+/* The same with the marker's time (wall clock seconds; 0: when it comes). */
+int control_mark_at(const char *dir, double when, enum marker_kind kind,
+		    const char *session, const char *text,
+		    const char *const *extra, size_t nextra, struct perr *e);
 
 /* Ask the collector to watch the tree under pid as Process(label) (see
  * "watch" above); cg may be NULL. The label it gave goes to label_out, its

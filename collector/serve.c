@@ -2,10 +2,18 @@
  * serve.c - the collector's answers to control requests (control.h has
  * the protocol; watch.c the requests about process trees).
  *
- * A "sync" takes a sample at once and writes the rows held back, so whoever asked finds the log current up to now
- * whatever the interval: with -i 150 the answer does not wait up to two
- * and a half minutes for the next deadline. Only before the log set's
- * first sample does it wait for that one.
+ * A "sync" takes a sample at once and writes the rows held back, so whoever
+ * asked finds the log current up to now whatever the interval: with -i 150
+ * the answer does not wait up to two and a half minutes for the next
+ * deadline. No request ever waits for a deadline: before the baseline (the
+ * log set starts at its first deadline) there is nothing to be current
+ * about, and a sync is answered at once with samples=0 (a run that joined
+ * a collector just started waited for its first sample: 39.6 s for a
+ * `sleep 1` at -i 30, and more than the client's 120 s at -i 150).
+ *
+ * A marker's KIND may carry its time, "end@SECONDS" (wall clock, the
+ * epoch's seconds with milliseconds): perflog run stamps its end marker
+ * with the moment the command ended, not the moment the marker came.
  *
  * A marker may carry any number of fields; the request's 64 KiB bound is
  * the only limit (perflog run keeps what would not fit in a file beside
@@ -33,12 +41,34 @@ static enum marker_kind kind_of(const char *s)
 	return strcmp(s, "point") ? (enum marker_kind)-1 : MARK_POINT;
 }
 
-/* "mark KIND<TAB>SESSION<TAB>TEXT[<TAB>EXTRA...]", every field escaped. */
+/* "end", or "end@1764626721.095": the kind, and the time when one is
+ * given (*when stays as it is otherwise). A time in the future (beyond a
+ * second of clock granularity) is refused. */
+static enum marker_kind kind_at(char *s, double *when)
+{
+	char *at = strchr(s, '@'), *end;
+
+	if (at) {
+		double t = strtod(at + 1, &end);
+
+		*at = '\0';
+		if (end == at + 1 || *end || !(t > 0) ||
+		    t > util_walltime() + 1.0)
+			return (enum marker_kind)-1;
+		*when = t;
+	}
+	return kind_of(s);
+}
+
+/* "mark KIND[@SECONDS]<TAB>SESSION<TAB>TEXT[<TAB>EXTRA...]", every field
+ * escaped. */
 static void handle_mark(struct collector *c, struct request *r, char *args)
 {
 	size_t n = 1, k = 0;
 	char **field;
 	struct perr pe;
+	enum marker_kind kind;
+	double when = 0;
 	int ok = 0;
 
 	for (const char *p = args; *p; p++)
@@ -58,10 +88,9 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 	}
 	if (n < 3) {
 		server_reply(r, 0, "mark: expected KIND, SESSION and TEXT");
-	} else if ((int)kind_of(field[0]) < 0) {
+	} else if ((int)(kind = kind_at(field[0], &when)) < 0) {
 		server_reply(r, 0, "mark: unknown kind '%.32s'", field[0]);
 	} else {
-		enum marker_kind kind = kind_of(field[0]);
 		int bad = 0;
 
 		/* unescape in place into new strings: field[i] -> u[i] */
@@ -71,10 +100,11 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 			util_strlcpy(pe.msg, "mark: bad escape in a field",
 				     sizeof(pe.msg));
 		else
-			ok = markers_append(logset_writer_dir(c->w), kind,
-					    field[1], field[2],
-					    (const char *const *)field + 3,
-					    n - 3, &pe) == 0;
+			ok = markers_append_at(logset_writer_dir(c->w),
+					       when > 0 ? when : util_walltime(),
+					       kind, field[1], field[2],
+					       (const char *const *)field + 3,
+					       n - 3, &pe) == 0;
 		if (ok && kind == MARK_BEGIN)
 			sessions_begin(c, field[1]);
 		else if (ok && kind == MARK_END)
@@ -89,20 +119,13 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 	free(field);
 }
 
-/* The sync after its sample (taken: 0, or -1 when none could be). */
-static void finish_sync(struct collector *c, struct request *r, int taken)
+/* The sync after its sample, taken or not (none before the baseline, nor
+ * just after the last one: the log is as current as it can be). */
+static void finish_sync(struct collector *c, struct request *r)
 {
 	struct perr pe;
 
-	if (taken < 0 && !c->samples) {
-		/* the log set has no sample yet: wait for its first */
-		if (c->nsync < MAX_SYNC)
-			c->sync[c->nsync++] = *r;
-		else
-			server_reply(r, 0, "too many waiting clients");
-		return;
-	}
-	if (logset_flush(c->w, &pe) < 0) {
+	if (c->samples && logset_flush(c->w, &pe) < 0) {
 		complain(&c->c_write, util_monotonic(), "%s", pe.msg);
 		server_reply(r, 0, "%s", pe.msg);
 		return;
@@ -110,11 +133,11 @@ static void finish_sync(struct collector *c, struct request *r, int taken)
 	server_reply(r, 1, "samples=%lu", c->samples);
 }
 
-void serve_finish(struct collector *c, struct loop_request *lr, int taken)
+void serve_finish(struct collector *c, struct loop_request *lr)
 {
 	switch (lr->finish) {
 	case FINISH_SYNC:
-		finish_sync(c, &lr->r, taken);
+		finish_sync(c, &lr->r);
 		break;
 	case FINISH_WATCH:
 	case FINISH_UNWATCH:

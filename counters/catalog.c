@@ -462,6 +462,17 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.sysstat = "none (docker stats: throttled_time)",
 		.help = "run queues of the command's quota group held back by the quota, 100 per CPU",
 	},
+	/* the same throttling as a share of time: % Throttled Time adds a
+	 * held run queue per CPU, so it reads 139 where the group was held
+	 * in 70% of its periods; this one is never over 100 */
+	[CTR_PROC_THROTTLED_PERIODS] = {
+		.id = CTR_PROC_THROTTLED_PERIODS, .object = OBJ_PROCESS, .index = 16,
+		.name = "% Throttled Periods", .ds = "proc_thr_periods",
+		.unit = UNIT_PERCENT, PCT,
+		.source = "cpu.stat of the nearest group with a CPU quota: nr_throttled / nr_periods",
+		.sysstat = "none (cAdvisor: container_cpu_cfs_throttled_periods_total / _periods_total)",
+		.help = "share of the quota's periods (cpu.max's period, 100 ms by default) in which the quota held the command's group back",
+	},
 
 	/* where backups land: NFS mounts, SMB shares, tape drives, FC
 	 * ports (sources/procfs_nfs.c ... procfs_fc.c) */
@@ -484,7 +495,7 @@ const struct object_def catalog_objects[OBJ_COUNT] = {
 	[OBJ_TCP] = { .object = OBJ_TCP, .name = "TCP",
 		.file = "TCP", .has_instances = 0, .ncounters = 3 },
 	[OBJ_PROCESS] = { .object = OBJ_PROCESS, .name = "Process",
-		.file = "Process", .has_instances = 1, .ncounters = 16 },
+		.file = "Process", .has_instances = 1, .ncounters = 17 },
 	[OBJ_NFS] = { .object = OBJ_NFS, .name = "NFS Client",
 		.file = "NFSClient", .has_instances = 1, .ncounters = 12 },
 	[OBJ_CIFS] = { .object = OBJ_CIFS, .name = "CIFS Share",

@@ -114,6 +114,9 @@ _perflog_logsets()
 	((${#COMPREPLY[@]})) || COMPREPLY=($(compgen -d -- "$1"))
 }
 
+# The running collectors' log sets, one a line. They are paths anyone
+# could have chosen (a directory named "$(cmd)"): never hand them to
+# compgen -W, which expands what it is given; _perflog_offer them.
 _perflog_running()
 {
 	"$(_perflog_bin)" status 2>/dev/null | awk 'NR > 1 && $NF ~ /^\// { print $NF }'
@@ -205,7 +208,8 @@ _perflog()
 		_perflog_logsets "$cur"
 		return ;;
 	-d | --dir)
-		COMPREPLY=($(compgen -W "$(_perflog_running)" -- "$cur"))
+		_perflog_dequote "$cur"
+		_perflog_offer < <(_perflog_running)
 		((${#COMPREPLY[@]})) || _perflog_logsets "$cur"
 		return ;;
 	--from)
@@ -242,7 +246,8 @@ _perflog()
 	case $cmd in
 	view | report | export) _perflog_logsets "$cur" ;;
 	stop)
-		COMPREPLY=($(compgen -W "$(_perflog_running)" -- "$cur"))
+		_perflog_dequote "$cur"
+		_perflog_offer < <(_perflog_running)
 		((${#COMPREPLY[@]})) || _perflog_logsets "$cur" ;;
 	estimate)
 		compopt -o filenames 2>/dev/null

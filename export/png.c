@@ -8,7 +8,12 @@
  * lines with their GPRINT legend, PRINTs of the same VDEFs for the
  * caller, what the points are, and a VRULE per marker. Text that ends up in the
  * graph (legends, labels, the title) is escaped: ':' is rrdtool's field
- * separator and a backslash starts its alignment codes.
+ * separator and a backslash starts its alignment codes. A legend is always
+ * given as "legend=TEXT": librrd (1.7) reads a field of a VRULE, LINE or
+ * AREA that looks like one of its options ("color=#0F0", "legend=X",
+ * "dash-offset=3") as that option, so a marker text or an instance name
+ * in the plain position could recolour a rule or replace or remove its
+ * legend; after "legend=" the rest of the field is only text.
  */
 #include "png.h"
 
@@ -257,7 +262,7 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 		add(a, "CDEF:sp%zu=r0,POP,TIME,%lld,GT,TIME,STEPWIDTH,-,%lld,LE,*,INF,UNKN,IF",
 		    k, (long long)o->spans[k].begin, (long long)o->spans[k].end);
 		/* session legends flow on one line instead of a line each */
-		add(a, "AREA:sp%zu%s:session %s", k, shade[k % 3],
+		add(a, "AREA:sp%zu%s:legend=session %s", k, shade[k % 3],
 		    esc(txt, sizeof(txt), o->spans[k].label));
 	}
 	if (shown)
@@ -305,10 +310,10 @@ static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
 		char cut[48];
 		snprintf(cut, sizeof(cut), "%-*.*s", (int)pad, (int)pad, lg);
 		if (stack)
-			add(a, "AREA:v%zu%s:%s%s", i, palette[i % NPALETTE],
+			add(a, "AREA:v%zu%s:legend=%s%s", i, palette[i % NPALETTE],
 			    esc(txt, sizeof(txt), cut), i ? ":STACK" : "");
 		else
-			add(a, "LINE2:v%zu%s:%s", i, palette[i % NPALETTE],
+			add(a, "LINE2:v%zu%s:legend=%s", i, palette[i % NPALETTE],
 			    esc(txt, sizeof(txt), cut));
 		/* with a band, the lowest and highest sample */
 		add(a, "VDEF:mn%zu=%s%zu,MINIMUM", i, band[i] ? "lo" : "v", i);
@@ -345,7 +350,7 @@ static void add_marks(struct strbuf *a, const struct png_options *o)
 			unlabelled += !dup;
 			continue;
 		}
-		add(a, "VRULE:%lld#C00000:%s:dashes", (long long)o->marks[k].t,
+		add(a, "VRULE:%lld#C00000:legend=%s:dashes", (long long)o->marks[k].t,
 		    esc_cut(txt, sizeof(txt), o->marks[k].label,
 			    PNG_MARKER_LABEL_CHARS));
 		labelled++;
@@ -406,6 +411,17 @@ static void read_legend(const rrd_info_t *info, size_t nseries,
 			legend[k / 3].avg = v;
 		else
 			legend[k / 3].max = v;
+	}
+}
+
+/* Every legend text the graph drew, one a line, rrdtool's indent off. */
+static void read_texts(const rrd_info_t *info, struct strbuf *out)
+{
+	for (const rrd_info_t *p = info; p; p = p->next) {
+		if (p->type != RD_I_STR || strncmp(p->key, "legend[", 7))
+			continue;
+		strbuf_printf(out, "%s\n",
+			      p->value.u_str + strspn(p->value.u_str, " "));
 	}
 }
 
@@ -498,6 +514,8 @@ static int render(const char *path, const struct png_chart *c, int stack,
 			rrd_clear_error();
 		}
 	}
+	if (info && o->legends)
+		read_texts(info, o->legends);
 	if (info && legend) {
 		read_legend(info, c->nseries, legend);
 		for (size_t i = 0; i < c->nseries; i++)

@@ -23,7 +23,9 @@
  *   (the highest sample, not the highest average), and a line under the
  *   legends says what the points are ("avg of 1 min rows, band
  *   min..max", png_rows_note);
- * - markers as labelled dashed vertical rules (VRULE);
+ * - markers as labelled dashed vertical rules (VRULE); every legend is
+ *   given as "legend=TEXT", so a text like "color=#0F0" or "legend=X"
+ *   is drawn as it is, never taken for one of librrd's options;
  * - another host's set on the reference clock: every DEF followed by
  *   SHIFT:vname:shift (rrd_graph fetches [from - shift, to - shift] and
  *   moves it), marks and spans given on the reference clock already;
@@ -40,6 +42,8 @@
 #include <time.h>
 
 #include "../common/util.h"
+
+struct strbuf;
 
 #define PNG_DEFAULT_WIDTH 1000
 #define PNG_DEFAULT_HEIGHT 400
@@ -83,6 +87,8 @@ struct png_options {
 	size_t nmarks;
 	const struct png_span *spans;
 	size_t nspans;
+	struct strbuf *legends;	/* when not NULL: every legend text drawn
+				   (series, sessions, markers), one a line */
 	long shift;		/* seconds added to the files' times: each DEF
 				   is SHIFTed, so another host's set draws on
 				   the reference clock (logs/align.h); last,

@@ -64,6 +64,11 @@ struct session {
 int markers_append(const char *dir, enum marker_kind kind,
 		   const char *session, const char *text,
 		   const char *const *extra, size_t nextra, struct perr *e);
+/* The same stamped when (wall clock seconds) instead of now: an end
+ * marker stamped at the moment its command ended. */
+int markers_append_at(const char *dir, double when, enum marker_kind kind,
+		      const char *session, const char *text,
+		      const char *const *extra, size_t nextra, struct perr *e);
 
 /* Format one marker line (with its newline) into a malloc'ed string. */
 char *markers_format(double when, enum marker_kind kind, const char *session,

@@ -78,8 +78,10 @@ int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
 	return 0;
 }
 
-/* The quota group's throttled time in microseconds, or SRC_NA. */
-static uint64_t throttled(const char *dir, int v1)
+/* The quota group's throttling from its cpu.stat: the throttled time in
+ * microseconds, the periods and the throttled periods (SRC_NA each when
+ * unknown). */
+static void throttled(const char *dir, int v1, struct cgstat_raw *out)
 {
 	const char *key = v1 ? "throttled_time " : "throttled_usec ";
 	char path[PATH_MAX + 32], buf[1024], *p;
@@ -87,12 +89,16 @@ static uint64_t throttled(const char *dir, int v1)
 
 	if (join(path, sizeof(path), dir, "cpu.stat") < 0 ||
 	    util_read_small(path, buf, sizeof(buf)) <= 0)
-		return SRC_NA;
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		return;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (!strncmp(p, key, strlen(key)) &&
 		    sscanf(p + strlen(key), "%" SCNu64, &v) == 1)
-			return v1 ? v / 1000 : v;
-	return SRC_NA;
+			out->throttled_us = v1 ? v / 1000 : v;
+		else if (sscanf(p, "nr_periods %" SCNu64, &v) == 1)
+			out->nr_periods = v;
+		else if (sscanf(p, "nr_throttled %" SCNu64, &v) == 1)
+			out->nr_throttled = v;
+	}
 }
 
 void cgstat_read(const struct cgroup_set *g, double mono,
@@ -105,7 +111,7 @@ void cgstat_read(const struct cgroup_set *g, double mono,
 	memset(out, 0, sizeof(*out));
 	out->mono = mono;
 	out->quota_cpus = NAN;
-	out->throttled_us = SRC_NA;
+	out->throttled_us = out->nr_periods = out->nr_throttled = SRC_NA;
 	for (int r = 0; r < PSI_COUNT; r++) {
 		out->psi[r].some_us = out->psi[r].full_us = SRC_NA;
 		if (g && g->v2[0] &&
@@ -117,7 +123,7 @@ void cgstat_read(const struct cgroup_set *g, double mono,
 	if (!cgstat_find_quota(g->v2, 0, out))
 		v1 = cgstat_find_quota(g->cpu, 1, out);
 	if (out->quota)
-		out->throttled_us = throttled(out->quota_dir, v1);
-	else
-		out->throttled_us = 0;	/* nothing can hold it back */
+		throttled(out->quota_dir, v1, out);
+	else	/* nothing can hold it back */
+		out->throttled_us = out->nr_periods = out->nr_throttled = 0;
 }

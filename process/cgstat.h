@@ -25,7 +25,9 @@
  * The kernel adds a run queue's throttled span to throttled_time once per
  * CPU whose queue of the group was held, so % Throttled Time is 100 per
  * CPU (like % Processor Time): a quota of a quarter CPU over one busy
- * thread gives about 75, over two threads on two CPUs up to 150.
+ * thread gives about 75, over two threads on two CPUs up to 150. The
+ * share of time the group was held is cpu.stat's nr_throttled over
+ * nr_periods (both v1 and v2): % Throttled Periods, never over 100.
  *
  * Directories are runtime arguments: unit tests point them at plain files
  * under a temporary directory.
@@ -47,6 +49,9 @@ struct cgstat_raw {
 	char quota_dir[PATH_MAX];
 	uint64_t throttled_us;	/* the quota group's throttled time; SRC_NA
 				 * unknown; 0 with no quota (none possible) */
+	uint64_t nr_periods;	/* its quota periods gone by, and those in */
+	uint64_t nr_throttled;	/* which it was held (SRC_NA unknown; 0
+				 * with no quota) */
 };
 
 /* Read the command's groups g now (mono is the caller's clock). */

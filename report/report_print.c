@@ -150,7 +150,7 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 	static const char *const label[WS_N] = { "running", "CPU wait",
 		"disk wait", "network wait", "other wait", "sleep" };
 	int d = report_waits_dominant(w);
-	char q[32] = "";
+	char q[32] = "", p[48] = "";
 
 	if (!w->have)
 		return;
@@ -178,10 +178,13 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 			isnan(w->guessed) ? 100.0 : w->guessed);
 	if (!isnan(w->quota))
 		snprintf(q, sizeof(q), ", CPU quota %.2g", w->quota);
+	if (w->thr_periods.n)
+		snprintf(p, sizeof(p), "throttled in %.0f%% of its periods, ",
+			 w->thr_periods.avg);
 	if (w->stall_cpu.n || w->stall_io.n || w->stall_mem.n || w->throttled.n)
-		fprintf(f, "    its cgroup: stalled on CPU %.0f%%, I/O %.0f%%, memory %.0f%%; throttled %.0f%%%s\n",
+		fprintf(f, "    its cgroup: stalled on CPU %.0f%%, I/O %.0f%%, memory %.0f%%; %s%% Throttled Time %.0f (100 per CPU)%s\n",
 			w->stall_cpu.avg, w->stall_io.avg, w->stall_mem.avg,
-			w->throttled.avg, q);
+			p, w->throttled.avg, q);
 }
 
 static void print_instr(FILE *f, const struct report_session *s)

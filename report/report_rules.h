@@ -112,7 +112,9 @@ struct report_waits {
 	int hidden;			/* wait channels hidden (waits.hidden) */
 	double guessed;			/* % of blocked ticks by the letter */
 	/* the command's cgroup (Process counters over the session) */
-	struct report_stat stall_cpu, stall_io, stall_mem, throttled;
+	struct report_stat stall_cpu, stall_io, stall_mem;
+	struct report_stat throttled;	/* % Throttled Time: 100 per CPU */
+	struct report_stat thr_periods;	/* % Throttled Periods: of time */
 	struct report_stat io_read, io_write;	/* the tree's bytes/s */
 	double quota;			/* CPUs (cgroup.cpu_quota), NAN none */
 };

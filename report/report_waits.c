@@ -159,6 +159,17 @@ static void describe_cpu(const struct report_figures *f,
 		 "the client keeps the CPUs busy: compression, encryption or deduplication; lighter settings or more CPUs");
 }
 
+/* "throttled in 70% of its periods; % Throttled Time 139, 100 per CPU":
+ * % Throttled Time adds a held run queue per CPU, so it is no share of
+ * the time; the periods' share is (a log set from before that counter
+ * has only the first). */
+static void throttling(const struct report_waits *w, struct report_verdict *v)
+{
+	if (w->thr_periods.n)
+		ADD("throttled in %.0f%% of its periods; ", w->thr_periods.avg);
+	ADD("%% Throttled Time %.0f, 100 per CPU", w->throttled.avg);
+}
+
 static void describe_cpu_wait(const struct report_figures *f,
 			      const struct report_waits *w, const double *p,
 			      enum report_kind k, struct report_verdict *v)
@@ -171,8 +182,9 @@ static void describe_cpu_wait(const struct report_figures *f,
 		ADD("; its cgroup's quota");
 		if (!isnan(w->quota))
 			ADD(" of %.2g CPU", w->quota);
-		ADD(" held it back (throttled %.0f%% of the time)",
-		    w->throttled.avg);
+		ADD(" held it back (");
+		throttling(w, v);
+		ADD(")");
 	}
 	host_cpu(f, v);
 	if (k == REPORT_W_CONTENTION && f->runq.n)

@@ -20,6 +20,9 @@
 
 #define WAITS_FILE_MAX (64u << 20)
 
+/* the cgroup's counters read beside the wait states */
+#define NMORE 7
+
 /* The Process counters of instance proc over the session: the wait
  * states from the rows (w->all, when known) and the cgroup's. */
 static void from_counters(struct logset *ls, const struct report_session *s,
@@ -28,20 +31,21 @@ static void from_counters(struct logset *ls, const struct report_session *s,
 	static const enum counter_id state[WS_N] = { CTR_PROC_PROCESSOR_TIME,
 		CTR_PROC_CPU_WAIT, CTR_PROC_DISK_WAIT, CTR_PROC_NET_WAIT,
 		CTR_PROC_OTHER_WAIT, CTR_PROC_SLEEP };
-	const enum counter_id more[6] = { CTR_PROC_CPU_SOME, CTR_PROC_IO_SOME,
-		CTR_PROC_MEM_SOME, CTR_PROC_THROTTLED, CTR_PROC_IO_READ,
-		CTR_PROC_IO_WRITE };
-	struct report_stat *st[6] = { &w->stall_cpu, &w->stall_io,
-		&w->stall_mem, &w->throttled, &w->io_read, &w->io_write };
+	const enum counter_id more[NMORE] = { CTR_PROC_CPU_SOME,
+		CTR_PROC_IO_SOME, CTR_PROC_MEM_SOME, CTR_PROC_THROTTLED,
+		CTR_PROC_THROTTLED_PERIODS, CTR_PROC_IO_READ, CTR_PROC_IO_WRITE };
+	struct report_stat *st[NMORE] = { &w->stall_cpu, &w->stall_io,
+		&w->stall_mem, &w->throttled, &w->thr_periods, &w->io_read,
+		&w->io_write };
 	const struct logset_meta *m = logset_meta(ls);
-	size_t idx[WS_N + 6], n = 0;
-	long col[WS_N + 6];
+	size_t idx[WS_N + NMORE], n = 0;
+	long col[WS_N + NMORE];
 	struct logset_series ser;
 	struct perr e;
 	double avg[WS_N], sum = 0;
 	int known = 1;
 
-	for (int k = 0; k < WS_N + 6; k++) {
+	for (int k = 0; k < WS_N + NMORE; k++) {
 		col[k] = lookup_counter(m, k < WS_N ? state[k] : more[k - WS_N],
 					proc);
 		if (col[k] >= 0)
@@ -51,7 +55,7 @@ static void from_counters(struct logset *ls, const struct report_session *s,
 			       s->end > s->begin ? s->end : s->begin + 1,
 			       "AVERAGE", m->interval, &ser, &e) < 0)
 		return;
-	for (int k = 0, j = 0; k < WS_N + 6; k++) {
+	for (int k = 0, j = 0; k < WS_N + NMORE; k++) {
 		struct report_stat x;
 
 		if (col[k] < 0) {
@@ -135,7 +139,8 @@ void report_waits_of(struct logset *ls, const char *dir,
 		     const struct report_session *s, struct report_waits *w)
 {
 	struct report_stat *st[] = { &w->stall_cpu, &w->stall_io,
-		&w->stall_mem, &w->throttled, &w->io_read, &w->io_write };
+		&w->stall_mem, &w->throttled, &w->thr_periods, &w->io_read,
+		&w->io_write };
 	const char *proc;
 
 	memset(w, 0, sizeof(*w));

@@ -40,6 +40,8 @@
  *   cmd=COMMAND LINE  status=N  signal=N (when killed)  duration=S.mmm
  *   output=output-LABEL.log  output.bytes=N (all the output)
  *   output.cut=N (bytes not kept: the file holds the last --output bytes)
+ *   output.after=N (bytes after the command's end, from processes it left)
+ *   left=N left.procs=PID:NAME,... (its tree's processes still alive)
  *   summary.cut=N (bytes of summary lines the parser did not see)
  *   rusage.utime=S.mmm rusage.stime=S.mmm rusage.maxrss_kb=N
  *   rusage.minflt=N rusage.majflt=N rusage.inblock=N rusage.oublock=N
@@ -74,6 +76,15 @@
 #include "../collector/settings.h"
 
 #define ME "perflog run"
+
+/* After the command's end its output is copied until the pipes close, or
+ * nothing came for RUN_IDLE seconds, or RUN_DRAIN seconds have gone by
+ * whatever comes: a background job the command left (`(while :; do echo
+ * tick; sleep 1; done) &`) would otherwise keep the run going for ever. */
+#define RUN_IDLE 2.0
+#define RUN_DRAIN 5.0
+/* processes left alive named in the end marker (left.procs) */
+#define RUN_LEFT_MAX 32
 
 static void usage(FILE *f)
 {
@@ -154,6 +165,12 @@ struct run {
 	struct run_output out;
 	char outname[SRC_NAME_MAX + 16];
 	int status;
+	double end_wall;		/* wall clock when the command ended */
+	unsigned long long after;	/* bytes of output after its end */
+	int cut;			/* the output was still coming */
+	long nleft;			/* processes of its tree left alive */
+	pid_t left[RUN_LEFT_MAX];
+	char left_comm[RUN_LEFT_MAX][16];
 };
 
 /* A label safe as a file name part and an instance name. */
@@ -380,15 +397,17 @@ static int begin(struct run *r, int po[2], int pe[2])
 	return shim_go(&r->shim);
 }
 
-/* 5-6. Copy the output until the command has ended and its pipes closed
- * (or stayed idle for 2 s after its end: a daemon it left may hold
- * them); relay the signals that came. */
+/* 5-6. Copy the output until the command has ended and its pipes closed,
+ * or for a bounded time after its end (RUN_IDLE, RUN_DRAIN: processes it
+ * left may hold the pipes); relay the signals that came. A signal after
+ * the command's end stops the copying at once. */
 static void pump(struct run *r, int out, int err)
 {
-	double idle_since = 0;
-	int shim_fd_open = 1;
+	double idle_since = 0, ended = 0;
+	unsigned long long at_end = 0;
+	int shim_fd_open = 1, stop = 0;
 
-	while (out >= 0 || err >= 0 || !r->shim.exited) {
+	while (!stop && (out >= 0 || err >= 0 || !r->shim.exited)) {
 		struct pollfd p[3];
 		nfds_t np = 0;
 		int ready;
@@ -398,6 +417,8 @@ static void pump(struct run *r, int out, int err)
 				g_pending[relayed[i]] = 0;
 				if (!r->shim.exited && r->shim.cmd > 0)
 					kill(r->shim.cmd, relayed[i]);
+				else if (r->shim.exited)
+					stop = 1;
 			}
 		if (out >= 0)
 			p[np++] = (struct pollfd){ .fd = out, .events = POLLIN };
@@ -419,17 +440,58 @@ static void pump(struct run *r, int out, int err)
 			else if (shim_read(&r->shim) < 0)
 				shim_fd_open = 0;
 		}
+		if (r->shim.exited && !ended) {
+			ended = util_monotonic();
+			at_end = r->out.total;
+			r->end_wall = util_walltime() - (ended - r->shim.t1);
+		}
 		if (ready > 0)
 			idle_since = 0;
 		else if (r->shim.exited && !idle_since)
 			idle_since = util_monotonic();
-		if (idle_since && util_monotonic() - idle_since > 2.0)
+		if ((idle_since && util_monotonic() - idle_since > RUN_IDLE) ||
+		    (ended && util_monotonic() - ended > RUN_DRAIN))
 			break;
 	}
+	r->cut = out >= 0 || err >= 0;
+	if (ended)
+		r->after = r->out.total - at_end;
 	if (out >= 0)
 		close(out);
 	if (err >= 0)
 		close(err);
+	r->nleft = shim_left(&r->shim, r->left, r->left_comm, RUN_LEFT_MAX);
+	if (r->nleft) {
+		char list[256] = "";
+
+		for (long i = 0; i < r->nleft && i < 4; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%ld %s", i ? ", " : "", (long)r->left[i],
+				 r->left_comm[i]);
+		fprintf(stderr, ME ": the command ended; %ld process(es) it left still run (%s%s)%s\n",
+			r->nleft, list, r->nleft > 4 ? ", ..." : "",
+			r->cut ? "; their output is no longer copied" : "");
+	}
+}
+
+/* "1234:sh,1240:sleep": the processes left alive, for the end marker. */
+static void left_extras(const struct run *r, struct run_extras *x)
+{
+	char procs[RUN_LEFT_MAX * 24] = "";
+	size_t len = 0;
+
+	if (!r->nleft)
+		return;
+	for (long i = 0; i < r->nleft && i < RUN_LEFT_MAX; i++) {
+		int w = snprintf(procs + len, sizeof(procs) - len, "%s%ld:%s",
+				 i ? "," : "", (long)r->left[i], r->left_comm[i]);
+
+		if (w < 0 || (size_t)w >= sizeof(procs) - len)
+			break;
+		len += (size_t)w;
+	}
+	run_extra_add(x, "left=%ld", r->nleft);
+	run_extra_add(x, "left.procs=%s", procs);
 }
 
 /* The end marker's fields (listed at the top of the file). */
@@ -455,6 +517,9 @@ static void end_extras(struct run *r, struct run_extras *x)
 		run_extra_add(x, "output.cut=%llu", run_output_cut(&r->out));
 	if (r->out.keep_cut)
 		run_extra_add(x, "summary.cut=%llu", r->out.keep_cut);
+	if (r->after)
+		run_extra_add(x, "output.after=%llu", r->after);
+	left_extras(r, x);
 	run_extra_add(x, "rusage.utime=%.3f",
 		      ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
 	run_extra_add(x, "rusage.stime=%.3f",
@@ -534,7 +599,8 @@ static int finish(struct run *r)
 			 WTERMSIG(s->status));
 	else
 		snprintf(text, sizeof(text), "exit %d", r->status);
-	if (run_mark(&r->col, MARK_END, r->label, text, &x, &e) < 0) {
+	if (run_mark_at(&r->col, r->end_wall, MARK_END, r->label, text, &x,
+			&e) < 0) {
 		fprintf(stderr, ME ": end marker: %s\n", e.msg);
 		rc = -1;
 	}

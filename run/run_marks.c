@@ -122,16 +122,18 @@ static int fits_inline(const struct run_extras *x)
 }
 
 /* Through the collector, else straight into markers.tsv. */
-static int write_marker(const struct collector_info *col,
+static int write_marker(const struct collector_info *col, double when,
 			enum marker_kind kind, const char *session,
 			const char *text, const char *const *v, size_t n,
 			struct perr *e)
 {
 	struct perr ce;
 
-	if (control_mark(col->logset, kind, session, text, v, n, &ce) == 0)
+	if (control_mark_at(col->logset, when, kind, session, text, v, n,
+			    &ce) == 0)
 		return 0;
-	if (markers_append(col->logset, kind, session, text, v, n, e) == 0)
+	if (markers_append_at(col->logset, when > 0 ? when : util_walltime(),
+			      kind, session, text, v, n, e) == 0)
 		return 0;
 	return perr_set(e, "%s; and %s", ce.msg, e->msg);
 }
@@ -140,13 +142,20 @@ int run_mark(const struct collector_info *col, enum marker_kind kind,
 	     const char *session, const char *text,
 	     const struct run_extras *x, struct perr *e)
 {
+	return run_mark_at(col, 0, kind, session, text, x, e);
+}
+
+int run_mark_at(const struct collector_info *col, double when,
+		enum marker_kind kind, const char *session, const char *text,
+		const struct run_extras *x, struct perr *e)
+{
 	struct run_extras keep = { 0 };
 	char name[128];
 	struct perr fe;
 	int rc;
 
 	if (fits_inline(x))
-		return write_marker(col, kind, session, text,
+		return write_marker(col, when, kind, session, text,
 				    (const char *const *)x->v, x->n, e);
 	for (size_t i = 0; i < x->n && keep.n < INLINE_FIELDS - 2; i++)
 		if (short_field(x->v[i]))
@@ -160,7 +169,7 @@ int run_mark(const struct collector_info *col, enum marker_kind kind,
 		run_extra_add(&keep, "figures.lost=%zu", x->n - keep.n);
 		run_extra_add(&keep, "figures.error=%s", fe.msg);
 	}
-	rc = write_marker(col, kind, session, text,
+	rc = write_marker(col, when, kind, session, text,
 			  (const char *const *)keep.v, keep.n, e);
 	run_extras_free(&keep);
 	return rc;

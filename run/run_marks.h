@@ -42,5 +42,10 @@ char *run_marker_text(const char *s);
 int run_mark(const struct collector_info *col, enum marker_kind kind,
 	     const char *session, const char *text,
 	     const struct run_extras *x, struct perr *e);
+/* The same stamped when (wall clock seconds; 0: now): the end marker
+ * bears the moment the command ended, however long closing took. */
+int run_mark_at(const struct collector_info *col, double when,
+		enum marker_kind kind, const char *session, const char *text,
+		const struct run_extras *x, struct perr *e);
 
 #endif

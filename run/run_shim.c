@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "run_shim.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -19,6 +20,8 @@
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "../process/process.h"
 
 enum { SHIM_PID, SHIM_EXIT, SHIM_RUSAGE };
 
@@ -66,6 +69,11 @@ static void exec_command(char **argv, int out, int err, const char *logset,
 
 	for (size_t i = 0; i < nsigs; i++)
 		sigaction(sigs[i], &orig[i], NULL);
+	/* perflog ignores SIGPIPE (perflog.c), and an ignored signal
+	 * survives exec: the command gets the default, so a job it leaves
+	 * behind writing to our pipes ends when we stop reading them
+	 * (RUN_DRAIN, cmd_run.c) instead of writing into nothing for ever */
+	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	dup2(out, 1);
@@ -273,4 +281,90 @@ void shim_finish(struct shim *s)
 	while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	s->pid = 0;
+}
+
+/* One /proc/PID/stat, parsed; -1 when the process is gone. */
+static int read_stat(pid_t pid, struct pidstat *ps)
+{
+	char path[64], buf[1024];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return pidstat_parse(buf, ps);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = ((const struct pidstat *)a)->pid;
+	pid_t y = ((const struct pidstat *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+long shim_left(const struct shim *s, pid_t *pid, char (*comm)[16],
+	       size_t max)
+{
+	struct pidstat *all = NULL;
+	size_t n = 0, cap = 0;
+	long found = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	if (s->pid <= 0 || !(dir = opendir("/proc")))
+		return 0;
+	while ((d = readdir(dir))) {
+		struct pidstat ps;
+		char *end;
+		long p = strtol(d->d_name, &end, 10);
+
+		if (p <= 0 || *end || read_stat((pid_t)p, &ps) < 0 ||
+		    ps.state == 'Z')
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 512;
+			struct pidstat *v = realloc(all, nc * sizeof(*v));
+
+			if (!v)
+				break;
+			all = v;
+			cap = nc;
+		}
+		all[n++] = ps;
+	}
+	closedir(dir);
+	qsort(all, n, sizeof(*all), by_pid);
+	/* a descendant: its parents lead to the shim (a chain is at most
+	 * as long as the table) */
+	for (size_t i = 0; i < n; i++) {
+		pid_t up = all[i].ppid;
+		size_t hops = 0;
+
+		if (all[i].pid == s->pid)
+			continue;
+		while (up > 1 && up != s->pid && hops++ < n) {
+			struct pidstat key = { .pid = up };
+			const struct pidstat *k = bsearch(&key, all, n,
+							  sizeof(*all), by_pid);
+
+			up = k ? k->ppid : 0;
+		}
+		if (up != s->pid)
+			continue;
+		if ((size_t)found < max) {
+			pid[found] = all[i].pid;
+			memcpy(comm[found], all[i].comm, sizeof(comm[0]));
+		}
+		found++;
+	}
+	free(all);
+	return found;
 }

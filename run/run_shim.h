@@ -68,6 +68,14 @@ int shim_read(struct shim *s);
  * s->ru. 0 or -1. */
 int shim_rusage(struct shim *s);
 
+/* The processes of the command's tree still alive (its descendants: the
+ * shim adopts every orphan, so a background job or a daemon the command
+ * left is one): up to max pids and names (comm) into pid[] and comm[],
+ * the shim itself left out. Returns how many there are (may be > max),
+ * from one pass over /proc. */
+long shim_left(const struct shim *s, pid_t *pid, char (*comm)[16],
+	       size_t max);
+
 /* Tell the shim to exit and wait for it. */
 void shim_finish(struct shim *s);
 

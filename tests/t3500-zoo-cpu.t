@@ -70,11 +70,12 @@ like "$(zoo_line gzip1)" "one CPU's worth|CPU contention" 'gzip1: one CPU'"'"'s 
 zoo_check gzipN CPU 'cpu|cpu_wait'
 if [ -n "$quota" ]; then
 	zoo_check quota CPU cpu_wait '^Bottleneck: CPU quota: runnable but not running'
-	like "$(zoo_line quota)" 'quota of 0.25 CPU held it back' 'quota: its size and the throttling'
+	like "$(zoo_line quota)" 'quota of 0.25 CPU held it back \(throttled in [0-9]+% of its periods; % Throttled Time [0-9]+, 100 per CPU\)' 'quota: its size and the throttling, as a share of its periods with the per-CPU figure beside it'
 	zoo_logged quota '% CPU Wait Time' 30
 	zoo_logged quota '% Throttled Time' 20
+	zoo_logged quota '% Throttled Periods' 50
 else
-	for i in 1 2 3 4 5 6; do skip 'quota: not set up'; done
+	for i in 1 2 3 4 5 6 7; do skip 'quota: not set up'; done
 fi
 zoo_check pace nothing sleep 'slept [0-9]+% of the time by its own choice'
 zoo_logged pace '% Sleep Time' 50

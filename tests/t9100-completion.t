@@ -102,6 +102,18 @@ is "$(comp "$P" mark -d "")" "$set2" 'mark -d: the running collector'"'"'s log s
 is "$(comp "$P" stop "")" "$set2" 'stop: the running collector'"'"'s log set'
 "$P" stop "$set2" >/dev/null
 
+# a log set under a directory whose name is shell code: offered as a
+# path, quoted, never run (compgen -W would create "x" here)
+evil='$(>x)'
+mkdir -p "$SCRATCH/w/$evil"
+set3=$("$P" start -i 1 -o "$SCRATCH/w/$evil")
+got=$(comp "$P" stop "")
+is "$got" "$(printf '%q' "$set3")" 'stop: a collector under "$(>x)" is offered quoted'
+got=$(comp "$P" mark -d "$SCRATCH/w/")
+is "$got" "$(printf '%q' "$set3")" 'mark -d: the same'
+ok 'completion ran nothing from a log set path' sh -c "! test -e x && ! test -e '$SCRATCH/w/x'" || ls -la >&2
+"$P" stop "$set3" >/dev/null
+
 # values that are files, and the command after run --
 touch settings.pml
 has "$(comp "$P" start -c sett)" settings.pml && _result 0 'start -c: files' || _result 1 'start -c: files'

@@ -94,12 +94,14 @@ static void test_v1(void)
 	snprintf(path, sizeof(path), "%s/cpu/quota", root);
 	EQ_STR(a.quota_dir, path, "v1: the quota's group, not the command's own");
 	EQ_INT(a.throttled_us, 1000000, "v1: throttled_time ns -> us");
-	put("cpu/quota/cpu.stat", "nr_periods 20\nnr_throttled 18\nthrottled_time 2500000000\n");
+	put("cpu/quota/cpu.stat", "nr_periods 30\nnr_throttled 15\nthrottled_time 2500000000\n");
 	cgstat_read(&g, 102.0, &b);
 	memset(&iv, 0, sizeof(iv));
 	rates_cgroup(&a, &b, &iv);
 	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 75, 1e-9,
 	       "v1: 1.5 s throttled in 2 s = 75%");
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED_PERIODS), 35, 1e-9,
+	       "v1: 7 of 20 periods throttled = 35%");
 	OK(isnan(at(&iv, CTR_PROC_CPU_SOME)) && isnan(at(&iv, CTR_PROC_MEM_FULL)),
 	   "v1 only: no pressure files, stalls unknown (not 0)");
 
@@ -114,6 +116,8 @@ static void test_v1(void)
 	cgstat_read(&g, 106.0, &b);
 	rates_cgroup(&a, &b, &iv);
 	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 0, 0, "v1: no quota: 0%");
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED_PERIODS), 0, 0,
+	       "v1: no quota: 0% of periods");
 }
 
 static void test_v2(void)
@@ -146,6 +150,9 @@ static void test_v2(void)
 	cgstat_read(&g, 14.0, &b);
 	rates_cgroup(&a, &b, &iv);
 	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 25, 1e-9, "v2: 1 s of 4 throttled");
+	OK(isnan(at(&iv, CTR_PROC_THROTTLED_PERIODS)),
+	   "v2: nr_periods missing from a read: periods unknown");
+
 	EQ_DBL(at(&iv, CTR_PROC_CPU_SOME), 50, 1e-9, "v2: cpu some 2 s of 4");
 	EQ_DBL(at(&iv, CTR_PROC_CPU_FULL), 25, 1e-9, "v2: cpu full 1 s of 4");
 	EQ_DBL(at(&iv, CTR_PROC_MEM_SOME), 100, 1e-9,
@@ -165,6 +172,38 @@ static void test_v2(void)
 	   "no cgroup: everything unknown");
 }
 
+/* two threads on two CPUs under a quota (issue 21): 5.56 s of run queues
+ * held in 4 s is 139% "throttled time", while the group was held in 28 of
+ * its 40 periods: 70% */
+static void test_periods(void)
+{
+	struct cgroup_set g;
+	struct cgstat_raw a, b;
+	struct instance_values iv;
+
+	dir("unified");
+	dir("unified/two");
+	put("unified/two/cpu.max", "50000 100000\n");
+	put("unified/two/cpu.stat", "usage_usec 5\nnr_periods 3\nnr_throttled 1\nthrottled_usec 400000\n");
+	memset(&g, 0, sizeof(g));
+	snprintf(g.v2, sizeof(g.v2), "%s/unified/two", root);
+	cgstat_read(&g, 10.0, &a);
+	put("unified/two/cpu.stat", "usage_usec 5\nnr_periods 43\nnr_throttled 29\nthrottled_usec 5960000\n");
+	cgstat_read(&g, 14.0, &b);
+	EQ_INT(b.nr_periods, 43, "periods: nr_periods");
+	EQ_INT(b.nr_throttled, 29, "periods: nr_throttled");
+	memset(&iv, 0, sizeof(iv));
+	rates_cgroup(&a, &b, &iv);
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 139, 1e-9,
+	       "periods: 5.56 s of run queues held in 4 s: 139, 100 per CPU");
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED_PERIODS), 70, 1e-9,
+	       "periods: 28 of 40 periods throttled: 70%, a share of time");
+	cgstat_read(&g, 15.0, &a);
+	rates_cgroup(&b, &a, &iv);
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED_PERIODS), 0, 0,
+	       "periods: none ended (an idle group): 0%");
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -176,6 +215,7 @@ int main(void)
 	}
 	test_v1();
 	test_v2();
+	test_periods();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch removed");
 	return done_testing();

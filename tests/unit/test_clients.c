@@ -83,6 +83,15 @@ static const struct expect {
 	{ "real/rsync-stats-errors.out", "rsync", 1,	/* two "rsync: " lines */
 	  { 3050007, 3052604, 31, (3052604 + 625) / 6106458.0, 6106458, 2 },
 	  "literal_data", "3,050,000 bytes" },
+	/* de_DE: "Total transferred file size: 3.000.081 bytes", "Total
+	 * bytes sent: 3.002.616", "... received 608 bytes  6.006.448,00
+	 * bytes/sec" (read as 3 bytes, and 0,001 s as 1 s) */
+	{ "real/rsync-stats-de.out", "rsync", 1,
+	  { 3000081, 3002616, 31, (3002616 + 608) / 6006448.0, 6006448, 0 },
+	  "file_list_generation_time", "0,001 seconds" },
+	{ "real/rsync-stats-de-human.out", "rsync", 1,	/* "3,00M", "2,00M bytes/sec" */
+	  { 3.00e6, 3.00e6, 31, (3.00e6 + 608) / 2.00e6, 2.00e6, 0 },
+	  "bytes_per_sec", "2,00M bytes/sec" },
 	{ "real/rsync-stats-big.out", "rsync", 1,
 	  { 3224275472.0, 3225064548.0, 31, (3225064548.0 + 632) / 339480545.26,
 	    339480545.26, 0 },
@@ -336,6 +345,56 @@ static void check_bounds(void)
 	client_list_free(&l);
 }
 
+/* Localised numbers (issue 21): rsync in de_DE groups with '.' and puts
+ * ',' before the decimals; the whole output decides which it is, and a
+ * number nothing decides is "unreadable", never a wrong one. */
+static void check_localised(void)
+{
+	static const struct { const char *text, *key, *num; double sent; } c[] = {
+		/* no time, rate or speedup line to tell: "3.002" of it
+		 * would be 3 bytes */
+		{ "Total bytes sent: 3.002.896\nTotal bytes received: 608\n",
+		  "client.bytes_sent", "unreadable", NAN },
+		{ "Total bytes sent: 3,002,896\nTotal bytes received: 608\n",
+		  "client.bytes_sent", "3002896", 3002896 },
+		/* the time's ',' tells: '.' groups */
+		{ "File list generation time: 0,001 seconds\nTotal bytes sent: 3.002.896\n",
+		  "client.file_list_generation_time", "0.001", 3002896 },
+		{ "File list generation time: 0.001 seconds\nTotal bytes sent: 3,002,896\n",
+		  "client.file_list_generation_time", "0.001", 3002896 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct client_list l;
+		size_t nx;
+		char name[160];
+		long n = detect_exact(c[i].text, strlen(c[i].text),
+				      client_find("rsync"), &l);
+		char **x = client_extras(&l, &nx);
+		snprintf(name, sizeof(name), "rsync localised %zu: %s.num=%s", i,
+			 c[i].key, c[i].num);
+		EQ_STR(n == 1 ? extra(x, nx, (snprintf(name + 100, 60, "%s.num", c[i].key), name + 100)) : NULL,
+		       c[i].num, name);
+		snprintf(name, sizeof(name), "rsync localised %zu: client.sent", i);
+		EQ_DBL(n == 1 ? l.s[0].norm[CLN_SENT] : -1, c[i].sent,
+		       isnan(c[i].sent) ? 0 : 1e-6, name);
+		client_extras_free(x, nx);
+		client_list_free(&l);
+	}
+	size_t len, nx = 0;
+	char *t = load("real/rsync-stats-de.out", &len);
+	struct client_list l;
+	long n = t ? detect_exact(t, len, NULL, &l) : 0;
+	char **x = n ? client_extras(&l, &nx) : NULL;
+	EQ_STR(x ? extra(x, nx, "client.file_list_generation_time.num") : NULL, "0.001",
+	       "rsync de_DE: 0,001 seconds is 0.001 s");
+	EQ_STR(x ? extra(x, nx, "client.total_file_size.num") : NULL, "3000081",
+	       "rsync de_DE: 3.000.081 bytes");
+	client_extras_free(x, nx);
+	if (n)
+		client_list_free(&l);
+	free(t);
+}
+
 static void check_numbers(void)
 {
 	static const struct { const char *s; size_t len; double v; int size; } nums[] = {
@@ -424,6 +483,7 @@ int main(void)
 	check_sums();
 	check_bounds();
 	check_numbers();
+	check_localised();
 	check_netbackup();
 	return done_testing();
 }

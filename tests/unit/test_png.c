@@ -17,6 +17,7 @@
 
 #include <rrd.h>
 
+#include "../../common/strbuf.h"
 #include "../../export/png.h"
 #include "tap.h"
 
@@ -106,7 +107,7 @@ static void test_band(void)
 	struct png_series s[1] = { { rrd, "busy", "busy", 1, 1 } };
 	struct png_chart c = { "CPU", "%", 1000, 0, 100, s, 1 };
 	struct png_options o = { "h", T0, T0 + BAND_ROWS, 640, 300, NULL, 0,
-				 NULL, 0, 0 };
+				 NULL, 0, NULL, 0 };
 
 	/* the two hours: only the 1-minute archives cover them */
 	OK(png_render(png, &c, &o, lg, &e) == 0, "two hours rendered");
@@ -143,6 +144,20 @@ static void test_band(void)
 	}
 }
 
+/* 1 when text is a whole line of lines */
+static int has_line(const char *lines, const char *text)
+{
+	size_t n = strlen(text);
+
+	for (const char *l = lines; l && *l; l = strchr(l, '\n') + 1) {
+		if (!strncmp(l, text, n) && l[n] == '\n')
+			return 1;
+		if (!strchr(l, '\n'))
+			break;
+	}
+	return 0;
+}
+
 int main(void)
 {
 	char rrd[128], png[128], odd[160];
@@ -166,7 +181,7 @@ int main(void)
 	struct png_mark m[2] = { { T0 + 30, "begin full: backup" },
 				 { T0 + 5000, "outside the range" } };
 	struct png_span sp[1] = { { T0 + 30, T0 + 90, "full" } };
-	struct png_options o = { "host:1", T0, T0 + ROWS, 640, 300, m, 2, sp, 1, 0 };
+	struct png_options o = { "host:1", T0, T0 + ROWS, 640, 300, m, 2, sp, 1, NULL, 0 };
 
 	snprintf(png, sizeof(png), "%s/disk.png", dir);
 	int rc = png_render(png, &c, &o, lg, &e);
@@ -228,6 +243,47 @@ int main(void)
 	rc = png_render_stacked(png, &c, &o, lg, &e);
 	OK(rc == 0, "a stacked chart is drawn");
 	EQ_DBL(lg[0].max, 99, 1e-6, "stacked: a legend keeps its own series' max");
+
+	/* texts that look like rrdtool's options (a marker "legend=X", an
+	 * instance "color=#00FF00") are drawn as they are: librrd took them
+	 * as the VRULE's or LINE's own options and replaced, recoloured or
+	 * dropped the legend */
+	{
+		static const char *const texts[] = {
+			"legend=X", "color=#00FF00", "dash-offset=3", "dashes",
+			"skipscale",
+		};
+		struct png_mark om[5];
+		struct png_series os[1] = { { odd, "busy", "color=#00FF00 busy", 0, 1 } };
+		struct png_chart oc = { "Disk", "%", 1000, 0, 100, os, 1 };
+		struct png_span osp[1] = { { T0 + 30, T0 + 90, "legend=s" } };
+		struct strbuf drawn = STRBUF_INIT;
+		struct png_options oo = o;
+		char want[64];
+
+		for (size_t i = 0; i < 5; i++)
+			om[i] = (struct png_mark){ T0 + 10 + 10 * (time_t)i, texts[i] };
+		oo.marks = om;
+		oo.nmarks = 5;
+		oo.spans = osp;
+		oo.nspans = 1;
+		oo.legends = &drawn;
+		rc = png_render(png, &oc, &oo, lg, &e);
+		OK(rc == 0 && drawn.p, "markers that look like options: drawn");
+		if (rc)
+			printf("# %s\n", e.msg);
+		for (size_t i = 0; i < 5; i++) {
+			snprintf(want, sizeof(want), "marker %s: its legend", texts[i]);
+			OK(has_line(drawn.p, texts[i]), want);
+		}
+		OK(drawn.p && strstr(drawn.p, "color=#00FF00 busy"),
+		   "a series legend that looks like an option is kept");
+		OK(has_line(drawn.p, "session legend=s"),
+		   "a session named legend=s is drawn by its name");
+		if (drawn.p)
+			fprintf(stderr, "# legends drawn:\n%s", drawn.p);
+		strbuf_free(&drawn);
+	}
 
 	/* errors */
 	s[0].file = s[1].file = "/nonexistent/x.rrd";

@@ -229,7 +229,7 @@ static void waits(struct report_waits *w, double run, double cpuw, double disk,
 	w->cpus = run / 100;
 	w->quota = w->guessed = NAN;
 	struct report_stat *st[] = { &w->stall_cpu, &w->stall_io, &w->stall_mem,
-		&w->throttled, &w->io_read, &w->io_write };
+		&w->throttled, &w->thr_periods, &w->io_read, &w->io_write };
 	for (size_t k = 0; k < sizeof(st) / sizeof(st[0]); k++)
 		report_stat_of(NULL, 0, 1, st[k]);
 }
@@ -267,6 +267,31 @@ static void test_client_waits(void)
 	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "CPU quota: runnable but not running 75%",
 		"quota: CPU quota");
 	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "quota of 0.25 CPU", "quota: its size");
+	/* two threads under a quota on two CPUs: % Throttled Time adds a
+	 * held run queue per CPU (139), the group was held in 70% of its
+	 * periods; "throttled 139% of the time" read the first as a share */
+	stat_of(&w.throttled, 139, 0);
+	stat_of(&w.thr_periods, 70, 0);
+	judge_w(&f, &w, NULL, REPORT_W_QUOTA,
+		"held it back (throttled in 70% of its periods; % Throttled Time 139, 100 per CPU)",
+		"quota: throttled in 70% of its periods, the per-CPU figure beside it");
+	{
+		struct report_verdict v;
+
+		report_judge(&f, &w, NULL, &v);
+		OK(!strstr(v.line, "139% of the time"),
+		   "quota: 139 per-CPU throttling is never said as a share of the time");
+		/* a log set from before % Throttled Periods: the per-CPU
+		 * figure alone, named for what it is */
+		stat_of(&w.thr_periods, 0, 0);
+		w.thr_periods.n = 0;
+		report_judge(&f, &w, NULL, &v);
+		OK(strstr(v.line, "held it back (% Throttled Time 139, 100 per CPU)") &&
+		   !strstr(v.line, "of its periods"),
+		   "quota without the periods counter: % Throttled Time by its name");
+		printf("#   %s\n", v.line);
+	}
+	stat_of(&w.throttled, 74, 3);
 	/* the same waits without throttling: the host's CPUs are taken */
 	stat_of(&w.throttled, 0, 0);
 	stat_of(&f.cpu, 100, 0);

@@ -360,6 +360,62 @@ static void test_malformed(void)
 	OK(summary_parse_value("", 0, SUMU_HMS, &v) < 0, "parse_value: empty");
 }
 
+/* Localised numbers (issue 21): NUMBERFORMAT 5 printed "objects
+ * inspected: 12.345", read as 12 files; the whole summary decides the
+ * decimal point, a count has none, and what cannot be decided is
+ * "unreadable", never a wrong number. */
+static void test_numberformat(void)
+{
+	static const char *const files[] = { "sp-numberformat5.txt",
+		"sp-numberformat2.txt", "sp-numberformat6.txt" };
+	for (size_t i = 0; i < 3; i++) {
+		size_t len;
+		char *t = load(files[i], &len), name[128];
+		struct summary_list l = { 0 };
+		long n = t ? summary_parse(t, len, &l) : 0;
+		const struct summary *s = n == 1 ? &l.s[0] : NULL;
+
+		snprintf(name, sizeof(name), "%s: one summary", files[i]);
+		OK(n == 1, name);
+		snprintf(name, sizeof(name), "%s: 12345 objects inspected", files[i]);
+		EQ_DBL(s ? s->f[SUM_OBJECTS_INSPECTED].value : NAN, 12345, 0, name);
+		snprintf(name, sizeof(name), "%s: 6118 backed up", files[i]);
+		EQ_DBL(s ? s->f[SUM_OBJECTS_BACKED_UP].value : NAN, 6118, 0, name);
+		snprintf(name, sizeof(name), "%s: 7,31 GB", files[i]);
+		EQ_DBL(s ? s->f[SUM_BYTES_TRANSFERRED].value : NAN,
+		       7.31 * 1073741824.0, 1, name);
+		snprintf(name, sizeof(name), "%s: 68,76 sec", files[i]);
+		EQ_DBL(s ? s->f[SUM_TRANSFER_TIME].value : NAN, 68.76, 1e-9, name);
+		snprintf(name, sizeof(name), "%s: 111532,44 KB/sec", files[i]);
+		EQ_DBL(s ? s->f[SUM_NETWORK_RATE].value : NAN, 111532.44, 1e-6, name);
+		summary_list_free(&l);
+		free(t);
+	}
+	/* under NUMBERFORMAT 5 "1.035 KB" is 1035 KB (the summary's decimal
+	 * point is ','); a count that is not in groups of three has no
+	 * reading: kept as printed, "unreadable" */
+	static const char mixed[] =
+		"Total number of objects inspected: 12.3456\n"
+		"Total number of bytes transferred: 1.035 KB\n"
+		"Data transfer time: 68,76 sec\n";
+	struct summary_list l = { 0 };
+	size_t nx;
+	long n = summary_parse(mixed, sizeof(mixed) - 1, &l);
+	char **x = summary_extras(&l, &nx);
+	int un = 0, kept = 0;
+	for (size_t i = 0; i < nx; i++) {
+		un |= !strcmp(x[i], "client.objects_inspected.num=unreadable");
+		kept |= !strcmp(x[i], "client.objects_inspected=12.3456");
+	}
+	OK(n == 1 && un && kept, "a count of 12.3456: kept as printed, unreadable");
+	OK(n == 1 && isnan(l.s[0].f[SUM_OBJECTS_INSPECTED].value),
+	   "... and no number for it (not 12)");
+	EQ_DBL(n == 1 ? l.s[0].f[SUM_BYTES_TRANSFERRED].value : NAN, 1035 * 1024.0, 0,
+	       "1.035 KB among decimal commas: 1035 KB");
+	summary_extras_free(x, nx);
+	summary_list_free(&l);
+}
+
 int main(void)
 {
 	test_adsm();
@@ -367,5 +423,6 @@ int main(void)
 	test_extras_and_print();
 	test_set();
 	test_malformed();
+	test_numberformat();
 	return done_testing();
 }

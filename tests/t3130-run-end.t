@@ -1,0 +1,107 @@
+#!/bin/bash
+# perflog run's end, whatever the command leaves and whenever it joins
+# (issue 21, items 5 and 6):
+#   - a background job that keeps printing no longer keeps run going for
+#     ever: run waits a bounded time for the output after the command's
+#     end (5 s at most), then ends the session; the end marker says how
+#     many bytes came after the end (output.after) and which processes
+#     were still alive (left, left.procs)
+#   - a run that joins a collector before its first sample does not wait
+#     for it (39.6 s for a `sleep 1` at -i 30; at -i 150 "no reply"):
+#     sync, watch and unwatch are answered at once, and the end marker is
+#     stamped when the command ended
+#   - SIGTERM, SIGHUP and SIGINT (kill(2)) to run reach the command and
+#     end the run promptly, its session closed
+. "$(dirname "$0")/lib.sh"
+LOGS=$SCRATCH/logs
+export PERFLOG
+
+# field LOGSET KIND SESSION KEY: a field of the session's last KIND marker
+field() { grep -P "\t$2\t$3\t" "$1/markers.tsv" | tail -n 1 | tr '\t' '\n' | sed -n "s/^$4=//p"; }
+# stamp LOGSET KIND SESSION: its marker's time, epoch seconds with ms
+stamp() {
+	t=$(grep -P "\t$2\t$3\t" "$1/markers.tsv" | tail -n 1 | cut -f1)
+	[ -n "$t" ] && printf '%s.%s\n' "$(date -u -d "${t%.*}Z" +%s)" "$(printf '%s' "${t#*.}" | tr -d Z)"
+}
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f\n", b - a }'; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+
+# --- a background job that keeps printing ---
+LS=$($PERFLOG start -o $LOGS -i 1)
+t0=$(now)
+timeout -k 5 60 $PERFLOG run -o "$LS" -l bg -- sh -c \
+	"(while :; do echo tick; sleep 0.5; done) & echo \$! > $SCRATCH/bg.pid; exit 0" \
+	>$SCRATCH/bg.out 2>$SCRATCH/bg.err
+st=$?
+took=$(since "$t0")
+[ -s $SCRATCH/bg.pid ] && track_pid "$(cat $SCRATCH/bg.pid)"
+is "$st" 0 'run of a command that leaves a printing job: its status'
+ok "it returns within 12 s of the command's end (took $took s)" lt "$took" 12
+ok 'the end marker is written' grep -qP '\tend\tbg\t' "$LS/markers.tsv"
+after=$(field "$LS" end bg output.after)
+ok "output.after: bytes that came after the end ($after)" lt 0 "${after:-0}"
+ok "left: the processes still alive ($(field "$LS" end bg left))" lt 0 "$(field "$LS" end bg left)"
+like "$(field "$LS" end bg left.procs)" "(^|,)$(cat $SCRATCH/bg.pid 2>/dev/null):sh(,|$)" 'left.procs names the job by pid and name'
+like "$(cat $SCRATCH/bg.err)" 'the command ended; [0-9]+ process\(es\) it left still run' 'run says so on stderr'
+ok 'the job ends once run stops reading (SIGPIPE at its next write)' \
+	wait_for 5 sh -c "! kill -0 $(cat $SCRATCH/bg.pid) 2>/dev/null"
+$PERFLOG stop "$LS" >/dev/null
+
+# --- joining a collector before its first sample ---
+# -i 60: the first sample is up to two minutes away (the baseline is at
+# the first whole minute); start returns only after it, so it runs in
+# the background and the run joins as soon as the collector answers
+mkdir -p $SCRATCH/l60
+$PERFLOG start -i 60 -o $SCRATCH/l60 >$SCRATCH/start.out 2>&1 & sp=$!
+track_pid $sp
+wait_for 10 sh -c "$PERFLOG status | grep -q '$SCRATCH/l60/'"
+L60=$($PERFLOG status | awk -v d="$SCRATCH/l60/" 'index($NF, d) == 1 { print $NF }')
+ok 'a collector at -i 60 answers' test -n "$L60"
+# --- signals to run end it promptly, the session closed (here before the
+# collector's first sample: the sync after the command waited for it) ---
+# (a background job of a script starts with SIGINT ignored, and run keeps
+# it so, as a shell would: env gives it back its default)
+for sig in TERM HUP INT; do
+	env --default-signal=INT $PERFLOG run -o $SCRATCH/l60 -l "sig$sig" -- sleep 60 2>/dev/null & rp=$!
+	track_pid $rp
+	wait_for 10 grep -qP "\tbegin\tsig$sig\t" "$L60/markers.tsv"
+	sleep 0.3
+	t0=$(now)
+	kill -$sig $rp
+	timeout 10 sh -c "while kill -0 $rp 2>/dev/null; do sleep 0.1; done"
+	took=$(since "$t0")
+	wait $rp
+	st=$?
+	n=$(kill -l $sig)
+	ok "SIG$sig: run ends promptly (took $took s)" lt "$took" 5
+	is "$st" $((128 + n)) "SIG$sig: the command's status (128+$n)"
+	is "$(grep -P "\tend\tsig$sig\t" "$L60/markers.tsv" | cut -f4)" "killed by signal $n" "SIG$sig: its session closed"
+done
+
+t0=$(now)
+timeout -k 5 100 $PERFLOG run -o $SCRATCH/l60 -l early -- sleep 1 2>$SCRATCH/early.err
+st=$?
+took=$(since "$t0")
+is "$st" 0 'run joining it before its first sample'
+ok "returns promptly (took $took s; a whole interval before)" lt "$took" 6
+b=$(stamp "$L60" begin early) e=$(stamp "$L60" end early)
+d=$(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.3f\n", e - b }')
+ok "the end marker is stamped when the command ended (end - begin = $d s)" \
+	sh -c "awk -v d='$d' 'BEGIN { exit !(d >= 0.9 && d < 2.5) }'"
+is "$(grep -c 'no reply' $SCRATCH/early.err)" 0 'no "no reply" from the collector'
+
+# the run that started its collector releases it, even when signalled
+$PERFLOG run -i 1 -o $SCRATCH/own -l own -- sleep 60 2>/dev/null & rp=$!
+track_pid $rp
+wait_for 15 sh -c "grep -qP '\tbegin\town\t' $SCRATCH/own/*/markers.tsv"
+kill -TERM $rp
+wait $rp
+is "$?" 143 'a run that started its collector: SIGTERM'
+ok 'its collector is released: it stops' \
+	wait_for 10 sh -c "! $PERFLOG status | grep -q '$SCRATCH/own/'"
+ok 'and its session is closed' grep -qP '\tend\town\tkilled by signal 15' $SCRATCH/own/*/markers.tsv
+
+$PERFLOG stop "$L60" >/dev/null
+wait $sp 2>/dev/null
+done_testing
