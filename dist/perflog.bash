@@ -194,7 +194,7 @@ _perflog()
 			COMPREPLY=($(compgen -d -- "$cur"))
 		fi
 		return ;;
-	--png | --html | --target)
+	--png | --html | --target | --receive)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
@@ -221,7 +221,7 @@ _perflog()
 		_perflog_dequote "$cur"
 		_perflog_offer < <(_perflog_sessions)
 		return ;;
-	-s | -i | -l | --to | --width | --height | --scale | --rates | --shift)
+	-s | -i | -l | --to | --width | --height | --scale | --rates | --shift | --seconds | --remote-perflog)
 		return ;;
 	esac
 
