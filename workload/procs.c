@@ -28,6 +28,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The seed's dsm.opt and dsmserv.opt: TCPWindowsize 64 (KB). Without a
+ * bound, loopback's buffers held megabytes: the client "finished" a set of
+ * 1 KB files while thousands of them still waited for the server's fsync,
+ * and the set ran seconds past --seconds. */
+#define WORKLOAD_WINDOW (64 * 1024)
+
 int workload_remote(const char *target, char *host, size_t n,
 		    const char **dir)
 {
@@ -82,6 +88,9 @@ static int start_local(struct workload_server *s, const char *target,
 	s->addr = (struct sockaddr_in){ .sin_family = AF_INET,
 					.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd >= 0)	/* the accepted sockets inherit it */
+		setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &(int){ WORKLOAD_WINDOW },
+			   sizeof(int));
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&s->addr, sizeof(s->addr)) < 0 ||
 	    listen(lfd, 4) < 0 ||
 	    getsockname(lfd, (struct sockaddr *)&s->addr, &sl) < 0 ||
@@ -244,6 +253,9 @@ int workload_connect(const struct workload_server *s, int *out, int *in,
 		return 0;
 	}
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &(int){ WORKLOAD_WINDOW },
+			   sizeof(int));
 	if (fd < 0 || connect(fd, (const struct sockaddr *)&s->addr,
 			      sizeof(s->addr)) < 0) {
 		perr_set(e, "loopback connect: %s", strerror(errno));
