@@ -200,7 +200,7 @@ _perflog()
 			COMPREPLY=($(compgen -d -- "$cur"))
 		fi
 		return ;;
-	--png | --html | --target)
+	--png | --html | --target | --receive)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
@@ -235,7 +235,7 @@ _perflog()
 		COMPREPLY=($(cd /usr/share/zoneinfo 2>/dev/null &&
 			compgen -f -- "$cur"))
 		return ;;
-	-s | -i | -l | --to | --width | --height | --scale | --rates | --shift | --host)
+	-s | -i | -l | --to | --width | --height | --scale | --rates | --shift | --host | --seconds | --remote-perflog)
 		return ;;
 	esac
 

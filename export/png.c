@@ -296,8 +296,9 @@ static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
 	char txt[512];
 	size_t pad = 0;
 
-	/* legends padded to one width so the min/avg/max columns align;
-	 * measured before escaping (the backslashes are not drawn) */
+	/* legends padded to one width so the min/avg/max columns align
+	 * (a longer one pushes its own figures right); measured before
+	 * escaping (the backslashes are not drawn) */
 	for (size_t i = 0; i < c->nseries; i++) {
 		size_t l = c->series[i].legend ? strlen(c->series[i].legend) : 0;
 		if (l > pad)
@@ -307,8 +308,9 @@ static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
 		pad = 40;
 	for (size_t i = 0; i < c->nseries; i++) {
 		const char *lg = c->series[i].legend ? c->series[i].legend : "";
-		char cut[48];
-		snprintf(cut, sizeof(cut), "%-*.*s", (int)pad, (int)pad, lg);
+		char cut[256];
+		/* padded, never cut: a label cut mid-word names another */
+		snprintf(cut, sizeof(cut), "%-*s", (int)pad, lg);
 		if (stack)
 			add(a, "AREA:v%zu%s:legend=%s%s", i, palette[i % NPALETTE],
 			    esc(txt, sizeof(txt), cut), i ? ":STACK" : "");

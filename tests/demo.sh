@@ -1,9 +1,15 @@
 #!/bin/sh
 # make demo: on a fresh Debian machine, install what is missing, build, and
-# log a test backup on the built-in defaults (at 1 s so 30 s show detail):
-# the reference workload of the seed kit backed up over loopback, then the
+# log a test backup on the built-in defaults (at 1 s rows): the reference
+# workload of the seed kit (its four file sets, created first, then each
+# backed up for DEMO_SECONDS, default 12: at least 10 rows a set) by a
+# client process to a server process of its own, over loopback; then the
 # CSV export, the session report and an estimate; in a terminal it ends in
 # the viewer.
+#
+# Two hosts: make demo DEMO_TARGET=HOST:DIR runs the server's side on HOST
+# through ssh (perflog workload --target; HOST needs perflog in its PATH,
+# or DEMO_REMOTE_PERFLOG=PATH).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -13,8 +19,13 @@ echo "== building"
 make -s perflog
 
 mkdir -p logs
-echo "== a test backup under perflog: the seed kit's reference workload (1 s samples)"
-./perflog run -i 1 -o logs -l reference -- ./perflog workload --scale 4
+secs=${DEMO_SECONDS:-12}
+echo "== a test backup under perflog: the seed kit's reference workload (1 s samples, ${secs} s a set)"
+set -- --seconds "$secs"
+if [ -n "${DEMO_TARGET:-}" ]; then
+	set -- "$@" --target "$DEMO_TARGET" --remote-perflog "${DEMO_REMOTE_PERFLOG:-perflog}"
+fi
+./perflog run -i 1 -o logs -l reference -- ./perflog workload "$@"
 dir=$(ls -td logs/*/ | head -1)
 dir=${dir%/}
 echo "log set: $dir"

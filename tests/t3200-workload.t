@@ -8,6 +8,8 @@ LOGS=$SCRATCH/logs
 is "$($PERFLOG workload --scale 0 2>&1 >/dev/null; echo $?)" \
 	"$(printf "perflog workload: --scale: '0' is not a number in (0, 100]\n2")" 'bad --scale: one-line error'
 is "$($PERFLOG workload --scale x 2>&1 >/dev/null | wc -l)" 1 'garbage --scale: one line'
+is "$($PERFLOG workload --seconds -1 2>&1 >/dev/null; echo $?)" \
+	"$(printf "perflog workload: --seconds: '-1' is not a number in (0, 3600]\n2")" 'bad --seconds: one-line error'
 
 LS=$($PERFLOG start -o $LOGS -i 1)
 is "$?" 0 'collector started'
@@ -33,7 +35,9 @@ ok 'SUMMARY table printed' grep -qx SUMMARY $SCRATCH/out
 for t in '1MB of 1KB files' '10MB of 10KB files' '25MB of 100KB files' '50MB of 10MB files'; do
 	ok "table row: $t" grep -qE "^$t *: [0-9]+kb/sec\$" $SCRATCH/out
 done
-is "$(grep -c '^Total number of bytes transferred:' $SCRATCH/out)" 4 'a dsmc-like summary per set'
+is "$(grep -c '^Total number of bytes transferred:' $SCRATCH/out)" 0 'no dsmc-like summary on stdout: perflog run would take it for its command'
+is "$(grep -c '^Total number of bytes transferred:' $LS/workload-perfdata.txt)" 4 'a dsmc-like summary per set in the perfdata file of the log set'
+ok 'a line per set on stdout' grep -qE '^perflog workload: set 1m1k: 52 files \(1\.00 passes, scale 0\.05 of the seed.s 1024\) in [0-9.]+ s: [0-9]+ KB/sec$' $SCRATCH/out
 kbs=$(grep -P '\tend\t1m1k\t' $M | tr '\t' '\n' | sed -n 's/^workload.kb_per_sec=//p')
 # the table rounds the rate to whole KB/sec, the marker keeps two decimals:
 # rounding twice may differ by one
@@ -55,5 +59,6 @@ mkdir $SCRATCH/tmp
 TMPDIR=$SCRATCH/tmp $PERFLOG workload --scale 0.01 >$SCRATCH/out2 2>&1
 is "$?" 0 'without a collector'
 ok 'SUMMARY without a collector' grep -qx SUMMARY $SCRATCH/out2
+is "$(grep -c '^Total number of bytes transferred:' $SCRATCH/out2)" 4 'without a collector the summaries are on stdout'
 is "$(ls -A $SCRATCH/tmp)" "" 'temporary files removed'
 done_testing

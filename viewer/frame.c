@@ -115,7 +115,7 @@ static void sessions_overlay(struct ui *u)
 		ui_fmt_when(a, sizeof(a), u->m.sessions[i].from);
 		ui_fmt_span(d, sizeof(d), u->m.sessions[i].to -
 			    u->m.sessions[i].from);
-		snprintf(buf, sizeof(buf), "%-20.40s %s  %s",
+		snprintf(buf, sizeof(buf), "%-20s %s  %s",
 			 u->m.sessions[i].name, a, d);
 		l[i] = strdup(buf);
 	}

@@ -113,6 +113,36 @@ int vl_grid_text(struct vl_grid *g, int x, int y, int maxw, const char *s,
 	return n;
 }
 
+int vl_text_cells(const char *s)
+{
+	int n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += (*p & 0xc0) != 0x80;
+	return n;
+}
+
+int vl_grid_words(struct vl_grid *g, int x, int y, int maxw, const char *s,
+		  int color, int attr, int ascii)
+{
+	char buf[256];
+	int cells = 0, keep = -1;
+
+	if (maxw <= 0)
+		return 0;
+	if (vl_text_cells(s) <= maxw)
+		return vl_grid_text(g, x, y, maxw, s, color, attr, ascii);
+	/* the last space before the cell limit ends the words kept */
+	for (size_t i = 0; s[i] && cells <= maxw; i++) {
+		if (s[i] == ' ')
+			keep = (int)i;
+		cells += ((unsigned char)s[i] & 0xc0) != 0x80;
+	}
+	if (keep <= 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%.*s", keep, s);
+	return vl_grid_text(g, x, y, maxw, buf, color, attr, ascii);
+}
+
 char *vl_grid_row(const struct vl_grid *g, int y, char *buf, size_t n)
 {
 	size_t k = 0;

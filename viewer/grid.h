@@ -50,6 +50,14 @@ struct vl_cell *vl_grid_at(struct vl_grid *g, int x, int y); /* NULL outside */
  * ascii != 0 replaces non-ASCII characters by '?'. Returns cells written. */
 int vl_grid_text(struct vl_grid *g, int x, int y, int maxw, const char *s,
 		 int color, int attr, int ascii);
+/* The same for a label that must not be cut mid-word (a session's name,
+ * a series' label): the whole of s when it fits maxw cells, else its
+ * longest run of whole words (split at spaces) that does, else nothing.
+ * Returns cells written. */
+int vl_grid_words(struct vl_grid *g, int x, int y, int maxw, const char *s,
+		  int color, int attr, int ascii);
+/* Cells s takes (UTF-8 characters). */
+int vl_text_cells(const char *s);
 /* The grid's row y as UTF-8 (for tests and the benchmark's null terminal). */
 char *vl_grid_row(const struct vl_grid *g, int y, char *buf, size_t n);
 

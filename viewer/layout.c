@@ -181,8 +181,8 @@ static void draw_session(const struct vl_view *v, const struct vl_plan *p,
 	if (s->to <= v->to)
 		vl_grid_put(g, p->plot_x + xb, y, ']', VL_C_MARKER, VL_A_BOLD);
 	if (s->name && *s->name && xb - xa >= 3)
-		vl_grid_text(g, p->plot_x + xa + 1, y, xb - xa - 1, s->name,
-			     VL_C_MARKER, VL_A_BOLD, ascii);
+		vl_grid_words(g, p->plot_x + xa + 1, y, xb - xa - 1, s->name,
+			      VL_C_MARKER, VL_A_BOLD, ascii);
 }
 
 /* Room for marker i's label: up to the next marker's column or the next
@@ -231,8 +231,8 @@ static void draw_marks(const struct vl_view *v, const struct vl_plan *p,
 			    VL_C_MARKER, VL_A_BOLD);
 		int room = label_room(v, p, i, x), len = 0;
 		if (m->label && room > 0)
-			len = vl_grid_text(g, lx + 1, p->marker_row, room,
-					   m->label, VL_C_MARKER, VL_A_BOLD, ascii);
+			len = vl_grid_words(g, lx + 1, p->marker_row, room,
+					    m->label, VL_C_MARKER, VL_A_BOLD, ascii);
 		last_end = lx + len;
 	}
 }
@@ -304,13 +304,28 @@ static void draw_legend(const struct vl_pane *pane, const struct vl_plan *p,
 			const struct vl_pane_geom *pg, struct vl_grid *g,
 			int ascii, int mono)
 {
-	int x = p->legend_x, w = p->legend_w;
-	int vw = (w - 8) / 4;	/* four value columns */
+	int x = p->legend_x, w = p->legend_w, labw = 6, ncol = 4;
+	/* the labels' column as wide as the longest label, taken from the
+	 * value columns (the min column goes first) down to 6 cells each */
+	for (size_t i = 0; i < pane->nlines; i++) {
+		int l = pane->lines[i].label ? vl_text_cells(pane->lines[i].label) : 0;
+		if (l > labw)
+			labw = l;
+	}
+	if (labw > w - 2 - 4 * 6)
+		ncol = 3;
+	if (labw > w - 2 - ncol * 6)
+		labw = w - 2 - ncol * 6;
+	int vw = (w - 2 - labw) / ncol;
 	if (vw < 6)
 		return;
 	char line[128], a[32], b[32], c[32], d[32];
-	snprintf(line, sizeof(line), "%-7.7s %*s%*s%*s%*s", "", vw, "cur",
-		 vw, "min", vw, "avg", vw, "max");
+	if (ncol == 4)
+		snprintf(line, sizeof(line), "%-*s %*s%*s%*s%*s", labw + 1, "",
+			 vw, "cur", vw, "min", vw, "avg", vw, "max");
+	else
+		snprintf(line, sizeof(line), "%-*s %*s%*s%*s", labw + 1, "",
+			 vw, "cur", vw, "avg", vw, "max");
 	vl_grid_text(g, x, pg->y, w, line, VL_C_AXIS, 0, ascii);
 	for (size_t i = 0; i < pane->nlines && (int)i < pg->plot_h; i++) {
 		const struct vl_line *l = &pane->lines[i];
@@ -318,13 +333,20 @@ static void draw_legend(const struct vl_pane *pane, const struct vl_plan *p,
 		int y = pg->plot_y + (int)i;
 		vl_grid_put(g, x, y, mono ? vl_mono_glyph(i)
 			       : ascii ? '#' : 0x25a0, l->color, 0);
-		vl_grid_text(g, x + 1, y, 6, l->label, l->color, 0, ascii);
-		snprintf(line, sizeof(line), "%*s%*s%*s%*s",
-			 vw, legend_value(a, sizeof(a), l->st.cur, u, vw - 1),
-			 vw, legend_value(b, sizeof(b), l->st.min, u, vw - 1),
-			 vw, legend_value(c, sizeof(c), l->st.avg, u, vw - 1),
-			 vw, legend_value(d, sizeof(d), l->st.max, u, vw - 1));
-		vl_grid_text(g, x + 8, y, w - 8, line, VL_C_DEFAULT, 0, ascii);
+		vl_grid_words(g, x + 1, y, labw, l->label ? l->label : "",
+			      l->color, 0, ascii);
+		legend_value(a, sizeof(a), l->st.cur, u, vw - 1);
+		legend_value(b, sizeof(b), l->st.min, u, vw - 1);
+		legend_value(c, sizeof(c), l->st.avg, u, vw - 1);
+		legend_value(d, sizeof(d), l->st.max, u, vw - 1);
+		if (ncol == 4)
+			snprintf(line, sizeof(line), "%*s%*s%*s%*s", vw, a, vw,
+				 b, vw, c, vw, d);
+		else
+			snprintf(line, sizeof(line), "%*s%*s%*s", vw, a, vw, c,
+				 vw, d);
+		vl_grid_text(g, x + 2 + labw, y, w - 2 - labw, line,
+			     VL_C_DEFAULT, 0, ascii);
 	}
 }
 
@@ -388,6 +410,10 @@ static void pane_title(const struct vl_view *v, const struct vl_plan *p,
 		one.lines = (struct vl_line *)l;
 		one.nlines = 1;
 		vl_readout(ro, sizeof(ro), &one, v->cursor_on);
+		/* a readout whole or none: "referenc run 2.09%" named no one */
+		if (x + (v->mono ? 1 : 0) + vl_text_cells(ro) >
+		    (p->legend_w ? p->legend_x - 1 : p->cols))
+			break;
 		if (v->mono) {
 			vl_grid_put(g, x, pg->y, vl_mono_glyph(i), 0, 0);
 			x++;

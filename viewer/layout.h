@@ -68,7 +68,7 @@ struct vl_line {
 };
 
 struct vl_pane {
-	char title[96];		/* "CPU", "Disk (host)" */
+	char title[128];	/* "CPU", "Disk (host)" */
 	enum counter_unit unit[2];
 	int has_axis[2];	/* lines on this axis exist */
 	struct vl_line *lines;

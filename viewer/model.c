@@ -174,8 +174,9 @@ int vm_open(struct vm_model *m, char *const *dirs, const double *shifts,
 	}
 	if (n > 1)
 		for (size_t i = 0; i < m->npanes; i++) {
-			char t[48];
-			snprintf(t, sizeof(t), "%.24s@%.20s", m->panes[i].name,
+			char t[2 * sizeof(m->panes[i].name)];
+			/* whole: a host name cut mid-word names another */
+			snprintf(t, sizeof(t), "%s@%s", m->panes[i].name,
 				 logset_meta(m->src[m->panes[i].src].ls)->host);
 			util_strlcpy(m->panes[i].name, t, sizeof(m->panes[i].name));
 		}

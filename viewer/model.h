@@ -42,7 +42,7 @@ struct vm_source {
 struct vm_series {
 	size_t idx;			/* counter index in its log set */
 	long ref_idx;			/* Current Bandwidth counter or -1 */
-	char label[32];
+	char label[96];			/* whole: never cut mid-word */
 	int axis, color;
 	int stack;			/* plotted on the stacked series before
 					   it on its axis (chart.stack) */
@@ -59,7 +59,7 @@ struct vm_series {
 };
 
 struct vm_pane {
-	char name[48];			/* "CPU", "Disk" */
+	char name[128];			/* "CPU", "Disk@host": whole */
 	size_t src;			/* the log set it shows */
 	int set;			/* its chart set (chartset_id), -1 */
 	enum counter_unit unit[2];

@@ -56,8 +56,26 @@ static void series_label(char *buf, size_t n, const struct chart_series *cs,
 	else if (!cs->label || !cs->label[0])
 		snprintf(buf, n, "%s", inst);
 	else
-		snprintf(buf, n, "%.8s %s", strcmp(inst, "_Total") ? inst : "all",
+		snprintf(buf, n, "%s %s", strcmp(inst, "_Total") ? inst : "all",
 			 cs->label);
+}
+
+/* Every series of the pane of one instance ("reference run", "reference
+ * disk"): the instance goes once into the pane's name and the labels keep
+ * their word, so a legend has room for them whole. */
+static void common_instance(struct vm_pane *p, const char *const *inst,
+			    const char *const *word)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!inst[i] || strcmp(inst[i], inst[0]) || !strcmp(inst[i], "_Total"))
+			return;
+	if (p->n < 2 || strlen(p->name) + strlen(inst[0]) + 3 > sizeof(p->name))
+		return;
+	char name[2 * sizeof(p->name) + 64];
+	snprintf(name, sizeof(name), "%s, %s", p->name, inst[0]);
+	util_strlcpy(p->name, name, sizeof(p->name));
+	for (size_t i = 0; i < p->n; i++)
+		util_strlcpy(p->s[i].label, word[i], sizeof(p->s[i].label));
 }
 
 /* The set's instances, busiest first over the whole log (fetched coarse,
@@ -90,6 +108,7 @@ static int default_pane(struct vm_model *m, size_t si,
 	const struct logset_meta *mt = logset_meta(src->ls);
 	struct vm_pane *p = new_pane(m, set->title, si);
 	size_t rank[VM_MAX_SERIES], nrank;
+	const char *inst[VM_MAX_SERIES], *word[VM_MAX_SERIES];
 	int axis = 0;
 
 	if (!p)
@@ -107,7 +126,7 @@ static int default_pane(struct vm_model *m, size_t si,
 		for (size_t i = 0; i < chart_nseries(c); i++) {
 			const struct chart_series *cs = &c->series[i];
 			struct lookup_hit hit[VM_MAX_SERIES];
-			char lab[40];
+			char lab[96];
 
 			if (!(cs->views & CV_PANE))
 				continue;
@@ -116,6 +135,11 @@ static int default_pane(struct vm_model *m, size_t si,
 			for (size_t h = 0; h < nh; h++) {
 				series_label(lab, sizeof(lab), cs, hit[h].instance);
 				if (add_series(p, (long)hit[h].idx, lab, axis) == 0) {
+					int named = cs->inst != CI_NONE &&
+						    cs->inst != CI_TOTAL &&
+						    cs->label && cs->label[0];
+					inst[p->n - 1] = named ? hit[h].instance : NULL;
+					word[p->n - 1] = cs->label;
 					p->s[p->n - 1].ref_idx = hit[h].ref;
 					p->s[p->n - 1].stack = c->stack;
 				}
@@ -125,6 +149,8 @@ static int default_pane(struct vm_model *m, size_t si,
 	}
 	if (p->n == 0)
 		m->npanes--;	/* nothing of this set was logged */
+	else
+		common_instance(p, inst, word);
 	return 0;
 }
 
@@ -197,9 +223,9 @@ static const char *short_label(const struct logset_counter *c, char *buf,
 			break;
 	word[k] = '\0';
 	if (*c->instance)
-		snprintf(buf, n, "%.10s %.8s", c->instance, word);
+		snprintf(buf, n, "%s %s", c->instance, word);
 	else
-		snprintf(buf, n, "%.12s", word);
+		snprintf(buf, n, "%s", word);
 	return buf;
 }
 
@@ -229,7 +255,7 @@ int vm_set_series(struct vm_model *m, size_t pi, const size_t *idx, size_t n)
 			continue;	/* a third unit does not fit a pane */
 		p->unit[axis] = u;
 		have_unit[axis] = 1;
-		char lab[32];
+		char lab[96];
 		add_series(p, (long)idx[i], short_label(c, lab, sizeof(lab)), axis);
 	}
 	m->f_dots = 0;	/* fetch again */

@@ -1,8 +1,11 @@
 /*
- * cmd_workload.c - `perflog workload [--scale F] [--target DIR]`: the
- * reference backup (workload.h), set by set, each inside a session marker
- * when a collector is running ($PERFLOG_LOGSET, or the only one), then the
- * seed kit's SUMMARY table:
+ * cmd_workload.c - `perflog workload [--scale F] [--seconds N] [--target
+ * DIR|HOST:DIR]`: the reference backup (workload.h) as the seed kit runs
+ * it. perfcfg first: every set is created before any session. Then the
+ * server side starts, a process of its own (procs.c), and perf: each set
+ * is backed up by a client process of its own inside a session of its
+ * own (perf.c) when a collector is running ($PERFLOG_LOGSET, or the only
+ * one). Last the seed kit's SUMMARY table:
  *
  *   SUMMARY
  *   1MB of 1KB files : 27kb/sec
@@ -14,37 +17,53 @@
  * are exactly its dsmc runs' bytes transferred / elapsed processing
  * time). Each set's end marker carries workload.kb_per_sec=NNN.NN (a
  * contract with `perflog estimate --from`), workload.set, workload.files,
- * workload.bytes, and client.* figures of its dsmc-like summary (summary.h).
+ * workload.bytes, workload.scale, workload.passes and client.* figures of
+ * its dsmc-like summary (summary.h). The summaries themselves go where the
+ * seed's perf.bat put them, a perfdata file (workload-perfdata.txt in the
+ * log set, else stdout): on stdout, perflog run would take them for its
+ * command's and check them against a tree that holds the server too.
+ *
+ * `perflog workload --receive DIR` is the server's side on another host,
+ * run there through ssh for --target HOST:DIR: the stream on stdin, the
+ * answers on stdout.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <ftw.h>
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../collector/control.h"
 #include "../commands.h"
-#include "../client/summary.h"
-#include "workload.h"
+#include "workload_int.h"
 
 #define ME "perflog workload"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog workload [--scale F] [--target DIR]\n"
+		"usage: perflog workload [--scale F] [--seconds N] [--target DIR|HOST:DIR]\n"
+		"       perflog workload --receive DIR\n"
 		"  --scale F     multiply the file counts (at least one file a set);\n"
 		"                default 1: 1024 x 1 KB, 1024 x 10 KB, 256 x 100 KB,\n"
 		"                5 x 10 MB\n"
-		"  --target DIR  where the receiver writes (kept); default a temporary\n"
+		"  --seconds N   back each set up again and again until N seconds have\n"
+		"                passed (at least once whole); default 0: once\n"
+		"  --target DIR  where the server writes (kept); default a temporary\n"
 		"                directory under $TMPDIR or /tmp, removed afterwards\n"
-		"Backs each set up through a loopback TCP connection, marks a session\n"
-		"per set in the running collector's log set (if any), prints a dsmc-like\n"
-		"summary per set and the seed kit's SUMMARY table.\n");
+		"  --target HOST:DIR  the server runs on HOST, through ssh ($PERFLOG_SSH,\n"
+		"                default '" WORKLOAD_SSH "')\n"
+		"  --remote-perflog PATH  perflog's name on HOST (default perflog)\n"
+		"  --receive DIR the server's side: the stream on stdin (what ssh runs)\n"
+		"Creates the sets, then backs each up by a client process of its own to\n"
+		"a server process of its own, a session per set in the running\n"
+		"collector's log set (if any); prints a line per set and the seed kit's\n"
+		"SUMMARY table, the dsmc-like summaries to workload-perfdata.txt there.\n");
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,
@@ -60,59 +79,57 @@ static void rm_tree(const char *dir)
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static void size_label(char *buf, size_t n, size_t bytes)
-{
-	if (bytes >= 1048576 && bytes % 1048576 == 0)
-		snprintf(buf, n, "%zu MB", bytes / 1048576);
-	else if (bytes >= 1024 && bytes % 1024 == 0)
-		snprintf(buf, n, "%zu KB", bytes / 1024);
-	else
-		snprintf(buf, n, "%zu B", bytes);
-}
-
-/* One run: the collector taking markers (when marking), the source and
- * target directories. */
-struct run {
-	int marking;
-	struct collector_info col;
-	char base[4096], src[4200], tgt[4200];
-	double scale;
+struct args {
+	double scale, seconds;
+	const char *target, *receive, *remote_perflog;
 };
+
+static int number(const char *opt, const char *arg, double lo, double hi,
+		  double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(*v) || *v <= lo || *v > hi) {
+		fprintf(stderr, ME ": %s: '%s' is not a number in (%g, %g]\n",
+			opt, arg, lo, hi);
+		return 2;
+	}
+	return 0;
+}
 
 /* The command line: 0, -1 after --help, or the exit status with the
  * message printed. */
-static int parse_args(int argc, char **argv, double *scale, const char **target)
+static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option longopts[] = {
 		{ "scale", required_argument, NULL, 's' },
+		{ "seconds", required_argument, NULL, 'S' },
 		{ "target", required_argument, NULL, 't' },
+		{ "receive", required_argument, NULL, 'r' },
+		{ "remote-perflog", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, rc = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while (rc == 0 &&
+	       (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 's': {
-			char *end;
-			errno = 0;
-			*scale = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !isfinite(*scale) ||
-			    *scale <= 0 || *scale > 100) {
-				fprintf(stderr, ME ": --scale: '%s' is not a number in (0, 100]\n",
-					optarg);
-				return 2;
-			}
-			break;
-		}
-		case 't': *target = optarg; break;
+		case 's': rc = number("--scale", optarg, 0, 100, &a->scale); break;
+		case 'S': rc = number("--seconds", optarg, 0, 3600, &a->seconds); break;
+		case 't': a->target = optarg; break;
+		case 'r': a->receive = optarg; break;
+		case 'p': a->remote_perflog = optarg; break;
 		case 'h': usage(stdout); return -1;
 		default:
 			return util_bad_option("workload", argv, optind, optopt);
 		}
 	}
+	if (rc)
+		return rc;
 	if (optind < argc) {
 		fprintf(stderr, ME ": unexpected argument '%s'\n", argv[optind]);
 		return 2;
@@ -120,10 +137,13 @@ static int parse_args(int argc, char **argv, double *scale, const char **target)
 	return 0;
 }
 
-/* The temporary directory (sources, and the target unless given). */
-static int make_dirs(struct run *w, const char *target)
+/* The temporary directory (sources, and the target unless given; a
+ * remote target is the receiver's to create). */
+static int make_dirs(struct wl_run *w)
 {
 	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char host[256];
+	const char *dir;
 
 	snprintf(w->base, sizeof(w->base), "%s/perflog-workload.XXXXXX", tmp);
 	if (!mkdtemp(w->base)) {
@@ -132,11 +152,12 @@ static int make_dirs(struct run *w, const char *target)
 		return -1;
 	}
 	snprintf(w->src, sizeof(w->src), "%s/src", w->base);
-	if (target)
-		util_strlcpy(w->tgt, target, sizeof(w->tgt));
+	if (w->target)
+		util_strlcpy(w->tgt, w->target, sizeof(w->tgt));
 	else
 		snprintf(w->tgt, sizeof(w->tgt), "%s/target", w->base);
-	if (util_mkdirs(w->tgt, 0755) < 0) {
+	if (!workload_remote(w->tgt, host, sizeof(host), &dir) &&
+	    util_mkdirs(w->tgt, 0755) < 0) {
 		fprintf(stderr, ME ": unable to create '%s': %s\n", w->tgt,
 			strerror(errno));
 		rm_tree(w->base);
@@ -145,117 +166,125 @@ static int make_dirs(struct run *w, const char *target)
 	return 0;
 }
 
-/* The set's dsmc-like summary, ADSM's layout. */
-static void set_summary(size_t n, const struct workload_result *r,
-			struct summary *s)
+/* --receive DIR: the server's side, on stdin and stdout. */
+static int receive(const char *dir)
 {
-	memset(s, 0, sizeof(*s));
-	summary_set(s, SUM_OBJECTS_INSPECTED, (double)n);
-	summary_set(s, SUM_OBJECTS_BACKED_UP, (double)r->files);
-	summary_set(s, SUM_OBJECTS_UPDATED, 0);
-	summary_set(s, SUM_OBJECTS_REBOUND, 0);
-	summary_set(s, SUM_OBJECTS_DELETED, 0);
-	summary_set(s, SUM_OBJECTS_FAILED, (double)(n - r->files));
-	summary_set(s, SUM_BYTES_TRANSFERRED, (double)r->wire_bytes);
-	summary_set(s, SUM_TRANSFER_TIME, r->transfer_time);
-	summary_set(s, SUM_TRANSFER_RATE, r->transfer_time > 0
-		    ? (double)r->wire_bytes / 1024 / r->transfer_time : 0);
-	summary_set(s, SUM_AVERAGE_FILE_SIZE,
-		    r->files ? (double)r->data_bytes / (double)r->files : 0);
-	summary_set(s, SUM_ELAPSED, r->elapsed);
-}
-
-/* The set's end marker: workload.* and the summary's client.* fields. */
-static void end_marker(const struct run *w, const struct workload_set *set,
-		       const struct workload_result *r, struct summary *s,
-		       const char *text)
-{
-	struct summary_list l = { .s = s, .n = 1, .cap = 1 };
-	size_t nx = 0, k = 0;
-	char **cx = summary_extras(&l, &nx);
-	const char *ex[64];
-	char xs[4][64];
 	struct perr e;
 
-	snprintf(xs[0], sizeof(xs[0]), "workload.set=%s", set->name);
-	snprintf(xs[1], sizeof(xs[1]), "workload.files=%zu", r->files);
-	snprintf(xs[2], sizeof(xs[2]), "workload.bytes=%llu",
-		 (unsigned long long)r->data_bytes);
-	snprintf(xs[3], sizeof(xs[3]), "workload.kb_per_sec=%.2f", r->kb_per_sec);
-	for (int j = 0; j < 4; j++)
-		ex[k++] = xs[j];
-	for (size_t j = 0; j < nx && k < 64; j++)
-		ex[k++] = cx[j];
-	if (control_mark(w->col.logset, MARK_END, set->name, text, ex, k, &e) < 0)
-		fprintf(stderr, ME ": end marker: %s\n", e.msg);
-	summary_extras_free(cx, nx);
-}
-
-/* Set i: create its files, back them up inside its session, print its
- * summary, free its sources. 0, or 1 when it failed. */
-static int run_set(struct run *w, int i, double *kbs)
-{
-	const struct workload_set *set = &workload_sets[i];
-	size_t n = workload_count(set, w->scale);
-	struct workload_result r;
-	struct summary s;
-	char sz[32], text[160], sdir[4300];
-	struct perr e;
-	int rc = 0;
-
-	size_label(sz, sizeof(sz), set->size);
-	snprintf(text, sizeof(text), "%s: %zu files of %s", set->title, n, sz);
-	if (workload_create(w->src, set, n, &e) < 0) {
+	if (util_mkdirs(dir, 0755) < 0) {
+		fprintf(stderr, ME ": unable to create '%s': %s\n", dir,
+			strerror(errno));
+		return 1;
+	}
+	if (util_write_full(1, WORKLOAD_HELLO, strlen(WORKLOAD_HELLO)) < 0 ||
+	    workload_serve(0, 1, dir, &e) < 0) {
 		fprintf(stderr, ME ": %s\n", e.msg);
 		return 1;
 	}
-	if (w->marking && control_mark(w->col.logset, MARK_BEGIN, set->name,
-				       text, NULL, 0, &e) < 0)
-		fprintf(stderr, ME ": begin marker: %s\n", e.msg);
-	if (workload_backup(w->src, w->tgt, set, &r, &e) < 0) {
-		fprintf(stderr, ME ": %s: %s\n", set->name, e.msg);
-		rc = 1;
-	}
-	set_summary(n, &r, &s);
-	printf("perflog workload: set %s (%s)\n", set->name, text);
-	summary_print(stdout, &s);
-	printf("\n");
-	fflush(stdout);
-	kbs[i] = r.kb_per_sec;
-	if (w->marking)
-		end_marker(w, set, &r, &s, rc ? "failed" : text);
-	/* the set's sources are not needed any more: free the space */
-	snprintf(sdir, sizeof(sdir), "%s/%s", w->src, set->name);
-	rm_tree(sdir);
-	return rc;
+	return 0;
 }
 
-int cmd_workload(int argc, char **argv)
+/* perfcfg: every set, before any session. 0 or 1. */
+static int create_sets(struct wl_run *w)
 {
-	const char *target = NULL;
-	double kbs[WORKLOAD_NSETS];
-	struct run w = { .scale = 1 };
+	double t0 = util_monotonic();
 	struct perr e;
-	int rc = parse_args(argc, argv, &w.scale, &target);
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	/* markers only when a collector takes them */
-	w.marking = control_find(NULL, &w.col, &e) == 0;
-	if (!w.marking && getenv("PERFLOG_LOGSET"))
-		fprintf(stderr, ME ": no session markers: %s\n", e.msg);
-	if (make_dirs(&w, target) < 0)
+	for (int i = 0; i < WORKLOAD_NSETS; i++)
+		if (workload_create(w->src, &workload_sets[i],
+				    workload_count(&workload_sets[i], w->scale),
+				    &e) < 0) {
+			fprintf(stderr, ME ": %s\n", e.msg);
+			return 1;
+		}
+	printf(ME ": the sets created in %.1f s (perfcfg)\n", util_monotonic() - t0);
+	fflush(stdout);
+	return 0;
+}
+
+/* Where the dsmc-like summaries go: the log set's perfdata file, appended
+ * to as the seed's perf.bat did, else stdout. */
+static void open_perfdata(struct wl_run *w)
+{
+	w->perfdata = stdout;
+	if (!w->marking)
+		return;
+	snprintf(w->perfdata_path, sizeof(w->perfdata_path),
+		 "%s/workload-perfdata.txt", w->col.logset);
+	FILE *f = fopen(w->perfdata_path, "ae");
+	if (f)
+		w->perfdata = f;
+	else
+		fprintf(stderr, ME ": '%s': %s (summaries on stdout)\n",
+			w->perfdata_path, strerror(errno));
+}
+
+static int run_all(struct wl_run *w, const char *remote_perflog)
+{
+	double kbs[WORKLOAD_NSETS];
+	struct perr e;
+	int rc;
+
+	if (workload_server_start(&w->srv, w->tgt, remote_perflog, &e) < 0) {
+		fprintf(stderr, ME ": %s\n", e.msg);
 		return 1;
-	printf("perflog workload: scale %g, files under %s, target %s%s\n\n",
-	       w.scale, w.src, w.tgt, w.marking ? "" : " (no collector: no markers)");
+	}
+	if (w->srv.remote)
+		printf(ME ": the server: %s through ssh, writing under %s\n",
+		       w->srv.host, w->tgt);
+	else
+		printf(ME ": the server: pid %ld on 127.0.0.1:%u, writing under %s\n",
+		       (long)w->srv.pid, (unsigned)ntohs(w->srv.addr.sin_port),
+		       w->tgt);
+	rc = create_sets(w);
+	open_perfdata(w);
+	if (w->perfdata != stdout)
+		printf(ME ": dsmc-like summaries in %s\n", w->perfdata_path);
 	fflush(stdout);
 	for (int i = 0; i < WORKLOAD_NSETS && rc == 0; i++)
-		rc = run_set(&w, i, kbs);
+		rc = wl_run_set(w, i, kbs);
+	if (w->perfdata != stdout)
+		fclose(w->perfdata);
+	if (workload_server_stop(&w->srv, &e) < 0) {
+		fprintf(stderr, ME ": the server: %s\n", e.msg);
+		rc = 1;
+	}
 	if (rc == 0) {
 		printf("SUMMARY\n");
 		for (int i = 0; i < WORKLOAD_NSETS; i++)
 			printf("%-19s: %.0fkb/sec\n", workload_sets[i].title, kbs[i]);
 	}
+	return rc;
+}
+
+int cmd_workload(int argc, char **argv)
+{
+	struct args a = { .scale = 1, .remote_perflog = "perflog" };
+	struct wl_run w = { .scale = 1 };
+	struct perr e;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	signal(SIGPIPE, SIG_IGN);	/* a server gone is an error, not death */
+	if (a.receive)
+		return receive(a.receive);
+	w.scale = a.scale;
+	w.seconds = a.seconds;
+	w.target = a.target;
+	/* markers only when a collector takes them */
+	w.marking = control_find(NULL, &w.col, &e) == 0;
+	if (!w.marking && getenv("PERFLOG_LOGSET"))
+		fprintf(stderr, ME ": no session markers: %s\n", e.msg);
+	if (make_dirs(&w) < 0)
+		return 1;
+	printf(ME ": scale %g", w.scale);
+	if (w.seconds > 0)
+		printf(", each set for at least %g s", w.seconds);
+	printf(", files under %s%s\n", w.src,
+	       w.marking ? "" : " (no collector: no markers)");
+	fflush(stdout);
+	rc = run_all(&w, a.remote_perflog);
 	rm_tree(w.base);	/* holds the target too unless --target was given */
 	return rc;
 }

@@ -400,8 +400,84 @@ static void test_overlay(void)
 	vl_grid_free(&g);
 }
 
+/* Labels are never cut mid-word (issue 25: "referenc run 2.09%"): whole
+ * words or nothing, in the title's readouts, the legend table and the
+ * session names on the marker row. */
+static void test_words(void)
+{
+	struct vl_grid g = { 0 };
+	char row[1024];
+
+	vl_grid_resize(&g, 20, 1);
+	EQ_INT(vl_grid_words(&g, 0, 0, 13, "reference run", 0, 0, 0), 13, "whole when it fits");
+	vl_grid_clear(&g);
+	EQ_INT(vl_grid_words(&g, 0, 0, 12, "reference run", 0, 0, 0), 9, "else whole words");
+	vl_grid_row(&g, 0, row, sizeof(row));
+	OK(!strncmp(row, "reference   ", 12), "'reference', not 'reference ru'");
+	vl_grid_clear(&g);
+	EQ_INT(vl_grid_words(&g, 0, 0, 8, "reference run", 0, 0, 0), 0, "else nothing");
+	EQ_INT(vl_text_cells("h\xc3\xa9"), 2, "cells of UTF-8");
+	vl_grid_free(&g);
+
+	/* a pane whose labels are longer than the legend's old 6 cells, and
+	 * more readouts than the title line holds */
+	struct vl_plan p;
+	vl_plan(120, 24, 1, 1, VL_ASCII, &p);
+	double *pts = calloc(p.dots, sizeof(double));
+	const char *labels[] = { "reference run", "reference cpuw",
+				 "reference disk", "reference net",
+				 "reference other" };
+	struct vl_line lines[5];
+	for (int i = 0; i < 5; i++) {
+		lines[i] = (struct vl_line){ .label = labels[i], .axis = 0,
+					     .color = 1, .pts = pts, .ref = NAN };
+		lines[i].st = (struct vl_stats){ 2.09, 0, 1, 3, 10 };
+	}
+	struct vl_pane pane = { .title = "Client wait states",
+				.unit = { UNIT_PERCENT }, .has_axis = { 1, 0 },
+				.lines = lines, .nlines = 5 };
+	struct vl_span sp = { 1000 + 10, 1000 + 40, "25m100k-server" };
+	struct vl_view v = { .from = 1000, .to = 1000 + 600, .header = "host",
+			     .glyphs = VL_ASCII, .panes = &pane, .npanes = 1,
+			     .spans = &sp, .nspans = 1, .utc = 1, .focus = -1,
+			     .legend = 1 };
+	OK(vl_render(&v, &p, &g) == 0, "render");
+	vl_grid_row(&g, p.pane[0].y, row, sizeof(row));
+	OK(strstr(row, "reference run 2.09%") != NULL, "title: the first readout whole");
+	int cut = 0, whole = 0;
+	for (const char *q = row; (q = strstr(q, "referenc")); q++) {
+		char w[32], pct = 0;
+		double val;
+		if (sscanf(q, "reference %31[a-z] %lf%c", w, &val, &pct) == 3 &&
+		    pct == '%')
+			whole++;
+		else
+			cut = 1;
+	}
+	if (cut)
+		fprintf(stderr, "#   title: '%s'\n", row);
+	OK(whole >= 2, "title: several readouts");
+	OK(!cut, "title: a readout whole or not at all");
+	for (int i = 0; i < 5; i++) {
+		vl_grid_row(&g, p.pane[0].plot_y + i, row, sizeof(row));
+		if (!strstr(row, labels[i])) {
+			OK(0, "legend table: label whole");
+			fprintf(stderr, "#   row %d: '%s'\n", i, row);
+			break;
+		}
+		if (i == 4)
+			OK(1, "legend table: every label whole");
+	}
+	vl_grid_row(&g, p.marker_row, row, sizeof(row));
+	OK(!strstr(row, "25m100k-s") || strstr(row, "25m100k-server"),
+	   "a session name whole or not at all on the marker row");
+	vl_grid_free(&g);
+	free(pts);
+}
+
 int main(void)
 {
+	test_words();
 	test_overlay();
 	test_format();
 	test_scale();
