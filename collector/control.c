@@ -359,12 +359,20 @@ int control_mark(const char *dir, enum marker_kind kind, const char *session,
 		 struct perr *e)
 {
 	struct collector_info c;
+
+	if (control_find(dir, &c, e) < 0)
+		return -1;
+	return control_mark_to(&c, kind, session, text, extra, nextra, e);
+}
+
+int control_mark_to(const struct collector_info *col, enum marker_kind kind,
+		    const char *session, const char *text,
+		    const char *const *extra, size_t nextra, struct perr *e)
+{
 	char *req, *es, *et;
 	size_t len;
 	int r;
 
-	if (control_find(dir, &c, e) < 0)
-		return -1;
 	es = markers_escape(session ? session : "");
 	et = markers_escape(text ? text : "");
 	if (!es || !et) {
@@ -395,7 +403,7 @@ int control_mark(const char *dir, enum marker_kind kind, const char *session,
 		strcat(req, x);
 		free(x);
 	}
-	r = control_request(&c, req, NULL, 0, e);
+	r = control_request(col, req, NULL, 0, e);
 	free(req);
 	return r;
 }

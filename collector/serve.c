@@ -12,6 +12,10 @@
  * the marker, markers.h). Sessions begun and not ended here are
  * remembered (sessions.c).
  *
+ * Markers are stamped with the collector's own clock (clock.c), the one
+ * its rows carry, and "clock" answers it: a host's markers and rows are
+ * on one clock, and another host can measure it.
+ *
  * Nothing here calls back into the loop: a request that needs a sample
  * (sync, watch, unwatch) or the stop says so in its loop_request, the
  * loop acts on it and then hands it back to serve_finish, which answers.
@@ -71,10 +75,11 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 			util_strlcpy(pe.msg, "mark: bad escape in a field",
 				     sizeof(pe.msg));
 		else
-			ok = markers_append(logset_writer_dir(c->w), kind,
-					    field[1], field[2],
-					    (const char *const *)field + 3,
-					    n - 3, &pe) == 0;
+			ok = markers_append_at(logset_writer_dir(c->w),
+					       collector_clock(), kind,
+					       field[1], field[2],
+					       (const char *const *)field + 3,
+					       n - 3, &pe) == 0;
 		if (ok && kind == MARK_BEGIN)
 			sessions_begin(c, field[1]);
 		else if (ok && kind == MARK_END)
@@ -150,6 +155,10 @@ void serve_one(struct collector *c, struct loop_request *lr)
 		else
 			server_reply(&r, 1, "stopping");
 		lr->want = WANT_STOP;
+	} else if (!strcmp(r.line, "clock")) {
+		/* the clock the rows and markers carry (clock.c), for a
+		 * remote perflog run measuring the offset between hosts */
+		server_reply(&r, 1, "wall=%.6f", collector_clock());
 	} else if (!strcmp(r.line, "sync")) {
 		lr->want = WANT_SAMPLE;
 		lr->finish = FINISH_SYNC;
@@ -158,6 +167,8 @@ void serve_one(struct collector *c, struct loop_request *lr)
 		handle_mark(c, &r, r.line + 5);
 	} else if (!strncmp(r.line, "watch ", 6)) {
 		watch_request(c, &r, r.line + 6, lr);
+	} else if (!strncmp(r.line, "follow ", 7)) {
+		watch_spec_request(c, &r, r.line + 7, lr);
 	} else if (!strncmp(r.line, "unwatch ", 8)) {
 		watch_unwatch(c, &r, r.line + 8, lr);
 	} else if (!strncmp(r.line, "waits ", 6)) {

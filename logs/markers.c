@@ -220,6 +220,14 @@ int markers_append(const char *dir, enum marker_kind kind,
 		   const char *session, const char *text,
 		   const char *const *extra, size_t nextra, struct perr *e)
 {
+	return markers_append_at(dir, util_walltime(), kind, session, text,
+				 extra, nextra, e);
+}
+
+int markers_append_at(const char *dir, double when, enum marker_kind kind,
+		      const char *session, const char *text,
+		      const char *const *extra, size_t nextra, struct perr *e)
+{
 	char path[4096];
 	char *line;
 	size_t len;
@@ -232,7 +240,7 @@ int markers_append(const char *dir, enum marker_kind kind,
 	if (snprintf(path, sizeof(path), "%s/%s", dir, LOGSET_MARKERS) >=
 	    (int)sizeof(path))
 		return perr_set(e, "path too long: '%s'", dir);
-	line = markers_format(util_walltime(), kind, session, text, extra,
+	line = markers_format(when, kind, session, text, extra,
 			      nextra);
 	if (!line)
 		return perr_set(e, "out of memory");

@@ -64,6 +64,11 @@ struct session {
 int markers_append(const char *dir, enum marker_kind kind,
 		   const char *session, const char *text,
 		   const char *const *extra, size_t nextra, struct perr *e);
+/* The same, stamped with when (wall clock seconds) instead of now: the
+ * collector stamps with its own clock, the one its rows carry. */
+int markers_append_at(const char *dir, double when, enum marker_kind kind,
+		      const char *session, const char *text,
+		      const char *const *extra, size_t nextra, struct perr *e);
 
 /* Format one marker line (with its newline) into a malloc'ed string. */
 char *markers_format(double when, enum marker_kind kind, const char *session,
