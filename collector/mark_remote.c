@@ -33,11 +33,13 @@ static int find(const char *dir, struct collector_info *col, struct perr *e)
 	if (n == 1)
 		*col = list[0];
 	for (long i = 0; i < n; i++) {
-		size_t len = strlen(names);
+		size_t len = strlen(names), add = strlen(list[i].logset);
 
-		if (len + strlen(list[i].logset) + 3 < sizeof(names))
-			sprintf(names + len, "%s%s", i ? ", " : "",
-				list[i].logset);
+		if (len + add + 3 >= sizeof(names))
+			break;
+		if (i)
+			memcpy(names + len, ", ", 2), len += 2;
+		memcpy(names + len, list[i].logset, add + 1);
 	}
 	free(list);
 	if (n == 0)
