@@ -16,6 +16,11 @@
 #                                    --paths`; after ',' or '+' too
 #   perflog export DIR --session <TAB>
 #                                    the log set's session names
+#   perflog run --server <TAB>       ssh host names (bash-completion's
+#                                    _known_hosts_real, when loaded)
+#   perflog run --server-watch <TAB>, perflog mark --watch <TAB>
+#                                    running services (UNIT.service) and
+#                                    name=COMM of the running processes
 #   -c, --csv, --listing ...         files; -o, --png, --html ... directories
 #
 # Option values go after a space (--png DIR), not after '='.
@@ -201,6 +206,18 @@ _perflog()
 	-d | --dir)
 		COMPREPLY=($(compgen -W "$(_perflog_running)" -- "$cur"))
 		((${#COMPREPLY[@]})) || _perflog_logsets "$cur"
+		return ;;
+	--server)
+		if declare -F _known_hosts_real >/dev/null; then
+			_known_hosts_real -- "$cur"
+		fi
+		return ;;
+	--server-watch | --watch)
+		COMPREPLY=($(compgen -W "$({
+			systemctl list-units --type=service --state=running \
+				--no-legend --plain 2>/dev/null | awk '{ print $1 }'
+			ps -e -o comm= 2>/dev/null | sed 's/^/name=/'
+		} | sort -u)" -- "$cur"))
 		return ;;
 	--from)
 		if [[ $cmd == estimate ]]; then _perflog_logsets "$cur"; fi

@@ -241,7 +241,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 	}
 	r->output = s.output;
 	util_strlcpy(r->ssh, s.ssh, sizeof(r->ssh));
-	for (size_t i = 0; i < s.nservers && !r->rem.n; i++)
+	for (size_t i = 0, cli = r->rem.n; i < s.nservers && !cli; i++)
 		if (remotes_add(&r->rem, s.servers[i], &e) < 0)
 			fprintf(stderr, ME ": %s: %s\n", r->file, e.msg);
 	settings_free(&s);
