@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,20 +56,30 @@ int remotes_add(struct remotes *rs, const char *arg, struct perr *e)
 	return 0;
 }
 
-/* The local collector's clock minus ours, from one request over its
- * socket (tens of microseconds); 0 when it does not answer "clock". */
+/* The local collector's clock minus ours: the best of 5 requests over
+ * its socket (a busy host makes one take milliseconds), and 0 when that
+ * is within the round trip's error: the same clock, as it is but for the
+ * test seam, must not pick up a few ms of scheduling noise. */
 static double local_offset(const struct collector_info *col)
 {
-	char reply[64];
-	struct perr e;
-	double t1 = util_walltime(), t4, tr;
+	struct clock_sample s[5];
+	struct clock_fit f;
+	size_t n = 0;
 
-	if (!col || control_request(col, "clock", reply, sizeof(reply), &e) < 0 ||
-	    strncmp(reply, "wall=", 5))
+	for (int i = 0; col && i < 5; i++) {
+		char reply[64];
+		struct perr e;
+		double t1 = util_walltime();
+
+		if (control_request(col, "clock", reply, sizeof(reply), &e) < 0 ||
+		    strncmp(reply, "wall=", 5))
+			break;
+		s[n++] = (struct clock_sample){ t1, strtod(reply + 5, NULL),
+						util_walltime() };
+	}
+	if (clock_best(s, n, &f) < 0 || fabs(f.offset) <= f.rtt / 2)
 		return 0;
-	t4 = util_walltime();
-	tr = strtod(reply + 5, NULL);
-	return tr - t1 - (t4 - t1) / 2;
+	return f.offset;
 }
 
 void remotes_setup(struct remotes *rs, const char *file_ssh,

@@ -20,9 +20,11 @@
 #   srv_collector [ARGS]       start the server's collector there
 #                              (perflog start -i 1 -o $SRV_DIR/logs ARGS);
 #                              sets SRV_SET, its log set
-#   stop_sshd                  stop the server's sshd (the host stays up)
-#   stop_server_host           the server's collectors, sshd, the namespace
-#                              (also run at exit)
+#   stop_sshd                  the server goes down: sshd and every
+#                              process of its PID namespace (its
+#                              collectors) are gone, its address stays
+#                              (connections are refused)
+#   stop_server_host           the same, and the namespace (also at exit)
 #
 # sshd_config SetEnv gives every session the server's own PATH (this
 # tree's perflog first), PERFLOG_RUNTIME_DIR=$SRV_DIR/run and
@@ -62,8 +64,11 @@ start_server_host() {
 	CONF
 	echo "$SRV_ADDR $(cat "$SRV_DIR/host_key.pub")" > "$SRV_DIR/known_hosts"
 	SRV_SSH="ssh -F /dev/null -i $SRV_DIR/client_key -o UserKnownHostsFile=$SRV_DIR/known_hosts -o StrictHostKeyChecking=yes -o BatchMode=yes -o ConnectTimeout=$SRV_TIMEOUT -o LogLevel=ERROR -l root"
-	# its own host name and /run; exec keeps one pid from ip to sshd
-	ip netns exec "$PEER_NS" unshare -m -u sh -c '
+	# its own host name, /run and processes (a PID namespace with its own
+	# /proc: name=COMM on the server must not see the client's rsync);
+	# exec keeps one pid from ip to unshare, which SIGKILLs the namespace's
+	# init (sshd) when it goes
+	ip netns exec "$PEER_NS" unshare -m -u -p -f --mount-proc --kill-child sh -c '
 		mount -t tmpfs -o mode=755 perflog-test-run /run &&
 		mkdir -m 755 /run/sshd && hostname "$1" &&
 		exec /usr/sbin/sshd -D -f "$2" -E "$3"' sh \
@@ -84,22 +89,26 @@ srv_collector() {
 	SRV_SET=$(srv "perflog start -i 1 -o $SRV_DIR/logs $*" </dev/null)
 }
 
+# unshare -f ignores SIGTERM while it waits: KILL it, and --kill-child
+# takes the namespace's init with it, and the kernel the rest
 stop_sshd() {
-	kill -TERM "$SRV_PID" 2>/dev/null
+	kill -KILL "$SRV_PID" 2>/dev/null
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		kill -0 "$SRV_PID" 2>/dev/null || break
 		sleep 0.2
 	done
 }
 
-# The server's collectors register in its runtime dir: stopped by pid.
+# The server's collectors are asked to stop while sshd is up (the pids
+# in its runtime dir are its PID namespace's, not ours: never killed from
+# here); then the namespace goes, and with its init everything in it.
 stop_server_host() {
 	[ -n "${_srv_up:-}" ] || return 0
-	for f in "$SRV_DIR"/run/*.info; do
-		[ -e "$f" ] || continue
-		p=$(basename "$f" .info)
-		kill -TERM "$p" 2>/dev/null
-	done
+	if kill -0 "$SRV_PID" 2>/dev/null; then
+		for s in $(srv 'perflog status' 2>/dev/null </dev/null | awk 'NR > 1 { print $NF }'); do
+			srv "perflog stop $s" >/dev/null 2>&1 </dev/null
+		done
+	fi
 	stop_sshd
 	kill -KILL "$SRV_PID" 2>/dev/null
 	_srv_up=
