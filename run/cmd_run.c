@@ -165,26 +165,6 @@ struct run {
 	int status;
 };
 
-/* A label safe as a file name part and an instance name. */
-static void make_label(char *out, size_t n, const char *src)
-{
-	const char *base = strrchr(src, '/');
-	size_t k = 0;
-
-	base = base && base[1] ? base + 1 : src;
-	for (const char *p = base; *p && k + 1 < n && k < SRC_NAME_MAX - 8; p++) {
-		unsigned char c = (unsigned char)*p;
-		int okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-			  c == '-';
-
-		out[k++] = okc ? (char)c : '_';
-	}
-	out[k] = '\0';
-	if (!k || !strcmp(out, ".") || !strcmp(out, ".."))
-		util_strlcpy(out, "cmd", n);
-}
-
 static int parse_args(struct run *r, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -232,7 +212,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 			r->client_arg);
 		return 2;
 	}
-	make_label(r->label, sizeof(r->label), label ? label : r->cmd[0]);
+	run_label(r->label, sizeof(r->label), label ? label : r->cmd[0]);
 	if (settings_default(&s) < 0 ||
 	    (r->file && settings_load(r->file, &s, &e) < 0)) {
 		fprintf(stderr, ME ": %s\n", r->file ? e.msg : "out of memory");
