@@ -3,9 +3,10 @@
 #
 #   start_server_host [NAME]   a network namespace joined to this host by a
 #                              veth pair (lib.sh make_veth), with its own UTS
-#                              namespace (host name NAME, default srvPID) and
-#                              a mount namespace whose /run is a tmpfs (sshd
-#                              wants /run/sshd; nothing outside is touched),
+#                              namespace (host name NAME, default srvPID), PID
+#                              namespace (its own /proc) and mount namespace
+#                              whose /run is a tmpfs (sshd wants /run/sshd;
+#                              nothing outside is touched),
 #                              running Debian's sshd on the veth address with
 #                              a host key and a client key made in
 #                              $SCRATCH/hosts. Sets:

@@ -5,7 +5,8 @@
 # (the clock seam): both sides' markers carry the session, the peer, the
 # measured offset (+30 on the client's, -30 on the server's, within 1 s)
 # and the round trip; --server-watch name=COMM logs a process started on
-# the server during the session as Process(SESSION) with its bytes; a
+# the server during the session as Process(SESSION) with its bytes, and
+# mark --watch UNIT.service a unit's cgroup (one made here); a
 # stopped sshd costs one warning and the local session stays whole; a
 # server that accepts the connection and says nothing does not hold the
 # run past the connect timeout.
@@ -82,6 +83,37 @@ else
 	head -1 $SCRATCH/srv.csv | tr ',' '\n' | grep Process >&2
 fi
 ok "server's end marker: the watched tree's wait states" test -n "$(field "$SRV_SET" end bk waits.threads)"
+
+# --- mark --watch UNIT.service: a unit's cgroup (made here, under the
+# cgroup2 mount's system.slice: no systemd needed) ---
+V2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+UNIT=plt$$.service
+if [ -n "$V2" ] && [ "$(sed -n 's/^0:://p' /proc/self/cgroup)" = / ] &&
+   { [ -d "$V2/system.slice" ] || { mkdir "$V2/system.slice" && track_cgroup "$V2/system.slice"; }; } &&
+   mkdir "$V2/system.slice/$UNIT" 2>/dev/null; then
+	track_cgroup "$V2/system.slice/$UNIT"
+	$PERFLOG mark -d "$CLI_SET" --begin -s unit --watch "$UNIT" "a unit" 2>$SCRATCH/unit.err
+	is "$(field "$CLI_SET" begin unit watch.procs)" 0 "UNIT.service: watched, empty at the begin"
+	sh -c "echo \$\$ > $V2/system.slice/$UNIT/cgroup.procs; exec sh $SRV_DIR/recv.sh"
+	sleep 1.2
+	$PERFLOG mark -d "$CLI_SET" --end -s unit "done"
+	sleep 1.5
+	$PERFLOG export "$CLI_SET" --csv $SCRATCH/unit.csv
+	c=$(csv_col $SCRATCH/unit.csv 'Process(unit)\IO Write Bytes/sec')
+	# head's 64 MiB into the pipe and dd's 64 MiB out of it
+	near "$([ -n "$c" ] && csv_integral $SCRATCH/unit.csv "$c" 1)" $((2 * MB * 1048576)) 0.02 \
+		"UNIT.service: the group's processes wrote head's and dd's $MB MiB each"
+	like "$(field "$CLI_SET" begin unit accounting)" 'cpu=cgroup' 'UNIT.service: CPU from the cgroup'
+else
+	skip "no cgroup2 mount to make a unit's group in"
+	skip "no cgroup2 mount to make a unit's group in"
+	skip "no cgroup2 mount to make a unit's group in"
+fi
+$PERFLOG mark -d "$CLI_SET" --begin -s nounit --watch nosuch$$.service "none" 2>$SCRATCH/nounit.err
+is "$?" 0 'a unit that is not running: not a failure'
+like "$(cat $SCRATCH/nounit.err)" 'nosuch.*not watched' 'one warning'
+like "$(field "$CLI_SET" begin nounit watch.error)" 'no cgroup' 'the begin marker says why'
+$PERFLOG mark -d "$CLI_SET" --end -s nounit "none"
 
 # --- a server that accepts the connection and never speaks ---
 PORT=2222
