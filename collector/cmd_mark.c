@@ -7,6 +7,11 @@
  * peer's uid, so only the collector's owner may mark and concurrent marks
  * from several processes never interleave. Which collector: -d DIR, else
  * $PERFLOG_LOGSET, else the only one running (control_find).
+ *
+ * --watch SPEC with --begin: the collector logs SPEC (a PID, UNIT.service
+ * or name=COMM) as Process(SESSION) until the session's --end, as perflog
+ * run logs its command (mark_session.c). --remote: the server's side of
+ * `perflog run --server`, a request loop on stdin (mark.h).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,14 +19,20 @@
 #include <string.h>
 
 #include "control.h"
+#include "mark.h"
 #include "../commands.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog mark [--begin|--end] [-s SESSION] [-d DIR] TEXT\n"
+		"usage: perflog mark [--begin|--end] [-s SESSION] [-d DIR] [--watch SPEC] TEXT\n"
+		"       perflog mark --remote [-d DIR]\n"
 		"  --begin     the marker opens SESSION\n"
-		"  --end       the marker closes SESSION\n"
+		"  --end       the marker closes SESSION (and ends its --watch)\n"
+		"  --watch SPEC  with --begin: log SPEC as Process(SESSION) until --end:\n"
+		"              a PID (its tree), UNIT.service (its cgroup) or name=COMM\n"
+		"              (every process of that name, and their children)\n"
+		"  --remote    answer perflog run --server on stdin (run over ssh)\n"
 		"  -s SESSION  session name (default \"session\" with --begin/--end,\n"
 		"              none for a point marker)\n"
 		"  -d DIR      the log set to mark (default: $PERFLOG_LOGSET, else the\n"
@@ -37,12 +48,17 @@ int cmd_mark(int argc, char **argv)
 		{ "end", no_argument, NULL, 'e' },
 		{ "session", required_argument, NULL, 's' },
 		{ "dir", required_argument, NULL, 'd' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "remote", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum marker_kind kind = MARK_POINT;
-	const char *session = NULL, *dir = NULL;
-	int c;
+	const char *session = NULL, *dir = NULL, *watch = NULL;
+	struct collector_info col;
+	char warn[600];
+	struct perr e;
+	int c, remote = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -58,12 +74,25 @@ int cmd_mark(int argc, char **argv)
 			break;
 		case 's': session = optarg; break;
 		case 'd': dir = optarg; break;
+		case 'w': watch = optarg; break;
+		case 'r': remote = 1; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "perflog mark: unknown option '%s' (see perflog mark --help)\n",
 				argv[optind - 1]);
 			return 2;
 		}
+	}
+	if (remote) {
+		if (optind != argc || kind != MARK_POINT || watch || session) {
+			fprintf(stderr, "perflog mark: --remote takes only -d DIR\n");
+			return 2;
+		}
+		return mark_remote(dir);
+	}
+	if (watch && kind != MARK_BEGIN) {
+		fprintf(stderr, "perflog mark: --watch goes with --begin\n");
+		return 2;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, optind == argc
@@ -73,10 +102,13 @@ int cmd_mark(int argc, char **argv)
 	}
 	if (!session)
 		session = kind == MARK_POINT ? "" : "session";
-	struct perr e;
-	if (control_mark(dir, kind, session, argv[optind], NULL, 0, &e) < 0) {
+	if (control_find(dir, &col, &e) < 0 ||
+	    mark_session(&col, kind, session, argv[optind], watch, NULL, 0,
+			 warn, sizeof(warn), &e) < 0) {
 		fprintf(stderr, "perflog mark: %s\n", e.msg);
 		return 1;
 	}
+	if (warn[0])
+		fprintf(stderr, "perflog mark: %s\n", warn);
 	return 0;
 }

@@ -35,42 +35,6 @@
 
 static volatile sig_atomic_t stop_signal;
 
-/*
- * The wall clock the collector stamps with. Test seam (STYLE 4, like git's
- * GIT_TEST_DATE_NOW): when $PERFLOG_TEST_CLOCK_OFFSET_FILE names a file, the
- * number of seconds it holds (may be negative or fractional) is added to
- * CLOCK_REALTIME, re-read at every call (once per sample), so a test can
- * step the "wall clock" forward or back mid-run without root and without
- * disturbing the machine. A missing or unreadable file means no offset.
- * Not for production use; tests/t7300-clock.t is its user.
- */
-static double wall_clock(void)
-{
-	const char *f = getenv("PERFLOG_TEST_CLOCK_OFFSET_FILE");
-	double wall = util_walltime();
-	char buf[64];
-	ssize_t n;
-	int fd;
-
-	if (!f || !*f)
-		return wall;
-	fd = open(f, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return wall;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n > 0) {
-		char *end;
-		double off;
-
-		buf[n] = '\0';
-		off = strtod(buf, &end);
-		if (end != buf && isfinite(off) && fabs(off) < 1e9)
-			wall += off;
-	}
-	return wall;
-}
-
 static void on_signal(int sig)
 {
 	stop_signal = sig;
@@ -329,7 +293,7 @@ static int setup(struct collector *c, struct perr *e)
 	if (!c->sel)
 		return perr_set(e, "out of memory");
 	mono = util_monotonic();
-	wall = wall_clock();
+	wall = collector_clock();
 	/* The first deadline takes the baseline and the file starts there:
 	 * every row, the first included, then covers exactly the time its
 	 * counters were measured over (a baseline read between deadlines
@@ -460,7 +424,7 @@ static void take_baseline(struct collector *c, int *notified)
 	} else {
 		complain(&c->c_read, util_monotonic(), "%s", pe.msg);
 	}
-	schedule_advance(&c->sched, util_monotonic(), wall_clock());
+	schedule_advance(&c->sched, util_monotonic(), collector_clock());
 }
 
 /* A scheduled sample. */
@@ -479,7 +443,7 @@ static void at_deadline(struct collector *c, double deadline, double now,
 	if (c->trace)
 		fprintf(c->trace, "%.6f %.6f %.6f\n", deadline, now,
 			util_monotonic());
-	skipped = schedule_advance(&c->sched, util_monotonic(), wall_clock());
+	skipped = schedule_advance(&c->sched, util_monotonic(), collector_clock());
 	/* the perflog run that started us was killed: stop once its tree
 	 * and those of the runs that joined are done */
 	if (c->opt->owner && !c->release &&

@@ -47,6 +47,9 @@ enum watch_state {
 
 struct watch {
 	pid_t pid;		/* the tree's root */
+	int follow;		/* asked for by `perflog mark --watch`: no
+				 * client to outlive, labelled as its
+				 * session, ended by "unwatch label=" */
 	pid_t client;		/* who asked for it (SO_PEERCRED) */
 	unsigned long long client_start;	/* and its start time */
 	char label[SRC_NAME_MAX];
@@ -117,6 +120,11 @@ struct collector {
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 };
 
+/* clock.c */
+/* The wall clock (seconds) the collector stamps rows and markers with:
+ * CLOCK_REALTIME, plus the test seam's offset (clock.c). */
+double collector_clock(void);
+
 /* serve.c */
 /* Accept one control request (control.h, the protocol) and answer it, or
  * say in lr what the loop must do before serve_finish answers it. */
@@ -144,6 +152,19 @@ void watch_request(struct collector *c, struct request *r, char *args,
 void watch_unwatch(struct collector *c, struct request *r, const char *args,
 		   struct loop_request *lr);
 void watch_finish(struct collector *c, struct loop_request *lr);
+/* Add a tree to watch (opt's root, exits and the rest filled here) as
+ * Process(label): made unique for perflog run's, the session's own name
+ * when follow. Fills lr like watch_request; -1 with pe set when it cannot
+ * be opened or every slot is taken. */
+int watch_add(struct collector *c, struct request *r,
+	      const struct proctree_options *opt, const char *label,
+	      int follow, struct loop_request *lr, struct perr *pe);
+
+/* watch_spec.c */
+/* "follow SESSION<TAB>SPEC" (`perflog mark --begin --watch SPEC`): SPEC
+ * is a PID, UNIT.service or name=COMM; see control.h. */
+void watch_spec_request(struct collector *c, struct request *r, char *args,
+			struct loop_request *lr);
 /* "waits PID": write the tree's wait-state totals beside the log set's
  * markers and reply with the end-marker fields (watch_waits_finish). */
 void watch_waits_request(struct collector *c, struct request *r,

@@ -365,14 +365,24 @@ int control_mark_at(const char *dir, double when, enum marker_kind kind,
 		    const char *session, const char *text,
 		    const char *const *extra, size_t nextra, struct perr *e)
 {
-	char at[40] = "";
 	struct collector_info c;
+
+	if (control_find(dir, &c, e) < 0)
+		return -1;
+	return control_mark_to(&c, when, kind, session, text, extra, nextra,
+			       e);
+}
+
+int control_mark_to(const struct collector_info *col, double when,
+		    enum marker_kind kind, const char *session,
+		    const char *text, const char *const *extra, size_t nextra,
+		    struct perr *e)
+{
+	char at[40] = "";
 	char *req, *es, *et;
 	size_t len;
 	int r;
 
-	if (control_find(dir, &c, e) < 0)
-		return -1;
 	es = markers_escape(session ? session : "");
 	et = markers_escape(text ? text : "");
 	if (!es || !et) {
@@ -406,7 +416,7 @@ int control_mark_at(const char *dir, double when, enum marker_kind kind,
 		strcat(req, x);
 		free(x);
 	}
-	r = control_request(&c, req, NULL, 0, e);
+	r = control_request(col, req, NULL, 0, e);
 	free(req);
 	return r;
 }

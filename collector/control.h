@@ -28,9 +28,19 @@
  *                               collector/watch.c): "ok label=LABEL'
  *                               cpu=METHOD io=METHOD", LABEL' unique
  *                               among the trees and open sessions
- *   unwatch PID                 stop logging that tree (zeros to the end
+ *   follow SESSION<TAB>SPEC     `perflog mark --begin --watch SPEC`: log
+ *                               SPEC (a PID's tree, UNIT.service's
+ *                               cgroup, or name=COMM: every process of
+ *                               that name and their children) as
+ *                               Process(SESSION) until "unwatch
+ *                               label=SESSION" (watch_spec.c): "ok
+ *                               label=SESSION cpu=M io=M procs=N"
+ *   unwatch PID|label=SESSION   stop logging that tree (zeros to the end
  *                               of its row, then unknown)
- *   waits PID                   write that tree's wait-state totals beside
+ *   clock                       "ok wall=SECONDS.UUUUUU": the clock the
+ *                               collector stamps rows and markers with
+ *                               (another host's perflog run measures it)
+ *   waits PID|label=SESSION     write that tree's wait-state totals beside
  *                               the markers (waits-LABEL.tsv) and reply
  *                               with the end-marker fields about them,
  *                               tab-separated: "ok waits=FILE<TAB>
@@ -107,6 +117,12 @@ int control_mark(const char *dir, enum marker_kind kind, const char *session,
 int control_mark_at(const char *dir, double when, enum marker_kind kind,
 		    const char *session, const char *text,
 		    const char *const *extra, size_t nextra, struct perr *e);
+
+/* The same, to the collector col. */
+int control_mark_to(const struct collector_info *col, double when,
+		    enum marker_kind kind, const char *session,
+		    const char *text, const char *const *extra, size_t nextra,
+		    struct perr *e);
 
 /* Ask the collector to watch the tree under pid as Process(label) (see
  * "watch" above); cg may be NULL. The label it gave goes to label_out, its

@@ -20,6 +20,10 @@
  * the marker, markers.h). Sessions begun and not ended here are
  * remembered (sessions.c).
  *
+ * Markers are stamped with the collector's own clock (clock.c), the one
+ * its rows carry, and "clock" answers it: a host's markers and rows are
+ * on one clock, and another host can measure it.
+ *
  * Nothing here calls back into the loop: a request that needs a sample
  * (sync, watch, unwatch) or the stop says so in its loop_request, the
  * loop acts on it and then hands it back to serve_finish, which answers.
@@ -58,6 +62,17 @@ static enum marker_kind kind_at(char *s, double *when)
 		*when = t;
 	}
 	return kind_of(s);
+}
+
+/* A marker's time on the collector's clock (the one its rows carry):
+ * now, or when (perflog run's "end@SECONDS", the moment its command ended,
+ * on the real wall clock) moved by that clock's offset, which is zero but
+ * for the test seam (collector/clock.c). */
+static double stamp_of(double when)
+{
+	double now = collector_clock();
+
+	return when > 0 ? when + (now - util_walltime()) : now;
 }
 
 /* "mark KIND[@SECONDS]<TAB>SESSION<TAB>TEXT[<TAB>EXTRA...]", every field
@@ -101,8 +116,8 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 				     sizeof(pe.msg));
 		else
 			ok = markers_append_at(logset_writer_dir(c->w),
-					       when > 0 ? when : util_walltime(),
-					       kind, field[1], field[2],
+					       stamp_of(when), kind, field[1],
+					       field[2],
 					       (const char *const *)field + 3,
 					       n - 3, &pe) == 0;
 		if (ok && kind == MARK_BEGIN)
@@ -173,6 +188,10 @@ void serve_one(struct collector *c, struct loop_request *lr)
 		else
 			server_reply(&r, 1, "stopping");
 		lr->want = WANT_STOP;
+	} else if (!strcmp(r.line, "clock")) {
+		/* the clock the rows and markers carry (clock.c), for a
+		 * remote perflog run measuring the offset between hosts */
+		server_reply(&r, 1, "wall=%.6f", collector_clock());
 	} else if (!strcmp(r.line, "sync")) {
 		lr->want = WANT_SAMPLE;
 		lr->finish = FINISH_SYNC;
@@ -181,6 +200,8 @@ void serve_one(struct collector *c, struct loop_request *lr)
 		handle_mark(c, &r, r.line + 5);
 	} else if (!strncmp(r.line, "watch ", 6)) {
 		watch_request(c, &r, r.line + 6, lr);
+	} else if (!strncmp(r.line, "follow ", 7)) {
+		watch_spec_request(c, &r, r.line + 7, lr);
 	} else if (!strncmp(r.line, "unwatch ", 8)) {
 		watch_unwatch(c, &r, r.line + 8, lr);
 	} else if (!strncmp(r.line, "waits ", 6)) {

@@ -79,7 +79,8 @@ void sessions_end_marker(struct collector *c, const char *name,
 	struct perr pe;
 
 	if (open_in_file(dir, name) &&
-	    markers_append(dir, MARK_END, name, text, NULL, 0, &pe) < 0)
+	    markers_append_at(dir, collector_clock(), MARK_END, name, text,
+			      NULL, 0, &pe) < 0)
 		complain(&c->c_write, util_monotonic(), "%s", pe.msg);
 	sessions_end(c, name);
 }

@@ -179,6 +179,30 @@ static int set_run_key(struct settings *s, const char *key, const char *val,
 {
 	struct perr pe;
 
+	if (!strcasecmp(key, "ssh")) {
+		if (!*val || util_strlcpy(s->ssh, val, sizeof(s->ssh)) < 0)
+			return perr_set(e, "%s:%d: ssh is empty or too long",
+					where, line);
+		return 0;
+	}
+	if (!strcasecmp(key, "server")) {
+		char **nv;
+
+		/* repeatable: one server a line */
+		if (!*val || *val == ':' || *val == '-' ||
+		    strlen(val) >= PATH_MAX || s->nservers >= 16)
+			return perr_set(e, "%s:%d: server '%s': expected HOST[:DIR] (at most 16)",
+					where, line, val);
+		nv = realloc(s->servers, (s->nservers + 1) * sizeof(*nv));
+		if (!nv || !(nv[s->nservers] = strdup(val))) {
+			if (nv)
+				s->servers = nv;
+			return perr_set(e, "%s:%d: out of memory", where, line);
+		}
+		s->servers = nv;
+		s->nservers++;
+		return 0;
+	}
 	if (strcasecmp(key, "output"))
 		return perr_set(e, "%s:%d: unknown key '%s' in [run]", where,
 				line, key);
@@ -336,6 +360,11 @@ int settings_load(const char *file, struct settings *s, struct perr *e)
 
 void settings_free(struct settings *s)
 {
+	for (size_t i = 0; i < s->nservers; i++)
+		free(s->servers[i]);
+	free(s->servers);
+	s->servers = NULL;
+	s->nservers = 0;
 	free(s->sel);
 	s->sel = NULL;
 	s->nsel = 0;

@@ -14,6 +14,10 @@
  *   [run]
  *   output    = 1M         how much of a command's output perflog run keeps
  *                          in the log set: its last SIZE bytes (0 = none)
+ *   server    = HOST[:DIR] a server perflog run marks over ssh (repeatable,
+ *                          as --server; run/run_remote.h)
+ *   ssh       = ssh -o BatchMode=yes -o ConnectTimeout=10
+ *                          the ssh command line ($PERFLOG_SSH wins)
  *   [counters]
  *   \Processor(*)\% Processor Time
  *   \LogicalDisk(*)\% Disk Time
@@ -44,6 +48,9 @@ struct settings {
 	char rrdcached[256];
 	unsigned long flush;	/* seconds rows may be held before writing */
 	unsigned long long output;	/* [run] output: bytes of output kept */
+	char **servers;		/* [run] server, each HOST[:DIR], malloc'ed */
+	size_t nservers;
+	char ssh[1024];		/* [run] ssh, "" = the default */
 	struct counter_sel *sel;
 	size_t nsel;
 	char source[PATH_MAX];	/* the file read, or "" for built-in */

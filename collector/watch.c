@@ -154,52 +154,41 @@ static void end_watch(struct collector *c, struct watch *w)
 	w->fill_until = ceil(c->last_update / step) * step;
 }
 
-void watch_request(struct collector *c, struct request *r, char *args,
-		   struct loop_request *lr)
+int watch_add(struct collector *c, struct request *r,
+	      const struct proctree_options *opt, const char *label,
+	      int follow, struct loop_request *lr, struct perr *pe)
 {
-	struct watch_args a;
-	const char *why = parse_args(args, &a);
-	struct proctree_options o;
+	struct proctree_options o = *opt;
 	struct watch *w;
-	struct perr pe;
 
-	if (!why && c->nwatch == MAX_WATCH)
+	if (c->nwatch == MAX_WATCH)
 		watch_check(c);	/* a slot a dead run left */
-	if (why || c->nwatch == MAX_WATCH) {
-		if (why)
-			server_reply(r, 0, "%s", why);
-		else
-			server_reply(r, 0, "watch: too many process trees (%d)",
-				     MAX_WATCH);
-		free(a.label);
-		return;
-	}
+	if (c->nwatch == MAX_WATCH)
+		return perr_set(pe, "watch: too many process trees (%d)",
+				MAX_WATCH);
 	open_exits(c);
-	memset(&o, 0, sizeof(o));
 	o.root = c->opt->proc_root;
-	o.pid = a.pid;
-	o.shim = a.shim;
-	o.cgroup = &a.cg;
 	o.exits = c->ts != NULL;
 	w = &c->watch[c->nwatch];
 	memset(w, 0, sizeof(*w));
-	w->tree = proctree_open(&o, &pe);
-	if (!w->tree) {
-		server_reply(r, 0, "%s", pe.msg);
-		free(a.label);
-		return;
-	}
-	w->pid = a.pid;
-	w->ww = watch_waits_open(c->opt->proc_root, w->tree, a.shim ? a.pid : 0,
-				 &pe);
+	w->tree = proctree_open(&o, pe);
+	if (!w->tree)
+		return -1;
+	w->pid = o.pid;
+	w->follow = follow;
+	w->ww = watch_waits_open(c->opt->proc_root, w->tree,
+				 o.shim ? o.pid : 0, pe);
 	if (!w->ww || !watch_waits_ok(w->ww))
 		complain(&c->c_waits, util_monotonic(),
-			 "wait states not sampled: %s", pe.msg);
-	unique_label(c, a.label, w->label, sizeof(w->label));
+			 "wait states not sampled: %s", pe->msg);
+	if (follow)	/* the session's own name, begun by this mark */
+		util_strlcpy(w->label, label, sizeof(w->label));
+	else
+		unique_label(c, label, w->label, sizeof(w->label));
 	c->nwatch++;
-	free(a.label);
-	w->client = r->pid;
-	w->client_start = proctree_start_time(c->opt->proc_root, r->pid);
+	w->client = follow ? 0 : r->pid;
+	w->client_start = follow ? 0 : proctree_start_time(c->opt->proc_root,
+							   r->pid);
 	w->have_prev = proctree_read(w->tree, &w->prev, NULL) == 0;
 	w->state = WATCH_NEW;
 	/* the zero row part before it began (see the top of the file): the
@@ -210,31 +199,71 @@ void watch_request(struct collector *c, struct request *r, char *args,
 	lr->r = *r;
 	lr->pid = w->pid;
 	util_strlcpy(lr->label, w->label, sizeof(lr->label));
+	return 0;
+}
+
+void watch_request(struct collector *c, struct request *r, char *args,
+		   struct loop_request *lr)
+{
+	struct watch_args a;
+	const char *why = parse_args(args, &a);
+	struct proctree_options o;
+	struct perr pe;
+
+	if (why) {
+		server_reply(r, 0, "%s", why);
+		free(a.label);
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	o.pid = a.pid;
+	o.shim = a.shim;
+	o.cgroup = &a.cg;
+	if (watch_add(c, r, &o, a.label, 0, lr, &pe) < 0)
+		server_reply(r, 0, "%s", pe.msg);
+	free(a.label);
+}
+
+/* The tree an "unwatch" or "waits" names: "PID" (perflog run's), or
+ * "label=LABEL" (a tree `perflog mark --watch` asked for). */
+static struct watch *find_watch(struct collector *c, const char *args)
+{
+	int by_label = !strncmp(args, "label=", 6);
+	long pid = by_label ? 0 : strtol(args, NULL, 10);
+
+	for (int i = 0; i < c->nwatch; i++) {
+		struct watch *w = &c->watch[i];
+
+		if (w->state == WATCH_ENDED)
+			continue;
+		if (by_label ? w->follow && !strcmp(w->label, args + 6)
+			     : w->pid == pid && !w->follow)
+			return w;
+	}
+	return NULL;
 }
 
 void watch_unwatch(struct collector *c, struct request *r, const char *args,
 		   struct loop_request *lr)
 {
-	long pid = strtol(args, NULL, 10);
+	struct watch *w = find_watch(c, args);
 
-	for (int i = 0; i < c->nwatch; i++) {
-		struct watch *w = &c->watch[i];
-
-		if (w->pid != pid || w->state == WATCH_ENDED)
-			continue;
-		/* its last figures first: the loop samples, then
-		 * watch_finish ends it */
-		lr->want = WANT_SAMPLE;
-		lr->finish = FINISH_UNWATCH;
-		lr->r = *r;
-		lr->pid = w->pid;
-		util_strlcpy(lr->label, w->label, sizeof(lr->label));
+	if (!w) {
+		server_reply(r, 0, "unwatch: %.200s is not watched", args);
 		return;
 	}
-	server_reply(r, 0, "unwatch: pid %ld is not watched", pid);
+	/* its last figures first: the loop samples, then watch_finish
+	 * ends it */
+	lr->want = WANT_SAMPLE;
+	lr->finish = FINISH_UNWATCH;
+	lr->r = *r;
+	lr->pid = w->pid;
+	util_strlcpy(lr->label, w->label, sizeof(lr->label));
 }
 
-/* The watch lr is about, found again after the loop's sample. */
+/* The watch lr is about, found again after the loop's sample: not by
+ * its slot, which that sample may have given to another tree (a tree
+ * followed by name has pid 0; its label, the session's, is unique). */
 static struct watch *find_again(struct collector *c,
 				const struct loop_request *lr)
 {
@@ -251,11 +280,14 @@ void watch_finish(struct collector *c, struct loop_request *lr)
 	struct watch *w = find_again(c, lr);
 
 	if (!w) {	/* cannot be: only watch_check ends a tree */
-		server_reply(&lr->r, 0, "watch: pid %ld went away",
-			     (long)lr->pid);
+		server_reply(&lr->r, 0, "watch: %s went away", lr->label);
 		return;
 	}
-	if (lr->finish == FINISH_WATCH) {
+	if (lr->finish == FINISH_WATCH && w->follow) {
+		w->zero_now = 0;
+		server_reply(&lr->r, 1, "label=%s %s procs=%d", w->label,
+			     proctree_method(w->tree), w->prev.nprocs);
+	} else if (lr->finish == FINISH_WATCH) {
 		w->zero_now = 0;
 		server_reply(&lr->r, 1, "label=%s %s", w->label,
 			     proctree_method(w->tree));
@@ -268,23 +300,19 @@ void watch_finish(struct collector *c, struct loop_request *lr)
 void watch_waits_request(struct collector *c, struct request *r,
 			 const char *args)
 {
-	long pid = strtol(args, NULL, 10);
+	struct watch *w = find_watch(c, args);
 	char fields[2048];
 	struct perr pe;
 
-	for (int i = 0; i < c->nwatch; i++) {
-		struct watch *w = &c->watch[i];
-
-		if (w->pid != pid || w->state == WATCH_ENDED)
-			continue;
-		if (watch_waits_finish(w->ww, logset_writer_dir(c->w), w->label,
-				       fields, sizeof(fields), &pe) < 0)
-			complain(&c->c_waits, util_monotonic(),
-				 "wait states of %s: %s", w->label, pe.msg);
-		server_reply(r, 1, "%s", fields);
+	if (!w) {
+		server_reply(r, 0, "waits: %.200s is not watched", args);
 		return;
 	}
-	server_reply(r, 0, "waits: pid %ld is not watched", pid);
+	if (watch_waits_finish(w->ww, logset_writer_dir(c->w), w->label,
+			       fields, sizeof(fields), &pe) < 0)
+		complain(&c->c_waits, util_monotonic(),
+			 "wait states of %s: %s", w->label, pe.msg);
+	server_reply(r, 1, "%s", fields);
 }
 
 static void remove_watch(struct collector *c, int i)
@@ -375,8 +403,15 @@ void watch_check(struct collector *c)
 		struct watch *w = &c->watch[i];
 		char text[128];
 
-		if (w->state == WATCH_ENDED || proctree_alive(w->tree) ||
-		    !client_gone(c, w))
+		if (w->state == WATCH_ENDED || proctree_alive(w->tree))
+			continue;
+		if (w->follow) {
+			/* a tree `perflog mark --watch` asked for ended
+			 * early: its instance ends, its session does not */
+			end_watch(c, w);
+			continue;
+		}
+		if (!client_gone(c, w))
 			continue;
 		snprintf(text, sizeof(text),
 			 "perflog run (pid %ld) went away; its command ended",

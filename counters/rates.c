@@ -427,9 +427,12 @@ void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
 	double cpu = NAN, rd = NAN, wr = NAN, ws = NAN;
 
 	out->object = OBJ_PROCESS;
-	if (cur && cur->nprocs > 0)
+	if (cur && (cur->nprocs > 0 || cur->rootless))
 		ws = cur->rss_bytes;
-	if (prev && cur && prev->nprocs > 0 && cur->nprocs > 0) {
+	/* no process: the root is gone, unless the tree is rootless (a
+	 * name= or unit tree, empty for now: its figures are still whole) */
+	if (prev && cur && (prev->nprocs > 0 || prev->rootless) &&
+	    (cur->nprocs > 0 || cur->rootless)) {
 		double dt = cur->mono - prev->mono;
 
 		if (dt > 0) {

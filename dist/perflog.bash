@@ -19,6 +19,11 @@
 #                                    the log set's session names
 #   perflog import <TAB>             files (nmon, perfmon CSV); --tz <TAB>
 #                                    the zones of /usr/share/zoneinfo
+#   perflog run --server <TAB>       ssh host names (bash-completion's
+#                                    _known_hosts_real, when loaded)
+#   perflog run --server-watch <TAB>, perflog mark --watch <TAB>
+#                                    running services (UNIT.service) and
+#                                    name=COMM of the running processes
 #   -c, --csv, --listing ...         files; -o, --png, --html ... directories
 #
 # Option values go after a space (--png DIR), not after '='.
@@ -211,6 +216,18 @@ _perflog()
 		_perflog_dequote "$cur"
 		_perflog_offer < <(_perflog_running)
 		((${#COMPREPLY[@]})) || _perflog_logsets "$cur"
+		return ;;
+	--server)
+		if declare -F _known_hosts_real >/dev/null; then
+			_known_hosts_real -- "$cur"
+		fi
+		return ;;
+	--server-watch | --watch)
+		COMPREPLY=($(compgen -W "$({
+			systemctl list-units --type=service --state=running \
+				--no-legend --plain 2>/dev/null | awk '{ print $1 }'
+			ps -e -o comm= 2>/dev/null | sed 's/^/name=/'
+		} | sort -u)" -- "$cur"))
 		return ;;
 	--from)
 		if [[ $cmd == estimate ]]; then _perflog_logsets "$cur"; fi

@@ -64,8 +64,9 @@ struct session {
 int markers_append(const char *dir, enum marker_kind kind,
 		   const char *session, const char *text,
 		   const char *const *extra, size_t nextra, struct perr *e);
-/* The same stamped when (wall clock seconds) instead of now: an end
- * marker stamped at the moment its command ended. */
+/* The same, stamped with when (wall clock seconds) instead of now: the
+ * collector stamps with its own clock, the one its rows carry, and an end
+ * marker of perflog run with the moment its command ended. */
 int markers_append_at(const char *dir, double when, enum marker_kind kind,
 		      const char *session, const char *text,
 		      const char *const *extra, size_t nextra, struct perr *e);

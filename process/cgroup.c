@@ -214,6 +214,62 @@ int cgroup_self(struct cgroup_set *out, struct perr *e)
 	return rc;
 }
 
+int cgroup_unit(const char *unit, struct cgroup_set *out, struct perr *e)
+{
+	size_t len = strlen(unit);
+	char *mi, *cg, *fake, *q;
+	char *const dirs[] = { out->v2, out->cpu, out->cpuacct };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (len < 9 || len > 200 || strcmp(unit + len - 8, ".service") ||
+	    unit[strspn(unit, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:_.@-\\")])
+		return perr_set(e, "'%s' is not a systemd service name (NAME.service)",
+				unit);
+	mi = util_read_file("/proc/self/mountinfo", NULL);
+	cg = util_read_file("/proc/self/cgroup", NULL);
+	fake = cg ? malloc(strlen(cg) * 2 + 64 * (len + 16)) : NULL;
+	if (!mi || !cg || !fake) {
+		free(mi);
+		free(cg);
+		free(fake);
+		return perr_set(e, "unable to read /proc/self/%s: %s",
+				mi ? "cgroup" : "mountinfo", strerror(errno));
+	}
+	/* our own lines with the unit's path: "ID:CONTROLLERS:PATH" */
+	q = fake;
+	for (char *line = cg, *nl; line && *line; line = nl) {
+		char *colon = strchr(line, ':');
+		char *colon2 = colon ? strchr(colon + 1, ':') : NULL;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		if (!colon2)
+			continue;
+		q += sprintf(q, "%.*s:/system.slice/%s\n", (int)(colon2 - line),
+			     line, unit);
+	}
+	*q = '\0';
+	rc = cgroup_parse(mi, fake, out);
+	free(mi);
+	free(cg);
+	free(fake);
+	if (rc < 0)
+		return perr_set(e, "no cgroup hierarchy is mounted");
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dirs[i]);
+		if (dirs[i][0] && access(path, F_OK) < 0)
+			dirs[i][0] = '\0';
+	}
+	if (!cgroup_any(out))
+		return perr_set(e, "%s has no cgroup under system.slice (is it running?)",
+				unit);
+	return 0;
+}
+
 /* ---- creating, joining, removing ---- */
 
 /* The distinct directories of a set, NULL-terminated (cpu and cpuacct are

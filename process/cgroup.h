@@ -65,6 +65,13 @@ int cgroup_parse(const char *mountinfo, const char *cgroup,
 /* cgroup_parse of this process's own files. */
 int cgroup_self(struct cgroup_set *out, struct perr *e);
 
+/* The groups of systemd service unit (NAME.service):
+ * system.slice/NAME.service in each hierarchy this process's groups are
+ * in (/sys/fs/cgroup/system.slice/NAME.service on a v2 host). Those that
+ * do not exist are left "". Returns 0, or -1 with e set when the name is
+ * not a service's or the unit has no group (it is not running). */
+int cgroup_unit(const char *unit, struct cgroup_set *out, struct perr *e);
+
 /* Create NAME below each group of base (mkdir, 0755). A hierarchy where
  * that fails is left "" in out (e says why for the first failure).
  * Returns 0 when at least one group was created, -1 otherwise. */

@@ -183,7 +183,8 @@ static int scan_ppids(struct proctree *t)
 		struct pstat *q;
 
 		for (q = &v[i]; q;) {
-			if (q->pid == t->pid) {
+			if ((t->pid && q->pid == t->pid) ||
+			    (t->comm[0] && !strcmp(q->comm, t->comm))) {
 				verdict = 1;
 				break;
 			}
@@ -200,7 +201,8 @@ static int scan_ppids(struct proctree *t)
 			q->mark = verdict;
 			q = q->ppid > 0 ? find_pstat(v, n, q->ppid) : NULL;
 		}
-		if (v[i].pid == t->pid)
+		if ((t->pid && v[i].pid == t->pid) ||
+		    (t->comm[0] && !strcmp(v[i].comm, t->comm)))
 			v[i].mark = 1;
 		if (v[i].mark == 1 && push_member(t, v[i].pid) < 0) {
 			free(v);
@@ -228,7 +230,7 @@ static int list_members(struct proctree *t)
 			return rc;
 		}
 	}
-	if (t->walk) {
+	if (t->walk && t->pid) {
 		int r = walk_children(t);
 
 		if (r != -2)
@@ -249,6 +251,15 @@ int proctree_alive(const struct proctree *t)
 {
 	struct pstat p;
 
+	if (!t->pid && t->comm[0])
+		return 1;	/* its processes may come later */
+	if (!t->pid) {
+		const char *g = t->cg.v2[0] ? t->cg.v2 : t->cg.cpuacct;
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/cgroup.procs", g);
+		return access(path, F_OK) == 0;
+	}
 	return pbooks_read_stat(t, t->pid, 0, &p) == 0 && p.start == t->start &&
 	       !dead_state(p.state);
 }
@@ -279,8 +290,14 @@ struct proctree *proctree_open(const struct proctree_options *o,
 	size_t len = strlen(root);
 	struct pstat p;
 
-	if (o->pid <= 0) {
+	if (o->pid < 0 || (o->pid == 0 && !(o->comm && *o->comm) &&
+			   !(o->cgroup && cgroup_any(o->cgroup)))) {
 		perr_set(e, "invalid pid %d", (int)o->pid);
+		return NULL;
+	}
+	if (o->comm && strlen(o->comm) >= sizeof(t->comm)) {
+		perr_set(e, "process name '%s' is longer than the kernel's 15 bytes",
+			 o->comm);
 		return NULL;
 	}
 	while (len > 0 && root[len - 1] == '/')
@@ -296,6 +313,8 @@ struct proctree *proctree_open(const struct proctree_options *o,
 	}
 	memcpy(t->root, root, len);
 	t->pid = o->pid;
+	if (!t->pid && o->comm)
+		util_strlcpy(t->comm, o->comm, sizeof(t->comm));
 	t->shim = o->shim;
 	t->exits = o->exits;
 	t->walk = 1;
@@ -309,13 +328,13 @@ struct proctree *proctree_open(const struct proctree_options *o,
 	t->hz = sysconf(_SC_CLK_TCK);
 	if (t->hz <= 0)
 		t->hz = 100;
-	if (pbooks_read_stat(t, t->pid, 0, &p) < 0) {
+	if (t->pid && pbooks_read_stat(t, t->pid, 0, &p) < 0) {
 		perr_set(e, "no process %d under '%s/proc'", (int)t->pid,
 			 t->root);
 		free(t);
 		return NULL;
 	}
-	t->start = p.start;
+	t->start = t->pid ? p.start : 0;
 	pbooks_init(t);
 	snprintf(t->method, sizeof(t->method), "cpu=%s io=%s",
 		 !t->has_cg ? (t->exits ? "taskstats" : "tree")
@@ -332,7 +351,8 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e)
 	memset(out, 0, sizeof(*out));
 	out->mono = util_monotonic();
 	if (!proctree_alive(t))
-		return perr_set(e, "process %d has exited", (int)t->pid);
+		return t->pid ? perr_set(e, "process %d has exited", (int)t->pid)
+			      : perr_set(e, "its cgroup is gone");
 	if (list_members(t) < 0)
 		return perr_set(e, "unable to list process %d's tree: %s",
 				(int)t->pid, strerror(errno));
@@ -344,6 +364,7 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e)
 		out->cpu_us = cg_cpu;
 	}
 	out->mono = util_monotonic();
+	out->rootless = !t->pid;
 	return 0;
 }
 

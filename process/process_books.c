@@ -229,6 +229,9 @@ static void known_expire(struct proctree *t)
 
 static int is_member(struct proctree *t, const struct taskstats_exit *x)
 {
+	/* a name= tree's: one of that name that lived between two reads */
+	if (t->comm[0] && !strcmp(x->comm, t->comm))
+		return 1;
 	return known_ok(t, x->tgid, x->btime) || known_ok(t, x->ppid, x->btime);
 }
 
@@ -426,7 +429,8 @@ int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
 		if (scan_threads_of(t, pid, ps.ppid) < 0)
 			return -1;
 	}
-	known_set(t, t->pid, 0);
+	if (t->pid)
+		known_set(t, t->pid, 0);
 	if (t->nscan)
 		qsort(t->scan, t->nscan, sizeof(*t->scan), cmp_entry);
 	if (merge(t, 1) < 0)

@@ -22,6 +22,7 @@
 /* One /proc/PID/stat as read. */
 struct pstat {
 	pid_t pid, ppid;
+	char comm[16];			/* the name in parentheses, cut */
 	char state;			/* R S D Z X ... */
 	unsigned long long own;		/* utime + stime, ticks */
 	unsigned long long children;	/* cutime + cstime, ticks */
@@ -62,7 +63,9 @@ struct pb_pending {
 
 struct proctree {
 	char root[PATH_MAX];	/* "" for "/", else without a trailing / */
-	pid_t pid;
+	pid_t pid;		/* the root; 0 for a rootless tree: a
+				 * cgroup's, or every process named comm */
+	char comm[16];		/* name= trees: the name, else "" */
 	unsigned long long start;	/* the root's, ticks since boot */
 	int shim, exits, walk, has_cg;
 	struct cgroup_set cg;

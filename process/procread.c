@@ -57,6 +57,16 @@ int pbooks_parse_stat(const char *text, struct pstat *p)
 		return -1;
 	p->pid = (pid_t)pid;
 	p->ppid = (pid_t)f[1];
+	{
+		const char *open_paren = strchr(text, '(');
+		size_t len = open_paren && open_paren < close_paren
+			     ? (size_t)(close_paren - open_paren - 1) : 0;
+
+		if (len >= sizeof(p->comm))
+			len = sizeof(p->comm) - 1;
+		memcpy(p->comm, open_paren ? open_paren + 1 : "", len);
+		p->comm[len] = '\0';
+	}
 	/* cutime/cstime are %ld: never < 0, but garbage may say so */
 	p->own = (f[11] > 0 ? (unsigned long long)f[11] : 0) +
 		 (f[12] > 0 ? (unsigned long long)f[12] : 0);

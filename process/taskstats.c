@@ -211,6 +211,8 @@ static int parse_stats(const char *p, size_t len, struct taskstats_exit *x)
 					: (double)t.ac_btime;
 	x->etime = (double)t.ac_etime / 1e6;
 	x->cpu_us = t.ac_utime + t.ac_stime;
+	memcpy(x->comm, t.ac_comm, sizeof(x->comm) - 1);
+	x->comm[sizeof(x->comm) - 1] = '\0';
 	x->rchar = t.read_char;
 	x->wchar = t.write_char;
 	return x->tid > 0 ? 0 : -1;

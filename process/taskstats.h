@@ -39,6 +39,7 @@ struct taskstats_exit {
 	double etime;		/* seconds it ran */
 	uint64_t cpu_us;	/* utime + stime, microseconds */
 	uint64_t rchar, wchar;	/* rounded down to KiB by the kernel */
+	char comm[16];		/* its name (ac_comm, as /proc/PID/stat's) */
 };
 
 struct taskstats_listener;

@@ -1,7 +1,8 @@
 /*
  * cmd_run.c - `perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL]
- * [--client NAME] [--output SIZE] -- CMD [ARG...]`: log around one
- * command (a backup, usually).
+ * [--client NAME] [--output SIZE] [--server HOST[:DIR]]... [--server-watch
+ * SPEC] -- CMD [ARG...]`: log around one command (a backup, usually); the
+ * servers' log sets get the session too (run_remote.h).
  *
  *   1. join the collector logging to -o DIR or under it (the directory
  *      `perflog start -o DIR` was given), else start one (`perflog start
@@ -72,6 +73,7 @@
 #include "../collector/control.h"
 #include "run_marks.h"
 #include "run_output.h"
+#include "run_remote.h"
 #include "run_shim.h"
 #include "../collector/settings.h"
 
@@ -90,7 +92,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perflog run [-c FILE] [-o DIR] [-i SECONDS] [-l LABEL] [--client NAME]\n"
-		"                   [--output SIZE] -- CMD [ARG...]\n"
+		"                   [--output SIZE] [--server HOST[:DIR]]... [--server-watch SPEC]\n"
+		"                   -- CMD [ARG...]\n"
 		"  -c FILE        settings file (the collector started here; [run] output)\n"
 		"  -o DIR         the log set to join, or the directory a running\n"
 		"                 collector logs under (perflog start -o DIR), else where\n"
@@ -102,6 +105,9 @@ static void usage(FILE *f)
 		"                 (default: the client CMD names, else any known; none: no client)\n"
 		"  --output SIZE  keep the last SIZE bytes of CMD's output in the log set\n"
 		"                 (default 1M, 0 = none; the settings' [run] output)\n"
+		"  --server HOST[:DIR]  mark the session on HOST's collector too (logging\n"
+		"                 under DIR), over ssh ($PERFLOG_SSH, [run] ssh); repeatable\n"
+		"  --server-watch SPEC  the servers log SPEC as Process(LABEL) (perflog mark --watch)\n"
 		"Runs CMD between a begin and an end marker, keeps the end of its output\n"
 		"in the log set (output-LABEL.log), logs its process tree as\n"
 		"Process(LABEL), and exits with CMD's status (127: cannot run it,\n"
@@ -164,6 +170,9 @@ struct run {
 	struct sigaction orig[NRELAYED];
 	struct run_output out;
 	char outname[SRC_NAME_MAX + 16];
+	struct remotes rem;	/* --server (run_remote.h) */
+	const char *server_watch;
+	char ssh[1024];		/* [run] ssh */
 	int status;
 	double end_wall;		/* wall clock when the command ended */
 	unsigned long long after;	/* bytes of output after its end */
@@ -173,32 +182,14 @@ struct run {
 	char left_comm[RUN_LEFT_MAX][16];
 };
 
-/* A label safe as a file name part and an instance name. */
-static void make_label(char *out, size_t n, const char *src)
-{
-	const char *base = strrchr(src, '/');
-	size_t k = 0;
-
-	base = base && base[1] ? base + 1 : src;
-	for (const char *p = base; *p && k + 1 < n && k < SRC_NAME_MAX - 8; p++) {
-		unsigned char c = (unsigned char)*p;
-		int okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-			  c == '-';
-
-		out[k++] = okc ? (char)c : '_';
-	}
-	out[k] = '\0';
-	if (!k || !strcmp(out, ".") || !strcmp(out, ".."))
-		util_strlcpy(out, "cmd", n);
-}
-
 static int parse_args(struct run *r, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "output", required_argument, NULL, 'O' },
 		{ "client", required_argument, NULL, 'C' },
+		{ "server", required_argument, NULL, 'S' },
+		{ "server-watch", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *label = NULL, *output = NULL;
@@ -216,6 +207,13 @@ static int parse_args(struct run *r, int argc, char **argv)
 		case 'l': label = optarg; break;
 		case 'O': output = optarg; break;
 		case 'C': r->client_arg = optarg; break;
+		case 'S':
+			if (remotes_add(&r->rem, optarg, &e) < 0) {
+				fprintf(stderr, ME ": %s\n", e.msg);
+				return 2;
+			}
+			break;
+		case 'W': r->server_watch = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: return util_bad_option("run", argv, optind, optopt);
 		}
@@ -231,7 +229,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 			r->client_arg);
 		return 2;
 	}
-	make_label(r->label, sizeof(r->label), label ? label : r->cmd[0]);
+	run_label(r->label, sizeof(r->label), label ? label : r->cmd[0]);
 	if (settings_default(&s) < 0 ||
 	    (r->file && settings_load(r->file, &s, &e) < 0)) {
 		fprintf(stderr, ME ": %s\n", r->file ? e.msg : "out of memory");
@@ -239,7 +237,15 @@ static int parse_args(struct run *r, int argc, char **argv)
 		return 1;
 	}
 	r->output = s.output;
+	util_strlcpy(r->ssh, s.ssh, sizeof(r->ssh));
+	for (size_t i = 0, cli = r->rem.n; i < s.nservers && !cli; i++)
+		if (remotes_add(&r->rem, s.servers[i], &e) < 0)
+			fprintf(stderr, ME ": %s: %s\n", r->file, e.msg);
 	settings_free(&s);
+	if (r->server_watch && !r->rem.n) {
+		fprintf(stderr, ME ": --server-watch needs a --server\n");
+		return 2;
+	}
 	if (output && settings_parse_output(output, &r->output, &e) < 0) {
 		fprintf(stderr, ME ": --output: %s\n", e.msg);
 		return 2;
@@ -385,6 +391,9 @@ static int begin(struct run *r, int po[2], int pe[2])
 	if (r->note[0])
 		run_extra_add(&x, "accounting.note=%s", r->note);
 	text = run_marker_text(r->cmdline);
+	remotes_setup(&r->rem, r->ssh, &r->col, r->server_watch);
+	if (text)	/* the servers' begin comes first: theirs enclose ours */
+		remotes_begin(&r->rem, r->label, text, r->cmdline, &x);
 	if (!text || run_mark(&r->col, MARK_BEGIN, r->label, text, &x, &e) < 0)
 		fprintf(stderr, ME ": begin marker: %s\n", text ? e.msg : "out of memory");
 	free(text);
@@ -599,12 +608,14 @@ static int finish(struct run *r)
 			 WTERMSIG(s->status));
 	else
 		snprintf(text, sizeof(text), "exit %d", r->status);
+	remotes_end_open(&r->rem, &x);	/* the clocks again, then ours */
 	if (run_mark_at(&r->col, r->end_wall, MARK_END, r->label, text, &x,
 			&e) < 0) {
 		fprintf(stderr, ME ": end marker: %s\n", e.msg);
 		rc = -1;
 	}
 	run_extras_free(&x);
+	remotes_end_mark(&r->rem, r->label, text, r->cmdline);
 	snprintf(req, sizeof(req), "unwatch %ld", (long)r->shim.pid);
 	if (r->watching && control_request(&r->col, req, NULL, 0, &e) < 0)
 		fprintf(stderr, ME ": unwatch: %s\n", e.msg);

@@ -79,6 +79,25 @@ char *run_cmdline(char **argv)
 	return s;
 }
 
+void run_label(char *out, size_t n, const char *src)
+{
+	const char *base = strrchr(src, '/');
+	size_t k = 0;
+
+	base = base && base[1] ? base + 1 : src;
+	for (const char *p = base; *p && k + 1 < n && k < SRC_NAME_MAX - 8; p++) {
+		unsigned char c = (unsigned char)*p;
+		int okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			  c == '-';
+
+		out[k++] = okc ? (char)c : '_';
+	}
+	out[k] = '\0';
+	if (!k || !strcmp(out, ".") || !strcmp(out, ".."))
+		util_strlcpy(out, "cmd", n);
+}
+
 char *run_marker_text(const char *s)
 {
 	char *t;

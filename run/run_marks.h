@@ -34,6 +34,11 @@ void run_extras_free(struct run_extras *x);
  * needed). malloc'ed, NULL when out of memory. */
 char *run_cmdline(char **argv);
 
+/* The session label of a command (its base name when src is a path),
+ * safe as a file name part and an instance name: [A-Za-z0-9._-], others
+ * '_'; "cmd" when nothing is left. */
+void run_label(char *out, size_t n, const char *src);
+
 /* Text for a marker: s, cut to 1 KiB (with " [...]") when longer. */
 char *run_marker_text(const char *s);
 

@@ -104,6 +104,47 @@ static void test_fixture(void)
 	   "fixture: missing root refused");
 }
 
+/* Rootless trees (perflog mark --watch name=COMM): every process of the
+ * name and its descendants; empty is not gone. */
+static void test_rootless(void)
+{
+	struct proctree_options o = { .root = FIXTURES "/proc/tree1" };
+	struct perr e = { "" };
+	struct proctree *t;
+	struct proc_raw r, r2;
+	struct instance_values iv;
+
+	o.comm = "other";
+	t = proctree_open(&o, &e);
+	OK(t != NULL, "name=other: opened without a root");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 2,
+	   "name=other: 200 and its child 201 (named otherwise)");
+	OK(t && proctree_alive(t), "name=: alive");
+	proctree_close(t);
+	o.comm = "a) b (c";
+	t = proctree_open(&o, &e);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 2 &&
+	   r.cpu_us == US(340), "name= with parentheses in it: 101 and 102");
+	proctree_close(t);
+	o.comm = "nosuch";
+	t = proctree_open(&o, &e);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 0 && r.rootless,
+	   "name= matching nothing: an empty tree, not a gone one");
+	OK(t && proctree_alive(t), "empty: still alive (one may start)");
+	/* an empty rootless tree's rates are zeros, not unknown */
+	r2 = r;
+	r2.mono = r.mono + 1;
+	memset(&iv, 0, sizeof(iv));
+	rates_process(&r, &r2, &iv);
+	EQ_DBL(iv.v[IDX(CTR_PROC_IO_WRITE)], 0, 0, "empty rootless tree: 0 B/s written");
+	proctree_close(t);
+	o.comm = "sixteen-bytes-xx";
+	OK(proctree_open(&o, &e) == NULL && strstr(e.msg, "15 bytes"),
+	   "a name over 15 bytes refused");
+	o.comm = NULL;
+	OK(proctree_open(&o, &e) == NULL, "pid 0 with no name nor cgroup refused");
+}
+
 /* The root's pid reused by another process (other start time) is "gone". */
 static void test_pid_reuse(void)
 {
@@ -351,6 +392,7 @@ static void test_exits(void)
 int main(void)
 {
 	test_fixture();
+	test_rootless();
 	test_pid_reuse();
 	test_rates();
 	test_live();

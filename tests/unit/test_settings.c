@@ -114,6 +114,19 @@ int main(void)
 	bad("[run]\noutput = 2G\n", "t.pml:2: output '2G'", "[run] output over 1G");
 	bad("[run]\noutput = lots\n", "t.pml:2: output", "[run] output not a size");
 	bad("[run]\nflush = 1\n", "unknown key 'flush' in [run]", "[log] key in [run]");
+	OK(parse("[run]\nserver = tsmsrv\nserver = backup@nas:/var/log/perflog\n"
+		 "ssh = ssh -p 2222 -o ConnectTimeout=5\n", &s, &e) == 0 &&
+	   s.nservers == 2 && !strcmp(s.servers[0], "tsmsrv") &&
+	   !strcmp(s.servers[1], "backup@nas:/var/log/perflog") &&
+	   !strcmp(s.ssh, "ssh -p 2222 -o ConnectTimeout=5"),
+	   "[run] server (repeated) and ssh");
+	settings_free(&s);
+	OK(parse("[log]\ninterval = 2\n", &s, &e) == 0 && s.nservers == 0 &&
+	   !s.ssh[0], "[run] server and ssh: none by default");
+	settings_free(&s);
+	bad("[run]\nserver = :/logs\n", "t.pml:2: server ':/logs'", "[run] server without a host");
+	bad("[run]\nserver = -oProxyCommand=x\n", "t.pml:2: server", "[run] server that would be an ssh option");
+	bad("[run]\nssh =\n", "t.pml:2: ssh is empty", "[run] ssh empty");
 	{
 		unsigned long long b;
 
