@@ -7,9 +7,9 @@
  *
  * Serves one file, MOUNTPOINT/f (1 MiB, mode 0444), in the foreground on
  * a single thread: lookups, getattr and open are answered until the first
- * read, which never returns, so from then on nothing is answered (a
- * getattr that the attribute cache cannot satisfy hangs too, as on a dead
- * network mount). Kill it (SIGKILL) to end it: the kernel then fails the
+ * read, which never returns, so from then on nothing is answered: a
+ * getattr hangs too (attr_timeout=0, so the kernel's attribute cache
+ * never answers one for us), as on a dead network mount. Kill it (SIGKILL) to end it: the kernel then fails the
  * waiting requests (ENOTCONN) and the mount is left for fusermount3 -u or
  * umount -l. Built only where libfuse3 is (the Makefile asks pkg-config);
  * without it the program says so and exits 77.
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 {
 	/* foreground, single-threaded: a stuck read stops everything */
 	static char fg[] = "-f", single[] = "-s", o[] = "-o",
-		    attr[] = "attr_timeout=0.5";
+		    attr[] = "attr_timeout=0";
 	char *args[] = { argv[0], fg, single, o, attr,
 			 argc > 1 ? argv[1] : NULL, NULL };
 
