@@ -309,6 +309,9 @@ static int sample_one(struct collector *c, struct watch *w, double when)
 		watch_waits_baseline(w->ww, w->tree, now.mono);
 	} else if (w->have_prev &&
 		   (iv = sample_add(&c->sample, OBJ_PROCESS, w->label))) {
+		/* cpus[0] is _Total */
+		rates_process_carry(&w->prev, &now, c->cur->ncpus > 1 ?
+				    c->cur->ncpus - 1 : 0);
 		rates_process(&w->prev, &now, iv);
 		watch_waits_sample(w->ww, w->tree, now.mono, iv);
 	}
