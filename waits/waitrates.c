@@ -159,6 +159,8 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 
 	if (!t)
 		return -1;
+	/* the latest name: a thread that exec'ed is its new program's */
+	memcpy(t->comm, c->comm, sizeof(c->comm));
 	t->alive += elapsed;
 	for (int k = 0; k < WS_N; k++)
 		t->sec[k] += sec[k];

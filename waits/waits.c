@@ -473,16 +473,19 @@ static int read_thread(struct waits *w, struct wthread *th, double now,
 	th->read_cpu = ss[0];
 	th->read_pcount = ss[2];
 	th->pub.blkio_ns = WAITS_NA;
-	if (delayacct != 0) {
-		/* a tid read by path (no kept descriptor) may belong to a new
-		 * thread since the tick: the start time tells */
-		if (read_file(w, th, F_STAT, buf, sizeof(buf)) <= 0 ||
-		    pidstat_parse(buf, &ps) < 0 || ps.starttime != th->pub.start)
-			return -1;
-		if (ps.blkio_ticks != PIDSTAT_NA)
-			th->pub.blkio_ns = ps.blkio_ticks *
-				(1000000000ULL / (uint64_t)w->hz);
-	}
+	/* a tid read by path (no kept descriptor) may belong to a new thread
+	 * since the tick: the start time tells */
+	if (read_file(w, th, F_STAT, buf, sizeof(buf)) <= 0 ||
+	    pidstat_parse(buf, &ps) < 0 || ps.starttime != th->pub.start)
+		return -1;
+	/* the name as of now: exec (sh -c 'exec client') and prctl rename a
+	 * thread without a new start time, and the name read when it was
+	 * first seen was the shell's. One stat a read for a thread that ran
+	 * since the last, none for an idle one. */
+	memcpy(th->pub.comm, ps.comm, sizeof(th->pub.comm));
+	if (delayacct != 0 && ps.blkio_ticks != PIDSTAT_NA)
+		th->pub.blkio_ns = ps.blkio_ticks *
+			(1000000000ULL / (uint64_t)w->hz);
 	/* the I/O counters need ptrace read rights: unknown without */
 	keep_open(w, th, F_IO);
 	if (read_file(w, th, F_IO, buf, sizeof(buf)) > 0)
