@@ -207,7 +207,7 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		       const char *label, char *out, size_t n, struct perr *e)
 {
 	char name[128];
-	size_t len = 0, working = 0;
+	size_t len = 0, working = 0, threads = 0;
 	int rc = 0;
 	double span;
 
@@ -234,11 +234,14 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 	} else {
 		ADD("waits=%s\t", name);
 	}
-	for (size_t i = 0; i < ww->tot.n; i++)
-		working += waitrates_working(&ww->tot.t[i]) != 0;
+	waitrates_count(&ww->tot, &threads, &working);
 	span = ww->prev->t - ww->t0;
 	ADD("waits.threads=%zu\twaits.working=%zu\twaits.hidden=%d\t",
-	    ww->tot.n, working, ww->hidden);
+	    threads, working, ww->hidden);
+	/* ended threads summed by name (waitrates.h): how many, from when */
+	if (ww->tot.folded)
+		ADD("waits.folded=%zu\twaits.fold_at=%d\t", ww->tot.folded,
+		    WAITRATES_FOLD_AT);
 	if (ww->stuck)
 		ADD("waits.stuck=%d\t", ww->stuck);
 	if (ww->blocked > 0)
