@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../../waits/waitsampler.h"
+#include "fixtures.h"
 #include "tap.h"
 
 #ifndef WAITSAMPLER_WAIT_SEC	/* a sampler without the bound */
@@ -42,18 +43,7 @@ static void on_alarm(int sig)
 	_exit(1);
 }
 
-static void put(const char *rel, const char *text)
-{
-	char path[160];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
+#define put(rel, text) fixture_put(root, (rel), (text))
 
 static void nap(double s)
 {
