@@ -99,6 +99,16 @@ build/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) build/libperflog.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/libperflog.a $(LIBS)
 
+# The hung FUSE server of t7710 and bench/hostile.sh: built against
+# libfuse3 when pkg-config knows it, else a stub that says so (exit 77),
+# so the suite skips with the reason.
+FUSE_FLAGS := $(shell pkg-config --exists fuse3 2>/dev/null && \
+	echo -DPERFLOG_HAVE_FUSE3 `pkg-config --cflags fuse3`)
+FUSE_LIBS  := $(shell pkg-config --libs fuse3 2>/dev/null)
+build/tools/fusehang: tests/tools/fusehang.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(FUSE_FLAGS) -o $@ $< $(FUSE_LIBS)
+
 unit: $(UNIT_BINS)
 	prove -f $(UNIT_BINS)
 
@@ -106,7 +116,7 @@ unit: $(UNIT_BINS)
 check-clang:
 	@if command -v clang >/dev/null; then \
 	  for f in perflog.c $(SRCS) $(UNIT_SRCS) $(TOOL_SRCS); do \
-	    clang -std=c11 $(WARN) -Werror $(PKG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED -fsyntax-only $$f || exit 1; \
+	    clang -std=c11 $(WARN) -Werror $(PKG_CFLAGS) $(FUSE_FLAGS) -D_XOPEN_SOURCE_EXTENDED -fsyntax-only $$f || exit 1; \
 	  done; echo "clang: $(words $(SRCS) $(UNIT_SRCS)) files clean"; \
 	else echo "clang not installed; skipped"; fi
 

@@ -112,6 +112,7 @@ struct collector {
 	struct taskstats_listener *ts;	/* exit records, while trees are
 					 * watched and the host allows it */
 	int ts_failed;
+	double drain_at;	/* monotonic: exit records not read before */
 	char **open;		/* sessions begun and not yet ended */
 	size_t nopen;
 	struct complaint c_read, c_write, c_add, c_late, c_exits, c_lost,
@@ -180,8 +181,9 @@ void watch_check(struct collector *c);
 /* The values of the closing update (teardown, collector.c): zeros for
  * trees that ended in the row it closes. Returns how many. */
 int watch_closing(struct collector *c);
-/* Drain exit records (the loop calls it when watch_fd is readable). */
-void watch_drain(struct collector *c);
+/* Drain exit records (the loop calls it when watch_fd is readable).
+ * Returns how many were read. */
+long watch_drain(struct collector *c);
 /* The exit record socket, or -1. */
 int watch_fd(const struct collector *c);
 /* Trees watched and not ended. */

@@ -356,6 +356,9 @@ static int sample_one(struct collector *c, struct watch *w, double when)
 		watch_waits_baseline(w->ww, w->tree, now.mono);
 	} else if (w->have_prev &&
 		   (iv = sample_add(&c->sample, OBJ_PROCESS, w->label))) {
+		/* cpus[0] is _Total */
+		rates_process_carry(&w->prev, &now, c->cur->ncpus > 1 ?
+				    c->cur->ncpus - 1 : 0);
 		rates_process(&w->prev, &now, iv);
 		watch_waits_sample(w->ww, w->tree, now.mono, iv);
 	}
@@ -457,21 +460,23 @@ static void on_exit_record(void *arg, const struct taskstats_exit *x)
 			return;
 }
 
-void watch_drain(struct collector *c)
+long watch_drain(struct collector *c)
 {
 	int lost = 0;
+	long n;
 
 	if (!c->ts)
-		return;
-	if (taskstats_drain(c->ts, on_exit_record, c, &lost) < 0)
+		return 0;
+	if ((n = taskstats_drain(c->ts, on_exit_record, c, &lost)) < 0)
 		complain(&c->c_exits, util_monotonic(),
 			 "reading exit records: %s", strerror(errno));
 	if (!lost)
-		return;
+		return n;
 	for (int i = 0; i < c->nwatch; i++)
 		proctree_exits_lost(c->watch[i].tree);
 	complain(&c->c_exits, util_monotonic(),
 		 "the kernel dropped exit records: a watched tree's I/O is unknown for this interval");
+	return n;
 }
 
 int watch_fd(const struct collector *c)

@@ -27,6 +27,7 @@ struct watch_waits {
 	uint64_t ticks0;	/* and its tick count */
 	double blocked, guessed;	/* blocked ticks of the session */
 	int hidden, exact_disk, intervals;
+	int stuck;		/* reads that found the sampler stuck */
 	struct cgroup_set cg;
 	int has_cg;
 	struct cgstat_raw ca, cb, *cprev, *ccur;
@@ -127,8 +128,12 @@ static void add_waits(struct watch_waits *ww, struct instance_values *iv)
 {
 	struct waits_values v;
 	struct waits_snap *t;
+	int r = waitsampler_read(ww->s, ww->cur);
 
-	if (waitsampler_read(ww->s, ww->cur) < 0)
+	/* stuck in a tick (waitsampler.h): no wait counters in this row,
+	 * the last complete read stays the base of the next */
+	ww->stuck += r == 1;
+	if (r != 0)
 		return;
 	if (ww->have_prev &&
 	    waitrates_compute(ww->prev, ww->cur, &v, &ww->tot) == 0) {
@@ -202,7 +207,7 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		       const char *label, char *out, size_t n, struct perr *e)
 {
 	char name[128];
-	size_t len = 0, working = 0;
+	size_t len = 0, working = 0, threads = 0;
 	int rc = 0;
 	double span;
 
@@ -229,11 +234,16 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 	} else {
 		ADD("waits=%s\t", name);
 	}
-	for (size_t i = 0; i < ww->tot.n; i++)
-		working += waitrates_working(&ww->tot.t[i]) != 0;
+	waitrates_count(&ww->tot, &threads, &working);
 	span = ww->prev->t - ww->t0;
 	ADD("waits.threads=%zu\twaits.working=%zu\twaits.hidden=%d\t",
-	    ww->tot.n, working, ww->hidden);
+	    threads, working, ww->hidden);
+	/* ended threads summed by name (waitrates.h): how many, from when */
+	if (ww->tot.folded)
+		ADD("waits.folded=%zu\twaits.fold_at=%d\t", ww->tot.folded,
+		    WAITRATES_FOLD_AT);
+	if (ww->stuck)
+		ADD("waits.stuck=%d\t", ww->stuck);
 	if (ww->blocked > 0)
 		ADD("waits.guessed=%.1f\t", 100.0 * ww->guessed / ww->blocked);
 	ADD("waits.exact_disk=%d\twaits.hz=%.1f\twaits.cpu=%.3f",

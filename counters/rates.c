@@ -421,6 +421,26 @@ int rates_compute(const struct raw_snapshot *prev,
  * first Process counter. */
 #define PROC_INDEX(id) ((int)(id) - (int)CTR_PROC_PROCESSOR_TIME)
 
+uint64_t rates_process_carry(const struct proc_raw *prev,
+			     struct proc_raw *cur, size_t ncpus)
+{
+	double dt = cur->mono - prev->mono, room;
+
+	if (!ncpus || dt <= 0 || cur->cpu_us <= prev->cpu_us ||
+	    prev->nprocs <= 0 || cur->nprocs <= 0)
+		return 0;
+	room = (double)ncpus * dt * 1e6;
+	if ((double)(cur->cpu_us - prev->cpu_us) <= room)
+		return 0;
+	{
+		uint64_t keep = prev->cpu_us + (uint64_t)room;
+		uint64_t over = cur->cpu_us - keep;
+
+		cur->cpu_us = keep;
+		return over;
+	}
+}
+
 void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
 		   struct instance_values *out)
 {

@@ -63,9 +63,10 @@ void pbooks_free(struct proctree *t)
 {
 	free(t->ent);
 	free(t->scan);
-	free(t->known);
+	pidmap_free(&t->known);
+	pidmap_free(&t->tomb);
+	pidmap_free(&t->stranger);
 	free(t->pend);
-	free(t->tomb);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -163,66 +164,35 @@ static void totals(struct proctree *t, struct proc_raw *out)
 
 /* ---- known processes ---- */
 
-static int cmp_known(const void *a, const void *b)
-{
-	pid_t x = ((const struct pb_known *)a)->pid;
-	pid_t y = ((const struct pb_known *)b)->pid;
-
-	return (x > y) - (x < y);
-}
-
-static struct pb_known *known_find(struct proctree *t, pid_t pid)
-{
-	struct pb_known key = { .pid = pid };
-
-	return t->nknown ? bsearch(&key, t->known, t->nknown,
-				   sizeof(*t->known), cmp_known)
-			 : NULL;
-}
-
 /* Insert or refresh pid; died 0 = alive now. */
 static void known_set(struct proctree *t, pid_t pid, double died)
 {
-	struct pb_known *k = known_find(t, pid);
-	size_t at = 0;
+	struct pidmap_entry *k = pidmap_put(&t->known, pid);
 
-	if (pid <= 0)
+	if (!k)
 		return;
-	if (k) {
-		if (died > 0 || !k->died)
-			k->died = died;
-		k->gen = t->gen;
-		return;
-	}
-	if (util_grow(&t->known, &t->capknown, t->nknown + 1,
-		 sizeof(*t->known)) < 0)
-		return;
-	while (at < t->nknown && t->known[at].pid < pid)
-		at++;
-	memmove(&t->known[at + 1], &t->known[at],
-		(t->nknown - at) * sizeof(*t->known));
-	t->known[at] = (struct pb_known){ .pid = pid, .died = died,
-					  .gen = t->gen };
-	t->nknown++;
+	if (died > 0 || !k->when)
+		k->when = died;
+	k->gen = t->gen;
 }
 
 /* Was pid the tree's when a task born at wall time born had it as its
  * process or parent? */
 static int known_ok(struct proctree *t, pid_t pid, double born)
 {
-	struct pb_known *k = pid > 0 ? known_find(t, pid) : NULL;
+	struct pidmap_entry *k = pidmap_get(&t->known, pid);
 
-	return k && (!k->died || !born || born <= k->died + 1);
+	return k && (!k->when || !born || born <= k->when + 1);
 }
 
-static void known_expire(struct proctree *t)
+/* Once a read: the sets forget what is older than they keep it. */
+static void sets_expire(struct proctree *t)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < t->nknown; i++)
-		if (t->known[i].gen + KNOWN_KEEP >= t->gen)
-			t->known[n++] = t->known[i];
-	t->nknown = n;
+	if (t->gen > KNOWN_KEEP)
+		pidmap_expire(&t->known, t->gen - KNOWN_KEEP);
+	if (t->gen > TOMB_KEEP)
+		pidmap_expire(&t->tomb, t->gen - TOMB_KEEP);
+	pidmap_expire(&t->stranger, t->gen);
 }
 
 /* ---- exit records ---- */
@@ -235,19 +205,47 @@ static int is_member(struct proctree *t, const struct taskstats_exit *x)
 	return known_ok(t, x->tgid, x->btime) || known_ok(t, x->ppid, x->btime);
 }
 
+/* Is pid a process alive before the last read and not of the tree? Its
+ * threads' and children's records can never be placed then: dropped at
+ * once, they cost a look-up, not a place in the waiting list and a try
+ * at every read (an unrelated process making 10,000 threads a second cost
+ * a collector watching `sleep` 20% of a CPU). The answer is kept for the
+ * read; a pid that cannot be told (gone, or young) is asked again at the
+ * next. */
+static int stranger(struct proctree *t, pid_t pid)
+{
+	struct pidmap_entry *s;
+	struct pstat ps;
+	double began;
+
+	if (pid <= 0 || !t->boot_wall || !t->last_read)
+		return 0;
+	if ((s = pidmap_get(&t->stranger, pid)) && s->gen == t->gen)
+		return s->when > 0;
+	if (!(s = pidmap_put(&t->stranger, pid)))
+		return 0;
+	s->gen = t->gen;
+	s->when = 0;
+	if (pbooks_read_stat(t, pid, 0, &ps) == 0) {
+		began = t->boot_wall + (double)ps.start / (double)t->hz;
+		/* a second of slack: start times are in ticks, the read's
+		 * clock is the wall's */
+		s->when = began < t->last_read - 1 &&
+			  !pidmap_get(&t->known, pid);
+	}
+	return s->when > 0;
+}
+
 static void tomb_add(struct proctree *t, const struct taskstats_exit *x)
 {
-	size_t n = 0;
+	/* a tid reused within the reads a tomb is kept: the task before is
+	 * gone for good, only the new one can still be found */
+	struct pidmap_entry *e = pidmap_put(&t->tomb, x->tid);
 
-	for (size_t i = 0; i < t->ntomb; i++)	/* forget old ones */
-		if (t->tomb[i].gen + TOMB_KEEP >= t->gen)
-			t->tomb[n++] = t->tomb[i];
-	t->ntomb = n;
-	if (util_grow(&t->tomb, &t->captomb, t->ntomb + 1, sizeof(*t->tomb)) < 0)
+	if (!e)
 		return;
-	t->tomb[t->ntomb++] = (struct pb_tomb){ .tid = x->tid,
-						.btime = x->btime,
-						.gen = t->gen };
+	e->when = x->btime;
+	e->gen = t->gen;
 }
 
 /* Was the task tid, started at start (ticks since boot), counted whole
@@ -255,16 +253,11 @@ static void tomb_add(struct proctree *t, const struct taskstats_exit *x)
 static int tomb_has(const struct proctree *t, pid_t tid,
 		    unsigned long long start)
 {
-	for (size_t i = 0; i < t->ntomb; i++) {
-		double began = t->boot_wall + (double)start / (double)t->hz;
+	const struct pidmap_entry *e = pidmap_get(&t->tomb, tid);
+	double began = t->boot_wall + (double)start / (double)t->hz;
 
-		if (t->tomb[i].tid == tid &&
-		    (!t->tomb[i].btime || !t->boot_wall ||
-		     (began - t->tomb[i].btime < 2.5 &&
-		      t->tomb[i].btime - began < 2.5)))
-			return 1;
-	}
-	return 0;
+	return e && (!e->when || !t->boot_wall ||
+		     (began - e->when < 2.5 && e->when - began < 2.5));
 }
 
 /* A record of a task the tree never saw alive: all its work counts. */
@@ -357,6 +350,11 @@ int proctree_exit(struct proctree *t, const struct taskstats_exit *x)
 		count_record(t, x);
 		return 1;
 	}
+	/* a process's own record: its parent says; a thread's: its process
+	 * and that one's parent */
+	if (stranger(t, x->ppid) && (x->tgid == x->tid || x->tgid <= 0 ||
+				     stranger(t, x->tgid)))
+		return 0;
 	pending_add(t, x);
 	return 0;
 }
@@ -436,7 +434,8 @@ int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
 	if (merge(t, 1) < 0)
 		return -1;
 	pending_resolve(t);
-	known_expire(t);
+	sets_expire(t);
+	t->last_read = util_walltime();
 	totals(t, out);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "pidmap.h"
 #include "process.h"
 
 /* One /proc/PID/stat as read. */
@@ -40,22 +41,17 @@ struct pb_entry {
 	unsigned order;		/* read order within a scan */
 };
 
-/* A process known to be of the tree: alive at the last read (died 0) or
- * dead at wall time died (from its exit record). Sorted by pid. */
-struct pb_known {
-	pid_t pid;
-	double died;
-	unsigned gen;
-};
-
-/* A task whose exit record was counted: a read that still finds it (it
- * sends its record before it becomes a zombie) must not open it again. */
-struct pb_tomb {
-	pid_t tid;
-	double btime;
-	unsigned gen;
-};
-
+/* The books' sets (pidmap.h), each kept for a few reads:
+ *   known     a process of the tree: alive at the last read (when 0) or
+ *             dead at wall time when (from its exit record), so a pid
+ *             reused by a stranger after the member died is not taken
+ *             for it
+ *   tomb      a task whose exit record was counted (when: its start, wall
+ *             seconds): a read that still finds it (it sends its record
+ *             before it becomes a zombie) must not open it again
+ *   stranger  a process alive before the last read and not of the tree
+ *             (when 1; 0: could not tell): the records of its threads and
+ *             children are dropped at once, not kept waiting */
 struct pb_pending {
 	struct taskstats_exit x;
 	unsigned gen;
@@ -77,12 +73,10 @@ struct proctree {
 	/* the books */
 	struct pb_entry *ent, *scan;
 	size_t nent, capent, nscan, capscan;
-	struct pb_known *known;
-	size_t nknown, capknown;
+	struct pidmap known, tomb, stranger;
+	double last_read;	/* wall clock of the last read */
 	struct pb_pending *pend;
 	size_t npend, cappend;
-	struct pb_tomb *tomb;
-	size_t ntomb, captomb;
 	uint64_t ex_cpu, ex_rd, ex_wr;
 	unsigned gen;
 	int lost;

@@ -160,6 +160,12 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 	else
 		fprintf(f, "  %s wait states, Process(%s): %zu threads on average (logged counters: idle threads not told apart)\n", who,
 			w->process, w->nall);
+	if (w->unused[0])
+		fprintf(f, "    the per-thread totals were not used: %s\n",
+			w->unused);
+	if (w->folded)
+		fprintf(f, "    %zu ended threads summed by command name in the totals file\n",
+			w->folded);
 	fprintf(f, "    %-34s %12s %12s\n", "state", "working", "all threads");
 	for (int k = 0; k < WS_N; k++) {
 		char a[16] = "n/a", b[16] = "n/a";

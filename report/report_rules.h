@@ -103,6 +103,11 @@ struct report_waits {
 					   0: from the logged counters (all
 					   threads, no working/idle split) */
 	char process[64];		/* the Process instance */
+	char unused[200];		/* the end marker named a totals file
+					   that was not used, and why ("" when
+					   none was named or it was used) */
+	size_t folded;			/* ended threads the file summed by
+					   name (waitrates.h) */
 	double work[WS_N];		/* the threads that worked */
 	double all[WS_N];		/* every thread */
 	size_t nwork, nall;		/* threads */

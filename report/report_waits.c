@@ -98,8 +98,11 @@ void report_waits_clause(const struct report_waits *w, char *buf, size_t n)
 	char split[160];
 
 	split_text(shares(w), split, sizeof(split));
-	snprintf(buf, n, "; the client's %s: %s",
+	/* said when the totals file was there but not used: the counters
+	 * count idle threads too, and the verdict may differ */
+	snprintf(buf, n, "; the client's %s%s: %s",
 		 w->from_totals && w->nwork ? "working threads" : "threads",
+		 w->unused[0] ? " (logged counters: its totals file was not readable)" : "",
 		 split);
 }
 

@@ -103,21 +103,31 @@ static void top_command(const struct waits_totals *t, char *out, size_t n)
 	}
 }
 
-/* The per-thread totals beside the end marker; 0, or -1 without. */
+/* The per-thread totals beside the end marker; 0, or -1 without (then
+ * w->unused says why, when the marker named a file). The fallback to the
+ * counters gives another split (idle threads counted), so the report
+ * says it took it. */
 static int from_totals(const char *dir, const struct report_session *s,
 		       struct report_waits *w)
 {
 	const char *name = s->end_m ? marker_get(s->end_m, "waits") : NULL;
 	struct waits_totals t = { 0 };
 	double cpu = 0, span = s->seconds;
-	size_t len;
+	size_t len, bad = 0, threads, working;
 	struct perr e;
 	char *text;
 
-	if (!name || !(text = markers_read_beside(dir, name, "waits",
-						  WAITS_FILE_MAX, &len, &e)))
+	if (!name)
 		return -1;
-	if (waitrates_parse(text, len, &t, NULL) <= 0) {
+	if (!(text = markers_read_beside(dir, name, "waits", WAITS_FILE_MAX,
+					 &len, &e))) {
+		util_strlcpy(w->unused, e.msg, sizeof(w->unused));
+		return -1;
+	}
+	if (waitrates_parse(text, len, &t, &bad) <= 0) {
+		snprintf(w->unused, sizeof(w->unused),
+			 "'%s': no thread in it could be read (%zu bad lines)",
+			 name, bad);
 		free(text);
 		waitrates_totals_free(&t);
 		return -1;
@@ -125,9 +135,14 @@ static int from_totals(const char *dir, const struct report_session *s,
 	free(text);
 	waitrates_split(&t, 1, w->work, &w->nwork);
 	waitrates_split(&t, 0, w->all, &w->nall);
-	for (size_t i = 0; i < t.n; i++)
+	waitrates_count(&t, &threads, &working);
+	w->folded = 0;
+	for (size_t i = 0; i < t.n; i++) {
 		if (waitrates_working(&t.t[i]))
 			cpu += t.t[i].sec[WS_CPU];
+		if (waitrates_nthreads(&t.t[i]) > 1 || t.t[i].tid == 0)
+			w->folded += waitrates_nthreads(&t.t[i]);
+	}
 	w->cpus = span > 0 ? cpu / span : NAN;
 	top_command(&t, w->top, sizeof(w->top));
 	waitrates_totals_free(&t);

@@ -21,7 +21,8 @@ BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-
 CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
 	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
 	bash-completion systemd debhelper fakeroot lintian dpkg-dev
-	restic borgbackup rsync tar openssh-server openssh-client"
+	restic borgbackup rsync tar openssh-server openssh-client
+	libfuse3-dev fuse3"
 
 case $what in
 build) pkgs=$BUILD ;;

@@ -18,10 +18,29 @@
 #include <unistd.h>
 
 #include "../common/util.h"
+
+/* The kind of an fd whose link is a path. A plain stat follows the link
+ * into the file system and asks it for the attributes: a hung FUSE or
+ * NFS server (the very thing the thread may be waiting on) then holds the
+ * sampler too, and it held the collector's loop (issue 21: no sample for
+ * 37 s). statx with AT_STATX_DONT_SYNC takes the type from the inode the
+ * kernel has (the fd is open: it has one), and FUSE, NFS, CIFS and Ceph
+ * answer from their cache without a request; the type of an open file
+ * cannot change anyway. Kinds that need no stat at all (socket:[N],
+ * pipe:[N], anon_inode:) never get here. */
+static mode_t link_mode(int procfd, const char *rel)
+{
+	struct statx st;
+
+	if (statx(procfd, rel, AT_STATX_DONT_SYNC | AT_NO_AUTOMOUNT,
+		  STATX_TYPE, &st) < 0 || !(st.stx_mask & STATX_TYPE))
+		return 0;
+	return st.stx_mode & S_IFMT;
+}
+
 enum fd_kind waitprobe_fd_kind(int procfd, pid_t tid, long fd)
 {
 	char rel[64], link[256];
-	struct stat st;
 	ssize_t n;
 	enum fd_kind k;
 
@@ -35,9 +54,7 @@ enum fd_kind waitprobe_fd_kind(int procfd, pid_t tid, long fd)
 	k = waitclass_fd_kind(link, 0);
 	if (k != FD_UNKNOWN)
 		return k;
-	if (fstatat(procfd, rel, &st, 0) < 0)
-		return FD_UNKNOWN;
-	return waitclass_fd_kind(link, st.st_mode);
+	return waitclass_fd_kind(link, link_mode(procfd, rel));
 }
 
 /* Parse "NR 0xA0 0xA1 ..." into nr and up to 4 arguments. */

@@ -3,6 +3,7 @@
  */
 #include "waitrates.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,9 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 
 	if (!t)
 		return -1;
+	/* the latest name: a thread that exec'ed is its new program's */
+	memcpy(t->comm, c->comm, sizeof(c->comm));
+	t->ended |= !c->alive;
 	t->alive += elapsed;
 	for (int k = 0; k < WS_N; k++)
 		t->sec[k] += sec[k];
@@ -166,6 +170,55 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 		t->io_bytes += delta(p->rchar, c->rchar) + delta(p->wchar, c->wchar);
 	else if (!p && c->rchar != WAITS_NA && c->wchar != WAITS_NA)
 		t->io_bytes += c->rchar + c->wchar;
+	return 0;
+}
+
+/* The folded row of name comm and working verdict w, made if need be. */
+static struct waits_total *agg_of(struct waits_totals *tot, const char *comm,
+				  int w)
+{
+	for (size_t i = 0; i < tot->nagg; i++)
+		if (tot->agg[i].working == w &&
+		    !strncmp(tot->agg[i].comm, comm, sizeof(tot->agg[i].comm)))
+			return &tot->agg[i];
+	if (util_grow(&tot->agg, &tot->capagg, tot->nagg + 1,
+		      sizeof(*tot->agg)) < 0)
+		return NULL;
+	memset(&tot->agg[tot->nagg], 0, sizeof(*tot->agg));
+	memcpy(tot->agg[tot->nagg].comm, comm, sizeof(tot->agg[0].comm));
+	tot->agg[tot->nagg].working = w;
+	return &tot->agg[tot->nagg++];
+}
+
+static void fold_into(struct waits_total *a, const struct waits_total *t)
+{
+	a->alive += t->alive;
+	for (int k = 0; k < WS_N; k++)
+		a->sec[k] += t->sec[k];
+	a->io_bytes += t->io_bytes;
+	a->threads += (unsigned)waitrates_nthreads(t);
+	a->ended = 1;
+}
+
+/* The ended threads into their name's row (see WAITRATES_FOLD_AT). */
+static int fold(struct waits_totals *tot)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < tot->n; i++) {
+		struct waits_total *t = &tot->t[i], *a;
+
+		if (!t->ended) {
+			tot->t[keep++] = *t;
+			continue;
+		}
+		if (!(a = agg_of(tot, t->comm, waitrates_working(t))))
+			return -1;
+		fold_into(a, t);
+		tot->folded++;
+	}
+	tot->n = keep;
+	tot->fold_at = 2 * keep > WAITRATES_FOLD_AT ? 2 * keep : WAITRATES_FOLD_AT;
 	return 0;
 }
 
@@ -213,6 +266,9 @@ int waitrates_compute(const struct waits_snap *prev,
 		if (tot && add_total(tot, p, c, e, sec) < 0)
 			return -1;
 	}
+	if (tot && tot->n >= (tot->fold_at ? tot->fold_at : WAITRATES_FOLD_AT) &&
+	    fold(tot) < 0)
+		return -1;
 	out->exact_disk = delayacct;
 	out->blocked_ticks = blocked_ticks;
 	out->guessed_ticks = guessed;
@@ -240,8 +296,30 @@ void waitrates_fill(const struct waits_values *v, struct instance_values *iv)
 		iv->v[catalog_counters[map[i].id].index] = v->pct[map[i].s];
 }
 
+size_t waitrates_nthreads(const struct waits_total *t)
+{
+	return t->tid == 0 && t->threads ? t->threads : 1;
+}
+
+void waitrates_count(const struct waits_totals *tot, size_t *threads,
+		     size_t *working)
+{
+	const struct waits_total *v[2] = { tot->t, tot->agg };
+	size_t n[2] = { tot->n, tot->nagg };
+
+	*threads = *working = 0;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < n[k]; i++) {
+			*threads += waitrates_nthreads(&v[k][i]);
+			if (waitrates_working(&v[k][i]))
+				*working += waitrates_nthreads(&v[k][i]);
+		}
+}
+
 int waitrates_working(const struct waits_total *t)
 {
+	if (t->tid == 0 && t->threads)
+		return t->working;	/* decided for each before the fold */
 	return (t->sec[WS_CPU] >= 0.010 && t->sec[WS_CPU] >= 0.005 * t->alive) ||
 	       t->io_bytes >= 64 * 1024 ||
 	       (t->alive > 0 && t->sec[WS_DISK] >= 0.5 * t->alive);
@@ -252,23 +330,29 @@ void waitrates_split(const struct waits_totals *tot, int working_only,
 {
 	double sum[WS_N] = { 0 }, alive = 0;
 
-	*threads = 0;
-	for (size_t i = 0; i < tot->n; i++) {
-		const struct waits_total *t = &tot->t[i];
+	const struct waits_total *v[2] = { tot->t, tot->agg };
+	size_t n[2] = { tot->n, tot->nagg };
 
-		if (working_only && !waitrates_working(t))
-			continue;
-		++*threads;
-		alive += t->alive;
-		for (int k = 0; k < WS_N; k++)
-			sum[k] += t->sec[k];
-	}
+	*threads = 0;
+	for (int j = 0; j < 2; j++)
+		for (size_t i = 0; i < n[j]; i++) {
+			const struct waits_total *t = &v[j][i];
+
+			if (working_only && !waitrates_working(t))
+				continue;
+			*threads += waitrates_nthreads(t);
+			alive += t->alive;
+			for (int k = 0; k < WS_N; k++)
+				sum[k] += t->sec[k];
+		}
 	for (int k = 0; k < WS_N; k++)
 		pct[k] = alive > 0 ? 100.0 * sum[k] / alive : NAN;
 }
 
-#define TSV_HEADER "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet" \
-	"\tother\tsleep\tio_bytes\tworking\n"
+/* the header before the fold had no threads column: still read */
+#define TSV_HEADER0 "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet" \
+	"\tother\tsleep\tio_bytes\tworking"
+#define TSV_HEADER TSV_HEADER0 "\tthreads\n"
 
 static int format_row(const struct waits_total *t, char *line, size_t n)
 {
@@ -281,11 +365,12 @@ static int format_row(const struct waits_total *t, char *line, size_t n)
 			t->comm[k];
 	comm[sizeof(comm) - 1] = '\0';
 	return snprintf(line, n, "%d\t%s\t%llu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f"
-			"\t%.3f\t%.3f\t%llu\t%d\n", (int)t->tid, comm,
+			"\t%.3f\t%.3f\t%llu\t%d\t%zu\n", (int)t->tid, comm,
 			(unsigned long long)t->start, t->alive, t->sec[WS_CPU],
 			t->sec[WS_CPU_WAIT], t->sec[WS_DISK], t->sec[WS_NET],
 			t->sec[WS_OTHER], t->sec[WS_SLEEP],
-			(unsigned long long)t->io_bytes, waitrates_working(t));
+			(unsigned long long)t->io_bytes, waitrates_working(t),
+			waitrates_nthreads(t));
 }
 
 size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n)
@@ -294,8 +379,10 @@ size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n)
 	int full = n == 0;
 	char line[512];
 
-	for (size_t i = 0; i <= tot->n; i++) {
-		int w = format_row(i ? &tot->t[i - 1] : NULL, line, sizeof(line));
+	for (size_t i = 0; i <= tot->n + tot->nagg; i++) {
+		const struct waits_total *t = i == 0 ? NULL :
+			i <= tot->n ? &tot->t[i - 1] : &tot->agg[i - 1 - tot->n];
+		int w = format_row(t, line, sizeof(line));
 
 		if (w < 0)
 			continue;
@@ -312,10 +399,11 @@ size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n)
 
 /* One row of waitrates_format's into t; 0, or -1 when it does not
  * parse (the comm is the second field, up to the tab). */
-static int parse_row(const char *line, size_t len, struct waits_total *t)
+static int parse_row(const char *line, size_t len, struct waits_total *t,
+		     int with_threads)
 {
-	char buf[512], *tab, *end;
-	unsigned long long start, io;
+	char buf[512], *tab, *end, *rest;
+	unsigned long long start, io, threads = 1;
 	double f[1 + WS_N], sum = 0;
 	int tid, working, used;
 
@@ -325,7 +413,7 @@ static int parse_row(const char *line, size_t len, struct waits_total *t)
 	buf[len] = '\0';
 	memset(t, 0, sizeof(*t));
 	tid = (int)strtol(buf, &end, 10);
-	if (end == buf || *end != '\t' || tid <= 0)
+	if (end == buf || *end != '\t' || tid < 0 || (tid == 0 && !with_threads))
 		return -1;
 	tab = strchr(end + 1, '\t');
 	if (!tab || tab - (end + 1) >= (long)sizeof(t->comm))
@@ -333,7 +421,16 @@ static int parse_row(const char *line, size_t len, struct waits_total *t)
 	memcpy(t->comm, end + 1, (size_t)(tab - (end + 1)));
 	if (sscanf(tab + 1, "%llu\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%llu\t%d%n",
 		   &start, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
-		   &io, &working, &used) != 10 || tab[1 + used] != '\0')
+		   &io, &working, &used) != 10)
+		return -1;
+	rest = tab + 1 + used;
+	if (with_threads) {
+		if (*rest != '\t' || sscanf(rest + 1, "%llu%n", &threads, &used) != 1 ||
+		    threads == 0 || threads > UINT_MAX || (tid > 0 && threads != 1))
+			return -1;
+		rest += 1 + used;
+	}
+	if (*rest != '\0')
 		return -1;
 	for (int k = 0; k <= WS_N; k++) {
 		if (!isfinite(f[k]) || f[k] < 0 || f[k] > 1e9)
@@ -348,6 +445,9 @@ static int parse_row(const char *line, size_t len, struct waits_total *t)
 	t->tid = (pid_t)tid;
 	t->start = start;
 	t->alive = f[0];
+	t->threads = (unsigned)threads;
+	t->working = working != 0;
+	t->ended = tid == 0;
 	for (int k = 0; k < WS_N; k++)
 		t->sec[k] = f[1 + k];
 	t->io_bytes = io;
@@ -359,16 +459,21 @@ long waitrates_parse(const char *text, size_t len, struct waits_totals *tot,
 {
 	size_t hl = strlen(TSV_HEADER), nbad = 0;
 	const char *p = text, *end = text + len;
+	int with_threads = 1;
 
 	tot->n = 0;
-	if (len < hl || memcmp(text, TSV_HEADER, hl))
-		return -1;
+	if (len < hl || memcmp(text, TSV_HEADER, hl)) {
+		hl = strlen(TSV_HEADER0 "\n");
+		if (len < hl || memcmp(text, TSV_HEADER0 "\n", hl))
+			return -1;
+		with_threads = 0;
+	}
 	for (p += hl; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t ll = (size_t)((nl ? nl : end) - p);
 		struct waits_total t;
 
-		if (ll && parse_row(p, ll, &t) == 0) {
+		if (ll && parse_row(p, ll, &t, with_threads) == 0) {
 			if (util_grow(&tot->t, &tot->cap, tot->n + 1,
 				      sizeof(*tot->t)) < 0)
 				return -1;
@@ -387,5 +492,8 @@ void waitrates_totals_free(struct waits_totals *tot)
 {
 	free(tot->t);
 	tot->t = NULL;
+	free(tot->agg);
+	tot->agg = NULL;
+	tot->nagg = tot->capagg = 0;
 	tot->n = tot->cap = 0;
 }

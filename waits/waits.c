@@ -63,7 +63,12 @@ struct waits {
 	uint64_t rng;
 	uint64_t nticks;
 	double cpu;
+	size_t names_from;	/* where the next read's names start */
 };
+
+/* Names re-read a read at most (read_thread): all of a small tree's, a
+ * large one's in turn. */
+#define NAMES_PER_READ 64
 
 static double thread_cpu(void)
 {
@@ -455,7 +460,7 @@ static void parse_io(const char *buf, struct waits_thread *t)
  * waited for none since: its io and delay figures are kept as they are
  * (an idle pool costs one pread a thread). */
 static int read_thread(struct waits *w, struct wthread *th, double now,
-		       int delayacct)
+		       int delayacct, int name)
 {
 	char buf[1024];
 	uint64_t ss[3];
@@ -473,13 +478,18 @@ static int read_thread(struct waits *w, struct wthread *th, double now,
 	th->read_cpu = ss[0];
 	th->read_pcount = ss[2];
 	th->pub.blkio_ns = WAITS_NA;
-	if (delayacct != 0) {
+	/* the name as of now: exec (sh -c 'exec client') and prctl rename a
+	 * thread without a new start time, and the name read when it was
+	 * first seen was the shell's. The stat is read anyway with delay
+	 * accounting on; without, for NAMES_PER_READ threads a read. */
+	if (delayacct != 0 || name) {
 		/* a tid read by path (no kept descriptor) may belong to a new
 		 * thread since the tick: the start time tells */
 		if (read_file(w, th, F_STAT, buf, sizeof(buf)) <= 0 ||
 		    pidstat_parse(buf, &ps) < 0 || ps.starttime != th->pub.start)
 			return -1;
-		if (ps.blkio_ticks != PIDSTAT_NA)
+		memcpy(th->pub.comm, ps.comm, sizeof(th->pub.comm));
+		if (delayacct != 0 && ps.blkio_ticks != PIDSTAT_NA)
 			th->pub.blkio_ns = ps.blkio_ticks *
 				(1000000000ULL / (uint64_t)w->hz);
 	}
@@ -553,7 +563,8 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	for (size_t i = 0, keep = 0, n = w->nlive; i < n; i++) {
 		struct wthread *th = &w->live[i];
 		int r = th->pub.cpu_ns == WAITS_NA ? -1 :
-			read_thread(w, th, now, delayacct);
+			read_thread(w, th, now, delayacct,
+				    (i + n - w->names_from % n) % n < NAMES_PER_READ);
 
 		if (r == 1) {
 			/* reported now as ended, so the time it lived since
@@ -574,6 +585,7 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	for (size_t i = 0; i < w->nended; i++)
 		out->th[out->n++] = w->ended[i];
 	w->nended = 0;
+	w->names_from += NAMES_PER_READ;
 	if (out->n > 1)
 		qsort(out->th, out->n, sizeof(*out->th), cmp_thread);
 	out->t = now;

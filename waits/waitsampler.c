@@ -4,6 +4,12 @@
  * The thread sleeps on a condition variable bound to CLOCK_MONOTONIC
  * until the next tick's absolute deadline (waits_next), so stopping it
  * wakes it at once instead of after a sleep.
+ *
+ * Who frees what (state): RUN until waitsampler_stop sets STOPPING; the
+ * thread, leaving, turns STOPPING into EXITED and stop joins it and frees;
+ * or stop, tired of waiting, turns STOPPING into ORPHANED and returns,
+ * and the thread frees everything when its stuck tick comes back. The
+ * compare-and-swap makes exactly one of them the last.
  */
 #define _GNU_SOURCE
 #include "waitsampler.h"
@@ -11,6 +17,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +30,12 @@ struct waitsampler {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	int stop;
+	atomic_int state;	/* RUN, STOPPING, EXITED, ORPHANED */
 	pid_t tid;
 	double cpu_end;		/* thread CPU clock when the last tick ended */
 };
+
+enum { RUN, STOPPING, EXITED, ORPHANED };
 
 static double thread_cpu(void)
 {
@@ -36,15 +45,24 @@ static double thread_cpu(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void destroy(struct waitsampler *s)
+{
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	waits_close(s->w);
+	free(s);
+}
+
 static void *run(void *arg)
 {
 	struct waitsampler *s = arg;
+	int expect = STOPPING;
 
 	pthread_mutex_lock(&s->lock);
 	s->tid = (pid_t)syscall(SYS_gettid);
 	s->cpu_end = thread_cpu();
 	pthread_cond_broadcast(&s->wake);
-	while (!s->stop) {
+	while (atomic_load(&s->state) == RUN) {
 		double now = util_monotonic(), next, c0 = thread_cpu();
 		struct timespec ts;
 
@@ -56,12 +74,44 @@ static void *run(void *arg)
 		next = waits_next(s->w, util_monotonic());
 		ts.tv_sec = (time_t)next;
 		ts.tv_nsec = (long)((next - floor(next)) * 1e9);
-		while (!s->stop &&
+		while (atomic_load(&s->state) == RUN &&
 		       pthread_cond_timedwait(&s->wake, &s->lock, &ts) != ETIMEDOUT)
 			;
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (!atomic_compare_exchange_strong(&s->state, &expect, EXITED)) {
+		/* ORPHANED: stop gave up on us and returned */
+		pthread_detach(pthread_self());
+		destroy(s);
+	}
 	return NULL;
+}
+
+/* The absolute time sec from now on clock. */
+static struct timespec after(clockid_t clock, double sec)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	ts.tv_sec += (time_t)sec;
+	ts.tv_nsec += (long)((sec - floor(sec)) * 1e9);
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+/* The lock within WAITSAMPLER_WAIT_SEC: 0, or -1 (a tick is stuck). */
+static int lock_bounded(struct waitsampler *s)
+{
+	struct timespec ts = after(CLOCK_MONOTONIC, WAITSAMPLER_WAIT_SEC);
+	int err;
+
+	while ((err = pthread_mutex_clocklock(&s->lock, CLOCK_MONOTONIC,
+					      &ts)) == EINTR)
+		;
+	return err ? -1 : 0;
 }
 
 struct waitsampler *waitsampler_start(struct waits *w, struct perr *e)
@@ -91,10 +141,7 @@ struct waitsampler *waitsampler_start(struct waits *w, struct perr *e)
 	if (err) {
 		perr_set(e, "unable to start the wait-state sampler: %s",
 			 strerror(err));
-		pthread_cond_destroy(&s->wake);
-		pthread_mutex_destroy(&s->lock);
-		waits_close(w);
-		free(s);
+		destroy(s);
 		return NULL;
 	}
 	pthread_mutex_lock(&s->lock);
@@ -109,7 +156,8 @@ int waitsampler_watch_pids(struct waitsampler *s, const pid_t *pids, size_t n,
 {
 	int r;
 
-	pthread_mutex_lock(&s->lock);
+	if (lock_bounded(s) < 0)
+		return perr_set(e, "the wait-state sampler is stuck in a tick");
 	r = waits_watch_pids(s->w, pids, n, e);
 	pthread_mutex_unlock(&s->lock);
 	return r;
@@ -120,7 +168,8 @@ int waitsampler_watch_cgroup(struct waitsampler *s, const char *dir,
 {
 	int r;
 
-	pthread_mutex_lock(&s->lock);
+	if (lock_bounded(s) < 0)
+		return perr_set(e, "the wait-state sampler is stuck in a tick");
 	r = waits_watch_cgroup(s->w, dir, e);
 	pthread_mutex_unlock(&s->lock);
 	return r;
@@ -130,7 +179,8 @@ int waitsampler_read(struct waitsampler *s, struct waits_snap *out)
 {
 	int r;
 
-	pthread_mutex_lock(&s->lock);
+	if (lock_bounded(s) < 0)
+		return 1;
 	r = waits_read(s->w, util_monotonic(), out);
 	pthread_mutex_unlock(&s->lock);
 	return r;
@@ -143,15 +193,26 @@ pid_t waitsampler_tid(struct waitsampler *s)
 
 void waitsampler_stop(struct waitsampler *s)
 {
+	struct timespec ts;
+	int expect = STOPPING;
+
 	if (!s)
 		return;
-	pthread_mutex_lock(&s->lock);
-	s->stop = 1;
-	pthread_cond_broadcast(&s->wake);
-	pthread_mutex_unlock(&s->lock);
-	pthread_join(s->thread, NULL);
-	pthread_cond_destroy(&s->wake);
-	pthread_mutex_destroy(&s->lock);
-	waits_close(s->w);
-	free(s);
+	atomic_store(&s->state, STOPPING);
+	/* under the lock, the wake cannot fall between the thread's look at
+	 * state and its wait; without it (a stuck tick) the thread looks at
+	 * state before it waits again */
+	if (lock_bounded(s) == 0) {
+		pthread_cond_broadcast(&s->wake);
+		pthread_mutex_unlock(&s->lock);
+	}
+	ts = after(CLOCK_REALTIME, WAITSAMPLER_WAIT_SEC);
+	if (pthread_timedjoin_np(s->thread, NULL, &ts) == 0) {
+		destroy(s);
+		return;
+	}
+	if (atomic_compare_exchange_strong(&s->state, &expect, ORPHANED))
+		return;		/* the thread frees it all when it is back */
+	pthread_join(s->thread, NULL);	/* it was leaving: EXITED */
+	destroy(s);
 }

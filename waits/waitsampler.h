@@ -10,7 +10,15 @@
  * follow their own absolute monotonic deadlines and the collector's
  * sample only takes a lock for the read (waits_read: a few microseconds
  * a thread); the tick itself holds the lock, so a read waits at most one
- * tick (measured by bench/waits.sh). The thread blocks every signal, so
+ * tick (measured by bench/waits.sh).
+ *
+ * A tick can block, though: a /proc read of a thread stuck in a file
+ * system (a hung FUSE or NFS server, issue 21) or anything the kernel
+ * makes wait. The collector's loop never waits on the sampler longer
+ * than WAITSAMPLER_WAIT_SEC: a read that cannot get the lock within it
+ * says so (1) and the caller keeps the last complete read, so the next
+ * read spans both intervals; stopping a stuck sampler leaves its thread
+ * to free itself when it comes back. The thread blocks every signal, so
  * the collector's SIGTERM/SIGINT/SIGHUP still reach its ppoll.
  */
 #ifndef PERFLOG_WAITSAMPLER_H
@@ -26,19 +34,28 @@ struct waitsampler;
 /* Start ticking w (the sampler owns it from now on and closes it). */
 struct waitsampler *waitsampler_start(struct waits *w, struct perr *e);
 
-/* waits_watch_pids / waits_watch_cgroup under the lock. */
+/* waits_watch_pids / waits_watch_cgroup under the lock; a stuck sampler
+ * gives -1 with e saying so (the next sample tries again). */
 int waitsampler_watch_pids(struct waitsampler *s, const pid_t *pids, size_t n,
 			   struct perr *e);
 int waitsampler_watch_cgroup(struct waitsampler *s, const char *dir,
 			     struct perr *e);
 
-/* waits_read at the current monotonic time, under the lock. */
+/* The longest the collector's loop waits for the sampler's lock: a
+ * tick of 2,000 threads holds it a few milliseconds. */
+#define WAITSAMPLER_WAIT_SEC 0.25
+
+/* waits_read at the current monotonic time, under the lock: 0, -1 (out
+ * of memory), or 1 when the sampler was stuck in a tick for longer than
+ * WAITSAMPLER_WAIT_SEC (out untouched). */
 int waitsampler_read(struct waitsampler *s, struct waits_snap *out);
 
 /* The sampler thread's id (for measuring its CPU time from outside). */
 pid_t waitsampler_tid(struct waitsampler *s);
 
-/* Stop the thread, close w, free everything. NULL is fine. */
+/* Stop the thread, close w, free everything; waits at most about
+ * 2 x WAITSAMPLER_WAIT_SEC (a stuck thread frees it all itself when its
+ * tick returns). NULL is fine. */
 void waitsampler_stop(struct waitsampler *s);
 
 #endif

@@ -120,19 +120,26 @@ static int add_tid(struct waitset *s, long tid)
 	return 0;
 }
 
-/* One number a line; anything else on a line is skipped. */
+/* One number a line; anything else on a line is skipped. The kernel
+ * hands out cgroup.threads (and v1's tasks) a page or so a call, whatever
+ * the buffer's size: read on from where the last call ended until EOF
+ * (a single read stopped at 681 threads of 2001). */
 static int list_cgroup(struct waitset *s)
 {
-	ssize_t r;
+	size_t r = 0;
+	ssize_t got;
 
-	if (util_grow(&s->buf, &s->bufcap, 4096, 1) < 0)
-		return -1;
-	/* as large as the buffer: it may have been cut; grow, read again */
-	while ((r = pread(s->cgfd, s->buf, s->bufcap - 1, 0)) >=
-	       (ssize_t)s->bufcap - 1)
-		if (util_grow(&s->buf, &s->bufcap, s->bufcap * 2, 1) < 0)
+	for (;;) {
+		if (util_grow(&s->buf, &s->bufcap, r + 4096, 1) < 0)
 			return -1;
-	if (r <= 0)
+		got = pread(s->cgfd, s->buf + r, s->bufcap - 1 - r, (off_t)r);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		r += (size_t)got;
+	}
+	if (r == 0)
 		return 0;
 	s->buf[r] = '\0';
 	for (char *p = s->buf; *p;) {

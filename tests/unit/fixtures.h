@@ -1,7 +1,8 @@
 /*
  * fixtures.h - the unit tests' reader of tests/fixtures/clients/ (the
  * captured backup client outputs), shared by test_summary and
- * test_clients. FIXTURES may be set at build time; by default the tests
+ * test_clients, and a writer of scratch trees (test_cgstat,
+ * test_waitsampler). FIXTURES may be set at build time; by default the tests
  * run from the top of the tree.
  */
 #ifndef PERFLOG_TEST_FIXTURES_H
@@ -25,6 +26,22 @@ static inline char *load(const char *name, size_t *len)
 	if (!t)
 		printf("# cannot read %s\n", path);
 	return t;
+}
+
+/* Write text to ROOT/REL (a scratch /proc or cgroup tree); a failure
+ * shows as the test's own check failing. */
+static inline void fixture_put(const char *root, const char *rel,
+			       const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
 }
 
 #endif

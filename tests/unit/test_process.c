@@ -389,12 +389,53 @@ static void test_exits(void)
 	taskstats_close(l);
 }
 
+/* A late catch-up of exit records: the excess over the CPUs is carried
+ * into the next rows, none lost, no row above the CPUs (issue 21). */
+static void test_carry(void)
+{
+	/* the tree's totals at five reads a second apart: 3.3 CPU-s in the
+	 * first second on 2 CPUs (records read late), then 0.1 s a second */
+	static const uint64_t total[5] = { 0, 3300000, 3400000, 3500000,
+					   3600000 };
+	struct proc_raw a = { .mono = 10, .cpu_us = 0, .nprocs = 1 }, b;
+	struct instance_values v;
+	double sum = 0, top = 0;
+
+	for (int i = 1; i < 5; i++) {
+		uint64_t over;
+		double p;
+
+		b = a;
+		b.mono = 10 + i;
+		b.cpu_us = total[i];
+		over = rates_process_carry(&a, &b, 2);
+		if (i == 1)
+			EQ_INT(over, 1300000, "carry: 1.3 s over 2 CPUs carried");
+		memset(&v, 0, sizeof(v));
+		rates_process(&a, &b, &v);
+		p = v.v[IDX(CTR_PROC_PROCESSOR_TIME)];
+		sum += p;
+		top = p > top ? p : top;
+		a = b;	/* the lowered total is the next prev */
+	}
+	OK(top <= 200.0 + 1e-9, "carry: no row above 2 CPUs");
+	EQ_DBL(sum, 360.0, 1e-6, "carry: the integral is kept (3.6 CPU-s)");
+	printf("# rows summed %.1f%%, highest %.1f%%\n", sum, top);
+	b = a;
+	b.mono += 1;
+	b.cpu_us += 500000;
+	EQ_INT(rates_process_carry(&a, &b, 2), 0, "carry: none when it fits");
+	b.cpu_us += 5000000;
+	EQ_INT(rates_process_carry(&a, &b, 0), 0, "carry: none for unknown CPUs");
+}
+
 int main(void)
 {
 	test_fixture();
 	test_rootless();
 	test_pid_reuse();
 	test_rates();
+	test_carry();
 	test_live();
 	test_exits();
 	return done_testing();

@@ -243,6 +243,19 @@ static void test_client_waits(void)
 {
 	struct report_figures f;
 	struct report_waits w;
+	char clause[400];
+
+	/* issue 21: a totals file that could not be used is said, not
+	 * silently replaced by the counters */
+	waits(&w, 96, 2, 0, 0, 2, 0);
+	w.from_totals = 0;
+	report_waits_clause(&w, clause, sizeof(clause));
+	OK(!strstr(clause, "not readable"), "the counters by choice: nothing to say");
+	strcpy(w.unused, "'waits-x.tsv' is larger than 64 MiB");
+	report_waits_clause(&w, clause, sizeof(clause));
+	OK(strstr(clause, "logged counters: its totals file was not readable") != NULL,
+	   "a totals file not used: the verdict says it took the counters");
+	printf("# %s\n", clause);
 
 	/* one thread compressing on an otherwise quiet 4-CPU host */
 	idle(&f);

@@ -332,7 +332,7 @@ static void test_compute(void)
 	EQ_DBL(pct[WS_CPU], 50, 1e-9, "... cpu 50%");
 	OK(waitrates_format(&tot, buf, sizeof(buf)) < sizeof(buf) &&
 	   !strncmp(buf, "tid\tcomm\tstart\talive\tcpu\t", 24) &&
-	   strstr(buf, "\n1\t\t5\t2.000\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t52428800\t1\n"),
+	   strstr(buf, "\n1\t\t5\t2.000\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t52428800\t1\t1\n"),
 	   "TSV of the totals");
 	{
 		size_t full = waitrates_format(&tot, buf, sizeof(buf));
@@ -395,21 +395,112 @@ static void test_parse(void)
 	EQ_DBL(back.n ? back.t[0].alive : NAN, 10, 1e-9, "parse: alive");
 	snprintf(buf + len, sizeof(buf) - len,
 		 "x\ty\n43\tsh\t1\t2\t3\n44\tsh\t1\t-1\t0\t0\t0\t0\t0\t0\t0\t0\n"
-		 "45\ttar\t9\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t0.000\t5\t1");
+		 "45\ttar\t9\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t0.000\t5\t1\t1");
 	EQ_INT(waitrates_parse(buf, strlen(buf), &back, &bad), 2,
 	       "parse: garbage, short and negative lines skipped, an unended last line kept");
 	EQ_INT(bad, 3, "parse: three bad lines counted");
 	/* fuzz_waits: states that do not add up to the time alive gave a
 	 * split over 100% */
 	snprintf(buf + len, sizeof(buf) - len,
-		 "46\tgzip\t777\t0.100\t9.500\t0.250\t0.000\t0.000\t0.250\t0.000\t0\t1\n"
-		 "47\tsh\t770\t10.000\t0.040\t0.000\t0.000\t0.000\t0.000\t9.950\t0\t1\n");
+		 "46\tgzip\t777\t0.100\t9.500\t0.250\t0.000\t0.000\t0.250\t0.000\t0\t1\t1\n"
+		 "47\tsh\t770\t10.000\t0.040\t0.000\t0.000\t0.000\t0.000\t9.950\t0\t1\t1\n");
 	EQ_INT(waitrates_parse(buf, strlen(buf), &back, &bad), 1,
 	       "parse: rows whose states do not add up to alive skipped");
 	EQ_INT(bad, 2, "parse: ... and counted");
 	EQ_INT(waitrates_parse("tid\tcomm\n", 10, &back, NULL), -1,
 	       "parse: not our header: refused");
 	waitrates_totals_free(&back);
+}
+
+/* The totals stay bounded (issue 21, item 4): 12,000 short threads of
+ * one name ending over 12 reads, half of them working, beside a thread
+ * alive all along, fold into a row per name and verdict once they are
+ * WAITRATES_FOLD_AT; nothing they did is lost, and the file says how
+ * many each row holds. */
+static void test_fold(void)
+{
+	enum { ROUNDS = 12, PER = 1000 };
+	struct waits_thread *p = calloc(1, sizeof(*p)),
+			    *c = calloc(PER + 1, sizeof(*c));
+	struct waits_totals tot = { 0 }, back = { 0 };
+	struct waits_values v;
+	size_t threads, working, len, most = 0;
+	double pct[WS_N], alive_all = 0;
+	char *buf;
+	int bad = 0;
+
+	if (!p || !c)
+		return;
+	p[0] = th(1, 0, 0, 0, 0, 0, 0, 0);
+	memcpy(p[0].comm, "main", 5);
+	for (int r = 0; r < ROUNDS; r++) {
+		struct waits_snap prev = { .t = r, .th = p, .n = 1 };
+		struct waits_snap cur = { .t = r + 1, .th = c, .n = PER + 1 };
+
+		c[0] = th(1, r + 1, 0, 0, 0, 0, 0, 100 * (r + 1));
+		memcpy(c[0].comm, "main", 5);
+		for (int k = 1; k <= PER; k++) {
+			/* born in the interval, ended in it: 0.5 s each */
+			c[k] = th(1000 + r * PER + k, r + 1, k % 2 ? 0.1 : 0, 0,
+				  0, 0, 0, 50);
+			c[k].born = r + 0.5;
+			c[k].alive = 0;
+			memcpy(c[k].comm, "short", 6);
+		}
+		bad += waitrates_compute(&prev, &cur, &v, &tot) != 0;
+		most = tot.n > most ? tot.n : most;
+		p[0] = c[0];
+	}
+	EQ_INT(bad, 0, "12 reads of 1,000 short threads each");
+	OK(most <= WAITRATES_FOLD_AT + PER, "the rows never went much past the fold");
+	printf("# rows at most %zu, now %zu + %zu folded rows, %zu threads folded\n",
+	       most, tot.n, tot.nagg, tot.folded);
+	EQ_INT(tot.nagg, 2, "one folded row per name and verdict (short: worked, idle)");
+	waitrates_count(&tot, &threads, &working);
+	EQ_INT(threads, ROUNDS * PER + 1, "every thread counted, folded ones too");
+	EQ_INT(working, ROUNDS * PER / 2, "the working half counted as working");
+	waitrates_split(&tot, 0, pct, &threads);
+	for (size_t i = 0; i < tot.n; i++)
+		alive_all += tot.t[i].alive;
+	for (size_t i = 0; i < tot.nagg; i++)
+		alive_all += tot.agg[i].alive;
+	EQ_DBL(alive_all, ROUNDS * PER * 0.5 + ROUNDS, 1e-6,
+	       "their time kept: 0.5 s each and main's 12 s");
+	EQ_DBL(pct[WS_CPU], 100.0 * ROUNDS * PER / 2 * 0.1 / alive_all, 1e-6,
+	       "the split over every thread unchanged by the fold");
+
+	len = waitrates_format(&tot, NULL, 0);
+	buf = malloc(len + 1);
+	if (buf) {
+		waitrates_format(&tot, buf, len + 1);
+		OK(strstr(buf, "\n0\tshort\t0\t") != NULL,
+		   "a folded row in the file: tid 0, its name");
+		OK(tot.folded == 10000 && strstr(buf, "\t1\t5000\n") &&
+		   strstr(buf, "\t0\t5000\n"),
+		   "... with its thread count (5,000 worked, 5,000 idle folded)");
+		OK(len < 400000, "the file stays small");
+		printf("# file %zu bytes for %d threads\n", len, ROUNDS * PER + 1);
+		waitrates_parse(buf, len, &back, NULL);
+		waitrates_count(&back, &threads, &working);
+		EQ_INT(threads, ROUNDS * PER + 1, "parsed back: the same threads");
+		EQ_INT(working, ROUNDS * PER / 2, "parsed back: the same working");
+		free(buf);
+	}
+	/* a file of before the fold: no threads column */
+	{
+		static const char old[] =
+			"tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet"
+			"\tother\tsleep\tio_bytes\tworking\n"
+			"5\tgzip\t9\t1.000\t1.000\t0.000\t0.000\t0.000"
+			"\t0.000\t0.000\t0\t1\n";
+
+		EQ_INT(waitrates_parse(old, sizeof(old) - 1, &back, NULL), 1,
+		       "an old file (no threads column) is read");
+	}
+	waitrates_totals_free(&back);
+	waitrates_totals_free(&tot);
+	free(p);
+	free(c);
 }
 
 static void test_working(void)
@@ -443,5 +534,6 @@ int main(void)
 	test_compute();
 	test_working();
 	test_parse();
+	test_fold();
 	return done_testing();
 }

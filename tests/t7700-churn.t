@@ -1,0 +1,85 @@
+#!/bin/sh
+# A client that starts and ends threads fast does not swamp the collector
+# (issue 21, item 1). Exit records cost the square of their rate (every
+# record rescanned the tasks counted over the last 3 reads): at 10,000
+# thread exits a second and the default 5 s, the collector used 77% of a
+# CPU against the client's 16%, and records of a process the collector
+# did not watch cost it 20% of a CPU.
+#   - churn threads 10000 (tests/tools/churn.c: a thread started and ended
+#     every 100 us, each spinning 20 us) under perflog run at -i 5: the
+#     collector's CPU (utime + stime of its /proc/PID/stat, its sampler
+#     thread included) under a quarter of the client's; no sample skipped
+#   - the same at -i 1: Process % Processor Time never above 100 x CPUs,
+#     its integral the client's own CPU (getrusage) within 20%, no sample
+#     skipped
+#   - the churner outside any watched tree, beside a collector watching
+#     `sleep`: the collector's CPU under 2.5% of one CPU (main: 4.2%)
+# The rates churn reached are printed: a loaded host makes fewer.
+. "$(dirname "$0")/lib.sh"
+CHURN=$TOP/build/tools/churn
+[ -x "$CHURN" ] || skip_all "build/tools/churn not built (make check builds it)"
+[ "$(id -u)" = 0 ] || skip_all "exit records (taskstats) need root"
+plan 9
+SECS=6
+NCPU=$(nproc)
+ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+hz=$(getconf CLK_TCK)
+collector_pid() { basename "$(ls "$PERFLOG_RUNTIME_DIR"/*.info | head -n 1)" .info; }
+# figures of churn's output line: tasks N rate R cpu C
+churn_field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"; }
+
+# --- the default interval: the collector's CPU against the client's ---
+LS=$("$PERFLOG" start -o "$SCRATCH/l5" -i 5)
+CP=$(collector_pid)
+t0=$(ticks "$CP")
+"$PERFLOG" run -o "$LS" -l churn -- "$CHURN" threads 10000 $SECS >"$SCRATCH/c5.out"
+is "$?" 0 "perflog run -i 5 of churn: $(cat "$SCRATCH/c5.out")"
+t1=$(ticks "$CP")
+"$PERFLOG" stop "$LS" >/dev/null
+ccpu=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN { printf "%.2f", (b - a) / hz }')
+kcpu=$(churn_field "$SCRATCH/c5.out" cpu)
+ok "-i 5: the collector used ${ccpu} CPU-s, the client ${kcpu}: under a quarter" \
+	awk -v a="$ccpu" -v b="$kcpu" 'BEGIN { exit !(a < 0.25 * b) }'
+skipped=$(grep -c skipped "$LS/collector.log")
+is "$skipped" 0 '-i 5: no sample skipped'
+[ "$skipped" = 0 ] || grep skipped "$LS/collector.log" | head -3 >&2
+
+# --- one second: the rows hold the client's CPU, none above the CPUs ---
+LS=$("$PERFLOG" start -o "$SCRATCH/l1" -i 1)
+CP=$(collector_pid)
+"$PERFLOG" run -o "$LS" -l churn -- "$CHURN" threads 10000 $SECS >"$SCRATCH/c1.out"
+is "$?" 0 "perflog run -i 1 of churn: $(cat "$SCRATCH/c1.out")"
+t=$(date +%s)
+wait_for 15 sh -c "[ \$(rrdtool last '$LS/Process-churn.rrd') -gt $t ]"
+"$PERFLOG" stop "$LS" >/dev/null
+skipped=$(grep -c skipped "$LS/collector.log")
+is "$skipped" 0 '-i 1: no sample skipped'
+"$PERFLOG" export "$LS" --csv "$SCRATCH/x.csv"
+c=$(csv_col "$SCRATCH/x.csv" 'Process(churn)\% Processor Time')
+top=$(awk -F, -v c="$c" 'NR > 1 && $c != "" && $c > m { m = $c } END { printf "%.1f\n", m }' "$SCRATCH/x.csv")
+ok "-i 1: % Processor Time at most 100 x $NCPU CPUs (highest row ${top}%)" \
+	awk -v a="$top" -v n="$NCPU" 'BEGIN { exit !(a <= 100 * n + 1) }'
+got=$(csv_integral "$SCRATCH/x.csv" "$c" 1)
+kcpu=$(churn_field "$SCRATCH/c1.out" cpu)
+# csv_integral rounds to whole %-seconds: CPU-s x 100
+near "$got" "$(awk -v k="$kcpu" 'BEGIN { printf "%.0f", k * 100 }')" 0.20 \
+	"-i 1: the rows' integral (${got} %-s) is the client's CPU (${kcpu} s)"
+
+# --- a stranger churning beside a collector that watches sleep ---
+LS=$("$PERFLOG" start -o "$SCRATCH/ls" -i 1)
+CP=$(collector_pid)
+"$PERFLOG" run -o "$LS" -l sl -- sleep $((SECS + 4)) >/dev/null &
+RP=$!
+track_pid $RP
+wait_for 10 grep -qP '\tbegin\tsl\t' "$LS/markers.tsv"
+sleep 1
+t0=$(ticks "$CP") w0=$(date +%s%N)
+"$CHURN" threads 10000 $SECS >"$SCRATCH/cs.out"
+t1=$(ticks "$CP") w1=$(date +%s%N)
+pct=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" -v w0="$w0" -v w1="$w1" \
+	'BEGIN { printf "%.1f", 100 * (b - a) / hz / ((w1 - w0) / 1e9) }')
+ok "a stranger churning ($(cat "$SCRATCH/cs.out")): the collector watching sleep used ${pct}% of a CPU (< 2.5%)" \
+	awk -v a="$pct" 'BEGIN { exit !(a < 2.5) }'
+wait "$RP"
+is "$?" 0 'the watched sleep ended'
+"$PERFLOG" stop "$LS" >/dev/null

@@ -1,0 +1,130 @@
+/*
+ * test_waitsampler.c - a wait-state sampler whose tick is stuck (issue 21,
+ * item 2: a /proc read of a thread in a hung FUSE mount held the
+ * sampler's lock and the collector's loop waited on it for 37 s).
+ *
+ * The stuck tick is made on a scratch /proc root: task/900/stat of the
+ * watched thread is a FIFO nobody writes, so the tick's open of it blocks
+ * as a read into a dead file system does. Then the collector's calls must
+ * each come back within the bound (waitsampler.h): a read says "stuck"
+ * (1), a watch fails, a stop returns; once the FIFO is opened for writing
+ * the orphaned thread frees everything itself (ASan's leak check at exit
+ * says it did). On the old code the first read never returned: an alarm
+ * turns that into a failure.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../waits/waitsampler.h"
+#include "fixtures.h"
+#include "tap.h"
+
+#ifndef WAITSAMPLER_WAIT_SEC	/* a sampler without the bound */
+#define WAITSAMPLER_WAIT_SEC 0.25
+#endif
+
+static char root[64];
+
+static void on_alarm(int sig)
+{
+	static const char msg[] =
+		"not ok - a call into the stuck sampler never came back\n";
+
+	(void)sig;
+	if (write(1, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+#define put(rel, text) fixture_put(root, (rel), (text))
+
+static void nap(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
+}
+
+static int make_root(char *fifo, size_t n)
+{
+	char path[160];
+
+	snprintf(root, sizeof(root), "/tmp/perflog-stuck-XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	snprintf(path, sizeof(path), "%s/proc/900/task/900", root);
+	snprintf(fifo, n, "%s/stat", path);
+	{
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s", path);
+		if (system(cmd) != 0)
+			return -1;
+	}
+	put("proc/uptime", "1000.00 1500.00\n");
+	put("proc/900/stat",
+	    "900 (stuck) S 1 900 900 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n");
+	return mkfifo(fifo, 0600);
+}
+
+int main(void)
+{
+	char fifo[200], cmd[128];
+	struct perr e;
+	struct waits *w;
+	struct waitsampler *s;
+	struct waits_snap snap = { 0 };
+	pid_t pid = 900;
+	double t0, t;
+	int r, fd;
+
+	signal(SIGALRM, on_alarm);
+	alarm(20);
+	OK(make_root(fifo, sizeof(fifo)) == 0, "a root whose thread's stat is a FIFO");
+	w = waits_open(root, &e);
+	s = w ? waitsampler_start(w, &e) : NULL;
+	OK(s != NULL, "sampler started");
+	if (!s)
+		return done_testing();
+	EQ_INT(waitsampler_watch_pids(s, &pid, 1, &e), 0, "watch the thread");
+	nap(0.3);	/* its next tick opens the FIFO and blocks */
+
+	t0 = util_monotonic();
+	r = waitsampler_read(s, &snap);
+	t = util_monotonic() - t0;
+	EQ_INT(r, 1, "a read of the stuck sampler says so");
+	OK(t < 4 * WAITSAMPLER_WAIT_SEC, "... within the bound");
+	printf("# read came back after %.3f s (bound %.2f s)\n", t,
+	       WAITSAMPLER_WAIT_SEC);
+
+	t0 = util_monotonic();
+	r = waitsampler_watch_pids(s, &pid, 1, &e);
+	t = util_monotonic() - t0;
+	OK(r < 0 && strstr(e.msg, "stuck"), "a watch fails, saying why");
+	OK(t < 4 * WAITSAMPLER_WAIT_SEC, "... within the bound");
+
+	t0 = util_monotonic();
+	waitsampler_stop(s);
+	t = util_monotonic() - t0;
+	OK(t < 8 * WAITSAMPLER_WAIT_SEC, "stop returns, the thread still stuck");
+	printf("# stop came back after %.3f s\n", t);
+
+	/* the file system answers at last: the thread frees what it had */
+	fd = open(fifo, O_WRONLY | O_NONBLOCK);
+	OK(fd >= 0, "the FIFO opened for writing: the tick goes on");
+	if (fd >= 0)
+		close(fd);
+	nap(0.5);
+	waits_snap_free(&snap);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	OK(system(cmd) == 0, "scratch root removed");
+	alarm(0);
+	return done_testing();
+}
