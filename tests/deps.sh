@@ -16,11 +16,11 @@ BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-
 # iproute2 (network namespaces), valgrind (t7600), groff, man-db and
 # mandoc (the manual pages), bash-completion, systemd (systemd-analyze),
 # debhelper, fakeroot and lintian (the Debian package), the backup clients
-# run for real under perflog run (t3300)
+# run for real under perflog run (t3300), stress-ng (make check-stress)
 CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
 	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
 	bash-completion systemd debhelper fakeroot lintian dpkg-dev
-	restic borgbackup rsync tar"
+	restic borgbackup rsync tar stress-ng"
 
 case $what in
 build) pkgs=$BUILD ;;
