@@ -98,8 +98,10 @@ if [ -n "$quota" ]; then
 	zoo_logged quota '% CPU Wait Time' 30
 	if [ -n "$kthr" ] && awk -v k="$kthr" 'BEGIN { exit !(k >= 5) }'; then
 		LOAD_FIGS=$(cat "$SCRATCH/quota.load")
-		ok "quota: logged % Throttled Time $mthr% is the kernel's $kthr% (cpu.stat, +-12)" \
-			awk -v m="$mthr" -v k="$kthr" 'BEGIN { d = m - k; if (d < 0) d = -d; exit !(m != "none" && d <= 12) }'
+		# (the rows' mean sits ~15% under the kernel's: the case's
+		# first and last rows are partly before and after it)
+		ok "quota: logged % Throttled Time $mthr% is the kernel's $kthr% (cpu.stat; 75% - 3 .. 110% + 5)" \
+			awk -v m="$mthr" -v k="$kthr" 'BEGIN { exit !(m != "none" && m >= 0.75 * k - 3 && m <= 1.10 * k + 5) }'
 	else
 		skip "quota: the quota hardly held the loop back (the kernel counted ${kthr:-no} % throttled; $(cat "$SCRATCH/quota.load"))"
 	fi
