@@ -4,6 +4,8 @@
 #                   end-to-end suites, all through prove (TAP)
 #   make demo       install what is missing, build, log a reference workload
 #                   (make check installs what is missing too: tests/deps.sh)
+#   make check-stress  the unit tests and suites beside stress-ng's steady
+#                   load (a CPU, I/O, 128 MB): every tolerance must hold
 #   make bench      overhead, viewer and estimate benchmarks (figures only)
 #   make install    PREFIX=/usr/local DESTDIR=: the program, its manual pages,
 #                   bash completion, perflog.service and the sample settings
@@ -62,7 +64,7 @@ TOOLS     := $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 MAN1 := $(wildcard man/*.1)
 MAN5 := $(wildcard man/*.5)
 
-.PHONY: all check check-run check-fuzz unit e2e check-clang demo bench install \
+.PHONY: all check check-run check-stress check-stress-run check-fuzz unit e2e check-clang demo bench install \
 	uninstall service deb clean fuzz soak
 
 all: perflog
@@ -131,6 +133,16 @@ check:
 CHECK_JOBS ?= 4
 check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fuzz
 	PERFLOG=$(CURDIR)/perflog prove -f -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E)
+
+# The same tests beside a steady unrelated load (stress-ng: a CPU's worth,
+# synced writes, 128 MB touched), started and stopped by PID; not part of
+# check (it doubles the time). tests/stress.sh, tests/README.md.
+check-stress:
+	@sh tests/deps.sh check
+	@$(MAKE) --no-print-directory check-stress-run
+
+check-stress-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS)
+	@CHECK_JOBS=$(CHECK_JOBS) sh tests/stress.sh $(UNIT_BINS) $(E2E)
 
 # Every libFuzzer target a short while on its corpus (tests/fuzz/Makefile;
 # skipped with a note when clang's fuzzer runtime is missing).

@@ -60,6 +60,11 @@ static long long file_bytes(const char *name)
 	return lstat(name, &st) == 0 ? (long long)st.st_size : -1;
 }
 
+int grow_created_name(char *buf, size_t n, const char *name)
+{
+	return snprintf(buf, n, ".%s.tmp.new", name) >= (int)n ? -1 : 0;
+}
+
 static int do_create(const struct grower *g, const struct grow_job *j,
 		     char *msg, size_t nmsg)
 {
@@ -68,9 +73,12 @@ static int do_create(const struct grower *g, const struct grow_job *j,
 	int argc = layout_args(&g->layout, j->span, j->obj, j->idx, j->n, args,
 			       argv);
 
-	/* ".NAME.tmp.PID" beside it, renamed into place: a reader never
-	 * sees half a file (librrd writes its own mkstemp file first) */
-	snprintf(tmp, sizeof(tmp), ".%s.tmp.%ld", j->name, (long)getpid());
+	/* left under its temporary name: the writer renames it into place
+	 * once perflog.meta names it (grow.h) */
+	if (grow_created_name(tmp, sizeof(tmp), j->name) < 0) {
+		snprintf(msg, nmsg, "name too long: '%s'", j->name);
+		return -1;
+	}
 	unlink(tmp);
 	rrd_clear_error();
 	if (rrd_create_r2(tmp, g->layout.step, j->last_up, 0, NULL, NULL, argc,
@@ -80,12 +88,6 @@ static int do_create(const struct grower *g, const struct grow_job *j,
 		snprintf(what, sizeof(what), "unable to create '%s/%s'", g->dir,
 			 j->name);
 		rrd_why(msg, nmsg, what);
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, j->name) < 0) {
-		snprintf(msg, nmsg, "unable to rename '%s/%s': %s", g->dir, tmp,
-			 strerror(errno));
 		unlink(tmp);
 		return -1;
 	}

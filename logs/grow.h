@@ -9,9 +9,12 @@
  * buffers leave with it) and reads one result line per job from a pipe as
  * each finishes; at most one worker runs at a time.
  *
- *   create  librrd writes ".NAME.tmp.PID" in the set directory (its own
- *           mkstemp temporary first), renamed to NAME: a reader never sees
- *           half a file.
+ *   create  librrd writes ".NAME.tmp.new" in the set directory (its own
+ *           mkstemp temporary first; grow_created_name), and the writer
+ *           renames it to NAME after perflog.meta names NAME: a reader
+ *           never sees half a file, nor a file the metadata does not map
+ *           (a name the metadata maps may lack its file for as long as
+ *           the rename takes: a reader skips it, logset_read.c).
  *   grow    NAME is resized archive by archive (rrd_resize: the rows, the
  *           consolidations in progress and the header are copied as they
  *           are, new empty rows go before the oldest, so every row keeps
@@ -92,6 +95,10 @@ void grow_poll(struct grower *g, int wait,
 
 /* A worker is running. */
 int grow_busy(const struct grower *g);
+
+/* The temporary name a create job leaves its file under (".NAME.tmp.new"):
+ * 0, or -1 when it does not fit in n. */
+int grow_created_name(char *buf, size_t n, const char *name);
 
 /* Run one job here (the child's work; also for tests): 0, or -1 with why
  * in msg. cwd must be the set directory. */

@@ -112,9 +112,11 @@ const struct logset_meta *logset_writer_meta(const struct logset_writer *w);
 /* Make sure an instance is logged with the given counters (all of one
  * object, by counter_def.index). The first time, its RRD file is queued
  * for the writer's worker (grow.h) and its rows are held from the next
- * sample on until the file exists; its counters enter perflog.meta then
- * (rewritten before the next sample is written, always after the file
- * exists). Afterwards a no-op. Fails only on bad arguments. */
+ * sample on until the file exists; its counters enter perflog.meta then,
+ * and the file, made under a temporary name, is renamed into place only
+ * once perflog.meta names it (writer.h): a reader never sees an RRD file
+ * the metadata does not map. Afterwards a no-op. Fails only on bad
+ * arguments. */
 int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 			const char *instance, const int *counter_index,
 			size_t ncounters, struct perr *e);

@@ -77,7 +77,7 @@ void writer_recovered(struct logset_writer *w, struct wfile *f, int *flag)
 		w->nfailing--;
 }
 
-static int write_meta(struct logset_writer *w, struct perr *e)
+int writer_write_meta(struct logset_writer *w, struct perr *e)
 {
 	char *text = logset_meta_format(&w->meta);
 	int rc;
@@ -226,7 +226,7 @@ static int start_set(struct logset_writer *w,
 	w->argv = calloc(SEND_ROWS, sizeof(*w->argv));
 	if (!w->lines || !w->argv)
 		return perr_set(e, "out of memory");
-	if (connect_cached(w, opt->rrdcached, e) < 0 || write_meta(w, e) < 0)
+	if (connect_cached(w, opt->rrdcached, e) < 0 || writer_write_meta(w, e) < 0)
 		return -1;
 	mfd = setdir_openat(w->dfd, w->dir, LOGSET_MARKERS,
 			    O_WRONLY | O_CREAT | O_EXCL, 0644, e);
@@ -351,7 +351,7 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 		return -1;
 	w->lock_until = rrdlock_deadline(RRDLOCK_SAMPLE_WAIT);
 	writer_jobs(w, t);
-	if (w->meta_dirty && write_meta(w, e) < 0)
+	if (w->meta_dirty && writer_write_meta(w, e) < 0)
 		rc = -1;	/* the rows still go in */
 	/* Each file is written every batch samples, file i in the samples
 	 * where i == nsamples (mod batch): the writes are spread evenly over
@@ -402,7 +402,7 @@ int logset_flush(struct logset_writer *w, struct perr *e)
 	 * is waited out as long as a reading command would wait */
 	w->lock_until = rrdlock_deadline(w->closing ? RRDLOCK_READ_WAIT :
 					 RRDLOCK_SAMPLE_WAIT);
-	if (w->meta_dirty && write_meta(w, e) < 0)
+	if (w->meta_dirty && writer_write_meta(w, e) < 0)
 		rc = -1;
 	for (size_t i = 0; i < w->nfiles; i++)
 		if (writer_send(w, &w->files[i], rc ? NULL : e) < 0)
@@ -474,7 +474,7 @@ int logset_close_writer(struct logset_writer *w, double stop, struct perr *e)
 	if (end < w->meta.start)
 		end = w->meta.start;
 	w->meta.stop = end;
-	if (write_meta(w, rc ? NULL : e) < 0)
+	if (writer_write_meta(w, rc ? NULL : e) < 0)
 		rc = -1;
 	if (w->lockfd >= 0) {
 		/* no pid left behind: the set is closed */

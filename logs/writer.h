@@ -10,6 +10,9 @@
  *                   instances, grow files before an archive fills
  *
  * A file's life: NEW (its create job is queued or running: rows are held)
+ * -> CREATED (the worker made it under its temporary name; its counters
+ * are in the metadata, which is written before the file is renamed into
+ * place, so a reader never sees a file perflog.meta does not map)
  * -> READY (rows are written every batch) <-> BUSY (a growth job runs:
  * rows are held, then written to the grown file). Rows wait in the file's
  * struct rows (rows.h) until written; a failed write keeps them there
@@ -43,7 +46,7 @@
 /* "T" plus ":" and a %.17g value per data source */
 #define LINE_MAX_LEN (24 + CATALOG_MAX_PER_OBJECT * 28)
 
-enum wfile_state { WF_NEW, WF_READY, WF_BUSY };
+enum wfile_state { WF_NEW, WF_CREATED, WF_READY, WF_BUSY };
 
 struct wfile {
 	char name[192];			/* file name in the set */
@@ -95,9 +98,13 @@ void writer_failed(struct logset_writer *w, struct wfile *f, int *flag,
 		   const char *msg);
 void writer_recovered(struct logset_writer *w, struct wfile *f, int *flag);
 
-/* f's file now exists: map its counters in the metadata (rewritten
- * before the next sample). 0, or -1 out of memory. */
+/* f's file now exists under its temporary name: map its counters in the
+ * metadata (written before the file is renamed into place). 0, or -1 out
+ * of memory. */
 int writer_map_counters(struct logset_writer *w, struct wfile *f);
+
+/* Write perflog.meta now (logset_write.c). 0, or -1 with e set. */
+int writer_write_meta(struct logset_writer *w, struct perr *e);
 
 /* Write the rows f holds (writer_send.c). 0, or -1 with e set. */
 int writer_send(struct logset_writer *w, struct wfile *f, struct perr *e);

@@ -2,9 +2,10 @@
  * writer_grow.c - the writer's side of the worker (grow.h): which files to
  * create or grow, and what their results change.
  *
- * At every sample: results that came in are applied (a created file
- * becomes READY and its counters enter the metadata; a grown one takes its
- * new span), then, when no worker runs, the next batch starts: first the
+ * At every sample: results that came in are applied (a created file's
+ * counters enter the metadata, which is written, and then the file is
+ * renamed into place and becomes READY: place_created; a grown one takes
+ * its new span), then, when no worker runs, the next batch starts: first the
  * files to create (their rows wait), then the files whose span is below
  * the set's (layout_span_for: the set's age passed three quarters of the
  * span). A batch is bounded (BATCH_BYTES of files to write), so a file
@@ -16,6 +17,10 @@
  */
 #include "writer.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,14 +42,56 @@ static void job_done(void *ctx, const struct grow_result *r)
 		writer_failed(w, f, &f->job_failed, r->msg);
 		return;
 	}
-	if (f->state == WF_NEW && writer_map_counters(w, f) < 0) {
-		f->retry = util_monotonic() + retry;
-		writer_failed(w, f, &f->job_failed, "out of memory");
-		return;
+	if (f->state == WF_NEW) {
+		if (writer_map_counters(w, f) < 0) {
+			f->retry = util_monotonic() + retry;
+			writer_failed(w, f, &f->job_failed, "out of memory");
+			return;
+		}
+		f->state = WF_CREATED;	/* placed after the poll */
+	} else {
+		f->state = WF_READY;
 	}
-	f->state = WF_READY;
 	f->span = f->target;
 	writer_recovered(w, f, &f->job_failed);
+}
+
+/* The files the worker created, renamed into place once perflog.meta
+ * names them: one metadata write for a whole batch. A failure (the
+ * metadata cannot be written: a full disk) leaves them CREATED, their
+ * rows held, and is tried again at the next sample. */
+static void place_created(struct logset_writer *w)
+{
+	struct perr e;
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->nfiles; i++)
+		n += w->files[i].state == WF_CREATED;
+	if (!n)
+		return;
+	if (w->meta_dirty && writer_write_meta(w, &e) < 0) {
+		for (size_t i = 0; i < w->nfiles; i++)
+			if (w->files[i].state == WF_CREATED)
+				writer_failed(w, &w->files[i],
+					      &w->files[i].job_failed, e.msg);
+		return;
+	}
+	for (size_t i = 0; i < w->nfiles; i++) {
+		struct wfile *f = &w->files[i];
+		char tmp[NAME_MAX + 32];
+
+		if (f->state != WF_CREATED)
+			continue;
+		if (grow_created_name(tmp, sizeof(tmp), f->name) == 0 &&
+		    renameat(w->dfd, tmp, w->dfd, f->name) < 0) {
+			perr_set(&e, "unable to rename '%s/%s': %s", w->dir,
+				 tmp, strerror(errno));
+			writer_failed(w, f, &f->job_failed, e.msg);
+			continue;
+		}
+		f->state = WF_READY;
+		writer_recovered(w, f, &f->job_failed);
+	}
 }
 
 /* Add f's job to jobs if it is due; returns its bytes, 0 when not. */
@@ -124,6 +171,7 @@ static size_t start_jobs(struct logset_writer *w, int force)
 void writer_jobs(struct logset_writer *w, double now)
 {
 	grow_poll(&w->grower, 0, job_done, w);
+	place_created(w);
 	w->span = layout_span_for(&w->layout, w->span,
 				  now - (double)w->meta.start);
 	start_jobs(w, 0);
@@ -144,6 +192,7 @@ static size_t count_due(const struct logset_writer *w)
 void writer_jobs_wait(struct logset_writer *w)
 {
 	grow_poll(&w->grower, 1, job_done, w);
+	place_created(w);
 	/* every file with a job to do gets another try now, in as many
 	 * batches as it takes while they succeed */
 	for (;;) {
@@ -152,6 +201,7 @@ void writer_jobs_wait(struct logset_writer *w)
 		if (!before || !start_jobs(w, 1))
 			break;
 		grow_poll(&w->grower, 1, job_done, w);
+		place_created(w);
 		if (count_due(w) >= before)
 			break;
 	}

@@ -199,7 +199,8 @@ int writer_cached_flush(struct logset_writer *w, struct perr *e)
 	if (connect_cached(w, e) < 0)
 		return -1;
 	for (size_t i = 0; i < w->nfiles; i++) {
-		if (w->files[i].state == WF_NEW)
+		if (w->files[i].state == WF_NEW ||
+		    w->files[i].state == WF_CREATED)
 			continue;
 		rrd_clear_error();
 		if (rrdc_flush(w->files[i].path) != 0 && rc == 0)

@@ -17,12 +17,13 @@ BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-
 # mandoc (the manual pages), bash-completion, systemd (systemd-analyze),
 # debhelper, fakeroot and lintian (the Debian package), the backup clients
 # run for real under perflog run (t3300), sshd and ssh (the second host
-# of t3700, tests/lib-hosts.sh)
+# of t3700, tests/lib-hosts.sh), libfuse3 (t7710's hung mount), stress-ng
+# (make check-stress)
 CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
 	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
 	bash-completion systemd debhelper fakeroot lintian dpkg-dev
 	restic borgbackup rsync tar openssh-server openssh-client
-	libfuse3-dev fuse3"
+	libfuse3-dev fuse3 stress-ng"
 
 case $what in
 build) pkgs=$BUILD ;;

@@ -15,7 +15,9 @@
 #                                perflog run in those cgroup.procs files
 #                                ($ZOO_PREFIX, e.g. "chrt -f 10", before it)
 #   zoo_check CASE WORD DOM [RE] the verdict's word, the dominant state
-#                                (an ERE: "cpu|cpu_wait"), the line (ERE)
+#                                (an ERE: "cpu|cpu_wait"), the line (ERE);
+#                                with the load beside the case's run
+#                                (lib.sh load_end), printed on failure
 ZOO=$SCRATCH/zoo
 LOADGEN=$TOP/build/tools/loadgen
 [ -x "$LOADGEN" ] || skip_all "build/tools/loadgen not built (make check builds it)"
@@ -76,9 +78,21 @@ zoo_run() {
 		shift
 	done
 	shift
+	load_begin
 	ZOO_PROCS=$_procs sh -c 'for f in $ZOO_PROCS; do echo $$ >"$f" || exit 97; done
 		exec "$0" "$@"' ${ZOO_PREFIX:-env} "$PERFLOG" run -o "$ZOO" -l "$_case" -- "$@" \
 		>"$SCRATCH/$_case.out" 2>&1
+	_st=$?
+	load_end
+	echo "$LOAD_FIGS" >"$SCRATCH/$_case.load"
+	return $_st
+}
+
+# The load beside a case's run (zoo_run): printed with its checks, and
+# with any of them that fails (LOAD_FIGS, lib.sh).
+_zoo_load() {
+	LOAD_FIGS=$(cat "$SCRATCH/$1.load" 2>/dev/null)
+	diag "$1: $LOAD_FIGS"
 }
 
 # A session's lines of the report.
@@ -92,6 +106,7 @@ zoo_dominant() { _zoo_session "$1" | sed -n 's/.*dominant wait state: //p'; }
 
 zoo_check() {
 	c=$1 word=$2 dom=$3 re=${4:-}
+	_zoo_load "$c"
 	line=$(zoo_line "$c")
 	diag "$c: $line"
 	_zoo_session "$c" | grep -E '^    (running|CPU wait|disk wait|network wait|other wait|sleep) ' |
@@ -110,6 +125,7 @@ zoo_disk_dev() {
 # zoo_logged CASE COUNTER MIN: the logged counter's mean is at least MIN
 zoo_logged() {
 	m=$(zoo_mean "$1" "$2")
+	LOAD_FIGS=$(cat "$SCRATCH/$1.load" 2>/dev/null)
 	ok "$1: logged $2 at least $3 (mean $m)" \
 		awk -v a="$m" -v b="$3" 'BEGIN { exit !(a != "none" && a + 0 >= b) }'
 }

@@ -11,6 +11,8 @@
 #   skip "why"             one test skipped (a case that cannot be set up)
 #   track_pid PID          killed (TERM, then KILL) at exit
 #   track_cgroup DIR       removed (rmdir) at exit, after the processes
+#   load_begin / load_end  the other processes' CPU and PSI over a check
+#                          (below): tolerances that follow the load
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERFLOG=${PERFLOG:-$TOP/perflog}
@@ -73,6 +75,8 @@ _result() {
 	else
 		_tap_fail=$((_tap_fail + 1))
 		echo "not ok $_tap_n - $2"
+		# what the machine did meanwhile (load_end), when measured
+		[ -z "$LOAD_FIGS" ] || echo "#   $LOAD_FIGS" >&2
 	fi
 }
 
@@ -221,3 +225,63 @@ csv_col() {
 csv_integral() {
 	awk -F, -v c="$2" -v step="$3" 'NR > 1 && $c != "" { s += $c * step } END { printf "%.0f\n", s }' "$1"
 }
+
+# ---- the machine's load during a check ----
+# A share or a timing holds only as well as the machine lets it: these
+# measure what else ran while a check did, from /proc/stat and PSI
+# (/proc/pressure), so a tolerance can follow from it rather than from
+# an idle machine (issue 22).
+#
+#   load_begin            start a window
+#   load_end [OWN_CPU_S]  end it; OWN_CPU_S: CPU seconds the check's own
+#                         load used in it (a load generator says), not
+#                         counted as the others'. Sets:
+#     LOAD_SECS     the window's seconds
+#     LOAD_NCPU     online CPUs
+#     LOAD_OTHERS   CPUs' worth used by everything else (0 .. LOAD_NCPU)
+#     LOAD_CPU_ALL  % busy of all CPUs together (everyone's, own too)
+#     LOAD_CPU_MAX  % busy of the busiest CPU
+#     LOAD_CPU_SOME % of the time some task waited for a CPU (PSI; "" none)
+#     LOAD_IO_SOME  % of the time some task waited for I/O (PSI; "" none)
+#     LOAD_FIGS     all of them on one line, for diagnostics
+# A failing check prints LOAD_FIGS with its own figures (_result).
+LOAD_FIGS=""
+_load_snap() {
+	awk '/^cpu[0-9]* / {
+		b = $2 + $3 + $4 + $7 + $8 + $9; t = b + $5 + $6
+		printf "%s %s %s\n", $1, b, t }' /proc/stat
+	for r in cpu io; do
+		v=$(sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/$r 2>/dev/null)
+		echo "psi_$r ${v:--} ${v:--}"
+	done
+	echo "clock $(date +%s.%N) -"
+}
+load_begin() {
+	LOAD_FIGS=""
+	_load_snap > "$SCRATCH/load.begin"
+}
+load_end() {
+	_load_snap > "$SCRATCH/load.end"
+	eval "$(awk -v own="${1:-0}" '
+		NR == FNR { b[$1] = $2; t[$1] = $3; next }
+		{ db = $2 - b[$1]; dt = $3 - t[$1] }
+		$1 == "clock" { secs = $2 - b[$1] }
+		$1 == "cpu" { busy = db; tot = dt }
+		$1 ~ /^cpu[0-9]/ { n++; if (dt > 0 && 100 * db / dt > max) max = 100 * db / dt }
+		$1 == "psi_cpu" { cs = $2 == "-" ? "" : $2 - b[$1] }
+		$1 == "psi_io" { is = $2 == "-" ? "" : $2 - b[$1] }
+		END {
+			if (secs <= 0) secs = 0.001
+			oth = tot > 0 ? n * busy / tot - own / secs : 0
+			if (oth < 0) oth = 0
+			printf "LOAD_SECS=%.2f LOAD_NCPU=%d LOAD_OTHERS=%.2f LOAD_CPU_MAX=%.1f\n",
+				secs, n, oth, max
+			printf "LOAD_CPU_ALL=%.1f\n", (tot > 0 ? 100 * busy / tot : 0)
+			printf "LOAD_CPU_SOME=%s LOAD_IO_SOME=%s\n",
+				cs == "" ? "" : sprintf("%.1f", cs / 1e4 / secs),
+				is == "" ? "" : sprintf("%.1f", is / 1e4 / secs)
+		}' "$SCRATCH/load.begin" "$SCRATCH/load.end")"
+	LOAD_FIGS="load over ${LOAD_SECS}s: others used $LOAD_OTHERS of $LOAD_NCPU CPUs, all CPUs $LOAD_CPU_ALL% busy, busiest CPU $LOAD_CPU_MAX%, PSI cpu some ${LOAD_CPU_SOME:-n/a}%, io some ${LOAD_IO_SOME:-n/a}%"
+}
+# calc EXPR: an awk expression of the load figures, for tolerances
+calc() { awk "BEGIN { print ($1) }"; }

@@ -19,6 +19,7 @@ written_bytes() { awk -v d="$1" '$3 == d { printf "%.0f\n", $10 * 512; exit }' /
 if make_veth; then IFACE=$VETH; else IFACE=lo; PEER_ADDR=127.0.0.1; PEER_NS=; fi
 diag "disk '$DEV', interface $IFACE, $NCPU CPUs"
 
+load_begin
 b0=$(busy_ticks)
 w0=$(written_bytes "$DEV")
 dir=$($PERFLOG start -o $LOGS -i 1) || { echo "Bail out! start failed"; exit 1; }
@@ -42,6 +43,11 @@ $PERFLOG stop "$dir" > /dev/null
 b1=$(busy_ticks)
 w1=$(written_bytes "$DEV")
 hz=$(getconf CLK_TCK)
+# every figure here is checked against the kernel's own count around the
+# log (the bytes written and sent, the CPU burnt), so others' load adds
+# to both sides alike; printed here and with a failure
+load_end "$burnt"
+diag "$LOAD_FIGS"
 
 $PERFLOG export "$dir" --csv $SCRATCH/all.csv
 ok 'export --csv works' test -s $SCRATCH/all.csv

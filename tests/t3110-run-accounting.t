@@ -74,13 +74,25 @@ check_orphans() {
 	ok "$1: CPU of auto-reaped children, >= 95% logged" awk -v c="$cpu" -v d="$2" 'BEGIN { exit !(c / 100 >= 0.95 * d && c / 100 <= 1.10 * d + 0.1) }'
 	ok "$1: bytes of auto-reaped children, >= 95% logged" awk -v w="$wr" -v d="$3" 'BEGIN { exit !(w >= 0.95 * d && w <= 1.05 * d + 65536) }'
 }
+# (bytes are counts: no load excuses one lost, so the 95% does not move
+# with it; the load is printed beside each, and with a failure)
+load_begin
 $PERFLOG run -o "$LS" -l orph -- $LOADGEN orphans 4 1 8000000 >$SCRATCH/orph.out
 is "$?" 0 'four children auto-reaped, 1 CPU-s and 8 MB each'
+load_end "$(awk '{ c += $1 } END { print c + 0 }' $SCRATCH/orph.out)"
+diag "orph: $LOAD_FIGS"
 check_orphans orph
 # short lives: most of a child's work falls between two samples
+load_begin
 $PERFLOG run -o "$LS" -l short -- sh -c "for i in 1 2 3 4 5 6 7 8; do $LOADGEN orphans 2 0.25 1000000; done" >$SCRATCH/short.out
 is "$?" 0 'eight times two children auto-reaped, 0.25 CPU-s and 1 MB each'
+load_end "$(awk '{ c += $1 } END { print c + 0 }' $SCRATCH/short.out)"
+diag "short: $LOAD_FIGS"
 check_orphans short
+# a failure's figures: what the collector said meanwhile (a lost exit
+# record, a late sample)
+[ "$_tap_fail" = 0 ] || grep -E 'lost|fell behind|skipped' "$LS/collector.log" 2>/dev/null |
+	sed 's/^/#   collector: /' >&2
 acct=$(field begin orph accounting)
 if [ "$(id -u)" = 0 ] && [ -n "$cg2" ]; then
 	like "$acct" '^cpu=cgroup-v[12] io=taskstats$' "begin marker: how it was counted ($acct)"

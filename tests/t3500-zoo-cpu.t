@@ -45,9 +45,16 @@ if zoo_cgroup cpu plzq$$; then
 		echo "25000 100000" >"$g/cpu.max" && quota=$g
 	fi
 fi
+# the group's throttled time as the kernel counts it (cpu.stat: v2
+# throttled_usec, v1 throttled_time in ns), in microseconds
+throttled_us() {
+	awk '$1 == "throttled_usec" { print $2; exit } $1 == "throttled_time" { printf "%.0f\n", $2 / 1000; exit }' "$quota/cpu.stat"
+}
 if [ -n "$quota" ]; then
+	th0=$(throttled_us) q0=$(date +%s.%N)
 	zoo_run quota "$quota/cgroup.procs" -- sh -c "$loop"
 	is "$?" 0 'quota: ran inside the quota group'
+	th1=$(throttled_us) q1=$(date +%s.%N)
 else
 	skip 'quota: no cgroup cpu controller to set a quota with'
 fi
@@ -69,11 +76,36 @@ zoo_check gzip1 CPU 'cpu|cpu_wait'
 like "$(zoo_line gzip1)" "one CPU's worth|CPU contention" 'gzip1: one CPU'"'"'s worth (or contention under load)'
 zoo_check gzipN CPU 'cpu|cpu_wait'
 if [ -n "$quota" ]; then
-	zoo_check quota CPU cpu_wait '^Bottleneck: CPU quota: runnable but not running'
-	like "$(zoo_line quota)" 'quota of 0.25 CPU held it back \(throttled in [0-9]+% of its periods; % Throttled Time [0-9]+, 100 per CPU\)' 'quota: its size and the throttling, as a share of its periods with the per-CPU figure beside it'
+	# How long the quota holds the loop back depends on how fast it can
+	# spend it: alone on a CPU 25 ms of each 100 go and it waits 75%;
+	# beside other load it gets a CPU more slowly, spends its quota
+	# later, and is throttled less (18% beside stress-ng, 6% when it got
+	# 17% of a CPU: then the quota is not what held it back, and the
+	# report rightly says contention). So the kernel's own count over the
+	# case (cpu.stat) decides what the verdict must be (the report calls
+	# it a quota from 10% throttled: report/README.md; 15 and over must
+	# be one), and the logged share is checked against that count.
+	kthr=$(awk -v a="${th0:-}" -v b="${th1:-}" -v s="$(calc "$q1 - $q0")" 'BEGIN { if (a != "" && b != "" && s > 0) printf "%.1f\n", (b - a) / 1e4 / s }')
+	mthr=$(zoo_mean quota '% Throttled Time')
+	diag "quota: the kernel counted ${kthr:-no} % of the case throttled, perflog $mthr"
+	if [ -n "$kthr" ] && awk -v k="$kthr" 'BEGIN { exit !(k >= 15) }'; then
+		zoo_check quota CPU cpu_wait '^Bottleneck: CPU quota: runnable but not running'
+		like "$(zoo_line quota)" 'quota of 0.25 CPU held it back \(throttled in [0-9]+% of its periods; % Throttled Time [0-9]+, 100 per CPU\)' 'quota: its size and the throttling, as a share of its periods with the per-CPU figure beside it'
+		zoo_logged quota '% Throttled Periods' 20
+	else
+		zoo_check quota CPU cpu_wait '^Bottleneck: CPU (quota|contention): runnable but not running'
+		skip "quota: throttled only ${kthr:-?}% (the machine left the loop less than its quota): no quota to name"
+	fi
 	zoo_logged quota '% CPU Wait Time' 30
-	zoo_logged quota '% Throttled Time' 20
-	zoo_logged quota '% Throttled Periods' 50
+	if [ -n "$kthr" ] && awk -v k="$kthr" 'BEGIN { exit !(k >= 5) }'; then
+		LOAD_FIGS=$(cat "$SCRATCH/quota.load")
+		# (the rows' mean sits ~15% under the kernel's: the case's
+		# first and last rows are partly before and after it)
+		ok "quota: logged % Throttled Time $mthr% is the kernel's $kthr% (cpu.stat; 75% - 3 .. 110% + 5)" \
+			awk -v m="$mthr" -v k="$kthr" 'BEGIN { exit !(m != "none" && m >= 0.75 * k - 3 && m <= 1.10 * k + 5) }'
+	else
+		skip "quota: the quota hardly held the loop back (the kernel counted ${kthr:-no} % throttled; $(cat "$SCRATCH/quota.load"))"
+	fi
 else
 	for i in 1 2 3 4 5 6 7; do skip 'quota: not set up'; done
 fi

@@ -83,15 +83,26 @@ like "$out" 'Session extra: only in A' 'two sessions against one: the other is o
 dir=$("$PERFLOG" start -o $SCRATCH/real -i 1) || { echo "Bail out! start failed"; exit 1; }
 sleep 1.2
 printf '%s\tbegin\tburn\tburn\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" >> $dir/markers.tsv
-$TOP/build/tools/loadgen burn 4 > /dev/null
+load_begin
+own=$($TOP/build/tools/loadgen burn 4)
+load_end "$own"
 printf '%s\tend\tburn\tdone\tstatus=0\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" >> $dir/markers.tsv
 sleep 1.5
 "$PERFLOG" stop "$dir" > /dev/null
 out=$("$PERFLOG" report $dir)
 like "$out" 'Session burn' 'real log set: the session'
-# one core burnt: the busiest CPU averages high whatever else runs
+# one core burnt: the report averages the busiest CPU of each row. The
+# kernel's figures over the burn (/proc/stat, load_end) bound it: no less
+# than the busiest CPU's average over the window (the average of maxima
+# is at least the maximum of averages), no more than all CPUs' busy time
+# on one (a migrating burn splits its core), each within 20 points for
+# the 1 s rows at the session's edges. On an idle machine that is >= 80%;
+# whatever else runs moves the bounds with it, and the burn may get only
+# part of a core ($own CPU-s of 4).
 b=$(printf '%s\n' "$out" | awk '/busiest CPU/ { sub("%", "", $(NF-3)); print $(NF-3) }')
-ok "real burn: busiest CPU avg $b% >= 80%" awk -v b="$b" 'BEGIN { exit !(b >= 80) }'
+hi=$(calc "$LOAD_CPU_ALL * $LOAD_NCPU > 100 ? 100 : $LOAD_CPU_ALL * $LOAD_NCPU")
+ok "real burn: busiest CPU avg $b% within the kernel's $LOAD_CPU_MAX% .. $hi% (+-20; burn used $own CPU-s of 4)" \
+	awk -v b="$b" -v lo="$LOAD_CPU_MAX" -v hi="$hi" 'BEGIN { exit !(b != "" && b >= lo - 20 && b <= hi + 20) }'
 like "$(printf '%s\n' "$out" | grep Bottleneck)" 'CPU|Processor' 'real burn: a CPU verdict'
 
 # bad input

@@ -15,7 +15,7 @@ sleep 1.2
 # a veth pair appears
 make_veth || skip_all "cannot create a veth pair"
 rrd=$dir/NetworkInterface-$VETH.rrd
-wait_for 5 test -e "$rrd"
+wait_for 15 test -e "$rrd"
 ok "new interface $VETH: its RRD file appears within a few samples" test -e "$rrd"
 wait_for 3 grep -qF "Network Interface($VETH)\\Bytes Total/sec" "$dir/perflog.meta"
 ok 'perflog.meta maps its counters' grep -qF "Network Interface($VETH)\\Bytes Total/sec" "$dir/perflog.meta"
@@ -49,7 +49,9 @@ if command -v losetup >/dev/null && dd if=/dev/zero of=$SCRATCH/loop.img bs=1M c
 	loop=$(losetup -f --show $SCRATCH/loop.img 2>/dev/null); then
 	ln=$(basename "$loop")
 	dd if=/dev/zero of="$loop" bs=64k count=32 oflag=direct 2>/dev/null
-	wait_for 5 test -e "$dir/LogicalDisk-$ln.rrd"
+	# seen at a sample, created by the worker, placed at the next: two
+	# intervals when quiet, more when the machine is loaded
+	wait_for 15 test -e "$dir/LogicalDisk-$ln.rrd"
 	ok "loop device $ln with I/O: its RRD file appears" test -e "$dir/LogicalDisk-$ln.rrd"
 	ok 'perflog.meta maps it' grep -qF "LogicalDisk($ln)" "$dir/perflog.meta"
 	losetup -d "$loop"

@@ -35,19 +35,31 @@ many=$(for i in $(seq 1 80); do printf '\tk%d=v' $i; done)
 like "$(printf 'mark point\ts\tmany%s\n' "$many" | $CTLPOKE "$sock")" "^ok" '80 extra fields: taken, no overflow'
 ok '80 extra fields: one line, all 80 kept' sh -c "test \$(grep -c . '$dir/markers.tsv') = 1 && test \$(grep many '$dir/markers.tsv' | tr '\t' '\n' | grep -c '^k') = 80"
 
-# slow clients: five connect and say nothing for 4 s; sampling goes on
-slow=
-before=$(rrd_last "$dir/Memory.rrd")
-for i in 1 2 3 4 5; do
-	( : | $CTLPOKE "$sock" 4 > $SCRATCH/slow.$i 2>&1 ) &
-	slow="$slow $!"
+# slow clients: five connect and say nothing for 4 s; sampling goes on.
+# A loaded machine can make the collector miss a deadline by itself
+# (collector.log says "skipped"): a window with a skip is tried once more,
+# each try's figures printed, and fails only if both skipped.
+skips() { grep -c skipped "$dir/collector.log" 2>/dev/null || true; }
+for try in 1 2; do
+	slow=
+	s0=$(skips)
+	before=$(rrd_last "$dir/Memory.rrd")
+	load_begin
+	for i in 1 2 3 4 5; do
+		( : | $CTLPOKE "$sock" 4 > $SCRATCH/slow.$i 2>&1 ) &
+		slow="$slow $!"
+	done
+	sleep 4.5
+	after=$(rrd_last "$dir/Memory.rrd")
+	wait $slow 2>/dev/null
+	load_end
+	s1=$(skips)
+	diag "slow clients, try $try: rows $before -> $after, skip reports $s0 -> $s1; $LOAD_FIGS"
+	[ "$s1" = "$s0" ] && break
 done
-sleep 4.5
-after=$(rrd_last "$dir/Memory.rrd")
-wait $slow 2>/dev/null
 ok "sampling went on during the slow clients ($before -> $after)" test "$after" -ge $((before + 3))
 ok 'the slow clients were refused' sh -c "cat $SCRATCH/slow.* | grep -c 'error' | grep -qx 5"
-ok 'no sample was skipped' sh -c "! grep -q skipped '$dir/collector.log' 2>/dev/null"
+ok "no sample was skipped (skip reports $s0 -> $s1 in try $try)" test "$s1" = "$s0"
 ok 'still answers afterwards' sh -c "printf 'status\n' | $CTLPOKE '$sock' | grep -q '^ok'"
 
 # another user
