@@ -569,6 +569,21 @@ static void append_context(const struct report_figures *f, enum report_kind k,
 	}
 }
 
+/* A busy CPU that the client's own threads hardly used and hardly waited
+ * for is other work's, not what held the client back (a loaded machine:
+ * the backup and the build beside it); the share their wait states give
+ * decides, when there are wait states. */
+static int cpu_not_theirs(const struct report_waits *w, enum report_kind sys)
+{
+	const double *p;
+
+	if (!w || !w->have || (sys != REPORT_CPU && sys != REPORT_CPU_SINGLE))
+		return 0;
+	p = w->from_totals ? w->work : w->all;
+	return !isnan(p[WS_CPU]) && !isnan(p[WS_CPU_WAIT]) &&
+	       p[WS_CPU] + p[WS_CPU_WAIT] < REPORT_CPU_THEIRS;
+}
+
 void report_judge(const struct report_figures *f, const struct report_waits *w,
 		  const struct instr_thread *instr, struct report_verdict *v)
 {
@@ -584,10 +599,18 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 			report_line_add(v, "; %s", iclause);
 		return;
 	}
+	int others = cpu_not_theirs(w, sys);
+
+	if (others)
+		sys = REPORT_NONE;
 	k = client_kind(sys, ic);
 	v->kind = k;
 	if (!describe_client(k, iclause, v))
 		describe_resource(f, k, v);
+	if (others)
+		report_line_add(v, "; the CPUs were busy with other work (its threads ran %.0f%% and waited for a CPU %.0f%%)",
+				(w->from_totals ? w->work : w->all)[WS_CPU],
+				(w->from_totals ? w->work : w->all)[WS_CPU_WAIT]);
 	append_context(f, k, ic, iclause, v);
 	if (w && w->have) {
 		char clause[256];

@@ -124,6 +124,10 @@ struct report_waits {
 	double quota;			/* CPUs (cgroup.cpu_quota), NAN none */
 };
 
+/* With wait states, a busy CPU is named only when the client's working
+ * threads ran or waited for a CPU at least this share of their time. */
+#define REPORT_CPU_THEIRS 20.0
+
 enum report_kind {
 	REPORT_NONE,		/* nothing near saturation */
 	REPORT_CPU,		/* all CPUs busy */

@@ -393,6 +393,22 @@ enum wait_class waitclass_fdset(const int count[FD_NKIND])
 	return WAIT_OTHER;
 }
 
+enum wait_class waitclass_pollset(const int in[FD_NKIND],
+				  const int out[FD_NKIND])
+{
+	int all[FD_NKIND], local;
+
+	for (int k = 0; k < FD_NKIND; k++)
+		all[k] = in[k] + out[k];
+	if (out[FD_SOCKET] > 0)
+		return WAIT_NET;
+	local = in[FD_PIPE] + in[FD_FILE] + in[FD_CHAR] + out[FD_PIPE] +
+		out[FD_FILE] + out[FD_CHAR];
+	if (in[FD_SOCKET] > 0 && local > 0)
+		return WAIT_OTHER;
+	return waitclass_fdset(all);
+}
+
 enum wait_class waitclass_letter(char state)
 {
 	switch (state) {

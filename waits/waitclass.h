@@ -112,6 +112,18 @@ enum wait_class waitclass_fd(enum fd_kind kind);
  * other. */
 enum wait_class waitclass_fdset(const int count[FD_NKIND]);
 
+/* The same where the call says what it waits for on each descriptor
+ * (poll's events, select's sets, epoll's): in[] counts those waited on
+ * for input only, out[] those waited on for output. A socket waited on
+ * for output is a network wait (the send is held); sockets waited on for
+ * input alone with no local producer beside them (a pipe, a file, a
+ * terminal) too; but sockets and a local producer waited on together
+ * for input is other: ssh or rsync polling its stdin pipe and its socket
+ * waits for the process upstream to hand it data, and that process's
+ * own wait is the one that says why (it votes, "other" does not). */
+enum wait_class waitclass_pollset(const int in[FD_NKIND],
+				  const int out[FD_NKIND]);
+
 /* The class from the state letter alone: R and W run, D disk, any other
  * (S, T, t, I, P ...) other. Z and X (ended) give WAIT_NCLASS. */
 enum wait_class waitclass_letter(char state);

@@ -102,11 +102,17 @@ static void count_fd(int procfd, pid_t tid, long fd, int count[FD_NKIND])
 	count[waitprobe_fd_kind(procfd, tid, fd)]++;
 }
 
+/* Output asked for: POLLOUT (= EPOLLOUT), POLLWRNORM, POLLWRBAND. */
+static int wants_out(unsigned long events)
+{
+	return (events & (POLLOUT | POLLWRNORM | POLLWRBAND)) != 0;
+}
+
 static enum wait_class poll_set(int procfd, pid_t tid,
 				const unsigned long arg[4])
 {
 	struct pollfd p[WAITPROBE_MAX_FDS];
-	int count[FD_NKIND] = { 0 };
+	int in[FD_NKIND] = { 0 }, out[FD_NKIND] = { 0 };
 	size_t n = arg[1] < WAITPROBE_MAX_FDS ? arg[1] : WAITPROBE_MAX_FDS;
 
 	if (n == 0)
@@ -115,8 +121,9 @@ static enum wait_class poll_set(int procfd, pid_t tid,
 		return WAIT_NCLASS;
 	for (size_t i = 0; i < n; i++)
 		if (p[i].fd >= 0)	/* negative fds are skipped by poll */
-			count_fd(procfd, tid, p[i].fd, count);
-	return waitclass_fdset(count);
+			count_fd(procfd, tid, p[i].fd,
+				 wants_out((unsigned short)p[i].events) ? out : in);
+	return waitclass_pollset(in, out);
 }
 
 static enum wait_class select_set(int procfd, pid_t tid,
@@ -124,7 +131,7 @@ static enum wait_class select_set(int procfd, pid_t tid,
 {
 	enum { WORD = 8 * sizeof(unsigned long) };
 	unsigned long bits[3][1024 / WORD];
-	int count[FD_NKIND] = { 0 }, seen = 0;
+	int in[FD_NKIND] = { 0 }, out[FD_NKIND] = { 0 }, seen = 0;
 	unsigned long nfds = arg[0] < 1024 ? arg[0] : 1024;
 	size_t words = (nfds + WORD - 1) / WORD;
 
@@ -135,20 +142,25 @@ static enum wait_class select_set(int procfd, pid_t tid,
 			     words * sizeof(unsigned long)) < 0)
 			return WAIT_NCLASS;
 	}
-	for (unsigned long fd = 0; fd < nfds && seen < WAITPROBE_MAX_FDS; fd++)
-		for (int s = 0; s < 3; s++)
-			if (bits[s][fd / WORD] & (1UL << (fd % WORD))) {
-				count_fd(procfd, tid, (long)fd, count);
-				seen++;
-				break;
-			}
-	return waitclass_fdset(count);	/* select(0, ..., &tv): a sleep */
+	/* the write set (arg[2]) is output; the read and except sets input */
+	for (unsigned long fd = 0; fd < nfds && seen < WAITPROBE_MAX_FDS; fd++) {
+		unsigned long bit = 1UL << (fd % WORD);
+
+		if (bits[1][fd / WORD] & bit)
+			count_fd(procfd, tid, (long)fd, out);
+		else if ((bits[0][fd / WORD] | bits[2][fd / WORD]) & bit)
+			count_fd(procfd, tid, (long)fd, in);
+		else
+			continue;
+		seen++;
+	}
+	return waitclass_pollset(in, out);	/* select(0, ..., &tv): a sleep */
 }
 
 static enum wait_class epoll_set(int procfd, pid_t tid, long epfd)
 {
 	char rel[64], buf[8192];
-	int count[FD_NKIND] = { 0 }, seen = 0;
+	int in[FD_NKIND] = { 0 }, out[FD_NKIND] = { 0 }, seen = 0;
 	const char *p = buf;
 
 	snprintf(rel, sizeof(rel), "%d/fdinfo/%ld", (int)tid, epfd);
@@ -161,12 +173,16 @@ static enum wait_class epoll_set(int procfd, pid_t tid, long epfd)
 		long fd = strtol(p + 4, &end, 10);
 
 		if (end != p + 4 && fd >= 0) {
-			count_fd(procfd, tid, fd, count);
+			const char *ev = strstr(end, "events:");
+			unsigned long events =
+				ev ? strtoul(ev + 7, NULL, 16) : 0;
+
+			count_fd(procfd, tid, fd, wants_out(events) ? out : in);
 			seen++;
 		}
 		p = end > p + 4 ? end : p + 4;
 	}
-	return waitclass_fdset(count);
+	return waitclass_pollset(in, out);
 }
 
 static enum wait_class fd_call(int procfd, pid_t tid,

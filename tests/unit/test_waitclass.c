@@ -165,6 +165,27 @@ static void test_fd(void)
 	EQ_INT(waitclass_fdset(c), WAIT_SLEEP, "timer and an unreadable fd: sleep");
 	c[FD_TIMER] = 0;
 	EQ_INT(waitclass_fdset(c), WAIT_NCLASS, "only unreadable fds: letter");
+
+	/* with the direction asked for (poll events, select sets) */
+	int in[FD_NKIND] = { 0 }, out[FD_NKIND] = { 0 };
+	in[FD_SOCKET] = 1;
+	EQ_INT(waitclass_pollset(in, out), WAIT_NET, "a socket for input alone: net (a receive)");
+	in[FD_ANON] = 1;
+	EQ_INT(waitclass_pollset(in, out), WAIT_NET, "a socket and an eventfd: net (an event loop)");
+	in[FD_PIPE] = 1;
+	EQ_INT(waitclass_pollset(in, out), WAIT_OTHER,
+	       "ssh's stdin pipe and its socket, both for input: other (upstream)");
+	out[FD_SOCKET] = 1;
+	in[FD_SOCKET] = 0;
+	EQ_INT(waitclass_pollset(in, out), WAIT_NET, "the socket for output, a pipe for input: net (a held send)");
+	memset(in, 0, sizeof(in));
+	memset(out, 0, sizeof(out));
+	out[FD_PIPE] = 1;
+	in[FD_SOCKET] = 1;
+	EQ_INT(waitclass_pollset(in, out), WAIT_OTHER, "a full pipe downstream and a socket: other");
+	memset(out, 0, sizeof(out));
+	memset(in, 0, sizeof(in));
+	EQ_INT(waitclass_pollset(in, out), WAIT_SLEEP, "an empty set: sleep");
 }
 
 static void test_letter(void)

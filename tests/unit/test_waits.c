@@ -88,7 +88,7 @@ static void test_fixture(void)
 #ifdef __x86_64__
 	expect(&s, 702, WAIT_NET, 0, 0, "wait_woken in recvfrom: net");
 	expect(&s, 703, WAIT_NET, 0, 0, "wait_woken in read(socket): net");
-	expect(&s, 706, WAIT_NET, 0, 0, "poll on a socket and a pipe: net");
+	expect(&s, 706, WAIT_NET, 0, 0, "poll on a socket for output and a pipe: net");
 	expect(&s, 707, WAIT_OTHER, 0, 0, "epoll on a pipe and a timer: other");
 	expect(&s, 708, WAIT_SLEEP, 0, 0, "select(0, ..., &tv): sleep");
 	expect(&s, 711, WAIT_OTHER, 0, 0, "unknown wchan, read(pipe): other");
