@@ -465,11 +465,13 @@ static void pump(struct run *r, int out, int err)
 	r->cut = out >= 0 || err >= 0;
 	if (ended)
 		r->after = r->out.total - at_end;
+	/* who is left, before the pipes close: a job that writes to them
+	 * dies of SIGPIPE at its next write, and would be missed */
+	r->nleft = shim_left(&r->shim, r->left, r->left_comm, RUN_LEFT_MAX);
 	if (out >= 0)
 		close(out);
 	if (err >= 0)
 		close(err);
-	r->nleft = shim_left(&r->shim, r->left, r->left_comm, RUN_LEFT_MAX);
 	if (r->nleft) {
 		char list[256] = "";
 

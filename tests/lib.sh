@@ -72,6 +72,10 @@ _result() {
 	_tap_n=$((_tap_n + 1))
 	if [ "$1" = 0 ]; then
 		echo "ok $_tap_n - $2"
+	elif [ -n "${TAP_TODO:-}" ]; then
+		# a known defect, its evidence on stderr: TAP's TODO, which
+		# prove reports without failing the suite
+		echo "not ok $_tap_n - $2 # TODO $TAP_TODO"
 	else
 		_tap_fail=$((_tap_fail + 1))
 		echo "not ok $_tap_n - $2"
