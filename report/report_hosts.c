@@ -202,9 +202,17 @@ static void network(const struct report_host_side *c,
 	net_clause(s, sn, sizeof(sn));
 	snprintf(out->line, sizeof(out->line),
 		 "Bottleneck: network between %s and %s: %s", c->host, s->host, cl);
-	if (!isnan(rnet))
+	if (!isnan(rnet)) {
+		const double *p = s->w->from_totals && s->w->nwork ?
+				  s->w->work : s->w->all;
 		report_line_add(out, ", %s's receiver on its socket %.0f%%",
 				s->host, rnet);
+		/* a receiver fed through a pipe (ssh's) waits on another
+		 * process, not on a socket: say so, or 0% reads as idle */
+		if (rnet < 50 && !isnan(p[WS_OTHER]) && p[WS_OTHER] >= 50)
+			report_line_add(out, " (on another process or a pipe %.0f%%, such as sshd's)",
+					p[WS_OTHER]);
+	}
 	else if (!s->w || !s->w->have)
 		report_line_add(out, " (%s's receiver not watched)", s->host);
 	report_line_add(out, "; %s; %s", cn, sn);

@@ -569,19 +569,29 @@ static void append_context(const struct report_figures *f, enum report_kind k,
 	}
 }
 
-/* A busy CPU that the client's own threads hardly used and hardly waited
- * for is other work's, not what held the client back (a loaded machine:
- * the backup and the build beside it); the share their wait states give
- * decides, when there are wait states. */
-static int cpu_not_theirs(const struct report_waits *w, enum report_kind sys)
+/* A busy CPU, or a disk busy or stalling, that the client's own threads
+ * hardly used (ran or waited for a CPU, waited on the disk) is other
+ * work's, not what held the client back (a loaded machine: the backup
+ * and the build or the tests beside it); the share their wait states
+ * give decides, when there are wait states. Returns the state's share
+ * of their time when the resource is not theirs, else NAN. */
+static double not_theirs(const struct report_waits *w, enum report_kind sys)
 {
 	const double *p;
+	double used;
 
-	if (!w || !w->have || (sys != REPORT_CPU && sys != REPORT_CPU_SINGLE))
-		return 0;
+	if (!w || !w->have)
+		return NAN;
 	p = w->from_totals ? w->work : w->all;
-	return !isnan(p[WS_CPU]) && !isnan(p[WS_CPU_WAIT]) &&
-	       p[WS_CPU] + p[WS_CPU_WAIT] < REPORT_CPU_THEIRS;
+	if (sys == REPORT_CPU || sys == REPORT_CPU_SINGLE) {
+		used = p[WS_CPU] + p[WS_CPU_WAIT];
+		return !isnan(used) && used < REPORT_CPU_THEIRS ? used : NAN;
+	}
+	if (sys == REPORT_DISK || sys == REPORT_IOWAIT || sys == REPORT_PSI_IO) {
+		used = p[WS_DISK];
+		return !isnan(used) && used < REPORT_DISK_THEIRS ? used : NAN;
+	}
+	return NAN;
 }
 
 void report_judge(const struct report_figures *f, const struct report_waits *w,
@@ -599,7 +609,9 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 			report_line_add(v, "; %s", iclause);
 		return;
 	}
-	int others = cpu_not_theirs(w, sys);
+	enum report_kind busy = sys;
+	double theirs = not_theirs(w, sys);
+	int others = !isnan(theirs);
 
 	if (others)
 		sys = REPORT_NONE;
@@ -607,10 +619,13 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 	v->kind = k;
 	if (!describe_client(k, iclause, v))
 		describe_resource(f, k, v);
-	if (others)
+	if (others && (busy == REPORT_CPU || busy == REPORT_CPU_SINGLE))
 		report_line_add(v, "; the CPUs were busy with other work (its threads ran %.0f%% and waited for a CPU %.0f%%)",
 				(w->from_totals ? w->work : w->all)[WS_CPU],
 				(w->from_totals ? w->work : w->all)[WS_CPU_WAIT]);
+	else if (others)
+		report_line_add(v, "; the disks were busy with other work (its threads waited on the disk %.0f%%)",
+				theirs);
 	append_context(f, k, ic, iclause, v);
 	if (w && w->have) {
 		char clause[256];

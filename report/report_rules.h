@@ -127,6 +127,10 @@ struct report_waits {
 /* With wait states, a busy CPU is named only when the client's working
  * threads ran or waited for a CPU at least this share of their time. */
 #define REPORT_CPU_THEIRS 20.0
+/* With wait states, a busy or stalling disk (the disk, I/O wait and
+ * Pressure(io) rules) is named only when the client's working threads
+ * waited on the disk at least this share of their time. */
+#define REPORT_DISK_THEIRS 20.0
 
 enum report_kind {
 	REPORT_NONE,		/* nothing near saturation */

@@ -160,6 +160,35 @@ int main(void)
 	check(&c, s, 1, "CPU", "tsmsrv", "while the client waited on its socket",
 	      "the server's CPU behind the client's socket wait");
 
+	/* the t3710 case of a loaded CI machine: the client waits on its
+	 * socket through a shaper; on the server the tests beside it stall
+	 * I/O (Pressure(io) 39%, vda 62% busy) while the receiver, reading
+	 * its pipe from sshd, never waits on the disk: the disk is other
+	 * work's and the verdict follows the data to the network */
+	idle(&c.f);
+	waits(&c.w, WS_NET);
+	side(&c, "cli", 1);
+	idle(&s[0].f);
+	stat_of(&s[0].f.psi[1], 39, 42);
+	stat_of(&s[0].f.disk_busy, 62, 70);
+	waits(&s[0].w, WS_OTHER);
+	s[0].w.work[WS_OTHER] = s[0].w.all[WS_OTHER] = 99;
+	s[0].w.work[WS_CPU_WAIT] = s[0].w.all[WS_CPU_WAIT] = 1;
+	for (int k = 0; k < WS_N; k++)
+		if (k != WS_OTHER && k != WS_CPU_WAIT)
+			s[0].w.work[k] = s[0].w.all[k] = 0;
+	side(&s[0], "srv", 1);
+	OK(strstr(s[0].v.line, "disks were busy with other work") != NULL,
+	   "the server's own line: its disk stall is other work's");
+	check(&c, s, 1, "network", "", "network between cli and srv",
+	      "I/O pressure the receiver never waited on: the network, not the server's disk");
+	/* the same stall with the receiver waiting on the disk is the disk */
+	s[0].w.work[WS_DISK] = s[0].w.all[WS_DISK] = 40;
+	s[0].w.work[WS_OTHER] = s[0].w.all[WS_OTHER] = 59;
+	side(&s[0], "srv", 1);
+	check(&c, s, 1, "disk", "srv", NULL,
+	      "I/O pressure the receiver waited on: the server's disk");
+
 	/* nothing anywhere, no waits */
 	idle(&c.f);
 	side(&c, "cli", 0);
