@@ -124,9 +124,12 @@ check-clang:
 
 # First what is missing on this machine (as make demo does), then the rest
 # in a second make, which sees the pkg-config flags of what was installed.
+# The builds (gcc, ASan, clang's pass, the fuzz targets) run a job per
+# CPU; the suites as check-run says.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 check:
 	@sh tests/deps.sh check
-	@$(MAKE) --no-print-directory check-run
+	@$(MAKE) --no-print-directory -j$(NPROC) check-run
 
 # prove runs the suites CHECK_JOBS at a time, but for the load-sensitive
 # ones, which run first and alone (testrules.yml says which and why).
@@ -139,7 +142,7 @@ check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fu
 # check (it doubles the time). tests/stress.sh, tests/README.md.
 check-stress:
 	@sh tests/deps.sh check
-	@$(MAKE) --no-print-directory check-stress-run
+	@$(MAKE) --no-print-directory -j$(NPROC) check-stress-run
 
 check-stress-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS)
 	@CHECK_JOBS=$(CHECK_JOBS) sh tests/stress.sh $(UNIT_BINS) $(E2E)
