@@ -134,8 +134,13 @@ check:
 # prove runs the suites CHECK_JOBS at a time, but for the load-sensitive
 # ones, which run first and alone (testrules.yml says which and why).
 CHECK_JOBS ?= 4
+# Every tolerance's headroom goes to build/margins.tsv; the closest are
+# printed after prove's summary, pass or fail (tests/margins.sh).
 check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fuzz
-	PERFLOG=$(CURDIR)/perflog prove -f -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E)
+	@rm -f build/margins.tsv
+	@rc=0; PERFLOG=$(CURDIR)/perflog PERFLOG_MARGINS=$(CURDIR)/build/margins.tsv \
+	  prove -f -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E) || rc=$$?; \
+	  sh tests/margins.sh build/margins.tsv; exit $$rc
 
 # The same tests beside a steady unrelated load (stress-ng: a CPU's worth,
 # synced writes, 128 MB touched), started and stopped by PID; not part of

@@ -1,7 +1,9 @@
 /*
  * logset_read.c - reading a log set: perflog.meta at open, the RRD files
  * only when fetched (a missing or damaged file is an error of that fetch,
- * not of the open, so the rest of the set stays readable).
+ * not of the open, so the rest of the set stays readable; a new
+ * instance's file that the writer has yet to rename into place reads as
+ * unknown rows: open_rrd).
  *
  * Time convention (the one every reader relies on). librrd's rrd_fetch_r
  * returns *start aligned to the archive's step and rows whose timestamps
@@ -32,6 +34,7 @@
 #include "logset.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <rrd.h>
@@ -42,6 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "rrdlock.h"
 #include "setdir.h"
 
@@ -265,8 +269,30 @@ static int make_grid(struct logset_series *out, time_t from, time_t to,
 	return 0;
 }
 
+/* Open a file perflog.meta maps. A new instance's file is mapped before
+ * the writer renames it into place (grow.h: ".NAME.tmp.new" until then):
+ * while that is so, errno EINPROGRESS (its rows are unknown, the rest of
+ * the set reads); a file that is gone is an error naming it. */
+static int open_rrd(struct logset *ls, const char *file,
+		    struct setdir_rrd *r, struct perr *e)
+{
+	char pending[NAME_MAX + 32];
+
+	if (setdir_rrd_open(ls->dfd, ls->dir, file, 0, r, e) == 0)
+		return 0;
+	if (errno != ENOENT || grow_created_name(pending, sizeof(pending), file) < 0)
+		return -1;
+	if (faccessat(ls->dfd, pending, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+		errno = EINPROGRESS;
+		return -1;
+	}
+	/* renamed between the two looks */
+	return setdir_rrd_open(ls->dfd, ls->dir, file, 0, r, e);
+}
+
 /* Fetch one file and place its DS into the columns listed in cols (which
- * are the positions in idx of counters of this file). */
+ * are the positions in idx of counters of this file); 1 when the file is
+ * absent (its columns left unknown), -1 on an error. */
 static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
 		      const size_t *cols, size_t ncols, time_t from, time_t to,
 		      const char *cf, unsigned long resolution,
@@ -285,8 +311,8 @@ static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
 	if (ncols > sizeof(dsmap) / sizeof(dsmap[0]))
 		return perr_set(e, "log set '%s': %s: too many counters",
 				ls->dir, file);
-	if (setdir_rrd_open(ls->dfd, ls->dir, file, 0, &r, e) < 0)
-		return -1;
+	if (open_rrd(ls, file, &r, e) < 0)
+		return errno == EINPROGRESS ? 1 : -1;
 	/* nothing before the set's start: see the top of this file */
 	floor_start = ls->meta.start - (time_t)ls->meta.interval;
 	start = from - (time_t)step;
@@ -371,11 +397,17 @@ int logset_fetch(struct logset *ls, const size_t *idx, size_t n, time_t from,
 				cols[nc++] = j;
 				done[j] = 1;
 			}
-		if (fetch_file(ls, file, idx, cols, nc, from, to, cf,
-			       resolution, out, first, e) < 0)
+		int got = fetch_file(ls, file, idx, cols, nc, from, to, cf,
+				     resolution, out, first, e);
+		if (got < 0)
 			goto out;
-		first = 0;
+		if (got == 0)
+			first = 0;
 	}
+	/* no file there at all: unknown rows on the set's own grid */
+	if (first && make_grid(out, from, to, resolution ? resolution :
+			       ls->meta.interval, "the set", e) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(cols);

@@ -170,31 +170,84 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* The data written and synced in an unnamed file of the directory
+ * (O_TMPFILE), given the name tmp once whole; -1 with errno EOPNOTSUPP
+ * or EISDIR where the file system or the kernel has no O_TMPFILE (or no
+ * /proc to link it by). A
+ * kill -9 while it writes leaves nothing behind. */
+static int write_unnamed(int dfd, const char *tmp, const char *data,
+			 size_t len)
+{
+	char proc[64];
+	int fd, err;
+
+#ifdef O_TMPFILE
+	fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+#else
+	fd = -1;
+	errno = EOPNOTSUPP;
+#endif
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0)
+		goto fail;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, dfd, tmp, AT_SYMLINK_FOLLOW) < 0) {
+		/* no /proc to name it by: the caller's named temporary */
+		err = errno == ENOENT ? EOPNOTSUPP : errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return close(fd);
+fail:
+	err = errno;
+	close(fd);
+	errno = err == EOPNOTSUPP || err == EISDIR ? EIO : err;
+	return -1;
+}
+
 int setdir_write_atomic(int dfd, const char *dir, const char *name,
 			const char *data, size_t len, struct perr *e)
 {
 	char tmp[NAME_MAX + 32];
 	int fd;
 
+	if (!one_component(name))
+		return open_error(e, "create", dir, name, EINVAL);
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", name, (long)getpid()) >=
 	    (int)sizeof(tmp))
 		return perr_set(e, "name too long: '%s'", name);
-	/* our own leftover from a write that failed half-way; O_EXCL below
-	 * refuses anything else */
+	/* our own leftover from a write that failed half-way; O_EXCL and
+	 * linkat below refuse anything else */
 	unlinkat(dfd, tmp, 0);
-	fd = setdir_openat(dfd, dir, tmp, O_WRONLY | O_CREAT | O_EXCL, 0644,
-			   e);
-	if (fd < 0)
-		return -1;
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (write_unnamed(dfd, tmp, data, len) < 0) {
+		if (errno != EOPNOTSUPP && errno != EISDIR) {
+			int err = errno;
+
+			unlinkat(dfd, tmp, 0);
+			return perr_set(e, "unable to write '%s/%s': %s", dir,
+					tmp, strerror(err));
+		}
+		/* no O_TMPFILE here: the named temporary, written whole */
+		fd = setdir_openat(dfd, dir, tmp, O_WRONLY | O_CREAT | O_EXCL,
+				   0644, e);
+		if (fd < 0)
+			return -1;
+		int bad = write_all(fd, data, len) < 0 || fsync(fd) < 0;
 		int err = errno;
 
-		close(fd);
-		unlinkat(dfd, tmp, 0);
-		return perr_set(e, "unable to write '%s/%s': %s", dir, tmp,
-				strerror(err));
+		if (close(fd) < 0 && !bad) {
+			bad = 1;
+			err = errno;
+		}
+		if (bad) {
+			unlinkat(dfd, tmp, 0);
+			return perr_set(e, "unable to write '%s/%s': %s", dir,
+					tmp, strerror(err));
+		}
 	}
-	if (close(fd) < 0 || renameat(dfd, tmp, dfd, name) < 0) {
+	if (renameat(dfd, tmp, dfd, name) < 0) {
 		int err = errno;
 
 		unlinkat(dfd, tmp, 0);

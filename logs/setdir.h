@@ -60,8 +60,11 @@ int setdir_openat(int dfd, const char *dir, const char *name, int flags,
 int setdir_open_file(const char *dir, const char *name, int flags,
 		     unsigned mode, struct perr *e);
 
-/* Replace dfd/name atomically: write NAME.tmp.PID (O_EXCL, O_NOFOLLOW),
- * fsync, rename over name. 0, or -1 with e set and nothing replaced. */
+/* Replace dfd/name atomically: the data written and synced in an unnamed
+ * file (O_TMPFILE; where there is none, NAME.tmp.PID with O_EXCL and
+ * O_NOFOLLOW), linked as NAME.tmp.PID, renamed over name: a kill -9
+ * leaves a temporary only between the link and the rename. 0, or -1
+ * with e set and nothing replaced. */
 int setdir_write_atomic(int dfd, const char *dir, const char *name,
 			const char *data, size_t len, struct perr *e);
 

@@ -119,6 +119,52 @@ near() {
 	else
 		_result 1 "$4"; echo "#   got $1, expected $2 within $3" >&2
 	fi
+	_margin "$4" "$1" "" "" "$2" "$3"
+}
+
+# within NAME GOT LO HI [WANT]: ok when LO <= GOT <= HI (either bound
+# may be empty: one-sided); WANT is the ideal figure, when it is not the
+# middle of the band (the headroom is measured from it)
+within() {
+	if awk -v g="$2" -v lo="$3" -v hi="$4" 'BEGIN {
+		exit !(g != "" && (lo == "" || g + 0 >= lo + 0) && (hi == "" || g + 0 <= hi + 0)) }'; then
+		_result 0 "$1 ($2 in [$3, $4])"
+	else
+		_result 1 "$1"; echo "#   got $2, expected within [$3, $4]" >&2
+	fi
+	_margin "$1" "$2" "$3" "$4" "${5:-}"
+}
+
+# With PERFLOG_MARGINS set (make check, make check-stress), every
+# tolerance's headroom goes to that file, so that the run can say which
+# checks came closest to failing (tests/margins.sh prints them). The
+# headroom is the share of the tolerance left: 1 at the ideal figure
+# (near's WANT, within's WANT or the middle of its band), 0 at a bound,
+# negative outside; with one bound and no ideal, the distance to it as
+# a share of it. A line is short and written with one append: suites
+# side by side do not interleave within one.
+# _margin NAME GOT LO HI [WANT [FRACTION]]: the bounds, or near's WANT
+# within FRACTION of it
+_margin() {
+	[ -n "${PERFLOG_MARGINS:-}" ] || return 0
+	awk -v s="$(basename "$0")" -v n="$_tap_n" -v name="$1" -v g="$2" -v lo="$3" -v hi="$4" \
+	    -v w="${5:-}" -v f="${6:-}" 'BEGIN {
+		if (g == "" || (w == "" && f != "")) exit
+		if (f != "") { a = w < 0 ? -w : w; lo = w - f * a; hi = w + f * a }
+		if (w == "" && lo != "" && hi != "") w = (lo + hi) / 2
+		if (w != "" && g + 0 <= w + 0 && lo != "")
+			h = w - lo > 0 ? (g - lo) / (w - lo) : (g >= lo ? 1 : -1)
+		else if (w != "" && g + 0 >= w + 0 && hi != "")
+			h = hi - w > 0 ? (hi - g) / (hi - w) : (g <= hi ? 1 : -1)
+		else if (w != "")
+			h = 1	# on the side without a bound
+		else {
+			b = lo != "" ? lo : hi; r = lo != "" ? g - lo : hi - g
+			h = b != 0 ? r / (b < 0 ? -b : b) : r
+		}
+		printf "%.4f\t%s %s\t%s\tgot %s in [%s, %s]%s\n", h, s, n, name, g, lo, hi,
+			w != "" ? ", ideal " w : ""
+	}' >> "$PERFLOG_MARGINS"
 }
 
 # err_is NAME TEXT CMD...: the command fails with exactly one line on

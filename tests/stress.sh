@@ -13,7 +13,8 @@
 # it), and its seconds are capped by --timeout should this script die.
 # prove runs as in `make check` (testrules.yml, CHECK_JOBS at a time);
 # a failing check prints its figures and the load it saw on stderr,
-# which prove shows. The load over the whole run is printed at the end.
+# which prove shows. The load over the whole run is printed at the end,
+# and the checks that came closest to their tolerances (tests/margins.sh).
 # Exit status: prove's (non-zero on any failure).
 . "$(dirname "$0")/lib.sh"
 
@@ -38,7 +39,9 @@ kill -0 $sp 2>/dev/null || { echo "check-stress: stress-ng did not start" >&2; e
 echo "check-stress: stress-ng $STRESS (pid $sp, workers $(_under $sp | tr '\n' ' '))"
 load_begin
 t0=$(date +%s)
-PERFLOG=$TOP/perflog prove -f -j"${CHECK_JOBS:-4}" "$@"
+MARGINS=$TOP/build/margins-stress.tsv
+rm -f "$MARGINS"
+PERFLOG=$TOP/perflog PERFLOG_MARGINS=$MARGINS prove -f -j"${CHECK_JOBS:-4}" "$@"
 rc=$?
 t1=$(date +%s)
 load_end
@@ -49,5 +52,6 @@ stop_pids $sp
 # shellcheck disable=SC2086
 stop_pids $workers
 echo "check-stress: $((t1 - t0)) s beside stress-ng; $LOAD_FIGS (the load includes the suite's own)"
+sh "$TOP/tests/margins.sh" "$MARGINS"
 [ $rc = 0 ] && echo "check-stress: PASS" || echo "check-stress: FAIL (prove exited $rc)"
 exit $rc

@@ -91,8 +91,8 @@ ok "Pressure(cpu) some averages >= 40% while CPUs were oversubscribed ($2% over 
 # and it is the kernel's own figure over the burn (read beside it from
 # /proc/pressure/cpu: load_end), whatever else loaded the machine; the
 # rows are the burn's middle, the kernel's window has its edges too
-ok "Pressure(cpu) some in the burn: logged $2% within 25 of the kernel's ${LOAD_CPU_SOME:-?}%" \
-	awk -v m="$2" -v k="$LOAD_CPU_SOME" 'BEGIN { d = m - k; if (d < 0) d = -d; exit !(k != "" && d <= 25) }'
+within "Pressure(cpu) some in the burn: logged $2% within 25 of the kernel's ${LOAD_CPU_SOME:-?}%" \
+	"$2" "$(calc "${LOAD_CPU_SOME:-1e9} - 25")" "$(calc "${LOAD_CPU_SOME:-1e9} + 25")"
 ok 'Pressure(cpu) full is unknown in every row (undefined system-wide)' \
 	awk -F, -v c="$cf" 'NR > 1 && $c != "" { bad++ } END { exit bad > 0 }' $csv
 for r in io memory; do

@@ -71,8 +71,10 @@ check_orphans() {
 	wr=$(integral $1 'IO Write Bytes/sec' 1)
 	set -- $1 $(awk '{ c += $1; b += $2 } END { print c, b }' $SCRATCH/$1.out)
 	diag "$1: children used $2 CPU-s and wrote $3 bytes; logged $(awk -v c=$cpu 'BEGIN { print c / 100 }') CPU-s and $wr bytes"
-	ok "$1: CPU of auto-reaped children, >= 95% logged" awk -v c="$cpu" -v d="$2" 'BEGIN { exit !(c / 100 >= 0.95 * d && c / 100 <= 1.10 * d + 0.1) }'
-	ok "$1: bytes of auto-reaped children, >= 95% logged" awk -v w="$wr" -v d="$3" 'BEGIN { exit !(w >= 0.95 * d && w <= 1.05 * d + 65536) }'
+	within "$1: CPU of auto-reaped children, >= 95% logged" "$(calc "$cpu / 100")" \
+		"$(calc "0.95 * $2")" "$(calc "1.10 * $2 + 0.1")" "$2"
+	within "$1: bytes of auto-reaped children, >= 95% logged" "$wr" \
+		"$(calc "0.95 * $3")" "$(calc "1.05 * $3 + 65536")" "$3"
 }
 # (bytes are counts: no load excuses one lost, so the 95% does not move
 # with it; the load is printed beside each, and with a failure)

@@ -7,6 +7,9 @@
  *   EQ_INT(a, b, name)             integers
  *   EQ_DBL(a, b, tol, name)        doubles within tol; NAN equals NAN
  *   EQ_STR(a, b, name)             strings (NULL-safe)
+ *   AT_LEAST(got, floor, ideal, name)  a figure a loaded machine moves:
+ *                                  its headroom goes to $PERFLOG_MARGINS
+ *                                  (tests/margins.sh, as lib.sh's within)
  *   return done_testing();
  */
 #ifndef PERFLOG_TAP_H
@@ -14,6 +17,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_fail;
@@ -58,6 +62,35 @@ static inline void tap_result(int ok, const char *name, const char *file,
 	if (!tap_ok_) \
 		printf("#   got '%s', expected '%s'\n", tap_a_ ? tap_a_ : "(null)", \
 		       tap_b_ ? tap_b_ : "(null)"); \
+} while (0)
+
+/* The headroom of a one-sided tolerance to $PERFLOG_MARGINS, as
+ * tests/lib.sh's _margin writes it (one short line, one append): the
+ * share of the tolerance left between the floor and the ideal figure. */
+static inline void tap_margin(const char *name, double got, double floor,
+			      double ideal, const char *file)
+{
+	const char *path = getenv("PERFLOG_MARGINS");
+	const char *base = strrchr(file, '/');
+	FILE *f;
+
+	base = base ? base + 1 : file;
+	if (!path || !*path || isnan(got) || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "%.4f\t%.*s %d\t%s\tgot %g in [%g, ], ideal %g\n",
+		ideal > floor ? (got >= ideal ? 1 : (got - floor) / (ideal - floor)) :
+				(got >= floor ? 1 : -1),
+		(int)strcspn(base, "."), base, tap_n, name, got, floor, ideal);
+	fclose(f);
+}
+
+/* got >= floor, its ideal (100 for a share) the headroom's measure */
+#define AT_LEAST(got, floor, ideal, name) do { \
+	double tap_g_ = (got), tap_f_ = (floor); \
+	tap_result(!isnan(tap_g_) && tap_g_ >= tap_f_, (name), __FILE__, __LINE__); \
+	tap_margin((name), tap_g_, tap_f_, (ideal), __FILE__); \
+	if (!(tap_g_ >= tap_f_)) \
+		fprintf(stderr, "#   got %g, expected at least %g\n", tap_g_, tap_f_); \
 } while (0)
 
 static inline int done_testing(void)

@@ -551,6 +551,24 @@ static void check_damage(const char *dir)
 	OK(logset_fetch(ls, &cpu, 1, start + 1, start + 10, "AVERAGE", 1, &s, &e) == 0,
 	   "other files still readable");
 	logset_series_free(&s);
+	/* a new instance mapped before the writer renamed its file into
+	 * place (".NAME.tmp.new", grow.h): unknown rows, not an error */
+	snprintf(moved, sizeof(moved), "%s/.Memory.rrd.tmp.new", dir);
+	OK(symlink("nowhere", moved) == 0, "a pending Memory.rrd");
+	size_t both[2] = { mem, cpu };
+	int got = logset_fetch(ls, both, 2, start + 1, start + 10, "AVERAGE", 1, &s, &e);
+	OK(got == 0 && s.rows > 0 && isnan(s.values[0]) && !isnan(s.values[2 * 2 + 1]),
+	   "pending RRD file: its rows unknown, the other file's read");
+	if (got < 0)
+		printf("# %s\n", e.msg);
+	else
+		logset_series_free(&s);
+	got = logset_fetch(ls, &mem, 1, start + 1, start + 10, "AVERAGE", 1, &s, &e);
+	OK(got == 0 && s.rows > 0 && isnan(s.values[0]),
+	   "pending RRD file alone: unknown rows on the set's grid");
+	if (got == 0)
+		logset_series_free(&s);
+	unlink(moved);
 	EQ_INT(logset_last(ls), start + NSAMPLES, "last update skips the missing file");
 
 	snprintf(path, sizeof(path), "%s/LogicalDisk-sda.rrd", dir);
