@@ -13,8 +13,10 @@
  *           mkstemp temporary first; grow_created_name), and the writer
  *           renames it to NAME after perflog.meta names NAME: a reader
  *           never sees half a file, nor a file the metadata does not map
- *           (a name the metadata maps may lack its file for as long as
- *           the rename takes: a reader skips it, logset_read.c).
+ *           (a name the metadata maps may lack its file until the
+ *           rename, and for good after a kill -9 in between: a reader
+ *           reads its rows as unknown while .NAME.tmp.new is there,
+ *           logset_read.c open_rrd).
  *   grow    NAME is resized archive by archive (rrd_resize: the rows, the
  *           consolidations in progress and the header are copied as they
  *           are, new empty rows go before the oldest, so every row keeps
