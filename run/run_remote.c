@@ -275,6 +275,34 @@ static void on_line(struct remotes *rs, struct remote *r, char *line)
 	}
 }
 
+/* One read of r's stderr, its last line kept as the reason of a failure;
+ * 0 at its end (closed) or when nothing is there (non-blocking). */
+static int drain_err(struct remote *r)
+{
+	char buf[4096];
+	ssize_t n = read(r->err, buf, sizeof(buf));
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n <= 0) {
+		close_fd(&r->err);
+		return 0;
+	}
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] == '\n' || buf[i] == '\r') {
+			r->nerr = 0;	/* next line starts */
+			continue;
+		}
+		if (r->nerr == 0)
+			r->errtail[0] = '\0';
+		if (r->nerr + 1 < sizeof(r->errtail)) {
+			r->errtail[r->nerr++] = buf[i];
+			r->errtail[r->nerr] = '\0';
+		}
+	}
+	return 1;
+}
+
 /* Read what r's stdout or stderr has; lines to on_line, stderr's last
  * line kept as the reason of a failure. */
 static void on_readable(struct remotes *rs, struct remote *r, int which)
@@ -283,23 +311,7 @@ static void on_readable(struct remotes *rs, struct remote *r, int which)
 	ssize_t n;
 
 	if (which == 2) {
-		n = read(r->err, buf, sizeof(buf));
-		if (n <= 0) {
-			close_fd(&r->err);
-			return;
-		}
-		for (ssize_t i = 0; i < n; i++) {
-			if (buf[i] == '\n' || buf[i] == '\r') {
-				r->nerr = 0;	/* next line starts */
-				continue;
-			}
-			if (r->nerr == 0)
-				r->errtail[0] = '\0';
-			if (r->nerr + 1 < sizeof(r->errtail)) {
-				r->errtail[r->nerr++] = buf[i];
-				r->errtail[r->nerr] = '\0';
-			}
-		}
+		drain_err(r);
 		return;
 	}
 	n = read(r->out, buf, sizeof(buf));
@@ -307,8 +319,16 @@ static void on_readable(struct remotes *rs, struct remote *r, int which)
 		char why[600];
 		int st;
 
-		/* it ended without answering: ssh or the shell said why */
+		/* it ended without answering: ssh or the shell said why,
+		 * on a stderr poll may not have shown us yet (both pipes
+		 * readable at once, stdout taken first): what is in it now
+		 * is all there is, ssh having ended */
 		reap(r, 0, &st);
+		if (r->err >= 0) {
+			fcntl(r->err, F_SETFL, O_NONBLOCK);
+			while (r->err >= 0 && drain_err(r))
+				;
+		}
 		if (r->errtail[0])
 			snprintf(why, sizeof(why), "%s", r->errtail);
 		else if (WIFEXITED(st))
