@@ -1,9 +1,10 @@
 /*
  * report_rules.h - the arithmetic and the judgement of `perflog report`,
  * kept pure (no log set, no I/O) so every rule is unit-tested on synthetic
- * series: statistics over a session (average, 95th percentile, peak) and
- * the bottleneck verdict. The rules and thresholds are explained in
- * report/README.md; the constants below are the ones it cites.
+ * series: the bottleneck verdict over a session's statistics
+ * (report_stat.h: average, 95th percentile, peak). The rules and
+ * thresholds are explained in report/README.md; the constants below are
+ * the ones it cites.
  */
 #ifndef PERFLOG_REPORT_RULES_H
 #define PERFLOG_REPORT_RULES_H
@@ -12,6 +13,7 @@
 
 #include "../client/instr.h"
 #include "../waits/waitstates.h"
+#include "report_stat.h"
 
 /* Thresholds (percent unless said otherwise). */
 #define REPORT_CPU_P95 85.0	/* total CPU: p95 at least ... */
@@ -48,23 +50,6 @@
 #define REPORT_PSI_MEM_AVG 10.0		/* Pressure(memory) some avg */
 #define REPORT_PSI_IO_AVG 30.0		/* Pressure(io) some avg */
 #define REPORT_PSI_CPU_AVG 30.0		/* Pressure(cpu) some avg */
-
-/* Statistics of one series over a span. Unknown (NAN) values are left
- * out; with no known value every field is NAN and n is 0. */
-struct report_stat {
-	double avg, p95, peak, min;
-	double positive;	/* share (0..1) of known values above 0 */
-	size_t n;		/* known values */
-};
-
-/* Percentile p (0..100) of the known values of v[0..n), by linear
- * interpolation between closest ranks (numpy's default, Hyndman & Fan
- * type 7): p95 of 1..100 is 95.05. NAN when no value is known. */
-double report_percentile(const double *v, size_t n, double p);
-
-/* Every statistic of v[0], v[stride], ... (n values). */
-void report_stat_of(const double *v, size_t n, size_t stride,
-		    struct report_stat *out);
 
 /* What one session looked like, resource by resource (filled by report.c
  * from a log set, or by hand in tests). Names are "" and stats have n == 0
@@ -210,11 +195,6 @@ int report_waits_dominant(const struct report_waits *w);
 /* The word a verdict's line starts with, after "Bottleneck: ": "CPU",
  * "disk", "network", "memory" or "nothing" (DESIGN.md, "The verdict"). */
 const char *report_kind_word(enum report_kind k);
-
-/* "11.3 MiB/s"-style formatting (base 1024 for bytes, 1000 for bits:
- * "1 Gb/s"). */
-char *report_fmt_bytes(char *buf, size_t n, double bytes, const char *suffix);
-char *report_fmt_bits(char *buf, size_t n, double bits_per_sec);
 
 const char *report_kind_name(enum report_kind k);
 

@@ -1,0 +1,71 @@
+/*
+ * waits_int.h - what waits.c (open, the set, the read) shares with
+ * waittick.c (the tick). Not an interface for other files: waits.h is
+ * (through waitstates.h for other folders). Calls run one way:
+ * waittick.c -> waits.c.
+ */
+#ifndef PERFLOG_WAITS_INT_H
+#define PERFLOG_WAITS_INT_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "waitprobe.h"
+#include "waits.h"
+
+/* The files of a thread read, by index (waits.c names them). */
+enum { F_SCHED, F_WCHAN, F_STAT, F_SYSCALL, F_IO, NFD };
+
+struct wthread {
+	struct waits_thread pub;
+	int fd[NFD];		/* kept open, or -1: openat at each read */
+	uint64_t pcount;	/* schedstat 3: times it got a CPU */
+	uint64_t read_cpu, read_pcount;	/* schedstat at the last read */
+	enum wait_class last;	/* class at the last tick, WAIT_NCLASS none */
+	int last_guess, last_hidden;
+	struct waitprobe_memo memo;
+};
+
+struct waits {
+	int procfd;		/* ROOT/proc */
+	int uptimefd;
+	char root[PATH_MAX];
+	struct waitset *set;	/* NULL: nothing watched yet */
+	pid_t exclude;		/* a task of the set left out, 0 none */
+	struct wthread *live, *spare;
+	size_t nlive, caplive, capspare;
+	struct waits_thread *ended;
+	size_t nended, capended;
+	int fds_open, fd_cap;
+	long hz;		/* USER_HZ */
+	double cost;		/* CPU seconds per tick, smoothed */
+	double overhead;	/* CPU spent around the last tick (waking) */
+	double listed;		/* when the set was last listed in full */
+	double deadline;
+	uint64_t rng;
+	uint64_t nticks;
+	double cpu;
+	size_t names_from;	/* where the next read's names start */
+};
+
+/* CPU seconds of the calling thread (its CPU clock). */
+double waits_thread_cpu(void);
+
+/* Read file k of thread th (kept descriptor, or openat now). */
+ssize_t waits_read_file(struct waits *w, struct wthread *th, int k,
+			char *buf, size_t n);
+
+/* Keep file k open when the budget allows. */
+void waits_keep_open(struct waits *w, struct wthread *th, int k);
+
+/* Schedstat's three numbers (on-CPU ns, run-queue ns, times on a CPU):
+ * 0, or -1 when s does not hold them. */
+int waits_parse_schedstat(const char *s, uint64_t v[3]);
+
+/* A thread gone from the set: its descriptors closed, its figures kept
+ * for the next snap (alive = 0) when it was read at least once. 0, or
+ * -1 when out of memory. */
+int waits_end_thread(struct waits *w, struct wthread *th);
+
+#endif

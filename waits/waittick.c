@@ -1,0 +1,253 @@
+/*
+ * waittick.c - one tick of the wait-state sampler (waits_tick, waits.h):
+ * the set's membership refreshed, then every thread classified.
+ *
+ * One tick, per thread (stop at the first step that decides):
+ *   schedstat  unchanged since the last tick and blocked then: same wait
+ *   wchan      a name with a class (waitclass_wchan)
+ *   stat       the state letter: R runs; Z/X ended
+ *   syscall    the call and its descriptors (waitprobe.h)
+ *   letter     D disk, else other ("guessed"; "hidden" when wchan read 0
+ *              and the syscall file was refused: no ptrace rights)
+ * Membership is refreshed at every tick, so a thread is counted from the
+ * tick after it starts and ends at the last tick it was read.
+ */
+#define _GNU_SOURCE
+#include "waits_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../process/process.h"
+#include "waitset.h"
+
+/* Seconds since boot (ROOT/proc/uptime), or -1. */
+static double uptime(struct waits *w)
+{
+	char buf[64];
+	double up;
+
+	if (w->uptimefd < 0 || util_pread_text(w->uptimefd, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%lf", &up) != 1)
+		return -1;
+	return up;
+}
+
+/* A thread seen for the first time: its identity from stat. */
+static int new_thread(struct waits *w, pid_t tid, double now, double up,
+		      struct wthread *th)
+{
+	char buf[1024];
+	struct pidstat ps;
+
+	memset(th, 0, sizeof(*th));
+	for (int k = 0; k < NFD; k++)
+		th->fd[k] = -1;
+	th->pub.tid = tid;
+	th->last = WAIT_NCLASS;
+	if (waits_read_file(w, th, F_STAT, buf, sizeof(buf)) <= 0 ||
+	    pidstat_parse(buf, &ps) < 0 ||
+	    waitclass_letter(ps.state) == WAIT_NCLASS)
+		return -1;	/* gone, garbage, or a zombie */
+	th->pub.start = ps.starttime;
+	memcpy(th->pub.comm, ps.comm, sizeof(th->pub.comm));
+	th->pub.alive = 1;
+	th->pub.born = up >= 0 ? now - (up - (double)ps.starttime / (double)w->hz)
+			       : now;
+	th->pub.t = now;
+	th->pub.blkio_ns = th->pub.rchar = th->pub.wchar = WAITS_NA;
+	th->pub.read_bytes = th->pub.write_bytes = WAITS_NA;
+	th->pub.cpu_ns = th->pub.runq_ns = WAITS_NA;
+	th->read_cpu = WAITS_NA;
+	for (int k = F_SCHED; k <= F_STAT; k++)
+		waits_keep_open(w, th, k);
+	return 0;
+}
+
+/* Refresh the set: new tids get a record, missing ones end. */
+static int sync_members(struct waits *w, double now)
+{
+	size_t i = 0, j = 0, k = 0, n = 0;
+	const pid_t *tids = NULL;
+	double up = -1;
+
+	if (w->set && now - w->listed >= 1.0) {
+		waitset_invalidate(w->set);	/* a full listing a second */
+		w->listed = now;
+	}
+	if (w->set && !(tids = waitset_list(w->set, &n)))
+		return -1;
+	if (util_grow(&w->live, &w->caplive, w->nlive + n, sizeof(*w->live)) < 0 ||
+	    util_grow(&w->spare, &w->capspare, w->nlive + n, sizeof(*w->spare)) < 0)
+		return -1;
+	for (j = 0; i < w->nlive || j < n;) {
+		if (j < n && tids[j] == w->exclude) {
+			j++;	/* never made live, so never to end */
+			continue;
+		}
+		if (j == n || (i < w->nlive && w->live[i].pub.tid < tids[j])) {
+			if (waits_end_thread(w, &w->live[i++]) < 0)
+				return -1;
+		} else if (i == w->nlive || tids[j] < w->live[i].pub.tid) {
+			if (up < 0)
+				up = uptime(w);
+			if (new_thread(w, tids[j], now, up, &w->spare[k]) == 0)
+				k++;
+			j++;
+		} else {
+			w->spare[k++] = w->live[i++];
+			j++;
+		}
+	}
+	{
+		struct wthread *t = w->live;
+		size_t c = w->caplive;
+
+		w->live = w->spare;
+		w->caplive = w->capspare;
+		w->spare = t;
+		w->capspare = c;
+	}
+	w->nlive = k;
+	return 0;
+}
+
+static void count(struct wthread *th, enum wait_class c, int guess,
+		  int hidden)
+{
+	th->pub.ticks[c]++;
+	th->pub.guessed += guess != 0;
+	th->pub.hidden += hidden != 0;
+	th->last = c;
+	th->last_guess = guess;
+	th->last_hidden = hidden;
+}
+
+/* The state letter, read now: 0 when unreadable, 'X' when gone. */
+static char letter(struct waits *w, struct wthread *th)
+{
+	char buf[1024];
+	struct pidstat ps;
+	ssize_t r = waits_read_file(w, th, F_STAT, buf, sizeof(buf));
+
+	if (r <= 0)
+		return r < 0 && errno != ESRCH && errno != ENOENT ? 0 : 'X';
+	return pidstat_parse(buf, &ps) == 0 ? ps.state : 0;
+}
+
+/* Classify a blocked thread past its wait channel: the system call,
+ * then the state letter (read here when the caller has not: a wchan
+ * that names a function says the thread is asleep, and only the
+ * fallback needs D or S). Returns 1 when the thread is gone. */
+static int probe(struct waits *w, struct wthread *th, char state,
+		 int wchan_none, double now)
+{
+	enum wait_class c = WAIT_NCLASS;
+	enum waitprobe_result r;
+
+	waits_keep_open(w, th, F_SYSCALL);
+	r = waitprobe_syscall(w->procfd, th->pub.tid, th->fd[F_SYSCALL], now,
+			      &th->memo, &c);
+	if (r == PROBE_GONE)
+		return 1;
+	if (r == PROBE_CLASS) {
+		count(th, c, 0, 0);
+		return 0;
+	}
+	if (r == PROBE_RUNNING) {
+		count(th, WAIT_RUN, 0, 0);
+		return 0;
+	}
+	if (!state && !(state = letter(w, th)))
+		return 0;	/* unreadable this time */
+	c = waitclass_letter(state);
+	if (c == WAIT_NCLASS)
+		return 1;
+	count(th, c, 1, r == PROBE_REFUSED && wchan_none);
+	return 0;
+}
+
+/* One tick of one thread: 0 counted (or unreadable this time), 1 gone. */
+static int sample_thread(struct waits *w, struct wthread *th, double now)
+{
+	char buf[256], state;
+	uint64_t ss[3];
+	enum wait_class c = WAIT_NCLASS;
+	enum wchan_verdict v;
+	ssize_t r;
+	int moved;
+
+	r = waits_read_file(w, th, F_SCHED, buf, sizeof(buf));
+	if (r <= 0)
+		return 1;	/* ESRCH: exited (0 bytes: a fixture truncated) */
+	if (waits_parse_schedstat(buf, ss) < 0)
+		return 0;
+	moved = ss[0] != th->pub.cpu_ns || ss[2] != th->pcount;
+	th->pub.cpu_ns = ss[0];
+	th->pub.runq_ns = ss[1];
+	th->pcount = ss[2];
+	th->pub.t = now;
+	if (!moved && th->last != WAIT_NCLASS && th->last != WAIT_RUN) {
+		/* not run since the last tick, blocked then: the same wait */
+		count(th, th->last, th->last_guess, th->last_hidden);
+		return 0;
+	}
+	if (waits_read_file(w, th, F_WCHAN, buf, sizeof(buf)) < 0 && errno == ESRCH)
+		return 1;
+	v = waitclass_wchan(buf, &c);
+	if (v == WCHAN_CLASS) {
+		count(th, c, 0, 0);
+		return 0;
+	}
+	if (v != WCHAN_NONE)
+		return probe(w, th, 0, 0, now);
+	/* "0": running, runnable, hidden, or not dequeued yet */
+	state = letter(w, th);
+	if (!state)
+		return 0;
+	c = waitclass_letter(state);
+	if (c == WAIT_NCLASS)
+		return 1;	/* gone, or a zombie thread: done */
+	if (c == WAIT_RUN) {
+		count(th, c, 0, 0);
+		return 0;
+	}
+	return probe(w, th, state, 1, now);
+}
+
+void waits_overhead(struct waits *w, double sec)
+{
+	if (sec > 0)
+		w->overhead = sec;
+}
+
+int waits_tick(struct waits *w, double now)
+{
+	double cpu0 = waits_thread_cpu(), used;
+	size_t keep = 0;
+
+	if (sync_members(w, now) < 0)
+		return -1;
+	for (size_t i = 0; i < w->nlive; i++) {
+		struct wthread *th = &w->live[i];
+
+		if (sample_thread(w, th, now) == 1) {
+			if (waits_end_thread(w, th) < 0)
+				return -1;
+			if (w->set)	/* another may have started meanwhile */
+				waitset_invalidate(w->set);
+			continue;
+		}
+		if (keep != i)
+			w->live[keep] = *th;
+		keep++;
+	}
+	w->nlive = keep;
+	w->nticks++;
+	used = waits_thread_cpu() - cpu0;
+	w->cpu += used + w->overhead;
+	w->cost += 0.2 * (used + w->overhead - w->cost);
+	w->overhead = 0;
+	return (int)keep;
+}
