@@ -174,8 +174,17 @@ ok "CPU: imported $ci% vs perflog's $co% over $first..$last (2 points)" awk -v a
 if [ -n "$DEV" ]; then
 	di=$(sum $SCRATCH/imp.w.csv "LogicalDisk($DEV)\\Disk Write Bytes/sec")
 	do=$(sum $SCRATCH/own.w.csv "LogicalDisk($DEV)\\Disk Write Bytes/sec")
+	# nmon divides each snapshot's bytes by the time it really took
+	# (lmon16n.c: DKDELTA / elapsed) but stamps it in whole seconds: the
+	# real span of the file is its stamps' span S +- 1 s, so the rows'
+	# total is nmon's bytes times S / (S +- 1). Beside other suites'
+	# writes (3.1 GB in the window of one run) that is the whole error:
+	# +7.0% with S = 16 s, where the import integrates nmon's rates
+	# times its mean spacing exactly. 5% plus that 1 / S.
+	span=$(grep '^ZZZZ,' $NMON | awk -F, '{ split($3, a, ":"); t = a[1] * 3600 + a[2] * 60 + a[3]; if (NR == 1) f = t; l = t } END { print l - f }')
+	dtol=$(awk -v s="$span" 'BEGIN { printf "%.3f\n", 0.05 + (s > 0 ? 1 / s : 0) }')
 	if [ "$shifted" = 0 ]; then
-		near "$di" "$do" 0.05 "disk: imported bytes written vs perflog's"
+		near "$di" "$do" $dtol "disk: imported bytes written vs perflog's (5% + 1 s of nmon's $span s of stamps)"
 	else
 		skip "$SHIFTED"
 	fi
@@ -194,13 +203,20 @@ elif [ "$late" = 0 ]; then
 	# nmon's own network figures (the import reproduces them: test 11
 	# checks the row-by-row equality on CPU and disk columns) were within
 	# 0.2% of perflog's on a quiet machine, 6.5% short on this shared
-	# one with nmon on time: 10%, not the disk's 5%
+	# one with nmon on time: 10%, not the disk's 5% (the burst's
+	# snapshot took nmon longer than its 1 s stamp says: below)
 	near "$ni" "$no" 0.10 "net: imported bytes $dirn on $IFACE vs perflog's"
 	ok "net: imported $ni B >= 90% of the $sent sent" awk -v g=$ni -v w=$sent 'BEGIN { exit !(g >= 0.90 * w) }'
 else
 	# measured on this project's shared machine: nmon late 2 or 3 times
 	# in 15 s logs 66-76% of a veth's bytes (its disk bytes stay within
-	# 3%); its own figures, which the import reproduces (test 11)
+	# 3%); its own figures, which the import reproduces (test 11). Why:
+	# the whole 48 MB burst falls in one snapshot, the one nmon takes
+	# late (starved by the burst's own CPU), and nmon divides it by that
+	# snapshot's real elapsed time (lmon16n.c IFDELTA), 1.69 s in one
+	# run, which the file rounds to whole-second stamps: the import's
+	# evened-out row (1.14 s) gives 29090.6 KB/s x 1.14 s = 34.0 MB of
+	# the 50.4 MB perflog saw. Not in the file, so not the importer's.
 	diag "nmon was late: it logged $ni B of the $no B perflog saw on $IFACE"
 	skip "nmon late: its network rates are not the bytes that passed"
 	skip "nmon late: its network rates are not the bytes that passed"
