@@ -43,9 +43,13 @@ void report_client_print(FILE *f, struct logset *ls,
 			 const struct report_session *s);
 
 /* "agree" or "disagree by more than 10%" for a client's byte count
- * against the logged one; *change gets (logged - client) / client.
+ * against the logged one; *change gets (logged - client) / client. With
+ * shared (a counter other traffic adds to: an interface), more than 10%
+ * above the client's is REPORT_CLIENT_OTHERS, not a disagreement.
  * Exposed for tests. */
-const char *report_client_agree(double client, double logged, double *change);
+#define REPORT_CLIENT_OTHERS "carried other traffic too"
+const char *report_client_agree(double client, double logged, int shared,
+				double *change);
 
 /* The rows of `report A B` for two sessions' clients, printed with row
  * (the comparison's own row printer: label, A, B, unit). */

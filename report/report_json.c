@@ -122,14 +122,14 @@ static void client_figures(struct json *j, const struct marker *m)
 /* One check of a client byte count against a logged one, as the text
  * report prints it, when both are known. */
 static void check(struct json *j, const char *figure, double client,
-		  const char *by, const char *inst, double logged)
+		  const char *by, const char *inst, double logged, int shared)
 {
 	double change;
 	const char *verdict;
 
 	if (isnan(client) || isnan(logged))
 		return;
-	verdict = report_client_agree(client, logged, &change);
+	verdict = report_client_agree(client, logged, shared, &change);
 	json_object_begin(j, NULL);
 	json_str(j, "figure", figure);
 	json_num(j, "client", client);
@@ -138,6 +138,8 @@ static void check(struct json *j, const char *figure, double client,
 	json_num(j, "logged_bytes", logged);
 	json_num(j, "change", change);
 	json_bool(j, "agree", !strcmp(verdict, "agree"));
+	if (shared)
+		json_bool(j, "other_traffic", !strcmp(verdict, REPORT_CLIENT_OTHERS));
 	json_object_end(j);
 }
 
@@ -153,9 +155,9 @@ static void client_check(struct json *j, struct logset *ls,
 	json_array_begin(j, "client_check");
 	if (s->end_m && report_client_norm(s->end_m, v, &derived)) {
 		report_client_logged(ls, s, &lg);
-		check(j, "read", v[CLN_READ], "process_read", lg.process, lg.proc_read);
-		check(j, "sent", v[CLN_SENT], "process_written", lg.process, lg.proc_written);
-		check(j, "sent", v[CLN_SENT], "interface", s->fig.net, lg.net_bytes);
+		check(j, "read", v[CLN_READ], "process_read", lg.process, lg.proc_read, 0);
+		check(j, "sent", v[CLN_SENT], "process_written", lg.process, lg.proc_written, 0);
+		check(j, "sent", v[CLN_SENT], "interface", s->fig.net, lg.net_bytes, 1);
 	}
 	json_array_end(j);
 }

@@ -58,7 +58,9 @@ for s in 1m1k 10m10k 25m100k 50m10m; do
 	srd=$(integral "Process($s-server)\\IO Read Bytes/sec")
 	near "$srd" "$bytes" 0.10 "$s: Process($s-server) received them"
 done
-is "$(grep -c 'disagree' $SCRATCH/report)" 0 'no disagreement in the whole report'
+# (an interface carrying more than the client sent is other traffic, a
+# suite beside this one: report_client_agree says so, not "disagree")
+ok 'no disagreement in the whole report' sh -c "! grep disagree $SCRATCH/report"
 is "$(grep -c '^Total number of bytes transferred:' $LS/workload-perfdata.txt)" 4 'the perfdata file: 4 summaries'
 
 # ---- --target HOST:DIR over ssh ----

@@ -134,7 +134,9 @@ elif [ "$late" = 0 ]; then
 		  for (d = -1; d <= 1; d++) if ((t + d) in iu) {
 			du = $2 - iu[t + d]; dw = ($3 == "" ? 0 : $3 - iw[t + d])
 			if (du < 0.001 && du > -0.001 && dw < 0.05 && dw > -0.05) hit = 1 }
-		  if (!hit) { bad++; if (n > 5) late_bad++; print "#   nmon " $0 " has no imported row within 1 s" > "/dev/stderr" } }
+		  if (!hit) { bad++; if (n > 5) late_bad++
+			printf "#   nmon %s has no imported row within 1 s (imported: %s %s | %s %s | %s %s)\n", $0,
+				iu[t - 1], iw[t - 1], iu[t], iw[t], iu[t + 1], iw[t + 1] > "/dev/stderr" } }
 		END { print n + 0, bad + 0, late_bad + 0 }' $SCRATCH/imp.cols $SCRATCH/nmon.cols)
 	diag "rows compared, mismatches, past the first five: $same"
 	# seen in two clean make check runs (suites side by side), never
@@ -146,6 +148,13 @@ elif [ "$late" = 0 ]; then
 	fi
 	ok "every imported row equals nmon's User% and DISKWRITE at its second or the next ($same)" \
 		awk -v s="$same" 'BEGIN { split(s, a, " "); exit !(a[1] >= 12 && a[2] == 0) }'
+	if [ "${2:-0}" != 0 ]; then
+		# the evidence outlives the scratch dir, for the defect above
+		ev=/tmp/perflog-t3600-evidence.$$
+		mkdir -p $ev && cp $NMON $SCRATCH/imp.csv $SCRATCH/own.csv $SCRATCH/import.err \
+			$SCRATCH/nmon.cols $SCRATCH/imp.cols $set/perflog.meta $ev/ 2>/dev/null
+		echo "#   evidence kept in $ev" >&2
+	fi
 elif [ "$stalled" != 0 ]; then
 	skip "nmon stalled: its rows have gaps"
 else

@@ -15,14 +15,19 @@
 static void agree(void)
 {
 	double ch;
-	EQ_STR(report_client_agree(1000, 1090, &ch), "agree", "9% more logged: agree");
+	EQ_STR(report_client_agree(1000, 1090, 0, &ch), "agree", "9% more logged: agree");
 	EQ_DBL(ch, 0.09, 1e-12, "change is (logged - client) / client");
-	EQ_STR(report_client_agree(1000, 500, &ch), "disagree by more than 10%",
+	EQ_STR(report_client_agree(1000, 500, 0, &ch), "disagree by more than 10%",
 	       "the disk read half: disagree");
-	EQ_STR(report_client_agree(1000, 100, &ch), "disagree by more than 10%",
+	EQ_STR(report_client_agree(1000, 100, 0, &ch), "disagree by more than 10%",
 	       "a tenth sent: disagree");
-	EQ_STR(report_client_agree(0, 0, &ch), "agree", "nothing either side: agree");
-	EQ_STR(report_client_agree(0, 5, &ch), "disagree by more than 10%",
+	EQ_STR(report_client_agree(0, 0, 0, &ch), "agree", "nothing either side: agree");
+	/* an interface: more is others' traffic, less is a disagreement */
+	EQ_STR(report_client_agree(1000, 6000, 1, &ch), REPORT_CLIENT_OTHERS,
+	       "an interface carrying 6 times the client's: other traffic too");
+	EQ_STR(report_client_agree(1000, 500, 1, &ch), "disagree by more than 10%",
+	       "an interface carrying half the client's: disagree");
+	EQ_STR(report_client_agree(0, 5, 0, &ch), "disagree by more than 10%",
 	       "nothing by the client, bytes logged: disagree");
 }
 
