@@ -173,8 +173,7 @@ static int write_all(int fd, const char *data, size_t len)
 /* The data written and synced in an unnamed file of the directory
  * (O_TMPFILE), given the name tmp once whole; -1 with errno EOPNOTSUPP
  * or EISDIR where the file system or the kernel has no O_TMPFILE (or no
- * /proc to link it by). A
- * kill -9 while it writes leaves nothing behind. */
+ * /proc to link it by). A kill -9 while it writes leaves nothing behind. */
 static int write_unnamed(int dfd, const char *tmp, const char *data,
 			 size_t len)
 {
