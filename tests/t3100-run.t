@@ -36,9 +36,11 @@ $PERFLOG run -o "$LS" -l sig -- sh -c 'kill -TERM $$'
 is "$?" 143 'killed by SIGTERM: 128+15'
 is "$(extra sig signal)" 15 'end marker: signal=15'
 
-# Ctrl-C: SIGINT to the whole foreground process group
+# Ctrl-C: SIGINT to the whole foreground process group (its default
+# given back: a suite started in the background or under nohup inherits
+# SIGINT ignored, and run keeps what it was given)
 set -m
-$PERFLOG run -o "$LS" -l ctrlc -- sleep 30 >/dev/null 2>&1 &
+env --default-signal=INT $PERFLOG run -o "$LS" -l ctrlc -- sleep 30 >/dev/null 2>&1 &
 rp=$!
 track_pid $rp
 set +m

@@ -60,10 +60,11 @@ L60=$($PERFLOG status | awk -v d="$SCRATCH/l60/" 'index($NF, d) == 1 { print $NF
 ok 'a collector at -i 60 answers' test -n "$L60"
 # --- signals to run end it promptly, the session closed (here before the
 # collector's first sample: the sync after the command waited for it) ---
-# (a background job of a script starts with SIGINT ignored, and run keeps
-# it so, as a shell would: env gives it back its default)
+# (a background job of a script starts with SIGINT ignored, a suite run
+# under nohup with SIGHUP too, and run keeps them so, as a shell would:
+# env gives them back their defaults)
 for sig in TERM HUP INT; do
-	env --default-signal=INT $PERFLOG run -o $SCRATCH/l60 -l "sig$sig" -- sleep 60 2>/dev/null & rp=$!
+	env --default-signal=INT,HUP,TERM $PERFLOG run -o $SCRATCH/l60 -l "sig$sig" -- sleep 60 2>/dev/null & rp=$!
 	track_pid $rp
 	wait_for 10 grep -qP "\tbegin\tsig$sig\t" "$L60/markers.tsv"
 	sleep 0.3

@@ -53,7 +53,9 @@ rp=$!; track_pid $rp
 $LOADGEN write $SCRATCH/big $WRITE > $SCRATCH/written & wp=$!; track_pid $wp
 $LOADGEN burn 3 > $SCRATCH/burnt & bp=$!; track_pid $bp
 sleep 0.2
-sent=$($LOADGEN send $PEER_ADDR $port $NET)
+# spread over 8 s, as a backup streams: a burst in one snapshot is
+# what whole-second stamps are least exact on (below)
+sent=$($LOADGEN send $PEER_ADDR $port $NET 8)
 wait $rp $wp $bp
 load_end=$(date -u +%H:%M:%S)
 written=$(cat $SCRATCH/written) burnt=$(cat $SCRATCH/burnt)
@@ -178,6 +180,8 @@ if [ -n "$inside" ]; then
 ci=$(avg $SCRATCH/imp.w.csv 'Processor(_Total)\% Processor Time')
 co=$(avg $SCRATCH/own.w.csv 'Processor(_Total)\% Processor Time')
 ok "CPU: imported $ci% vs perflog's $co% over $first..$last (2 points)" awk -v a="$ci" -v b="$co" 'BEGIN { d = a - b; exit !(a != "" && b != "" && d <= 2 && d >= -2) }'
+span=$(grep '^ZZZZ,' $NMON | awk -F, '{ split($3, a, ":"); t = a[1] * 3600 + a[2] * 60 + a[3]; if (NR == 1) f = t; l = t } END { print l - f }')
+dtol=$(awk -v s="$span" 'BEGIN { printf "%.3f\n", 0.05 + (s > 0 ? 1 / s : 0) }')
 if [ -n "$DEV" ]; then
 	di=$(sum $SCRATCH/imp.w.csv "LogicalDisk($DEV)\\Disk Write Bytes/sec")
 	do=$(sum $SCRATCH/own.w.csv "LogicalDisk($DEV)\\Disk Write Bytes/sec")
@@ -188,8 +192,6 @@ if [ -n "$DEV" ]; then
 	# writes (3.1 GB in the window of one run) that is the whole error:
 	# +7.0% with S = 16 s, where the import integrates nmon's rates
 	# times its mean spacing exactly. 5% plus that 1 / S.
-	span=$(grep '^ZZZZ,' $NMON | awk -F, '{ split($3, a, ":"); t = a[1] * 3600 + a[2] * 60 + a[3]; if (NR == 1) f = t; l = t } END { print l - f }')
-	dtol=$(awk -v s="$span" 'BEGIN { printf "%.3f\n", 0.05 + (s > 0 ? 1 / s : 0) }')
 	if [ "$shifted" = 0 ]; then
 		near "$di" "$do" $dtol "disk: imported bytes written vs perflog's (5% + 1 s of nmon's $span s of stamps)"
 	else
@@ -208,12 +210,15 @@ if [ "$shifted" != 0 ]; then
 	skip "$SHIFTED"
 elif [ "$late" = 0 ]; then
 	# nmon's own network figures (the import reproduces them: test 11
-	# checks the row-by-row equality on CPU and disk columns) were within
-	# 0.2% of perflog's on a quiet machine, 6.5% short on this shared
-	# one with nmon on time: 10%, not the disk's 5% (the burst's
-	# snapshot took nmon longer than its 1 s stamp says: below)
-	near "$ni" "$no" 0.10 "net: imported bytes $dirn on $IFACE vs perflog's"
-	ok "net: imported $ni B >= 90% of the $sent sent" awk -v g=$ni -v w=$sent 'BEGIN { exit !(g >= 0.90 * w) }'
+	# checks the row-by-row equality on CPU and disk columns), with the
+	# disk's tolerance: 5% plus nmon's whole-second stamps. Sent as one
+	# burst, the bytes fell in one or two snapshots, and one of them
+	# taking nmon longer than its stamp says (below) cost 6.5-10.4% on
+	# this shared machine with nmon on time; spread over 8 s, as a
+	# backup streams, the stamps' error averages out as the disk's does
+	near "$ni" "$no" $dtol "net: imported bytes $dirn on $IFACE vs perflog's (5% + 1 s of nmon's $span s of stamps)"
+	within "net: imported bytes >= 95% less 1 s of stamps of the $sent sent" "$ni" \
+		"$(calc "(0.95 - 1 / ($span > 0 ? $span : 1)) * $sent")" "" "$sent"
 else
 	# measured on this project's shared machine: nmon late 2 or 3 times
 	# in 15 s logs 66-76% of a veth's bytes (its disk bytes stay within

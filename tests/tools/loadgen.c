@@ -4,7 +4,9 @@
  *
  *   loadgen burn SECONDS            burn one core; prints the CPU seconds used
  *   loadgen write FILE BYTES        write BYTES (incompressible) with fsync
- *   loadgen send HOST PORT BYTES    connect and send BYTES over TCP
+ *   loadgen send HOST PORT BYTES [SECONDS]
+ *                                   connect and send BYTES over TCP, at
+ *                                   once or spread evenly over SECONDS
  *   loadgen recv ADDR PORT          accept one connection, count, print bytes
  *   loadgen stdout BYTES            write BYTES to stdout (prints to stderr)
  *   loadgen orphans N SECONDS BYTES ignore SIGCHLD (children auto-reaped),
@@ -57,6 +59,14 @@ static void fill(char *buf, size_t n)
 	}
 }
 
+static double mono_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
 static int burn(double seconds)
 {
 	struct timespec t0, t;
@@ -100,6 +110,47 @@ static long long write_bytes(int fd, long long bytes, const char *what)
 	return done;
 }
 
+/* Sleep until done bytes are due at rate bytes/s since t0. */
+static void pace_to(double t0, long long done, double rate)
+{
+	double due = t0 + (double)done / rate - mono_now();
+
+	if (due > 0) {
+		struct timespec ts = { (time_t)due,
+			(long)((due - (double)(time_t)due) * 1e9) };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* bytes in 64 KiB pieces of incompressible data (each piece differs),
+ * paced to spread over seconds: a burst in one second is what a logger
+ * sampling by whole seconds is least exact on (nmon's stamps), an even
+ * stream is what a backup sends. Returns the bytes written, or -1 after
+ * perror(what). */
+static long long write_paced(int fd, long long bytes, double seconds,
+			     const char *what)
+{
+	static char buf[64 * 1024];
+	double t0 = mono_now(), rate = (double)bytes / seconds;
+	long long done = 0;
+
+	fill(buf, sizeof(buf));
+	while (done < bytes) {
+		size_t n = (size_t)(bytes - done < (long long)sizeof(buf) ?
+				    bytes - done : (long long)sizeof(buf));
+		ssize_t w = write(fd, buf, n);
+
+		if (w < 0) {
+			perror(what);
+			return -1;
+		}
+		done += w;
+		buf[done / 4096 % sizeof(buf)]++;
+		pace_to(t0, done, rate);
+	}
+	return done;
+}
+
 static int do_write(const char *file, long long bytes)
 {
 	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -120,7 +171,8 @@ static int do_write(const char *file, long long bytes)
 	return 0;
 }
 
-static int do_send(const char *host, int port, long long bytes)
+static int do_send(const char *host, int port, long long bytes,
+		   double seconds)
 {
 	struct sockaddr_in sa;
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -142,7 +194,8 @@ static int do_send(const char *host, int port, long long bytes)
 		close(fd);
 		fd = socket(AF_INET, SOCK_STREAM, 0);
 	}
-	done = write_bytes(fd, bytes, "send");
+	done = seconds > 0 ? write_paced(fd, bytes, seconds, "send") :
+			     write_bytes(fd, bytes, "send");
 	if (done < 0)
 		return 1;
 	close(fd);
@@ -237,14 +290,6 @@ static int do_orphans(int n, double seconds, long long bytes)
 	return 0;
 }
 
-static double mono_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 static int do_touch(double seconds, char **files, int n)
 {
 	const unsigned char **map = calloc((size_t)n, sizeof(*map));
@@ -337,20 +382,12 @@ static int do_pace(double seconds, double rate, const char *file)
 	}
 	fill(buf, sizeof(buf));
 	while (mono_now() - t0 < seconds) {
-		double due;
-
 		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
 			perror(file);
 			return 1;
 		}
 		done += (long long)sizeof(buf);
-		/* sleep until the bytes written are due at RATE */
-		due = t0 + (double)done / rate - mono_now();
-		if (due > 0) {
-			struct timespec ts = { (time_t)due,
-				(long)((due - (double)(time_t)due) * 1e9) };
-			nanosleep(&ts, NULL);
-		}
+		pace_to(t0, done, rate);
 	}
 	close(fd);
 	printf("%lld\n", done);
@@ -371,8 +408,9 @@ int main(int argc, char **argv)
 		return burn(atof(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		return do_write(argv[2], atoll(argv[3]));
-	if (argc == 5 && !strcmp(argv[1], "send"))
-		return do_send(argv[2], atoi(argv[3]), atoll(argv[4]));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "send"))
+		return do_send(argv[2], atoi(argv[3]), atoll(argv[4]),
+			       argc == 6 ? atof(argv[5]) : 0);
 	if (argc == 4 && !strcmp(argv[1], "recv"))
 		return do_recv(argv[2], atoi(argv[3]));
 	if (argc >= 4 && !strcmp(argv[1], "touch"))
@@ -381,7 +419,7 @@ int main(int argc, char **argv)
 		return do_threads(atoi(argv[2]), atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "pace"))
 		return do_pace(atof(argv[2]), atof(argv[3]), argv[4]);
-	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES | recv ADDR PORT\n"
+	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES [S] | recv ADDR PORT\n"
 			"       | stdout BYTES | orphans N SECONDS BYTES | touch SECONDS FILE...\n"
 			"       | threads N SECONDS | pace SECONDS RATE FILE\n");
 	return 2;
