@@ -321,14 +321,15 @@ static void on_readable(struct remotes *rs, struct remote *r, int which)
 
 		/* it ended without answering: ssh or the shell said why,
 		 * on a stderr poll may not have shown us yet (both pipes
-		 * readable at once, stdout taken first): what is in it now
-		 * is all there is, ssh having ended */
-		reap(r, 0, &st);
+		 * readable at once, stdout taken first). ssh closed stdout
+		 * by exiting, which closed stderr with it: what is in the
+		 * pipe now is all there is, read before reap closes it */
 		if (r->err >= 0) {
 			fcntl(r->err, F_SETFL, O_NONBLOCK);
 			while (r->err >= 0 && drain_err(r))
 				;
 		}
+		reap(r, 0, &st);
 		if (r->errtail[0])
 			snprintf(why, sizeof(why), "%s", r->errtail);
 		else if (WIFEXITED(st))

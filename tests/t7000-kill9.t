@@ -15,16 +15,14 @@ after_kill() {
 	wait_gone "$pid"
 	ok "$what: RRD files pass rrdtool info" rrds_ok "$dir"
 	# a kill between the worker's create of a new instance's file and
-	# the writer's rename of it (perflog.meta maps it first: logs/grow.h)
-	# leaves it pending as .NAME.tmp.new, hidden, which readers take as
-	# unknown rows (the export below); any other temporary is a defect
-	# (perflog.meta is written as an unnamed file: logs/setdir.h)
-	pending=$(ls -A "$dir" | sed -n 's/^\.\(.*\)\.tmp\.new$/\1/p')
+	# the writer's rename of it leaves it pending as .NAME.tmp.new,
+	# hidden: before perflog.meta mapped it (readers never see it) or
+	# after (readers take its rows as unknown: the export below;
+	# logs/grow.h). Any other temporary is a defect (perflog.meta is
+	# written as an unnamed file: logs/setdir.h)
+	pending=$(ls -A "$dir" | sed -n 's/^\.\(.*\)\.tmp\.new$/\1/p' | tr '\n' ' ')
 	[ -z "$pending" ] || diag "$what: pending at the kill: $pending"
 	is "$(ls -A "$dir" | grep '\.tmp\.' | grep -cv '^\..*\.tmp\.new$')" 0 "$what: no temporary file left beside the RRD files"
-	for f in $pending; do
-		ok "$what: pending $f is one perflog.meta maps" grep -qF "	$f	" "$dir/perflog.meta"
-	done
 	ok "$what: no stop line (killed)" sh -c "! grep -q '^stop' '$dir/perflog.meta'"
 	ok "$what: export --csv works" sh -c "$PERFLOG export '$dir' --csv '$SCRATCH/k.csv'"
 	out=$($PERFLOG status 2>&1)
