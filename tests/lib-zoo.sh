@@ -11,6 +11,10 @@
 #                                group with it enabled), made and tracked
 #                                (so not in a $(...) subshell): its
 #                                directory in ZOO_CG, or fails
+#   zoo_throttle GROUP DEV read|write BPS
+#                                GROUP's reads or writes of DEV (MAJ:MIN)
+#                                throttled to BPS bytes/s (v1 blkio, v2
+#                                io.max)
 #   zoo_run CASE [PROCS...] -- CMD...
 #                                perflog run in those cgroup.procs files
 #                                ($ZOO_PREFIX, e.g. "chrt -f 10", before it)
@@ -67,6 +71,14 @@ zoo_cgroup() {
 	mkdir "$r/$name" 2>/dev/null || return 1
 	track_cgroup "$r/$name"
 	ZOO_CG=$r/$name
+}
+
+zoo_throttle() {
+	if [ -f "$1/blkio.throttle.$3_bps_device" ]; then
+		echo "$2 $4" >"$1/blkio.throttle.$3_bps_device"
+	else
+		echo "$2 $(printf %.1s "$3")bps=$4" >"$1/io.max"
+	fi
 }
 
 zoo_run() {

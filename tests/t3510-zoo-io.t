@@ -54,12 +54,7 @@ fi
 # a block-I/O throttle on the disk under the scratch directory
 thr=""
 if [ -n "$dev" ] && zoo_cgroup io plzb$$; then
-	g=$ZOO_CG
-	if [ -f "$g/blkio.throttle.write_bps_device" ]; then
-		echo "$dev 8388608" >"$g/blkio.throttle.write_bps_device" && thr=$g
-	else
-		echo "$dev wbps=8388608" >"$g/io.max" && thr=$g
-	fi
+	zoo_throttle "$ZOO_CG" "$dev" write 8388608 && thr=$ZOO_CG
 fi
 if [ -n "$thr" ]; then
 	zoo_run thrott "$thr/cgroup.procs" -- dd if=/dev/zero of="$SCRATCH/thr.out" bs=1M count=$((SECS * 8)) oflag=direct

@@ -72,11 +72,7 @@ CLI_SET=$($PERFLOG start -i 1 -o "$SCRATCH/cli")
 # --- sdisk: the server's disk is throttled ---
 if zoo_cgroup io plsd$$; then
 	g=$ZOO_CG
-	if [ -f "$g/blkio.throttle.write_bps_device" ]; then
-		echo "$dev 8388608" >"$g/blkio.throttle.write_bps_device"
-	else
-		echo "$dev wbps=8388608" >"$g/io.max"
-	fi
+	zoo_throttle "$g" "$dev" write 8388608
 	run_case sdisk - "dd if=/dev/zero bs=$BS count=$((MB * 16)) status=none" \
 		"of=$SRV_DIR/sdisk.out oflag=direct" "$g"
 	is "$?" 0 'sdisk: the run succeeds'
@@ -100,11 +96,7 @@ fi
 dd if=/dev/zero of="$SCRATCH/src" bs=1M count=$MB conv=fsync status=none
 if zoo_cgroup io plcd$$; then
 	g=$ZOO_CG
-	if [ -f "$g/blkio.throttle.read_bps_device" ]; then
-		echo "$dev 8388608" >"$g/blkio.throttle.read_bps_device"
-	else
-		echo "$dev rbps=8388608" >"$g/io.max"
-	fi
+	zoo_throttle "$g" "$dev" read 8388608
 	run_case cdisk "$g/cgroup.procs" "dd if=$SCRATCH/src bs=$BS iflag=direct status=none" "of=/dev/null"
 	is "$?" 0 'cdisk: the run succeeds'
 	CDISK=1

@@ -86,30 +86,6 @@ static int burn(double seconds)
 	return 0;
 }
 
-/* Write bytes of incompressible data to fd; each megabyte differs (a
- * deduplicating target must not shrink it). Returns the bytes written, or
- * -1 after perror(what). */
-static long long write_bytes(int fd, long long bytes, const char *what)
-{
-	static char buf[1 << 20];
-	long long done = 0;
-
-	fill(buf, sizeof(buf));
-	while (done < bytes) {
-		size_t n = (size_t)(bytes - done < (long long)sizeof(buf) ?
-				    bytes - done : (long long)sizeof(buf));
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0) {
-			perror(what);
-			return -1;
-		}
-		done += w;
-		buf[0]++;
-	}
-	return done;
-}
-
 /* Sleep until done bytes are due at rate bytes/s since t0. */
 static void pace_to(double t0, long long done, double rate)
 {
@@ -122,22 +98,23 @@ static void pace_to(double t0, long long done, double rate)
 	}
 }
 
-/* bytes in 64 KiB pieces of incompressible data (each piece differs),
- * paced to spread over seconds: a burst in one second is what a logger
- * sampling by whole seconds is least exact on (nmon's stamps), an even
- * stream is what a backup sends. Returns the bytes written, or -1 after
- * perror(what). */
-static long long write_paced(int fd, long long bytes, double seconds,
+/* Write bytes of incompressible data to fd; each write's data differs (a
+ * deduplicating target must not shrink it). seconds 0: at once, a
+ * megabyte a write; else in 64 KiB pieces paced to spread over seconds (a
+ * burst in one second is what a logger sampling by whole seconds is least
+ * exact on, nmon's stamps; an even stream is what a backup sends).
+ * Returns the bytes written, or -1 after perror(what). */
+static long long write_bytes(int fd, long long bytes, double seconds,
 			     const char *what)
 {
-	static char buf[64 * 1024];
-	double t0 = mono_now(), rate = (double)bytes / seconds;
+	static char buf[1 << 20];
+	long long piece = seconds > 0 ? 64 * 1024 : (long long)sizeof(buf);
+	double t0 = mono_now();
 	long long done = 0;
 
 	fill(buf, sizeof(buf));
 	while (done < bytes) {
-		size_t n = (size_t)(bytes - done < (long long)sizeof(buf) ?
-				    bytes - done : (long long)sizeof(buf));
+		size_t n = (size_t)(bytes - done < piece ? bytes - done : piece);
 		ssize_t w = write(fd, buf, n);
 
 		if (w < 0) {
@@ -145,8 +122,9 @@ static long long write_paced(int fd, long long bytes, double seconds,
 			return -1;
 		}
 		done += w;
-		buf[done / 4096 % sizeof(buf)]++;
-		pace_to(t0, done, rate);
+		buf[0]++;
+		if (seconds > 0)
+			pace_to(t0, done, (double)bytes / seconds);
 	}
 	return done;
 }
@@ -160,7 +138,7 @@ static int do_write(const char *file, long long bytes)
 		perror(file);
 		return 1;
 	}
-	done = write_bytes(fd, bytes, file);
+	done = write_bytes(fd, bytes, 0, file);
 	if (done < 0)
 		return 1;
 	if (fsync(fd) < 0 || close(fd) < 0) {
@@ -194,8 +172,7 @@ static int do_send(const char *host, int port, long long bytes,
 		close(fd);
 		fd = socket(AF_INET, SOCK_STREAM, 0);
 	}
-	done = seconds > 0 ? write_paced(fd, bytes, seconds, "send") :
-			     write_bytes(fd, bytes, "send");
+	done = write_bytes(fd, bytes, seconds, "send");
 	if (done < 0)
 		return 1;
 	close(fd);
@@ -271,7 +248,7 @@ static int do_orphans(int n, double seconds, long long bytes)
 			while (cpu_now() < seconds)
 				for (int k = 0; k < 100000; k++)
 					spin++;
-			r.bytes = write_bytes(fd, bytes, "/dev/null");
+			r.bytes = write_bytes(fd, bytes, 0, "/dev/null");
 			r.cpu = cpu_now();
 			if (write(p[1], &r, sizeof(r)) != (ssize_t)sizeof(r))
 				_exit(1);
@@ -397,7 +374,7 @@ static int do_pace(double seconds, double rate, const char *file)
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "stdout")) {
-		long long n = write_bytes(1, atoll(argv[2]), "stdout");
+		long long n = write_bytes(1, atoll(argv[2]), 0, "stdout");
 
 		fprintf(stderr, "%lld\n", n);
 		return n < 0;
