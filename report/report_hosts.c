@@ -60,7 +60,7 @@ double report_hosts_wait_share(const struct report_waits *w, int st)
 
 	if (!w || !w->have)
 		return NAN;
-	p = w->from_totals && w->nwork ? w->work : w->all;
+	p = report_waits_shares(w);
 	for (int k = 0; k < WS_N; k++)
 		if (k != WS_OTHER && !isnan(p[k]))
 			voting += p[k];
@@ -203,8 +203,7 @@ static void network(const struct report_host_side *c,
 	snprintf(out->line, sizeof(out->line),
 		 "Bottleneck: network between %s and %s: %s", c->host, s->host, cl);
 	if (!isnan(rnet)) {
-		const double *p = s->w->from_totals && s->w->nwork ?
-				  s->w->work : s->w->all;
+		const double *p = report_waits_shares(s->w);
 		report_line_add(out, ", %s's receiver on its socket %.0f%%",
 				s->host, rnet);
 		/* a receiver fed through a pipe (ssh's) waits on another

@@ -192,6 +192,10 @@ void report_waits_clause(const struct report_waits *w, char *buf, size_t n);
  * Exposed for tests and the report's table. */
 int report_waits_dominant(const struct report_waits *w);
 
+/* The split that speaks for the client: its working threads' when the
+ * totals file gave them, else every thread's (report_waits.c). */
+const double *report_waits_shares(const struct report_waits *w);
+
 /* The word a verdict's line starts with, after "Bottleneck: ": "CPU",
  * "disk", "network", "memory" or "nothing" (DESIGN.md, "The verdict"). */
 const char *report_kind_word(enum report_kind k);

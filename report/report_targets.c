@@ -124,7 +124,7 @@ static double blocked(const struct report_waits *w, int net, int other,
 
 	if (!w || !w->have)
 		return NAN;
-	p = w->from_totals && w->nwork ? w->work : w->all;
+	p = report_waits_shares(w);
 	for (int k = 0; k < WS_N; k++)
 		if (!isnan(p[k]))
 			all += p[k];

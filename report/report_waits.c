@@ -37,7 +37,7 @@
 
 /* The shares that vote: the working threads' when the per-thread totals
  * tell them apart, else every thread's. */
-static const double *shares(const struct report_waits *w)
+const double *report_waits_shares(const struct report_waits *w)
 {
 	return w->from_totals && w->nwork ? w->work : w->all;
 }
@@ -51,7 +51,7 @@ int report_waits_dominant(const struct report_waits *w)
 
 	if (!w || !w->have)
 		return -1;
-	p = shares(w);
+	p = report_waits_shares(w);
 	v[0] = p[WS_CPU] + p[WS_CPU_WAIT];
 	v[1] = p[WS_DISK];
 	v[2] = p[WS_NET];
@@ -97,7 +97,7 @@ void report_waits_clause(const struct report_waits *w, char *buf, size_t n)
 {
 	char split[160];
 
-	split_text(shares(w), split, sizeof(split));
+	split_text(report_waits_shares(w), split, sizeof(split));
 	/* said when the totals file was there but not used: the counters
 	 * count idle threads too, and the verdict may differ */
 	snprintf(buf, n, "; the client's %s%s: %s",
@@ -317,7 +317,7 @@ int report_waits_judge(const struct report_figures *f,
 
 	if (!w || !w->have)
 		return 0;
-	voting_shares(shares(w), p);
+	voting_shares(report_waits_shares(w), p);
 	d = report_waits_dominant(w);
 	k = waits_kind(w, d);
 	if (k == REPORT_NONE && sys != REPORT_NONE)
@@ -353,7 +353,7 @@ int report_waits_judge(const struct report_figures *f,
 			 "no resource held it back: the client's own limits (a bandwidth limit such as rsync --bwlimit or restic --limit-upload, a schedule, a throttle option)");
 		break;
 	default:
-		split_text(shares(w), split, sizeof(split));
+		split_text(report_waits_shares(w), split, sizeof(split));
 		snprintf(v->line, sizeof(v->line),
 			 "Bottleneck: nothing: no one state dominated the client's time (%s)",
 			 split);
