@@ -7,6 +7,10 @@
 #   cpu_ticks PID  utime+stime in clock ticks (/proc/PID/stat, 10 ms grain)
 #   hwm_kb PID     peak resident set (VmHWM) in kB
 #   bench_track PID  killed (TERM, then KILL) when the script exits
+#   cost_snap       the running collector's cost totals (`perflog status
+#                   --json` cost_us: samples and microseconds in all, per
+#                   stage and per part of the source), "key=value ..."
+#   cost_table A B  the cost per sample between two cost_snap, a table
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERFLOG=${PERFLOG:-$TOP/perflog}
 SADC=${SADC:-/usr/lib/sysstat/sadc}
@@ -45,3 +49,33 @@ all_counters_pml() {
 
 # "a b" -> a/b with 3 decimals (awk, so no bc needed)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+# The collector's own cost counters (collector/cost.c): one line of
+# key=value, microseconds in all since it started; empty when it does not
+# say (an older binary).
+cost_snap() {
+	"$PERFLOG" status --json 2>/dev/null | tr -d ' \n' |
+		grep -o '"cost_us":{[^}]*}' | head -1 |
+		sed 's/"cost_us":{//; s/}//; s/"//g; s/:/=/g; s/,/ /g'
+}
+
+# Between two cost_snap lines: each stage's and each source part's share
+# of a sample in microseconds (the source parts are inside "read").
+cost_table() {
+	[ -n "$1" ] && [ -n "$2" ] || { echo "  cost table: not told by this perflog"; return 0; }
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		na = split(a, x, " "); nb = split(b, y, " ")
+		for (i = 1; i <= na; i++) { split(x[i], kv, "="); A[kv[1]] = kv[2] }
+		for (i = 1; i <= nb; i++) { split(y[i], kv, "="); B[kv[1]] = kv[2]; key[i] = kv[1] }
+		n = B["samples"] - A["samples"]
+		if (n <= 0) { print "  cost table: no samples"; exit }
+		printf "  cost per sample (us, the collector'"'"'s clock, %d samples):", n
+		for (i = 1; i <= nb; i++) {
+			k = key[i]
+			if (k == "samples") continue
+			if (k == "stat") printf "\n    of the read:"
+			printf " %s %.1f", k, (B[k] - A[k]) / n
+		}
+		printf "\n"
+	}'
+}

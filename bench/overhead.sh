@@ -18,6 +18,11 @@
 #                      every instance are created during the first samples)
 # CPU time is read from /proc/PID/schedstat (ns, exact); utime+stime from
 # /proc/PID/stat (10 ms ticks) is printed beside it as a cross-check.
+# Each run ends with the collector's own cost table over the same span
+# (`perflog status --json` cost_us, collector/cost.c): the loop's stages
+# (read, rates, watch, select, write) and, inside the read, each part of
+# the source, in microseconds a sample (wall time on the monotonic clock,
+# so a loaded machine's waits are in it; the CPU figure above is not).
 . "$(dirname "$0")/lib.sh"
 D=${BENCH_SECONDS:-60}
 W=${BENCH_WARMUP:-10}
@@ -38,9 +43,12 @@ run_pair() { # label pml-or-empty sadc-option
 	sleep "$W"
 	p0=$(cpu_ns $ppid) s0=$(cpu_ns $spid) pt0=$(cpu_ticks $ppid) st0=$(cpu_ticks $spid)
 	t0=$(date +%s.%N)
+	c0=$(cost_snap)
 	sleep "$D"
 	p1=$(cpu_ns $ppid) s1=$(cpu_ns $spid) pt1=$(cpu_ticks $ppid) st1=$(cpu_ticks $spid)
 	t1=$(date +%s.%N)
+	c1=$(cost_snap)
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	ph=$(hwm_kb $ppid) sh=$(hwm_kb $spid)
 	prss=$(awk '/^VmRSS:/ { print $2 }' /proc/$ppid/status)
 	panon=$(awk '/^RssAnon:/ { print $2 }' /proc/$ppid/status)
@@ -61,6 +69,8 @@ run_pair() { # label pml-or-empty sadc-option
 		"$ph" "$sopt" "$sh" "$(ratio $ph $sh)"
 	printf '  perflog at the end: VmRSS %s kB, RssAnon %s kB (its own memory), Pss %s kB (sadc Pss %s kB)\n' \
 		"$prss" "$panon" "$ppss" "$spss"
+	cost_table "$c0" "$c1"
+	printf '  load average at the end: %s\n' "$load"
 	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
 }
 
@@ -79,9 +89,12 @@ run_watched() {
 	sleep "$W"
 	p0=$(cpu_ns_all $ppid) m0=$(cpu_ns $ppid) s0=$(cpu_ns $spid) r0=$(cpu_ns_all $rpid)
 	t0=$(date +%s.%N)
+	c0=$(cost_snap)
 	sleep "$D"
 	p1=$(cpu_ns_all $ppid) m1=$(cpu_ns $ppid) s1=$(cpu_ns $spid) r1=$(cpu_ns_all $rpid)
 	t1=$(date +%s.%N)
+	c1=$(cost_snap)
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	nthreads=$(ls /proc/$ppid/task | wc -l)
 	kill -TERM $spid; wait $spid 2>/dev/null
 	wait $rpid 2>/dev/null
@@ -97,6 +110,8 @@ run_watched() {
 	printf '  of which        loop %s ms, wait-state sampler thread %s ms (%s%% of one CPU); perflog run itself %s ms\n' \
 		"$mc" "$(awk -v a="$pc" -v b="$mc" 'BEGIN { printf "%.3f", a - b }')" \
 		"$(awk -v a="$pc" -v b="$mc" 'BEGIN { printf "%.2f", (a - b) / 10 }')" "$rc"
+	cost_table "$c0" "$c1"
+	printf '  load average at the end: %s\n' "$load"
 	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
 }
 

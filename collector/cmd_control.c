@@ -62,20 +62,47 @@ int cmd_stop(int argc, char **argv)
 /* Ask one collector for its samples and last sample's time; "?" when it
  * does not answer. Returns 1 when it answered. */
 static int ask_status(const struct collector_info *c, char *samples,
-		      size_t ns, char *last, size_t nl)
+		      size_t ns, char *last, size_t nl, char *cost, size_t nc)
 {
-	char reply[PATH_MAX + 256], *p;
+	char reply[PATH_MAX + 1024], *p;
 	struct perr e;
 
 	snprintf(samples, ns, "?");
 	snprintf(last, nl, "?");
+	cost[0] = '\0';
 	if (control_request(c, "status", reply, sizeof(reply), &e) < 0)
 		return 0;
 	if ((p = strstr(reply, " samples=")))
 		sscanf(p + 9, "%31s", samples);
 	if ((p = strstr(reply, " last=")))
 		sscanf(p + 6, "%39s", last);
+	if ((p = strstr(reply, " cost=")))
+		snprintf(cost, nc, "%.*s", (int)strcspn(p + 6, " \n"), p + 6);
 	return 1;
+}
+
+/* The collector's "samples:N,read:US,..." (collector/cost.c) as an
+ * object of numbers, microseconds in all since it started; nothing from
+ * a collector that does not say (an older one). */
+static void cost_json(struct json *j, char *cost)
+{
+	char *save = NULL, *item;
+
+	if (!*cost)
+		return;
+	json_object_begin(j, "cost_us");
+	for (item = strtok_r(cost, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':'), *end;
+		double v;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		v = strtod(colon + 1, &end);
+		json_num(j, item, end != colon + 1 && !*end ? v : NAN);
+	}
+	json_object_end(j);
 }
 
 /* --json: {"format": 1, "collectors": [{...}]}, schema in
@@ -89,9 +116,10 @@ static void status_json(const struct collector_info *list, long n)
 	json_int(&j, "format", 1);
 	json_array_begin(&j, "collectors");
 	for (long i = 0; i < n; i++) {
-		char samples[32], last[40];
+		char samples[32], last[40], cost[512];
 		int answered = ask_status(&list[i], samples, sizeof(samples),
-					  last, sizeof(last));
+					  last, sizeof(last), cost,
+					  sizeof(cost));
 		unsigned long long bytes;
 		char *end;
 		double v = strtod(samples, &end);
@@ -106,6 +134,7 @@ static void status_json(const struct collector_info *list, long n)
 		json_num(&j, "size_bytes", setdir_size(list[i].logset, &bytes, NULL) == 0
 			 ? (double)bytes : NAN);
 		json_str(&j, "runtime_dir", list[i].rundir);
+		cost_json(&j, cost);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
@@ -165,10 +194,11 @@ int cmd_status(int argc, char **argv)
 	printf("%-8s %-8s %-8s %-20s %-9s %s\n", "PID", "INTERVAL", "SAMPLES",
 	       "LAST SAMPLE", "SIZE", "LOG SET");
 	for (long i = 0; i < n; i++) {
-		char samples[32], last[40], size[32] = "?";
+		char samples[32], last[40], size[32] = "?", cost[512];
 		unsigned long long bytes;
 
-		ask_status(&list[i], samples, sizeof(samples), last, sizeof(last));
+		ask_status(&list[i], samples, sizeof(samples), last, sizeof(last),
+			   cost, sizeof(cost));
 		/* the set grows with the run (logs/layout.h): say how much */
 		if (setdir_size(list[i].logset, &bytes, NULL) == 0)
 			snprintf(size, sizeof(size), "%.1fM",

@@ -176,7 +176,7 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 {
 	struct perr pe;
 	struct raw_snapshot *t;
-	double now, when;
+	double now, when, lap = util_monotonic();
 
 	snapshot_reset(c->cur);
 	pe.msg[0] = '\0';
@@ -189,15 +189,19 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 		complain(&c->c_read, now, "%s", pe.msg);
 	else
 		complain_release(&c->c_read, "reading counters works again");
+	cost_lap(c, ST_READ, &lap);
 	if (rates_compute(c->prev, c->cur, &c->sample) < 0) {
 		complain(&c->c_read, now, "unable to compute rates");
 		return -1;
 	}
+	cost_lap(c, ST_RATES, &lap);
 	when = (double)stamp + (c->cur->mono - deadline);
 	if (when < c->last_update + 0.001)
 		when = c->last_update + 0.001;
 	watch_sample(c, when);
+	cost_lap(c, ST_WATCH, &lap);
 	select_instances(c, now);
+	cost_lap(c, ST_SELECT, &lap);
 	/* the values cover the monotonic time since the previous read: a wall
 	 * clock that jumped further leaves the difference unknown */
 	if (logset_write_span(c->w, when - (c->cur->mono - c->prev->mono), when,
@@ -206,6 +210,8 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 	else
 		complain_release(&c->c_write, "writing the log set works again");
 	tell_rows_lost(c, now);
+	cost_lap(c, ST_WRITE, &lap);
+	c->cost.samples++;
 	c->samples++;
 	c->last = (time_t)floor(when);
 	c->last_update = when;
@@ -357,6 +363,8 @@ static void teardown(struct collector *c)
 
 	if (c->w && logset_close_writer(c->w, closing(c), &pe) < 0)
 		fprintf(stderr, "perflog: %s\n", pe.msg);
+	if (c->opt->notify_fd >= 0)	/* a daemon: stderr is collector.log */
+		cost_log(c, stderr);
 	c->w = NULL;
 	for (int i = 0; i < c->nstop; i++)
 		server_reply(&c->stopper[i], 1, "stopped");

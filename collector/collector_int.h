@@ -89,6 +89,13 @@ struct loop_request {
 	char label[SRC_NAME_MAX];
 };
 
+/* The stages of a sample, timed by cost.c. */
+enum cost_stage { ST_READ, ST_RATES, ST_WATCH, ST_SELECT, ST_WRITE, ST_COUNT };
+struct collector_cost {
+	unsigned long samples;	/* samples timed */
+	double stage[ST_COUNT];	/* seconds in each stage, in all */
+};
+
 struct collector {
 	const struct collector_options *opt;
 	const struct settings *set;
@@ -119,7 +126,18 @@ struct collector {
 			 c_waits;
 	unsigned long rows_lost;	/* logset_rows_lost when last told */
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
+	struct collector_cost cost;	/* cost.c */
 };
+
+/* cost.c */
+/* Charge the time since *t to stage st and restart the clock at *t. */
+void cost_lap(struct collector *c, enum cost_stage st, double *t);
+/* "samples:N,read:US,...,stat:US,...": totals since the start in
+ * microseconds, the status reply's cost= field; -1 when n is too small. */
+int cost_format(const struct collector *c, char *buf, size_t n);
+/* One line of means per sample (stages, then the source's parts) to f:
+ * a daemon's collector.log, on stop. */
+void cost_log(const struct collector *c, FILE *f);
 
 /* clock.c */
 /* The wall clock (seconds) the collector stamps rows and markers with:

@@ -166,7 +166,7 @@ void serve_finish(struct collector *c, struct loop_request *lr)
 void serve_one(struct collector *c, struct loop_request *lr)
 {
 	struct request r;
-	char last[40] = "-";
+	char last[40] = "-", cost[512];
 
 	memset(lr, 0, sizeof(*lr));
 	if (server_accept(c->srv, &r, schedule_deadline(&c->sched)) != 1)
@@ -174,9 +174,11 @@ void serve_one(struct collector *c, struct loop_request *lr)
 	if (!strcmp(r.line, "status")) {
 		if (c->last)
 			util_iso8601(last, sizeof(last), c->last, -1);
-		server_reply(&r, 1, "logset=%s interval=%u samples=%lu last=%s",
+		if (cost_format(c, cost, sizeof(cost)) < 0)
+			cost[0] = '\0';
+		server_reply(&r, 1, "logset=%s interval=%u samples=%lu last=%s cost=%s",
 			     logset_writer_dir(c->w), c->set->interval,
-			     c->samples, last);
+			     c->samples, last, cost);
 	} else if (!strcmp(r.line, "release") && watch_active(c)) {
 		/* perflog run that started us: stop once no tree is
 		 * watched, that is once every run that joined is done */

@@ -111,7 +111,7 @@ static void send_all(int fd, const char *buf, size_t len)
 
 void server_reply(struct request *r, int ok, const char *fmt, ...)
 {
-	char buf[PATH_MAX + 512];
+	char buf[PATH_MAX + 1024];
 	int n = snprintf(buf, sizeof(buf), "%s", ok ? "ok" : "error ");
 	va_list ap;
 

@@ -164,13 +164,23 @@ static void read_psi(struct procfs *p, struct raw_snapshot *s)
 	s->psi[PSI_CPU].full_us = SRC_NA;
 }
 
+/* Charge the time since *t to part, and restart the clock. */
+static void lap(struct procfs *p, enum source_part part, double *t)
+{
+	double now = util_monotonic();
+
+	p->cost[part] += now - *t;
+	*t = now;
+}
+
 int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 {
 	char *buf;
 	size_t len;
+	double t;
 
 	snapshot_reset(s);
-	s->mono = util_monotonic();
+	s->mono = t = util_monotonic();
 	s->kernel_bits = p->kernel_bits;
 
 	buf = read_main(p, F_STAT, &len, e);
@@ -178,33 +188,52 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 		return -1;
 	if (procfs_parse_stat(buf, len, s) < 0)
 		return perr_set(e, "out of memory");
+	lap(p, SP_STAT, &t);
 	buf = read_main(p, F_DISKSTATS, &len, e);
 	if (buf && procfs_parse_diskstats(p, buf, len, s) < 0)
 		return perr_set(e, "out of memory");
+	lap(p, SP_DISKSTATS, &t);
 	buf = read_main(p, F_MEMINFO, &len, e);
 	if (buf)
 		procfs_parse_meminfo(buf, len, s);
+	lap(p, SP_MEMINFO, &t);
 	buf = read_main(p, F_VMSTAT, &len, e);
 	if (buf)
 		procfs_parse_vmstat(buf, len, s);
+	lap(p, SP_VMSTAT, &t);
 	buf = read_main(p, F_NETDEV, &len, e);
 	if (buf && procfs_parse_netdev(p, buf, len, s) < 0)
 		return perr_set(e, "out of memory");
+	lap(p, SP_NETDEV, &t);
 	buf = read_main(p, F_SNMP, &len, e);
 	if (buf)
 		procfs_parse_snmp(buf, len, s);
+	lap(p, SP_SNMP, &t);
 	read_psi(p, s);
+	lap(p, SP_PSI, &t);
 	/* where backups land: NFS mounts, SMB shares, tape drives, FC ports
 	 * (the last two are directories of sysfs files, walked each read) */
 	buf = read_main(p, F_MOUNTSTATS, &len, e);
 	if (buf && procfs_parse_mountstats(buf, len, s) < 0)
 		return perr_set(e, "out of memory");
+	lap(p, SP_NFS, &t);
 	buf = read_main(p, F_CIFS, &len, e);
 	if (buf && procfs_parse_cifs(buf, len, s) < 0)
 		return perr_set(e, "out of memory");
-	if (procfs_read_tapes(p, s) < 0 || procfs_read_fc(p, s) < 0)
+	lap(p, SP_CIFS, &t);
+	if (procfs_read_tapes(p, s) < 0)
 		return perr_set(e, "out of memory");
+	lap(p, SP_TAPE, &t);
+	if (procfs_read_fc(p, s) < 0)
+		return perr_set(e, "out of memory");
+	lap(p, SP_FC, &t);
 	return 0;
+}
+
+void procfs_cost(const struct procfs *p, double sec[SP_COUNT])
+{
+	for (int i = 0; i < SP_COUNT; i++)
+		sec[i] = p->cost[i];
 }
 
 void procfs_close(struct procfs *p)

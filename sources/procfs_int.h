@@ -82,6 +82,7 @@ struct procfs {
 	size_t recheck;		/* next interface to classify again */
 	int reclassify;		/* samples in which to classify all again */
 	uint64_t generations;	/* source of procfs_iface.generation */
+	double cost[SP_COUNT];	/* seconds in each part (procfs_cost) */
 };
 
 /* ---- procfs_text.c ---- */

@@ -11,7 +11,21 @@
 struct source {
 	struct procfs *proc;
 	struct statgrab *sg;
+	double sg_cost;		/* seconds in statgrab_read */
 };
+
+const char *source_part_name(enum source_part part)
+{
+	static const char *const names[SP_COUNT] = {
+		[SP_STAT] = "stat", [SP_DISKSTATS] = "diskstats",
+		[SP_MEMINFO] = "meminfo", [SP_VMSTAT] = "vmstat",
+		[SP_NETDEV] = "netdev", [SP_SNMP] = "snmp", [SP_PSI] = "psi",
+		[SP_NFS] = "nfs", [SP_CIFS] = "cifs", [SP_TAPE] = "tape",
+		[SP_FC] = "fc",
+	};
+
+	return (unsigned)part < SP_COUNT ? names[part] : "?";
+}
 
 struct source *source_open(const char *root, struct perr *e)
 {
@@ -40,8 +54,26 @@ struct source *source_open(const char *root, struct perr *e)
 
 int source_read(struct source *src, struct raw_snapshot *s, struct perr *e)
 {
-	return src->proc ? procfs_read(src->proc, s, e)
-			 : statgrab_read(src->sg, s, e);
+	double t;
+	int rc;
+
+	if (src->proc)
+		return procfs_read(src->proc, s, e);
+	t = util_monotonic();
+	rc = statgrab_read(src->sg, s, e);
+	src->sg_cost += util_monotonic() - t;
+	return rc;
+}
+
+void source_cost(const struct source *src, double sec[SP_COUNT])
+{
+	if (src->proc) {
+		procfs_cost(src->proc, sec);
+		return;
+	}
+	for (int i = 0; i < SP_COUNT; i++)
+		sec[i] = 0;
+	sec[SP_STAT] = src->sg_cost;
 }
 
 const char *source_name(const struct source *src)

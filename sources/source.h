@@ -191,6 +191,18 @@ const struct disk_raw *snapshot_find_disk(const struct raw_snapshot *s,
 const struct net_raw *snapshot_find_net(const struct raw_snapshot *s,
 					const char *name);
 
+/* What a read's time goes to, part by part: the collector's cost table
+ * (`perflog status --json`, bench/overhead.sh), so that a new source's
+ * cost is seen the day it lands. */
+enum source_part {
+	SP_STAT, SP_DISKSTATS, SP_MEMINFO, SP_VMSTAT, SP_NETDEV, SP_SNMP,
+	SP_PSI, SP_NFS, SP_CIFS, SP_TAPE, SP_FC,
+	SP_COUNT
+};
+/* "stat", "diskstats", ... "nfs", "cifs", "tape", "fc": the table's
+ * keys. */
+const char *source_part_name(enum source_part part);
+
 /*
  * The Linux backend. root is the file system root to read under: "/" in
  * production, a fixture tree such as "tests/fixtures/proc/root1" in tests
@@ -226,6 +238,8 @@ const struct net_raw *snapshot_find_net(const struct raw_snapshot *s,
 struct procfs;
 struct procfs *procfs_open(const char *root, struct perr *e);
 int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e);
+/* Seconds spent in each part since procfs_open (source_cost). */
+void procfs_cost(const struct procfs *p, double sec[SP_COUNT]);
 void procfs_close(struct procfs *p);
 
 /*
@@ -264,6 +278,10 @@ struct source;
 struct source *source_open(const char *root, struct perr *e);
 int source_read(struct source *src, struct raw_snapshot *s, struct perr *e);
 const char *source_name(const struct source *src);	/* "procfs", "libstatgrab" */
+/* Seconds (CLOCK_MONOTONIC) spent reading and parsing each part since
+ * the source was opened, into sec[SP_COUNT]; libstatgrab's reads are not
+ * split: all of it is SP_STAT. */
+void source_cost(const struct source *src, double sec[SP_COUNT]);
 void source_close(struct source *src);
 
 /* ---- psi.c ----
