@@ -116,7 +116,7 @@ struct procfs *procfs_open(const char *root, struct perr *e)
 		perr_set(e, "out of memory");
 		return NULL;
 	}
-	p->sock = p->nl = -1;
+	p->sock = p->nl = p->mounts_fd = -1;
 	for (int i = 0; i < F_COUNT; i++)
 		p->fd[i] = -1;
 	if (util_strlcpy(p->root, root, sizeof(p->root)) < 0) {
@@ -146,6 +146,7 @@ struct procfs *procfs_open(const char *root, struct perr *e)
 		return NULL;
 	}
 	p->kernel_bits = kernel_bits(p);
+	procfs_absent_open(p);
 	return p;
 }
 
@@ -212,20 +213,33 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 	read_psi(p, s);
 	lap(p, SP_PSI, &t);
 	/* where backups land: NFS mounts, SMB shares, tape drives, FC ports
-	 * (the last two are directories of sysfs files, walked each read) */
-	buf = read_main(p, F_MOUNTSTATS, &len, e);
-	if (buf && procfs_parse_mountstats(buf, len, s) < 0)
-		return perr_set(e, "out of memory");
+	 * (the last two are directories of sysfs files); while absent,
+	 * looked for only now and then (procfs_absent.c) */
+	if (procfs_absent_look(p, A_NFS, t)) {
+		buf = read_main(p, F_MOUNTSTATS, &len, e);
+		if (buf && procfs_parse_mountstats(buf, len, s) < 0)
+			return perr_set(e, "out of memory");
+		procfs_absent_found(p, A_NFS, t, s->nnfs);
+	}
 	lap(p, SP_NFS, &t);
-	buf = read_main(p, F_CIFS, &len, e);
-	if (buf && procfs_parse_cifs(buf, len, s) < 0)
-		return perr_set(e, "out of memory");
+	if (procfs_absent_look(p, A_CIFS, t)) {
+		buf = read_main(p, F_CIFS, &len, e);
+		if (buf && procfs_parse_cifs(buf, len, s) < 0)
+			return perr_set(e, "out of memory");
+		procfs_absent_found(p, A_CIFS, t, s->ncifs);
+	}
 	lap(p, SP_CIFS, &t);
-	if (procfs_read_tapes(p, s) < 0)
-		return perr_set(e, "out of memory");
+	if (procfs_absent_look(p, A_TAPE, t)) {
+		if (procfs_read_tapes(p, s) < 0)
+			return perr_set(e, "out of memory");
+		procfs_absent_found(p, A_TAPE, t, s->ntapes);
+	}
 	lap(p, SP_TAPE, &t);
-	if (procfs_read_fc(p, s) < 0)
-		return perr_set(e, "out of memory");
+	if (procfs_absent_look(p, A_FC, t)) {
+		if (procfs_read_fc(p, s) < 0)
+			return perr_set(e, "out of memory");
+		procfs_absent_found(p, A_FC, t, s->nfcs);
+	}
 	lap(p, SP_FC, &t);
 	return 0;
 }
@@ -247,6 +261,8 @@ void procfs_close(struct procfs *p)
 		procfs_iface_release(p, (struct procfs_iface *)p->ifs.cur + i);
 	if (p->sock >= 0)
 		close(p->sock);
+	if (p->mounts_fd >= 0)
+		close(p->mounts_fd);
 	if (p->nl >= 0)
 		close(p->nl);
 	free(p->disks.old);

@@ -40,6 +40,13 @@ enum procfs_file {
 	F_MOUNTSTATS, F_CIFS,
 	F_COUNT
 };
+/* The parts that are absent on most hosts (no NFS client, no cifs.ko, no
+ * tape, no FC HBA): looked for again only on a slow timer or a change of
+ * the mount table while they find nothing (procfs_absent.c). */
+enum procfs_absent { A_NFS, A_CIFS, A_TAPE, A_FC, A_COUNT };
+/* Seconds between two looks for an absent part on a live root. */
+#define PROCFS_ABSENT_RETRY 60.0
+
 /* The first optional file: missing ones are not reported (not offered). */
 #define F_FIRST_OPTIONAL F_SNMP
 
@@ -83,6 +90,11 @@ struct procfs {
 	int reclassify;		/* samples in which to classify all again */
 	uint64_t generations;	/* source of procfs_iface.generation */
 	double cost[SP_COUNT];	/* seconds in each part (procfs_cost) */
+	/* where backups land, looked for again only now and then while
+	 * absent (procfs_absent.c) */
+	double next_look[A_COUNT];	/* monotonic; 0: look at every read */
+	double absent_retry;	/* seconds; 0 (fixture roots): every read */
+	int mounts_fd;		/* proc/self/mounts (live), -1 */
 };
 
 /* ---- procfs_text.c ---- */
@@ -138,6 +150,20 @@ int procfs_parse_mountstats(char *buf, size_t len, struct raw_snapshot *s);
 int procfs_parse_cifs(char *buf, size_t len, struct raw_snapshot *s);
 int procfs_read_tapes(const struct procfs *p, struct raw_snapshot *s);
 int procfs_read_fc(const struct procfs *p, struct raw_snapshot *s);
+
+/* ---- procfs_absent.c ---- */
+/* Open what tells of a mount table change (live roots only). */
+void procfs_absent_open(struct procfs *p);
+/* Whether part a is to be read in this read (now, monotonic): it found
+ * something last time, or its retry is due, or (NFS, CIFS) the mount
+ * table changed. */
+int procfs_absent_look(struct procfs *p, enum procfs_absent a, double now);
+/* After reading part a: found is how many entries it gave. */
+void procfs_absent_found(struct procfs *p, enum procfs_absent a, double now,
+			 size_t found);
+/* Forget what was found absent: the next read looks for every part (a
+ * mount table change; tests). */
+void procfs_absent_forget(struct procfs *p);
 
 /* ---- procfs_netclass.c ---- */
 /* Fill f->is_loopback, f->in_total and f->ifindex from sysfs (and, live,
