@@ -25,6 +25,8 @@ struct wthread {
 	enum wait_class last;	/* class at the last tick, WAIT_NCLASS none */
 	int last_guess, last_hidden;
 	struct waitprobe_memo memo;
+	uint64_t seen;		/* the tick after its last read (waitshare.c) */
+	uint64_t weight;	/* ticks its read in this tick stands for */
 };
 
 struct waits {
@@ -47,7 +49,19 @@ struct waits {
 	uint64_t nticks;
 	double cpu;
 	size_t names_from;	/* where the next read's names start */
+	pid_t share_from;	/* the next turn starts at this tid or after */
+	size_t turn_first, turn_n;	/* this tick's turn (waitshare.c) */
 };
+
+/* waitshare.c: which threads a tick reads. At most WAITS_TICK_THREADS
+ * of a large set, in turn by tid, each weighed by the ticks since its
+ * last read; every thread of a smaller set at every tick (weight 1). */
+#define WAITS_TICK_THREADS 128
+/* After the membership is refreshed: this tick's turn. */
+void waits_share_begin(struct waits *w);
+/* Whether live[i] (i < nlive as the tick began) is read in this tick;
+ * sets its weight when it is. */
+int waits_share_turn(struct waits *w, size_t i);
 
 /* CPU seconds of the calling thread (its CPU clock). */
 double waits_thread_cpu(void);

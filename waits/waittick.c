@@ -116,9 +116,10 @@ static int sync_members(struct waits *w, double now)
 static void count(struct wthread *th, enum wait_class c, int guess,
 		  int hidden)
 {
-	th->pub.ticks[c]++;
-	th->pub.guessed += guess != 0;
-	th->pub.hidden += hidden != 0;
+	/* a read stands for the ticks since the last one (waitshare.c) */
+	th->pub.ticks[c] += th->weight;
+	th->pub.guessed += guess ? th->weight : 0;
+	th->pub.hidden += hidden ? th->weight : 0;
 	th->last = c;
 	th->last_guess = guess;
 	th->last_hidden = hidden;
@@ -229,10 +230,13 @@ int waits_tick(struct waits *w, double now)
 
 	if (sync_members(w, now) < 0)
 		return -1;
+	waits_share_begin(w);
 	for (size_t i = 0; i < w->nlive; i++) {
 		struct wthread *th = &w->live[i];
 
-		if (sample_thread(w, th, now) == 1) {
+		if (!waits_share_turn(w, i)) {
+			/* not in this tick's turn: kept as it is */
+		} else if (sample_thread(w, th, now) == 1) {
 			if (waits_end_thread(w, th) < 0)
 				return -1;
 			if (w->set)	/* another may have started meanwhile */

@@ -1,0 +1,156 @@
+/*
+ * test_waitshare.c - the wait-state sampler's turns on a large set
+ * (waits/waitshare.c): a fake /proc with one process of 300 sleeping
+ * threads. A tick reads at most WAITS_TICK_THREADS (128) of them, in
+ * turn; each read stands for the ticks since the thread's last, so after
+ * T ticks every thread carries T ticks but for the ones whose turn has
+ * not come round yet; a set of 128 or fewer is read whole at every tick.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../waits/waits.h"
+#include "tap.h"
+
+#define NTHREADS 300
+#define PER_TICK 128
+
+static char root[64];
+
+/* proc/700 with threads 700..700+n-1, each asleep in nanosleep. */
+static int make_root(int n)
+{
+	char path[256], cmd[512];
+	FILE *f;
+
+	snprintf(root, sizeof(root), "/tmp/perflog-waitshare-XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task %s/proc/sys/kernel"
+		 " && echo 1 > %s/proc/sys/kernel/task_delayacct"
+		 " && echo '1000.00 1500.00' > %s/proc/uptime", root, root, root,
+		 root);
+	if (system(cmd) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/proc/700/stat", root);
+	if (!(f = fopen(path, "w")))
+		return -1;
+	fprintf(f, "700 (client) S 1 700 700 0 -1 4194368 0 0 0 0 10 5 0 0 20 0 %d 0 99000 1000000 100 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", n);
+	fclose(f);
+	for (int t = 700; t < 700 + n; t++) {
+		static const char *const name[] = { "stat", "schedstat", "wchan", "io" };
+
+		for (int k = 0; k < 4; k++) {
+			snprintf(path, sizeof(path), "%s/proc/700/task/%d", root, t);
+			mkdir(path, 0755);
+			snprintf(path, sizeof(path), "%s/proc/700/task/%d/%s", root, t,
+				 name[k]);
+			if (!(f = fopen(path, "w")))
+				return -1;
+			if (k == 0)
+				fprintf(f, "%d (client) S 1 700 700 0 -1 4194368 0 0 0 0 10 5 0 0 20 0 1 0 99000 1000000 100 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", t);
+			else if (k == 1)
+				fprintf(f, "20000000 1000000000 7\n");
+			else if (k == 2)
+				fprintf(f, "hrtimer_nanosleep");
+			else
+				fprintf(f, "rchar: 0\nwchar: 0\nread_bytes: 0\nwrite_bytes: 0\n");
+			fclose(f);
+		}
+		if (t != 700) {
+			snprintf(path, sizeof(path), "%s/proc/%d", root, t);
+			if (symlink("700", path) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t sleep_ticks(const struct waits_snap *s, size_t i)
+{
+	return s->th[i].ticks[WAIT_SLEEP];
+}
+
+static void run(int n)
+{
+	struct perr e;
+	struct waits *w;
+	struct waits_snap a = { 0 }, b = { 0 };
+	pid_t pid = 700;
+	int ticks = 9, most = 0, fewest = 1 << 30, over = 0;
+	uint64_t total = 0;
+	char name[128];
+
+	if (make_root(n) < 0) {
+		OK(0, "scratch root made");
+		return;
+	}
+	w = waits_open(root, &e);
+	OK(w != NULL, "open on the scratch root");
+	if (!w)
+		return;
+	EQ_INT(waits_watch_pids(w, &pid, 1, &e), 0, "watch pid 700");
+	waits_read(w, 999.0, &a);
+	for (int k = 0; k < ticks; k++) {
+		int moved = 0;
+
+		EQ_INT(waits_tick(w, 1000.0 + k), n, "a tick keeps every thread");
+		waits_read(w, 1000.0 + k, &b);
+		for (size_t i = 0; i < b.n; i++) {
+			const struct waits_thread *p = NULL;
+
+			for (size_t j = 0; j < a.n && !p; j++)
+				if (a.th[j].tid == b.th[i].tid)
+					p = &a.th[j];
+			if (sleep_ticks(&b, i) != (p ? p->ticks[WAIT_SLEEP] : 0))
+				moved++;
+		}
+		if (moved > PER_TICK)
+			over++;
+		{
+			struct waits_snap t = a;
+
+			a = b;
+			b = t;
+		}
+	}
+	snprintf(name, sizeof(name), "%d threads: no tick read more than %d",
+		 n, PER_TICK);
+	EQ_INT(over, 0, name);
+	for (size_t i = 0; i < a.n; i++) {
+		int t = (int)sleep_ticks(&a, i);
+
+		total += (uint64_t)t;
+		most = t > most ? t : most;
+		fewest = t < fewest ? t : fewest;
+	}
+	EQ_INT((long)a.n, n, "every thread in the read");
+	snprintf(name, sizeof(name),
+		 "%d threads: each stands for at most %d ticks, at least %d",
+		 n, ticks, n <= PER_TICK ? ticks : ticks - (n + PER_TICK - 1) / PER_TICK);
+	OK(most == ticks &&
+	   fewest >= (n <= PER_TICK ? ticks : ticks - (n + PER_TICK - 1) / PER_TICK),
+	   name);
+	printf("# %d threads, %d ticks: %llu ticks in all (%d to %d a thread)\n",
+	       n, ticks, (unsigned long long)total, fewest, most);
+	OK(total <= (uint64_t)n * ticks &&
+	   total >= (uint64_t)n * ticks - (uint64_t)n * 2,
+	   "the ticks in all are about threads x ticks");
+	waits_snap_free(&a);
+	waits_snap_free(&b);
+	waits_close(w);
+	snprintf(name, sizeof(name), "rm -rf %s", root);
+	if (system(name) != 0)
+		OK(0, "scratch root removed");
+}
+
+int main(void)
+{
+	run(NTHREADS);
+	run(100);
+	return done_testing();
+}
