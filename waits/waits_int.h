@@ -26,7 +26,8 @@ struct wthread {
 	int last_guess, last_hidden;
 	struct waitprobe_memo memo;
 	uint64_t seen;		/* the tick after its last read (waitshare.c) */
-	uint64_t weight;	/* ticks its read in this tick stands for */
+	uint64_t weight;	/* ticks its read in this tick stands for; 0
+				 * until its first read */
 };
 
 struct waits {

@@ -109,7 +109,9 @@ static void run(int n)
 			if (sleep_ticks(&b, i) != (p ? p->ticks[WAIT_SLEEP] : 0))
 				moved++;
 		}
-		if (moved > PER_TICK)
+		if (k == 0)
+			EQ_INT(moved, n, "the first tick reads every new thread");
+		else if (moved > PER_TICK)
 			over++;
 		{
 			struct waits_snap t = a;
