@@ -5,7 +5,8 @@
  * around each part of the source (sources/source.h source_cost). Totals
  * since the start, so that a bench takes the difference over the span it
  * measures (bench/overhead.sh); `perflog status --json` shows them, and
- * a daemon writes the means at the end of its collector.log on stop.
+ * a daemon writes the means at the end of its collector.log on stop
+ * (tests/t9500-machine.t checks both).
  * About 20 clock reads a sample (vDSO, well under a microsecond in all).
  */
 #define _GNU_SOURCE

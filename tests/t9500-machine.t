@@ -5,6 +5,8 @@
 #    --json are valid JSON (perl's JSON::PP decodes them) and say what the
 #    text output says: same sessions, same verdict lines, same figures, the
 #    client's summary, even with bytes that are not UTF-8 in a marker;
+#    status --json has the collector's cost table (cost_us), and a stopped
+#    daemon's collector.log ends with it;
 #  - perflog export --csv --counters LIST writes only the columns its
 #    patterns pick, in their order, with the values of the full export; a
 #    pattern matching nothing is one line of error and the file untouched;
@@ -102,7 +104,17 @@ is "$(jget "$SCRATCH/s1.json" "$c0"'{pid}')" "$("$PERFLOG" status | awk 'NR == 2
 is "$(jget "$SCRATCH/s1.json" "$c0"'{answered} ? "yes" : "no"')" yes 'it answered'
 is "$(jget "$SCRATCH/s1.json" "$c0"'{samples} >= 1 && '"$c0"'{last_sample} =~ /Z$/ ? 1 : 0')" 1 \
 	'samples written and the last sample'"'"'s time are known'
+# the cost table (collector/cost.c, issue 30): totals since the start
+cost="$c0"'{cost_us}'
+is "$(jget "$SCRATCH/s1.json" "$cost"'{samples} == '"$c0"'{samples} ? 1 : 0')" 1 \
+	'cost_us: as many samples timed as written'
+is "$(jget "$SCRATCH/s1.json" 'join " ", grep { !defined '"$cost"'->{$_} } qw(read rates watch select write stat diskstats meminfo vmstat netdev snmp psi nfs cifs tape fc)')" "" \
+	'cost_us: every stage and every part of the source'
+is "$(jget "$SCRATCH/s1.json" "$cost"'{read} > 0 && '"$cost"'{write} > 0 && '"$cost"'{stat} > 0 ? 1 : 0')" 1 \
+	'cost_us: the read, the write and proc/stat took time'
 "$PERFLOG" stop "$live" >/dev/null
+like "$(tail -n 1 "$live/collector.log")" '^perflog: cost per sample over [0-9]+ samples, in microseconds: read [0-9.]+ rates [0-9.]+ watch [0-9.]+ select [0-9.]+ write [0-9.]+; of the read: stat [0-9.]+ .* fc [0-9.]+$' \
+	'on stop, the last line of collector.log is the cost table'
 err_is 'status: an unknown option is one line of error' "--bogus" "$PERFLOG" status --bogus
 
 # ---- export --csv --counters ----
