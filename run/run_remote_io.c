@@ -26,6 +26,14 @@ void remote_close_fd(int *fd)
 }
 
 /* Kill the ssh (its whole session: setsid made it a group) and reap. */
+/* Forget the requests not written (a new connection, or the end). */
+static void drop_out(struct remote *r)
+{
+	free(r->obuf);
+	r->obuf = NULL;
+	r->olen = r->ooff = 0;
+}
+
 void remote_reap(struct remote *r, int kill_it, int *status)
 {
 	int st = 0;
@@ -33,6 +41,7 @@ void remote_reap(struct remote *r, int kill_it, int *status)
 	remote_close_fd(&r->in);
 	remote_close_fd(&r->out);
 	remote_close_fd(&r->err);
+	drop_out(r);
 	if (r->pid > 0) {
 		if (kill_it)
 			kill(-r->pid, SIGKILL);
@@ -55,25 +64,47 @@ void remote_fail(struct remote *r, const char *why)
 	r->state = ST_FAILED;
 }
 
+/* Write what r's requests have left, as much as its stdin takes now;
+ * the rest waits for POLLOUT in remotes_pump, under the deadline. A
+ * line longer than the pipe (64 KiB: the client.cmd of a tar with 3,500
+ * paths is 84 KB) is written in parts: a partial write is not a server
+ * that does not read, only the deadline says that. */
+static void flush_out(struct remote *r)
+{
+	while (r->ooff < r->olen) {
+		ssize_t w = write(r->in, r->obuf + r->ooff, r->olen - r->ooff);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN)
+			return;
+		if (w < 0) {
+			remote_fail(r, strerror(errno));
+			return;
+		}
+		r->ooff += (size_t)w;
+	}
+	drop_out(r);
+}
+
 void remote_send(struct remote *r, const char *s)
 {
-	size_t len = strlen(s);
-	char *buf = malloc(len + 2);
-	ssize_t w;
+	size_t len = strlen(s), have = r->olen - r->ooff;
+	char *buf = malloc(have + len + 1);
 
 	if (!buf) {
 		remote_fail(r, "out of memory");
 		return;
 	}
-	memcpy(buf, s, len);
-	buf[len++] = '\n';
-	/* non-blocking: a full pipe is a server that does not read */
-	while ((w = write(r->in, buf, len)) < 0 && errno == EINTR)
-		;
-	free(buf);
-	if (w != (ssize_t)len)
-		remote_fail(r, w < 0 && errno != EAGAIN ? strerror(errno)
-					       : "the server does not read");
+	if (have)
+		memcpy(buf, r->obuf + r->ooff, have);
+	memcpy(buf + have, s, len);
+	buf[have + len] = '\n';
+	free(r->obuf);
+	r->obuf = buf;
+	r->olen = have + len + 1;
+	r->ooff = 0;
+	flush_out(r);
 }
 
 int remote_spawn(struct remotes *rs, struct remote *r)
@@ -124,6 +155,7 @@ int remote_spawn(struct remotes *rs, struct remote *r)
 		return -1;
 	}
 	fcntl(r->in, F_SETFL, O_NONBLOCK);
+	drop_out(r);
 	r->nline = r->nerr = 0;
 	r->errtail[0] = '\0';
 	return 0;
@@ -218,9 +250,9 @@ static int waiting(const struct remote *r)
 void remotes_pump(struct remotes *rs, remote_line_fn *on_line)
 {
 	for (;;) {
-		struct pollfd p[2 * RUN_REMOTE_MAX];
-		struct remote *who[2 * RUN_REMOTE_MAX];
-		int which[2 * RUN_REMOTE_MAX];
+		struct pollfd p[3 * RUN_REMOTE_MAX];
+		struct remote *who[3 * RUN_REMOTE_MAX];
+		int which[3 * RUN_REMOTE_MAX];
 		nfds_t np = 0;
 		double left = rs->deadline - util_monotonic();
 
@@ -229,6 +261,11 @@ void remotes_pump(struct remotes *rs, remote_line_fn *on_line)
 
 			if (!waiting(r))
 				continue;
+			if (r->ooff < r->olen && r->in >= 0) {
+				who[np] = r, which[np] = 0;
+				p[np++] = (struct pollfd){ .fd = r->in,
+							   .events = POLLOUT };
+			}
 			who[np] = r, which[np] = 1;
 			p[np++] = (struct pollfd){ .fd = r->out, .events = POLLIN };
 			if (r->err >= 0) {
@@ -240,20 +277,37 @@ void remotes_pump(struct remotes *rs, remote_line_fn *on_line)
 		if (!np)
 			return;
 		if (left <= 0) {
-			char why[128];
+			for (size_t i = 0; i < rs->n; i++) {
+				struct remote *r = &rs->v[i];
+				char why[160];
 
-			snprintf(why, sizeof(why), "no answer within %g s (killed)",
-				 rs->timeout);
-			for (size_t i = 0; i < rs->n; i++)
-				if (waiting(&rs->v[i]))
-					remote_fail(&rs->v[i], why);
+				if (!waiting(r))
+					continue;
+				if (r->ooff < r->olen)
+					snprintf(why, sizeof(why),
+						 "the server did not read the request (%zu of %zu bytes within %g s; killed)",
+						 r->ooff, r->olen, rs->timeout);
+				else
+					snprintf(why, sizeof(why),
+						 "no answer within %g s (killed)",
+						 rs->timeout);
+				remote_fail(r, why);
+			}
 			return;
 		}
 		if (poll(p, np, (int)(left * 1000) + 1) < 0 && errno != EINTR)
 			return;
-		for (nfds_t i = 0; i < np; i++)
-			if (p[i].revents && waiting(who[i]) &&
-			    (which[i] == 2 ? who[i]->err : who[i]->out) == p[i].fd)
-				on_readable(rs, who[i], which[i], on_line);
+		for (nfds_t i = 0; i < np; i++) {
+			struct remote *r = who[i];
+
+			if (!p[i].revents || !waiting(r) ||
+			    (which[i] == 0 ? r->in : which[i] == 1 ? r->out
+							: r->err) != p[i].fd)
+				continue;
+			if (which[i] == 0)
+				flush_out(r);
+			else
+				on_readable(rs, r, which[i], on_line);
+		}
 	}
 }
