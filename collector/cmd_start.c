@@ -31,8 +31,8 @@ static void usage(FILE *f)
 		"  -i SECONDS  sampling interval, whole seconds >= 1\n"
 		"  -f          stay in the foreground (systemd, tests); stop with\n"
 		"              Ctrl-C, SIGTERM or perflog stop\n"
-		"  --early     return as soon as the log set's first interval begins\n"
-		"              (perflog run, which takes the first sample itself)\n"
+		"  --early     return as soon as the log set is made and the collector\n"
+		"              answers, before its first sample (perflog run)\n"
 		"  --owner PID stop once process PID is gone and no tree is watched\n"
 		"              (perflog run, for the collector it starts)\n"
 		"Prints the log set's path once the first sample is written.\n");
@@ -191,7 +191,7 @@ int cmd_start(int argc, char **argv)
 	opt.proc_root = getenv("PERFLOG_PROC_ROOT") ? getenv("PERFLOG_PROC_ROOT") : "/";
 	opt.notify_fd = -1;
 	opt.max_samples = samples;
-	opt.notify_at_base = early;
+	opt.notify_early = early;
 	opt.owner = owner > 0 ? (pid_t)owner : 0;
 	r = foreground ? collector_run(&opt) : run_daemon(&opt);
 	settings_free(&s);

@@ -439,7 +439,7 @@ static void wait_for(struct collector *c, double deadline,
 }
 
 /* The first deadline: the baseline every later sample is a delta from. */
-static void take_baseline(struct collector *c, int *notified)
+static void take_baseline(struct collector *c)
 {
 	struct perr pe;
 
@@ -447,11 +447,6 @@ static void take_baseline(struct collector *c, int *notified)
 	if (source_read(c->proc, c->prev, &pe) == 0) {
 		c->have_base = 1;
 		watch_baseline(c);
-		/* perflog run: the log set starts here, so may its command */
-		if (c->opt->notify_at_base && !*notified) {
-			*notified = 1;
-			notify(c, 1, logset_writer_dir(c->w));
-		}
 	} else {
 		complain(&c->c_read, util_monotonic(), "%s", pe.msg);
 	}
@@ -537,6 +532,13 @@ int collector_run(const struct collector_options *opt)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
+	/* perflog run: its command must not wait for the first aligned
+	 * deadline (140 s of a 150 s interval); requests are answered from
+	 * here on, a tree watched now starts at the baseline */
+	if (opt->notify_early) {
+		notified = 1;
+		notify(&c, 1, logset_writer_dir(c.w));
+	}
 	while (!stop_signal) {
 		double deadline = schedule_deadline(&c.sched);
 		double now = util_monotonic();
@@ -547,7 +549,7 @@ int collector_run(const struct collector_options *opt)
 		if (now < deadline)
 			wait_for(&c, deadline, &old);
 		else if (!c.have_base)
-			take_baseline(&c, &notified);
+			take_baseline(&c);
 		else
 			at_deadline(&c, deadline, now, &notified);
 		if (opt->max_samples && (long)c.samples >= opt->max_samples)

@@ -27,10 +27,14 @@ struct collector_options {
 				 * (a run-once mode for tests, STYLE 8) */
 	pid_t owner;		/* `--owner PID`: once it is gone (a perflog
 				 * run killed), stop when no tree is watched */
-	int notify_at_base;	/* tell notify_fd "ok DIR" at the baseline
-				 * (the log set's start) instead of after the
+	int notify_early;	/* tell notify_fd "ok DIR" once the log set
+				 * is made and the socket answers, before the
+				 * baseline (the first aligned deadline, up
+				 * to an interval away), instead of after the
 				 * first sample: `perflog start --early`, for
-				 * perflog run, whose first sample is its own */
+				 * perflog run, whose command starts at once
+				 * (its tree is watched from the baseline,
+				 * its first row the next sample) */
 };
 
 /* Run until stopped (control "stop", SIGTERM, SIGINT, SIGHUP). Returns

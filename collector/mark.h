@@ -5,7 +5,8 @@
  *
  * The remote protocol (`perflog mark --remote [-d DIR]`, run over ssh by
  * run/run_remote.c): one request line on stdin, one reply line on stdout,
- * fields escaped as in markers.tsv (logs/markers.h):
+ * fields escaped as in markers.tsv (logs/markers.h), and so are an
+ * error's MESSAGE and a warning's TEXT (a path may hold a backslash):
  *   hello        "perflog-mark 1 host=HOST logset=DIR": the collector is
  *                found now (-d DIR: the one logging to or under DIR; else
  *                the only one running, else an error naming them), or
@@ -17,7 +18,10 @@
  *                the marker, stamped by the collector; a begin's
  *                "watch=SPEC" field asks it to watch SPEC first (as
  *                --watch): "ok", "ok warning=TEXT" (SPEC matched nothing:
- *                the marker is written all the same) or "error MESSAGE"
+ *                the marker is written all the same) or "error MESSAGE";
+ *                a line of up to 16 MiB (a client.cmd of thousands of
+ *                paths), fields that do not fit a marker's line going to
+ *                a figures file beside it (logs/markers.h)
  *   quit, or the end of stdin: exit 0
  */
 #ifndef PERFLOG_MARK_H

@@ -15,7 +15,11 @@
 
 #include "mark.h"
 
-#define LINE_MAX_REMOTE 65536
+/* A request line's bound: a mark's fields are escaped (4 bytes a byte at
+ * most) and its client.cmd is a command line (ARG_MAX, 2 MiB by default);
+ * what does not fit the marker's line goes to a figures file
+ * (mark_session.c). A longer line is refused, not split. */
+#define LINE_MAX_REMOTE (16u << 20)
 
 /* The collector DIR names (logging to it or under it), else the only
  * one. 0, or -1 with e naming what was found. */
@@ -62,6 +66,23 @@ static void reply(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* "error MSG", MSG escaped as a marker's field (logs/markers.h): the
+ * client unescapes it, so a path with a backslash ("/tmp/no\new") reads
+ * back as given, and a line break in it cannot end the line early. */
+static void reply_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void reply_error(const char *fmt, ...)
+{
+	char msg[1024], *esc;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	esc = markers_escape(msg);
+	reply("error %s", esc ? esc : "out of memory");
+	free(esc);
+}
+
 /* "mark KIND<TAB>SESSION<TAB>TEXT[<TAB>KEY=VALUE...]" */
 static void do_mark(const struct collector_info *col, char *args)
 {
@@ -82,7 +103,7 @@ static void do_mark(const struct collector_info *col, char *args)
 		p = tab ? tab + 1 : NULL;
 	}
 	if (n < 3) {
-		reply("error mark: expected KIND, SESSION and TEXT");
+		reply_error("mark: expected KIND, SESSION and TEXT");
 		return;
 	}
 	kind = !strcmp(f[0], "begin") ? MARK_BEGIN
@@ -96,10 +117,10 @@ static void do_mark(const struct collector_info *col, char *args)
 			extra[nx++] = f[i];
 	}
 	if (bad)
-		reply("error mark: bad escape in a field");
+		reply_error("mark: bad escape in a field");
 	else if (mark_session(col, kind, f[1], f[2], watch, extra, nx, warn,
 			      sizeof(warn), &e) < 0)
-		reply("error %s", e.msg);
+		reply_error("%s", e.msg);
 	else if (warn[0] && (ew = markers_escape(warn))) {
 		reply("ok warning=%s", ew);
 		free(ew);
@@ -113,25 +134,30 @@ static void do_mark(const struct collector_info *col, char *args)
 int mark_remote(const char *dir)
 {
 	struct collector_info col;
-	char *line = malloc(LINE_MAX_REMOTE);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	char host[256];
 	int found = 0;
 
-	if (!line)
-		return 1;
 	if (gethostname(host, sizeof(host)) < 0)
 		strcpy(host, "localhost");
 	host[sizeof(host) - 1] = '\0';
-	while (fgets(line, LINE_MAX_REMOTE, stdin)) {
+	while ((len = getline(&line, &cap, stdin)) >= 0) {
 		struct perr e;
 		char wall[64];
 
+		if ((size_t)len > LINE_MAX_REMOTE) {
+			reply_error("request of %zd bytes, over %u", len,
+				    LINE_MAX_REMOTE);
+			continue;
+		}
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!strcmp(line, "quit"))
 			break;
 		if (!strcmp(line, "hello")) {
 			if (find(dir, &col, &e) < 0) {
-				reply("error %s", e.msg);
+				reply_error("%s", e.msg);
 				free(line);
 				return 1;
 			}
@@ -140,18 +166,18 @@ int mark_remote(const char *dir)
 			       col.logset);
 			fflush(stdout);
 		} else if (!found) {
-			reply("error hello first");
+			reply_error("hello first");
 		} else if (!strcmp(line, "ping")) {
 			if (control_request(&col, "clock", wall, sizeof(wall),
 					    &e) < 0)
-				reply("error %s", e.msg);
+				reply_error("%s", e.msg);
 			else
 				reply("pong %s", strncmp(wall, "wall=", 5)
 						? wall : wall + 5);
 		} else if (!strncmp(line, "mark ", 5)) {
 			do_mark(&col, line + 5);
 		} else {
-			reply("error unknown request '%.40s'", line);
+			reply_error("unknown request '%.40s'", line);
 		}
 	}
 	free(line);

@@ -13,6 +13,8 @@
 
 #include "mark.h"
 
+#define FIELDS_OWN 40	/* fields made here: the watch's, the waits' (36) */
+
 struct fields {
 	const char **v;
 	char **own;	/* the ones made here, freed at the end */
@@ -51,6 +53,41 @@ static void follow_fields(struct fields *f, const char *reply, char *warn,
 	}
 }
 
+/* Fields that do not fit one marker line (a server's client.cmd of a
+ * tar with 3,500 paths: 84 KB) go whole to a figures file beside the
+ * marker, which keeps the short ones and names the file, as perflog
+ * run's own markers do (logs/markers.h); f then holds what the line
+ * keeps. */
+static void bound(struct fields *f, const char *dir, const char *session)
+{
+	const char **keep;
+	size_t nk = 0;
+	char name[128], *s = NULL;
+	struct perr fe;
+
+	if (markers_fit_line(f->v, f->n) || f->nown + 2 > FIELDS_OWN)
+		return;
+	keep = calloc(f->n + 2, sizeof(*keep));
+	if (!keep)
+		return;
+	for (size_t i = 0; i < f->n && nk < MARKERS_INLINE_FIELDS - 2; i++)
+		if (markers_inline_field(f->v[i]))
+			keep[nk++] = f->v[i];
+	if (markers_write_figures(dir, session, f->v, f->n, name,
+				  sizeof(name), &fe) == 0) {
+		if (asprintf(&s, "%s=%s", MARKERS_FIGURES_KEY, name) >= 0)
+			keep[nk++] = f->own[f->nown++] = s;
+	} else {
+		if (asprintf(&s, "figures.lost=%zu", f->n - nk) >= 0)
+			keep[nk++] = f->own[f->nown++] = s;
+		if (asprintf(&s, "figures.error=%s", fe.msg) >= 0)
+			keep[nk++] = f->own[f->nown++] = s;
+	}
+	free(f->v);
+	f->v = keep;
+	f->n = nk;
+}
+
 int mark_session(const struct collector_info *col, enum marker_kind kind,
 		 const char *session, const char *text, const char *watch,
 		 const char *const *extra, size_t nextra, char *warn,
@@ -64,7 +101,7 @@ int mark_session(const struct collector_info *col, enum marker_kind kind,
 
 	warn[0] = '\0';
 	f.v = calloc(nextra + 40, sizeof(*f.v));
-	f.own = calloc(40, sizeof(*f.own));
+	f.own = calloc(FIELDS_OWN, sizeof(*f.own));
 	if (!es || !f.v || !f.own) {
 		perr_set(e, "out of memory");
 		goto out;
@@ -98,6 +135,7 @@ int mark_session(const struct collector_info *col, enum marker_kind kind,
 			if (strchr(p, '='))
 				add(&f, "%s%s", p, "");
 	}
+	bound(&f, col->logset, session);
 	rc = control_mark_to(col, 0, kind, session, text, f.v, f.n, e);
 	if (watched) {
 		free(req);

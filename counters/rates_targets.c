@@ -10,9 +10,11 @@
  * again, gives unknown (NAN) for that interval, never a delta across the
  * two (rates_device_deltas). Widths, from the kernel's types: mountstats
  * prints bytes, rtt, execute and bklog_u as u64 and ops, ntrans and sends
- * as unsigned long (the kernel's word); CIFS, st and fc_host counters
- * going back are resets (cifs/Stats is reset by a write to it, st's are
- * atomic64, fc_host's u64 are reset by reset_statistics).
+ * as unsigned long (the kernel's word); cifs/Stats prints bytes as u64
+ * and SMBs and reconnects as atomic_t (32 bits, which wrap); other CIFS,
+ * st and fc_host counters going back are resets (cifs/Stats is reset by
+ * a write to it, st's are atomic64, fc_host's u64 are reset by
+ * reset_statistics).
  */
 #include "rates.h"
 #include "rates_int.h"
@@ -101,7 +103,10 @@ static int do_cifs(const struct raw_snapshot *prev,
 		   const struct raw_snapshot *cur, double dt,
 		   struct sample *out)
 {
-	static const int bits[4] = { 64, 64, 64, 64 };
+	/* the kernel's widths: bytes are u64 (%llu), SMBs and the
+	 * reconnects atomic_t, kept by the parser as their 32-bit pattern:
+	 * those wrap as 32 bits, and a wrap is not a reset */
+	static const int bits[4] = { 64, 64, 32, 32 };
 
 	for (size_t i = 0; i < cur->ncifs; i++) {
 		const struct cifs_raw *c = &cur->cifs[i], *p;
@@ -123,7 +128,8 @@ static int do_cifs(const struct raw_snapshot *prev,
 						 c->smbs, c->reconnects };
 
 			/* every counter of the file is reset together by a
-			 * write to it: one going back is that, not a wrap */
+			 * write to it: bytes going back, or two counters at
+			 * once, are that, not a wrap (rates_device_deltas) */
 			rates_device_deltas(0, 0, pv, cv, bits, 4, d);
 		}
 		iv->v[0] = d[0] / dt;

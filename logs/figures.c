@@ -1,11 +1,13 @@
 /*
  * figures.c - the figures file beside a marker (markers.h, "Figures
- * beside a marker"): writing one for perflog run, merging one into its
- * marker for every reader.
+ * beside a marker"): what fits a marker's line, writing the file for
+ * perflog run and a server's mark --remote, merging one into its marker
+ * for every reader.
  */
 #define _GNU_SOURCE
 #include "markers.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +18,36 @@
 
 #define FIGURES_HEADER "# perflog figures 1\n"
 #define FIGURES_MAX (64u << 20)	/* a reader reads no more than this */
+
+int markers_inline_field(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+
+	if (!eq || strlen(eq + 1) > MARKERS_INLINE_VALUE)
+		return 0;
+	if (!strncmp(kv, "client.", 7) && isdigit((unsigned char)kv[7]))
+		return 0;
+	return 1;
+}
+
+int markers_fit_line(const char *const *extra, size_t n)
+{
+	size_t len = 0;
+
+	if (n > MARKERS_INLINE_FIELDS)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(extra[i], '=');
+		char *e;
+
+		if (eq && strlen(eq + 1) > MARKERS_INLINE_VALUE)
+			return 0;
+		e = markers_escape(extra[i]);
+		len += e ? strlen(e) + 1 : MARKERS_INLINE_LINE;
+		free(e);
+	}
+	return len <= MARKERS_INLINE_LINE;
+}
 
 /* "PREFIX-LABEL.EXT" (PREFIX-LABEL-K.EXT for k > 1), the label kept to
  * [A-Za-z0-9._-]. */

@@ -123,6 +123,19 @@ char *markers_read_beside(const char *dir, const char *name,
 			  const char *prefix, size_t max, size_t *len,
 			  struct perr *e);
 
+/* What fits a marker's line: its extra fields escaped in 8 KiB, at most
+ * 128 of them, none over 1 KiB. Past that every field goes to a figures
+ * file and the line keeps the short ones (markers_inline_field, at most
+ * MARKERS_INLINE_FIELDS - 2 of them, room for figures= and its error). */
+#define MARKERS_INLINE_LINE 8192
+#define MARKERS_INLINE_FIELDS 128
+#define MARKERS_INLINE_VALUE 1024
+/* 1 when extra[0..n) fits one marker line, else 0. */
+int markers_fit_line(const char *const *extra, size_t n);
+/* 1 when "KEY=VALUE" stays in the line beside a figures file: a short
+ * value, and not one of the per-summary client.N.* figures. */
+int markers_inline_field(const char *kv);
+
 /* Write extra[0..n) to a new figures file of DIR for session label; its
  * name (to put in the marker as figures=NAME) goes to name. 0, or -1. */
 int markers_write_figures(const char *dir, const char *label,

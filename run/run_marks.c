@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INLINE_LINE 8192	/* escaped bytes of extras kept in the line */
-#define INLINE_FIELDS 128
-#define INLINE_VALUE 1024
 #define TEXT_MAX 1024
 
 void run_extra_add(struct run_extras *x, const char *fmt, ...)
@@ -109,37 +106,6 @@ char *run_marker_text(const char *s)
 	return t;
 }
 
-/* A field kept in the line when the rest goes to a figures file: short,
- * and not one of the per-summary client.N.* figures. */
-static int short_field(const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-
-	if (!eq || strlen(eq + 1) > INLINE_VALUE)
-		return 0;
-	if (!strncmp(kv, "client.", 7) && isdigit((unsigned char)kv[7]))
-		return 0;
-	return 1;
-}
-
-static int fits_inline(const struct run_extras *x)
-{
-	size_t len = 0;
-
-	if (x->n > INLINE_FIELDS)
-		return 0;
-	for (size_t i = 0; i < x->n; i++) {
-		char *e = markers_escape(x->v[i]);
-
-		len += e ? strlen(e) + 1 : INLINE_LINE;
-		free(e);
-		if (!short_field(x->v[i]) && strchr(x->v[i], '=') &&
-		    strlen(strchr(x->v[i], '=') + 1) > INLINE_VALUE)
-			return 0;
-	}
-	return len <= INLINE_LINE;
-}
-
 /* Through the collector, else straight into markers.tsv. */
 static int write_marker(const struct collector_info *col, double when,
 			enum marker_kind kind, const char *session,
@@ -173,11 +139,11 @@ int run_mark_at(const struct collector_info *col, double when,
 	struct perr fe;
 	int rc;
 
-	if (fits_inline(x))
+	if (markers_fit_line((const char *const *)x->v, x->n))
 		return write_marker(col, when, kind, session, text,
 				    (const char *const *)x->v, x->n, e);
-	for (size_t i = 0; i < x->n && keep.n < INLINE_FIELDS - 2; i++)
-		if (short_field(x->v[i]))
+	for (size_t i = 0; i < x->n && keep.n < MARKERS_INLINE_FIELDS - 2; i++)
+		if (markers_inline_field(x->v[i]))
 			run_extra_add(&keep, "%s", x->v[i]);
 	if (markers_write_figures(col->logset, session,
 				  (const char *const *)x->v, x->n, name,

@@ -12,27 +12,20 @@
  * remote perflog's start all happen before "hello" is answered, outside
  * every measured trip. The clock compared is the local collector's (its
  * offset to ours is measured over its socket first, in microseconds), so
- * both sets' markers and rows are related by one number.
+ * both sets' markers and rows are related by one number. Each server's
+ * ssh, its pipes and the poll loop are run_remote_io.c's.
  */
 #define _GNU_SOURCE
-#include "run_remote.h"
+#include "run_remote_int.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define ME "perflog run"
-
-enum { ST_IDLE, ST_HELLO, ST_PING, ST_READY, ST_MARK, ST_FAILED };
-
 
 int remotes_add(struct remotes *rs, const char *arg, struct perr *e)
 {
@@ -100,123 +93,11 @@ static double now_local(const struct remotes *rs)
 	return util_walltime() + rs->local_off;
 }
 
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-/* Kill the ssh (its whole session: setsid made it a group) and reap. */
-static void reap(struct remote *r, int kill_it, int *status)
-{
-	int st = 0;
-
-	close_fd(&r->in);
-	close_fd(&r->out);
-	close_fd(&r->err);
-	if (r->pid > 0) {
-		if (kill_it)
-			kill(-r->pid, SIGKILL);
-		while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
-			;
-	}
-	r->pid = 0;
-	if (status)
-		*status = st;
-}
-
-static void fail(struct remote *r, const char *why)
-{
-	int st;
-
-	if (r->state == ST_FAILED)
-		return;
-	reap(r, 1, &st);
-	util_strlcpy(r->error, why, sizeof(r->error));
-	r->state = ST_FAILED;
-}
-
-static void send_line(struct remote *r, const char *s)
-{
-	size_t len = strlen(s);
-	char *buf = malloc(len + 2);
-	ssize_t w;
-
-	if (!buf) {
-		fail(r, "out of memory");
-		return;
-	}
-	memcpy(buf, s, len);
-	buf[len++] = '\n';
-	/* non-blocking: a full pipe is a server that does not read */
-	while ((w = write(r->in, buf, len)) < 0 && errno == EINTR)
-		;
-	free(buf);
-	if (w != (ssize_t)len)
-		fail(r, w < 0 && errno != EAGAIN ? strerror(errno)
-					       : "the server does not read");
-}
-
-static int spawn(struct remotes *rs, struct remote *r)
-{
-	const char *argv[6] = { "perflog", "mark", "--remote", NULL, NULL, NULL };
-	int pin[2], pout[2], perr_[2];
-	char *remote_cmd, *script;
-
-	if (r->dir[0])
-		argv[3] = "-d", argv[4] = r->dir;
-	remote_cmd = run_cmdline((char **)argv);
-	if (!remote_cmd || asprintf(&script, "exec %s \"$@\"", rs->ssh) < 0) {
-		free(remote_cmd);
-		fail(r, "out of memory");
-		return -1;
-	}
-	if (pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 ||
-	    pipe2(perr_, O_CLOEXEC) < 0) {
-		free(remote_cmd);
-		free(script);
-		fail(r, strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	r->pid = fork();
-	if (r->pid == 0) {
-		/* a session of its own: no terminal to prompt on, and our
-		 * terminal's Ctrl-C is the command's, not ssh's */
-		setsid();
-		dup2(pin[0], 0);
-		dup2(pout[1], 1);
-		dup2(perr_[1], 2);
-		execl("/bin/sh", "sh", "-c", script, "perflog-ssh", r->host,
-		      remote_cmd, (char *)NULL);
-		_exit(127);
-	}
-	free(remote_cmd);
-	free(script);
-	close(pin[0]);
-	close(pout[1]);
-	close(perr_[1]);
-	r->in = pin[1];
-	r->out = pout[0];
-	r->err = perr_[0];
-	if (r->pid < 0) {
-		r->pid = 0;
-		fail(r, strerror(errno));
-		return -1;
-	}
-	fcntl(r->in, F_SETFL, O_NONBLOCK);
-	r->state = ST_HELLO;
-	r->nline = r->nerr = 0;
-	r->errtail[0] = '\0';
-	send_line(r, "hello");
-	return 0;
-}
 
 static void ping(struct remotes *rs, struct remote *r)
 {
 	r->sent = now_local(rs);
-	send_line(r, "ping");
+	remote_send(r, "ping");
 }
 
 /* One line from the server's perflog mark --remote. */
@@ -227,7 +108,7 @@ static void on_line(struct remotes *rs, struct remote *r, char *line)
 	if (!strncmp(line, "error ", 6)) {
 		char *u = markers_unescape(line + 6);
 
-		fail(r, u ? u : line + 6);
+		remote_fail(r, u ? u : line + 6);
 		free(u);
 		return;
 	}
@@ -237,7 +118,7 @@ static void on_line(struct remotes *rs, struct remote *r, char *line)
 			char why[600];
 
 			snprintf(why, sizeof(why), "unexpected answer '%.80s'", line);
-			fail(r, why);
+			remote_fail(r, why);
 			return;
 		}
 		r->state = ST_PING;
@@ -245,7 +126,7 @@ static void on_line(struct remotes *rs, struct remote *r, char *line)
 		return;
 	case ST_PING:
 		if (strncmp(line, "pong ", 5)) {
-			fail(r, "unexpected answer to ping");
+			remote_fail(r, "unexpected answer to ping");
 			return;
 		}
 		r->s[r->ns++] = (struct clock_sample){ r->sent,
@@ -265,7 +146,7 @@ static void on_line(struct remotes *rs, struct remote *r, char *line)
 				     sizeof(r->warning));
 			free(u);
 		} else if (strcmp(line, "ok")) {
-			fail(r, "unexpected answer to mark");
+			remote_fail(r, "unexpected answer to mark");
 			return;
 		}
 		r->state = ST_READY;
@@ -275,133 +156,6 @@ static void on_line(struct remotes *rs, struct remote *r, char *line)
 	}
 }
 
-/* One read of r's stderr, its last line kept as the reason of a failure;
- * 0 at its end (closed) or when nothing is there (non-blocking). */
-static int drain_err(struct remote *r)
-{
-	char buf[4096];
-	ssize_t n = read(r->err, buf, sizeof(buf));
-
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	if (n <= 0) {
-		close_fd(&r->err);
-		return 0;
-	}
-	for (ssize_t i = 0; i < n; i++) {
-		if (buf[i] == '\n' || buf[i] == '\r') {
-			r->nerr = 0;	/* next line starts */
-			continue;
-		}
-		if (r->nerr == 0)
-			r->errtail[0] = '\0';
-		if (r->nerr + 1 < sizeof(r->errtail)) {
-			r->errtail[r->nerr++] = buf[i];
-			r->errtail[r->nerr] = '\0';
-		}
-	}
-	return 1;
-}
-
-/* Read what r's stdout or stderr has; lines to on_line, stderr's last
- * line kept as the reason of a failure. */
-static void on_readable(struct remotes *rs, struct remote *r, int which)
-{
-	char buf[4096];
-	ssize_t n;
-
-	if (which == 2) {
-		drain_err(r);
-		return;
-	}
-	n = read(r->out, buf, sizeof(buf));
-	if (n <= 0) {
-		char why[600];
-		int st;
-
-		/* it ended without answering: ssh or the shell said why,
-		 * on a stderr poll may not have shown us yet (both pipes
-		 * readable at once, stdout taken first). ssh closed stdout
-		 * by exiting, which closed stderr with it: what is in the
-		 * pipe now is all there is, read before reap closes it */
-		if (r->err >= 0) {
-			fcntl(r->err, F_SETFL, O_NONBLOCK);
-			while (r->err >= 0 && drain_err(r))
-				;
-		}
-		reap(r, 0, &st);
-		if (r->errtail[0])
-			snprintf(why, sizeof(why), "%s", r->errtail);
-		else if (WIFEXITED(st))
-			snprintf(why, sizeof(why), "ssh exited with status %d",
-				 WEXITSTATUS(st));
-		else
-			snprintf(why, sizeof(why), "ssh was killed");
-		fail(r, why);
-		return;
-	}
-	for (ssize_t i = 0; i < n && r->state != ST_FAILED; i++) {
-		if (buf[i] != '\n') {
-			if (r->nline + 1 < sizeof(r->line))
-				r->line[r->nline++] = buf[i];
-			continue;
-		}
-		r->line[r->nline] = '\0';
-		r->nline = 0;
-		on_line(rs, r, r->line);
-	}
-}
-
-static int waiting(const struct remote *r)
-{
-	return r->state == ST_HELLO || r->state == ST_PING ||
-	       r->state == ST_MARK;
-}
-
-/* Until no server waits for an answer, or the deadline: then whoever
- * still waits is killed. */
-static void pump(struct remotes *rs)
-{
-	for (;;) {
-		struct pollfd p[2 * RUN_REMOTE_MAX];
-		struct remote *who[2 * RUN_REMOTE_MAX];
-		int which[2 * RUN_REMOTE_MAX];
-		nfds_t np = 0;
-		double left = rs->deadline - util_monotonic();
-
-		for (size_t i = 0; i < rs->n; i++) {
-			struct remote *r = &rs->v[i];
-
-			if (!waiting(r))
-				continue;
-			who[np] = r, which[np] = 1;
-			p[np++] = (struct pollfd){ .fd = r->out, .events = POLLIN };
-			if (r->err >= 0) {
-				who[np] = r, which[np] = 2;
-				p[np++] = (struct pollfd){ .fd = r->err,
-							   .events = POLLIN };
-			}
-		}
-		if (!np)
-			return;
-		if (left <= 0) {
-			char why[128];
-
-			snprintf(why, sizeof(why), "no answer within %g s (killed)",
-				 rs->timeout);
-			for (size_t i = 0; i < rs->n; i++)
-				if (waiting(&rs->v[i]))
-					fail(&rs->v[i], why);
-			return;
-		}
-		if (poll(p, np, (int)(left * 1000) + 1) < 0 && errno != EINTR)
-			return;
-		for (nfds_t i = 0; i < np; i++)
-			if (p[i].revents && waiting(who[i]) &&
-			    (which[i] == 2 ? who[i]->err : who[i]->out) == p[i].fd)
-				on_readable(rs, who[i], which[i]);
-	}
-}
 
 /* quit, and the end of its input; reaped by the deadline or killed. */
 static void close_all(struct remotes *rs)
@@ -411,8 +165,8 @@ static void close_all(struct remotes *rs)
 
 		if (r->state != ST_READY)
 			continue;
-		send_line(r, "quit");
-		close_fd(&r->in);
+		remote_send(r, "quit");
+		remote_close_fd(&r->in);
 	}
 	for (size_t i = 0; i < rs->n; i++) {
 		struct remote *r = &rs->v[i];
@@ -421,11 +175,11 @@ static void close_all(struct remotes *rs)
 		       waitpid(r->pid, NULL, WNOHANG) == 0)
 			usleep(5000);
 		if (r->pid > 0 && util_monotonic() >= rs->deadline)
-			reap(r, 1, NULL);
+			remote_reap(r, 1, NULL);
 		else if (r->pid > 0)
 			r->pid = 0;	/* reaped above */
-		close_fd(&r->out);
-		close_fd(&r->err);
+		remote_close_fd(&r->out);
+		remote_close_fd(&r->err);
 		if (r->state == ST_READY)
 			r->state = ST_IDLE;
 	}
@@ -448,9 +202,12 @@ static void connect_all(struct remotes *rs)
 		r->ns = 0;
 		r->have_fit = 0;
 		r->error[0] = r->warning[0] = '\0';
-		spawn(rs, r);
+		if (remote_spawn(rs, r) == 0) {
+			r->state = ST_HELLO;
+			remote_send(r, "hello");
+		}
 	}
-	pump(rs);
+	remotes_pump(rs, on_line);
 }
 
 /* The local marker's fields (run_remote.h); a warning for each failure. */
@@ -515,7 +272,7 @@ static void mark_all(struct remotes *rs, const char *kind, const char *session,
 		line = malloc(len);
 		if (!line) {
 			run_extras_free(&f);
-			fail(r, "out of memory");
+			remote_fail(r, "out of memory");
 			continue;
 		}
 		p = line + sprintf(line, "mark %s", kind);
@@ -528,10 +285,10 @@ static void mark_all(struct remotes *rs, const char *kind, const char *session,
 		}
 		run_extras_free(&f);
 		r->state = ST_MARK;
-		send_line(r, line);
+		remote_send(r, line);
 		free(line);
 	}
-	pump(rs);
+	remotes_pump(rs, on_line);
 	for (size_t i = 0; i < rs->n; i++)
 		if (rs->v[i].warning[0])
 			fprintf(stderr, ME ": server %s: %s\n", rs->v[i].arg,

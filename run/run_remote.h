@@ -47,6 +47,8 @@ struct remote {
 	char host[256], dir[PATH_MAX];
 	pid_t pid;		/* the ssh (its process group), 0 none */
 	int in, out, err;	/* its stdin, stdout, stderr; -1 closed */
+	char *obuf;		/* requests not yet written whole: stdin is */
+	size_t olen, ooff;	/* non-blocking, the rest waits for POLLOUT */
 	int state;		/* run_remote.c */
 	char line[8192];	/* stdout read so far */
 	size_t nline;

@@ -57,6 +57,27 @@ static void add_to(uint64_t *dst, uint64_t v, int first)
 		*dst += v;
 }
 
+/* The share's name after "N) ": the tree name as printed (%s), to the
+ * tab of "\tDISCONNECTED " or the end of the line, so a name with a
+ * space ("\\nas\Backup Share") is whole and not merged with another
+ * of the same first word; trailing blanks are not part of it (Windows
+ * drops them from a share's name). 0, or -1 when empty or too long. */
+static int share_name(const char *q, char *name)
+{
+	size_t len;
+
+	while (*q == ' ')
+		q++;
+	len = strcspn(q, "\t\n");
+	while (len > 0 && procfs_blank(q[len - 1]))
+		len--;
+	if (len == 0 || len >= SRC_NAME_MAX)
+		return -1;
+	memcpy(name, q, len);
+	name[len] = '\0';
+	return 0;
+}
+
 /* "N) \\server\share": the share's entry (a new one, or the one of the
  * same name listed before); NULL when malformed. */
 static struct cifs_raw *share_line(const char *q, struct raw_snapshot *s,
@@ -70,7 +91,7 @@ static struct cifs_raw *share_line(const char *q, struct raw_snapshot *s,
 	if (*q != ')')
 		return NULL;
 	q++;
-	if (procfs_parse_name(&q, name) < 0 || name[0] != '\\')
+	if (share_name(q, name) < 0 || name[0] != '\\')
 		return NULL;
 	for (size_t i = 0; i < s->ncifs; i++)
 		if (!strcmp(s->cifs[i].name, name)) {
@@ -116,8 +137,13 @@ int procfs_parse_cifs(char *buf, size_t len, struct raw_snapshot *s)
 			continue;
 		if (!strncmp(q, "SMBs:", 5)) {
 			q += 5;
-			if (parse_i32(&q, &a) == 0)
+			/* a share listed twice: the sum of two 32-bit
+			 * counters wraps as one */
+			if (parse_i32(&q, &a) == 0) {
 				add_to(&c->smbs, a, first);
+				if (c->smbs != SRC_NA)
+					c->smbs &= 0xffffffffu;
+			}
 		} else if (!strncmp(q, "Bytes read:", 11)) {
 			q += 11;
 			if (procfs_parse_u64(&q, &a) == 1 &&

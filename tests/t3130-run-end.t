@@ -10,6 +10,7 @@
 #     for it (39.6 s for a `sleep 1` at -i 30; at -i 150 "no reply"):
 #     sync, watch and unwatch are answered at once, and the end marker is
 #     stamped when the command ended
+#   - nor does a run that starts its own collector (issue 31 item 9)
 #   - SIGTERM, SIGHUP and SIGINT (kill(2)) to run reach the command and
 #     end the run promptly, its session closed
 . "$(dirname "$0")/lib.sh"
@@ -91,6 +92,37 @@ d=$(awk -v b="$b" -v e="$e" 'BEGIN { printf "%.3f\n", e - b }')
 ok "the end marker is stamped when the command ended (end - begin = $d s)" \
 	sh -c "awk -v d='$d' 'BEGIN { exit !(d >= 0.9 && d < 2.5) }'"
 is "$(grep -c 'no reply' $SCRATCH/early.err)" 0 'no "no reply" from the collector'
+
+# --- a run that starts its own collector does not wait for its first
+# sample (issue 31 item 9: -i 150 took 140 s, -i 60 32 s): the command
+# starts at once, the session's first row is the collector's next sample
+# (as when joining). Past :35 of the minute the run waits for the next
+# one, so that a run that waited for the minute's boundary would take
+# 25 s or more
+s=$(date +%S); s=${s#0}
+[ "$s" -gt 35 ] && sleep $((62 - s))
+t0=$(now)
+timeout -k 5 100 $PERFLOG run -i 60 -o $SCRATCH/own60 -l quick -- true 2>$SCRATCH/quick.err
+st=$?
+took=$(since "$t0")
+is "$st" 0 'run -i 60 that starts its collector: status'
+ok "it returns at once, not at the first sample (took $took s)" lt "$took" 20
+Q=$(ls -d $SCRATCH/own60/*/ 2>/dev/null | head -n 1)
+ok 'the collector it started stopped with it' \
+	wait_for 10 sh -c "! $PERFLOG status | grep -q '$SCRATCH/own60/'"
+is "$(grep -cP '\t(begin|end)\tquick\t' "${Q}markers.tsv")" 2 'its begin and end markers are written'
+$PERFLOG report "$Q" >$SCRATCH/quick.rep 2>&1
+is "$?" 0 'the report of its log set works'
+like "$(cat $SCRATCH/quick.rep)" 'Session quick' 'and shows the session'
+# rows: the begin marker comes before the log set's first row
+$PERFLOG run -i 2 -o $SCRATCH/own2 -l rows -- sleep 5 2>/dev/null
+R=$(ls -d $SCRATCH/own2/*/ | head -n 1)
+$PERFLOG export "$R" --csv $SCRATCH/rows.csv
+first=$(sed -n 2p $SCRATCH/rows.csv | cut -d, -f1 | tr -d '"')
+first=$(date -u -d "${first%Z}Z" +%s 2>/dev/null)
+b=$(stamp "$R" begin rows)
+ok "the begin marker ($b) is before the first row ($first)" lt "$b" "${first:-0}"
+ok 'the rows have Process(rows)' sh -c "head -n 1 $SCRATCH/rows.csv | grep -qF 'Process(rows)'"
 
 # the run that started its collector releases it, even when signalled
 $PERFLOG run -i 1 -o $SCRATCH/own -l own -- sleep 60 2>/dev/null & rp=$!

@@ -9,12 +9,16 @@
 # mark --watch UNIT.service a unit's cgroup (one made here); a
 # stopped sshd costs one warning and the local session stays whole; a
 # server that accepts the connection and says nothing does not hold the
-# run past the connect timeout.
+# run past the connect timeout; its error names a DIR as given; a
+# command line longer than the pipe reaches the server whole.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib-hosts.sh"
 trap 'stop_server_host; _cleanup' EXIT
 
-SRV_TIMEOUT=3
+# each step's deadline (the ssh's ConnectTimeout): a login over the veth
+# took 4.0-5.8 s at a load average of 17 on 2 cores (3 s lost every
+# server's session); only a failure waits for it
+SRV_TIMEOUT=15
 start_server_host
 CLI_NAME=$(hostname)
 echo 30 > "$SRV_DIR/clock"
@@ -71,6 +75,26 @@ is "$(field "$SRV_SET" begin bk watch)" "name=$COMM" "server's begin marker: wat
 d=$(awk -v a="$(stamp "$SRV_SET" begin bk)" -v b="$(stamp "$CLI_SET" begin bk)" 'BEGIN { printf "%.3f", a - b }')
 ok "server's begin stamped 30 s after the client's (by its clock): $d" \
 	awk -v d="$d" 'BEGIN { exit !(d > 28.5 && d < 30.5) }'
+# --- a command line longer than the pipe (issue 31 item 3: a tar of
+# 3,500 paths, 84 KB of client.cmd, lost the server's session: "the
+# server does not read"): the whole line is written under the deadline,
+# and the server keeps client.cmd in a figures file beside its marker ---
+set -- $(seq -f '/data/backup/projects/f%05g' 1 3500)
+$PERFLOG run -o "$CLI_SET" -l long --server "$SRV_ADDR:$SRV_DIR/logs" -- true "$@" \
+	2>$SCRATCH/long.err
+is "$?" 0 "a run of $(($# + 1)) words ($(echo "$*" | wc -c) bytes): the run succeeds"
+is "$(head -c 300 $SCRATCH/long.err)" '' 'no warning'
+for kind in begin end; do
+	fig=$(field "$SRV_SET" $kind long figures)
+	ok "server's $kind marker names a figures file ($fig)" test -n "$fig" -a -f "$SRV_SET/$fig"
+	ok "which holds the whole client.cmd" \
+		grep -q "^client.cmd=true /data/backup/projects/f00001 .*/f03500\$" "$SRV_SET/${fig:-none}"
+	is "$(field "$SRV_SET" $kind long peer)" "$CLI_NAME" "server's $kind marker keeps its short fields (peer)"
+done
+ok "the server's marker lines stay short (under 8 KiB)" \
+	awk -F '\t' '$3 == "long" && length > 8192 { bad = 1 } END { exit bad }' "$SRV_SET/markers.tsv"
+set --
+
 # the watched process's bytes in the server's log set
 srv "perflog stop $SRV_SET" >/dev/null
 $PERFLOG export "$SRV_SET" --csv $SCRATCH/srv.csv
@@ -114,6 +138,18 @@ is "$?" 0 'a unit that is not running: not a failure'
 like "$(cat $SCRATCH/nounit.err)" 'nosuch.*not watched' 'one warning'
 like "$(field "$CLI_SET" begin nounit watch.error)" 'no cgroup' 'the begin marker says why'
 $PERFLOG mark -d "$CLI_SET" --end -s nounit "none"
+
+# --- the server's error as it said it: a DIR with backslashes (issue 31
+# item 8: "\n" was a line break and "\x41" an A, in the warning and in
+# peer.error) ---
+BS='/tmp/no\new\x41dir'
+$PERFLOG run -o "$CLI_SET" -l bs --server "$SRV_ADDR:$BS" -- true 2>$SCRATCH/bs.err
+is "$?" 0 'a server DIR no collector logs under: the run succeeds'
+is "$(wc -l < $SCRATCH/bs.err)" 1 'one warning line'
+ok "it names the DIR as given" \
+	grep -qF "no collector is logging under '$BS'" $SCRATCH/bs.err
+ok 'and so does the begin marker (escaped in markers.tsv)' \
+	grep -qF "peer.error=no collector is logging under '$(printf '%s' "$BS" | sed 's/\\/\\\\/g')'" "$CLI_SET/markers.tsv"
 
 # --- a server that accepts the connection and never speaks ---
 PORT=2222

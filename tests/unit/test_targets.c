@@ -193,6 +193,43 @@ static void test_rates(void)
 	snapshot_free(&c);
 }
 
+/* SMB shares whose names have a space (tree_name runs to the end of the
+ * line or to the tab before DISCONNECTED) and a share whose SMBs counter,
+ * an atomic_t, wraps past 2^32 (printed %d: -100 -> 50) while its bytes,
+ * u64, cross 2^32 without wrapping: s1 -> s2, dt 1 s. */
+static void test_smb_names_wrap(void)
+{
+	struct raw_snapshot a = { 0 }, b = { 0 };
+	struct sample out = { 0 };
+	const double *v;
+
+	if (load(FIXTURES "/s1", 0, &a) || load(FIXTURES "/s2", 1, &b)) {
+		OK(0, "fixtures s1, s2 load");
+		return;
+	}
+	EQ_INT(a.ncifs, 3, "two shares named alike up to a space stay two");
+	EQ_STR(a.cifs[0].name, "\\\\nas\\Backup Share",
+	       "a share name with a space is whole");
+	EQ_STR(a.cifs[1].name, "\\\\nas\\Backup Archive",
+	       "and so is one DISCONNECTED (the tab ends the name)");
+	OK(a.ncifs == 3 && a.cifs[0].smbs == 1000 && a.cifs[1].smbs == 2000,
+	   "each has its own numbers, not their sum");
+	OK(rates_compute(&a, &b, &out) == 0, "s1 -> s2");
+	v = vals(&out, OBJ_CIFS, "\\\\nas\\Backup Share");
+	EQ_DBL(v[1], 1048576, TOL, "Backup Share: its bytes written/s");
+	EQ_DBL(v[2], 10, TOL, "Backup Share: its SMBs/s");
+	v = vals(&out, OBJ_CIFS, "\\\\nas\\Backup Archive");
+	EQ_DBL(v[1], 0, TOL, "Backup Archive: idle, 0 B/s");
+	v = vals(&out, OBJ_CIFS, "\\\\nas\\busy");
+	EQ_DBL(v[2], 150, TOL, "SMBs (atomic_t) wrap as 32 bits: -100 -> 50 is +150");
+	EQ_DBL(v[0], 65536, TOL, "bytes read (u64) across 2^32 in the same "
+	       "interval: +65536, the interval kept");
+	EQ_DBL(v[3], 0, TOL, "no reconnects");
+	sample_free(&out);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
 /* Synthetic: a 32-bit kernel's ops counter wraps (unsigned long), a
  * 64-bit rtt counter going back alone is a reset. */
 static void test_synthetic(void)
@@ -328,5 +365,6 @@ int main(void)
 	test_bad();
 	test_rates();
 	test_synthetic();
+	test_smb_names_wrap();
 	return done_testing();
 }
