@@ -70,6 +70,17 @@ void import_set_free(struct import_set *s)
 
 /* ---- local time ---- */
 
+int import_days_in_month(int year, int mon)
+{
+	static const int days[12] = { 31, 28, 31, 30, 31, 30,
+				       31, 31, 30, 31, 30, 31 };
+	int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+
+	if (mon < 1 || mon > 12)
+		return 0;
+	return days[mon - 1] + (mon == 2 && leap);
+}
+
 /* TZ set to tz for the conversions below, and put back after. */
 struct zone_env {
 	char *saved;
@@ -134,7 +145,7 @@ int import_local_time(const char *tz, int year, int mon, int mday,
 	double isec = floor(sec), t;
 
 	if (year < 1970 || year > 9999 || mon < 1 || mon > 12 || mday < 1 ||
-	    mday > 31 || hour < 0 || hour > 23 || min < 0 || min > 59 ||
+	    mday > import_days_in_month(year, mon) || hour < 0 || hour > 23 || min < 0 || min > 59 ||
 	    !(sec >= 0 && sec < 61))
 		return -1;
 	memset(&tm, 0, sizeof(tm));
