@@ -20,10 +20,11 @@ is "$first" '"(PDH-CSV 4.0) (Coordinated Universal Time)(0)"' 'first cell is rel
 is "$(head -1 $SCRATCH/pdh.csv | cut -d, -f2 | sed 's/\\\\\([^\\]*\)\\.*/\1/')" "\"$host" \
 	'columns are \\HOST\Object(Instance)\Counter'
 is "$(grep -vc $'\r$' $SCRATCH/pdh.csv)" 0 'CRLF line ends'
+rows=$(awk 'END { print NR - 1 }' $SCRATCH/pdh.csv 2>/dev/null)
 bad=$(tr -d '\r' < $SCRATCH/pdh.csv | awk -F'","' 'NR > 1 && ($1 !~ /^"[0-1][0-9]\/[0-3][0-9]\/20[0-9][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9]\.[0-9][0-9][0-9]$/) { n++ } END { print n + 0 }')
-is "$bad" 0 'every time is "MM/DD/YYYY HH:MM:SS.mmm"'
+is "$bad of ${rows:-0}" "0 of 120" 'every time is "MM/DD/YYYY HH:MM:SS.mmm" (120 rows)'
 unq=$(tr -d '\r' < $SCRATCH/pdh.csv | awk '{ if ($0 !~ /^".*"$/) n++; s = substr($0, 2, length($0) - 2); gsub(/""/, "", s); k = split(s, c, "\",\""); for (i = 1; i <= k; i++) if (c[i] ~ /"/) n++ } END { print n + 0 }')
-is "$unq" 0 'every cell quoted'
+is "$unq of ${rows:-0}" "0 of 120" 'every cell quoted'
 like "$(sed -n 2p $SCRATCH/pdh.csv)" '^"[^"]+"(,"[^"]*")+'$'\r''$' 'a row of quoted cells'
 "$PERFLOG" export $D --csv $SCRATCH/iso.csv
 is "$(wc -l < $SCRATCH/pdh.csv)" "$(wc -l < $SCRATCH/iso.csv)" 'as many rows as the ISO form'
