@@ -105,6 +105,15 @@ int import_local_time(const char *tz, int year, int mon, int mday,
 		      int hour, int min, double sec, double prev,
 		      double *out);
 
+/* TZ set to tz (NULL: left as it is) until import_zone_leave puts it
+ * back: a parser reading many local times of one zone sets it once. */
+struct import_zone {
+	char *saved;
+	int had, changed;
+};
+void import_zone_enter(struct import_zone *z, const char *tz);
+void import_zone_leave(struct import_zone *z);
+
 /* The days of month mon (1..12) of year: 28 to 31; 0 for no month. */
 int import_days_in_month(int year, int mon);
 

@@ -162,6 +162,7 @@ static int pass_zz(char *text, const char *name, const char *tz,
 		   struct import_set *s, long **tnums, struct perr *e)
 {
 	struct zz *z = NULL;
+	struct import_zone env = { 0 };
 	size_t nz = 0, cap = 0;
 	int lineno = 0, rc = -1;
 	char zone[128];
@@ -209,6 +210,7 @@ static int pass_zz(char *text, const char *name, const char *tz,
 	}
 	if (!tz)
 		tz = import_host_zone(zone, sizeof(zone));
+	import_zone_enter(&env, tz);
 	for (size_t i = 0; i < nz; i++) {
 		double t, prev = i ? s->snap[i - 1].t : 0;
 
@@ -238,6 +240,7 @@ static int pass_zz(char *text, const char *name, const char *tz,
 	}
 	rc = 0;
 out:
+	import_zone_leave(&env);
 	free(z);
 	return rc;
 }

@@ -511,6 +511,7 @@ int import_perfmon(const char *text, size_t len, const char *name,
 		   const char *tz, struct import_set *out, struct perr *e)
 {
 	struct pm pm = { 0 };
+	struct import_zone zone = { 0 };
 	char *copy, **f = NULL, *p;
 	size_t cap = 0;
 	int line = 0, rc = -1, have_header = 0;
@@ -555,6 +556,7 @@ int import_perfmon(const char *text, size_t len, const char *name,
 			if (header(&pm, f, (size_t)nf, out, e) < 0)
 				goto out;
 			have_header = 1;
+			import_zone_enter(&zone, pm.tz);
 		} else if ((size_t)nf < pm.ncol + 1 && !nl) {
 			strbuf_printf(&out->notes,
 				      "%s:%d: the last row is cut short: dropped\n",
@@ -579,6 +581,7 @@ next:
 		goto out;
 	rc = 0;
 out:
+	import_zone_leave(&zone);
 	free(pm.col);
 	free(f);
 	free(copy);
