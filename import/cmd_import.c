@@ -165,9 +165,11 @@ int cmd_import(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
+	}
+	/* the notes once every file is read: a file at fault is one line */
+	for (int i = 0; i < nfiles; i++)
 		if (sets[i].notes.len)
 			fprintf(stderr, "%s", sets[i].notes.p);
-	}
 	catch_signals();
 	o.stop = &import_signal;
 	/* runs of files that continue one another become one set */
