@@ -24,6 +24,9 @@
 #   perflog run --server-watch <TAB>, perflog mark --watch <TAB>
 #                                    running services (UNIT.service) and
 #                                    name=COMM of the running processes
+#   perflog export DIR --csv FILE --p<TAB>
+#                                    --pdh (relog's PDH-CSV form) and --png,
+#                                    from the usage line as every option
 #   -c, --csv, --listing ...         files; -o, --png, --html ... directories
 #
 # Option values go after a space (--png DIR), not after '='.

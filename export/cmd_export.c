@@ -1,5 +1,5 @@
 /*
- * cmd_export.c - `perflog export DIR --csv FILE|- [--from T] [--to T]`.
+ * cmd_export.c - `perflog export DIR --csv FILE|- [--pdh] [--from T] [--to T]`.
  *
  * Exit status: 0 done, 1 the log set or the output is at fault (one line
  * naming it), 2 usage. The output file is opened only once the log set has
@@ -31,13 +31,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog export DIR --csv FILE|- [--from TIME] [--to TIME] [--counters LIST]\n"
+		"usage: perflog export DIR --csv FILE|- [--pdh] [--from TIME] [--to TIME]\n"
+		"                      [--counters LIST]\n"
 		"       perflog export DIR --png OUTDIR [--session S] [--from TIME --to TIME]\n"
 		"                      [--width W --height H] [--counters LIST]\n"
 		"                      [--with SERVERDIR]... [--shift SET=SECONDS]...\n"
 		"\n"
 		"  --csv FILE   write the log set as CSV (\"-\" = standard output):\n"
 		"               time, then one column per counter, \\\\HOST\\Object(Instance)\\Counter\n"
+		"  --pdh        with --csv, relog's own form (PDH-CSV 4.0, times UTC as\n"
+		"               MM/DD/YYYY HH:MM:SS.mmm, every cell quoted): perfmon,\n"
+		"               relog and PAL open it, perflog import reads it back\n"
 		"  --from TIME  first row to write, ISO 8601 UTC (2026-11-30T04:50:00Z)\n"
 		"  --to TIME    last row to write\n"
 		"  --png OUTDIR one PNG per chart (export/png_export.h) and charts.tsv\n"
@@ -54,6 +58,7 @@ static void usage(FILE *f)
 
 struct options {
 	const char *dir, *csv, *png;
+	int pdh;		/* --pdh: the CSV in relog's form */
 	time_t from, to;
 	struct png_export_options po;
 	char **with;		/* --with sets */
@@ -80,6 +85,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "csv", required_argument, NULL, 'c' },
+		{ "pdh", no_argument, NULL, 'P' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 't' },
 		{ "png", required_argument, NULL, 'p' },
@@ -104,13 +110,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
-		if (c != 'h' && c != '?' && !*optarg) {
+		if (c != 'h' && c != '?' && c != 'P' && !*optarg) {
 			fprintf(stderr, "perflog export: --%s needs a value\n",
 				longopts[li].name);
 			return 2;
 		}
 		switch (c) {
 		case 'c': o->csv = optarg; break;
+		case 'P': o->pdh = 1; break;
 		case 'p': o->png = optarg; break;
 		case 's': o->po.session = optarg; break;
 		case 'C': o->po.counters = optarg; break;
@@ -138,6 +145,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (!o->dir) {
 		fprintf(stderr, "perflog export: no log set given\n");
 		usage(stderr);
+		return 2;
+	}
+	if (o->pdh && !o->csv) {
+		fprintf(stderr, "perflog export: --pdh is a form of the CSV: give --csv FILE|-\n");
 		return 2;
 	}
 	if (!o->csv && !o->png) {
@@ -273,17 +284,22 @@ static int export_csv(struct logset *ls, const struct options *o,
 	if (o->po.counters &&
 	    (ncols = pattern_select(logset_meta(ls), o->po.counters, &cols, e)) < 0)
 		return -1;
+	if (!cols) {
+		ncols = (long)logset_meta(ls)->ncounters;
+		cols = malloc((ncols ? (size_t)ncols : 1) * sizeof(*cols));
+		if (!cols)
+			return perr_set(e, "out of memory");
+		for (long i = 0; i < ncols; i++)
+			cols[i] = (size_t)i;
+	}
 	f = to_stdout ? stdout : fopen(o->csv, "w");
 	if (!f) {
 		free(cols);
 		return perr_set(e, "unable to write '%s': %s", o->csv,
 				strerror(errno));
 	}
-	if (cols)
-		rc = csv_export_columns(ls, f, name, o->from, o->to, cols,
-					(size_t)ncols, e);
-	else
-		rc = csv_export(ls, f, name, o->from, o->to, e);
+	rc = csv_export_form(ls, f, name, o->from, o->to, cols, (size_t)ncols,
+			     o->pdh ? CSV_PDH : CSV_ISO, e);
 	free(cols);
 	if (!to_stdout && fclose(f) != 0 && rc == 0)
 		rc = perr_set(e, "unable to write '%s': %s", o->csv,

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ static void usage(FILE *f)
 		"               first go through relog -f csv on Windows\n"
 		"  -o DIR       create the log sets under DIR (default ./logs)\n"
 		"  --tz ZONE    the zone nmon's local times are in (Europe/Berlin, UTC;\n"
-		"               default this host's); perfmon CSV says its own\n"
+		"               default this host's); perfmon CSV names its own, this\n"
+		"               overrides it\n"
 		"  --host NAME  the host the log set is of (default the file's)\n");
 }
 
@@ -52,6 +54,32 @@ static int zone_ok(const char *tz)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* SIGINT, SIGTERM, SIGHUP while a set is written: the write stops at
+ * its next row and removes the hidden set (importset.c), then the
+ * signal is raised again with its default action, so the caller sees
+ * the process end by it. A signal the caller ignored (nohup) stays
+ * ignored. STYLE 7: the handler only sets the flag. */
+static volatile sig_atomic_t import_signal;
+
+static void on_signal(int sig)
+{
+	import_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 static int parse_one(const char *path, const char *tz, struct import_set *s,
 		     enum import_format *fmt, struct perr *e)
 {
@@ -67,7 +95,7 @@ static int parse_one(const char *path, const char *tz, struct import_set *s,
 		rc = import_nmon(text, len, path, tz, s, e);
 		break;
 	case IMPORT_PERFMON:
-		rc = import_perfmon(text, len, path, s, e);
+		rc = import_perfmon(text, len, path, tz, s, e);
 		break;
 	case IMPORT_BLG:
 		perr_set(e, "%s: a binary perfmon log (BLG): run 'relog %s -f csv -o FILE.csv' on Windows and import the CSV",
@@ -137,9 +165,13 @@ int cmd_import(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
+	}
+	/* the notes once every file is read: a file at fault is one line */
+	for (int i = 0; i < nfiles; i++)
 		if (sets[i].notes.len)
 			fprintf(stderr, "%s", sets[i].notes.p);
-	}
+	catch_signals();
+	o.stop = &import_signal;
 	/* runs of files that continue one another become one set */
 	for (int i = 0; i < nfiles;) {
 		int j = i + 1;
@@ -161,6 +193,12 @@ int cmd_import(int argc, char **argv)
 		i = j;
 	}
 out:
+	if (import_signal) {
+		/* the hidden set is gone: end as the signal would have, now
+		 * (freeing a day of snapshots takes its time) */
+		signal(import_signal, SIG_DFL);
+		raise(import_signal);
+	}
 	for (int i = 0; i < nfiles; i++)
 		import_set_free(&sets[i]);
 	free(sets);

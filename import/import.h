@@ -24,6 +24,7 @@
 #ifndef PERFLOG_IMPORT_H
 #define PERFLOG_IMPORT_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "../common/strbuf.h"
@@ -66,9 +67,20 @@ int import_nmon(const char *text, size_t len, const char *name,
 		const char *tz, struct import_set *out, struct perr *e);
 
 /* Parse a perfmon CSV (relog -f csv, typeperf, esxtop -b): its zone is
- * in its header. 0, or -1 with e set. */
+ * in its header, a Windows zone name (winzone.c maps the common ones to
+ * the zone database, so a DST change within the file is placed by the
+ * zone's rules) and the bias at the log's start. tz (--tz), when not
+ * NULL, is the zone its local times are read in instead. 0, or -1 with
+ * e set. */
 int import_perfmon(const char *text, size_t len, const char *name,
-		   struct import_set *out, struct perr *e);
+		   const char *tz, struct import_set *out, struct perr *e);
+
+/* ---- winzone.c ---- */
+
+/* The zone database's name for a Windows zone name as perfmon writes it
+ * ("W. Europe Standard Time", "W. Europe Daylight Time", "Coordinated
+ * Universal Time"), or NULL when not in the table. */
+const char *import_windows_zone(const char *name);
 
 void import_set_free(struct import_set *s);
 
@@ -93,6 +105,18 @@ int import_local_time(const char *tz, int year, int mon, int mday,
 		      int hour, int min, double sec, double prev,
 		      double *out);
 
+/* TZ set to tz (NULL: left as it is) until import_zone_leave puts it
+ * back: a parser reading many local times of one zone sets it once. */
+struct import_zone {
+	char *saved;
+	int had, changed;
+};
+void import_zone_enter(struct import_zone *z, const char *tz);
+void import_zone_leave(struct import_zone *z);
+
+/* The days of month mon (1..12) of year: 28 to 31; 0 for no month. */
+int import_days_in_month(int year, int mon);
+
 /* The name of this host's zone ($TZ, else /etc/localtime's), for the
  * metadata. */
 const char *import_host_zone(char *buf, size_t n);
@@ -112,6 +136,10 @@ int import_finish(struct import_set *s, const char *name, struct perr *e);
 struct import_options {
 	const char *parent;	/* -o DIR (default ./logs) */
 	const char *host;	/* --host, NULL: the source's */
+	/* set by a signal handler (SIGINT, SIGTERM, SIGHUP): the write
+	 * stops at the next row, the hidden set is removed, -1 with
+	 * "interrupted"; NULL: not watched */
+	const volatile sig_atomic_t *stop;
 };
 
 /* Write sets[0..n) (snapshots of one host in time order, one step) as

@@ -220,6 +220,15 @@ static int check_order(const struct import_set *sets, size_t n,
 	return 0;
 }
 
+/* A signal came (cmd_import.c's handler): the set is given up. */
+static int stopped(const struct import_options *opt, struct perr *e)
+{
+	if (!opt->stop || !*opt->stop)
+		return 0;
+	perr_set(e, "interrupted: the set not written");
+	return 1;
+}
+
 int import_write(const struct import_set *sets, size_t n,
 		 const struct import_options *opt, char *dir, size_t dir_n,
 		 struct perr *e)
@@ -275,6 +284,8 @@ int import_write(const struct import_set *sets, size_t n,
 			const struct import_snap *p = &sets[i].snap[k];
 			double from = k ? p->from : i ? sets[i - 1].snap[sets[i - 1].n - 1].t : p->from;
 
+			if (stopped(opt, e))
+				goto out;
 			/* between files, the time neither logged is unknown */
 			if (i && !k && p->from > from)
 				from = p->from;
@@ -283,6 +294,8 @@ int import_write(const struct import_set *sets, size_t n,
 		}
 	rc = logset_close_writer(w, end, e);
 	w = NULL;
+	if (rc == 0 && stopped(opt, e))
+		rc = -1;
 	if (rc == 0)
 		rc = place(abs, tmpdir, hp, (time_t)floor(first) -
 			   (time_t)floor(first) % (time_t)lo.interval, dir,

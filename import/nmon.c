@@ -122,6 +122,12 @@ static int parse_zz(const char *line, int lineno, const char *name,
 	if (!z->mon)
 		return perr_set(e, "%s:%d: bad ZZZZ month '%s' (nmon writes JAN to DEC)",
 				name, lineno, mon);
+	/* mktime would take 31-NOV for 1-DEC, and import_finish would
+	 * then move every snapshot after it on by a day */
+	if (d > import_days_in_month(y, z->mon))
+		return perr_set(e, "%s:%d: bad ZZZZ date '%.20s' (%s %d has %d days)",
+				name, lineno, f[3], months[z->mon - 1], y,
+				import_days_in_month(y, z->mon));
 	z->line = lineno;
 	z->y = y;
 	z->d = d;
@@ -156,6 +162,7 @@ static int pass_zz(char *text, const char *name, const char *tz,
 		   struct import_set *s, long **tnums, struct perr *e)
 {
 	struct zz *z = NULL;
+	struct import_zone env = { 0 };
 	size_t nz = 0, cap = 0;
 	int lineno = 0, rc = -1;
 	char zone[128];
@@ -171,8 +178,17 @@ static int pass_zz(char *text, const char *name, const char *tz,
 			}
 			if (nl)
 				*nl = '\0';
-			if (parse_zz(p, lineno, name, &z[nz], e) < 0)
-				goto out;
+			if (parse_zz(p, lineno, name, &z[nz], e) < 0) {
+				if (nl)
+					goto out;
+				/* the file ends inside this ZZZZ line (nmon
+				 * still writing, or killed): a snapshot cut
+				 * short, dropped as its data lines would be */
+				strbuf_printf(&s->notes,
+					      "%s:%d: the last ZZZZ line is cut short ('%.30s'): its snapshot dropped\n",
+					      name, lineno, p);
+				break;
+			}
 			if (nl)
 				*nl = '\n';
 			nz++;
@@ -194,6 +210,7 @@ static int pass_zz(char *text, const char *name, const char *tz,
 	}
 	if (!tz)
 		tz = import_host_zone(zone, sizeof(zone));
+	import_zone_enter(&env, tz);
 	for (size_t i = 0; i < nz; i++) {
 		double t, prev = i ? s->snap[i - 1].t : 0;
 
@@ -223,6 +240,7 @@ static int pass_zz(char *text, const char *name, const char *tz,
 	}
 	rc = 0;
 out:
+	import_zone_leave(&env);
 	free(z);
 	return rc;
 }
@@ -412,6 +430,28 @@ static void drop_cut(struct import_set *s, const unsigned *count,
 	s->n--;
 }
 
+/* Columns a reader sees in the file and then misses in the report
+ * (transfers/s, Memory available n/a): said once, with the reason
+ * (counters/README.md "Imported counters", "Not mapped"). */
+static void note_unmapped(struct nmon_ctx *c, struct import_set *s)
+{
+	const struct nmon_header *mem = find_header(c, "MEM");
+	int free_col = 0;
+
+	for (size_t i = 2; mem && i < mem->nf; i++)
+		if (!strcasecmp(mem->f[i], "memfree") ||
+		    !strncasecmp(mem->f[i], "Real free", 9))
+			free_col = 1;
+	if (find_header(c, "DISKXFER"))
+		strbuf_printf(&s->notes,
+			      "%s: DISKXFER not imported: nmon's transfers/s are reads and writes together, perflog logs Disk Reads/sec and Disk Writes/sec apart (the report's transfers/s stays n/a)\n",
+			      c->name);
+	if (free_col)
+		strbuf_printf(&s->notes,
+			      "%s: MEM free memory not imported: it leaves out the cache the system would give back, which Memory\\Available Bytes counts (the report's Memory available stays n/a)\n",
+			      c->name);
+}
+
 int import_nmon(const char *text, size_t len, const char *name,
 		const char *tz, struct import_set *out, struct perr *e)
 {
@@ -437,6 +477,7 @@ int import_nmon(const char *text, size_t len, const char *name,
 	if (pass_lines(&c, copy, len, out, tnums, count, e) < 0)
 		goto out;
 	drop_cut(out, count, name, tnums);
+	note_unmapped(&c, out);
 	out->whole_seconds = 1;
 	if (import_finish(out, name, e) < 0 || nmon_map_finish(&c, out, e) < 0)
 		goto out;

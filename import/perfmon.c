@@ -220,6 +220,30 @@ static int object_is(const char *pattern, const char *obj, int physical)
 	return !strcasecmp(pattern, obj);
 }
 
+/* A counter of perflog's own catalog by its path (what `perflog export
+ * --csv --pdh` writes: the round trip gives back every counter but
+ * LogicalDisk's % Disk Time, whose name Windows gives to another figure,
+ * the queue length x 100, over 100 on a busy disk). */
+static void catalog_column(const char *obj, const char *inst,
+			   const char *ctr, int physical, struct column *c)
+{
+	const struct counter_def *d = catalog_find(obj, ctr);
+
+	if (!d || d->id == CTR_DISK_TIME ||
+	    (d->object == OBJ_LOGICALDISK && physical) ||
+	    catalog_objects[d->object].has_instances != (inst != NULL) ||
+	    (inst && (!*inst || strlen(inst) >= sizeof(c->instance))))
+		return;
+	util_strlcpy(c->instance, inst ? inst : "", sizeof(c->instance));
+	for (char *p = c->instance; *p; p++)
+		if (*p == '\\' || (unsigned char)*p < ' ')
+			*p = '/';
+	c->obj = (int)d->object;
+	c->id = (int)d->id;
+	c->scale = 1;
+	c->invert = 0;
+}
+
 static void map_column(char *path, int physical, struct column *c,
 		       char *host, size_t host_n)
 {
@@ -257,6 +281,7 @@ static void map_column(char *path, int physical, struct column *c,
 		c->invert = m->invert;
 		return;
 	}
+	catalog_column(obj, inst, ctr, physical, c);
 }
 
 /* "(PDH-CSV 4.0) (Eastern Daylight Time)(240)": the zone and bias. */
@@ -286,25 +311,74 @@ static int header_zone(const char *h, char *zone, size_t zn, long *bias)
 	return 0;
 }
 
-/* "MM/DD/YYYY HH:MM:SS.mmm" local -> UTC with the bias. */
-static int row_time(const char *s, long bias, double *t)
+struct pm {
+	const char *name;
+	struct column *col;
+	size_t ncol;
+	long bias;
+	size_t unmapped;
+	const char *tz;		/* the zone's rules, NULL: the bias alone */
+	int given;		/* tz is --tz's */
+	char zone[80];		/* the header's zone name */
+};
+
+/* "MM/DD/YYYY HH:MM:SS.mmm" local -> UTC: by the zone's rules (the
+ * reading after prev of an hour there twice), else with the bias. A date
+ * that is no day (02/31) is refused, not carried into March. *why says
+ * what was wrong with it. */
+static int row_time(const struct pm *pm, const char *s, double prev,
+		    double *t, const char **why)
 {
 	int mo, d, y, h, mi, k = 0;
 	double sec;
 	struct tm tm = { 0 };
 
+	*why = "want MM/DD/YYYY HH:MM:SS.mmm";
 	if (sscanf(s, "%d/%d/%d %d:%d:%lf%n", &mo, &d, &y, &h, &mi, &sec,
 		   &k) != 6 || s[k] || mo < 1 || mo > 12 || d < 1 || d > 31 ||
 	    y < 1970 || y > 9999 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
 	    !(sec >= 0 && sec < 61))
 		return -1;
+	if (d > import_days_in_month(y, mo)) {
+		*why = "no such day";
+		return -1;
+	}
+	if (pm->tz) {
+		*why = "not a time of the zone";
+		return import_local_time(pm->tz, y, mo, d, h, mi, sec, prev, t);
+	}
 	tm.tm_year = y - 1900;
 	tm.tm_mon = mo - 1;
 	tm.tm_mday = d;
 	tm.tm_hour = h;
 	tm.tm_min = mi;
-	*t = (double)timegm(&tm) + sec + (double)bias * 60;
+	*t = (double)timegm(&tm) + sec + (double)pm->bias * 60;
 	return 0;
+}
+
+/* At the first row: the zone's rules against the header's bias. They
+ * disagree when the table (winzone.c) is wrong for this Windows, or the
+ * zone database lacks the zone (glibc then reads UTC): the bias is
+ * right at the start, so it is kept, with a note; --tz is kept as the
+ * user's word, with the note. */
+static void check_zone(struct pm *pm, const char *cell, double t,
+		       int line, struct import_set *s)
+{
+	struct pm bias = *pm;
+	const char *why;
+	double tb;
+
+	bias.tz = NULL;
+	if (row_time(&bias, cell, 0, &tb, &why) < 0 || fabs(tb - t) < 1)
+		return;
+	strbuf_printf(&s->notes,
+		      "%s:%d: zone %s is %+.0f min from UTC here, the header's '%s' bias says %+ld min: %s\n",
+		      pm->name, line, pm->tz, (tb - t) / 60 - (double)pm->bias,
+		      pm->zone, -pm->bias,
+		      pm->given ? "read in --tz's zone as asked" :
+		      "read with the bias (a DST change in the file is not placed)");
+	if (!pm->given)
+		pm->tz = NULL;
 }
 
 static void other_cell(struct strbuf *b, const char *v)
@@ -318,24 +392,22 @@ static void other_cell(struct strbuf *b, const char *v)
 	strbuf_puts(b, "\"");
 }
 
-struct pm {
-	const char *name;
-	struct column *col;
-	size_t ncol;
-	long bias;
-	size_t unmapped;
-};
-
 static int add_row(struct pm *pm, char **f, size_t nf, int line,
 		   struct import_set *s, struct perr *e)
 {
 	struct import_snap *snap;
+	const char *why;
 	double t;
 	char iso[40];
 
-	if (row_time(f[0], pm->bias, &t) < 0)
-		return perr_set(e, "%s:%d: bad time '%.30s' (want MM/DD/YYYY HH:MM:SS.mmm)",
-				pm->name, line, f[0]);
+	if (row_time(pm, f[0], s->n ? s->snap[s->n - 1].t : 0, &t, &why) < 0)
+		return perr_set(e, "%s:%d: bad time '%.30s' (%s)", pm->name,
+				line, f[0], why);
+	if (!s->n && pm->tz) {
+		check_zone(pm, f[0], t, line, s);
+		if (!pm->tz)	/* the bias, then */
+			row_time(pm, f[0], 0, &t, &why);
+	}
 	if (nf != pm->ncol + 1)
 		return perr_set(e, "%s:%d: %zu cells, the header has %zu",
 				pm->name, line, nf, pm->ncol + 1);
@@ -384,10 +456,10 @@ static int add_row(struct pm *pm, char **f, size_t nf, int line,
 static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 		  struct perr *e)
 {
-	char zone[80] = "";
+	char *zone = pm->zone;
 	int physical = 0;
 
-	if (header_zone(f[0], zone, sizeof(zone), &pm->bias) < 0)
+	if (header_zone(f[0], pm->zone, sizeof(pm->zone), &pm->bias) < 0)
 		return perr_set(e, "%s:1: bad header '%.60s' (want \"(PDH-CSV 4.0) (ZONE)(BIAS)\")",
 				pm->name, f[0]);
 	pm->ncol = nf - 1;
@@ -418,22 +490,36 @@ static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 		strbuf_printf(&s->notes,
 			      "%s:1: %zu of %zu counters have no perflog counter: kept as they are in imported-other.csv\n",
 			      pm->name, pm->unmapped, pm->ncol);
-	snprintf(s->source, sizeof(s->source),
-		 "perfmon CSV %.150s, local time of %.60s (bias %ld min)",
-		 pm->name, zone, pm->bias);
+	if (!pm->tz)
+		pm->tz = import_windows_zone(zone);
+	if (pm->tz)
+		snprintf(s->source, sizeof(s->source),
+			 "perfmon CSV %.100s, local time of %.40s (bias %ld min) read in %.40s",
+			 pm->name, zone, pm->bias, pm->tz);
+	else
+		snprintf(s->source, sizeof(s->source),
+			 "perfmon CSV %.150s, local time of %.60s (bias %ld min)",
+			 pm->name, zone, pm->bias);
+	if (!pm->tz)
+		strbuf_printf(&s->notes,
+			      "%s:1: zone '%s' is not one perflog knows: read with the header's bias (%ld min) all through, so local times after a DST change in the file cannot be placed (give --tz ZONE)\n",
+			      pm->name, zone, pm->bias);
 	return 0;
 }
 
 int import_perfmon(const char *text, size_t len, const char *name,
-		   struct import_set *out, struct perr *e)
+		   const char *tz, struct import_set *out, struct perr *e)
 {
 	struct pm pm = { 0 };
+	struct import_zone zone = { 0 };
 	char *copy, **f = NULL, *p;
 	size_t cap = 0;
 	int line = 0, rc = -1, have_header = 0;
 
 	memset(out, 0, sizeof(*out));
 	pm.name = name;
+	pm.tz = tz;
+	pm.given = tz != NULL;
 	copy = import_text(text, len, name, "a perfmon CSV", e);
 	if (!copy)
 		return -1;
@@ -470,6 +556,7 @@ int import_perfmon(const char *text, size_t len, const char *name,
 			if (header(&pm, f, (size_t)nf, out, e) < 0)
 				goto out;
 			have_header = 1;
+			import_zone_enter(&zone, pm.tz);
 		} else if ((size_t)nf < pm.ncol + 1 && !nl) {
 			strbuf_printf(&out->notes,
 				      "%s:%d: the last row is cut short: dropped\n",
@@ -494,6 +581,7 @@ next:
 		goto out;
 	rc = 0;
 out:
+	import_zone_leave(&zone);
 	free(pm.col);
 	free(f);
 	free(copy);

@@ -58,21 +58,57 @@ int csv_export_columns(struct logset *ls, FILE *f, const char *name,
 		       time_t from, time_t to, const size_t *idx,
 		       size_t ncols, struct perr *e)
 {
+	return csv_export_form(ls, f, name, from, to, idx, ncols, CSV_ISO, e);
+}
+
+/* A cell of the PDH form: always quoted, quotes doubled. */
+static void pdh_field(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+/* "11/30/2026 04:50:15.000": relog's time, here in UTC. */
+static const char *pdh_time(char *buf, size_t n, time_t t)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, n, "%02d/%02d/%04d %02d:%02d:%02d.000", tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
+		 tm.tm_sec);
+	return buf;
+}
+
+int csv_export_form(struct logset *ls, FILE *f, const char *name,
+		    time_t from, time_t to, const size_t *idx, size_t ncols,
+		    enum csv_form form, struct perr *e)
+{
 	const struct logset_meta *m = logset_meta(ls);
 	time_t step = (time_t)m->interval, first, last;
+	int pdh = form == CSV_PDH;
+	const char *eol = pdh ? "\r\n" : "\n";
 	char t[40];
 
 	/* header */
-	fputs("time", f);
+	if (pdh)
+		pdh_field(f, "(PDH-CSV 4.0) (Coordinated Universal Time)(0)");
+	else
+		fputs("time", f);
 	for (size_t i = 0; i < ncols; i++) {
 		char col[300];
 
 		snprintf(col, sizeof(col), "\\\\%s\\%s", m->host,
 			 m->counters[idx[i]].path);
 		putc(',', f);
-		csv_field(f, col);
+		(pdh ? pdh_field : csv_field)(f, col);
 	}
-	putc('\n', f);
+	fputs(eol, f);
 
 	first = m->start + step;
 	last = m->stop ? m->stop : logset_last(ls);
@@ -98,15 +134,22 @@ int csv_export_columns(struct logset *ls, FILE *f, const char *name,
 
 			if (rt < first || rt > block_end)
 				continue;
-			fputs(util_iso8601(t, sizeof(t), rt, -1), f);
+			if (pdh)
+				pdh_field(f, pdh_time(t, sizeof(t), rt));
+			else
+				fputs(util_iso8601(t, sizeof(t), rt, -1), f);
 			for (size_t c = 0; c < s.ncols; c++) {
 				double v = s.values[r * s.ncols + c];
 
 				putc(',', f);
-				if (!isnan(v))
+				if (pdh && isnan(v))
+					fputs("\" \"", f);	/* relog's no value */
+				else if (pdh)
+					fprintf(f, "\"%.15g\"", v);
+				else if (!isnan(v))
 					fprintf(f, "%.15g", v);
 			}
-			putc('\n', f);
+			fputs(eol, f);
 			next = rt + (time_t)s.step;
 		}
 		logset_series_free(&s);

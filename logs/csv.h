@@ -35,4 +35,21 @@ int csv_export_columns(struct logset *ls, FILE *f, const char *name,
 		       time_t from, time_t to, const size_t *cols,
 		       size_t ncols, struct perr *e);
 
+/* The form of the rows. CSV_ISO: the above. CSV_PDH: relog's own
+ * (relog -f csv, PDH-CSV 4.0), which perfmon, relog and PAL open:
+ *
+ *   "(PDH-CSV 4.0) (Coordinated Universal Time)(0)","\\HOST\Memory\Available Bytes"
+ *   "11/30/2026 04:50:15.000","1234567890"
+ *   "11/30/2026 04:50:20.000"," "
+ *
+ * every cell quoted (quotes doubled), the zone UTC with bias 0 (so the
+ * times are UTC), MM/DD/YYYY HH:MM:SS.mmm, " " for no value, CRLF line
+ * ends; `perflog import` reads it back (import/perfmon.c). */
+enum csv_form { CSV_ISO, CSV_PDH };
+
+/* csv_export_columns in the given form. */
+int csv_export_form(struct logset *ls, FILE *f, const char *name,
+		    time_t from, time_t to, const size_t *cols, size_t ncols,
+		    enum csv_form form, struct perr *e);
+
 #endif

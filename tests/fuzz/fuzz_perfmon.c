@@ -15,6 +15,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	/* the zone fixed: the local time of the reader, one tzset */
 	setenv("TZ", "UTC", 1);
 	e.msg[0] = '\0';
-	fuzz_import_check(import_perfmon((const char *)data, size, "fuzz.csv", &s, &e), &s, &e);
+	fuzz_import_check(import_perfmon((const char *)data, size, "fuzz.csv", NULL, &s, &e), &s, &e);
 	return 0;
 }

@@ -54,7 +54,7 @@ static int parse(const char *name, const char *tz, struct import_set *s,
 		return -2;
 	switch (import_detect(t, len)) {
 	case IMPORT_NMON: rc = import_nmon(t, len, name, tz, s, e); break;
-	case IMPORT_PERFMON: rc = import_perfmon(t, len, name, s, e); break;
+	case IMPORT_PERFMON: rc = import_perfmon(t, len, name, tz, s, e); break;
 	default: rc = -3;
 	}
 	free(t);
@@ -328,6 +328,128 @@ static void check_late(void)
 	strbuf_free(&b);
 }
 
+/* A perfmon CSV of text, parsed with tz; n rows expected. */
+static int csv(const char *text, const char *tz, struct import_set *s)
+{
+	struct perr e = { { 0 } };
+
+	if (import_perfmon(text, strlen(text), "dst.csv", tz, s, &e) == 0)
+		return 0;
+	printf("# %s\n", e.msg);
+	return -1;
+}
+
+/* issue 31 item 2: a perfmon CSV through a DST change is placed by the
+ * zone's rules (the Windows name mapped to the zone database), not by
+ * the bias at its start; an unknown name is said; --tz overrides. */
+static void check_perfmon_dst(void)
+{
+	struct import_set s;
+
+	if (csv("\"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)\",\"\\\\fs\\Memory\\Pages/sec\"\r\n"
+		"\"03/29/2026 01:59:30.000\",\"1\"\r\n"
+		"\"03/29/2026 01:59:45.000\",\"2\"\r\n"
+		"\"03/29/2026 03:00:00.000\",\"3\"\r\n", NULL, &s) == 0) {
+		EQ_DBL(s.snap[0].t, 1774745970, 1e-6, "csv dst: 01:59:30 CET = 00:59:30Z");
+		EQ_DBL(s.snap[2].t, 1774746000, 1e-6, "csv dst: 03:00 CEST = 01:00:00Z, not 02:00Z");
+		EQ_DBL(s.snap[2].t - s.snap[1].t, 15, 1e-6, "csv dst: 15 s apart through the change");
+		OK(strstr(s.source, "Europe/Berlin") != NULL, "csv dst: the source names the zone");
+		OK(!s.notes.len || !strstr(s.notes.p, "cannot be placed"), "csv dst: no warning");
+		import_set_free(&s);
+	} else {
+		OK(0, "csv dst: parses");
+	}
+	/* the end of summer time: 02:50, 02:55 CEST, then 02:00 CET */
+	if (csv("\"(PDH-CSV 4.0) (W. Europe Daylight Time)(-120)\",\"\\\\fs\\Memory\\Pages/sec\"\n"
+		"\"10/25/2026 02:50:00.000\",\"1\"\n\"10/25/2026 02:55:00.000\",\"1\"\n"
+		"\"10/25/2026 02:00:00.000\",\"1\"\n\"10/25/2026 02:05:00.000\",\"1\"\n",
+		NULL, &s) == 0) {
+		EQ_DBL(s.snap[0].t, 1792889400, 1e-6, "csv dst end: 02:50 CEST = 00:50Z");
+		EQ_DBL(s.snap[2].t - s.snap[1].t, 300, 1e-6, "csv dst end: 02:00 CET 5 min after 02:55 CEST");
+		EQ_DBL(s.snap[3].t - s.snap[0].t, 900, 1e-6, "csv dst end: no time moved");
+		OK(!s.notes.len || !strstr(s.notes.p, "time goes back"), "csv dst end: nothing moved on");
+		import_set_free(&s);
+	} else {
+		OK(0, "csv dst end: parses");
+	}
+	/* a zone name perflog does not know (a German Windows): the bias,
+	 * with the warning */
+	if (csv("\"(PDH-CSV 4.0) (Mitteleurop\xc3\xa4ische Zeit)(-60)\",\"\\\\fs\\Memory\\Pages/sec\"\n"
+		"\"03/29/2026 01:59:45.000\",\"2\"\n\"03/29/2026 03:00:00.000\",\"3\"\n", NULL, &s) == 0) {
+		EQ_DBL(s.snap[0].t, 1774745985, 1e-6, "csv unknown zone: the bias");
+		OK(s.notes.len && strstr(s.notes.p, "dst.csv:1: zone 'Mitteleurop") &&
+		   strstr(s.notes.p, "after a DST change in the file cannot be placed"),
+		   "csv unknown zone: warned");
+		import_set_free(&s);
+	} else {
+		OK(0, "csv unknown zone: parses");
+	}
+	if (csv("\"(PDH-CSV 4.0) (Mitteleurop\xc3\xa4ische Zeit)(-60)\",\"\\\\fs\\Memory\\Pages/sec\"\n"
+		"\"03/29/2026 01:59:45.000\",\"2\"\n\"03/29/2026 03:00:00.000\",\"3\"\n",
+		"Europe/Berlin", &s) == 0) {
+		EQ_DBL(s.snap[1].t, 1774746000, 1e-6, "csv --tz Europe/Berlin: the zone's rules");
+		OK(!s.notes.len || !strstr(s.notes.p, "cannot be placed"), "csv --tz: no warning");
+		import_set_free(&s);
+	} else {
+		OK(0, "csv --tz: parses");
+	}
+	EQ_STR(import_windows_zone("GMT Daylight Time"), "Europe/London", "winzone: a Daylight name");
+	EQ_STR(import_windows_zone("eastern standard time"), "America/New_York", "winzone: any case");
+	OK(import_windows_zone("Mars Standard Time") == NULL, "winzone: unknown");
+}
+
+/* issue 31 items 1 and 4: a day no month has is an error naming the
+ * line (not 1 Dec, and every snapshot after moved on by a day); a file
+ * cut inside its last ZZZZ line loses that snapshot only. */
+static void check_nmon_edges(void)
+{
+	static const char *const cuts[] = { "ZZZZ,T0004,04:5", "ZZZZ,T00",
+					    "ZZZZ,T0004,04:50:40,30-NO" };
+	struct import_set s;
+	struct perr e = { { 0 } };
+	size_t len;
+	char *t = fixture("linux.nmon", &len), *p;
+	const char *ok29 = "AAA,host,x\nZZZZ,T0001,10:00:00,29-FEB-2028\n";
+
+	OK(import_nmon(ok29, strlen(ok29), "x.nmon", "UTC", &s, &e) == 0,
+	   "nmon: 29-FEB of a leap year is a day");
+	import_set_free(&s);
+	if (!t)
+		return;
+	/* linux.nmon cut before its T0004 ZZZZ line, then that line cut */
+	p = strstr(t, "ZZZZ,T0004");
+	if (!p) {
+		OK(0, "linux.nmon has T0004");
+		free(t);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		struct strbuf b = STRBUF_INIT;
+		char n[120];
+
+		strbuf_add(&b, t, (size_t)(p - t));
+		strbuf_puts(&b, cuts[i]);
+		snprintf(n, sizeof(n), "nmon cut inside the last ZZZZ line '%s'", cuts[i]);
+		if (import_nmon(b.p, b.len, "cut.nmon", "UTC", &s, &e) != 0) {
+			OK(0, n);
+			printf("#   got '%s'\n", e.msg);
+		} else {
+			OK(s.n == 3 && s.notes.len && strstr(s.notes.p, "last ZZZZ line is cut short"), n);
+			import_set_free(&s);
+		}
+		strbuf_free(&b);
+	}
+	free(t);
+	/* issue 32 item 8: DISKXFER and MEM memfree said, not silently n/a */
+	if (parse("linux.nmon", "UTC", &s, &e) == 0) {
+		OK(s.notes.len && strstr(s.notes.p, "DISKXFER not imported"),
+		   "linux: DISKXFER's absence said");
+		OK(s.notes.len && strstr(s.notes.p, "MEM free memory not imported"),
+		   "linux: memfree's absence said");
+		import_set_free(&s);
+	}
+}
+
 /* Garbage: one line naming the file and line, never a crash. */
 static void check_bad(void)
 {
@@ -339,6 +461,10 @@ static void check_bad(void)
 		{ "AAA,host,x\nCPU_ALL,T0001,1,2,3\n", "no ZZZZ line" },
 		{ "AAA,host,x\nZZZZ,T0001,10:00:00,01-DEC-2026\nZZZZ,T0001,10:00:01,01-DEC-2026\n",
 		  "x.nmon:3: snapshot T0001 given twice" },
+		{ "AAA,host,x\nZZZZ,T0001,10:00:00,30-NOV-2026\nZZZZ,T0002,10:00:10,31-NOV-2026\nZZZZ,T0003,10:00:20,30-NOV-2026\n",
+		  "x.nmon:3: bad ZZZZ date '31-NOV-2026' (NOV 2026 has 30 days)" },
+		{ "AAA,host,x\nZZZZ,T0001,10:00:00,29-FEB-2026\n",
+		  "x.nmon:2: bad ZZZZ date '29-FEB-2026' (FEB 2026 has 28 days)" },
 		{ "AAA,host,x\nCPU_ALL,CPU Total x,User%,Sys%,Wait%,Idle%\nZZZZ,T0001,10:00:00,01-DEC-2026\nCPU_ALL,T0001,abc,1,1,1\n",
 		  "x.nmon:4: bad value 'abc'" },
 	};
@@ -347,6 +473,8 @@ static void check_bad(void)
 	} badcsv[] = {
 		{ "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\Pages/sec\"\n\"13/40/2026 00:00:00.000\",\"1\"\n",
 		  "x.csv:2: bad time" },
+		{ "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\Pages/sec\"\n\"02/28/2026 23:59:50.000\",\"1\"\n\"02/31/2026 00:00:00.000\",\"1\"\n",
+		  "x.csv:3: bad time '02/31/2026 00:00:00.000' (no such day)" },
 		{ "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\Pages/sec\"\n\"11/30/2026 00:00:00.000\",\"x1\"\n",
 		  "x.csv:2: bad value 'x1'" },
 		{ "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\Pages/sec\"\n\"11/30/2026 00:00:00.000\",\"1\",\"2\"\n",
@@ -374,7 +502,7 @@ static void check_bad(void)
 		struct import_set s;
 		struct perr e = { { 0 } };
 		int rc = import_perfmon(badcsv[i].text, strlen(badcsv[i].text),
-					"x.csv", &s, &e);
+					"x.csv", NULL, &s, &e);
 
 		snprintf(n, sizeof(n), "garbage csv %zu: '%s'", i, badcsv[i].want);
 		OK(rc < 0 && strstr(e.msg, badcsv[i].want), n);
@@ -397,6 +525,8 @@ int main(void)
 	check_dst();
 	check_perfmon();
 	check_late();
+	check_perfmon_dst();
+	check_nmon_edges();
 	check_bad();
 	return done_testing();
 }

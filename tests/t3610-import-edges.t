@@ -1,0 +1,79 @@
+#!/bin/bash
+# t3610-import-edges: perflog import at the edges of its input (issue 31):
+# a day no month has (31-NOV) is an error naming the line, not a set whose
+# later rows moved on by a day; an nmon file cut inside its last ZZZZ
+# line (copied while nmon writes) gives the snapshots before it, with a
+# note; a perfmon CSV through the start of summer time placed by its
+# zone's rules; SIGINT, SIGTERM and SIGHUP during an import leave no
+# hidden .import-PID-HOST/ set behind. No nmon needed: the files are
+# made here from tests/fixtures/import/.
+. "$(dirname "$0")/lib.sh"
+FIX=$TOP/tests/fixtures/import
+OUT=$SCRATCH/out
+
+# 1. 31-NOV: one line naming the file and line, exit 1, no set
+sed 's/^ZZZZ,T0002,04:50:20,30-NOV-2026$/ZZZZ,T0002,04:50:20,31-NOV-2026/' \
+	$FIX/linux.nmon > $SCRATCH/nov31.nmon
+line=$(grep -n '31-NOV-2026' $SCRATCH/nov31.nmon | cut -d: -f1)
+"$PERFLOG" import --tz UTC -o $OUT $SCRATCH/nov31.nmon >$SCRATCH/o 2>$SCRATCH/e; st=$?
+is "$st" 1 '31-NOV-2026: exit 1'
+is "$(cat $SCRATCH/e)" "perflog import: $SCRATCH/nov31.nmon:$line: bad ZZZZ date '31-NOV-2026' (NOV 2026 has 30 days)" \
+	'31-NOV-2026: the error names the file and line'
+is "$(ls -A $OUT 2>/dev/null | wc -l)" 0 '31-NOV-2026: no log set, no hidden one'
+
+# 4. cut inside the last ZZZZ line: the three snapshots before it
+sed '/^ZZZZ,T0004/,$d' $FIX/linux.nmon > $SCRATCH/cut.nmon
+printf 'ZZZZ,T0004,04:5' >> $SCRATCH/cut.nmon
+set=$("$PERFLOG" import --tz UTC -o $OUT $SCRATCH/cut.nmon 2>$SCRATCH/e); st=$?
+is "$st" 0 'cut in its last ZZZZ line: imported'
+like "$(cat $SCRATCH/e)" "cut.nmon:[0-9]*: the last ZZZZ line is cut short \('ZZZZ,T0004,04:5'\): its snapshot dropped" \
+	'cut: a note says the last snapshot was dropped'
+rows=$("$PERFLOG" export "$set" --csv - 2>/dev/null | awk -F, 'NR > 1 && $2 != ""' | wc -l)
+is "$rows" 3 'cut: the three whole snapshots are in the set'
+rm -rf $OUT
+
+# 2. a perfmon CSV through the start of summer time in Berlin
+printf '%s\r\n' '"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)","\\fs01\Memory\Pages/sec"' \
+	'"03/29/2026 01:59:30.000","1"' '"03/29/2026 01:59:45.000","2"' \
+	'"03/29/2026 03:00:00.000","3"' > $SCRATCH/dst.csv
+set=$("$PERFLOG" import -o $OUT $SCRATCH/dst.csv 2>$SCRATCH/e)
+is "$("$PERFLOG" export "$set" --csv - | awk -F, '$2 == 3 { print $1 }')" 2026-03-29T01:00:00Z \
+	'DST: 03:00 CEST is 01:00Z (the bias alone put it at 02:00Z)'
+is "$("$PERFLOG" export "$set" --csv - | awk 'END { print NR - 1 }')" 3 'DST: no hour of empty rows'
+rm -rf $OUT
+
+# 5. a signal during an import: the hidden set removed, the exit by it.
+# 30,000 snapshots at 1 s (8 h), so the writing lasts seconds; the
+# signal comes once the hidden set is there.
+awk 'BEGIN {
+	print "AAA,host,big"
+	print "CPU_ALL,CPU Total big,User%,Sys%,Wait%,Idle%"
+	print "DISKWRITE,Disk Write KB/s big,sda,sdb"
+	for (i = 1; i <= 30000; i++) {
+		printf "ZZZZ,T%05d,%02d:%02d:%02d,01-DEC-2026\n", i, int((i - 1) / 3600), int((i - 1) / 60) % 60, (i - 1) % 60
+		printf "CPU_ALL,T%05d,%d,1,1,%d\n", i, i % 50, 97 - i % 50
+		printf "DISKWRITE,T%05d,%d,%d\n", i, i % 1000, i % 700
+	}
+}' > $SCRATCH/big.nmon
+for sig in INT TERM HUP; do
+	mkdir -p $OUT
+	env --default-signal=INT,TERM,HUP "$PERFLOG" import --tz UTC -o $OUT $SCRATCH/big.nmon \
+		>$SCRATCH/o 2>$SCRATCH/e &
+	pid=$!; track_pid $pid
+	if wait_for 120 sh -c "ls -A $OUT | grep -q '^\.import-'"; then
+		sleep 0.3
+		size=$(du -sk $OUT | cut -f1)
+		t0=$(date +%s.%N)
+		kill -$sig $pid
+		wait $pid 2>/dev/null; st=$?
+		diag "SIG$sig: the import ended $(calc "$(date +%s.%N) - $t0") s after it"
+		is "$st" $((128 + $(kill -l $sig))) "SIG$sig during the write: the import ends by it"
+		is "$(ls -A $OUT | tr '\n' ' ')" "" "SIG$sig: the hidden set ($size KB when signalled) removed"
+	else
+		wait $pid
+		ok "SIG$sig: the hidden set appeared (the import may have ended first)" false
+		skip "SIG$sig: no set to remove"
+	fi
+	rm -rf $OUT
+done
+done_testing
