@@ -171,8 +171,11 @@ static int plan_group(struct plan *p, struct logset *ls, const char *group,
 		size_t before = p->n;
 		while (*t == ' ')
 			t++;
-		if (catalog_parse_path(t, &cp, e) < 0)
-			return perr_set(e, "--counters: '%s': %s", t, e->msg);
+		/* why, not e: perr_set must not read the message it
+		 * writes (it printed "...: --counters: '...': bject") */
+		struct perr why;
+		if (catalog_parse_path(t, &cp, &why) < 0)
+			return perr_set(e, "--counters: '%s': %s", t, why.msg);
 		for (size_t i = 0; i < m->ncounters; i++) {
 			const struct logset_counter *c = &m->counters[i];
 			char lg[96];
