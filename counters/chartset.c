@@ -71,7 +71,7 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 			/* service time and queue: a third and fourth unit,
 			 * PNG only (the pane has busy and throughput) */
 			{ .title = "Disk latency", .png = "disklat.png",
-			  .unit = UNIT_SECONDS, .axis = "seconds per I/O",
+			  .unit = UNIT_SECONDS, .axis = "ms per I/O",
 			  .base = 1000, .lower = 0, .upper = NAN,
 			  .series = {
 				{ .ctr = CTR_DISK_SEC_PER_READ, .inst = CI_EACH,
@@ -278,7 +278,7 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 			/* its cgroup: the limits behind the waits */
 			{ .title = "Client cgroup stalls", .png = "cgroup.png",
 			  .unit = UNIT_PERCENT, .axis = "% of the time",
-			  .base = 1000, .lower = 0, .upper = NAN,
+			  .base = 1000, .lower = 0, .upper = 100,
 			  .series = {
 				{ .ctr = CTR_PROC_CPU_SOME, .inst = CI_EACH,
 				  .views = CV_PNG, .legend = "CPU stalled" },
