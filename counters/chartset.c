@@ -249,10 +249,10 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 	 * reaped children included). The pane shows the busiest Process;
 	 * the PNG every one, or the session's own (png_export). */
 	[CHARTSET_WAITS] = {
-		.id = CHARTSET_WAITS, .title = "Client wait states",
+		.id = CHARTSET_WAITS, .title = "Wait states",
 		.ranked = 1, .rank = CTR_PROC_PROCESSOR_TIME, .top = 1,
 		.charts = {
-			{ .title = "Client wait states", .png = "waits.png",
+			{ .title = "Wait states", .png = "waits.png",
 			  .unit = UNIT_PERCENT, .axis = "% (100 = one thread)",
 			  .base = 1000, .lower = 0, .upper = NAN, .stack = 1,
 			  .series = {
@@ -276,7 +276,7 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 				  .legend = "sleep" },
 			  } },
 			/* its cgroup: the limits behind the waits */
-			{ .title = "Client cgroup stalls", .png = "cgroup.png",
+			{ .title = "Cgroup stalls", .png = "cgroup.png",
 			  .unit = UNIT_PERCENT, .axis = "% of the time",
 			  .base = 1000, .lower = 0, .upper = 100,
 			  .series = {
