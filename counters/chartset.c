@@ -71,7 +71,7 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 			/* service time and queue: a third and fourth unit,
 			 * PNG only (the pane has busy and throughput) */
 			{ .title = "Disk latency", .png = "disklat.png",
-			  .unit = UNIT_SECONDS, .axis = "seconds per I/O",
+			  .unit = UNIT_SECONDS, .axis = "ms per I/O",
 			  .base = 1000, .lower = 0, .upper = NAN,
 			  .series = {
 				{ .ctr = CTR_DISK_SEC_PER_READ, .inst = CI_EACH,
@@ -249,10 +249,10 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 	 * reaped children included). The pane shows the busiest Process;
 	 * the PNG every one, or the session's own (png_export). */
 	[CHARTSET_WAITS] = {
-		.id = CHARTSET_WAITS, .title = "Client wait states",
+		.id = CHARTSET_WAITS, .title = "Wait states",
 		.ranked = 1, .rank = CTR_PROC_PROCESSOR_TIME, .top = 1,
 		.charts = {
-			{ .title = "Client wait states", .png = "waits.png",
+			{ .title = "Wait states", .png = "waits.png",
 			  .unit = UNIT_PERCENT, .axis = "% (100 = one thread)",
 			  .base = 1000, .lower = 0, .upper = NAN, .stack = 1,
 			  .series = {
@@ -276,9 +276,9 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 				  .legend = "sleep" },
 			  } },
 			/* its cgroup: the limits behind the waits */
-			{ .title = "Client cgroup stalls", .png = "cgroup.png",
+			{ .title = "Cgroup stalls", .png = "cgroup.png",
 			  .unit = UNIT_PERCENT, .axis = "% of the time",
-			  .base = 1000, .lower = 0, .upper = NAN,
+			  .base = 1000, .lower = 0, .upper = 100,
 			  .series = {
 				{ .ctr = CTR_PROC_CPU_SOME, .inst = CI_EACH,
 				  .views = CV_PNG, .legend = "CPU stalled" },

@@ -5,10 +5,19 @@
  * element: DEF per series (scaled by a CDEF when asked) and, for a line
  * whose points hold more than one sample, the DEFs of its band (png.h;
  * which ones: png_rows.c), one shading AREA per session, the bands, the
- * lines with their GPRINT legend, PRINTs of the same VDEFs for the
- * caller, what the points are, and a VRULE per marker. Text that ends up in the
- * graph (legends, labels, the title) is escaped: ':' is rrdtool's field
- * separator and a backslash starts its alignment codes. A legend is always
+ * lines with their legend, what the points are, and a VRULE per marker
+ * (the vector itself and the escaping of text: png_args.c).
+ *
+ * Two passes: the first has no graph element, only the VDEFs of each
+ * series' min, avg and max PRINTed (librrd then fetches and computes but
+ * draws nothing); from the largest the axis takes its unit
+ * (counters/units.h: MiB/s, ms), the series are divided into it by
+ * their CDEF, and the legend's figures are written by units_fmt, as the
+ * report and the viewer print them ("11.3 MiB/s", "0.27 ms", "12.3%"),
+ * instead of rrdtool's SI prefixes ("236.19m" B/s, "272.31u" s, "1000 m"
+ * on a percent axis). --units-exponent=0 keeps the axis numbers plain,
+ * and a right axis (the same scale) gives the last time label its room
+ * ("04:24:" was cut at the right edge). A legend is always
  * given as "legend=TEXT": librrd (1.7) reads a field of a VRULE, LINE or
  * AREA that looks like one of its options ("color=#0F0", "legend=X",
  * "dash-offset=3") as that option, so a marker text or an instance name
@@ -25,7 +34,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,105 +44,7 @@
 #include "../common/strbuf.h"
 #include "../common/util.h"
 #include "../logs/rrdlock.h"
-
-/* Dark, distinct, legible in grey print (ColorBrewer Dark2 + Set1). */
-static const char *palette[] = {
-	"#1B9E77", "#D95F02", "#7570B3", "#E7298A", "#66A61E",
-	"#E6AB02", "#A6761D", "#377EB8", "#E41A1C", "#4D4D4D",
-};
-#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
-
-/* The argument vector: every element printf'ed into one buffer, each
- * ending in its NUL, and cut into argv once complete (args_vector). */
-static void add(struct strbuf *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add(struct strbuf *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vprintf(a, fmt, ap);
-	va_end(ap);
-	strbuf_add(a, "", 1);
-}
-
-/* argv for the elements of a (pointing into it), NULL-terminated; *n
- * their count. NULL out of memory. */
-static char **args_vector(const struct strbuf *a, size_t *n)
-{
-	char **v;
-
-	*n = 0;
-	for (size_t i = 0; i < a->len; i++)
-		*n += a->p[i] == '\0';
-	v = malloc((*n + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	for (size_t i = 0, k = 0; k < *n; k++) {
-		v[k] = a->p + i;
-		i += strlen(a->p + i) + 1;
-	}
-	v[*n] = NULL;
-	return v;
-}
-
-/* Text safe inside an rrdtool element: ':' escaped, backslashes and
- * control bytes dropped, length bounded. */
-static char *esc(char *buf, size_t n, const char *s)
-{
-	size_t j = 0;
-
-	for (; s && *s && j + 3 < n; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			continue;
-		if (c == ':')
-			buf[j++] = '\\';
-		buf[j++] = (char)c;
-	}
-	buf[j] = '\0';
-	return buf;
-}
-
-/* A marker's text for the legend: escaped as esc does, and cut to max
- * characters (UTF-8 sequences kept whole) with "..." so that a long
- * command line stays inside the picture. */
-static char *esc_cut(char *buf, size_t n, const char *s, size_t max)
-{
-	size_t j = 0, chars = 0;
-
-	for (; s && *s && j + 8 < n; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			continue;
-		if ((c & 0xC0) != 0x80 && ++chars > max) {
-			memcpy(buf + j, "...", 3);
-			j += 3;
-			break;
-		}
-		if (c == ':')
-			buf[j++] = '\\';
-		buf[j++] = (char)c;
-	}
-	buf[j] = '\0';
-	return buf;
-}
-
-/* A file name for a DEF: ':' must be escaped there too. */
-static char *esc_path(char *buf, size_t n, const char *s)
-{
-	size_t j = 0;
-
-	for (; *s && j + 3 < n; s++) {
-		if (*s == ':')
-			buf[j++] = '\\';
-		buf[j++] = *s;
-	}
-	buf[j] = '\0';
-	return buf;
-}
+#include "png_int.h"
 
 /* "2026-11-30 04:50:12"; the time only when day is the same as from's */
 static void fmt_utc(char *buf, size_t n, time_t t, time_t from)
@@ -161,43 +71,47 @@ static double parse_print(const char *s)
 	return v;
 }
 
-/* The graph's options: the file, time axis, size, title, vertical axis,
- * and the print-friendly style. */
-static void add_options(struct strbuf *a, const char *path,
-			const struct png_chart *c, const struct png_options *o,
-			int width, int height, unsigned long point)
+/* The drawing's options: size, title, vertical axis on ax, and the
+ * print-friendly style. */
+static void add_options(struct strbuf *a, const struct png_chart *c,
+			const struct png_options *o, const struct units_axis *ax)
 {
+	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
+	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
 	char t1[64], t2[64];
 
 	fmt_utc(t1, sizeof(t1), o->from, o->from);
 	fmt_utc(t2, sizeof(t2), o->to, o->from);
-	add(a, "graph");
-	add(a, "%s", path);
-	add(a, "--imgformat=PNG");
-	add(a, "--start=%lld", (long long)o->from);
-	add(a, "--end=%lld", (long long)o->to);
-	add(a, "--step=%lu", point);
-	add(a, "--width=%d", width);
-	add(a, "--height=%d", height);
-	add(a, "--full-size-mode");
+	png_arg(a, "--imgformat=PNG");
+	png_arg(a, "--width=%d", width);
+	png_arg(a, "--height=%d", height);
+	png_arg(a, "--full-size-mode");
 	/* the title and axis label are plain text (no ':' escapes) */
-	add(a, "--title=%s%s%s, %s to %s UTC", o->host ? o->host : "",
-	    o->host && *o->host ? ": " : "", c->what, t1, t2);
-	add(a, "--vertical-label=%s", c->vlabel);
-	add(a, "--base=%d", c->base == 1024 ? 1024 : 1000);
+	png_arg(a, "--title=%s%s%s, %s to %s UTC", o->host ? o->host : "",
+		o->host && *o->host ? ": " : "", c->what, t1, t2);
+	/* the chart's own words ("% of one CPU"), else the axis unit */
+	png_arg(a, "--vertical-label=%s",
+		c->vlabel && *c->vlabel &&
+		strcmp(c->vlabel, catalog_unit_label(c->unit)) ? c->vlabel :
+		ax->label);
+	png_arg(a, "--units-exponent=0");
+	png_arg(a, "--right-axis=1:0");
 	if (!isnan(c->lower))
-		add(a, "--lower-limit=%g", c->lower);
-	if (!isnan(c->upper))
-		add(a, "--upper-limit=%g", c->upper);
+		png_arg(a, "--lower-limit=%g", c->lower / ax->div);
+	/* a share on a 0..100 axis ("1000 m" was a share under 1%'s top);
+	 * not rigid: a process's 250% still shows */
+	if (!isnan(c->upper) || c->unit == UNIT_PERCENT)
+		png_arg(a, "--upper-limit=%g",
+			isnan(c->upper) ? 100 : c->upper / ax->div);
 	/* print-friendly: white, larger type, no 3D shading */
-	add(a, "--font=DEFAULT:9:");
-	add(a, "--font=TITLE:11:");
-	add(a, "--color=BACK#FFFFFF");
-	add(a, "--color=CANVAS#FFFFFF");
-	add(a, "--color=SHADEA#FFFFFF");
-	add(a, "--color=SHADEB#FFFFFF");
-	add(a, "--border=0");
-	add(a, "--disable-rrdtool-tag");
+	png_arg(a, "--font=DEFAULT:9:");
+	png_arg(a, "--font=TITLE:11:");
+	png_arg(a, "--color=BACK#FFFFFF");
+	png_arg(a, "--color=CANVAS#FFFFFF");
+	png_arg(a, "--color=SHADEA#FFFFFF");
+	png_arg(a, "--color=SHADEB#FFFFFF");
+	png_arg(a, "--border=0");
+	png_arg(a, "--disable-rrdtool-tag");
 }
 
 /* "NAME=rVAR" scaled: "CDEF:NAME=rVAR[,scale,*]" */
@@ -205,17 +119,18 @@ static void add_scaled(struct strbuf *a, const char *name, const char *raw,
 		       size_t i, double scale)
 {
 	if (scale != 0 && scale != 1)
-		add(a, "CDEF:%s%zu=%s%zu,%.17g,*", name, i, raw, i, scale);
+		png_arg(a, "CDEF:%s%zu=%s%zu,%.17g,*", name, i, raw, i, scale);
 	else
-		add(a, "CDEF:%s%zu=%s%zu", name, i, raw, i);
+		png_arg(a, "CDEF:%s%zu=%s%zu", name, i, raw, i);
 }
 
-/* A DEF per series (scaled by a CDEF when asked), the DEFs of the bands
- * (band[i]: rows[i] says whether MIN and MAX archives serve them), then
- * the sessions as shaded areas, first so the lines are drawn over them. */
+/* A DEF per series (scaled by a CDEF: its own scale over the axis's
+ * div), the DEFs of the bands (band[i]: rows[i] says whether MIN and MAX
+ * archives serve them), then, when drawing, the sessions as shaded
+ * areas, first so the lines are drawn over them. */
 static void add_data(struct strbuf *a, const struct png_chart *c,
 		     const struct png_options *o, const int *band,
-		     const struct png_rows *rows)
+		     const struct png_rows *rows, double div, int draw)
 {
 	static const char *shade[] = { "#DDE8F6", "#F6EBDD", "#E3F1DF" };
 	char txt[512], file[1024], span[64] = "";
@@ -230,43 +145,44 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 			 (long long)(o->to - o->shift));
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct png_series *s = &c->series[i];
-		esc_path(file, sizeof(file), s->file);
-		add(a, "DEF:r%zu=%s:%s:AVERAGE%s", i, file, s->ds, span);
+		png_esc_path(file, sizeof(file), s->file);
+		png_arg(a, "DEF:r%zu=%s:%s:AVERAGE%s", i, file, s->ds, span);
 		if (o->shift)
-			add(a, "SHIFT:r%zu:%ld", i, o->shift);
-		add_scaled(a, "v", "r", i, s->scale);
+			png_arg(a, "SHIFT:r%zu:%ld", i, o->shift);
+		double scale = (s->scale != 0 ? s->scale : 1) / div;
+		add_scaled(a, "v", "r", i, scale);
 		if (!band[i])
 			continue;
 		if (rows[i].minmax) {
-			add(a, "DEF:l%zu=%s:%s:MIN%s", i, file, s->ds, span);
-			add(a, "DEF:h%zu=%s:%s:MAX%s", i, file, s->ds, span);
+			png_arg(a, "DEF:l%zu=%s:%s:MIN%s", i, file, s->ds, span);
+			png_arg(a, "DEF:h%zu=%s:%s:MAX%s", i, file, s->ds, span);
 		} else {
-			add(a, "DEF:l%zu=%s:%s:AVERAGE:reduce=MIN%s", i, file, s->ds, span);
-			add(a, "DEF:h%zu=%s:%s:AVERAGE:reduce=MAX%s", i, file, s->ds, span);
+			png_arg(a, "DEF:l%zu=%s:%s:AVERAGE:reduce=MIN%s", i, file, s->ds, span);
+			png_arg(a, "DEF:h%zu=%s:%s:AVERAGE:reduce=MAX%s", i, file, s->ds, span);
 		}
 		if (o->shift) {
-			add(a, "SHIFT:l%zu:%ld", i, o->shift);
-			add(a, "SHIFT:h%zu:%ld", i, o->shift);
+			png_arg(a, "SHIFT:l%zu:%ld", i, o->shift);
+			png_arg(a, "SHIFT:h%zu:%ld", i, o->shift);
 		}
-		add_scaled(a, "lo", "l", i, s->scale);
-		add_scaled(a, "hi", "h", i, s->scale);
-		add(a, "CDEF:rg%zu=hi%zu,lo%zu,-", i, i, i);
+		add_scaled(a, "lo", "l", i, scale);
+		add_scaled(a, "hi", "h", i, scale);
+		png_arg(a, "CDEF:rg%zu=hi%zu,lo%zu,-", i, i, i);
 	}
-	for (size_t k = 0; k < o->nspans; k++) {
+	for (size_t k = 0; draw && k < o->nspans; k++) {
 		if (o->spans[k].end < o->from || o->spans[k].begin > o->to)
 			continue;	/* not in the picture: not in the legend */
 		shown++;
 		/* a row is stamped at its end (TIME) and drawn over the step
 		 * before it: shaded when it overlaps the session, so a
 		 * session inside one consolidated row still shows */
-		add(a, "CDEF:sp%zu=r0,POP,TIME,%lld,GT,TIME,STEPWIDTH,-,%lld,LE,*,INF,UNKN,IF",
+		png_arg(a, "CDEF:sp%zu=r0,POP,TIME,%lld,GT,TIME,STEPWIDTH,-,%lld,LE,*,INF,UNKN,IF",
 		    k, (long long)o->spans[k].begin, (long long)o->spans[k].end);
 		/* session legends flow on one line instead of a line each */
-		add(a, "AREA:sp%zu%s:legend=session %s", k, shade[k % 3],
-		    esc(txt, sizeof(txt), o->spans[k].label));
+		png_arg(a, "AREA:sp%zu%s:legend=session %s", k, shade[k % 3],
+		    png_esc(txt, sizeof(txt), o->spans[k].label));
 	}
 	if (shown)
-		add(a, "COMMENT:\\l");
+		png_arg(a, "COMMENT:\\l");
 }
 
 /* Each band behind the lines: an invisible area up to its low, its
@@ -276,24 +192,40 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 static void add_bands(struct strbuf *a, const struct png_chart *c,
 		      const int *band)
 {
+	char col[8];
+
 	for (size_t i = 0; i < c->nseries; i++) {
 		if (!band[i])
 			continue;
-		add(a, "AREA:lo%zu", i);
-		add(a, "AREA:rg%zu%s40::STACK", i, palette[i % NPALETTE]);
-		add(a, "LINE1:hi%zu%s80", i, palette[i % NPALETTE]);
+		png_colour(col, sizeof(col), i);
+		png_arg(a, "AREA:lo%zu", i);
+		png_arg(a, "AREA:rg%zu%s40::STACK", i, col);
+		png_arg(a, "LINE1:hi%zu%s80", i, col);
+	}
+}
+
+/* The first pass: each series' min, avg and max (with a band, the
+ * lowest and highest sample) PRINTed, three per series, nothing drawn. */
+static void add_figures(struct strbuf *a, const struct png_chart *c,
+			const int *band)
+{
+	for (size_t i = 0; i < c->nseries; i++) {
+		png_arg(a, "VDEF:mn%zu=%s%zu,MINIMUM", i, band[i] ? "lo" : "v", i);
+		png_arg(a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
+		png_arg(a, "VDEF:mx%zu=%s%zu,MAXIMUM", i, band[i] ? "hi" : "v", i);
+		png_arg(a, "PRINT:mn%zu:%%.9le", i);
+		png_arg(a, "PRINT:av%zu:%%.9le", i);
+		png_arg(a, "PRINT:mx%zu:%%.9le", i);
 	}
 }
 
 /* Each series as a line (stacked: an area on the ones before) with its
- * own min/avg/max in the legend (GPRINT) and the same figures PRINTed for
- * the caller. */
+ * own min/avg/max in the legend, from the first pass, in units_fmt's
+ * words. */
 static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
-		      const int *band)
+		      const struct png_legend *fig)
 {
-	/* percentages read best without SI prefixes ("653.59m") */
-	const char *si = c->vlabel && c->vlabel[0] == '%' ? "" : "%s";
-	char txt[512];
+	char txt[512], col[8];
 	size_t pad = 0;
 
 	/* legends padded to one width so the min/avg/max columns align
@@ -308,25 +240,20 @@ static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
 		pad = 40;
 	for (size_t i = 0; i < c->nseries; i++) {
 		const char *lg = c->series[i].legend ? c->series[i].legend : "";
-		char cut[256];
+		char cut[256], mn[24], av[24], mx[24];
 		/* padded, never cut: a label cut mid-word names another */
 		snprintf(cut, sizeof(cut), "%-*s", (int)pad, lg);
+		png_colour(col, sizeof(col), i);
 		if (stack)
-			add(a, "AREA:v%zu%s:legend=%s%s", i, palette[i % NPALETTE],
-			    esc(txt, sizeof(txt), cut), i ? ":STACK" : "");
+			png_arg(a, "AREA:v%zu%s:legend=%s%s", i, col,
+				png_esc(txt, sizeof(txt), cut), i ? ":STACK" : "");
 		else
-			add(a, "LINE2:v%zu%s:legend=%s", i, palette[i % NPALETTE],
-			    esc(txt, sizeof(txt), cut));
-		/* with a band, the lowest and highest sample */
-		add(a, "VDEF:mn%zu=%s%zu,MINIMUM", i, band[i] ? "lo" : "v", i);
-		add(a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
-		add(a, "VDEF:mx%zu=%s%zu,MAXIMUM", i, band[i] ? "hi" : "v", i);
-		add(a, "GPRINT:mn%zu:min %%8.2lf%s", i, si);
-		add(a, "GPRINT:av%zu:avg %%8.2lf%s", i, si);
-		add(a, "GPRINT:mx%zu:max %%8.2lf%s\\l", i, si);
-		add(a, "PRINT:mn%zu:%%.9le", i);
-		add(a, "PRINT:av%zu:%%.9le", i);
-		add(a, "PRINT:mx%zu:%%.9le", i);
+			png_arg(a, "LINE2:v%zu%s:legend=%s", i, col,
+				png_esc(txt, sizeof(txt), cut));
+		units_fmt(mn, sizeof(mn), fig[i].min, c->unit);
+		units_fmt(av, sizeof(av), fig[i].avg, c->unit);
+		units_fmt(mx, sizeof(mx), fig[i].max, c->unit);
+		png_arg(a, "COMMENT:min %12s  avg %12s  max %12s\\l", mn, av, mx);
 	}
 }
 
@@ -347,18 +274,18 @@ static void add_marks(struct strbuf *a, const struct png_options *o)
 			dup = o->marks[j].label && o->marks[k].label &&
 			      !strcmp(o->marks[j].label, o->marks[k].label);
 		if (dup || labelled >= PNG_MARKER_LABELS) {
-			add(a, "VRULE:%lld#C00000::dashes",
+			png_arg(a, "VRULE:%lld#C00000::dashes",
 			    (long long)o->marks[k].t);
 			unlabelled += !dup;
 			continue;
 		}
-		add(a, "VRULE:%lld#C00000:legend=%s:dashes", (long long)o->marks[k].t,
-		    esc_cut(txt, sizeof(txt), o->marks[k].label,
+		png_arg(a, "VRULE:%lld#C00000:legend=%s:dashes", (long long)o->marks[k].t,
+		    png_esc_cut(txt, sizeof(txt), o->marks[k].label,
 			    PNG_MARKER_LABEL_CHARS));
 		labelled++;
 	}
 	if (unlabelled)
-		add(a, "COMMENT:(+%zu more markers)", unlabelled);
+		png_arg(a, "COMMENT:(+%zu more markers)", unlabelled);
 }
 
 /* rrd_graph_v with the axis in UTC whatever the user's TZ; a live set's
@@ -389,19 +316,12 @@ static rrd_info_t *graph_utc(int argc, char **argv)
 static void read_legend(const rrd_info_t *info, size_t nseries,
 			struct png_legend *legend)
 {
-	size_t maxes = 0;
-
 	for (size_t i = 0; i < nseries; i++) {
 		legend[i].min = legend[i].avg = legend[i].max = NAN;
 		legend[i].max_text[0] = '\0';
 	}
 	for (const rrd_info_t *p = info; p; p = p->next) {
 		unsigned long k;
-		/* the GPRINTs' text, in series order (add_lines) */
-		if (p->type == RD_I_STR && !strncmp(p->key, "legend[", 7) &&
-		    !strncmp(p->value.u_str, "max ", 4) && maxes < nseries)
-			util_strlcpy(legend[maxes++].max_text, p->value.u_str,
-				     sizeof(legend[0].max_text));
 		if (p->type != RD_I_STR || sscanf(p->key, "print[%lu]", &k) != 1)
 			continue;
 		if (k / 3 >= nseries)
@@ -424,6 +344,23 @@ static void read_texts(const rrd_info_t *info, struct strbuf *out)
 			continue;
 		strbuf_printf(out, "%s\n",
 			      p->value.u_str + strspn(p->value.u_str, " "));
+	}
+}
+
+static void read_frame(const rrd_info_t *info, struct png_frame *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (const rrd_info_t *p = info; p; p = p->next) {
+		if (p->type == RD_I_CNT && !strcmp(p->key, "graph_left"))
+			f->graph_left = (long)p->value.u_cnt;
+		else if (p->type == RD_I_CNT && !strcmp(p->key, "graph_width"))
+			f->graph_width = (long)p->value.u_cnt;
+		else if (p->type == RD_I_CNT && !strcmp(p->key, "image_width"))
+			f->image_width = (long)p->value.u_cnt;
+		else if (p->type == RD_I_VAL && !strcmp(p->key, "value_min"))
+			f->value_min = p->value.u_val;
+		else if (p->type == RD_I_VAL && !strcmp(p->key, "value_max"))
+			f->value_max = p->value.u_val;
 	}
 }
 
@@ -459,18 +396,17 @@ static void add_note(struct strbuf *a, const struct png_rows *r, int stack)
 	if (!r->archive)
 		return;
 	png_rows_note(note, sizeof(note), r, stack);
-	add(a, "COMMENT:%s\\l", esc(txt, sizeof(txt), note));
+	png_arg(a, "COMMENT:%s\\l", png_esc(txt, sizeof(txt), note));
 }
 
-/* The argument vector of a chart into a, with its series' rows and
- * bands planned; 0, or -1 with e set. */
-static int build(struct strbuf *a, const char *path, const struct png_chart *c,
-		 int stack, const struct png_options *o, struct png_rows *rows,
-		 int *band, struct perr *e)
+/* The chart's checks and its series' rows and bands planned; 0, or -1
+ * with e set. */
+static int plan(const char *path, const struct png_chart *c, int stack,
+		const struct png_options *o, struct png_rows *rows, int *band,
+		struct perr *e)
 {
 	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
 	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
-	unsigned long point = png_point_step(o);
 
 	if (!c->nseries)
 		return perr_set(e, "%s: chart '%s' has no series", path, c->what);
@@ -480,14 +416,71 @@ static int build(struct strbuf *a, const char *path, const struct png_chart *c,
 	    width > PNG_MAX_SIZE || height > PNG_MAX_SIZE)
 		return perr_set(e, "image size %dx%d out of range (%d..%d)",
 				width, height, PNG_MIN_SIZE, PNG_MAX_SIZE);
-	plan_bands(c, o, point, stack, rows, band);
-	add_options(a, path, c, o, width, height, point);
-	add_data(a, c, o, band, rows);
+	plan_bands(c, o, png_point_step(o), stack, rows, band);
+	return 0;
+}
+
+/* The argument vector of a pass into a: the first (fig NULL) PRINTs the
+ * figures, the second draws on the axis ax with fig in the legends. */
+static void build(struct strbuf *a, const char *path, const struct png_chart *c,
+		  int stack, const struct png_options *o,
+		  const struct png_rows *rows, const int *band,
+		  const struct png_legend *fig, const struct units_axis *ax)
+{
+	png_arg(a, "graph");
+	png_arg(a, "%s", path);
+	png_arg(a, "--start=%lld", (long long)o->from);
+	png_arg(a, "--end=%lld", (long long)o->to);
+	png_arg(a, "--step=%lu", png_point_step(o));
+	add_data(a, c, o, band, rows, fig ? ax->div : 1, fig != NULL);
+	if (!fig) {
+		add_figures(a, c, band);
+		return;
+	}
+	add_options(a, c, o, ax);
 	add_bands(a, c, band);
-	add_lines(a, c, stack, band);
+	add_lines(a, c, stack, fig);
 	add_note(a, &rows[0], stack);
 	add_marks(a, o);
-	return a->failed ? perr_set(e, "out of memory") : 0;
+}
+
+/* One pass through rrd_graph_v: its info, or NULL with e set. */
+static rrd_info_t *pass(struct strbuf *a, const char *path, struct perr *e)
+{
+	size_t argc = 0;
+	char **argv = a->failed ? NULL : png_args_vector(a, &argc);
+	rrd_info_t *info = NULL;
+
+	if (!argv) {
+		perr_set(e, "out of memory");
+		return NULL;
+	}
+	info = graph_utc((int)argc, argv);
+	if (!info) {
+		const char *m = rrd_get_error();
+		perr_set(e, "%s: rrd_graph: %s", path, m && *m ? m : "failed");
+		rrd_clear_error();
+	}
+	free(argv);
+	return info;
+}
+
+/* The axis of the chart: its unit at the size of the largest figure
+ * (of a stack, the sum of the maxima: its top). */
+static void axis_of(const struct png_chart *c, int stack,
+		    const struct png_legend *fig, struct units_axis *ax)
+{
+	double top = NAN;
+
+	for (size_t i = 0; i < c->nseries; i++) {
+		if (isnan(fig[i].max))
+			continue;
+		if (isnan(top))
+			top = fig[i].max;
+		else
+			top = stack ? top + fig[i].max : fmax(top, fig[i].max);
+	}
+	units_axis_of(c->unit, top, ax);
 }
 
 static int render(const char *path, const struct png_chart *c, int stack,
@@ -497,40 +490,46 @@ static int render(const char *path, const struct png_chart *c, int stack,
 	struct strbuf a = STRBUF_INIT;
 	struct png_rows *rows = calloc(c->nseries + 1, sizeof(*rows));
 	int *band = calloc(c->nseries + 1, sizeof(*band));
-	size_t argc = 0;
-	char **argv = NULL;
+	struct png_legend *fig = calloc(c->nseries + 1, sizeof(*fig));
+	struct units_axis ax;
 	rrd_info_t *info = NULL;
 	int rc = -1;
 
-	if (!rows || !band)
+	if (!rows || !band || !fig) {
 		perr_set(e, "out of memory");
-	else if (build(&a, path, c, stack, o, rows, band, e) == 0 &&
-		 !(argv = args_vector(&a, &argc)))
-		perr_set(e, "out of memory");
-	if (argv) {
-		info = graph_utc((int)argc, argv);
-		if (!info) {
-			const char *m = rrd_get_error();
-			perr_set(e, "%s: rrd_graph: %s", path,
-				 m && *m ? m : "failed");
-			rrd_clear_error();
-		}
+		goto out;
 	}
-	if (info && o->legends)
-		read_texts(info, o->legends);
-	if (info && legend) {
-		read_legend(info, c->nseries, legend);
-		for (size_t i = 0; i < c->nseries; i++)
-			png_rows_note(legend[i].points, sizeof(legend[i].points),
-				      &rows[i], stack);
-	}
-	if (info)
-		rc = 0;
+	if (plan(path, c, stack, o, rows, band, e) < 0)
+		goto out;
+	build(&a, path, c, stack, o, rows, band, NULL, NULL);
+	if (!(info = pass(&a, path, e)))
+		goto out;
+	read_legend(info, c->nseries, fig);
 	rrd_info_free(info);
-	free(argv);
+	axis_of(c, stack, fig, &ax);
+	strbuf_free(&a);
+	build(&a, path, c, stack, o, rows, band, fig, &ax);
+	if (!(info = pass(&a, path, e)))
+		goto out;
+	if (o->legends)
+		read_texts(info, o->legends);
+	if (o->frame)
+		read_frame(info, o->frame);
+	rrd_info_free(info);
+	for (size_t i = 0; legend && i < c->nseries; i++) {
+		char mx[24];
+		legend[i] = fig[i];
+		snprintf(legend[i].max_text, sizeof(legend[i].max_text),
+			 "max %s", units_fmt(mx, sizeof(mx), fig[i].max, c->unit));
+		png_rows_note(legend[i].points, sizeof(legend[i].points),
+			      &rows[i], stack);
+	}
+	rc = 0;
+out:
 	strbuf_free(&a);
 	free(rows);
 	free(band);
+	free(fig);
 	return rc;
 }
 

@@ -6,11 +6,16 @@
  * What a chart shows (DESIGN "export --png"):
  * - the title: "HOST: WHAT, FROM to TO UTC"; labels are UTC whatever the
  *   caller's TZ (TZ is set to UTC for the rrd_graph_v call and restored);
- * - the unit on the vertical axis, base 1024 for bytes, 1000 otherwise;
+ * - the vertical axis in a unit a reader knows, plain numbers (no SI
+ *   prefix): bytes in the power of 1024 of the largest value ("MiB/s"),
+ *   seconds in ms, percent 0..100 (counters/units.h), the same scale on
+ *   the right (it also gives the last time label its room);
  * - each series as a line (or, stacked, as an area on the ones before)
- *   with its own min/avg/max in the legend (GPRINT of
- *   VDEFs), and the same figures as PRINT results handed back to the
- *   caller (struct png_legend), so they can be checked and written down;
+ *   with its own min/avg/max in the legend, written as the report writes
+ *   them (units_fmt: "11.3 MiB/s", "0.27 ms"), from a first pass that
+ *   PRINTs the VDEFs and draws nothing; the same figures are handed back
+ *   to the caller (struct png_legend), so they can be checked and
+ *   written down; a colour of its own for every series of a chart;
  * - behind each line (not stacked areas: the lowest and highest of a
  *   share do not add up), the band of its points: each point's lowest
  *   and highest sample, an invisible AREA at the low and a translucent
@@ -42,6 +47,7 @@
 #include <time.h>
 
 #include "../common/util.h"
+#include "../counters/counters.h"
 
 struct strbuf;
 
@@ -71,9 +77,12 @@ struct png_span {
 
 struct png_chart {
 	const char *what;	/* "CPU", "Disk busy" ... (in the title) */
-	const char *vlabel;	/* vertical axis label: "%", "bytes/s" */
-	int base;		/* 1024 for bytes, else 1000 */
-	double lower;		/* lower limit (NAN: automatic) */
+	const char *vlabel;	/* vertical axis label ("% of one CPU");
+				   catalog_unit_label(unit) or "": the
+				   axis unit ("MiB/s", units_axis_of) */
+	enum counter_unit unit;	/* every series' (the legends' format, the
+				   axis' unit) */
+	double lower;		/* lower limit (NAN: automatic), in unit */
 	double upper;		/* upper limit (NAN: automatic); may grow */
 	const struct png_series *series;
 	size_t nseries;
@@ -93,6 +102,15 @@ struct png_options {
 				   is SHIFTed, so another host's set draws on
 				   the reference clock (logs/align.h); last,
 				   so positional initializers stay valid */
+	struct png_frame *frame;	/* when not NULL: where librrd
+				   drew the plot (for tests) */
+};
+
+/* The plot inside the image, as rrd_graph_v says it drew it: pixels from
+ * the left, and the vertical axis' range in the axis unit. */
+struct png_frame {
+	long graph_left, graph_width, image_width;
+	double value_min, value_max;
 };
 
 /* min/avg/max of a series over the chart as rrd_graph_v computed them for
@@ -103,7 +121,7 @@ struct png_options {
 struct png_legend {
 	double min, avg, max;
 	char points[64];
-	char max_text[40];	/* the legend's "max" as drawn: "max  23.99 M" */
+	char max_text[40];	/* the legend's "max" as drawn: "max 22.9 MiB/s" */
 };
 
 /* Draw one chart into path (written in place by librrd). legend, when

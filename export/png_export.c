@@ -23,7 +23,7 @@
 struct plan {
 	char what[96];
 	char vlabel[32];
-	int base;
+	enum counter_unit unit;
 	double lower, upper;
 	int stack;
 	char file[MAX_SERIES][1024];
@@ -34,12 +34,12 @@ struct plan {
 };
 
 static void plan_init(struct plan *p, const char *what, const char *vlabel,
-		      int base, double lower, double upper)
+		      enum counter_unit unit, double lower, double upper)
 {
 	memset(p, 0, sizeof(*p));
 	util_strlcpy(p->what, what, sizeof(p->what));
 	util_strlcpy(p->vlabel, vlabel, sizeof(p->vlabel));
-	p->base = base;
+	p->unit = unit;
 	p->lower = lower;
 	p->upper = upper;
 }
@@ -69,7 +69,7 @@ static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
 	const struct logset_meta *m = logset_meta(ls);
 
 	plan_init(p, c->title, c->axis ? c->axis : catalog_unit_label(c->unit),
-		  c->base, c->lower, c->upper);
+		  c->unit, c->lower, c->upper);
 	p->stack = c->stack;
 	for (size_t i = 0; i < chart_nseries(c); i++) {
 		const struct chart_series *cs = &c->series[i];
@@ -120,7 +120,7 @@ static int draw(const struct plan *p, const char *name, struct output *out,
 		s[i].scale = p->scale[i];
 		s[i].step = out->interval;
 	}
-	struct png_chart c = { p->what, p->vlabel, p->base, p->lower, p->upper,
+	struct png_chart c = { p->what, p->vlabel, p->unit, p->lower, p->upper,
 			       s, p->n };
 	snprintf(path, sizeof(path), "%s/%s", out->outdir, name);
 	if ((p->stack ? png_render_stacked : png_render)(path, &c, &out->po, lg,
@@ -165,14 +165,17 @@ static int plan_group(struct plan *p, struct logset *ls, const char *group,
 	char buf[512], *save = NULL;
 
 	util_strlcpy(buf, group, sizeof(buf));
-	plan_init(p, group, "", 1000, NAN, NAN);
+	plan_init(p, group, "", UNIT_COUNT, NAN, NAN);
 	for (char *t = strtok_r(buf, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
 		struct counter_path cp;
 		size_t before = p->n;
 		while (*t == ' ')
 			t++;
-		if (catalog_parse_path(t, &cp, e) < 0)
-			return perr_set(e, "--counters: '%s': %s", t, e->msg);
+		/* why, not e: perr_set must not read the message it
+		 * writes (it printed "...: --counters: '...': bject") */
+		struct perr why;
+		if (catalog_parse_path(t, &cp, &why) < 0)
+			return perr_set(e, "--counters: '%s': %s", t, why.msg);
 		for (size_t i = 0; i < m->ncounters; i++) {
 			const struct logset_counter *c = &m->counters[i];
 			char lg[96];
@@ -192,8 +195,7 @@ static int plan_group(struct plan *p, struct logset *ls, const char *group,
 				     sizeof(p->vlabel));
 			if (!p->vlabel[0])
 				util_strlcpy(p->vlabel, "count", sizeof(p->vlabel));
-			p->base = cp.def->unit == UNIT_BYTES ||
-				  cp.def->unit == UNIT_BYTES_SEC ? 1024 : 1000;
+			p->unit = cp.def->unit;
 			if (cp.def->unit == UNIT_PERCENT)
 				p->lower = 0;
 		}

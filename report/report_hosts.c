@@ -56,16 +56,15 @@ static enum side_class classify(enum report_kind k, int client)
 double report_hosts_wait_share(const struct report_waits *w, int st)
 {
 	const double *p;
-	double voting = 0, v;
 
 	if (!w || !w->have)
 		return NAN;
+	/* the figure of the side's wait-state table, "working" column
+	 * (all threads' without totals): one figure for the table and the
+	 * verdict (it said 97%, of the states other than "other", where
+	 * the table said 65%) */
 	p = report_waits_shares(w);
-	for (int k = 0; k < WS_N; k++)
-		if (k != WS_OTHER && !isnan(p[k]))
-			voting += p[k];
-	v = st == WS_CPU ? p[WS_CPU] + p[WS_CPU_WAIT] : p[st];
-	return voting > 0 && !isnan(v) ? 100 * v / voting : NAN;
+	return st == WS_CPU ? p[WS_CPU] + p[WS_CPU_WAIT] : p[st];
 }
 
 static int link_full(const struct report_figures *f)

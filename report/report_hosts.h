@@ -42,8 +42,9 @@ void report_hosts_judge(const struct report_host_side *client,
 			struct report_verdict *out, char *host, size_t hostn,
 			char *peer, size_t peern);
 
-/* The voting share (percent, report/README.md "Which states vote") of
- * wait state st (WS_CPU counts running and CPU wait) in w; NAN without. */
+/* The share (percent) of wait state st (WS_CPU counts running and CPU
+ * wait) in w as its table prints it (report_waits_shares: the working
+ * threads', other included); NAN without. */
 double report_hosts_wait_share(const struct report_waits *w, int st);
 
 /* A server's one-host line speaks of its watched process as the rules

@@ -85,6 +85,7 @@ static int side_of(struct report_with *w, const struct report_session *cs,
 	}
 	if (report_judge_session(w->ls, w->dir, s, NULL, NULL, lend, e) < 0)
 		return -1;
+	s->fig.proc_who = "server";	/* its watched process is no client */
 	char line[sizeof(s->verdict.line)];
 	report_hosts_receiver(s->verdict.line, line, sizeof(line));
 	util_strlcpy(s->verdict.line, line, sizeof(s->verdict.line));

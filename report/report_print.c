@@ -86,8 +86,11 @@ void report_print_resources(FILE *f, const struct report_figures *g)
 		 g->cpu1_name[0] ? g->cpu1_name : "n/a");
 	row(f, lbl, &g->cpu1, 1, "%", 0);
 	row(f, "CPU I/O wait", &g->iowait, 1, "%", 0);
-	if (g->proc_cpu.n)
-		row(f, "client process tree CPU", &g->proc_cpu, 1, "%", 0);
+	if (g->proc_cpu.n) {
+		snprintf(lbl, sizeof(lbl), "%s process tree CPU",
+			 g->proc_who ? g->proc_who : "client");
+		row(f, lbl, &g->proc_cpu, 1, "%", 0);
+	}
 	if (g->disk[0]) {
 		snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) %% Disk Time", g->disk);
 		row(f, lbl, &g->disk_busy, 1, "%", 0);

@@ -61,6 +61,8 @@ struct report_figures {
 	char cpu1_name[96];		/* the CPU busiest on average */
 	struct report_stat iowait;	/* Processor(_Total)\% IOWait Time */
 	struct report_stat proc_cpu;	/* Process(...)\% Processor Time */
+	const char *proc_who;		/* whose tree that is: NULL the
+					   client's, "server" a --with set's */
 	char disk[64];			/* busiest disk by average % Disk Time */
 	struct report_stat disk_busy;	/* its % Disk Time */
 	struct report_stat disk_bytes;	/* read + write bytes/sec */

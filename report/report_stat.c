@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../counters/counters.h"
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -83,38 +85,18 @@ void report_stat_of(const double *v, size_t n, size_t stride,
 	free(s);
 }
 
+/* The format is counters/units.h's, the one the viewer and the PNGs'
+ * legends print too. */
 char *report_fmt_bytes(char *buf, size_t n, double bytes, const char *suffix)
 {
-	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int u = 0;
-
-	if (isnan(bytes)) {
-		snprintf(buf, n, "n/a");
-		return buf;
-	}
-	while (fabs(bytes) >= 1024 && u < 4) {
-		bytes /= 1024;
-		u++;
-	}
-	snprintf(buf, n, u ? "%.1f %s%s" : "%.0f %s%s", bytes, units[u],
-		 suffix ? suffix : "");
-	return buf;
+	return units_fmt_bytes(buf, n, bytes, suffix);
 }
 
 char *report_fmt_bits(char *buf, size_t n, double bits)
 {
-	static const char *units[] = { "b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s" };
-	int u = 0;
-
 	if (isnan(bits) || bits <= 0) {
 		snprintf(buf, n, "unknown bandwidth");
 		return buf;
 	}
-	while (bits >= 1000 && u < 4) {
-		bits /= 1000;
-		u++;
-	}
-	snprintf(buf, n, bits == floor(bits) ? "%.0f %s" : "%.1f %s", bits,
-		 units[u]);
-	return buf;
+	return units_fmt_bits(buf, n, bits);
 }

@@ -26,7 +26,8 @@ void report_stat_of(const double *v, size_t n, size_t stride,
 		    struct report_stat *out);
 
 /* "11.3 MiB/s"-style formatting (base 1024 for bytes, 1000 for bits:
- * "1 Gb/s"). */
+ * "1 Gb/s"): counters/units.h's format; bits at or below 0 are
+ * "unknown bandwidth". */
 char *report_fmt_bytes(char *buf, size_t n, double bytes, const char *suffix);
 char *report_fmt_bits(char *buf, size_t n, double bits_per_sec);
 

@@ -292,20 +292,6 @@ static void describe_memory(const struct report_figures *f,
 		 "the client's working set does not fit its memory limit (cgroup memory.max or memory.limit_in_bytes): raise the limit or shrink the client's cache");
 }
 
-/* The voting states as shares of their own sum (other left out: a
- * thread's wait on another of the client is that one's), for the line;
- * other is NAN. */
-static void voting_shares(const double *s, double *p)
-{
-	double sum = 0;
-
-	for (int k = 0; k < WS_N; k++)
-		if (k != WS_OTHER && !isnan(s[k]))
-			sum += s[k];
-	for (int k = 0; k < WS_N; k++)
-		p[k] = k == WS_OTHER || !(sum > 0) ? NAN : 100 * s[k] / sum;
-}
-
 int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v)
@@ -317,7 +303,11 @@ int report_waits_judge(const struct report_figures *f,
 
 	if (!w || !w->have)
 		return 0;
-	voting_shares(report_waits_shares(w), p);
+	/* the line quotes the table's figures (report_print_waits: the
+	 * working threads' shares, other included), not shares of the
+	 * voting states alone: a receiver's table said network wait 65%
+	 * where its line said 97% */
+	memcpy(p, report_waits_shares(w), sizeof(p));
 	d = report_waits_dominant(w);
 	k = waits_kind(w, d);
 	if (k == REPORT_NONE && sys != REPORT_NONE)

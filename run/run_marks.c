@@ -112,15 +112,16 @@ static int write_marker(const struct collector_info *col, double when,
 			const char *text, const char *const *v, size_t n,
 			struct perr *e)
 {
-	struct perr ce;
+	struct perr ce, fe;
 
 	if (control_mark_at(col->logset, when, kind, session, text, v, n,
 			    &ce) == 0)
 		return 0;
 	if (markers_append_at(col->logset, when > 0 ? when : util_walltime(),
-			      kind, session, text, v, n, e) == 0)
+			      kind, session, text, v, n, &fe) == 0)
 		return 0;
-	return perr_set(e, "%s; and %s", ce.msg, e->msg);
+	/* fe, not e: perr_set must not read the message it writes */
+	return perr_set(e, "%s; and %s", ce.msg, fe.msg);
 }
 
 int run_mark(const struct collector_info *col, enum marker_kind kind,

@@ -56,7 +56,7 @@ ok "and only there ($n cells: the 5% line is at the bottom)" test "$n" -ge 1 -a 
 # the legend: min/avg/max of the window, max the band's
 T send-keys L
 ok 'legend on' await 'cur .*min .*avg .*max'
-like "$(screen | grep 'total' | grep -v CPU | head -1)" 'total +5\.00% +5\.00% +5\.[0-9]+% +100%' \
+like "$(screen | grep 'total' | grep -v CPU | head -1)" 'total +5\.0% +5\.0% +5\.[0-9]+% +100\.0%' \
 	'legend: total cur 5%, min 5%, avg 5%, max 100%'
 T send-keys L
 

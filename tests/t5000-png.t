@@ -44,6 +44,11 @@ ok 'export --counters' "$PERFLOG" export $D --png $SCRATCH/grp --counters 'Netwo
 is "$(png_wh "$SCRATCH/grp/Network_Interface_Current_Bandwidth.png")" 1000x400 'group chart, default size'
 ok "second group chart (name cut at 60 characters)" sh -c "test -s $SCRATCH/grp/LogicalDisk_sdb_Disk_Reads_sec_LogicalDisk_sdb_Disk_Writes_s.png"
 fails 'unknown counter' "$PERFLOG" export $D --png $SCRATCH/y --counters 'Memory\Nonsense'
+# one message naming the counter (was "--counters: '...': --counters:
+# '...': bject 'Memory'": the message formatted over itself)
+is "$("$PERFLOG" export $D --png $SCRATCH/y --counters 'Memory\Availble Bytes' 2>&1)" \
+	"perflog export: --counters: 'Memory\Availble Bytes': unknown counter 'Availble Bytes' of object 'Memory'" \
+	'a misspelt counter: one message naming it'
 fails 'bad size' "$PERFLOG" export $D --png $SCRATCH/y --width 10x
 fails 'too small' "$PERFLOG" export $D --png $SCRATCH/y --width 20 --height 20
 done_testing

@@ -31,6 +31,15 @@ like "$(printf '%s\n' "$out" | grep '^  Bottleneck:')" \
 like "$out" 'clock: -30\.0 s from srv.s markers \(2 offsets recorded\), round trip 0\.002 s' 'the 30 s ahead server aligned by its markers'
 like "$out" 'its session, from its markers, from 2023-11-14T22:14:20\.000Z to 2023-11-14T22:15:20\.000Z' 'the server session matched by name'
 like "$out" 'receiver wait states, Process\(job\)' "the receiver's wait states shown"
+# the server's watched process is the server's, not "client process tree"
+srvpart=$(printf '%s\n' "$out" | sed -n '/^  server srv /,/srv alone:/p')
+like "$srvpart" 'server process tree CPU' "the server's table names its process tree the server's"
+ok "and never the client's" sh -c '! printf "%s\n" "$1" | grep -q "client process tree"' _ "$srvpart"
+# one figure: the verdict quotes the receiver's table (working threads'
+# share, else all threads'), not a share of the voting states (92% here)
+tab=$(printf '%s\n' "$srvpart" | awk '$1 == "disk" && $2 == "wait" { v = $3 == "n/a" ? $4 : $3; sub("%", "", v); printf "%.0f", v }')
+ver=$(printf '%s\n' "$out" | grep '^  Bottleneck:' | sed -n 's/.*the receiver waited on the disk \([0-9]*\)%.*/\1/p')
+is "$ver" "$tab" "the verdict's receiver figure is its table's ($tab%)"
 like "$out" 'cli alone: Bottleneck: network: the client waited on its socket' "the client's own verdict kept as evidence"
 
 # JSON: the host the verdict names, the server's side and its shift

@@ -10,10 +10,10 @@
 
 #include "../counters/counters.h"
 
-/* Format v in its unit for a legend or readout, at most 9 characters:
- * "12.3%", "1.50MB/s", "512KB", "3.2k/s", "0.012s", "940Mb/s", "-" for NAN.
- * Bytes use powers of 1024 (KB, MB, GB, TB). The unit is
- * catalog_unit_label's, as in the pane titles. */
+/* Format v in its unit for a legend or readout, as the report and the
+ * PNGs print it (units_fmt, counters/units.h): "12.3%", "1.5 MiB/s",
+ * "512.0 KiB", "3.2 k/s", "12.0 ms", "940 Mb/s"; "-" for NAN. At most
+ * 12 characters ("1023.9 KiB/s"). */
 char *vl_fmt_value(char *buf, size_t n, double v, enum counter_unit u);
 /* Same, at most 5 characters, without the unit's per-second suffix, for the
  * y axis ("100%", "1.5M", "512K", "20G", "0"). */

@@ -78,6 +78,20 @@ static void check_table(void)
 			all = c->series[i].ctr == six[i] && (c->series[i].views & CV_PNG);
 		OK(all, "the wait-state chart stacks the six states, pane and PNG");
 	}
+	{
+		/* one table draws a client's set and a server's (report
+		 * --with, export --with, the viewer's second set): no title
+		 * says whose (a server's waits.png read "Client wait states") */
+		int named = 0;
+		for (size_t i = 0; i < CHARTSET_COUNT; i++) {
+			const struct chartset *set = &chartset_table[i];
+			named += !strncmp(set->title, "Client", 6);
+			for (size_t k = 0; k < CHARTSET_MAX_CHARTS &&
+			     set->charts[k].title; k++)
+				named += !strncmp(set->charts[k].title, "Client", 6);
+		}
+		EQ_INT(named, 0, "no chart set or chart is titled for the client");
+	}
 	OK(units, "every series is of its chart's unit");
 	OK(rules, "CI_NONE exactly for objects without instances, CI_NAMED "
 	   "exactly with an instance");

@@ -19,6 +19,7 @@
 
 #include "../../common/strbuf.h"
 #include "../../export/png.h"
+#include "../../export/png_int.h"
 #include "tap.h"
 
 /* librrd 1.7 (rrd_graph_v's print strings) and fontconfig's caches leak
@@ -105,9 +106,9 @@ static void test_band(void)
 	snprintf(png, sizeof(png), "%s/band.png", dir);
 	OK(make_layout_rrd(rrd) == 0, "log-set-like RRD made");
 	struct png_series s[1] = { { rrd, "busy", "busy", 1, 1 } };
-	struct png_chart c = { "CPU", "%", 1000, 0, 100, s, 1 };
+	struct png_chart c = { "CPU", "%", UNIT_PERCENT, 0, 100, s, 1 };
 	struct png_options o = { "h", T0, T0 + BAND_ROWS, 640, 300, NULL, 0,
-				 NULL, 0, NULL, 0 };
+				 NULL, 0, NULL, 0, NULL };
 
 	/* the two hours: only the 1-minute archives cover them */
 	OK(png_render(png, &c, &o, lg, &e) == 0, "two hours rendered");
@@ -158,6 +159,67 @@ static int has_line(const char *lines, const char *text)
 	return 0;
 }
 
+/* Units a manager reads (issue 32): what the legend drew, the axis. */
+static void test_units_drawn(const char *rrd, const char *png,
+			     const struct png_options *base)
+{
+	struct png_options o = *base;
+	struct png_frame f;
+	struct png_legend lg[1];
+	struct strbuf drawn = STRBUF_INIT;
+	struct perr e = { "" };
+	/* 0..6 MiB/s scaled to 0..0.236 B/s: a quiet interface */
+	struct png_series q = { rrd, "bytes", "lo received", 0.236 / 6291456, 1 };
+	struct png_chart qc = { "Network", "B/s", UNIT_BYTES_SEC, 0, NAN, &q, 1 };
+
+	o.legends = &drawn;
+	o.frame = &f;
+	o.marks = NULL;
+	o.nmarks = 0;
+	OK(png_render(png, &qc, &o, lg, &e) == 0, "quiet network drawn");
+	OK(strstr(drawn.p ? drawn.p : "", "max        0 B/s") != NULL &&
+	   !strstr(drawn.p ? drawn.p : "", "m\n"),
+	   "a fraction of a byte/s is '0 B/s', not '236.00m'");
+	if (!strstr(drawn.p ? drawn.p : "", "max        0 B/s"))
+		printf("# drawn:\n# %s\n", drawn.p ? drawn.p : "");
+	/* the last time label has room: a right margin of at least half a
+	 * "04:24:00" (it was cut to "04:24:") */
+	OK(f.image_width - f.graph_left - f.graph_width >= 30,
+	   "room right of the plot for the last time label");
+	printf("# image %ld, plot %ld+%ld: right margin %ld\n", f.image_width,
+	       f.graph_left, f.graph_width,
+	       f.image_width - f.graph_left - f.graph_width);
+
+	/* latency: 0..0.99 ms in ms, as sar's await, not "990.00u" */
+	struct png_series l = { rrd, "busy", "sda per write", 1e-5, 1 };
+	struct png_chart lc = { "Disk latency", "ms per I/O", UNIT_SECONDS, 0,
+				NAN, &l, 1 };
+	strbuf_free(&drawn);
+	OK(png_render(png, &lc, &o, lg, &e) == 0, "latency drawn");
+	EQ_STR(lg[0].max_text, "max 0.99 ms", "latency legend in ms");
+	OK(f.value_max < 2 && f.value_max >= 0.99, "the axis in ms (0..1)");
+	printf("# latency axis 0..%g\n", f.value_max);
+
+	/* a share under 1%: on a 0..100 axis ("1000 m" at the top before) */
+	struct png_series p = { rrd, "busy", "copy I/O stalled", 0.01, 1 };
+	struct png_chart pc = { "Client cgroup stalls", "% of the time",
+				UNIT_PERCENT, 0, NAN, &p, 1 };
+	OK(png_render(png, &pc, &o, lg, &e) == 0, "small share drawn");
+	EQ_DBL(f.value_max, 100, 1e-9, "percent on a 0..100 axis");
+	EQ_STR(lg[0].max_text, "max 1.0%", "share legend in percent");
+	strbuf_free(&drawn);
+
+	/* every series of a chart its own colour (the 11th came round to
+	 * the 1st's teal) */
+	char a[8], b[8];
+	int same = 0;
+	for (size_t i = 0; i < 64; i++)
+		for (size_t j = 0; j < i; j++)
+			same += !strcmp(png_colour(a, sizeof(a), i),
+					png_colour(b, sizeof(b), j));
+	EQ_INT(same, 0, "64 series, 64 colours");
+}
+
 int main(void)
 {
 	char rrd[128], png[128], odd[160];
@@ -177,11 +239,11 @@ int main(void)
 		{ rrd, "busy", "sda % Disk Time: busy", 0, 1 },
 		{ rrd, "bytes", "sda bytes/s", 1.0 / 1024, 1 },
 	};
-	struct png_chart c = { "Disk", "% and KiB/s", 1024, 0, NAN, s, 2 };
+	struct png_chart c = { "Disk", "% and KiB/s", UNIT_PERCENT, 0, NAN, s, 2 };
 	struct png_mark m[2] = { { T0 + 30, "begin full: backup" },
 				 { T0 + 5000, "outside the range" } };
 	struct png_span sp[1] = { { T0 + 30, T0 + 90, "full" } };
-	struct png_options o = { "host:1", T0, T0 + ROWS, 640, 300, m, 2, sp, 1, NULL, 0 };
+	struct png_options o = { "host:1", T0, T0 + ROWS, 640, 300, m, 2, sp, 1, NULL, 0, NULL };
 
 	snprintf(png, sizeof(png), "%s/disk.png", dir);
 	int rc = png_render(png, &c, &o, lg, &e);
@@ -206,21 +268,19 @@ int main(void)
 	EQ_DBL(lg[1].max, bmax, 1e-6, "scaled series max (KiB/s)");
 	EQ_DBL(lg[1].avg, bsum / ROWS, 0.02 * bsum / ROWS, "scaled avg");
 
-	EQ_STR(lg[0].max_text, "max    99.00", "a percentage's legend has no SI prefix");
+	EQ_STR(lg[0].max_text, "max 99.0%", "a percentage's legend has no SI prefix");
 
-	/* a chart of bytes: the legend scales with an SI prefix (it drew a
-	 * literal "%s" after the number once) */
+	/* a chart of bytes: the legend in MiB as the report writes it (it
+	 * drew a literal "%s" after the number once, then "6.00M") */
 	{
 		struct png_series b = { rrd, "bytes", "sda bytes", 0, 1 };
-		struct png_chart bc = { "Disk", "B/s", 1024, 0, NAN, &b, 1 };
+		struct png_chart bc = { "Disk", "B/s", UNIT_BYTES_SEC, 0, NAN, &b, 1 };
 		struct png_legend bl[1];
 
-		OK(png_render(png, &bc, &o, bl, &e) == 0 &&
-		   !strcmp(bl[0].max_text, "max     6.00M"),
-		   "B/s legend: max 6 MiB as '6.00M'");
-		if (strcmp(bl[0].max_text, "max     6.00M"))
-			fprintf(stderr, "# legend max '%s'\n", bl[0].max_text);
+		OK(png_render(png, &bc, &o, bl, &e) == 0, "B/s chart drawn");
+		EQ_STR(bl[0].max_text, "max 6.0 MiB/s", "B/s legend: max 6.0 MiB/s");
 	}
+	test_units_drawn(rrd, png, &o);
 
 	/* same chart at another size, default size, odd file name */
 	o.width = 1200;
@@ -255,7 +315,7 @@ int main(void)
 		};
 		struct png_mark om[5];
 		struct png_series os[1] = { { odd, "busy", "color=#00FF00 busy", 0, 1 } };
-		struct png_chart oc = { "Disk", "%", 1000, 0, 100, os, 1 };
+		struct png_chart oc = { "Disk", "%", UNIT_PERCENT, 0, 100, os, 1 };
 		struct png_span osp[1] = { { T0 + 30, T0 + 90, "legend=s" } };
 		struct strbuf drawn = STRBUF_INIT;
 		struct png_options oo = o;

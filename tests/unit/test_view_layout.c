@@ -16,15 +16,21 @@ static void test_format(void)
 {
 	char b[32];
 	EQ_STR(vl_fmt_value(b, sizeof(b), 12.345, UNIT_PERCENT), "12.3%", "percent");
-	EQ_STR(vl_fmt_value(b, sizeof(b), 100, UNIT_PERCENT), "100%", "percent 100");
-	EQ_STR(vl_fmt_value(b, sizeof(b), 1.5 * 1048576, UNIT_BYTES_SEC), "1.50MB/s", "MB/s");
-	EQ_STR(vl_fmt_value(b, sizeof(b), 512 * 1024, UNIT_BYTES), "512KB", "KB");
-	EQ_STR(vl_fmt_value(b, sizeof(b), 3.0 * 1073741824, UNIT_BYTES), "3.00GB", "GB");
-	EQ_STR(vl_fmt_value(b, sizeof(b), 3200, UNIT_PER_SEC), "3.20K/s", "per second");
-	EQ_STR(vl_fmt_value(b, sizeof(b), 0.012, UNIT_SECONDS), "12.0ms", "seconds");
-	EQ_STR(vl_fmt_value(b, sizeof(b), 1e9, UNIT_BITS_SEC), "1.00Gb/s", "bits");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 100, UNIT_PERCENT), "100.0%", "percent 100");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 1.5 * 1048576, UNIT_BYTES_SEC), "1.5 MiB/s", "MiB/s");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 512 * 1024, UNIT_BYTES), "512.0 KiB", "KiB");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 3.0 * 1073741824, UNIT_BYTES), "3.0 GiB", "GiB");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 3200, UNIT_PER_SEC), "3.2 k/s", "per second");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 0.012, UNIT_SECONDS), "12.0 ms", "seconds");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 1e9, UNIT_BITS_SEC), "1 Gb/s", "bits");
 	EQ_STR(vl_fmt_value(b, sizeof(b), NAN, UNIT_PERCENT), "-", "unknown");
-	EQ_STR(vl_fmt_value(b, sizeof(b), 0, UNIT_BYTES_SEC), "0B/s", "zero");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 0, UNIT_BYTES_SEC), "0 B/s", "zero");
+	/* the report's format (counters/units.h), not "5e-04%", "23.0GB" */
+	EQ_STR(vl_fmt_value(b, sizeof(b), 5e-4, UNIT_PERCENT), "0.0%", "tiny percent");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 24.7e9, UNIT_BYTES), "23.0 GiB",
+	       "available memory in GiB, as the report");
+	EQ_STR(vl_fmt_value(b, sizeof(b), 272.31e-6, UNIT_SECONDS), "0.27 ms",
+	       "latency in ms, as sar's await");
 	EQ_STR(vl_fmt_axis(b, sizeof(b), 100, UNIT_PERCENT), "100%", "axis percent");
 	EQ_STR(vl_fmt_axis(b, sizeof(b), 1.5 * 1048576, UNIT_BYTES_SEC), "1.5M", "axis 1.5M");
 	EQ_STR(vl_fmt_axis(b, sizeof(b), 20.0 * 1073741824, UNIT_BYTES), "20G", "axis 20G");
@@ -203,7 +209,7 @@ static void test_render(void)
 	OK(vl_render(&v, &p, &g) == 0, "render");
 	char row[1024];
 	vl_grid_row(&g, p.pane[0].y, row, sizeof(row));
-	OK(strstr(row, "CPU [%]") && strstr(row, "total 100%"),
+	OK(strstr(row, "CPU [%]") && strstr(row, "total 100.0%"),
 	   "title with unit and newest value");
 	vl_grid_row(&g, p.marker_row, row, sizeof(row));
 	OK(strstr(row, "backup start") != NULL, "marker label on marker row");
@@ -355,7 +361,7 @@ static void test_readout(void)
 				.lines = l, .nlines = 2 };
 	char b[128];
 	vl_readout(b, sizeof(b), &pane, 1);
-	EQ_STR(b, "eth0 11.9MB/s (10%)  eth1 -", "readout with share of bandwidth");
+	EQ_STR(b, "eth0 11.9 MiB/s (10%)  eth1 -", "readout with share of bandwidth");
 	char small[10];
 	vl_readout(small, sizeof(small), &pane, 1);
 	EQ_INT(strlen(small), 9, "readout truncated to its buffer");
@@ -443,7 +449,7 @@ static void test_words(void)
 			     .legend = 1 };
 	OK(vl_render(&v, &p, &g) == 0, "render");
 	vl_grid_row(&g, p.pane[0].y, row, sizeof(row));
-	OK(strstr(row, "reference run 2.09%") != NULL, "title: the first readout whole");
+	OK(strstr(row, "reference run 2.1%") != NULL, "title: the first readout whole");
 	int cut = 0, whole = 0;
 	for (const char *q = row; (q = strstr(q, "referenc")); q++) {
 		char w[32], pct = 0;
