@@ -78,6 +78,15 @@ e=$(awk -F'\t' '$2 == "end" { print $1; exit }' $D_disk/markers.tsv)
 out=$("$PERFLOG" report $SCRATCH/disk-extra $D_disk)
 like "$out" 'Session disk \(A\) vs disk \(B\)' 'two sessions against one: the named pair'
 like "$out" 'Session extra: only in A' 'two sessions against one: the other is only in A'
+# durations to the millisecond (issue 32): 6.817 s against 7.182 s is
+# +5.4%, not the rows' whole seconds 7.0 / 8.0, +14.3%
+for x in a:56.817 b:57.182; do
+	cp -r $D_disk $SCRATCH/dur-${x%%:*}
+	printf '2023-11-14T22:13:50.000Z\tbegin\tdisk\tx\n2023-11-14T22:13:%sZ\tend\tdisk\tx\tstatus=0\n' \
+		"${x#*:}" > $SCRATCH/dur-${x%%:*}/markers.tsv
+done
+out=$("$PERFLOG" report $SCRATCH/dur-a $SCRATCH/dur-b)
+like "$out" 'duration +6\.817 +7\.182 +\+0\.365 +\+5\.4%' 'compare: the real durations, with their decimals'
 
 # a real log set: burn a core inside a session
 dir=$("$PERFLOG" start -o $SCRATCH/real -i 1) || { echo "Bail out! start failed"; exit 1; }
