@@ -72,12 +72,37 @@ static void print_command(FILE *f, const struct marker *end)
 		fprintf(f, "  command duration: %s s\n", v);
 }
 
+/* How many rows the table rests on; under REPORT_FEW_ROWS a warning
+ * and what to do (a 2.9 s backup at -i 5: avg, p95, peak and min of 2
+ * rows), and no row at all said once, here. */
+void report_print_rows(FILE *f, const struct report_figures *g)
+{
+	char step[32] = "";
+	/* at 1 s there is no shorter interval to suggest */
+	const char *hint = g->step > 1 ?
+		"; log a short session with -i 1" : "";
+
+	if (g->step)
+		snprintf(step, sizeof(step), " of %u s", g->step);
+	if (!g->rows)
+		fprintf(f, "  no row of the log covers this span (rows%s): no figures%s\n",
+			step, hint);
+	else if (g->rows < REPORT_FEW_ROWS)
+		fprintf(f, "  figures from %zu row%s%s only: too few for avg, p95, peak and min to mean much%s\n",
+			g->rows, g->rows == 1 ? "" : "s", step, hint);
+	else
+		fprintf(f, "  figures from %zu rows%s\n", g->rows, step);
+}
+
 /* The table: a row per resource figure, in the chart sets' order (CPU,
  * disk, memory and paging, network). */
 void report_print_resources(FILE *f, const struct report_figures *g)
 {
 	char lbl[192], bw[32];
 
+	report_print_rows(f, g);
+	if (!g->rows)	/* every figure n/a: said once, above */
+		return;
 	fprintf(f, "  %-36s %12s %12s %12s %12s\n", "resource", "avg", "p95",
 		"peak", "min");
 	snprintf(lbl, sizeof(lbl), "CPU total (%d CPUs)", g->ncpu);
@@ -231,7 +256,10 @@ static void print_session(FILE *f, const struct report *r,
 	if (s->peers)
 		report_hosts_print(f, r, s);
 	fprintf(f, "  %s\n", s->verdict.line);
-	if (s->verdict.hint[0])
+	/* with no row, "nothing near saturation" has nothing to explain:
+	 * the rows line said why once */
+	if (s->verdict.hint[0] &&
+	    (s->fig.rows || s->verdict.kind != REPORT_NONE))
 		fprintf(f, "  (%s)\n", s->verdict.hint);
 }
 

@@ -87,6 +87,16 @@ for x in a:56.817 b:57.182; do
 done
 out=$("$PERFLOG" report $SCRATCH/dur-a $SCRATCH/dur-b)
 like "$out" 'duration +6\.817 +7\.182 +\+0\.365 +\+5\.4%' 'compare: the real durations, with their decimals'
+# how many rows the figures rest on (issue 32): 60, 3 (a warning), none
+like "$("$PERFLOG" report $D_disk)" 'figures from 60 rows of 1 s' 'the rows the figures rest on'
+cp -r $D_disk $SCRATCH/rows3
+printf '2023-11-14T22:13:50.000Z\tbegin\tdisk\tx\n2023-11-14T22:13:52.900Z\tend\tdisk\tx\n' > $SCRATCH/rows3/markers.tsv
+like "$("$PERFLOG" report $SCRATCH/rows3)" 'figures from 3 rows of 1 s only: too few' 'under 5 rows: a warning'
+cp -r $D_disk $SCRATCH/rows0
+printf '2023-11-14T22:12:00.100Z\tbegin\tdisk\tx\n2023-11-14T22:12:00.900Z\tend\tdisk\tx\n' > $SCRATCH/rows0/markers.tsv
+out=$("$PERFLOG" report $SCRATCH/rows0)
+like "$out" 'no row of the log covers this span \(rows of 1 s\): no figures' 'no row: said once'
+is "$(printf '%s\n' "$out" | grep -c 'n/a\|no logged resource')" 0 'no row: no table of n/a, no second explanation'
 
 # a real log set: burn a core inside a session
 dir=$("$PERFLOG" start -o $SCRATCH/real -i 1) || { echo "Bail out! start failed"; exit 1; }
