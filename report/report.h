@@ -65,6 +65,9 @@ struct report_with {
  * one-host verdict, all in s. */
 struct report_peer {
 	int matched;
+	int empty;	/* no row nor wait state of it covers the session (a
+			 * set logged at another time): said and left out of
+			 * the verdict across hosts */
 	struct report_session s;
 };
 
