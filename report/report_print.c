@@ -234,6 +234,28 @@ static void print_instr(FILE *f, const struct report_session *s)
 	}
 }
 
+/* A log that stopped before the session's end (a `perflog stop` while
+ * perflog run's command went on: its end marker says log.ended=early;
+ * or the last row well before the end): the figures cover only the
+ * start. */
+static void print_log_end(FILE *f, const struct report *r,
+			  const struct report_session *s)
+{
+	const char *v = s->end_m ? marker_get(s->end_m, "log.ended") : NULL;
+	const struct logset_meta *m = logset_meta(r->ls);
+	time_t last = logset_last(r->ls);
+	char t[40];
+
+	if (!s->end_m || !last || last >= s->end_m->t)
+		return;
+	/* the gap alone only in a stopped set: a live one holds rows */
+	if ((v && !strcmp(v, "early")) ||
+	    (m->stop && s->end_m->t > last + (time_t)m->interval))
+		fprintf(f, "  the log ends early: its last row is at %s, %lld s before the session's end (the collector was stopped while the command ran)\n",
+			util_iso8601(t, sizeof(t), last, -1),
+			(long long)(s->end_m->t - last));
+}
+
 static void print_session(FILE *f, const struct report *r,
 			  const struct report_session *s)
 {
@@ -248,6 +270,7 @@ static void print_session(FILE *f, const struct report *r,
 	fprintf(f, "  from %s to %s, duration %s\n", t1, t2, du);
 	if (s->end_m)
 		print_command(f, s->end_m);
+	print_log_end(f, r, s);
 	report_client_print(f, r->ls, s);
 	report_print_resources(f, &s->fig);
 	print_targets(f, &s->targets);
