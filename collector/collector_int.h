@@ -119,6 +119,8 @@ struct collector {
 			 c_waits;
 	unsigned long rows_lost;	/* logset_rows_lost when last told */
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
+	char failed[320];	/* why the first sample could not be
+				 * written whole: the start fails */
 };
 
 /* clock.c */
