@@ -327,7 +327,7 @@ static int finish(struct run *r)
 int cmd_run(int argc, char **argv)
 {
 	struct run r;
-	int po[2], pe[2], rc;
+	int po[2], pe[2], rc, own;
 
 	memset(&r, 0, sizeof(r));
 	rc = run_parse_args(&r, argc, argv);
@@ -354,8 +354,14 @@ int cmd_run(int argc, char **argv)
 	} else {
 		pump(&r, po[0], pe[0]);
 	}
+	own = r.started;	/* finish clears it when the collector went */
 	if (finish(&r) < 0 && r.status == 0)
 		r.status = 1;
+	/* where it went, as perflog start prints it (stdout is the
+	 * command's), for the set this run started: one it joined was
+	 * named by -o, or said when joined under -o DIR */
+	if (own)
+		fprintf(stderr, ME ": log set %s\n", r.col.logset);
 	run_output_free(&r.out);
 	free(r.cmdline);
 	return r.status;
