@@ -124,6 +124,18 @@ within "real burn: busiest CPU avg $b% within the kernel's $LOAD_CPU_MAX% .. $hi
 	"$b" "$(calc "$LOAD_CPU_MAX - 20")" "$(calc "$hi + 20")"
 like "$(printf '%s\n' "$out" | grep Bottleneck)" 'CPU|Processor' 'real burn: a CPU verdict'
 
+# a live set whose collector holds its rows (issue 32): report syncs it
+# first, so a session just ended has its figures, not CPU n/a
+live=$(PERFLOG_BATCH=60 "$PERFLOG" start -o $SCRATCH/live -i 1) || { echo "Bail out! start failed"; exit 1; }
+sleep 1.2
+"$PERFLOG" mark --begin -s held -d "$live" begin
+sleep 3.2
+"$PERFLOG" mark --end -s held -d "$live" end
+out=$("$PERFLOG" report "$live" 2>&1)
+like "$out" 'figures from [2-5] rows of 1 s' 'live set: synced first, the rows held are in the report'
+like "$(printf '%s\n' "$out" | grep 'CPU total')" 'CPU total \(.*\) +[0-9]' 'live set: CPU total has figures'
+"$PERFLOG" stop "$live" > /dev/null
+
 # bad input
 fails 'missing log set' "$PERFLOG" report $SCRATCH/nonexistent
 like "$("$PERFLOG" report $SCRATCH/nonexistent 2>&1)" "^perflog report: .*nonexistent" 'error names the log set'
