@@ -13,45 +13,73 @@
 #include "../logs/setdir.h"
 #include "control.h"
 
-/* The options of a command that has only --help: 1 to go on, else the
- * exit status (after the usage, or the one line for a bad option). */
-static int help_only(int argc, char **argv, const char *cmd, const char *usage)
+/* The perflog runs logging through collector c ("PID:LABEL,..." from its
+ * status reply) into buf; 0 when none (or it does not say). */
+static int runs_of(const struct collector_info *c, char *buf, size_t n)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int o;
+	char reply[PATH_MAX + 1400], *p;
+	struct perr e;
 
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (o != 'h')
-			return util_bad_option(cmd, argv, optind, optopt);
-		fputs(usage, stdout);
+	buf[0] = '\0';
+	if (control_request(c, "status", reply, sizeof(reply), &e) < 0 ||
+	    !(p = strstr(reply, " runs=")))
 		return 0;
-	}
-	return 1;
+	p += 6;
+	p[strcspn(p, " ")] = '\0';
+	util_strlcpy(buf, p, n);
+	return buf[0] != '\0';
 }
 
 int cmd_stop(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct collector_info c;
 	struct perr e;
-	int rc = help_only(argc, argv, "stop",
-		"usage: perflog stop [DIR]\n"
-		"Stop the collector logging to the log set DIR (or the only one\n"
-		"running); returns once the log set is closed and complete.\n");
+	char runs[1024];
+	int force = 0, o;
 
-	if (rc != 1)
-		return rc;
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "+fh", longopts, NULL)) != -1) {
+		if (o == 'f') {
+			force = 1;
+			continue;
+		}
+		if (o != 'h')
+			return util_bad_option("stop", argv, optind, optopt);
+		fputs("usage: perflog stop [--force] [DIR]\n"
+		      "Stop the collector logging to the log set DIR (or the only one\n"
+		      "running); returns once the log set is closed and complete.\n"
+		      "Without DIR, one that a perflog run is logging through is not\n"
+		      "stopped (its log would end before the command) unless --force.\n",
+		      stdout);
+		return 0;
+	}
 	if (argc - optind > 1) {
 		fprintf(stderr, "perflog stop: unexpected argument '%s'\n",
 			argv[optind + 1]);
 		return 2;
 	}
-	if (control_find(optind < argc ? argv[optind] : NULL, &c, &e) < 0 ||
-	    control_stop(&c, &e) < 0) {
+	if (control_find(optind < argc ? argv[optind] : NULL, &c, &e) < 0) {
+		fprintf(stderr, "perflog stop: %s\n", e.msg);
+		return 1;
+	}
+	/* a run's command still going: its log would end early, and the
+	 * run could only find out at its end */
+	if (runs_of(&c, runs, sizeof(runs))) {
+		if (!force && optind >= argc) {
+			fprintf(stderr, "perflog stop: perflog run (pid:label %s) is logging to '%s' through this collector: not stopped (its log would end before its command); name the log set or use --force\n",
+				runs, c.logset);
+			return 1;
+		}
+		fprintf(stderr, "perflog stop: warning: perflog run (pid:label %s) was logging through it: its log ends early\n",
+			runs);
+	}
+	if (control_stop(&c, &e) < 0) {
 		fprintf(stderr, "perflog stop: %s\n", e.msg);
 		return 1;
 	}

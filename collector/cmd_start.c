@@ -19,6 +19,7 @@
 
 #include "../commands.h"
 #include "collector.h"
+#include "control.h"
 #include "settings.h"
 
 static void usage(FILE *f)
@@ -62,6 +63,33 @@ static int load_settings(const char *file, const char *dir,
 		return 2;
 	}
 	return 0;
+}
+
+/* Another collector already logging under dir (a second `start -o DIR`
+ * on one directory): the line that says which into warn ("" none),
+ * printed once the start succeeded; both then log, each to its own
+ * set, and `stop` without DIR no longer knows which to stop. */
+static void warn_running_under(const char *dir, char *warn, size_t nw)
+{
+	struct collector_info *list;
+	struct perr e;
+	char real[PATH_MAX];
+	long n;
+
+	warn[0] = '\0';
+	if (!realpath(dir, real) || (n = control_list(&list, &e)) < 0)
+		return;
+	for (long i = 0; i < n; i++) {
+		char *slash = strrchr(list[i].logset, '/');
+
+		if (!slash || (size_t)(slash - list[i].logset) != strlen(real) ||
+		    strncmp(list[i].logset, real, strlen(real)))
+			continue;
+		snprintf(warn, nw, "perflog start: warning: collector %ld is already logging under '%s' (to %s): this starts a second one beside it\n",
+			 (long)list[i].pid, dir, list[i].logset);
+		break;
+	}
+	free(list);
 }
 
 static int run_daemon(struct collector_options *opt)
@@ -145,7 +173,7 @@ int cmd_start(int argc, char **argv)
 	long samples = 0;
 	struct settings s;
 	struct collector_options opt;
-	char abs_dir[PATH_MAX];
+	char abs_dir[PATH_MAX], warn[PATH_MAX * 2 + 160] = "";
 
 	optind = 1;
 	opterr = 0;
@@ -186,6 +214,8 @@ int cmd_start(int argc, char **argv)
 		}
 		util_strlcpy(s.directory, abs_dir, sizeof(s.directory));
 	}
+	if (!early)	/* perflog run joins one instead, under a lock */
+		warn_running_under(s.directory, warn, sizeof(warn));
 	memset(&opt, 0, sizeof(opt));
 	opt.settings = &s;
 	opt.proc_root = getenv("PERFLOG_PROC_ROOT") ? getenv("PERFLOG_PROC_ROOT") : "/";
@@ -193,7 +223,11 @@ int cmd_start(int argc, char **argv)
 	opt.max_samples = samples;
 	opt.notify_early = early;
 	opt.owner = owner > 0 ? (pid_t)owner : 0;
+	if (foreground)	/* it runs until stopped: say it first */
+		fputs(warn, stderr);
 	r = foreground ? collector_run(&opt) : run_daemon(&opt);
+	if (!foreground && r == 0)
+		fputs(warn, stderr);
 	settings_free(&s);
 	return r;
 }

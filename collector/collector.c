@@ -360,14 +360,24 @@ static int setup(struct collector *c, struct perr *e)
 static void teardown(struct collector *c)
 {
 	struct perr pe;
+	int closed = 1;
 
-	if (c->w && logset_close_writer(c->w, closing(c), &pe) < 0)
+	if (c->w && logset_close_writer(c->w, closing(c), &pe) < 0) {
 		fprintf(stderr, "perflog: %s\n", pe.msg);
+		closed = 0;
+	}
 	if (c->opt->notify_fd >= 0)	/* a daemon: stderr is collector.log */
 		cost_log(c, stderr);
 	c->w = NULL;
+	/* `perflog stop` says so when the set could not be closed whole
+	 * (its stop line not in perflog.meta on a full disk) */
 	for (int i = 0; i < c->nstop; i++)
-		server_reply(&c->stopper[i], 1, "stopped");
+		if (closed)
+			server_reply(&c->stopper[i], 1, "stopped");
+		else
+			server_reply(&c->stopper[i], 0,
+				     "stopped, but the log set is not closed whole: %s",
+				     pe.msg);
 	watch_free_all(c);
 	for (size_t i = 0; i < c->nopen; i++)
 		free(c->open[i]);
@@ -461,9 +471,18 @@ static void at_deadline(struct collector *c, double deadline, double now,
 	long skipped;
 
 	if (take_sample(c, stamp, deadline) == 0 && !*notified) {
+		struct perr pe;
+
+		/* the first row is on disk before start returns, in every
+		 * file: a set that cannot be created whole (a full disk)
+		 * fails the start, not a report of "network n/a" later */
+		if (logset_flush(c->w, &pe) < 0 ||
+		    logset_failing(c->w, &pe)) {
+			util_strlcpy(c->failed, pe.msg, sizeof(c->failed));
+			stop_signal = -1;
+			return;
+		}
 		*notified = 1;
-		/* the first row is on disk before start returns */
-		logset_flush(c->w, NULL);
 		notify(c, 1, logset_writer_dir(c->w));
 	}
 	if (c->trace)
@@ -556,7 +575,8 @@ int collector_run(const struct collector_options *opt)
 			break;
 	}
 	if (!notified)
-		notify(&c, 0, "stopped before the first sample");
+		notify(&c, 0, c.failed[0] ? c.failed :
+			 "stopped before the first sample");
 	teardown(&c);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return notified ? 0 : 1;

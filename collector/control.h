@@ -15,7 +15,10 @@
  * The protocol is one request line and one reply line over a unix stream
  * socket; the collector checks SO_PEERCRED and serves only its own uid (and
  * root). Requests:
- *   status                      "ok logset=DIR interval=N samples=N last=T"
+ *   status                      "ok logset=DIR interval=N samples=N last=T
+ *                               [runs=PID:LABEL,...]": runs= the perflog
+ *                               runs whose trees are watched (`perflog
+ *                               stop` names them)
  *   stop                        replies once the log set is closed
  *   mark KIND<TAB>SESSION<TAB>TEXT[<TAB>key=value...]
  *                               fields escaped as in markers.tsv; KIND

@@ -163,10 +163,32 @@ void serve_finish(struct collector *c, struct loop_request *lr)
 	}
 }
 
+/* The status reply's " runs=PID:LABEL,..." (nothing without): the
+ * perflog runs whose trees are watched, so that `perflog stop` can name
+ * the run it would cut short. */
+static void runs_field(const struct collector *c, char *buf, size_t n)
+{
+	size_t j = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < c->nwatch && j + 1 < n; i++) {
+		const struct watch *w = &c->watch[i];
+		int k;
+
+		if (w->follow || w->state == WATCH_ENDED)
+			continue;
+		k = snprintf(buf + j, n - j, "%s%ld:%s", j ? "," : " runs=",
+			     (long)w->client, w->label);
+		if (k < 0 || (size_t)k >= n - j)
+			break;
+		j += (size_t)k;
+	}
+}
+
 void serve_one(struct collector *c, struct loop_request *lr)
 {
 	struct request r;
-	char last[40] = "-", cost[512];
+	char last[40] = "-", cost[512], runs[1024];
 
 	memset(lr, 0, sizeof(*lr));
 	if (server_accept(c->srv, &r, schedule_deadline(&c->sched)) != 1)
@@ -176,9 +198,10 @@ void serve_one(struct collector *c, struct loop_request *lr)
 			util_iso8601(last, sizeof(last), c->last, -1);
 		if (cost_format(c, cost, sizeof(cost)) < 0)
 			cost[0] = '\0';
-		server_reply(&r, 1, "logset=%s interval=%u samples=%lu last=%s cost=%s",
+		runs_field(c, runs, sizeof(runs));
+		server_reply(&r, 1, "logset=%s interval=%u samples=%lu last=%s cost=%s%s",
 			     logset_writer_dir(c->w), c->set->interval,
-			     c->samples, last, cost);
+			     c->samples, last, cost, runs);
 	} else if (!strcmp(r.line, "release") && watch_active(c)) {
 		/* perflog run that started us: stop once no tree is
 		 * watched, that is once every run that joined is done */

@@ -66,6 +66,7 @@ struct options {
 	size_t nwith;
 	char **shifts;		/* --shift arguments */
 	size_t nshifts;
+	int norows;		/* a --with set had no rows: exit 1 */
 };
 
 /* --from / --to */
@@ -211,7 +212,8 @@ static int hosts_tsv(const struct options *o, struct logset *ls,
 	fprintf(f, "folder\thost\tlogset\tshift\tfrom\n");
 	fprintf(f, ".\t%s\t%s\t0\treference\n", logset_meta(ls)->host, o->dir);
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s\t%s\t%s\t%ld\t%s\n", h[i].sub,
+		if (!h[i].norows)	/* no folder: nothing drawn */
+			fprintf(f, "%s\t%s\t%s\t%ld\t%s\n", h[i].sub,
 			logset_meta(h[i].ls)->host, o->with[i],
 			lround(h[i].shift.seconds), h[i].shift.what);
 	if (fclose(f) != 0)
@@ -253,6 +255,19 @@ static int export_with(struct logset *ls, struct options *o, struct perr *e)
 	for (size_t i = 0; i < o->nwith && rc == 0; i++)
 		if (h[i].ncharts < 0)
 			rc = perr_set(e, "%s", h[i].error);
+	for (size_t i = 0; i < o->nwith && rc == 0; i++) {
+		char t1[40], t2[40];
+
+		if (!h[i].norows)
+			continue;
+		/* said, and the others drawn; exit 1: what was asked for
+		 * is not there (a set logged at another time) */
+		fprintf(stderr, "perflog export: '%s' (host %s) has no rows from %s to %s (the charts' span on its clock): its charts are left out\n",
+			o->with[i], logset_meta(h[i].ls)->host,
+			util_iso8601(t1, sizeof(t1), h[i].from, -1),
+			util_iso8601(t2, sizeof(t2), h[i].to, -1));
+		o->norows = 1;
+	}
 	if (rc == 0)
 		rc = hosts_tsv(o, ls, h, o->nwith, e);
 out:
@@ -345,5 +360,5 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "perflog export: %s\n", e.msg);
 		return 1;
 	}
-	return 0;
+	return o.norows;
 }

@@ -91,6 +91,10 @@ struct png_host {
 					   name made file-safe, -2 ... when
 					   taken by an earlier one */
 	int ncharts;			/* charts drawn, -1 when it failed */
+	int norows;			/* no value over the span: nothing
+					   drawn (ncharts 0), said by the
+					   caller */
+	time_t from, to;		/* the span, on its own clock */
 	char names[16][64];		/* the first 16 charts' file names */
 	char error[256];		/* why it failed */
 };
@@ -100,7 +104,9 @@ struct png_host {
  * session with a margin, o's span or its whole log) on the reference's
  * clock: the host's data, markers and sessions shifted, its titles
  * "HOST (clock -30 s by its markers): ...". A host whose charts fail is
- * recorded in its error and the others are drawn. Returns the number of
+ * recorded in its error and the others are drawn; one with no value over
+ * the span (a server logged at another time) is not drawn (norows: no
+ * empty charts with -nan legends). Returns the number of
  * hosts drawn, or -1 with e set when the reference's axis cannot be
  * had. */
 int png_export_hosts(struct logset *ref, const struct marker_list *rml,

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The host's folder name: file-safe, unique among hosts[0..i). */
@@ -40,6 +41,32 @@ static void sub_name(struct png_host *hosts, size_t i)
 	}
 }
 
+/* Whether ls holds a known value over [from, to] (its own clock): a
+ * server logged at another time has none, and its charts would be empty
+ * with -nan legends. 1, 0, or -1 when the fetch failed. */
+static int has_rows(struct logset *ls, time_t from, time_t to)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	struct logset_series s;
+	struct perr e;
+	size_t *idx;
+	int any = 0;
+
+	if (!m->ncounters || !(idx = malloc(m->ncounters * sizeof(*idx))))
+		return m->ncounters ? -1 : 0;
+	for (size_t i = 0; i < m->ncounters; i++)
+		idx[i] = i;
+	int rc = logset_fetch(ls, idx, m->ncounters, from, to, "AVERAGE",
+			      m->interval, &s, &e);
+	free(idx);
+	if (rc < 0)
+		return -1;
+	for (size_t i = 0; i < s.rows * s.ncols && !any; i++)
+		any = !isnan(s.values[i]);
+	logset_series_free(&s);
+	return any;
+}
+
 int png_export_hosts(struct logset *ref, const struct marker_list *rml,
 		     const struct png_export_options *o, const char *outdir,
 		     struct png_host *hosts, size_t n, struct perr *e)
@@ -64,6 +91,14 @@ int png_export_hosts(struct logset *ref, const struct marker_list *rml,
 			 align_source_note(&h->shift));
 		ho.host_note = note;
 		snprintf(dir, sizeof(dir), "%s/%s", outdir, h->sub);
+		h->from = from - ho.shift;
+		h->to = to - ho.shift;
+		h->norows = has_rows(h->ls, h->from, h->to) == 0;
+		if (h->norows) {
+			h->ncharts = 0;
+			h->error[0] = '\0';
+			continue;
+		}
 		h->ncharts = png_export(h->ls, h->ml, dir, &ho, h->names, 16, &he);
 		h->error[0] = '\0';
 		if (h->ncharts < 0)

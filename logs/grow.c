@@ -37,20 +37,30 @@ int grow_busy(const struct grower *g)
 /* librrd's message for the last failure, or the file system's state when
  * it gave none (a full disk can leave it empty: librrd's cleanup clobbers
  * errno). */
-static void rrd_why(char *msg, size_t n, const char *what)
+static void rrd_why_need(char *msg, size_t n, const char *what,
+			 unsigned long long need)
 {
 	const char *why = rrd_get_error();
 	struct statvfs vfs;
 
 	/* librrd's rrd_resize reports a failed posix_fallocate with the
-	 * errno of whatever ran after it: the file system says it better */
-	if (statvfs(".", &vfs) == 0 && (vfs.f_bavail == 0 || vfs.f_favail == 0))
+	 * errno of whatever ran after it: the file system says it better.
+	 * A file too large for the space left (need: its bytes) fails
+	 * with room to spare, and librrd's create gives no reason at all */
+	if (statvfs(".", &vfs) == 0 &&
+	    (vfs.f_bavail == 0 || vfs.f_favail == 0 ||
+	     (unsigned long long)vfs.f_bavail * vfs.f_frsize < need))
 		snprintf(msg, n, "%s: %s (librrd: %s)", what, strerror(ENOSPC),
 			 why && *why ? why : "no reason");
 	else
 		snprintf(msg, n, "%s: %s", what,
 			 why && *why ? why : "librrd gave no reason");
 	rrd_clear_error();
+}
+
+static void rrd_why(char *msg, size_t n, const char *what)
+{
+	rrd_why_need(msg, n, what, 0);
 }
 
 static long long file_bytes(const char *name)
@@ -87,7 +97,16 @@ static int do_create(const struct grower *g, const struct grow_job *j,
 
 		snprintf(what, sizeof(what), "unable to create '%s/%s'", g->dir,
 			 j->name);
-		rrd_why(msg, nmsg, what);
+		/* the half-written file is still there: space for the
+		 * rest of it is what was missing */
+		unsigned long long need = layout_bytes(&g->layout, j->span,
+						       j->n);
+		long long had = file_bytes(tmp);
+
+		if (had > 0)
+			need = need > (unsigned long long)had ?
+			       need - (unsigned long long)had : 0;
+		rrd_why_need(msg, nmsg, what, need);
 		unlink(tmp);
 		return -1;
 	}

@@ -158,6 +158,11 @@ int logset_flush(struct logset_writer *w, struct perr *e);
  * watches this count to say that rows are now being lost, and how many. */
 unsigned long logset_rows_lost(const struct logset_writer *w);
 
+/* Files whose creation, growth or write is failing now (their rows held),
+ * with the latest failure's message in e: after the first flush, a set
+ * that could not be created whole (a full disk at start). */
+size_t logset_failing(const struct logset_writer *w, struct perr *e);
+
 /* Record the stop time (the end of the last complete row at or before
  * stop, at most the last sample), rewrite the metadata, flush (rrdcached;
  * when the daemon is gone, the rows still held are written to the files

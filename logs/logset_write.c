@@ -376,6 +376,13 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 	return rc;
 }
 
+size_t logset_failing(const struct logset_writer *w, struct perr *e)
+{
+	if (w->nfailing)
+		perr_set(e, "%s", w->failure.msg);
+	return w->nfailing;
+}
+
 int logset_write_sample(struct logset_writer *w, double t,
 			const struct sample *s, struct perr *e)
 {

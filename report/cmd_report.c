@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../collector/control.h"
 #include "../commands.h"
 #include "../export/png_export.h"
 #include "../logs/align.h"
@@ -96,6 +97,22 @@ static int add_shifts(struct withs *w, char **shift, size_t nshift)
 	return 0;
 }
 
+/* A live set: the collector holds rows back ([log] flush, 10 s) and
+ * the report would show n/a where they belong (CPU n/a for a session
+ * just ended). Ask it to sync, as perflog run does at its end; say so
+ * when it will not. Not a live set (no collector logs to it): nothing. */
+static void sync_live(const char *dir)
+{
+	struct collector_info c;
+	struct perr e;
+
+	if (control_find(dir, &c, &e) < 0)
+		return;
+	if (control_request(&c, "sync", NULL, 0, &e) < 0)
+		fprintf(stderr, "perflog report: warning: '%s' is live and its collector did not sync (%s): the rows it still holds are not in the report\n",
+			dir, e.msg);
+}
+
 /* The command, with what it allocates in w and *shiftp for the caller to
  * free. */
 static int report_main(int argc, char **argv, struct withs *w, char ***shiftp,
@@ -170,6 +187,8 @@ static int report_main(int argc, char **argv, struct withs *w, char ***shiftp,
 	}
 	if ((c = add_shifts(w, *shiftp, *nshift)))
 		return c;
+	for (int i = 0; i < ndirs; i++)
+		sync_live(dirs[i]);
 	if (report_build(dirs[0], instr, &a, &e) < 0 ||
 	    report_add_hosts(a, w->dirs, w->n, w->shift, &e) < 0) {
 		fprintf(stderr, "perflog report: %s\n", e.msg);

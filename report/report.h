@@ -65,6 +65,9 @@ struct report_with {
  * one-host verdict, all in s. */
 struct report_peer {
 	int matched;
+	int empty;	/* no row nor wait state of it covers the session (a
+			 * set logged at another time): said and left out of
+			 * the verdict across hosts */
 	struct report_session s;
 };
 
@@ -138,6 +141,9 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
  * (report_print.c), for a server's side too; who names the process
  * ("client", "receiver"). */
 void report_print_resources(FILE *f, const struct report_figures *g);
+/* The line before that table: how many rows it rests on, a warning under
+ * REPORT_FEW_ROWS (suggesting -i 1), or that no row covers the span. */
+void report_print_rows(FILE *f, const struct report_figures *g);
 void report_print_waits(FILE *f, const struct report_waits *w,
 			const char *who);
 

@@ -256,6 +256,7 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
 		&f->psi[0], &f->psi[1], &f->psi[2], &f->runq, &f->retrans };
 	for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
 		report_stat_of(NULL, 0, 1, all[k]);
+	f->step = b.m->interval;
 	if (!idx)
 		return perr_set(e, "out of memory");
 	if (!b.m->ncounters) {
@@ -280,6 +281,13 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
 	figures_memory(&b, f);
 	figures_network(&b, &chartset_table[CHARTSET_NETWORK], f);
 	figures_signals(&b, f);
+	/* what the table rests on: the system figures' rows (a Process
+	 * row the watch's own sample closed may stand alone) */
+	const struct report_stat *sys[] = { &f->cpu, &f->iowait,
+		&f->disk_busy, &f->mem_avail, &f->pages, &f->net_bytes };
+	for (size_t k = 0; k < sizeof(sys) / sizeof(sys[0]); k++)
+		if (sys[k]->n > f->rows)
+			f->rows = sys[k]->n;
 	rc = 0;
 out:
 	free(b.tmp);

@@ -119,13 +119,18 @@ static int judge_across(struct report *r, struct report_session *s)
 
 	if (!sv)
 		return -1;
+	size_t n = 0;
+
 	for (size_t i = 0; i < r->nwith; i++)
-		sv[i] = (struct report_host_side){
-			logset_meta(r->with[i].ls)->host, &s->peers[i].s.fig,
-			&s->peers[i].s.waits, &s->peers[i].s.verdict };
-	report_hosts_judge(&c, sv, r->nwith, &s->verdict, s->verdict_host,
-			   sizeof(s->verdict_host), s->verdict_peer,
-			   sizeof(s->verdict_peer));
+		if (!s->peers[i].empty)	/* no figures to judge by */
+			sv[n++] = (struct report_host_side){
+				logset_meta(r->with[i].ls)->host,
+				&s->peers[i].s.fig, &s->peers[i].s.waits,
+				&s->peers[i].s.verdict };
+	if (n)
+		report_hosts_judge(&c, sv, n, &s->verdict, s->verdict_host,
+				   sizeof(s->verdict_host), s->verdict_peer,
+				   sizeof(s->verdict_peer));
 	free(sv);
 	return 0;
 }
@@ -158,6 +163,8 @@ int report_add_hosts(struct report *r, char *const *dirs, size_t n,
 			free(ss);
 			if (rc < 0)
 				return -1;
+			s->peers[i].empty = !s->peers[i].s.fig.rows &&
+					    !s->peers[i].s.waits.have;
 		}
 		if (judge_across(r, s) < 0)
 			return perr_set(e, "out of memory");

@@ -24,6 +24,11 @@ void report_hosts_print(FILE *f, const struct report *r,
 			     p->s.begin_m ? p->s.begin_m->ms : -1);
 		util_iso8601(t2, sizeof(t2), p->s.end_m ? p->s.end_m->t : p->s.end,
 			     p->s.end_m ? p->s.end_m->ms : -1);
+		if (p->empty) {	/* no table of n/a, no verdict of nothing */
+			fprintf(f, "  server %s (%s) has no rows for this session (from %s to %s on its clock): left out\n",
+				m->host, w->dir, t1, t2);
+			continue;
+		}
 		fprintf(f, "  server %s (%s):\n", m->host, w->dir);
 		fprintf(f, "    clock: %s", w->shift.what);
 		if (!isnan(w->shift.rtt))
@@ -35,5 +40,10 @@ void report_hosts_print(FILE *f, const struct report *r,
 		report_print_waits(f, &p->s.waits, "receiver");
 		fprintf(f, "    %s alone: %s\n", m->host, p->s.verdict.line);
 	}
-	fprintf(f, "  %s alone: %s\n", logset_meta(r->ls)->host, s->local.line);
+	for (size_t i = 0; i < r->nwith; i++)
+		if (!s->peers[i].empty) {	/* else it is the verdict */
+			fprintf(f, "  %s alone: %s\n",
+				logset_meta(r->ls)->host, s->local.line);
+			break;
+		}
 }

@@ -72,12 +72,37 @@ static void print_command(FILE *f, const struct marker *end)
 		fprintf(f, "  command duration: %s s\n", v);
 }
 
+/* How many rows the table rests on; under REPORT_FEW_ROWS a warning
+ * and what to do (a 2.9 s backup at -i 5: avg, p95, peak and min of 2
+ * rows), and no row at all said once, here. */
+void report_print_rows(FILE *f, const struct report_figures *g)
+{
+	char step[32] = "";
+	/* at 1 s there is no shorter interval to suggest */
+	const char *hint = g->step > 1 ?
+		"; log a short session with -i 1" : "";
+
+	if (g->step)
+		snprintf(step, sizeof(step), " of %u s", g->step);
+	if (!g->rows)
+		fprintf(f, "  no row of the log covers this span (rows%s): no figures%s\n",
+			step, hint);
+	else if (g->rows < REPORT_FEW_ROWS)
+		fprintf(f, "  figures from %zu row%s%s only: too few for avg, p95, peak and min to mean much%s\n",
+			g->rows, g->rows == 1 ? "" : "s", step, hint);
+	else
+		fprintf(f, "  figures from %zu rows%s\n", g->rows, step);
+}
+
 /* The table: a row per resource figure, in the chart sets' order (CPU,
  * disk, memory and paging, network). */
 void report_print_resources(FILE *f, const struct report_figures *g)
 {
 	char lbl[192], bw[32];
 
+	report_print_rows(f, g);
+	if (!g->rows)	/* every figure n/a: said once, above */
+		return;
 	fprintf(f, "  %-36s %12s %12s %12s %12s\n", "resource", "avg", "p95",
 		"peak", "min");
 	snprintf(lbl, sizeof(lbl), "CPU total (%d CPUs)", g->ncpu);
@@ -212,6 +237,28 @@ static void print_instr(FILE *f, const struct report_session *s)
 	}
 }
 
+/* A log that stopped before the session's end (a `perflog stop` while
+ * perflog run's command went on: its end marker says log.ended=early;
+ * or the last row well before the end): the figures cover only the
+ * start. */
+static void print_log_end(FILE *f, const struct report *r,
+			  const struct report_session *s)
+{
+	const char *v = s->end_m ? marker_get(s->end_m, "log.ended") : NULL;
+	const struct logset_meta *m = logset_meta(r->ls);
+	time_t last = logset_last(r->ls);
+	char t[40];
+
+	if (!s->end_m || !last || last >= s->end_m->t)
+		return;
+	/* the gap alone only in a stopped set: a live one holds rows */
+	if ((v && !strcmp(v, "early")) ||
+	    (m->stop && s->end_m->t > last + (time_t)m->interval))
+		fprintf(f, "  the log ends early: its last row is at %s, %lld s before the session's end (the collector was stopped while the command ran)\n",
+			util_iso8601(t, sizeof(t), last, -1),
+			(long long)(s->end_m->t - last));
+}
+
 static void print_session(FILE *f, const struct report *r,
 			  const struct report_session *s)
 {
@@ -226,6 +273,7 @@ static void print_session(FILE *f, const struct report *r,
 	fprintf(f, "  from %s to %s, duration %s\n", t1, t2, du);
 	if (s->end_m)
 		print_command(f, s->end_m);
+	print_log_end(f, r, s);
 	report_client_print(f, r->ls, s);
 	report_print_resources(f, &s->fig);
 	print_targets(f, &s->targets);
@@ -234,7 +282,10 @@ static void print_session(FILE *f, const struct report *r,
 	if (s->peers)
 		report_hosts_print(f, r, s);
 	fprintf(f, "  %s\n", s->verdict.line);
-	if (s->verdict.hint[0])
+	/* with no row, "nothing near saturation" has nothing to explain:
+	 * the rows line said why once */
+	if (s->verdict.hint[0] &&
+	    (s->fig.rows || s->verdict.kind != REPORT_NONE))
 		fprintf(f, "  (%s)\n", s->verdict.hint);
 }
 

@@ -79,7 +79,13 @@ struct report_figures {
 	struct report_stat psi[3];	/* Pressure(cpu|io|memory) some */
 	struct report_stat runq;	/* System\Processor Queue Length */
 	struct report_stat retrans;	/* TCP\Segments Retransmitted/sec */
+	size_t rows;			/* rows the resource table rests on
+					   (the most any system figure had) */
+	unsigned step;			/* their interval, seconds (0: unknown) */
 };
+/* Fewer rows than this and the report says the figures are thin and
+ * suggests a shorter interval (a 2.9 s backup at -i 5 is 2 rows). */
+#define REPORT_FEW_ROWS 5
 
 /* The client's wait states over a session (perflog run; report_waits.h
  * fills it from the log set). Shares in percent of the threads' summed

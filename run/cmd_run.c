@@ -264,7 +264,7 @@ static int finish(struct run *r)
 	struct run_extras x = { 0 };
 	struct perr e;
 	char text[64], req[64];
-	int rc = 0, deferred;
+	int rc = 0, deferred, gone = 0;
 
 	if (shim_rusage(&r->shim) < 0)
 		memset(&r->shim.ru, 0, sizeof(r->shim.ru));
@@ -279,9 +279,24 @@ static int finish(struct run *r)
 						   : WEXITSTATUS(s->status);
 	}
 	run_output_close(&r->out);
-	if (r->watching && control_request(&r->col, "sync", NULL, 0, &e) < 0)
-		fprintf(stderr, ME ": sync: %s\n", e.msg);
+	if (r->watching && control_request(&r->col, "sync", NULL, 0, &e) < 0) {
+		if (kill(r->col.pid, 0) < 0 && errno == ESRCH)
+			gone = 1;
+		else
+			fprintf(stderr, ME ": sync: %s\n", e.msg);
+	}
+	if (gone) {
+		/* said once, in words (not a failed sync, waits, unwatch
+		 * and release each); the end marker goes straight into
+		 * markers.tsv and says the log stopped before it */
+		fprintf(stderr, ME ": the collector (pid %ld) stopped before the command ended (perflog stop?): the log of '%s' ends early; the end marker says so\n",
+			(long)r->col.pid, r->col.logset);
+		r->watching = 0;
+		r->started = 0;
+	}
 	run_end_extras(r, &x);
+	if (gone)
+		run_extra_add(&x, "log.ended=early");
 	run_waits_extras(r, &x);
 	if (r->status == 127 && (s->exec_errno || !s->exited))
 		snprintf(text, sizeof(text), "cannot run");
@@ -312,7 +327,7 @@ static int finish(struct run *r)
 int cmd_run(int argc, char **argv)
 {
 	struct run r;
-	int po[2], pe[2], rc;
+	int po[2], pe[2], rc, own;
 
 	memset(&r, 0, sizeof(r));
 	rc = run_parse_args(&r, argc, argv);
@@ -339,8 +354,14 @@ int cmd_run(int argc, char **argv)
 	} else {
 		pump(&r, po[0], pe[0]);
 	}
+	own = r.started;	/* finish clears it when the collector went */
 	if (finish(&r) < 0 && r.status == 0)
 		r.status = 1;
+	/* where it went, as perflog start prints it (stdout is the
+	 * command's), for the set this run started: one it joined was
+	 * named by -o, or said when joined under -o DIR */
+	if (own)
+		fprintf(stderr, ME ": log set %s\n", r.col.logset);
 	run_output_free(&r.out);
 	free(r.cmdline);
 	return r.status;

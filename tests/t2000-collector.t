@@ -74,9 +74,15 @@ ok 'SIGTERM records the stop time' grep -q '^stop	' "$dir2/perflog.meta"
 # the control socket is private
 rt=$PERFLOG_RUNTIME_DIR
 ok 'runtime directory is 0700' test "$(stat -c %a $rt)" = 700
-$PERFLOG start -o $LOGS -i 1 > /dev/null
+d1=$($PERFLOG start -o $LOGS -i 1)
 sock=$(ls $rt/*.sock | head -1)
 ok 'control socket is 0600' test "$(stat -c %a $sock)" = 600
+# a second start -o on the same directory starts, but says which collector
+# already logs there (issue 32: it was silent)
+sleep 1	# (a set's name is its second)
+d2=$($PERFLOG start -o $LOGS -i 1 2>$SCRATCH/second.err)
+like "$(cat $SCRATCH/second.err)" "^perflog start: warning: collector [0-9]+ is already logging under '$LOGS' \(to $d1\): this starts a second one beside it\$" 'a second start -o on one directory warns, naming the collector'
+$PERFLOG stop "$d2" >/dev/null
 ok 'stop the only one without naming it' $PERFLOG stop
 
 # the portable backend: libstatgrab gives what it has, the rest is unknown

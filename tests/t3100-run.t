@@ -16,6 +16,7 @@ $PERFLOG run -i 1 -o $LOGS -l own -- sh -c 'exit 7' >$SCRATCH/own.out 2>&1
 is "$?" 7 'exit status passed through (own collector)'
 LS=$(ls -d $LOGS/*/ | head -n 1); LS=${LS%/}
 ok 'log set created' test -f "$LS/markers.tsv"
+is "$(tail -n 1 $SCRATCH/own.out)" "perflog run: log set $LS" 'run says the log set it wrote to, last (issue 32)'
 is "$(ls $PERFLOG_RUNTIME_DIR/*.info 2>/dev/null | wc -l)" 0 'the collector it started is stopped'
 is "$(extra own status)" 7 'end marker: status=7'
 like "$(extra own duration)" '^[0-9]+\.[0-9]{3}$' 'end marker: duration in ms'

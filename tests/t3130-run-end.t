@@ -137,4 +137,27 @@ ok 'and its session is closed' grep -qP '\tend\town\tkilled by signal 15' $SCRAT
 
 $PERFLOG stop "$L60" >/dev/null
 wait $sp 2>/dev/null
+
+# --- perflog stop while a run logs through the collector (issue 32) ---
+# stop without a log set does not cut the run's log short unless --force;
+# the run says once, in words, that its collector went; the end marker
+# and the report say the log ends early
+$PERFLOG run -i 1 -o $SCRATCH/cut -l victim -- sleep 5 >$SCRATCH/cut.out 2>$SCRATCH/cut.err & rp=$!
+track_pid $rp
+wait_for 15 sh -c "grep -qP '\tbegin\tvictim\t' $SCRATCH/cut/*/markers.tsv"
+CUT=$(dirname $SCRATCH/cut/*/markers.tsv)
+sleep 1.2
+err=$($PERFLOG stop 2>&1 >/dev/null); st=$?
+is "$st" 1 'stop without DIR refuses a collector a run logs through'
+like "$err" "^perflog stop: perflog run \(pid:label [0-9]+:victim\) is logging to '$CUT'.*--force\$" 'and names the run, in one line'
+ok 'the collector still runs' sh -c "$PERFLOG status | grep -q '$CUT'"
+err=$($PERFLOG stop --force 2>&1 >/dev/null); st=$?
+is "$st" 0 'stop --force stops it'
+like "$err" 'warning: perflog run \(pid:label [0-9]+:victim\) was logging through it: its log ends early' 'and warns'
+wait $rp
+is "$?" 0 "the run ends with its command's status"
+is "$(grep -c collector $SCRATCH/cut.err)" 1 'the run says it once'
+like "$(cat $SCRATCH/cut.err)" "the collector \(pid [0-9]+\) stopped before the command ended \(perflog stop\?\): the log of '$CUT' ends early" 'in plain words'
+is "$(field "$CUT" end victim log.ended)" early 'the end marker: log.ended=early'
+like "$($PERFLOG report "$CUT")" 'the log ends early: its last row is at .*, [0-9]+ s before the session' 'the report says the log ends early'
 done_testing

@@ -78,6 +78,25 @@ e=$(awk -F'\t' '$2 == "end" { print $1; exit }' $D_disk/markers.tsv)
 out=$("$PERFLOG" report $SCRATCH/disk-extra $D_disk)
 like "$out" 'Session disk \(A\) vs disk \(B\)' 'two sessions against one: the named pair'
 like "$out" 'Session extra: only in A' 'two sessions against one: the other is only in A'
+# durations to the millisecond (issue 32): 6.817 s against 7.182 s is
+# +5.4%, not the rows' whole seconds 7.0 / 8.0, +14.3%
+for x in a:56.817 b:57.182; do
+	cp -r $D_disk $SCRATCH/dur-${x%%:*}
+	printf '2023-11-14T22:13:50.000Z\tbegin\tdisk\tx\n2023-11-14T22:13:%sZ\tend\tdisk\tx\tstatus=0\n' \
+		"${x#*:}" > $SCRATCH/dur-${x%%:*}/markers.tsv
+done
+out=$("$PERFLOG" report $SCRATCH/dur-a $SCRATCH/dur-b)
+like "$out" 'duration +6\.817 +7\.182 +\+0\.365 +\+5\.4%' 'compare: the real durations, with their decimals'
+# how many rows the figures rest on (issue 32): 60, 3 (a warning), none
+like "$("$PERFLOG" report $D_disk)" 'figures from 60 rows of 1 s' 'the rows the figures rest on'
+cp -r $D_disk $SCRATCH/rows3
+printf '2023-11-14T22:13:50.000Z\tbegin\tdisk\tx\n2023-11-14T22:13:52.900Z\tend\tdisk\tx\n' > $SCRATCH/rows3/markers.tsv
+like "$("$PERFLOG" report $SCRATCH/rows3)" 'figures from 3 rows of 1 s only: too few' 'under 5 rows: a warning'
+cp -r $D_disk $SCRATCH/rows0
+printf '2023-11-14T22:12:00.100Z\tbegin\tdisk\tx\n2023-11-14T22:12:00.900Z\tend\tdisk\tx\n' > $SCRATCH/rows0/markers.tsv
+out=$("$PERFLOG" report $SCRATCH/rows0)
+like "$out" 'no row of the log covers this span \(rows of 1 s\): no figures' 'no row: said once'
+is "$(printf '%s\n' "$out" | grep -c 'n/a\|no logged resource')" 0 'no row: no table of n/a, no second explanation'
 
 # a real log set: burn a core inside a session
 dir=$("$PERFLOG" start -o $SCRATCH/real -i 1) || { echo "Bail out! start failed"; exit 1; }
@@ -104,6 +123,18 @@ hi=$(calc "$LOAD_CPU_ALL * $LOAD_NCPU > 100 ? 100 : $LOAD_CPU_ALL * $LOAD_NCPU")
 within "real burn: busiest CPU avg $b% within the kernel's $LOAD_CPU_MAX% .. $hi% (+-20; burn used $own CPU-s of 4)" \
 	"$b" "$(calc "$LOAD_CPU_MAX - 20")" "$(calc "$hi + 20")"
 like "$(printf '%s\n' "$out" | grep Bottleneck)" 'CPU|Processor' 'real burn: a CPU verdict'
+
+# a live set whose collector holds its rows (issue 32): report syncs it
+# first, so a session just ended has its figures, not CPU n/a
+live=$(PERFLOG_BATCH=60 "$PERFLOG" start -o $SCRATCH/live -i 1) || { echo "Bail out! start failed"; exit 1; }
+sleep 1.2
+"$PERFLOG" mark --begin -s held -d "$live" begin
+sleep 3.2
+"$PERFLOG" mark --end -s held -d "$live" end
+out=$("$PERFLOG" report "$live" 2>&1)
+like "$out" 'figures from [2-5] rows of 1 s' 'live set: synced first, the rows held are in the report'
+like "$(printf '%s\n' "$out" | grep 'CPU total')" 'CPU total \(.*\) +[0-9]' 'live set: CPU total has figures'
+"$PERFLOG" stop "$live" > /dev/null
 
 # bad input
 fails 'missing log set' "$PERFLOG" report $SCRATCH/nonexistent

@@ -142,6 +142,20 @@ for img in $(grep -o '<img src="[^"]*"' "$H/index.html" | sed 's/<img src="//; s
 done
 is "$missing" 0 'every linked chart exists'
 
+# a server set logged at another time (issue 32): said, and left out
+S_late=$(mk s_late wdisk srv --session other --offset 100000)
+out=$("$PERFLOG" report "$C_idle" --with "$S_late")
+like "$out" "server srv \($S_late\) has no rows for this session \(from .* on its clock\): left out" 'a server with no rows: said'
+is "$(printf '%s\n' "$out" | grep -c 'n/a\|alone:')" 0 'a server with no rows: no table of n/a, no "alone" verdicts'
+like "$(printf '%s\n' "$out" | grep '^  Bottleneck:')" '^  Bottleneck: nothing near saturation: CPU' "the verdict is the client's own"
+like "$(verdict "$C_sock" --with "$S_late" --with "$S_disk")" '^  Bottleneck: disk on srv' 'the server with rows still judged beside it'
+rm -rf "$P-late"
+err=$("$PERFLOG" export "$C_idle" --png "$P-late" --with "$S_late" 2>&1 >/dev/null); rc=$?
+is "$rc" 1 'export --png --with a set with no rows: exit 1'
+like "$err" "^perflog export: '$S_late' \(host srv\) has no rows from .* to .*: its charts are left out$" 'export: says the set has no rows, one line'
+ok 'export: no -nan charts drawn for it' test ! -e "$P-late/srv"
+ok "export: the client's charts drawn" test -s "$P-late/disk.png"
+
 # bad input: one line, non-zero
 err_is 'a --with set that is not there' "$SCRATCH/nope" "$PERFLOG" report "$C_sock" --with "$SCRATCH/nope"
 err_is '--shift of a set that is not --with' 'not a --with set' "$PERFLOG" report "$C_sock" --with "$S_disk" --shift "$C_sock=3"

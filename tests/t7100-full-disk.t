@@ -87,12 +87,27 @@ ok "the new device's column is in the export" sh -c "head -1 $SCRATCH/a.csv | gr
 # full again, then stop: stop works; the stop line cannot be written, the
 # old perflog.meta stays whole
 fill
-ok 'stop works on a full disk' $PERFLOG stop "$dir"
+# (issue 32: stop exited 0 without its stop line in perflog.meta)
+out=$($PERFLOG stop "$dir" 2>&1); st=$?
+is "$st" 1 'stop on a full disk stops, and exits 1: the set is not closed whole'
+like "$out" "^perflog stop: stopped, but the log set is not closed whole: unable to write '.*/perflog\.meta[^']*': No space left on device\$" 'it says so in one line naming perflog.meta'
+ok 'no stop line in perflog.meta' sh -c "! grep -q '^stop' '$dir/perflog.meta'"
 wait $fg; st=$?
 ok "the collector exited ($st)" test $st -le 1
 ok 'every RRD file passes rrdtool info after all that' rrds_ok "$dir"
 is "$(ls -A "$dir" | grep -c '\.tmp')" 0 'no temporary file left behind'
 ok 'the log set still exports' sh -c "$PERFLOG export '$dir' --csv $SCRATCH/b.csv"
+rm -f $FULL/filler.*
+
+# a nearly full disk at start (issue 32): the set cannot be created whole
+# (the default counter set's files need more than 200 KiB); start fails
+# with the errno, not "librrd gave no reason", and leaves no collector
+dd if=/dev/zero of=$FULL/filler.near bs=1k count=$(( $(avail) - 200 )) 2>/dev/null
+out=$($PERFLOG start -i 1 -o $FULL/near 2>&1); st=$?
+is "$st" 1 'start on a nearly full disk fails'
+like "$out" "^perflog start: unable to create '.*\.rrd': No space left on device" 'with one line that names the file and the errno'
+is "$(printf '%s\n' "$out" | grep -c .)" 1 'one line'
+ok 'no collector left running on it' sh -c "! $PERFLOG status | grep -q '$FULL/near'"
 rm -f $FULL/filler.*
 ok 'a new collector starts on the same directory once there is space' sh -c "d=\$($PERFLOG start -c $SCRATCH/s.pml -o $FULL) && $PERFLOG stop \"\$d\""
 done_testing
