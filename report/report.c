@@ -167,6 +167,8 @@ int report_build(const char *dir, const char *instr_file,
 		if (report_judge_session(r->ls, r->dir, &r->s[i], given,
 					 instr_file, lend, e) < 0)
 			goto fail;
+		report_stages_of(r->ls, r->dir, &r->markers, &r->s[i]);
+		report_stages_verdict(&r->s[i]);
 	}
 	free(ss);
 	free(given);
@@ -187,6 +189,11 @@ void report_free(struct report *r)
 	if (r->ls)
 		logset_close(r->ls);
 	markers_free(&r->markers);
+	for (size_t i = 0; r->s && i < r->n; i++)
+		if (r->s[i].stages) {
+			report_stages_free(r->s[i].stages);
+			free(r->s[i].stages);
+		}
 	free(r->s);
 	free(r);
 }

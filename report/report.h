@@ -23,6 +23,7 @@
 #include "../logs/markers.h"
 #include "../client/instr.h"
 #include "report_rules.h"
+#include "report_stages.h"
 #include "report_targets.h"
 
 struct report_session {
@@ -47,6 +48,9 @@ struct report_session {
 	struct report_peer *peers;	/* report.nwith of them, or NULL */
 	struct report_verdict local;
 	char verdict_host[64], verdict_peer[64];
+	/* the stages of its data path (report_stages_of.c), malloc'ed or
+	 * NULL; with --with, the servers' stages appended */
+	struct report_stages *stages;
 };
 
 /* One --with log set (a server's): open, its markers, its shift onto the
@@ -154,6 +158,21 @@ int report_judge_session(struct logset *ls, const char *dir,
  * its instance; the command's cgroup counters. w->have is 0 without. */
 void report_waits_of(struct logset *ls, const char *dir,
 		     const struct report_session *s, struct report_waits *w);
+
+/* The stages of session s on its host (report_stages_of.c): its own
+ * tree, the trees its end marker names (KEY.waits=FILE), the Process its
+ * begin marker names as a server (KEY.server=Process(L)), and every
+ * `mark --watch` session over it; each tree's waits-LABEL.tsv and
+ * edges-LABEL.tsv in dir. Sets s->stages (NULL when out of memory). */
+void report_stages_of(struct logset *ls, const char *dir,
+		      const struct marker_list *ml, struct report_session *s);
+/* When the stages decide (report_stages.h), the verdict becomes the
+ * busiest stage's (one host: report.c). */
+void report_stages_verdict(struct report_session *s);
+/* With --with: the servers' stages appended to the client's, ordered
+ * across hosts, and the verdict the busiest stage's resource "on HOST"
+ * unless it is the network (report_hosts.c's verdict stays). */
+void report_stages_across(struct report *r, struct report_session *s);
 
 /* The log's largest Available Bytes over [from, to], the reference for
  * "memory low" (report_figures.mem_avail_ref); NAN when unknown. */

@@ -319,6 +319,7 @@ static void session(struct json *j, const struct report *r,
 	resources(j, &s->fig);
 	instrumentation(j, s);
 	servers(j, r, s);
+	report_stages_json(j, s->stages);
 	verdict_obj(j, &s->verdict, s->verdict_host, s->verdict_peer);
 	json_object_end(j);
 }
