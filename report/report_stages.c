@@ -81,9 +81,11 @@ static int header_map(char *line, const char *const *names, int n, int *map)
 static struct report_stage *stage_of(struct report_stages *ss, int tree,
 				     pid_t pid, const char *comm)
 {
+	/* comm NULL: the tree's one stage (a file without the pid column);
+	 * pid 0 with a comm: the ended threads folded by that name */
 	for (size_t i = 0; i < ss->n; i++)
 		if (ss->st[i].tree == tree && ss->st[i].pid == pid &&
-		    (pid || !strcmp(ss->st[i].comm, comm)))
+		    (pid || !comm || !strcmp(ss->st[i].comm, comm)))
 			return &ss->st[i];
 	if (ss->n >= REPORT_STAGES_MAX)
 		return NULL;
@@ -93,7 +95,7 @@ static struct report_stage *stage_of(struct report_stages *ss, int tree,
 	s->tree = tree;
 	s->side = ss->trees[tree].side;
 	s->waits_stage = -1;
-	util_strlcpy(s->comm, comm, sizeof(s->comm));
+	util_strlcpy(s->comm, comm ? comm : "", sizeof(s->comm));
 	return s;
 }
 
@@ -142,7 +144,7 @@ long report_stages_add_waits(struct report_stages *ss, int tree,
 		 * command that ran most */
 		pid_t pid = haspid ? (pid_t)atol(f[map[C_PID]]) : 0;
 		struct report_stage *s = stage_of(ss, tree, pid,
-						  haspid ? t.comm : "");
+						  haspid ? t.comm : NULL);
 		if (!s)
 			continue;
 		if (!haspid && t.sec[WS_CPU] > best_cpu) {
@@ -167,7 +169,7 @@ void report_stages_add_tree(struct report_stages *ss, int tree,
 		sum += isnan(pct[k]) ? 0 : pct[k];
 	if (!(sum > 0) || !(seconds > 0))
 		return;
-	s = stage_of(ss, tree, 0, "");
+	s = stage_of(ss, tree, 0, NULL);
 	if (!s)
 		return;
 	util_strlcpy(s->comm, ss->trees[tree].label, sizeof(s->comm));
