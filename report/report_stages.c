@@ -205,6 +205,8 @@ long report_stages_add_edges(struct report_stages *ss, int side,
 			if (header_map(line, ecol, E_N, map) < E_SEC + 1 ||
 			    map[E_PID] < 0 || map[E_SEC] < 0)
 				return -1;
+			if (side >= 0 && side < 32)
+				ss->edge_sides |= 1u << side;
 			continue;
 		}
 		nf = split_tabs(line, f, 32);
@@ -269,6 +271,8 @@ void report_stages_append(struct report_stages *ss,
 	}
 	if (side < 4)
 		util_strlcpy(ss->hosts[side], from->hosts[0], sizeof(ss->hosts[0]));
+	if ((from->edge_sides & 1u) && side >= 0 && side < 32)
+		ss->edge_sides |= 1u << side;
 	if (side + 1 > ss->nsides)
 		ss->nsides = side + 1;
 }

@@ -77,6 +77,8 @@ struct report_stages {
 	size_t ntrees;
 	char hosts[4][64];		/* side -> host name */
 	int nsides;
+	unsigned edge_sides;	/* bit i: an edges file of side i was read
+				 * (none: an old set, nothing known) */
 	int linked;		/* an edge joins two stages */
 	int judged;		/* the verdict is the stages' */
 };

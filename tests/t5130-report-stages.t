@@ -76,6 +76,25 @@ like "$(printf '%s\n' "$out" | grep '^  Bottleneck:')" '^  Bottleneck: disk on s
 json=$("$PERFLOG" report "$cli" --with "$srv" --json | tr -d ' \n')
 like "$json" '"host":"srv","peer":null}}]' '--json: the verdict names host srv'
 
+# the client's figures against the right evidence (item 5): borg to a
+# local repository (edges recorded, none to another host) is checked
+# against no interface; a client whose connection used eth0 against it;
+# rsync's processes passing the data to each other: not compared
+BORG=$($MK "$L" borg idle --session job --waits disk --extra waits=waits-job.tsv --extra client=borg --extra client.sent=329000000)
+printf "$WH"'50\tborg\t1\t60.000\t9.000\t0.000\t48.000\t0.000\t3.000\t0.000\t9000000\t1\t1\t50\n' >"$BORG/waits-job.tsv"
+printf "$EH" >"$BORG/edges-job.tsv"
+out=$("$PERFLOG" report "$BORG")
+like "$out" 'client sent 329000000 bytes to no other host \(a local repository or target\): no interface checked' 'borg to a local repository: no interface checked'
+unlike "$out" 'Network Interface\(eth0\) carried' 'borg to a local repository: not checked against eth0'
+unlike "$out" 'disagree' 'borg to a local repository: no disagree'
+REM=$($MK "$L" rem idle --session job --waits net --extra waits=waits-job.tsv --extra client=restic --extra client.sent=6000000)
+printf "$WH"'60\trestic\t1\t60.000\t9.000\t0.000\t0.000\t48.000\t3.000\t0.000\t9000000\t1\t1\t60\n' >"$REM/waits-job.tsv"
+printf "$EH"'60\trestic\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:8000\t48.000\t0\n' >"$REM/edges-job.tsv"
+like "$("$PERFLOG" report "$REM")" 'client sent 6000000 bytes, Network Interface\(eth0\) carried 6000000 bytes \(\+0\.0%\): agree' 'a remote repository: checked against the interface of its connection'
+PIPE=$($MK "$L" pipe wdisk --session job --waits disk --extra waits=waits-job.tsv --extra client=rsync --extra client.sent=6000000)
+cp "$RS/waits-job.tsv" "$RS/edges-job.tsv" "$PIPE/"
+like "$("$PERFLOG" report "$PIPE")" "the process tree's bytes count what its processes pass each other through pipes and local sockets: not checked" 'local rsync: its socketpair bytes not compared'
+
 # damaged files: lines skipped, edges ignored, no crash
 BAD=$($MK "$L" bad wdisk --session job --waits disk --extra waits=waits-job.tsv)
 printf "$WH"'x\ty\n100\trsync\t1\tnan\n' >"$BAD/waits-job.tsv"
