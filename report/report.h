@@ -51,6 +51,9 @@ struct report_session {
 	/* the stages of its data path (report_stages_of.c), malloc'ed or
 	 * NULL; with --with, the servers' stages appended */
 	struct report_stages *stages;
+	char net_want[64];	/* the interface of its connections to
+				 * another host (its `net` edges): its
+				 * network figures are that one's */
 };
 
 /* One --with log set (a server's): open, its markers, its shift onto the
@@ -137,6 +140,11 @@ int report_html(const struct report *r, const char *outdir, int width,
  * e set (a fetch failed). */
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e);
+/* The same with the network figures of interface net when it is logged
+ * (the interface the session's connections used), else the busiest. */
+int report_figures_net(struct logset *ls, time_t from, time_t to,
+		       const char *net, struct report_figures *f,
+		       struct perr *e);
 
 /* The resource table and the wait states' table of the text report
  * (report_print.c), for a server's side too; who names the process
@@ -166,6 +174,14 @@ void report_waits_of(struct logset *ls, const char *dir,
  * edges-LABEL.tsv in dir. Sets s->stages (NULL when out of memory). */
 void report_stages_of(struct logset *ls, const char *dir,
 		      const struct marker_list *ml, struct report_session *s);
+/* The session's connections to another host used an interface (its
+ * `net` edges') other than the busiest, logged here: s->net_want set, 1
+ * (the caller judges the session again); else 0. */
+int report_stages_net_redo(struct logset *ls, struct report_session *s);
+/* The interfaces of side's `net` edges, comma-separated, into buf; how
+ * many. */
+size_t report_stages_ifaces(const struct report_stages *ss, int side,
+			    char *buf, size_t n);
 /* When the stages decide (report_stages.h), the verdict becomes the
  * busiest stage's (one host: report.c). */
 void report_stages_verdict(struct report_session *s);

@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "report_hosts.h"
+#include "../counters/counters.h"
+#include "../logs/lookup.h"
 
 #define STAGE_FILE_MAX (64u << 20)
 
@@ -241,4 +243,56 @@ void report_stages_across(struct report *r, struct report_session *s)
 		     sizeof(s->verdict_host));
 	s->verdict_peer[0] = '\0';
 	all->judged = 1;
+}
+
+size_t report_stages_ifaces(const struct report_stages *ss, int side,
+			    char *buf, size_t n)
+{
+	size_t len = 0, count = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (size_t i = 0; ss && i < ss->ne; i++) {
+		const struct report_stage_edge *e = &ss->e[i];
+		size_t l = strlen(e->peer_comm);
+		const char *p = buf;
+		int seen = 0;
+
+		if (e->side != side || strcmp(e->kind, "net") || !l ||
+		    !strcmp(e->peer_comm, "-") || strchr(e->peer_comm, ','))
+			continue;
+		while (p && *p && !seen) {
+			seen = !strncmp(p, e->peer_comm, l) &&
+			       (p[l] == ',' || p[l] == '\0');
+			p = strchr(p, ',');
+			p = p ? p + 1 : NULL;
+		}
+		if (seen || len + l + 2 > n)
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					len ? "," : "", e->peer_comm);
+		count++;
+	}
+	return count;
+}
+
+int report_stages_net_redo(struct logset *ls, struct report_session *s)
+{
+	const struct report_stages *ss = s->stages;
+	double best = 0;
+	const char *iface = NULL;
+
+	for (size_t i = 0; ss && i < ss->ne; i++) {
+		const struct report_stage_edge *e = &ss->e[i];
+		if (e->side == 0 && !strcmp(e->kind, "net") &&
+		    strcmp(e->peer_comm, "-") && e->seconds >= best) {
+			best = e->seconds;
+			iface = e->peer_comm;
+		}
+	}
+	if (!iface || !strcmp(iface, s->fig.net) || s->net_want[0] ||
+	    lookup_counter(logset_meta(ls), CTR_NET_BYTES_TOTAL, iface) < 0)
+		return 0;
+	util_strlcpy(s->net_want, iface, sizeof(s->net_want));
+	return 1;
 }

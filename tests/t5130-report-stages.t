@@ -95,6 +95,23 @@ PIPE=$($MK "$L" pipe wdisk --session job --waits disk --extra waits=waits-job.ts
 cp "$RS/waits-job.tsv" "$RS/edges-job.tsv" "$PIPE/"
 like "$("$PERFLOG" report "$PIPE")" "the process tree's bytes count what its processes pass each other through pipes and local sockets: not checked" 'local rsync: its socketpair bytes not compared'
 
+# the interfaces of the session (item 6): lo carried 300 MB/s of other
+# programs' traffic, the client's connection went out on eth0: the report,
+# the verdict and the session's network chart name eth0 alone
+LOL=$($MK "$L" lol lolocal --session job --waits net --extra waits=waits-job.tsv)
+printf "$WH"'60\trestic\t1\t60.000\t9.000\t0.000\t0.000\t48.000\t3.000\t0.000\t9000000\t1\t1\t60\n' >"$LOL/waits-job.tsv"
+like "$(verdict "$LOL")" 'lo carried' 'no edges (an old set): the busiest interface, lo, as before'
+"$PERFLOG" report "$LOL" --html "$SCRATCH/h0" >/dev/null 2>&1
+like "$(cut -f1,2 "$SCRATCH/h0/session-1/charts.tsv" | grep '^network.png')" 'lo ' 'no edges: the network chart draws every interface'
+printf "$EH"'60\trestic\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:8000\t48.000\t0\n' >"$LOL/edges-job.tsv"
+out=$("$PERFLOG" report "$LOL")
+like "$out" 'Network Interface\(eth0\) bytes/sec' "the report's network line: eth0, its connection's"
+like "$(verdict "$LOL")" 'eth0 carried 500 B/s' 'the verdict names eth0'
+unlike "$(verdict "$LOL")" 'lo carried' 'the verdict does not name lo'
+"$PERFLOG" report "$LOL" --html "$SCRATCH/h1" >/dev/null 2>&1
+nets=$(grep '^network.png' "$SCRATCH/h1/session-1/charts.tsv" | cut -f2 | sed 's/ .*//' | sort -u | tr '\n' ' ')
+is "$nets" 'eth0 ' "the session's network chart: eth0 alone"
+
 # damaged files: lines skipped, edges ignored, no crash
 BAD=$($MK "$L" bad wdisk --session job --waits disk --extra waits=waits-job.tsv)
 printf "$WH"'x\ty\n100\trsync\t1\tnan\n' >"$BAD/waits-job.tsv"
