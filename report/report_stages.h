@@ -116,9 +116,10 @@ int report_stages_busiest(const struct report_stages *ss);
 /* The busiest stage's verdict into v: its own split judged as a
  * client's (report_waits_judge, on f, its host's figures), the line
  * speaking of the stage, the upstream stages' waits on it as evidence;
- * " on HOST" after the word when on_host. 1 when it gives one (CPU,
- * CPU quota, disk, network, memory), 0 when the stage's split is mixed
- * or paced (the caller keeps its verdict). */
+ * " on HOST" after the word when on_host. 1 when it gives one (v->kind
+ * REPORT_W_MIXED or REPORT_W_PACED when its split is mixed or paced: the
+ * callers keep theirs then, but for a client's socket wait), 0 when the
+ * stage has no split. */
 int report_stages_judge(const struct report_stages *ss,
 			const struct report_figures *f, int on_host,
 			struct report_verdict *v);

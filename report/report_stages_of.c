@@ -199,6 +199,11 @@ void report_stages_verdict(struct report_session *s)
 		return;
 	if (!report_stages_judge(s->stages, &s->fig, 0, &v))
 		return;
+	/* the busiest stage's split is mixed: its line only in place of a
+	 * client's socket wait, which is never the verdict alone */
+	if ((v.kind == REPORT_W_MIXED && k != REPORT_W_NETWORK) ||
+	    v.kind == REPORT_W_PACED)
+		return;
 	s->verdict = v;
 	s->stages->judged = 1;
 }
@@ -236,7 +241,8 @@ void report_stages_across(struct report *r, struct report_session *s)
 		return;
 	b = report_stages_busiest(all);
 	if (!report_stages_judge(all, figs[all->st[b].side], 1, &v) ||
-	    v.kind == REPORT_W_NETWORK)
+	    v.kind == REPORT_W_NETWORK || v.kind == REPORT_W_MIXED ||
+	    v.kind == REPORT_W_PACED)
 		return;		/* the network: both ends, report_hosts.c */
 	s->verdict = v;
 	util_strlcpy(s->verdict_host, all->hosts[all->st[b].side],

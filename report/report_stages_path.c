@@ -57,7 +57,7 @@ static void names(struct report_stages *ss)
 				!strcmp(ss->st[j].comm, s->comm);
 			intree += ss->st[j].tree == s->tree;
 		}
-		if (same < 2 || !s->pid)
+		if (same < 2 || (!s->pid && intree > 1))
 			snprintf(s->name, sizeof(s->name), "%s", s->comm);
 		else if (intree == 1)
 			snprintf(s->name, sizeof(s->name), "%.47s",
@@ -380,12 +380,24 @@ int report_stages_judge(const struct report_stages *ss,
 	w.cpus = s->alive > 0 ? s->sec[WS_CPU] / (s->alive / (double)w.nwork) :
 		NAN;
 	util_strlcpy(w.top, s->comm, sizeof(w.top));
-	if (!report_waits_judge(f, &w, REPORT_NONE, &one) ||
-	    one.kind == REPORT_W_MIXED || one.kind == REPORT_W_PACED)
+	if (!report_waits_judge(f, &w, REPORT_NONE, &one))
 		return 0;
 	stage_ref(ss, s, ref, sizeof(ref));
 	snprintf(who, sizeof(who), "the stage %s", ref);
 	speak_of(one.line, who, line, sizeof(line));
+	if (!strstr(line, who)) {
+		/* a line that names no one ("CPU contention: runnable ..."):
+		 * the stage after its label */
+		const char *colon = strstr(line + 12, ": ");
+		char tmp[sizeof(line)];
+		if (colon) {
+			int runnable = !strncmp(colon + 2, "runnable", 8);
+			snprintf(tmp, sizeof(tmp), "%.*s: %s%s %s",
+				 (int)(colon - line), line, who,
+				 runnable ? " was" : ":", colon + 2);
+			util_strlcpy(line, tmp, sizeof(line));
+		}
+	}
 	memset(v, 0, sizeof(*v));
 	v->kind = one.kind;
 	if (on_host) {
