@@ -6,6 +6,7 @@
 #include "watch_waits.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,45 @@ static int write_totals(struct watch_waits *ww, const char *dir,
 	return rc;
 }
 
+/* The edges as edges-LABEL.tsv, named after the waits file (wname):
+ * readers find it by that name alone (waitedges.h). */
+static int write_edges(struct watch_waits *ww, const char *dir,
+		       const char *wname, struct perr *e)
+{
+	struct waitedge_row *rows;
+	long n = waitedges_rows(ww->tot.edge_sec, ww->tot.nedge, ww->prev->keys,
+				ww->prev->nkeys, &rows);
+	char name[160], *buf;
+	size_t len;
+	int dfd, fd, rc;
+
+	if (n < 0 || waitedges_name(wname, name, sizeof(name)) < 0) {
+		free(rows);
+		return perr_set(e, "edges of %s: out of memory", wname);
+	}
+	len = waitedges_format(rows, (size_t)n, NULL, 0);
+	buf = malloc(len + 1);
+	if (!buf) {
+		free(rows);
+		return perr_set(e, "out of memory");
+	}
+	waitedges_format(rows, (size_t)n, buf, len + 1);
+	free(rows);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = dfd < 0 ? -1 : openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC |
+				   O_NOFOLLOW | O_CLOEXEC, 0644);
+	rc = fd < 0 ? -1 : util_write_full(fd, buf, len);
+	if (rc < 0)
+		perr_set(e, "unable to write '%s/%s': %s", dir, name,
+			 strerror(errno ? errno : ENOSPC));
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	free(buf);
+	return rc;
+}
+
 int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		       const char *label, char *out, size_t n, struct perr *e)
 {
@@ -233,6 +273,12 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		rc = -1;
 	} else {
 		ADD("waits=%s\t", name);
+		/* beside it, same name but the prefix; a failure is said
+		 * and costs only the edges (the report then has none) */
+		if (write_edges(ww, dir, name, e) < 0) {
+			ADD("waits.edges_error=%s\t", e->msg);
+			rc = -1;
+		}
 	}
 	waitrates_count(&ww->tot, &threads, &working);
 	span = ww->prev->t - ww->t0;
