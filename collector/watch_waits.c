@@ -31,6 +31,13 @@ struct watch_waits {
 	int stuck;		/* reads that found the sampler stuck */
 	struct cgroup_set cg;
 	int has_cg;
+	/* a tree watched by PID or name= has no group of its own: its
+	 * process's groups, for the quota and pressure only (the threads are
+	 * still the tree's, not the group's: a daemon's group may hold
+	 * other programs). Found at the first sample with a process. */
+	struct cgroup_set qcg;
+	int has_qcg;
+	char proc_root[PATH_MAX];
 	struct cgstat_raw ca, cb, *cprev, *ccur;
 	int have_cprev;
 	struct proctree_task *tasks;
@@ -66,6 +73,7 @@ struct watch_waits *watch_waits_open(const char *proc_root,
 	ww->cprev = &ww->ca;
 	ww->ccur = &ww->cb;
 	ww->exact_disk = 1;
+	util_strlcpy(ww->proc_root, proc_root, sizeof(ww->proc_root));
 	if (g) {
 		ww->cg = *g;
 		ww->has_cg = 1;
@@ -92,6 +100,22 @@ int watch_waits_ok(const struct watch_waits *ww)
 	return ww && ww->s;
 }
 
+/* A tree without a group of its own: its first process's groups, for
+ * cgstat (the quota that holds it, issue 29 item 4). */
+static void quota_group(struct watch_waits *ww, pid_t pid)
+{
+	if (ww->has_cg || ww->has_qcg || pid <= 0)
+		return;
+	ww->has_qcg = cgroup_of(ww->proc_root, pid, &ww->qcg) == 0 &&
+		      cgroup_any(&ww->qcg);
+}
+
+/* The groups cgstat reads: the tree's own, else its process's. */
+static const struct cgroup_set *stat_group(const struct watch_waits *ww)
+{
+	return ww->has_cg ? &ww->cg : ww->has_qcg ? &ww->qcg : NULL;
+}
+
 /* Without a cgroup: the tree's processes now (the shim is left out by
  * proctree_tasks), one pid per thread group. */
 static void refresh_pids(struct watch_waits *ww, struct proctree *tree)
@@ -107,6 +131,7 @@ static void refresh_pids(struct watch_waits *ww, struct proctree *tree)
 		if (ww->tasks[i].tgid == ww->tasks[i].tid)
 			ww->pids[k++] = ww->tasks[i].tgid;
 	waitsampler_watch_pids(ww->s, ww->pids, k, &e);
+	quota_group(ww, k ? ww->pids[0] : 0);
 }
 
 void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
@@ -121,7 +146,7 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 		ww->t0 = ww->prev->t;
 		ww->ticks0 = ww->prev->nticks;
 	}
-	cgstat_read(ww->has_cg ? &ww->cg : NULL, mono, ww->cprev);
+	cgstat_read(stat_group(ww), mono, ww->cprev);
 	ww->have_cprev = 1;
 }
 
@@ -167,7 +192,7 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 			refresh_pids(ww, tree);
 		add_waits(ww, iv);
 	}
-	cgstat_read(ww->has_cg ? &ww->cg : NULL, mono, ww->ccur);
+	cgstat_read(stat_group(ww), mono, ww->ccur);
 	if (ww->have_cprev)
 		rates_cgroup(ww->cprev, ww->ccur, iv);
 	t = ww->cprev;
@@ -256,10 +281,10 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 	if (len < n) \
 		len += (size_t)snprintf(out + len, n - len, __VA_ARGS__); \
 } while (0)
-	if (ww && ww->has_cg) {
+	if (ww && stat_group(ww)) {
 		struct cgstat_raw q;
 
-		cgstat_read(&ww->cg, 0, &q);
+		cgstat_read(stat_group(ww), 0, &q);
 		if (q.quota)
 			ADD("cgroup.cpu_quota=%.3f\tcgroup.quota_dir=%s\t",
 			    q.quota_cpus, q.quota_dir);

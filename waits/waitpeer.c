@@ -24,7 +24,7 @@
 
 #include "../common/util.h"
 
-#define MAX_ANSWERS 512
+#define MAX_ANSWERS 65536	/* a table of twice that: cleared when full */
 #define MAX_NS 8
 #define MAX_LOCAL4 256
 #define MAX_HOLDERS 8
@@ -50,6 +50,7 @@ struct nsinfo {
 };
 
 struct answer {
+	int used;
 	pid_t tgid;
 	unsigned long ino;
 	int dir, ok;
@@ -69,8 +70,8 @@ struct waitpeer {
 	size_t ninet, capinet;
 	struct nsinfo ns[MAX_NS];
 	size_t nns;
-	struct answer ans[MAX_ANSWERS];
-	size_t nans;
+	struct answer *ans;	/* open addressing, cap a power of 2 */
+	size_t nans, capans;
 	unsigned scans, reads;
 };
 
@@ -98,6 +99,7 @@ void waitpeer_close(struct waitpeer *p)
 	free(p->unx);
 	free(p->fixed);
 	free(p->inet);
+	free(p->ans);
 	free(p);
 }
 
@@ -284,11 +286,20 @@ static pid_t holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
 		}
 		if (first)
 			return first;
-		if (pass || now - p->scanned < WAITPEER_RESCAN_SEC)
+		/* known to the last scan (held by the waiter alone: a
+		 * socketpair kept by one process): no scan again for it */
+		if (n || pass || now - p->scanned < WAITPEER_RESCAN_SEC)
 			return self;
 		scan_fds(p, now);
 	}
 	return 0;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct waitpeer_pair *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
 /* One sock_diag dump of the AF_UNIX sockets with their peers. */
@@ -330,6 +341,33 @@ static void dump_unix(struct waitpeer *p, double now)
 	}
 	close(s);
 	p->reads++;
+	qsort(p->unx, p->nunx, sizeof(*p->unx), cmp_pair);
+}
+
+/* The peer of ino in the dump (sorted by inode) or the fixed pairs. */
+static int unix_known(const struct waitpeer *p, unsigned long ino,
+		      unsigned long *peer)
+{
+	size_t lo = 0, hi = p->nunx;
+
+	for (size_t i = 0; i < p->nfixed; i++)
+		if (p->fixed[i].ino == ino) {
+			*peer = p->fixed[i].peer;
+			return 1;
+		}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->unx[mid].ino == ino) {
+			*peer = p->unx[mid].peer;
+			return 1;
+		}
+		if (p->unx[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
 }
 
 /* The peer inode of an AF_UNIX socket: 1 (*peer 0 when unconnected),
@@ -337,22 +375,12 @@ static void dump_unix(struct waitpeer *p, double now)
 static int unix_peer(struct waitpeer *p, unsigned long ino, double now,
 		     unsigned long *peer)
 {
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < p->nfixed; i++)
-			if (p->fixed[i].ino == ino) {
-				*peer = p->fixed[i].peer;
-				return 1;
-			}
-		for (size_t i = 0; i < p->nunx; i++)
-			if (p->unx[i].ino == ino) {
-				*peer = p->unx[i].peer;
-				return 1;
-			}
-		if (pass || now - p->unix_at < WAITPEER_RESCAN_SEC)
-			break;
-		dump_unix(p, now);
-	}
-	return 0;
+	if (unix_known(p, ino, peer))
+		return 1;
+	if (now - p->unix_at < WAITPEER_RESCAN_SEC)
+		return 0;
+	dump_unix(p, now);
+	return unix_known(p, ino, peer);
 }
 
 /* The network namespace of tgid ("net:[N]"), 0 when unreadable (a
@@ -534,14 +562,71 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 				     O_RDONLY, now);
 		return 1;
 	}
-	if (inet_peer(p, tgid, ino, now, e))
-		return 1;
-	if (!unix_peer(p, ino, now, &peer))
-		return 0;
+	/* an AF_UNIX socket of the last dump needs no socket table */
+	if (!unix_known(p, ino, &peer)) {
+		if (inet_peer(p, tgid, ino, now, e))
+			return 1;
+		if (!unix_peer(p, ino, now, &peer))
+			return 0;
+	}
 	e->kind = PEER_UNIX;
 	if (peer)
 		e->peer_pid = holder(p, peer, tgid, -1, now);
 	return 1;
+}
+
+static size_t ans_hash(pid_t tgid, unsigned long ino, int dir)
+{
+	uint64_t h = (uint64_t)ino * 0x9e3779b97f4a7c15ULL ^
+		((uint64_t)(uint32_t)tgid << 1 | (uint64_t)(dir & 1));
+
+	h ^= h >> 29;
+	return (size_t)(h * 0xbf58476d1ce4e5b9ULL >> 17);
+}
+
+/* The slot of (tgid, ino, dir): its answer, or the free slot for it.
+ * NULL when out of memory. Grows at half full; past MAX_ANSWERS the
+ * table starts again (the answers are only a cache). */
+static struct answer *ans_slot(struct waitpeer *p, pid_t tgid,
+			       unsigned long ino, int dir)
+{
+	struct answer *a;
+
+	if (p->nans * 2 >= p->capans) {
+		size_t cap = p->capans ? p->capans * 2 : 1024;
+		struct answer *old = p->ans;
+		size_t oldcap = p->capans;
+
+		if (cap > 2 * MAX_ANSWERS) {	/* full: start again */
+			memset(p->ans, 0, p->capans * sizeof(*p->ans));
+			p->nans = 0;
+			cap = p->capans;
+		} else {
+			if (!(p->ans = calloc(cap, sizeof(*p->ans)))) {
+				p->ans = old;
+				return NULL;
+			}
+			p->capans = cap;
+			p->nans = 0;
+			for (size_t i = 0; i < oldcap; i++)
+				if (old[i].used) {
+					size_t k = ans_hash(old[i].tgid, old[i].ino,
+							    old[i].dir) & (cap - 1);
+
+					while (p->ans[k].used)
+						k = (k + 1) & (cap - 1);
+					p->ans[k] = old[i];
+					p->nans++;
+				}
+			free(old);
+		}
+	}
+	for (size_t k = ans_hash(tgid, ino, dir) & (p->capans - 1);;
+	     k = (k + 1) & (p->capans - 1)) {
+		a = &p->ans[k];
+		if (!a->used || (a->tgid == tgid && a->ino == ino && a->dir == dir))
+			return a;
+	}
 }
 
 int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
@@ -567,28 +652,16 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	 * (finding it would stat every path in every fd table) */
 	if (!(kind = waitpeer_link(link, &ino)))
 		return 0;
-	for (size_t i = 0; i < p->nans; i++)
-		if (p->ans[i].tgid == tgid && p->ans[i].ino == ino &&
-		    p->ans[i].dir == dir) {
-			a = &p->ans[i];
-			break;
-		}
-	if (a && now < a->until) {
+	if (!(a = ans_slot(p, tgid, ino, dir)))
+		return 0;
+	if (a->used && now < a->until) {
 		*out = a->e;
 		return a->ok;
 	}
-	if (!a) {
-		if (p->nans == MAX_ANSWERS) {	/* expired ones go */
-			size_t keep = 0;
-
-			for (size_t i = 0; i < p->nans; i++)
-				if (now < p->ans[i].until)
-					p->ans[keep++] = p->ans[i];
-			p->nans = keep == MAX_ANSWERS ? 0 : keep;
-		}
-		a = &p->ans[p->nans++];
-	}
+	if (!a->used)
+		p->nans++;
 	memset(a, 0, sizeof(*a));
+	a->used = 1;
 	a->tgid = tgid;
 	a->ino = ino;
 	a->dir = dir;

@@ -133,6 +133,7 @@ void waits_close(struct waits *w)
 	waitpeer_close(w->peer);
 	close(w->procfd);
 	free(w->keys);
+	free(w->kidx);
 	free(w->live);
 	free(w->spare);
 	free(w->ended);
@@ -176,16 +177,37 @@ static int edge_eq(const struct waitpeer_edge *a, const struct waitpeer_edge *b)
 	       !strcmp(a->local, b->local) && !strcmp(a->remote, b->remote);
 }
 
+/* The index has room for every id twice over (WAITS_MAX_EDGES). */
+#define KIDX (2 * WAITS_MAX_EDGES)
+
+static size_t edge_hash(const struct waitpeer_edge *e)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *s[4] = { e->comm, e->peer_comm, e->local, e->remote };
+
+	h = (h ^ (uint32_t)e->pid) * 1099511628211ULL;
+	h = (h ^ (uint32_t)e->peer_pid) * 1099511628211ULL;
+	h = (h ^ (uint32_t)(e->dir * 8 + (int)e->kind)) * 1099511628211ULL;
+	for (int k = 0; k < 4; k++)
+		for (const char *c = s[k]; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	return (size_t)(h ^ h >> 32);
+}
+
 uint32_t waits_edge_id(struct waits *w, const struct waitpeer_edge *e)
 {
-	/* newest first: a thread's waits are on the edges it found last */
-	for (size_t i = w->nkeys; i-- > 0;)
-		if (edge_eq(&w->keys[i], e))
-			return (uint32_t)i;
+	size_t k;
+
+	if (!w->kidx && !(w->kidx = calloc(KIDX, sizeof(*w->kidx))))
+		return WAITS_NO_EDGE;
+	for (k = edge_hash(e) % KIDX; w->kidx[k]; k = (k + 1) % KIDX)
+		if (edge_eq(&w->keys[w->kidx[k] - 1], e))
+			return w->kidx[k] - 1;
 	if (w->nkeys >= WAITS_MAX_EDGES ||
 	    util_grow(&w->keys, &w->capkeys, w->nkeys + 1, sizeof(*w->keys)) < 0)
 		return WAITS_NO_EDGE;
 	w->keys[w->nkeys] = *e;
+	w->kidx[k] = (uint32_t)w->nkeys + 1;
 	return (uint32_t)w->nkeys++;
 }
 

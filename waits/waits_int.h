@@ -53,6 +53,7 @@ struct waits {
 	struct waitpeer *peer;	/* the far ends of pipes and sockets */
 	struct waitpeer_edge *keys;	/* edges by id */
 	size_t nkeys, capkeys;
+	uint32_t *kidx;		/* their hash index: id + 1, 0 free */
 };
 
 /* The id of edge e (added when new): WAITS_NO_EDGE past
