@@ -58,8 +58,18 @@ struct answer {
 	struct waitpeer_edge e;
 };
 
+/* Command names read lately: a server's many connections are one
+ * process's, and its name is read once a WAITPEER_RESCAN_SEC. */
+#define NCOMM 64
+struct comm_ent {
+	pid_t pid;
+	double at;
+	char comm[16];
+};
+
 struct waitpeer {
 	int procfd, diag;
+	struct comm_ent comms[NCOMM];
 	struct owner *own;
 	size_t nown, capown;
 	double scanned;
@@ -148,13 +158,20 @@ static char *read_all(int procfd, const char *rel)
 	return buf;
 }
 
-static void read_comm(int procfd, pid_t pid, char comm[16])
+static void read_comm(struct waitpeer *p, pid_t pid, double now,
+		      char comm[16])
 {
 	char rel[32], buf[64];
+	struct comm_ent *ce = &p->comms[(unsigned)pid % NCOMM];
 
+	if (ce->pid == pid && now - ce->at < WAITPEER_RESCAN_SEC) {
+		memcpy(comm, ce->comm, 16);
+		return;
+	}
 	comm[0] = '\0';
+	ce->pid = 0;
 	snprintf(rel, sizeof(rel), "%d/comm", (int)pid);
-	if (util_read_text_at(procfd, rel, buf, sizeof(buf)) <= 0)
+	if (util_read_text_at(p->procfd, rel, buf, sizeof(buf)) <= 0)
 		return;
 	buf[strcspn(buf, "\n")] = '\0';
 	for (char *c = buf; *c; c++)
@@ -162,6 +179,9 @@ static void read_comm(int procfd, pid_t pid, char comm[16])
 			*c = '?';
 	buf[15] = '\0';
 	memcpy(comm, buf, 16);
+	ce->pid = pid;
+	ce->at = now;
+	memcpy(ce->comm, comm, 16);
 }
 
 static int cmp_owner(const void *a, const void *b)
@@ -670,9 +690,9 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	a->e.dir = dir;
 	a->ok = resolve(p, tgid, (char)kind, ino, dir, now, &a->e);
 	if (a->ok) {
-		read_comm(p->procfd, tgid, a->e.comm);
+		read_comm(p, tgid, now, a->e.comm);
 		if (a->e.peer_pid)
-			read_comm(p->procfd, a->e.peer_pid, a->e.peer_comm);
+			read_comm(p, a->e.peer_pid, now, a->e.peer_comm);
 	}
 	*out = a->e;
 	return a->ok;
