@@ -28,6 +28,9 @@ struct wthread {
 	uint64_t seen;		/* the tick after its last read (waitshare.c) */
 	uint64_t weight;	/* ticks its read in this tick stands for; 0
 				 * until its first read */
+	int ntg;		/* the edges of the current wait, by id */
+	uint32_t tg[WAITPROBE_MAX_TARGETS];
+	double tg_of;		/* memo.until they were taken from */
 };
 
 struct waits {
@@ -52,7 +55,15 @@ struct waits {
 	size_t names_from;	/* where the next read's names start */
 	pid_t share_from;	/* the next turn starts at this tid or after */
 	size_t turn_first, turn_n;	/* this tick's turn (waitshare.c) */
+	struct waitpeer *peer;	/* the far ends of pipes and sockets */
+	struct waitpeer_edge *keys;	/* edges by id */
+	size_t nkeys, capkeys;
+	uint32_t *kidx;		/* their hash index: id + 1, 0 free */
 };
+
+/* The id of edge e (added when new): WAITS_NO_EDGE past
+ * WAITS_MAX_EDGES or out of memory. */
+uint32_t waits_edge_id(struct waits *w, const struct waitpeer_edge *e);
 
 /* waitshare.c: which threads a tick reads. At most WAITS_TICK_THREADS
  * of a large set, in turn by tid, each weighed by the ticks since its
