@@ -363,6 +363,7 @@ static void test_file(void)
 		snprintf(keys[i].local, sizeof(keys[i].local), "127.0.0.1:%d", 40000 + i);
 		strcpy(keys[i].remote, "127.0.0.1:22");
 	}
+	strcpy(keys[0].peer_comm, "sh");	/* before it exec'ed sshd */
 	keys[2].kind = PEER_NET;
 	keys[2].peer_pid = 0;
 	strcpy(keys[2].peer_comm, "eth0");
@@ -373,6 +374,8 @@ static void test_file(void)
 	   "... the busiest first");
 	OK(n == 2 && rows[1].seconds == 2.0 && !strcmp(rows[1].e.local, "127.0.0.1:40000"),
 	   "... 1.5 + 0.5 s, shown with the busier socket's addresses");
+	OK(n == 2 && !strcmp(rows[1].e.peer_comm, "sshd"),
+	   "... the peer by its pid, named as last seen (sh exec'ed sshd)");
 	len = waitedges_format(rows, (size_t)n, buf, sizeof(buf));
 	OK(len < sizeof(buf) &&
 	   !strncmp(buf, "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n", 63),
