@@ -71,32 +71,6 @@ int waitpeer_add_unix(struct waitpeer *p, unsigned long ino,
 	return 0;
 }
 
-/* A /proc file whole (malloc'ed, NUL-terminated), or NULL. */
-char *waitpeer_read_all(int procfd, const char *rel)
-{
-	int fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	ssize_t r;
-
-	if (fd < 0)
-		return NULL;
-	do {
-		if (util_grow(&buf, &cap, len + 8192, 1) < 0) {
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r > 0)
-			len += (size_t)r;
-	} while (r > 0 || (r < 0 && errno == EINTR));
-	close(fd);
-	if (!buf)
-		return NULL;
-	buf[len] = '\0';
-	return buf;
-}
 
 static void read_comm(struct waitpeer *p, pid_t pid, double now,
 		      char comm[16])
@@ -224,8 +198,8 @@ static int acc_mode(int procfd, pid_t pid, int fd)
  * for, O_WRONLY feeding a reader, O_RDONLY draining a writer, -1 any).
  * Scans the fd tables again when nobody else holds it and the last scan
  * is old enough. 0 when not found. */
-pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
-		      int want, double now)
+static pid_t holder(struct waitpeer *p, unsigned long ino,
+		    pid_t tgid, int want, double now)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		size_t n = 0, seen = 0;
@@ -354,20 +328,26 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 		e->kind = PEER_PIPE;
 		/* a reader waits on the writing end's holder and the
 		 * other way round */
-		e->peer_pid = waitpeer_holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
+		e->peer_pid = holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
 				     O_RDONLY, now);
 		return 1;
 	}
 	/* an AF_UNIX socket of the last dump needs no socket table */
 	if (!unix_known(p, ino, &peer)) {
-		if (waitpeer_inet_peer(p, tgid, ino, now, e))
+		unsigned long mirror = 0;
+
+		if (waitpeer_inet_peer(p, tgid, ino, now, e, &mirror)) {
+			if (mirror)
+				e->peer_pid = holder(p, mirror, tgid,
+							      -1, now);
 			return 1;
+		}
 		if (!unix_peer(p, ino, now, &peer))
 			return 0;
 	}
 	e->kind = PEER_UNIX;
 	if (peer)
-		e->peer_pid = waitpeer_holder(p, peer, tgid, -1, now);
+		e->peer_pid = holder(p, peer, tgid, -1, now);
 	return 1;
 }
 

@@ -8,12 +8,41 @@
 #define _GNU_SOURCE
 #include "waitpeer_int.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../common/util.h"
+
+/* A /proc file whole (malloc'ed, NUL-terminated), or NULL. */
+static char *read_all(int procfd, const char *rel)
+{
+	int fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	ssize_t r;
+
+	if (fd < 0)
+		return NULL;
+	do {
+		if (util_grow(&buf, &cap, len + 8192, 1) < 0) {
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r > 0)
+			len += (size_t)r;
+	} while (r > 0 || (r < 0 && errno == EINTR));
+	close(fd);
+	if (!buf)
+		return NULL;
+	buf[len] = '\0';
+	return buf;
+}
 
 /* The network namespace of tgid ("net:[N]"), 0 when unreadable (a
  * fixture root without ns/). */
@@ -66,7 +95,7 @@ static struct nsinfo *read_ns(struct waitpeer *p, pid_t tgid,
 	p->ninet = keep;
 	for (int t = 0; t < 4; t++) {
 		snprintf(rel, sizeof(rel), "%d/net/%s", (int)tgid, tab[t]);
-		if (!(text = waitpeer_read_all(p->procfd, rel)))
+		if (!(text = read_all(p->procfd, rel)))
 			continue;
 		for (char *l = text; l && *l;) {
 			char *nl = strchr(l, '\n');
@@ -83,15 +112,15 @@ static struct nsinfo *read_ns(struct waitpeer *p, pid_t tgid,
 		free(text);
 	}
 	snprintf(rel, sizeof(rel), "%d/net/fib_trie", (int)tgid);
-	text = waitpeer_read_all(p->procfd, rel);
+	text = read_all(p->procfd, rel);
 	n->nlocal4 = text ? waitpeer_fib_local(text, n->local4, MAX_LOCAL4) : 0;
 	free(text);
 	free(n->if6);
 	free(n->route);
 	snprintf(rel, sizeof(rel), "%d/net/if_inet6", (int)tgid);
-	n->if6 = waitpeer_read_all(p->procfd, rel);
+	n->if6 = read_all(p->procfd, rel);
 	snprintf(rel, sizeof(rel), "%d/net/route", (int)tgid);
-	n->route = waitpeer_read_all(p->procfd, rel);
+	n->route = read_all(p->procfd, rel);
 	return n;
 }
 
@@ -159,7 +188,7 @@ static long mirror_of(const struct waitpeer *p, const struct inet_ent *me)
 
 /* An inet socket's far end: 1 with e filled, 0 not an inet socket. */
 int waitpeer_inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
-		       double now, struct waitpeer_edge *e)
+		       double now, struct waitpeer_edge *e, unsigned long *mirror)
 {
 	unsigned long ns = netns_of(p->procfd, tgid);
 	struct nsinfo *n = ns_find(p, ns);
@@ -184,8 +213,8 @@ int waitpeer_inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
 	if (m >= 0 || waitpeer_loopback(me->s.raddr) ||
 	    own_address(n, me->s.raddr)) {
 		e->kind = me->udp ? PEER_UDP : PEER_TCP;
-		if (m >= 0 && p->inet[m].s.ino)
-			e->peer_pid = waitpeer_holder(p, p->inet[m].s.ino, tgid, -1, now);
+		if (m >= 0)
+			*mirror = p->inet[m].s.ino;
 		return 1;
 	}
 	e->kind = PEER_NET;

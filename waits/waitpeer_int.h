@@ -72,16 +72,11 @@ struct waitpeer {
 	unsigned scans, reads;
 };
 
-/* A /proc file whole (malloc'ed, NUL-terminated), or NULL. */
-char *waitpeer_read_all(int procfd, const char *rel);
-
-/* The process other than tgid holding inode ino (waitpeer.c). */
-pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
-		      int want, double now);
-
-/* An inet socket's far end: 1 with e filled, 0 not an inet socket
- * (waitpeer_inet.c). */
+/* An inet socket's far end (waitpeer_inet.c; calls run one way,
+ * waitpeer.c -> waitpeer_inet.c): 1 with e filled but its peer_pid, and
+ * *mirror the mirror socket's inode when one was seen (its holder is the
+ * peer), 0 when ino is not an inet socket. */
 int waitpeer_inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
-		       double now, struct waitpeer_edge *e);
+		       double now, struct waitpeer_edge *e, unsigned long *mirror);
 
 #endif
