@@ -33,8 +33,11 @@ static size_t host_len(const char *a)
 /* Rows a and b are one row of the file (see the header). */
 static int same_row(const struct waitpeer_edge *a, const struct waitpeer_edge *b)
 {
+	/* a known peer is its pid whatever it was named when seen (a shell
+	 * that exec'ed gzip); an unknown one, or an interface, its name */
 	if (a->pid != b->pid || a->dir != b->dir || a->kind != b->kind ||
-	    a->peer_pid != b->peer_pid || strcmp(a->peer_comm, b->peer_comm))
+	    a->peer_pid != b->peer_pid ||
+	    (!a->peer_pid && strcmp(a->peer_comm, b->peer_comm)))
 		return 0;
 	if (a->kind != PEER_NET)
 		return 1;
@@ -86,9 +89,11 @@ long waitedges_rows(const double *sec, size_t nsec,
 			       sizeof(keys[id].local));
 			memcpy((*rows)[r].e.remote, keys[id].remote,
 			       sizeof(keys[id].remote));
-			memcpy((*rows)[r].e.comm, keys[id].comm,
-			       sizeof(keys[id].comm));
 		}
+		/* the names as last seen (ids grow with time) */
+		memcpy((*rows)[r].e.comm, keys[id].comm, sizeof(keys[id].comm));
+		memcpy((*rows)[r].e.peer_comm, keys[id].peer_comm,
+		       sizeof(keys[id].peer_comm));
 	}
 	free(best);
 	if (n > 1)

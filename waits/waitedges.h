@@ -5,9 +5,10 @@
  *
  *   pid comm dir kind peer_pid peer_comm local remote seconds bytes
  *
- * One row per (pid, dir, kind, peer_pid, peer_comm) and, for kind net,
- * remote host: several sockets to one peer are summed (the row's local
- * and remote are its busiest socket's). dir: in (waited for input: the
+ * One row per (pid, dir, kind, peer_pid) (peer_comm too when peer_pid
+ * is 0) and, for kind net, remote host: several sockets to one peer are
+ * summed (the row's local and remote are its busiest socket's, its names
+ * the last seen: a shell that exec'ed gzip is gzip). dir: in (waited for input: the
  * peer is upstream) or out (waited to output: the peer is downstream).
  * kind: pipe, unix, tcp, udp (a local process), net (another host: then
  * peer_pid 0 and peer_comm the interface). peer_pid 0 and peer_comm "-"

@@ -335,8 +335,8 @@ static void test_resolve(void)
 	   "a pipe seen after the scan, within a second of it: peer not yet known");
 	waitpeer_stats(p, &scans, &reads);
 	EQ_INT((int)scans, 1, "... no second scan within the second");
-	OK(resolve(p, 20, PEER_OUT, 10.9 + WAITPEER_KEEP_SEC, &e) && e.peer_pid == 500,
-	   "looked up again after the answer expired: found");
+	OK(resolve(p, 20, PEER_OUT, 10.9 + WAITPEER_RESCAN_SEC, &e) && e.peer_pid == 500,
+	   "an answer without its process kept only a second: found then");
 	waitpeer_stats(p, &scans, &reads);
 	EQ_INT((int)scans, 2, "... one more scan");
 	waitpeer_close(p);
@@ -363,6 +363,7 @@ static void test_file(void)
 		snprintf(keys[i].local, sizeof(keys[i].local), "127.0.0.1:%d", 40000 + i);
 		strcpy(keys[i].remote, "127.0.0.1:22");
 	}
+	strcpy(keys[0].peer_comm, "sh");	/* before it exec'ed sshd */
 	keys[2].kind = PEER_NET;
 	keys[2].peer_pid = 0;
 	strcpy(keys[2].peer_comm, "eth0");
@@ -373,6 +374,8 @@ static void test_file(void)
 	   "... the busiest first");
 	OK(n == 2 && rows[1].seconds == 2.0 && !strcmp(rows[1].e.local, "127.0.0.1:40000"),
 	   "... 1.5 + 0.5 s, shown with the busier socket's addresses");
+	OK(n == 2 && !strcmp(rows[1].e.peer_comm, "sshd"),
+	   "... the peer by its pid, named as last seen (sh exec'ed sshd)");
 	len = waitedges_format(rows, (size_t)n, buf, sizeof(buf));
 	OK(len < sizeof(buf) &&
 	   !strncmp(buf, "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n", 63),
