@@ -109,7 +109,7 @@ _zoo_load() {
 
 # A session's lines of the report.
 _zoo_session() {
-	awk -v s="$1" '/^Session / { c = $2 } c == s' "$SCRATCH/report.txt"
+	awk -v s="$1" '/^Session / { c = $2 } c == s' "${ZOO_REPORT:-$SCRATCH/report.txt}"
 }
 
 zoo_line() { _zoo_session "$1" | sed -n 's/^  \(Bottleneck: .*\)/\1/p'; }
@@ -140,4 +140,41 @@ zoo_logged() {
 	LOAD_FIGS=$(cat "$SCRATCH/$1.load" 2>/dev/null)
 	ok "$1: logged $2 at least $3 (mean $m)" \
 		awk -v a="$m" -v b="$3" 'BEGIN { exit !(a != "none" && a + 0 >= b) }'
+}
+
+# ---- the real clients (t3520, t3720; issue 29): the stages of a session
+#   zoo_stages CASE              the session's "Stages (data path):" table
+#   zoo_real CASE WORD STAGE HOST WAITS [HOST_RE]
+#                                the verdict's first word, the stage it
+#                                names (an ERE on its comm), the table's
+#                                row of that stage on HOST waiting on WAITS
+#                                (an ERE on the row's end), the verdict's
+#                                host (HOST_RE on the line, two hosts), and
+#                                no "disagree" in the session (the client's
+#                                figures and the logged bytes agree)
+# The report read is ZOO_REPORT (default: zoo_stop's).
+ZOO_REPORT=$SCRATCH/report.txt
+
+zoo_stages() {
+	_zoo_session "$1" | awk '
+		/Stages \(data path\):/ { t = 1; ind = match($0, /[^ ]/); print; next }
+		t && NF && match($0, /[^ ]/) > ind { print; next }
+		{ t = 0 }'
+}
+
+zoo_real() {
+	c=$1 word=$2 stage=$3 host=$4 waits=$5 hre=${6:-}
+	_zoo_load "$c"
+	line=$(zoo_line "$c")
+	diag "$c: $line"
+	zoo_stages "$c" | sed 's/^/#   /'
+	is "$(zoo_word "$c")" "$word" "$c: the verdict names $word"
+	like "$line" "[^a-z]($stage)([^a-z]|\$)" "$c: the verdict names the stage $stage"
+	[ -z "$hre" ] || like "$line" "$hre" "$c: the verdict's host: $hre"
+	ok "$c: a stage $stage on $host waiting on $waits" \
+		env T="$(zoo_stages "$c")" \
+		RE="^ +($stage)(\\[[0-9]+\\])?( [a-z]+)? +\\($host\\) .*($waits) *\$" \
+		sh -c 'printf "%s\\n" "$T" | grep -Eq "$RE"'
+	ok "$c: no figure disagrees" env T="$(_zoo_session "$c")" \
+		sh -c '! printf "%s\\n" "$T" | grep disagree'
 }

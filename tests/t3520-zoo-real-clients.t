@@ -1,0 +1,80 @@
+#!/bin/sh
+# The zoo of real clients on one host (issue 29): real rsync, borg,
+# restic and perflog workload under `perflog run` (t3500 for how a case
+# is run), one limit induced for real per case. A real client is a
+# pipeline of processes (rsync's sender, generator and receiver on a
+# socketpair; borg and restic and their threads; the workload's client
+# and server on a socket): the report must follow the data to the stage
+# that held it. Each case checks the verdict's first word, the stage it
+# names, the "Stages (data path):" table's row of that stage (its host
+# and what it waited on) and that no client figure "disagrees" with the
+# logged bytes (lib-zoo.sh zoo_real):
+#   fsync    rsync -a --fsync of 3000 files of 4 KiB to another directory:
+#            the receiver fsyncs each file: disk, the receiver's stage
+#            waiting on the disk (not the socketpair: "network" before)
+#   bwlimit  rsync -a --bwlimit=2500 of the same files: rsync paces itself
+#            (select with no descriptor): nothing, sleep
+#   borg     borg create -C lzma,9 of 2.4 MB of base64 text to a local
+#            repository: CPU, borg's own stage running
+#   restic   restic backup --compression max, one Go thread (GOMAXPROCS=1)
+#            of 24 MB of base64 text to a local repository: CPU
+#   demo     `perflog workload` as make demo runs it, at scale 0.25 and
+#            3 s a set: the server (Process(SET-server), fsync'ing each
+#            file) is a watched process on this host, and each set's
+#            verdict is its disk (not the client's socket: "network")
+# Sized so each case takes 3-8 s on a loaded 2-CPU machine. The fsync
+# and demo receivers run SCHED_FIFO where allowed (chrt -f, as t3510's
+# disk cases: each short wait for the disk would otherwise be followed by
+# a wait for a CPU beside other suites).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-zoo.sh"
+for t in rsync borg restic; do
+	command -v $t >/dev/null || skip_all "no $t (tests/deps.sh)"
+done
+HOST=$(hostname)
+rt=""
+chrt -f 10 true 2>/dev/null && rt="chrt -f 10"
+
+# the small files: 3000 x 4 KiB in 30 directories
+mkdir "$SCRATCH/src"
+for d in $(seq 30); do
+	mkdir "$SCRATCH/src/d$d"
+	head -c 409600 /dev/urandom | split -b 4096 -a 3 - "$SCRATCH/src/d$d/f"
+done
+# text that compresses, slowly at the highest levels
+mkdir "$SCRATCH/b64" "$SCRATCH/r64"
+head -c 1800000 /dev/urandom | base64 >"$SCRATCH/b64/text"
+head -c 18000000 /dev/urandom | base64 >"$SCRATCH/r64/text"
+export BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes BORG_BASE_DIR=$SCRATCH/borghome
+export RESTIC_PASSWORD=perflog-test RESTIC_CACHE_DIR=$SCRATCH/restic-cache
+borg init -e none "$SCRATCH/borg" >/dev/null 2>&1 || skip_all "borg init failed"
+restic init --repository-version 2 --repo "$SCRATCH/restic" -q >/dev/null 2>&1 ||
+	skip_all "restic init failed"
+sync
+
+zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
+ZOO_PREFIX=$rt zoo_run fsync -- rsync -a --fsync --stats "$SCRATCH/src/" "$SCRATCH/dst-fsync/"
+is "$?" 0 'fsync: rsync ran'
+zoo_run bwlimit -- rsync -a --bwlimit=2500 --stats "$SCRATCH/src/" "$SCRATCH/dst-bw/"
+is "$?" 0 'bwlimit: rsync ran'
+zoo_run borg -- borg create -C lzma,9 --stats "$SCRATCH/borg::a" "$SCRATCH/b64"
+is "$?" 0 'borg: borg create ran'
+zoo_run restic -- env GOMAXPROCS=1 restic backup --compression max --repo "$SCRATCH/restic" "$SCRATCH/r64"
+is "$?" 0 'restic: restic backup ran'
+# the demo: its sets' sessions are made in this log set by the workload
+ZOO_PREFIX=$rt zoo_run demo -- "$PERFLOG" workload --scale 0.25 --seconds 3
+is "$?" 0 'demo: perflog workload ran'
+zoo_stop
+
+# the whole report, for the closing note and the failures' context
+sed 's/^/# /' "$SCRATCH/report.txt" >"$SCRATCH/report.diag"
+[ -z "${ZOO_SHOW:-}" ] || cat "$SCRATCH/report.diag"
+
+zoo_real fsync disk 'rsync' "$HOST" 'disk [a-z0-9]+'
+zoo_real bwlimit nothing 'rsync' "$HOST" 'sleep'
+zoo_real borg CPU 'borg' "$HOST" 'cpu|CPU|running'
+zoo_real restic CPU 'restic' "$HOST" 'cpu|CPU|running'
+for s in 1m1k 10m10k 25m100k 50m10m; do
+	zoo_real "$s" disk 'perflog' "$HOST" 'disk [a-z0-9]+'
+done
+done_testing

@@ -1,0 +1,165 @@
+#!/bin/sh
+# The zoo of real clients on two hosts (issue 29): real rsync and tar over
+# ssh to the second host of tests/lib-hosts.sh (a network namespace with
+# its own host name, PID namespace and sshd; its collector started over
+# ssh), each under `perflog run --server` with the server's receiver
+# watched there (--server-watch name=COMM), one limit induced for real
+# per case; `perflog report CLIENT --with SERVER` must follow the data
+# from the client's stages over the network to the receiver's
+# (lib-zoo.sh zoo_real: the verdict's first word, its host, the stage it
+# names, the stages table's row of that stage, no "disagree"):
+#   sfsync  rsync -a of 500 files of 4 KiB with --rsync-path="rsync
+#           --fsync": the server's receiver fsyncs each file: disk on the
+#           server, the server's rsync waiting on the disk
+#   squota  tar -cf - DIR | ssh SERVER 'plxz -0 > f' of 1.5 MB: a receiver
+#           that compresses what it lands (xz under a name of its own), put
+#           in a cgroup (v1 cpu or v2 cpu.max) with a quota of 0.1 CPU:
+#           CPU (quota) on the server, the receiver runnable but throttled
+#           (the kernel's own throttled count over the case decides
+#           whether the quota held it: t3500's rule). rsync's and cat's
+#           receivers hardly use a CPU, so no quota holds them; borg
+#           serve spends seconds of CPU starting under one.
+#   net     rsync -a of 8 MB over the client's end of the veth shaped to
+#           16 Mbit/s by tc tbf: network between both hosts
+#   tar     tar -cf - DIR | ssh SERVER 'exec plcat > f' (cat under a name of
+#           its own), the same shaped link: network between both hosts
+# The server's receivers run SCHED_FIFO where allowed (chrt -f, as t3510's
+# disk cases), so that a loaded machine's CPU wait does not hide the disk.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib-hosts.sh"
+. "$TOP/tests/lib-zoo.sh"
+trap 'stop_server_host; _cleanup' EXIT
+for t in rsync tar xz; do
+	command -v $t >/dev/null || skip_all "no $t (tests/deps.sh)"
+done
+
+SRV_TIMEOUT=5
+start_server_host
+CLI_NAME=$(hostname)
+export PERFLOG_SSH="$SRV_SSH"
+rt=""
+chrt -f 10 true 2>/dev/null && rt="chrt -f 10 "
+MYNS=$(readlink /proc/self/ns/pid)
+
+# the data: small files, and bigger ones
+mkdir "$SCRATCH/small" "$SCRATCH/text" "$SCRATCH/big"
+for d in 1 2 3 4 5; do
+	mkdir "$SCRATCH/small/d$d"
+	head -c 409600 /dev/urandom | split -b 4096 -a 3 - "$SCRATCH/small/d$d/f"
+done
+head -c 1500000 /dev/urandom >"$SCRATCH/text/t"
+head -c 8000000 /dev/urandom >"$SCRATCH/big/b"
+sync
+CAT=plcat$$
+cp "$(command -v cat)" "$SRV_DIR/$CAT"
+XZ=plxz$$
+cp "$(command -v xz)" "$SRV_DIR/$XZ"
+
+# the server's processes named COMM (its PID namespace's, not this
+# host's), as this host sees them
+srv_pids() {
+	for p in $(pgrep -x "$1"); do
+		[ "$(readlink "/proc/$p/ns/pid" 2>/dev/null)" != "$MYNS" ] && echo "$p"
+	done
+}
+
+# run_case LABEL COMM CMD [SERVER_CGROUP]: perflog run --server around
+# CMD (a shell command line), the server's COMM watched; with a cgroup,
+# every server COMM is put in it as it starts (from here: the server's
+# /sys has no cgroup mounts)
+run_case() {
+	_l=$1 _comm=$2 _cmd=$3 _scg=${4:-}
+	if [ -n "$_scg" ]; then
+		( end=$(($(date +%s) + 30))
+		  while [ "$(date +%s)" -lt $end ]; do
+			for p in $(srv_pids "$_comm"); do
+				grep -qx "$p" "$_scg/cgroup.procs" ||
+					echo "$p" >"$_scg/cgroup.procs" 2>/dev/null
+			done
+			sleep 0.02
+		  done ) &
+		_mover=$!
+		track_pid $_mover
+	fi
+	load_begin
+	$PERFLOG run -o "$CLI_SET" -l "$_l" --server "$SRV_ADDR:$SRV_DIR/logs" \
+		--server-watch "name=$_comm" -- sh -c "$_cmd" \
+		>"$SCRATCH/$_l.out" 2>"$SCRATCH/$_l.err"
+	_st=$?
+	load_end
+	echo "$LOAD_FIGS" >"$SCRATCH/$_l.load"
+	[ -z "$_scg" ] || kill "$_mover" 2>/dev/null
+	return $_st
+}
+
+srv_collector
+[ -n "$SRV_SET" ] || skip_all "the server's collector did not start"
+CLI_SET=$($PERFLOG start -i 1 -o "$SCRATCH/cli")
+[ -d "$CLI_SET" ] || skip_all "the client's collector did not start"
+RSH="-e '$SRV_SSH'"
+
+# --- sfsync: the server's rsync fsyncs every file ---
+run_case sfsync rsync "rsync -a --stats $RSH --rsync-path='${rt}rsync --fsync' $SCRATCH/small/ $SRV_ADDR:$SRV_DIR/sfsync/"
+is "$?" 0 'sfsync: the run succeeds'
+
+# --- squota: the server's compressing receiver under a quota of 0.1 CPU ---
+quota=""
+if zoo_cgroup cpu plsq$$; then
+	g=$ZOO_CG
+	if [ -f "$g/cpu.cfs_quota_us" ]; then
+		echo 100000 >"$g/cpu.cfs_period_us" && echo 10000 >"$g/cpu.cfs_quota_us" && quota=$g
+	else
+		echo "10000 100000" >"$g/cpu.max" && quota=$g
+	fi
+fi
+throttled_us() {
+	awk '$1 == "throttled_usec" { print $2; exit } $1 == "throttled_time" { printf "%.0f\n", $2 / 1000; exit }' "$quota/cpu.stat"
+}
+if [ -n "$quota" ]; then
+	th0=$(throttled_us) q0=$(date +%s.%N)
+	run_case squota $XZ "tar -cf - --totals -C $SCRATCH text | $SRV_SSH $SRV_ADDR '$SRV_DIR/$XZ -0 > $SRV_DIR/squota.xz'" "$quota"
+	is "$?" 0 'squota: the run succeeds'
+	th1=$(throttled_us) q1=$(date +%s.%N)
+else
+	skip 'squota: no cgroup cpu controller to set a quota with'
+fi
+
+# --- net and tar: the link shaped on the client's end ---
+shaped=""
+if command -v tc >/dev/null &&
+   tc qdisc add dev "$VETH" root tbf rate 16mbit burst 32kbit latency 400ms; then
+	run_case net rsync "rsync -a --stats $RSH --rsync-path='${rt}rsync' $SCRATCH/big/ $SRV_ADDR:$SRV_DIR/net/"
+	is "$?" 0 'net: the run succeeds'
+	run_case tar $CAT "tar -cf - --totals -C $SCRATCH big | $SRV_SSH $SRV_ADDR '${rt}$SRV_DIR/$CAT > $SRV_DIR/tar.out'"
+	is "$?" 0 'tar: the run succeeds'
+	tc qdisc del dev "$VETH" root
+	shaped=1
+else
+	skip 'net: tc could not shape the veth'
+	skip 'tar: tc could not shape the veth'
+fi
+
+srv "perflog stop $SRV_SET" >/dev/null </dev/null
+$PERFLOG stop "$CLI_SET" >/dev/null
+ZOO_REPORT=$SCRATCH/report.txt
+$PERFLOG report "$CLI_SET" --with "$SRV_SET" >"$ZOO_REPORT" 2>"$SCRATCH/report.err"
+is "$?" 0 'report --with succeeds'
+[ -z "${ZOO_SHOW:-}" ] || sed 's/^/# /' "$ZOO_REPORT"
+
+zoo_real sfsync disk rsync "$SRV_NAME" 'disk [a-z0-9]+' "^Bottleneck: disk on $SRV_NAME"
+if [ -n "$quota" ]; then
+	kthr=$(awk -v a="${th0:-}" -v b="${th1:-}" -v s="$(calc "$q1 - $q0")" 'BEGIN { if (a != "" && b != "" && s > 0) printf "%.1f\n", (b - a) / 1e4 / s }')
+	diag "squota: the kernel counted ${kthr:-no} % of the case throttled"
+	if [ -n "$kthr" ] && awk -v k="$kthr" 'BEGIN { exit !(k >= 15) }'; then
+		zoo_real squota CPU $XZ "$SRV_NAME" 'quota|cpu' "^Bottleneck: CPU quota on $SRV_NAME"
+	else
+		skip "squota: throttled only ${kthr:-?}% (the quota did not hold the receiver)"
+	fi
+else
+	skip 'squota: not set up'
+fi
+if [ -n "$shaped" ]; then
+	zoo_real net network 'rsync|ssh' "$CLI_NAME" 'net|network' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
+	zoo_real tar network 'tar|ssh' "$CLI_NAME" 'net|network' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
+fi
+done_testing
