@@ -14,10 +14,10 @@
 #            waiting on the disk (not the socketpair: "network" before)
 #   bwlimit  rsync -a --bwlimit=2500 of the same files: rsync paces itself
 #            (select with no descriptor): nothing, sleep
-#   borg     borg create -C lzma,9 of 2.4 MB of base64 text to a local
+#   borg     borg create -C lzma,9 of 1.6 MB of base64 text to a local
 #            repository: CPU, borg's own stage running
 #   restic   restic backup --compression max, one Go thread (GOMAXPROCS=1)
-#            of 24 MB of base64 text to a local repository: CPU
+#            of 16 MB of base64 text to a local repository: CPU
 #   demo     `perflog workload` as make demo runs it, at scale 0.25 and
 #            3 s a set: the server (Process(SET-server), fsync'ing each
 #            file) is a watched process on this host, and each set's
@@ -43,8 +43,8 @@ for d in $(seq 30); do
 done
 # text that compresses, slowly at the highest levels
 mkdir "$SCRATCH/b64" "$SCRATCH/r64"
-head -c 1800000 /dev/urandom | base64 >"$SCRATCH/b64/text"
-head -c 18000000 /dev/urandom | base64 >"$SCRATCH/r64/text"
+head -c 1200000 /dev/urandom | base64 >"$SCRATCH/b64/text"
+head -c 12000000 /dev/urandom | base64 >"$SCRATCH/r64/text"
 export BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes BORG_BASE_DIR=$SCRATCH/borghome
 export RESTIC_PASSWORD=perflog-test RESTIC_CACHE_DIR=$SCRATCH/restic-cache
 borg init -e none "$SCRATCH/borg" >/dev/null 2>&1 || skip_all "borg init failed"
