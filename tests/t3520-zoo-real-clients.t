@@ -9,23 +9,29 @@
 # names, the "Stages (data path):" table's row of that stage (its host
 # and what it waited on) and that no client figure "disagrees" with the
 # logged bytes (lib-zoo.sh zoo_real):
-#   fsync    rsync -a --fsync of 3000 files of 4 KiB to another directory:
-#            the receiver fsyncs each file: disk, the receiver's stage
-#            waiting on the disk (not the socketpair: "network" before)
-#   bwlimit  rsync -a --bwlimit=2500 of the same files: rsync paces itself
-#            (select with no descriptor): nothing, sleep
+#   fsync    rsync -a --fsync of 250 files of 4 KiB to another directory,
+#            in a cgroup whose writes to the disk are held to 200 requests
+#            a second (blkio write_iops or io.max wiops): a slow disk that
+#            every fsync waits for (about 4 requests a file here). The
+#            receiver's stage waits on the disk: disk (was "network": the
+#            wait on rsync's own socketpair)
+#   bwlimit  rsync -a --bwlimit=200 of the same files: rsync paces itself
+#            (select with no descriptor): nothing, the pacing stage asleep
 #   borg     borg create -C lzma,9 of 1.6 MB of base64 text to a local
-#            repository: CPU, borg's own stage running
+#            repository: CPU; borg is one process, one stage (ZOO_ONE)
 #   restic   restic backup --compression max, one Go thread (GOMAXPROCS=1)
-#            of 16 MB of base64 text to a local repository: CPU
+#            of 16 MB of base64 text to a local repository: CPU; one stage
 #   demo     `perflog workload` as make demo runs it, at scale 0.25 and
 #            3 s a set: the server (Process(SET-server), fsync'ing each
 #            file) is a watched process on this host, and each set's
-#            verdict is its disk (not the client's socket: "network")
-# Sized so each case takes 3-8 s on a loaded 2-CPU machine. The fsync
-# and demo receivers run SCHED_FIFO where allowed (chrt -f, as t3510's
-# disk cases: each short wait for the disk would otherwise be followed by
-# a wait for a CPU beside other suites).
+#            verdict is its disk, the stage SET-server (was the client's
+#            socket: "network"); the workload's own session (every set's
+#            client and server in one tree, on loopback) is disk too
+# Sized so each case takes 3-8 s on a 2-CPU machine; the limits are
+# induced so that they hold beside other load (a throttled disk, pacing,
+# compression that wants a whole CPU). The fsync and demo receivers run
+# SCHED_FIFO where allowed (chrt -f, as t3510's disk cases: each short
+# wait for the disk would otherwise be followed by one for a CPU).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-zoo.sh"
 for t in rsync borg restic; do
@@ -35,11 +41,11 @@ HOST=$(hostname)
 rt=""
 chrt -f 10 true 2>/dev/null && rt="chrt -f 10"
 
-# the small files: 3000 x 4 KiB in 30 directories
+# the small files: 250 x 4 KiB in 10 directories
 mkdir "$SCRATCH/src"
-for d in $(seq 30); do
+for d in 1 2 3 4 5 6 7 8 9 10; do
 	mkdir "$SCRATCH/src/d$d"
-	head -c 409600 /dev/urandom | split -b 4096 -a 3 - "$SCRATCH/src/d$d/f"
+	head -c 102400 /dev/urandom | split -b 4096 -a 3 - "$SCRATCH/src/d$d/f"
 done
 # text that compresses, slowly at the highest levels
 mkdir "$SCRATCH/b64" "$SCRATCH/r64"
@@ -53,9 +59,18 @@ restic init --repository-version 2 --repo "$SCRATCH/restic" -q >/dev/null 2>&1 |
 sync
 
 zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
-ZOO_PREFIX=$rt zoo_run fsync -- rsync -a --fsync --stats "$SCRATCH/src/" "$SCRATCH/dst-fsync/"
-is "$?" 0 'fsync: rsync ran'
-zoo_run bwlimit -- rsync -a --bwlimit=2500 --stats "$SCRATCH/src/" "$SCRATCH/dst-bw/"
+dev=$(zoo_disk_dev "$SCRATCH")
+slow=""
+if [ -n "$dev" ] && zoo_cgroup io plzf$$; then
+	zoo_throttle "$ZOO_CG" "$dev" write_iops 200 && slow=$ZOO_CG
+fi
+if [ -n "$slow" ]; then
+	ZOO_PREFIX=$rt zoo_run fsync "$slow/cgroup.procs" -- rsync -a --fsync --stats "$SCRATCH/src/" "$SCRATCH/dst-fsync/"
+	is "$?" 0 'fsync: rsync ran'
+else
+	skip "fsync: $SCRATCH not on a block device, or no blkio/io controller"
+fi
+zoo_run bwlimit -- rsync -a --bwlimit=200 --stats "$SCRATCH/src/" "$SCRATCH/dst-bw/"
 is "$?" 0 'bwlimit: rsync ran'
 zoo_run borg -- borg create -C lzma,9 --stats "$SCRATCH/borg::a" "$SCRATCH/b64"
 is "$?" 0 'borg: borg create ran'
@@ -70,11 +85,16 @@ zoo_stop
 sed 's/^/# /' "$SCRATCH/report.txt" >"$SCRATCH/report.diag"
 [ -z "${ZOO_SHOW:-}" ] || cat "$SCRATCH/report.diag"
 
-zoo_real fsync disk 'rsync' "$HOST" 'disk [a-z0-9]+'
+if [ -n "$slow" ]; then
+	zoo_real fsync disk 'rsync' "$HOST" 'disk [a-z0-9]+'
+fi
 zoo_real bwlimit nothing 'rsync' "$HOST" 'sleep'
-zoo_real borg CPU 'borg' "$HOST" 'cpu|CPU|running'
-zoo_real restic CPU 'restic' "$HOST" 'cpu|CPU|running'
+ZOO_ONE=1
+zoo_real borg CPU 'borg' "$HOST" 'CPU|cpu|running'
+zoo_real restic CPU 'restic' "$HOST" 'CPU|cpu|running'
+ZOO_ONE=
 for s in 1m1k 10m10k 25m100k 50m10m; do
-	zoo_real "$s" disk 'perflog' "$HOST" 'disk [a-z0-9]+'
+	zoo_real "$s" disk "$s-server" "$HOST" 'disk [a-z0-9]+'
 done
+zoo_real demo disk 'perflog|[0-9mk]+-server' "$HOST" 'disk [a-z0-9]+'
 done_testing
