@@ -158,9 +158,16 @@ zoo_logged() {
 #                                end), the verdict's host (HOST_RE on the
 #                                line, two hosts), and no "disagree" in
 #                                the session (the client's figures and the
-#                                logged bytes agree). With ZOO_ONE=1 the
+#                                logged bytes agree; ZOO_DISAGREE=WHY where
+#                                they truly differ). With ZOO_ONE=1 the
 #                                client is one process: one stage, whose
-#                                verdict is the tree's, with no table
+#                                verdict is the tree's, with no table.
+#                                ZOO_TODO_WORD=WHY, ZOO_TODO_STAGE=WHY: the
+#                                word and host, or the stage's checks, are
+#                                TAP TODO (a known defect, said why)
+#   zoo_local CASE               no stage waits on the network: its
+#                                processes talk through pipes, socketpairs
+#                                and loopback, on one host
 # The report read is ZOO_REPORT (default: zoo_stop's).
 ZOO_REPORT=$SCRATCH/report.txt
 
@@ -178,8 +185,10 @@ zoo_real() {
 	tab=$(zoo_stages "$c")
 	diag "$c: $line"
 	printf '%s\n' "$tab" | sed 's/^/#   /'
+	TAP_TODO=${ZOO_TODO_WORD:-}
 	is "$(zoo_word "$c")" "$word" "$c: the verdict names $word"
 	[ -z "$hre" ] || like "$line" "$hre" "$c: the verdict's host: $hre"
+	TAP_TODO=${ZOO_TODO_STAGE:-}
 	if [ -z "$tab" ] && [ -n "${ZOO_ONE:-}" ]; then
 		ok "$c: one process, one stage: the tree's verdict, no table" true
 	else
@@ -189,6 +198,16 @@ zoo_real() {
 			RE="^ +($stage)(\\[[0-9]+\\])? +\\($host\\) .*($waits) *\$" \
 			sh -c 'printf "%s\\n" "$T" | grep -Eq "$RE"'
 	fi
-	ok "$c: no figure disagrees" env T="$(_zoo_session "$c")" \
-		sh -c '! printf "%s\\n" "$T" | grep disagree'
+	TAP_TODO=
+	if [ -n "${ZOO_DISAGREE:-}" ]; then
+		skip "$c: the client's figures and the tree's bytes differ: $ZOO_DISAGREE"
+	else
+		ok "$c: no figure disagrees" env T="$(_zoo_session "$c")" \
+			sh -c '! printf "%s\\n" "$T" | grep disagree'
+	fi
+}
+
+zoo_local() {
+	ok "$1: no stage waits on the network (one host: pipes, sockets to itself)" \
+		env T="$(zoo_stages "$1")" sh -c '! printf "%s\\n" "$T" | grep -E "(network|net) [a-z0-9]+ *\$"'
 }
