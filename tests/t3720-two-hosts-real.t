@@ -178,7 +178,17 @@ else
 	skip 'squota: not set up'
 fi
 if [ -n "$shaped" ]; then
+	# (known, issue 29: the verdict is the two-host one, "the client
+	# waited on its socket 79%", naming no stage, and the client's ssh
+	# shows other 48% (on rsync) over net 42%: its "waits on" is rsync)
+	ZOO_TODO_STAGE="the network verdict names no stage; ssh's waits on rsync outweigh the network's"
 	zoo_real net network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
+	# (known, issue 29: the server's watch found no plcat (its end marker:
+	# watch.procs=0, waits.threads=0), yet the report says "the receiver
+	# ran on a CPU 100% of the time" there and prefers it to the client's
+	# ssh stage, 94% busy, 68% network)
+	ZOO_TODO_WORD="an empty server tree 'ran on a CPU 100%' and outweighs the ssh stage" ZOO_TODO_STAGE=$ZOO_TODO_WORD
 	zoo_real tar network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
+	ZOO_TODO_WORD= ZOO_TODO_STAGE=
 fi
 done_testing
