@@ -6,6 +6,7 @@
 #include "watch_waits.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,13 @@ struct watch_waits {
 	int stuck;		/* reads that found the sampler stuck */
 	struct cgroup_set cg;
 	int has_cg;
+	/* a tree watched by PID or name= has no group of its own: its
+	 * process's groups, for the quota and pressure only (the threads are
+	 * still the tree's, not the group's: a daemon's group may hold
+	 * other programs). Found at the first sample with a process. */
+	struct cgroup_set qcg;
+	int has_qcg;
+	char proc_root[PATH_MAX];
 	struct cgstat_raw ca, cb, *cprev, *ccur;
 	int have_cprev;
 	struct proctree_task *tasks;
@@ -65,6 +73,7 @@ struct watch_waits *watch_waits_open(const char *proc_root,
 	ww->cprev = &ww->ca;
 	ww->ccur = &ww->cb;
 	ww->exact_disk = 1;
+	util_strlcpy(ww->proc_root, proc_root, sizeof(ww->proc_root));
 	if (g) {
 		ww->cg = *g;
 		ww->has_cg = 1;
@@ -91,6 +100,22 @@ int watch_waits_ok(const struct watch_waits *ww)
 	return ww && ww->s;
 }
 
+/* A tree without a group of its own: its first process's groups, for
+ * cgstat (the quota that holds it, issue 29 item 4). */
+static void quota_group(struct watch_waits *ww, pid_t pid)
+{
+	if (ww->has_cg || ww->has_qcg || pid <= 0)
+		return;
+	ww->has_qcg = cgroup_of(ww->proc_root, pid, &ww->qcg) == 0 &&
+		      cgroup_any(&ww->qcg);
+}
+
+/* The groups cgstat reads: the tree's own, else its process's. */
+static const struct cgroup_set *stat_group(const struct watch_waits *ww)
+{
+	return ww->has_cg ? &ww->cg : ww->has_qcg ? &ww->qcg : NULL;
+}
+
 /* Without a cgroup: the tree's processes now (the shim is left out by
  * proctree_tasks), one pid per thread group. */
 static void refresh_pids(struct watch_waits *ww, struct proctree *tree)
@@ -106,6 +131,7 @@ static void refresh_pids(struct watch_waits *ww, struct proctree *tree)
 		if (ww->tasks[i].tgid == ww->tasks[i].tid)
 			ww->pids[k++] = ww->tasks[i].tgid;
 	waitsampler_watch_pids(ww->s, ww->pids, k, &e);
+	quota_group(ww, k ? ww->pids[0] : 0);
 }
 
 void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
@@ -120,7 +146,7 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 		ww->t0 = ww->prev->t;
 		ww->ticks0 = ww->prev->nticks;
 	}
-	cgstat_read(ww->has_cg ? &ww->cg : NULL, mono, ww->cprev);
+	cgstat_read(stat_group(ww), mono, ww->cprev);
 	ww->have_cprev = 1;
 }
 
@@ -166,7 +192,7 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 			refresh_pids(ww, tree);
 		add_waits(ww, iv);
 	}
-	cgstat_read(ww->has_cg ? &ww->cg : NULL, mono, ww->ccur);
+	cgstat_read(stat_group(ww), mono, ww->ccur);
 	if (ww->have_cprev)
 		rates_cgroup(ww->cprev, ww->ccur, iv);
 	t = ww->cprev;
@@ -203,6 +229,45 @@ static int write_totals(struct watch_waits *ww, const char *dir,
 	return rc;
 }
 
+/* The edges as edges-LABEL.tsv, named after the waits file (wname):
+ * readers find it by that name alone (waitedges.h). */
+static int write_edges(struct watch_waits *ww, const char *dir,
+		       const char *wname, struct perr *e)
+{
+	struct waitedge_row *rows;
+	long n = waitedges_rows(ww->tot.edge_sec, ww->tot.nedge, ww->prev->keys,
+				ww->prev->nkeys, &rows);
+	char name[160], *buf;
+	size_t len;
+	int dfd, fd, rc;
+
+	if (n < 0 || waitedges_name(wname, name, sizeof(name)) < 0) {
+		free(rows);
+		return perr_set(e, "edges of %s: out of memory", wname);
+	}
+	len = waitedges_format(rows, (size_t)n, NULL, 0);
+	buf = malloc(len + 1);
+	if (!buf) {
+		free(rows);
+		return perr_set(e, "out of memory");
+	}
+	waitedges_format(rows, (size_t)n, buf, len + 1);
+	free(rows);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = dfd < 0 ? -1 : openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC |
+				   O_NOFOLLOW | O_CLOEXEC, 0644);
+	rc = fd < 0 ? -1 : util_write_full(fd, buf, len);
+	if (rc < 0)
+		perr_set(e, "unable to write '%s/%s': %s", dir, name,
+			 strerror(errno ? errno : ENOSPC));
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	free(buf);
+	return rc;
+}
+
 int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		       const char *label, char *out, size_t n, struct perr *e)
 {
@@ -216,10 +281,10 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 	if (len < n) \
 		len += (size_t)snprintf(out + len, n - len, __VA_ARGS__); \
 } while (0)
-	if (ww && ww->has_cg) {
+	if (ww && stat_group(ww)) {
 		struct cgstat_raw q;
 
-		cgstat_read(&ww->cg, 0, &q);
+		cgstat_read(stat_group(ww), 0, &q);
 		if (q.quota)
 			ADD("cgroup.cpu_quota=%.3f\tcgroup.quota_dir=%s\t",
 			    q.quota_cpus, q.quota_dir);
@@ -233,6 +298,12 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		rc = -1;
 	} else {
 		ADD("waits=%s\t", name);
+		/* beside it, same name but the prefix; a failure is said
+		 * and costs only the edges (the report then has none) */
+		if (write_edges(ww, dir, name, e) < 0) {
+			ADD("waits.edges_error=%s\t", e->msg);
+			rc = -1;
+		}
 	}
 	waitrates_count(&ww->tot, &threads, &working);
 	span = ww->prev->t - ww->t0;

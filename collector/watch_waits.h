@@ -14,7 +14,11 @@
  *             cgroup counters (rates_cgroup, counters/rates.h) into the tree's values; each
  *             thread's seconds are added to the session's totals
  *   finish    the totals written beside the end marker as waits-LABEL.tsv
- *             (waitrates_format) and the end-marker fields about them
+ *             (waitrates_format), the edges as edges-LABEL.tsv
+ *             (waitedges.h) and the end-marker fields about them
+ * A tree without a cgroup of its own (watched by PID or name=) has its
+ * first process's groups read for the cgroup counters and the quota (a
+ * daemon held by a quota, issue 29); its threads are still the tree's.
  *   close     the sampler stopped, everything freed
  * The sampler's clock is its own (its reads' monotonic times): the wait
  * states are shares of each thread's time, so the few milliseconds

@@ -63,8 +63,22 @@ static void plan_add(struct plan *p, struct logset *ls, size_t i,
  * instance in perflog.meta order, "INSTANCE LEGEND" as the legend; of the
  * Process object only instance `proc` when it is not NULL (the session's
  * own tree: another run's states do not belong in its chart). */
+/* Whether inst is one of list's comma-separated names. */
+static int listed(const char *list, const char *inst)
+{
+	size_t l = strlen(inst);
+
+	for (const char *p = list; p && *p;) {
+		if (!strncmp(p, inst, l) && (p[l] == ',' || p[l] == '\0'))
+			return 1;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
+}
+
 static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
-		       const char *proc)
+		       const char *proc, const char *net_only)
 {
 	const struct logset_meta *m = logset_meta(ls);
 
@@ -85,6 +99,9 @@ static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
 			if (proc && catalog_counters[cs->ctr].object == OBJ_PROCESS &&
 			    strcmp(inst, proc))
 				continue;
+			if (net_only && catalog_counters[cs->ctr].object == OBJ_NETWORK &&
+			    !listed(net_only, inst))
+				continue;
 			snprintf(lg, sizeof(lg), "%s%s%s", inst, inst[0] ? " " : "",
 				 cs->legend ? cs->legend : catalog_counters[cs->ctr].name);
 			plan_add(p, ls, hit[h].idx, lg);
@@ -104,8 +121,37 @@ struct output {
 	int count;
 };
 
-static int draw(const struct plan *p, const char *name, struct output *out,
-		struct perr *e)
+/* Leave out of c the series whose legend figures stayed zero (not every
+ * one: a chart of all zeros says so); p's legends follow. 1 when some
+ * were. */
+static int drop_zeros(struct plan *p, struct png_series *s,
+		      const struct png_legend *lg, struct png_chart *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!(lg[i].max == 0 && lg[i].min == 0))
+			k++;
+	if (k == p->n || k == 0)
+		return 0;
+	k = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (lg[i].max == 0 && lg[i].min == 0)
+			continue;
+		s[k] = s[i];
+		if (k != i) {
+			memcpy(p->legend[k], p->legend[i], sizeof(p->legend[0]));
+			s[k].legend = p->legend[k];
+		}
+		k++;
+	}
+	p->n = k;
+	c->nseries = k;
+	return 1;
+}
+
+static int draw(struct plan *p, const char *name, struct output *out,
+		int drop_zero, struct perr *e)
 {
 	struct png_series s[MAX_SERIES];
 	struct png_legend lg[MAX_SERIES];
@@ -126,6 +172,12 @@ static int draw(const struct plan *p, const char *name, struct output *out,
 	if ((p->stack ? png_render_stacked : png_render)(path, &c, &out->po, lg,
 							 e) < 0)
 		return -1;
+	if (drop_zero && drop_zeros(p, s, lg, &c)) {
+		/* drawn again without the series that stayed zero */
+		if ((p->stack ? png_render_stacked : png_render)(path, &c,
+								 &out->po, lg, e) < 0)
+			return -1;
+	}
 	for (size_t i = 0; out->tsv && i < p->n; i++)
 		fprintf(out->tsv, "%s\t%s\t%.9g\t%.9g\t%.9g\t%s\n", name,
 			p->legend[i], lg[i].min, lg[i].avg, lg[i].max,
@@ -281,8 +333,9 @@ static int draw_all(struct logset *ls, const struct png_export_options *o,
 
 			if (!ch->title || !ch->png)
 				continue;
-			plan_chart(p, ls, ch, proc);
-			if (draw(p, ch->png, out, e) < 0)
+			plan_chart(p, ls, ch, proc, o->net_only);
+			if (draw(p, ch->png, out, o->drop_zero &&
+				 k == CHARTSET_NETWORK, e) < 0)
 				return -1;
 		}
 	if (o->counters && *o->counters) {
@@ -295,7 +348,7 @@ static int draw_all(struct logset *ls, const struct png_export_options *o,
 				return -1;
 			file_stem(stem, sizeof(stem), g);
 			snprintf(name, sizeof(name), "%s.png", stem);
-			if (draw(p, name, out, e) < 0)
+			if (draw(p, name, out, 0, e) < 0)
 				return -1;
 		}
 	}

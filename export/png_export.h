@@ -58,6 +58,13 @@ struct png_export_options {
 	long shift;
 	const char *host_note;
 	int fixed_span;
+	/* the session's interfaces (report --html: its connections' `net`
+	 * edges, issue 29), comma-separated: the network charts draw only
+	 * them (NULL: every interface); drop_zero: series that stayed zero
+	 * over the span are left out of the network charts (idle ifb0, a
+	 * loopback nobody used; the --counters groups keep every series) */
+	const char *net_only;
+	int drop_zero;
 };
 
 /* A --width or --height value (1..100000 pixels) into *out; else "perflog

@@ -214,6 +214,26 @@ int cgroup_self(struct cgroup_set *out, struct perr *e)
 	return rc;
 }
 
+int cgroup_of(const char *root, pid_t pid, struct cgroup_set *out)
+{
+	char path[PATH_MAX + 32];
+	char *mi, *cg;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!root || !strcmp(root, "/"))
+		root = "";
+	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
+	mi = util_read_file(path, NULL);
+	snprintf(path, sizeof(path), "%s/proc/%d/cgroup", root, (int)pid);
+	cg = util_read_file(path, NULL);
+	if (mi && cg)
+		rc = cgroup_parse(mi, cg, out);
+	free(mi);
+	free(cg);
+	return rc;
+}
+
 int cgroup_unit(const char *unit, struct cgroup_set *out, struct perr *e)
 {
 	size_t len = strlen(unit);

@@ -65,6 +65,12 @@ int cgroup_parse(const char *mountinfo, const char *cgroup,
 /* cgroup_parse of this process's own files. */
 int cgroup_self(struct cgroup_set *out, struct perr *e);
 
+/* The groups process pid is in (ROOT/proc/PID/cgroup placed with
+ * ROOT/proc/self/mountinfo; root "/" or "" for the real one): a watched
+ * daemon's, for its quota (collector/watch_waits.c). 0, or -1 when the
+ * files cannot be read or place nothing. */
+int cgroup_of(const char *root, pid_t pid, struct cgroup_set *out);
+
 /* The groups of systemd service unit (NAME.service):
  * system.slice/NAME.service in each hierarchy this process's groups are
  * in (/sys/fs/cgroup/system.slice/NAME.service on a v2 host). Those that

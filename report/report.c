@@ -112,9 +112,9 @@ int report_judge_session(struct logset *ls, const char *dir,
 
 	/* rows end after begin: the first row judged ends at the step
 	 * after the begin */
-	if (report_figures_of(ls, s->begin + 1,
-			      s->end > s->begin ? s->end : s->begin + 1,
-			      &s->fig, e) < 0)
+	if (report_figures_net(ls, s->begin + 1,
+			       s->end > s->begin ? s->end : s->begin + 1,
+			       s->net_want, &s->fig, e) < 0)
 		return -1;
 	s->fig.mem_avail_ref = report_mem_reference(ls, m->start, lend);
 	if (given) {
@@ -167,6 +167,14 @@ int report_build(const char *dir, const char *instr_file,
 		if (report_judge_session(r->ls, r->dir, &r->s[i], given,
 					 instr_file, lend, e) < 0)
 			goto fail;
+		report_stages_of(r->ls, r->dir, &r->markers, &r->s[i]);
+		/* its connections used another interface than the busiest:
+		 * judged again with that one's figures */
+		if (report_stages_net_redo(r->ls, &r->s[i]) &&
+		    report_judge_session(r->ls, r->dir, &r->s[i], given,
+					 instr_file, lend, e) < 0)
+			goto fail;
+		report_stages_verdict(&r->s[i]);
 	}
 	free(ss);
 	free(given);
@@ -187,6 +195,11 @@ void report_free(struct report *r)
 	if (r->ls)
 		logset_close(r->ls);
 	markers_free(&r->markers);
+	for (size_t i = 0; r->s && i < r->n; i++)
+		if (r->s[i].stages) {
+			report_stages_free(r->s[i].stages);
+			free(r->s[i].stages);
+		}
 	free(r->s);
 	free(r);
 }

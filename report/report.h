@@ -23,6 +23,7 @@
 #include "../logs/markers.h"
 #include "../client/instr.h"
 #include "report_rules.h"
+#include "report_stages.h"
 #include "report_targets.h"
 
 struct report_session {
@@ -47,6 +48,12 @@ struct report_session {
 	struct report_peer *peers;	/* report.nwith of them, or NULL */
 	struct report_verdict local;
 	char verdict_host[64], verdict_peer[64];
+	/* the stages of its data path (report_stages_of.c), malloc'ed or
+	 * NULL; with --with, the servers' stages appended */
+	struct report_stages *stages;
+	char net_want[64];	/* the interface of its connections to
+				 * another host (its `net` edges): its
+				 * network figures are that one's */
 };
 
 /* One --with log set (a server's): open, its markers, its shift onto the
@@ -133,6 +140,11 @@ int report_html(const struct report *r, const char *outdir, int width,
  * e set (a fetch failed). */
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e);
+/* The same with the network figures of interface net when it is logged
+ * (the interface the session's connections used), else the busiest. */
+int report_figures_net(struct logset *ls, time_t from, time_t to,
+		       const char *net, struct report_figures *f,
+		       struct perr *e);
 
 /* The resource table and the wait states' table of the text report
  * (report_print.c), for a server's side too; who names the process
@@ -154,6 +166,29 @@ int report_judge_session(struct logset *ls, const char *dir,
  * its instance; the command's cgroup counters. w->have is 0 without. */
 void report_waits_of(struct logset *ls, const char *dir,
 		     const struct report_session *s, struct report_waits *w);
+
+/* The stages of session s on its host (report_stages_of.c): its own
+ * tree, the trees its end marker names (KEY.waits=FILE), the Process its
+ * begin marker names as a server (KEY.server=Process(L)), and every
+ * `mark --watch` session over it; each tree's waits-LABEL.tsv and
+ * edges-LABEL.tsv in dir. Sets s->stages (NULL when out of memory). */
+void report_stages_of(struct logset *ls, const char *dir,
+		      const struct marker_list *ml, struct report_session *s);
+/* The session's connections to another host used an interface (its
+ * `net` edges') other than the busiest, logged here: s->net_want set, 1
+ * (the caller judges the session again); else 0. */
+int report_stages_net_redo(struct logset *ls, struct report_session *s);
+/* The interfaces of side's `net` edges, comma-separated, into buf; how
+ * many. */
+size_t report_stages_ifaces(const struct report_stages *ss, int side,
+			    char *buf, size_t n);
+/* When the stages decide (report_stages.h), the verdict becomes the
+ * busiest stage's (one host: report.c). */
+void report_stages_verdict(struct report_session *s);
+/* With --with: the servers' stages appended to the client's, ordered
+ * across hosts, and the verdict the busiest stage's resource "on HOST"
+ * unless it is the network (report_hosts.c's verdict stays). */
+void report_stages_across(struct report *r, struct report_session *s);
 
 /* The log's largest Available Bytes over [from, to], the reference for
  * "memory low" (report_figures.mem_avail_ref); NAN when unknown. */

@@ -54,14 +54,14 @@ const char *report_client_agree(double client, double logged, int shared,
 
 /* Bytes counted by counter id of instance inst over the session's rows
  * (sum of value x step), NAN when not logged. */
-static double logged_bytes(struct logset *ls, const struct report_session *s,
-			   enum counter_id id, const char *inst)
+double report_client_bytes(struct logset *ls, const struct report_session *s,
+			   int id, const char *inst)
 {
 	const struct logset_meta *m = logset_meta(ls);
 	size_t idx = 0;
 	int found = 0;
 	for (size_t i = 0; i < m->ncounters && !found; i++)
-		if (m->counters[i].def && m->counters[i].def->id == id &&
+		if (m->counters[i].def && (int)m->counters[i].def->id == id &&
 		    !strcmp(m->counters[i].instance, inst))
 			idx = i, found = 1;
 	if (!found)
@@ -86,18 +86,19 @@ void report_client_logged(struct logset *ls, const struct report_session *s,
 {
 	out->process = lookup_process(logset_meta(ls), s->name);
 	out->proc_read = out->process
-		? logged_bytes(ls, s, CTR_PROC_IO_READ, out->process) : NAN;
+		? report_client_bytes(ls, s, CTR_PROC_IO_READ, out->process) : NAN;
 	out->proc_written = out->process
-		? logged_bytes(ls, s, CTR_PROC_IO_WRITE, out->process) : NAN;
+		? report_client_bytes(ls, s, CTR_PROC_IO_WRITE, out->process) : NAN;
 	/* the interface, when the data went over a real one: not when
 	 * loopback carried more (a client and server on one host, as make
 	 * demo's; the busiest real interface was then another's traffic,
 	 * and the check said -97.8%) */
 	out->net_bytes = s->fig.net[0] && !lookup_is_loopback(s->fig.net)
-		? logged_bytes(ls, s, CTR_NET_BYTES_TOTAL, s->fig.net) : NAN;
-	double lo = logged_bytes(ls, s, CTR_NET_BYTES_TOTAL, "lo");
+		? report_client_bytes(ls, s, CTR_NET_BYTES_TOTAL, s->fig.net) : NAN;
+	double lo = report_client_bytes(ls, s, CTR_NET_BYTES_TOTAL, "lo");
 	if (!isnan(lo) && !isnan(out->net_bytes) && lo > out->net_bytes)
 		out->net_bytes = NAN;
+	report_client_paths(ls, s, out);
 }
 
 static void figure(FILE *f, const char *label, double v, int k, unsigned derived)
@@ -163,7 +164,8 @@ void report_client_print(FILE *f, struct logset *ls,
 
 	struct report_client_logged lg;
 	report_client_logged(ls, s, &lg);
-	if ((!isnan(lg.proc_read) || !isnan(lg.proc_written) || !isnan(lg.net_bytes)) &&
+	if ((!isnan(lg.proc_read) || !isnan(lg.proc_written) ||
+	     !isnan(lg.net_bytes) || lg.local_target || lg.pipes) &&
 	    (!isnan(v[CLN_READ]) || !isnan(v[CLN_SENT]))) {
 		char by[160];
 		const char *proc = lg.process;
@@ -172,8 +174,9 @@ void report_client_print(FILE *f, struct logset *ls,
 		check(f, "client read", v[CLN_READ], by, lg.proc_read, 0);
 		snprintf(by, sizeof(by), "process tree %s wrote", proc ? proc : "");
 		check(f, "client sent", v[CLN_SENT], by, lg.proc_written, 0);
-		snprintf(by, sizeof(by), "Network Interface(%s) carried", s->fig.net);
+		snprintf(by, sizeof(by), "Network Interface(%s) carried", lg.net_if);
 		check(f, "client sent", v[CLN_SENT], by, lg.net_bytes, 1);
+		report_client_notes(f, v, &lg);
 	}
 	char buf[32];
 	snprintf(buf, sizeof(buf), "  %s's own figures:\n", name);

@@ -32,9 +32,29 @@ const char *report_client_norm(const struct marker *end, double v[CLN_COUNT],
 struct report_client_logged {
 	const char *process;
 	double proc_read, proc_written, net_bytes;
+	/* with the session's edges (issue 29, report_stages.h): the
+	 * interface its connections to another host used (else the busiest
+	 * one, "" none); no such connection (a local repository or target:
+	 * no interface checked); its processes passing the data to each
+	 * other through pipes or local sockets (their bytes left out when
+	 * known, else the tree's bytes not compared) */
+	char net_if[64];
+	int local_target, pipes, pipes_unknown;
+	double pipe_bytes;
 };
 void report_client_logged(struct logset *ls, const struct report_session *s,
 			  struct report_client_logged *out);
+
+/* The edges' part of the above (report_client_paths.c). */
+void report_client_paths(struct logset *ls, const struct report_session *s,
+			 struct report_client_logged *out);
+/* Bytes counted by counter id of instance inst over the session's rows
+ * (sum of value x step), NAN when not logged. */
+double report_client_bytes(struct logset *ls, const struct report_session *s,
+			   int id, const char *inst);
+/* The lines that say why a check is not made or what a surplus is. */
+void report_client_notes(FILE *f, const double v[CLN_COUNT],
+			 const struct report_client_logged *lg);
 
 /* Print the session's client figures (nothing when it has none): the
  * normalised ones, the check against the logged ones (ls over the

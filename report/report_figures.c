@@ -211,11 +211,16 @@ static void figures_signals(const struct block *b, struct report_figures *f)
 /* The busiest interface and its share of its bandwidth (the reference
  * level its chart set draws it against). */
 static void figures_network(const struct block *b, const struct chartset *set,
-			    struct report_figures *f)
+			    struct report_figures *f, const char *want)
 {
 	const struct logset_series *s = &b->s;
 	const struct chart_series *cs = chartset_series(set, set->rank);
-	long c = busiest_net(b, set->rank);
+	/* the interface the session's connections used (issue 29), when
+	 * logged: the busiest may be another program's */
+	long c = want && *want ? lookup_counter(b->m, set->rank, want) : -1;
+
+	if (c < 0)
+		c = busiest_net(b, set->rank);
 
 	if (c < 0)
 		return;
@@ -242,6 +247,13 @@ static void figures_network(const struct block *b, const struct chartset *set,
 
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e)
+{
+	return report_figures_net(ls, from, to, NULL, f, e);
+}
+
+int report_figures_net(struct logset *ls, time_t from, time_t to,
+		       const char *net, struct report_figures *f,
+		       struct perr *e)
 {
 	struct block b = { .ls = ls, .m = logset_meta(ls), .from = from,
 			   .to = to < from ? from : to };
@@ -278,7 +290,7 @@ int report_figures_of(struct logset *ls, time_t from, time_t to,
 	figures_cpu(&b, &chartset_table[CHARTSET_CPU], f);
 	figures_disk(&b, &chartset_table[CHARTSET_DISK], f);
 	figures_memory(&b, f);
-	figures_network(&b, &chartset_table[CHARTSET_NETWORK], f);
+	figures_network(&b, &chartset_table[CHARTSET_NETWORK], f, net);
 	figures_signals(&b, f);
 	rc = 0;
 out:

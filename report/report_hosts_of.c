@@ -85,6 +85,10 @@ static int side_of(struct report_with *w, const struct report_session *cs,
 	}
 	if (report_judge_session(w->ls, w->dir, s, NULL, NULL, lend, e) < 0)
 		return -1;
+	report_stages_of(w->ls, w->dir, &w->markers, s);
+	if (report_stages_net_redo(w->ls, s) &&
+	    report_judge_session(w->ls, w->dir, s, NULL, NULL, lend, e) < 0)
+		return -1;
 	char line[sizeof(s->verdict.line)];
 	report_hosts_receiver(s->verdict.line, line, sizeof(line));
 	util_strlcpy(s->verdict.line, line, sizeof(s->verdict.line));
@@ -160,6 +164,7 @@ int report_add_hosts(struct report *r, char *const *dirs, size_t n,
 		}
 		if (judge_across(r, s) < 0)
 			return perr_set(e, "out of memory");
+		report_stages_across(r, s);
 	}
 	return 0;
 }
@@ -171,8 +176,14 @@ void report_hosts_free(struct report *r)
 			logset_close(r->with[i].ls);
 		markers_free(&r->with[i].markers);
 	}
-	for (size_t j = 0; r->s && j < r->n; j++)
+	for (size_t j = 0; r->s && j < r->n; j++) {
+		for (size_t i = 0; r->s[j].peers && i < r->nwith; i++)
+			if (r->s[j].peers[i].s.stages) {
+				report_stages_free(r->s[j].peers[i].s.stages);
+				free(r->s[j].peers[i].s.stages);
+			}
 		free(r->s[j].peers);
+	}
 	free(r->with);
 	r->with = NULL;
 	r->nwith = 0;

@@ -116,6 +116,11 @@ static void html_session(FILE *f, const struct report *r, size_t i,
 	o.width = width;
 	o.height = height;
 	o.session = s->begin_m ? s->name : NULL;
+	/* the interfaces its connections used, series that moved (issue 29) */
+	char ifs[256];
+	if (report_stages_ifaces(s->stages, 0, ifs, sizeof(ifs)))
+		o.net_only = ifs;
+	o.drop_zero = s->begin_m != NULL;
 	int n = png_export(r->ls, &r->markers, dirp, &o, names, 16, &pe);
 	fprintf(f, "<h2>Session ");
 	html_text(f, s->name, strlen(s->name));

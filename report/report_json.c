@@ -157,7 +157,7 @@ static void client_check(struct json *j, struct logset *ls,
 		report_client_logged(ls, s, &lg);
 		check(j, "read", v[CLN_READ], "process_read", lg.process, lg.proc_read, 0);
 		check(j, "sent", v[CLN_SENT], "process_written", lg.process, lg.proc_written, 0);
-		check(j, "sent", v[CLN_SENT], "interface", s->fig.net, lg.net_bytes, 1);
+		check(j, "sent", v[CLN_SENT], "interface", lg.net_if, lg.net_bytes, 1);
 	}
 	json_array_end(j);
 }
@@ -319,6 +319,7 @@ static void session(struct json *j, const struct report *r,
 	resources(j, &s->fig);
 	instrumentation(j, s);
 	servers(j, r, s);
+	report_stages_json(j, s->stages);
 	verdict_obj(j, &s->verdict, s->verdict_host, s->verdict_peer);
 	json_object_end(j);
 }

@@ -230,6 +230,7 @@ static void print_session(FILE *f, const struct report *r,
 	print_instr(f, s);
 	if (s->peers)
 		report_hosts_print(f, r, s);
+	report_stages_print(f, s->stages);
 	fprintf(f, "  %s\n", s->verdict.line);
 	if (s->verdict.hint[0])
 		fprintf(f, "  (%s)\n", s->verdict.hint);

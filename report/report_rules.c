@@ -38,6 +38,7 @@ const char *report_kind_name(enum report_kind k)
 	case REPORT_W_CPU: return "wait-cpu";
 	case REPORT_W_CONTENTION: return "wait-cpu-contention";
 	case REPORT_W_QUOTA: return "wait-cpu-quota";
+	case REPORT_W_QUOTA_AFFINITY: return "wait-cpu-quota-or-affinity";
 	case REPORT_W_DISK: return "wait-disk";
 	case REPORT_W_NETWORK: return "wait-network";
 	case REPORT_W_MEMORY: return "wait-memory";
@@ -71,6 +72,7 @@ const char *report_kind_word(enum report_kind k)
 	case REPORT_W_CPU:
 	case REPORT_W_CONTENTION:
 	case REPORT_W_QUOTA:
+	case REPORT_W_QUOTA_AFFINITY:
 	case REPORT_PSI_CPU:
 		return "CPU";
 	case REPORT_DISK:

@@ -42,6 +42,10 @@
 #define REPORT_WAIT_VOTING 0.25		/* the voting states' share of the
 					   working threads' time, at least */
 #define REPORT_THROTTLED_MIN 10.0	/* % Throttled Time: a quota held it */
+#define REPORT_CPU_IDLE 60.0		/* the host's CPU total (avg) below
+					   which runnable threads with no
+					   throttling figure are held by a
+					   quota or affinity, not contention */
 #define REPORT_ONE_CPU 1.15		/* CPUs' worth: "one thread" up to */
 #define REPORT_MEMSTALL_GROUP 5.0	/* the command's group stalled on
 					   memory at least this % (avg) */
@@ -135,6 +139,8 @@ enum report_kind {
 	REPORT_W_CPU,		/* its threads ran: compute-bound */
 	REPORT_W_CONTENTION,	/* runnable, not running: the host's CPUs */
 	REPORT_W_QUOTA,		/* runnable, not running: its CPU quota */
+	REPORT_W_QUOTA_AFFINITY,	/* runnable, not running, the host's
+					   CPUs idle, no throttling figure */
 	REPORT_W_DISK,		/* blocked on the disk */
 	REPORT_W_NETWORK,	/* blocked on its sockets */
 	REPORT_W_MEMORY,	/* its cgroup stalled on memory */

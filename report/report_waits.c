@@ -107,7 +107,8 @@ void report_waits_clause(const struct report_waits *w, char *buf, size_t n)
 }
 
 /* The kind the wait states give, or REPORT_NONE when they give none. */
-static enum report_kind waits_kind(const struct report_waits *w, int d)
+static enum report_kind waits_kind(const struct report_figures *f,
+				   const struct report_waits *w, int d)
 {
 	if (w->stall_mem.n && w->stall_mem.avg >= REPORT_MEMSTALL_GROUP &&
 	    (d < 0 || d == WS_CPU || d == WS_CPU_WAIT || d == WS_DISK))
@@ -116,8 +117,13 @@ static enum report_kind waits_kind(const struct report_waits *w, int d)
 	case WS_CPU:
 		return REPORT_W_CPU;
 	case WS_CPU_WAIT:
-		return w->throttled.n && w->throttled.avg >= REPORT_THROTTLED_MIN ?
-			REPORT_W_QUOTA : REPORT_W_CONTENTION;
+		if (w->throttled.n && w->throttled.avg >= REPORT_THROTTLED_MIN)
+			return REPORT_W_QUOTA;
+		/* a watched daemon's cgroup may have no throttling figure:
+		 * runnable while the host's CPUs idle is no contention */
+		if (!w->throttled.n && f->cpu.n && f->cpu.avg < REPORT_CPU_IDLE)
+			return REPORT_W_QUOTA_AFFINITY;
+		return REPORT_W_CONTENTION;
 	case WS_DISK:
 		return REPORT_W_DISK;
 	case WS_NET:
@@ -179,7 +185,8 @@ static void describe_cpu_wait(const struct report_figures *f,
 {
 	snprintf(v->line, sizeof(v->line),
 		 "Bottleneck: CPU %s: runnable but not running %.0f%% of the time (ran %.0f%%)",
-		 k == REPORT_W_QUOTA ? "quota" : "contention",
+		 k == REPORT_W_QUOTA ? "quota" : k == REPORT_W_QUOTA_AFFINITY ?
+		 "quota or affinity" : "contention",
 		 p[WS_CPU_WAIT], p[WS_CPU]);
 	if (k == REPORT_W_QUOTA) {
 		ADD("; its cgroup's quota");
@@ -189,6 +196,8 @@ static void describe_cpu_wait(const struct report_figures *f,
 		throttling(w, v);
 		ADD(")");
 	}
+	if (k == REPORT_W_QUOTA_AFFINITY)
+		ADD("; no throttling figure for its cgroup, and the host had idle CPUs");
 	host_cpu(f, v);
 	if (k == REPORT_W_CONTENTION && f->runq.n)
 		ADD(", %.1f tasks waiting for a CPU", f->runq.avg);
@@ -196,6 +205,8 @@ static void describe_cpu_wait(const struct report_figures *f,
 		ADD(", Pressure(cpu) %.0f%%", f->psi[0].avg);
 	snprintf(v->hint, sizeof(v->hint), "%s", k == REPORT_W_QUOTA ?
 		 "a CPU quota (cgroup cpu.max or cpu.cfs_quota_us) limits the client, not the host's CPUs: raise the quota" :
+		 k == REPORT_W_QUOTA_AFFINITY ?
+		 "runnable while CPUs idle: a CPU quota (cgroup cpu.max, cpu.cfs_quota_us) or an affinity (taskset, cpuset) that keeps the client off them; check both" :
 		 "other work on this host holds the CPUs the client could use: move it, or give the client priority");
 }
 
@@ -319,7 +330,7 @@ int report_waits_judge(const struct report_figures *f,
 		return 0;
 	voting_shares(report_waits_shares(w), p);
 	d = report_waits_dominant(w);
-	k = waits_kind(w, d);
+	k = waits_kind(f, w, d);
 	if (k == REPORT_NONE && sys != REPORT_NONE)
 		return 0;	/* the system's verdict, the split as evidence */
 	memset(v, 0, sizeof(*v));
@@ -329,6 +340,7 @@ int report_waits_judge(const struct report_figures *f,
 		describe_cpu(f, w, p, v);
 		break;
 	case REPORT_W_QUOTA:
+	case REPORT_W_QUOTA_AFFINITY:
 	case REPORT_W_CONTENTION:
 		describe_cpu_wait(f, w, p, v->kind, v);
 		break;

@@ -159,10 +159,10 @@ static const struct wchan_rule wchan_table[] = {
 	{ "submit_bio_wait", WCHAN_CLASS, WAIT_DISK },
 	{ "sync_dirty_buffer", WCHAN_CLASS, WAIT_DISK },
 	{ "sys_pause", WCHAN_CLASS, WAIT_OTHER },
-	{ "unix_dgram_recvmsg", WCHAN_CLASS, WAIT_NET },
-	{ "unix_stream_data_wait", WCHAN_CLASS, WAIT_NET },
-	{ "unix_stream_read_generic", WCHAN_CLASS, WAIT_NET },
-	{ "unix_wait_for_peer", WCHAN_CLASS, WAIT_NET },
+	{ "unix_dgram_recvmsg", WCHAN_CLASS, WAIT_OTHER },
+	{ "unix_stream_data_wait", WCHAN_CLASS, WAIT_OTHER },
+	{ "unix_stream_read_generic", WCHAN_CLASS, WAIT_OTHER },
+	{ "unix_wait_for_peer", WCHAN_CLASS, WAIT_OTHER },
 	{ "wait_current_trans", WCHAN_CLASS, WAIT_DISK },
 	{ "wait_for_partner", WCHAN_CLASS, WAIT_OTHER },
 	{ "wait_for_vfork_done", WCHAN_CLASS, WAIT_OTHER },
@@ -336,6 +336,46 @@ struct syscall_rule waitclass_syscall(long nr)
 		if (syscall_table[i].nr == nr)
 			return syscall_table[i].rule;
 	return unknown;
+}
+
+int waitclass_syscall_out(long nr, int arg)
+{
+	switch (nr) {
+	case SYS_write:
+	case SYS_pwrite64:
+	case SYS_writev:
+	case SYS_pwritev:
+	case SYS_pwritev2:
+#ifdef SYS_sendto
+	case SYS_sendto:
+#endif
+	case SYS_sendmsg:
+	case SYS_sendmmsg:
+	case SYS_connect:
+		return arg == 0;
+	case SYS_sendfile:	/* (out_fd, in_fd, ...) */
+		return arg == 0;
+	case SYS_splice:	/* (fd_in, off_in, fd_out, ...) */
+	case SYS_copy_file_range:
+		return arg == 2;
+	case SYS_tee:		/* (fd_in, fd_out, ...) */
+		return arg == 1;
+	default:
+		return 0;
+	}
+}
+
+int waitclass_wchan_peer(const char *wchan)
+{
+	static const char *const prefix[] = {
+		"sk_", "skb_", "__skb_", "sock_", "unix_", "inet_", "tcp_",
+		"udp_", "pipe_", "anon_pipe_", "wait_for_partner", "fifo_open",
+	};
+
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(wchan, prefix[i], strlen(prefix[i])))
+			return 1;
+	return 0;
 }
 
 enum fd_kind waitclass_fd_kind(const char *link, mode_t mode)

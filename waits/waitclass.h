@@ -83,6 +83,16 @@ struct syscall_rule {
  * a page fault, for instance) and unknown numbers give SC_UNKNOWN. */
 struct syscall_rule waitclass_syscall(long nr);
 
+/* Whether system call nr writes to (waits to output on) its argument
+ * number arg (write, send, connect; sendfile's out_fd, splice's fd_out
+ * ...): 1, else 0 (reads, receives, accept). */
+int waitclass_syscall_out(long nr, int arg);
+
+/* Whether a wait channel is a wait on a socket's or a pipe's data, whose
+ * far end may be a process of this host: the system call is probed for
+ * the descriptor (waitprobe.h) even though the name decides a class. */
+int waitclass_wchan_peer(const char *wchan);
+
 /* The type of an open descriptor, from the target of /proc/PID/fd/N and,
  * for a path, the st_mode of what it names. */
 enum fd_kind {

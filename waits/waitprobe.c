@@ -38,23 +38,65 @@ static mode_t link_mode(int procfd, const char *rel)
 	return st.stx_mode & S_IFMT;
 }
 
-enum fd_kind waitprobe_fd_kind(int procfd, pid_t tid, long fd)
+/* The kind of fd of tid, its link text into link[n] ("" unread). */
+static enum fd_kind fd_kind_link(int procfd, pid_t tid, long fd, char *link,
+				 size_t n)
 {
-	char rel[64], link[256];
-	ssize_t n;
+	char rel[64];
+	ssize_t r;
 	enum fd_kind k;
 
+	link[0] = '\0';
 	if (fd < 0)
 		return FD_UNKNOWN;
 	snprintf(rel, sizeof(rel), "%d/fd/%ld", (int)tid, fd);
-	n = readlinkat(procfd, rel, link, sizeof(link) - 1);
-	if (n < 0)
+	r = readlinkat(procfd, rel, link, n - 1);
+	if (r < 0) {
+		link[0] = '\0';
 		return FD_UNKNOWN;
-	link[n] = '\0';
+	}
+	link[r] = '\0';
 	k = waitclass_fd_kind(link, 0);
 	if (k != FD_UNKNOWN)
 		return k;
 	return waitclass_fd_kind(link, link_mode(procfd, rel));
+}
+
+enum fd_kind waitprobe_fd_kind(int procfd, pid_t tid, long fd)
+{
+	char link[256];
+
+	return fd_kind_link(procfd, tid, fd, link, sizeof(link));
+}
+
+/* One probe's context: where to read, whom to ask for the far ends,
+ * and the targets found (memo->tg). */
+struct probe {
+	int procfd;
+	pid_t tid, tgid;
+	struct waitpeer *peer;	/* NULL: no far ends looked for */
+	double now;
+	struct waitprobe_memo *m;
+};
+
+/* The kind of a descriptor waited on in direction dir, its far end
+ * recorded as a target: a pipe, or a socket whose peer is a process of
+ * this host, counts as a local producer (FD_PIPE: class other); a socket
+ * to another host stays FD_SOCKET. */
+static enum fd_kind target(struct probe *pr, long fd, int dir)
+{
+	char link[256];
+	enum fd_kind k = fd_kind_link(pr->procfd, pr->tid, fd, link,
+				      sizeof(link));
+	struct waitpeer_edge e;
+
+	if (!pr->peer || (k != FD_SOCKET && k != FD_PIPE) ||
+	    !waitpeer_resolve(pr->peer, pr->tgid, pr->tid, fd, link, dir,
+			      pr->now, &e))
+		return k;
+	if (pr->m->ntg < WAITPROBE_MAX_TARGETS)
+		pr->m->tg[pr->m->ntg++] = e;
+	return e.kind == PEER_NET ? FD_SOCKET : FD_PIPE;
 }
 
 /* Parse "NR 0xA0 0xA1 ..." into nr and up to 4 arguments. */
@@ -97,9 +139,9 @@ static int read_mem(int procfd, pid_t tid, unsigned long addr, void *buf,
 	return r == (ssize_t)n ? 0 : -1;
 }
 
-static void count_fd(int procfd, pid_t tid, long fd, int count[FD_NKIND])
+static void count_fd(struct probe *pr, long fd, int dir, int count[FD_NKIND])
 {
-	count[waitprobe_fd_kind(procfd, tid, fd)]++;
+	count[target(pr, fd, dir)]++;
 }
 
 /* Output asked for: POLLOUT (= EPOLLOUT), POLLWRNORM, POLLWRBAND. */
@@ -108,8 +150,7 @@ static int wants_out(unsigned long events)
 	return (events & (POLLOUT | POLLWRNORM | POLLWRBAND)) != 0;
 }
 
-static enum wait_class poll_set(int procfd, pid_t tid,
-				const unsigned long arg[4])
+static enum wait_class poll_set(struct probe *pr, const unsigned long arg[4])
 {
 	struct pollfd p[WAITPROBE_MAX_FDS];
 	int in[FD_NKIND] = { 0 }, out[FD_NKIND] = { 0 };
@@ -117,16 +158,19 @@ static enum wait_class poll_set(int procfd, pid_t tid,
 
 	if (n == 0)
 		return WAIT_SLEEP;	/* poll(NULL, 0, ms) */
-	if (read_mem(procfd, tid, arg[0], p, n * sizeof(p[0])) < 0)
+	if (read_mem(pr->procfd, pr->tid, arg[0], p, n * sizeof(p[0])) < 0)
 		return WAIT_NCLASS;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		int o = wants_out((unsigned short)p[i].events);
+
 		if (p[i].fd >= 0)	/* negative fds are skipped by poll */
-			count_fd(procfd, tid, p[i].fd,
-				 wants_out((unsigned short)p[i].events) ? out : in);
+			count_fd(pr, p[i].fd, o ? PEER_OUT : PEER_IN,
+				 o ? out : in);
+	}
 	return waitclass_pollset(in, out);
 }
 
-static enum wait_class select_set(int procfd, pid_t tid,
+static enum wait_class select_set(struct probe *pr,
 				  const unsigned long arg[4])
 {
 	enum { WORD = 8 * sizeof(unsigned long) };
@@ -138,7 +182,7 @@ static enum wait_class select_set(int procfd, pid_t tid,
 	for (int s = 0; s < 3; s++) {
 		memset(bits[s], 0, sizeof(bits[s]));
 		if (arg[s + 1] && words &&
-		    read_mem(procfd, tid, arg[s + 1], bits[s],
+		    read_mem(pr->procfd, pr->tid, arg[s + 1], bits[s],
 			     words * sizeof(unsigned long)) < 0)
 			return WAIT_NCLASS;
 	}
@@ -147,9 +191,9 @@ static enum wait_class select_set(int procfd, pid_t tid,
 		unsigned long bit = 1UL << (fd % WORD);
 
 		if (bits[1][fd / WORD] & bit)
-			count_fd(procfd, tid, (long)fd, out);
+			count_fd(pr, (long)fd, PEER_OUT, out);
 		else if ((bits[0][fd / WORD] | bits[2][fd / WORD]) & bit)
-			count_fd(procfd, tid, (long)fd, in);
+			count_fd(pr, (long)fd, PEER_IN, in);
 		else
 			continue;
 		seen++;
@@ -157,14 +201,14 @@ static enum wait_class select_set(int procfd, pid_t tid,
 	return waitclass_pollset(in, out);	/* select(0, ..., &tv): a sleep */
 }
 
-static enum wait_class epoll_set(int procfd, pid_t tid, long epfd)
+static enum wait_class epoll_set(struct probe *pr, long epfd)
 {
 	char rel[64], buf[8192];
 	int in[FD_NKIND] = { 0 }, out[FD_NKIND] = { 0 }, seen = 0;
 	const char *p = buf;
 
-	snprintf(rel, sizeof(rel), "%d/fdinfo/%ld", (int)tid, epfd);
-	if (epfd < 0 || util_read_text_at(procfd, rel, buf, sizeof(buf)) <= 0)
+	snprintf(rel, sizeof(rel), "%d/fdinfo/%ld", (int)pr->tid, epfd);
+	if (epfd < 0 || util_read_text_at(pr->procfd, rel, buf, sizeof(buf)) <= 0)
 		return WAIT_NCLASS;
 	/* "tfd:        5 events:       19 data: ..." per watched fd; a
 	 * buffer cut short only drops the last fds */
@@ -177,7 +221,8 @@ static enum wait_class epoll_set(int procfd, pid_t tid, long epfd)
 			unsigned long events =
 				ev ? strtoul(ev + 7, NULL, 16) : 0;
 
-			count_fd(procfd, tid, fd, wants_out(events) ? out : in);
+			count_fd(pr, fd, wants_out(events) ? PEER_OUT : PEER_IN,
+				 wants_out(events) ? out : in);
 			seen++;
 		}
 		p = end > p + 4 ? end : p + 4;
@@ -185,7 +230,7 @@ static enum wait_class epoll_set(int procfd, pid_t tid, long epfd)
 	return waitclass_pollset(in, out);
 }
 
-static enum wait_class fd_call(int procfd, pid_t tid,
+static enum wait_class fd_call(struct probe *pr, long nr,
 			       const struct syscall_rule *r,
 			       const unsigned long arg[4])
 {
@@ -194,8 +239,9 @@ static enum wait_class fd_call(int procfd, pid_t tid,
 	for (int i = 0; i < 2 && r->fd_arg[i] >= 0; i++) {
 		/* an int argument: the upper half of the register is junk */
 		long fd = (long)(int)arg[r->fd_arg[i]];
-		enum wait_class k = waitclass_fd(waitprobe_fd_kind(procfd, tid,
-								  fd));
+		int dir = waitclass_syscall_out(nr, r->fd_arg[i]) ? PEER_OUT :
+			PEER_IN;
+		enum wait_class k = waitclass_fd(target(pr, fd, dir));
 
 		if (k == WAIT_NET)
 			return k;	/* sendfile/splice to a socket */
@@ -230,15 +276,35 @@ static enum waitprobe_result read_call(int procfd, pid_t tid, int syscall_fd,
 	return PROBE_CLASS;
 }
 
+/* A call always on a socket (recv*, send*, accept, connect): net, or
+ * other when the socket's far end is a process of this host. */
+static enum wait_class socket_call(struct probe *pr, long nr,
+				   const unsigned long arg[4])
+{
+	long fd = (long)(int)arg[0];
+	int dir = waitclass_syscall_out(nr, 0) ? PEER_OUT : PEER_IN;
+
+	return target(pr, fd, dir) == FD_PIPE ? WAIT_OTHER : WAIT_NET;
+}
+
 enum waitprobe_result waitprobe_syscall(int procfd, pid_t tid, int syscall_fd,
 					double now, struct waitprobe_memo *memo,
 					enum wait_class *out)
+{
+	return waitprobe_call(procfd, NULL, 0, tid, syscall_fd, now, memo, out);
+}
+
+enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
+				     pid_t tgid, pid_t tid, int syscall_fd,
+				     double now, struct waitprobe_memo *memo,
+				     enum wait_class *out)
 {
 	long nr;
 	unsigned long arg[4];
 	enum waitprobe_result res;
 	struct syscall_rule rule;
 	enum wait_class c;
+	struct probe pr = { procfd, tid, tgid ? tgid : tid, peer, now, memo };
 
 	res = read_call(procfd, tid, syscall_fd, &nr, arg);
 	if (res != PROBE_CLASS)
@@ -246,7 +312,8 @@ enum waitprobe_result waitprobe_syscall(int procfd, pid_t tid, int syscall_fd,
 	rule = waitclass_syscall(nr);
 	if (rule.kind == SC_UNKNOWN)
 		return PROBE_UNDECIDED;
-	if (rule.kind == SC_CLASS) {
+	if (rule.kind == SC_CLASS && !(peer && rule.cls == WAIT_NET)) {
+		memo->ntg = 0;
 		*out = rule.cls;
 		return PROBE_CLASS;
 	}
@@ -255,16 +322,21 @@ enum waitprobe_result waitprobe_syscall(int procfd, pid_t tid, int syscall_fd,
 		*out = memo->cls;
 		return PROBE_CLASS;
 	}
-	if (rule.kind == SC_FD)
-		c = fd_call(procfd, tid, &rule, arg);
+	memo->ntg = 0;
+	if (rule.kind == SC_CLASS)
+		c = socket_call(&pr, nr, arg);
+	else if (rule.kind == SC_FD)
+		c = fd_call(&pr, nr, &rule, arg);
 	else if (rule.kind == SC_POLL)
-		c = poll_set(procfd, tid, arg);
+		c = poll_set(&pr, arg);
 	else if (rule.kind == SC_SELECT)
-		c = select_set(procfd, tid, arg);
+		c = select_set(&pr, arg);
 	else
-		c = epoll_set(procfd, tid, (long)(int)arg[0]);
-	if (c == WAIT_NCLASS)
+		c = epoll_set(&pr, (long)(int)arg[0]);
+	if (c == WAIT_NCLASS) {
+		memo->ntg = 0;
 		return PROBE_UNDECIDED;
+	}
 	memo->valid = 1;
 	memo->nr = nr;
 	memcpy(memo->arg, arg, sizeof(memo->arg));

@@ -14,6 +14,12 @@
  * A thread parked in one call keeps the same arguments, so the verdict is
  * memoised per thread for WAITPROBE_MEMO_SEC (descriptors can be reused
  * for something else, so not for longer).
+ *
+ * With a resolver (waitpeer.h, waitprobe_call), each pipe or socket
+ * waited on is looked up: a socket whose far end is a process of this
+ * host counts as a local producer, not a network wait (issue 29), and
+ * the far ends found are kept in the memo as the wait's targets (its
+ * edges; up to WAITPROBE_MAX_TARGETS).
  */
 #ifndef PERFLOG_WAITPROBE_H
 #define PERFLOG_WAITPROBE_H
@@ -21,9 +27,11 @@
 #include <sys/types.h>
 
 #include "waitclass.h"
+#include "waitpeer.h"
 
 #define WAITPROBE_MAX_FDS 64
 #define WAITPROBE_MEMO_SEC 1.0
+#define WAITPROBE_MAX_TARGETS 4
 
 struct waitprobe_memo {
 	int valid;
@@ -31,6 +39,8 @@ struct waitprobe_memo {
 	unsigned long arg[4];
 	enum wait_class cls;
 	double until;		/* monotonic seconds */
+	int ntg;		/* the far ends of the last probe's wait */
+	struct waitpeer_edge tg[WAITPROBE_MAX_TARGETS];
 };
 
 enum waitprobe_result {
@@ -47,6 +57,14 @@ enum waitprobe_result {
 enum waitprobe_result waitprobe_syscall(int procfd, pid_t tid, int syscall_fd,
 					double now, struct waitprobe_memo *memo,
 					enum wait_class *out);
+
+/* The same, the far ends of pipes and sockets looked up through peer
+ * (NULL: none looked up, as waitprobe_syscall) for process tgid's thread
+ * tid: memo->ntg and memo->tg say what they are after PROBE_CLASS. */
+enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
+				     pid_t tgid, pid_t tid, int syscall_fd,
+				     double now, struct waitprobe_memo *memo,
+				     enum wait_class *out);
 
 /* The kind of descriptor fd of process (or thread) tid. */
 enum fd_kind waitprobe_fd_kind(int procfd, pid_t tid, long fd);

@@ -149,7 +149,53 @@ static struct waits_total *total_of(struct waits_totals *tot,
 	tot->t[lo].tid = th->tid;
 	tot->t[lo].start = th->start;
 	memcpy(tot->t[lo].comm, th->comm, sizeof(th->comm));
+	tot->t[lo].pid = th->pid;
 	return &tot->t[lo];
+}
+
+/* The ticks thread p (NULL: born since) had on edge id. */
+static double edge_ticks(const struct waits_thread *p, uint32_t id)
+{
+	for (int k = 0; p && k < WAITS_EDGES; k++)
+		if (p->edge[k].id == id)
+			return p->edge[k].ticks;
+	return 0;
+}
+
+/* The interval's net + other seconds of thread c shared among its
+ * edges by their ticks. */
+static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
+		     const struct waits_thread *c, const double sec[WS_N])
+{
+	double on = (double)(c->ticks[WAIT_NET] + c->ticks[WAIT_OTHER]) -
+		(p ? (double)(p->ticks[WAIT_NET] + p->ticks[WAIT_OTHER]) : 0);
+	double blocked = sec[WS_NET] + sec[WS_OTHER];
+
+	if (!(on > 0) || !(blocked > 0))
+		return 0;
+	for (int k = 0; k < WAITS_EDGES; k++) {
+		uint32_t id = c->edge[k].id;
+		double d, share;
+
+		if (id == WAITS_NO_EDGE)
+			continue;
+		d = c->edge[k].ticks - edge_ticks(p, id);
+		if (!(d > 0))
+			continue;	/* (a slot given to a new edge since) */
+		share = d / on < 1 ? d / on : 1;
+		if (id >= tot->nedge) {
+			size_t old = tot->nedge;
+
+			if (util_grow(&tot->edge_sec, &tot->capedge, (size_t)id + 1,
+				      sizeof(*tot->edge_sec)) < 0)
+				return -1;
+			memset(tot->edge_sec + old, 0,
+			       ((size_t)id + 1 - old) * sizeof(*tot->edge_sec));
+			tot->nedge = (size_t)id + 1;
+		}
+		tot->edge_sec[id] += share * blocked;
+	}
+	return 0;
 }
 
 static int add_total(struct waits_totals *tot, const struct waits_thread *p,
@@ -158,7 +204,7 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 {
 	struct waits_total *t = total_of(tot, c);
 
-	if (!t)
+	if (!t || add_edges(tot, p, c, sec) < 0)
 		return -1;
 	/* the latest name: a thread that exec'ed is its new program's */
 	memcpy(t->comm, c->comm, sizeof(c->comm));
@@ -352,7 +398,8 @@ void waitrates_split(const struct waits_totals *tot, int working_only,
 /* the header before the fold had no threads column: still read */
 #define TSV_HEADER0 "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet" \
 	"\tother\tsleep\tio_bytes\tworking"
-#define TSV_HEADER TSV_HEADER0 "\tthreads\n"
+#define TSV_HEADER1 TSV_HEADER0 "\tthreads"
+#define TSV_HEADER TSV_HEADER1 "\tpid\n"
 
 static int format_row(const struct waits_total *t, char *line, size_t n)
 {
@@ -365,12 +412,12 @@ static int format_row(const struct waits_total *t, char *line, size_t n)
 			t->comm[k];
 	comm[sizeof(comm) - 1] = '\0';
 	return snprintf(line, n, "%d\t%s\t%llu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f"
-			"\t%.3f\t%.3f\t%llu\t%d\t%zu\n", (int)t->tid, comm,
+			"\t%.3f\t%.3f\t%llu\t%d\t%zu\t%d\n", (int)t->tid, comm,
 			(unsigned long long)t->start, t->alive, t->sec[WS_CPU],
 			t->sec[WS_CPU_WAIT], t->sec[WS_DISK], t->sec[WS_NET],
 			t->sec[WS_OTHER], t->sec[WS_SLEEP],
 			(unsigned long long)t->io_bytes, waitrates_working(t),
-			waitrates_nthreads(t));
+			waitrates_nthreads(t), t->tid ? (int)t->pid : 0);
 }
 
 size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n)
@@ -400,8 +447,9 @@ size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n)
 /* One row of waitrates_format's into t; 0, or -1 when it does not
  * parse (the comm is the second field, up to the tab). */
 static int parse_row(const char *line, size_t len, struct waits_total *t,
-		     int with_threads)
+		     int with_threads, int with_pid)
 {
+	int pid = 0;
 	char buf[512], *tab, *end, *rest;
 	unsigned long long start, io, threads = 1;
 	double f[1 + WS_N], sum = 0;
@@ -430,6 +478,12 @@ static int parse_row(const char *line, size_t len, struct waits_total *t,
 			return -1;
 		rest += 1 + used;
 	}
+	if (with_pid) {
+		if (*rest != '\t' || sscanf(rest + 1, "%d%n", &pid, &used) != 1 ||
+		    pid < 0 || (tid == 0 && pid != 0))
+			return -1;
+		rest += 1 + used;
+	}
 	if (*rest != '\0')
 		return -1;
 	for (int k = 0; k <= WS_N; k++) {
@@ -443,6 +497,7 @@ static int parse_row(const char *line, size_t len, struct waits_total *t,
 	if (fabs(sum - f[0]) > 0.001 * WS_N + 1e-9 * f[0])
 		return -1;
 	t->tid = (pid_t)tid;
+	t->pid = (pid_t)pid;
 	t->start = start;
 	t->alive = f[0];
 	t->threads = (unsigned)threads;
@@ -459,21 +514,25 @@ long waitrates_parse(const char *text, size_t len, struct waits_totals *tot,
 {
 	size_t hl = strlen(TSV_HEADER), nbad = 0;
 	const char *p = text, *end = text + len;
-	int with_threads = 1;
+	int with_threads = 1, with_pid = 1;
 
 	tot->n = 0;
 	if (len < hl || memcmp(text, TSV_HEADER, hl)) {
-		hl = strlen(TSV_HEADER0 "\n");
-		if (len < hl || memcmp(text, TSV_HEADER0 "\n", hl))
-			return -1;
-		with_threads = 0;
+		with_pid = 0;
+		hl = strlen(TSV_HEADER1 "\n");
+		if (len < hl || memcmp(text, TSV_HEADER1 "\n", hl)) {
+			hl = strlen(TSV_HEADER0 "\n");
+			if (len < hl || memcmp(text, TSV_HEADER0 "\n", hl))
+				return -1;
+			with_threads = 0;
+		}
 	}
 	for (p += hl; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t ll = (size_t)((nl ? nl : end) - p);
 		struct waits_total t;
 
-		if (ll && parse_row(p, ll, &t, with_threads) == 0) {
+		if (ll && parse_row(p, ll, &t, with_threads, with_pid) == 0) {
 			if (util_grow(&tot->t, &tot->cap, tot->n + 1,
 				      sizeof(*tot->t)) < 0)
 				return -1;
@@ -494,6 +553,9 @@ void waitrates_totals_free(struct waits_totals *tot)
 	tot->t = NULL;
 	free(tot->agg);
 	tot->agg = NULL;
+	free(tot->edge_sec);
+	tot->edge_sec = NULL;
+	tot->nedge = tot->capedge = 0;
 	tot->nagg = tot->capagg = 0;
 	tot->n = tot->cap = 0;
 }

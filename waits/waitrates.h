@@ -64,6 +64,7 @@ struct waits_values {
  * ended threads of one name that did, or did not, work. */
 struct waits_total {
 	pid_t tid;
+	pid_t pid;		/* its process (tgid); 0 folded or unknown */
 	uint64_t start;
 	char comm[16];
 	double alive;		/* seconds counted */
@@ -91,6 +92,9 @@ struct waits_totals {
 	size_t nagg, capagg;
 	size_t fold_at;		/* 0: WAITRATES_FOLD_AT */
 	size_t folded;		/* threads folded so far */
+	double *edge_sec;	/* blocked seconds on each edge, by the
+				 * sampler's edge id (waits_snap.keys) */
+	size_t nedge, capedge;
 };
 
 /* Threads a row stands for (1, or a folded row's count). */
@@ -110,7 +114,10 @@ double waitrates_thread(const struct waits_thread *prev,
 			int delayacct, double sec[WS_N]);
 
 /* The interval prev -> cur into out; when tot is not NULL each thread's
- * seconds are added to its total. Returns 0, or -1 when cur is not later
+ * seconds are added to its total, and its edges' seconds to
+ * tot->edge_sec: an edge's share of the thread's net + other ticks in
+ * the interval times its net + other seconds (so a process's edges add
+ * up to at most its net + other time). Returns 0, or -1 when cur is not later
  * than prev or out of memory (out then holds NANs). */
 int waitrates_compute(const struct waits_snap *prev,
 		      const struct waits_snap *cur, struct waits_values *out,
@@ -137,7 +144,7 @@ void waitrates_split(const struct waits_totals *tot, int working_only,
 
 /* Tab-separated, one line per thread, with a header line:
  * tid comm start alive cpu cpu_wait disk net other sleep io_bytes working
- * threads
+ * threads pid
  * (seconds with 3 decimals; comm with control characters as '?'; the
  * folded rows last, tid and start 0, threads their count).
  * Returns the length written (cut at a line when n is too small: then
@@ -147,7 +154,8 @@ size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n);
 /* Read back what waitrates_format wrote (the header line first; lines
  * that do not parse are skipped and counted in *bad when bad is not
  * NULL; files without the threads column, of before the fold, are
- * read too). tot is emptied first; folded rows go in tot->t too. Returns the threads read, or -1 when out
+ * read too, and files without the pid column, of before issue 29: pid
+ * 0). tot is emptied first; folded rows go in tot->t too. Returns the threads read, or -1 when out
  * of memory or when the header is not waitrates_format's. */
 long waitrates_parse(const char *text, size_t len, struct waits_totals *tot,
 		     size_t *bad);

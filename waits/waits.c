@@ -107,6 +107,16 @@ struct waits *waits_open(const char *root, struct perr *e)
 	else
 		w->fd_cap = 4096;
 	w->cost = 3e-6;	/* a first guess per tick; measured from then on */
+	/* sock_diag answers for this kernel only: not for a fixture root */
+	w->peer = waitpeer_open(w->procfd, w->root[0] == '\0');
+	if (!w->peer) {
+		perr_set(e, "out of memory");
+		close(w->procfd);
+		if (w->uptimefd >= 0)
+			close(w->uptimefd);
+		free(w);
+		return NULL;
+	}
 	w->rng = (uint64_t)(uintptr_t)w ^ 0x9e3779b97f4a7c15ULL;
 	return w;
 }
@@ -120,7 +130,10 @@ void waits_close(struct waits *w)
 		close_thread(w, &w->live[i]);
 	if (w->uptimefd >= 0)
 		close(w->uptimefd);
+	waitpeer_close(w->peer);
 	close(w->procfd);
+	free(w->keys);
+	free(w->kidx);
 	free(w->live);
 	free(w->spare);
 	free(w->ended);
@@ -148,6 +161,54 @@ int waits_watch_cgroup(struct waits *w, const char *dir, struct perr *e)
 	waitset_free(w->set);
 	w->set = s;
 	return 0;
+}
+
+int waits_add_unix_peer(struct waits *w, unsigned long ino,
+			unsigned long peer)
+{
+	return waitpeer_add_unix(w->peer, ino, peer);
+}
+
+static int edge_eq(const struct waitpeer_edge *a, const struct waitpeer_edge *b)
+{
+	return a->pid == b->pid && a->dir == b->dir && a->kind == b->kind &&
+	       a->peer_pid == b->peer_pid && !strcmp(a->comm, b->comm) &&
+	       !strcmp(a->peer_comm, b->peer_comm) &&
+	       !strcmp(a->local, b->local) && !strcmp(a->remote, b->remote);
+}
+
+/* The index has room for every id twice over (WAITS_MAX_EDGES). */
+#define KIDX (2 * WAITS_MAX_EDGES)
+
+static size_t edge_hash(const struct waitpeer_edge *e)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *s[4] = { e->comm, e->peer_comm, e->local, e->remote };
+
+	h = (h ^ (uint32_t)e->pid) * 1099511628211ULL;
+	h = (h ^ (uint32_t)e->peer_pid) * 1099511628211ULL;
+	h = (h ^ (uint32_t)(e->dir * 8 + (int)e->kind)) * 1099511628211ULL;
+	for (int k = 0; k < 4; k++)
+		for (const char *c = s[k]; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	return (size_t)(h ^ h >> 32);
+}
+
+uint32_t waits_edge_id(struct waits *w, const struct waitpeer_edge *e)
+{
+	size_t k;
+
+	if (!w->kidx && !(w->kidx = calloc(KIDX, sizeof(*w->kidx))))
+		return WAITS_NO_EDGE;
+	for (k = edge_hash(e) % KIDX; w->kidx[k]; k = (k + 1) % KIDX)
+		if (edge_eq(&w->keys[w->kidx[k] - 1], e))
+			return w->kidx[k] - 1;
+	if (w->nkeys >= WAITS_MAX_EDGES ||
+	    util_grow(&w->keys, &w->capkeys, w->nkeys + 1, sizeof(*w->keys)) < 0)
+		return WAITS_NO_EDGE;
+	w->keys[w->nkeys] = *e;
+	w->kidx[k] = (uint32_t)w->nkeys + 1;
+	return (uint32_t)w->nkeys++;
 }
 
 void waits_exclude(struct waits *w, pid_t tid)
@@ -290,6 +351,16 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	if (util_grow(&out->th, &out->cap, w->nlive + w->nended,
 		 sizeof(*out->th)) < 0)
 		return -1;
+	if (out->nkeys > w->nkeys)
+		out->nkeys = 0;	/* another sampler's snap: start again */
+	if (out->nkeys < w->nkeys) {
+		if (util_grow(&out->keys, &out->capkeys, w->nkeys,
+			      sizeof(*out->keys)) < 0)
+			return -1;
+		memcpy(out->keys + out->nkeys, w->keys + out->nkeys,
+		       (w->nkeys - out->nkeys) * sizeof(*w->keys));
+		out->nkeys = w->nkeys;
+	}
 	for (size_t i = 0, keep = 0, n = w->nlive; i < n; i++) {
 		struct wthread *th = &w->live[i];
 		int r = th->pub.cpu_ns == WAITS_NA ? -1 :
@@ -331,5 +402,8 @@ void waits_snap_free(struct waits_snap *s)
 {
 	free(s->th);
 	s->th = NULL;
+	free(s->keys);
+	s->keys = NULL;
+	s->nkeys = s->capkeys = 0;
 	s->n = s->cap = 0;
 }

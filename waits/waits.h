@@ -46,15 +46,29 @@
 
 #include "../common/util.h"
 #include "waitclass.h"
+#include "waitpeer.h"
 
 #define WAITS_MAX_HZ 50.0
 #define WAITS_MIN_HZ 1.0
 #define WAITS_CPU_BUDGET 0.008	/* 0.8% of one CPU */
 #define WAITS_NA UINT64_MAX
+#define WAITS_EDGES 6		/* edges a thread counts at once */
+#define WAITS_MAX_EDGES 4096	/* distinct edges a sampler keeps */
+#define WAITS_NO_EDGE UINT32_MAX
+
+/* The ticks a thread spent waiting on one edge (a far end, waitpeer.h):
+ * id indexes the snap's keys; a tick on k edges at once counts 1/k on
+ * each. A thread keeps its WAITS_EDGES busiest slots (the least ticked
+ * one gives way to a new edge). */
+struct waits_edge_ticks {
+	uint32_t id;		/* WAITS_NO_EDGE: free */
+	double ticks;
+};
 
 /* One thread's cumulative figures. */
 struct waits_thread {
 	pid_t tid;
+	pid_t pid;		/* its process (tgid; status "Tgid:", else tid) */
 	uint64_t start;		/* stat field 22 (clock ticks after boot) */
 	char comm[16];
 	int alive;		/* 0: ended since the previous snap */
@@ -70,6 +84,7 @@ struct waits_thread {
 	uint64_t ticks[WAIT_NCLASS];	/* samples per class */
 	uint64_t guessed;	/* samples decided by the state letter alone */
 	uint64_t hidden;	/* ... because wchan and syscall were refused */
+	struct waits_edge_ticks edge[WAITS_EDGES];
 };
 
 /* A read: every thread of the set, sorted by (tid, start). */
@@ -81,12 +96,22 @@ struct waits_snap {
 	uint64_t nticks;	/* ticks taken since open */
 	double hz;		/* the current nominal rate */
 	double cpu;		/* CPU seconds spent in waits_tick/read */
+	struct waitpeer_edge *keys;	/* the edges by id (append-only:
+					 * each read adds the new ones) */
+	size_t nkeys, capkeys;
 };
 
 struct waits;
 
-/* Sample below root ("/" in production, a fixture tree in tests). */
+/* Sample below root ("/" in production, a fixture tree in tests).
+ * The far ends of the pipes and sockets waited on are looked up
+ * (waitpeer.h; sock_diag only for root "/"): a wait on a local process
+ * is other, with an edge to it. */
 struct waits *waits_open(const char *root, struct perr *e);
+
+/* AF_UNIX peers known without sock_diag (fixture tests). */
+int waits_add_unix_peer(struct waits *w, unsigned long ino,
+			unsigned long peer);
 void waits_close(struct waits *w);
 
 /* Watch the threads of these processes (replaces the set). */

@@ -25,6 +25,9 @@ struct wthread {
 	enum wait_class last;	/* class at the last tick, WAIT_NCLASS none */
 	int last_guess, last_hidden;
 	struct waitprobe_memo memo;
+	int ntg;		/* the edges of the current wait, by id */
+	uint32_t tg[WAITPROBE_MAX_TARGETS];
+	double tg_of;		/* memo.until they were taken from */
 };
 
 struct waits {
@@ -47,7 +50,15 @@ struct waits {
 	uint64_t nticks;
 	double cpu;
 	size_t names_from;	/* where the next read's names start */
+	struct waitpeer *peer;	/* the far ends of pipes and sockets */
+	struct waitpeer_edge *keys;	/* edges by id */
+	size_t nkeys, capkeys;
+	uint32_t *kidx;		/* their hash index: id + 1, 0 free */
 };
+
+/* The id of edge e (added when new): WAITS_NO_EDGE past
+ * WAITS_MAX_EDGES or out of memory. */
+uint32_t waits_edge_id(struct waits *w, const struct waitpeer_edge *e);
 
 /* CPU seconds of the calling thread (its CPU clock). */
 double waits_thread_cpu(void);

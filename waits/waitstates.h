@@ -10,6 +10,8 @@
 #define PERFLOG_WAITSTATES_H
 
 #include "waitclass.h"
+#include "waitedges.h"
+#include "waitpeer.h"
 #include "waitprobe.h"
 #include "waitrates.h"
 #include "waits.h"

@@ -6,7 +6,11 @@
  *   schedstat  unchanged since the last tick and blocked then: same wait
  *   wchan      a name with a class (waitclass_wchan)
  *   stat       the state letter: R runs; Z/X ended
- *   syscall    the call and its descriptors (waitprobe.h)
+ *   syscall    the call and its descriptors (waitprobe.h), and the far
+ *              ends of its pipes and sockets (waitpeer.h): also read
+ *              when the wait channel names a socket or pipe wait, since
+ *              a socket to a local process is other, not net, and the
+ *              edge to that process is counted
  *   letter     D disk, else other ("guessed"; "hidden" when wchan read 0
  *              and the syscall file was refused: no ptrace rights)
  * Membership is refreshed at every tick, so a thread is counted from the
@@ -17,6 +21,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../process/process.h"
@@ -34,6 +39,19 @@ static double uptime(struct waits *w)
 	return up;
 }
 
+/* The process of thread tid: status's "Tgid:", else tid itself. */
+static pid_t tgid_of(struct waits *w, pid_t tid)
+{
+	char rel[32], buf[512];
+	const char *p;
+
+	snprintf(rel, sizeof(rel), "%d/status", (int)tid);
+	if (util_read_text_at(w->procfd, rel, buf, sizeof(buf)) > 0 &&
+	    (p = strstr(buf, "\nTgid:")))
+		return (pid_t)atoi(p + 6);
+	return tid;
+}
+
 /* A thread seen for the first time: its identity from stat. */
 static int new_thread(struct waits *w, pid_t tid, double now, double up,
 		      struct wthread *th)
@@ -46,11 +64,14 @@ static int new_thread(struct waits *w, pid_t tid, double now, double up,
 		th->fd[k] = -1;
 	th->pub.tid = tid;
 	th->last = WAIT_NCLASS;
+	for (int k = 0; k < WAITS_EDGES; k++)
+		th->pub.edge[k].id = WAITS_NO_EDGE;
 	if (waits_read_file(w, th, F_STAT, buf, sizeof(buf)) <= 0 ||
 	    pidstat_parse(buf, &ps) < 0 ||
 	    waitclass_letter(ps.state) == WAIT_NCLASS)
 		return -1;	/* gone, garbage, or a zombie */
 	th->pub.start = ps.starttime;
+	th->pub.pid = tgid_of(w, tid);
 	memcpy(th->pub.comm, ps.comm, sizeof(th->pub.comm));
 	th->pub.alive = 1;
 	th->pub.born = up >= 0 ? now - (up - (double)ps.starttime / (double)w->hz)
@@ -113,10 +134,42 @@ static int sync_members(struct waits *w, double now)
 	return 0;
 }
 
+/* A tick on th's current edges (th->tg): 1/ntg each. */
+static void count_edges(struct wthread *th)
+{
+	double part = 1.0 / th->ntg;
+
+	for (int i = 0; i < th->ntg; i++) {
+		struct waits_edge_ticks *e = th->pub.edge, *slot = NULL;
+
+		if (th->tg[i] == WAITS_NO_EDGE)
+			continue;
+		for (int k = 0; k < WAITS_EDGES && !slot; k++)
+			if (e[k].id == th->tg[i])
+				slot = &e[k];
+		for (int k = 0; k < WAITS_EDGES && !slot; k++)
+			if (e[k].id == WAITS_NO_EDGE)
+				slot = &e[k];
+		if (!slot) {	/* the least ticked gives way */
+			slot = &e[0];
+			for (int k = 1; k < WAITS_EDGES; k++)
+				if (e[k].ticks < slot->ticks)
+					slot = &e[k];
+		}
+		if (slot->id != th->tg[i]) {
+			slot->id = th->tg[i];
+			slot->ticks = 0;
+		}
+		slot->ticks += part;
+	}
+}
+
 static void count(struct wthread *th, enum wait_class c, int guess,
 		  int hidden)
 {
 	th->pub.ticks[c]++;
+	if (th->ntg > 0 && (c == WAIT_NET || c == WAIT_OTHER))
+		count_edges(th);
 	th->pub.guessed += guess != 0;
 	th->pub.hidden += hidden != 0;
 	th->last = c;
@@ -136,6 +189,49 @@ static char letter(struct waits *w, struct wthread *th)
 	return pidstat_parse(buf, &ps) == 0 ? ps.state : 0;
 }
 
+/* The thread's call through the probe, its edges taken from the memo
+ * (interned once per probe, not at every tick that reuses it). */
+static enum waitprobe_result call(struct waits *w, struct wthread *th,
+				  double now, enum wait_class *c)
+{
+	enum waitprobe_result r;
+
+	waits_keep_open(w, th, F_SYSCALL);
+	r = waitprobe_call(w->procfd, w->peer, th->pub.pid, th->pub.tid,
+			   th->fd[F_SYSCALL], now, &th->memo, c);
+	if (r != PROBE_CLASS) {
+		th->ntg = 0;
+		return r;
+	}
+	if (th->tg_of != th->memo.until || th->memo.ntg == 0) {
+		th->ntg = th->memo.ntg;
+		for (int i = 0; i < th->ntg; i++)
+			th->tg[i] = waits_edge_id(w, &th->memo.tg[i]);
+		th->tg_of = th->memo.until;
+	}
+	return r;
+}
+
+/* A wait channel that names a socket's or a pipe's wait (class c): the
+ * call says which descriptor and what is at its far end; a socket whose
+ * far end is a local process makes the wait other. Returns 1 when the
+ * thread is gone. */
+static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
+		     double now)
+{
+	enum wait_class p = WAIT_NCLASS;
+	enum waitprobe_result r = call(w, th, now, &p);
+
+	if (r == PROBE_GONE)
+		return 1;
+	if (r != PROBE_CLASS || th->ntg == 0)
+		th->ntg = 0;	/* (an NFS read: a file, not a socket) */
+	else if (c == WAIT_NET && p == WAIT_OTHER)
+		c = WAIT_OTHER;
+	count(th, c, 0, 0);
+	return 0;
+}
+
 /* Classify a blocked thread past its wait channel: the system call,
  * then the state letter (read here when the caller has not: a wchan
  * that names a function says the thread is asleep, and only the
@@ -146,15 +242,14 @@ static int probe(struct waits *w, struct wthread *th, char state,
 	enum wait_class c = WAIT_NCLASS;
 	enum waitprobe_result r;
 
-	waits_keep_open(w, th, F_SYSCALL);
-	r = waitprobe_syscall(w->procfd, th->pub.tid, th->fd[F_SYSCALL], now,
-			      &th->memo, &c);
+	r = call(w, th, now, &c);
 	if (r == PROBE_GONE)
 		return 1;
 	if (r == PROBE_CLASS) {
 		count(th, c, 0, 0);
 		return 0;
 	}
+	th->ntg = 0;
 	if (r == PROBE_RUNNING) {
 		count(th, WAIT_RUN, 0, 0);
 		return 0;
@@ -197,6 +292,9 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 		return 1;
 	v = waitclass_wchan(buf, &c);
 	if (v == WCHAN_CLASS) {
+		if ((c == WAIT_NET || c == WAIT_OTHER) && waitclass_wchan_peer(buf))
+			return peer_wait(w, th, c, now);
+		th->ntg = 0;
 		count(th, c, 0, 0);
 		return 0;
 	}
@@ -210,6 +308,7 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 	if (c == WAIT_NCLASS)
 		return 1;	/* gone, or a zombie thread: done */
 	if (c == WAIT_RUN) {
+		th->ntg = 0;
 		count(th, c, 0, 0);
 		return 0;
 	}

@@ -108,7 +108,8 @@ static void extra(struct extras *x, const char *fmt, ...)
 }
 
 /* The client's wait-state totals, as perflog run asks for its command's. */
-static void waits_extras(const struct wl_run *w, pid_t pid, struct extras *x)
+static void waits_extras(const struct wl_run *w, pid_t pid, const char *prefix,
+			 struct extras *x)
 {
 	char req[64], reply[2048], *save = NULL;
 	struct perr e;
@@ -119,7 +120,7 @@ static void waits_extras(const struct wl_run *w, pid_t pid, struct extras *x)
 	for (char *f = strtok_r(reply, "\t", &save); f;
 	     f = strtok_r(NULL, "\t", &save))
 		if (strchr(f, '='))
-			extra(x, "%s", f);
+			extra(x, "%s%s", prefix, f);
 }
 
 /* The end marker: workload.* and the summary's client.* fields. */
@@ -259,7 +260,13 @@ int wl_run_set(struct wl_run *w, int i, double *kbs)
 		if ((wc || ws) && control_request(&w->col, "sync", NULL, 0, &e) < 0)
 			fprintf(stderr, ME ": sync: %s\n", e.msg);
 		if (wc)
-			waits_extras(w, pid, &x);
+			waits_extras(w, pid, "", &x);
+		/* the local server's totals and edges too (waits-SET-server.tsv,
+		 * edges-SET-server.tsv), named in server.waits= and its cgroup's
+		 * quota in server.cgroup.cpu_quota=: the receiver is a stage of
+		 * the set's data path (issue 29) */
+		if (ws)
+			waits_extras(w, w->srv.pid, "server.", &x);
 		end_marker(w, set, &o, &s, o.rc ? "failed" : text, &x);
 		if (wc)
 			unwatch(w, pid);

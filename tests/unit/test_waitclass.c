@@ -62,8 +62,21 @@ static void test_wchan(void)
 	wchan_is("anon_pipe_read", WCHAN_CLASS, WAIT_OTHER, "pipe read: other");
 	wchan_is("anon_pipe_write", WCHAN_CLASS, WAIT_OTHER, "pipe write: other");
 	wchan_is("pipe_read", WCHAN_CLASS, WAIT_OTHER, "pipe read before 6.x");
-	wchan_is("unix_stream_read_generic", WCHAN_CLASS, WAIT_NET,
-		 "unix socket read: net");
+	/* issue 29: the far end of a unix socket is a process of this host
+	 * (rsync's socketpair read as network) */
+	wchan_is("unix_stream_read_generic", WCHAN_CLASS, WAIT_OTHER,
+		 "unix socket read: other");
+	OK(waitclass_wchan_peer("unix_stream_read_generic") &&
+	   waitclass_wchan_peer("sk_wait_data") &&
+	   waitclass_wchan_peer("anon_pipe_read") &&
+	   !waitclass_wchan_peer("futex_do_wait") &&
+	   !waitclass_wchan_peer("rpc_wait_bit_killable"),
+	   "socket and pipe waits are probed for their far end, not futexes or NFS");
+	OK(waitclass_syscall_out(SYS_write, 0) && !waitclass_syscall_out(SYS_read, 0) &&
+	   waitclass_syscall_out(SYS_splice, 2) && !waitclass_syscall_out(SYS_splice, 0) &&
+	   waitclass_syscall_out(SYS_sendfile, 0) && waitclass_syscall_out(SYS_connect, 0) &&
+	   !waitclass_syscall_out(SYS_recvmsg, 0),
+	   "direction: write, send, connect, splice's fd_out out; reads in");
 	wchan_is("inet_csk_accept", WCHAN_CLASS, WAIT_NET, "accept: net");
 	wchan_is("sock_alloc_send_pskb", WCHAN_CLASS, WAIT_NET,
 		 "unix send buffer full: net");

@@ -332,7 +332,7 @@ static void test_compute(void)
 	EQ_DBL(pct[WS_CPU], 50, 1e-9, "... cpu 50%");
 	OK(waitrates_format(&tot, buf, sizeof(buf)) < sizeof(buf) &&
 	   !strncmp(buf, "tid\tcomm\tstart\talive\tcpu\t", 24) &&
-	   strstr(buf, "\n1\t\t5\t2.000\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t52428800\t1\t1\n"),
+	   strstr(buf, "\n1\t\t5\t2.000\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t52428800\t1\t1\t0\n"),
 	   "TSV of the totals");
 	{
 		size_t full = waitrates_format(&tot, buf, sizeof(buf));
@@ -383,10 +383,12 @@ static void test_parse(void)
 	t.sec[WS_CPU_WAIT] = 0.25;
 	t.sec[WS_OTHER] = 0.25;
 	t.io_bytes = 123456789;
+	t.pid = 40;
 	tot.t = &t;
 	tot.n = 1;
 	len = waitrates_format(&tot, buf, sizeof(buf));
 	EQ_INT(waitrates_parse(buf, len, &back, &bad), 1, "parse: one thread back");
+	EQ_INT(back.n ? back.t[0].pid : -1, 40, "parse: its process (pid column)");
 	EQ_INT(bad, 0, "parse: no bad line");
 	OK(back.n == 1 && back.t[0].tid == 42 && back.t[0].start == 777 &&
 	   !strcmp(back.t[0].comm, "gzip") && back.t[0].io_bytes == 123456789,
@@ -395,7 +397,7 @@ static void test_parse(void)
 	EQ_DBL(back.n ? back.t[0].alive : NAN, 10, 1e-9, "parse: alive");
 	snprintf(buf + len, sizeof(buf) - len,
 		 "x\ty\n43\tsh\t1\t2\t3\n44\tsh\t1\t-1\t0\t0\t0\t0\t0\t0\t0\t0\n"
-		 "45\ttar\t9\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t0.000\t5\t1\t1");
+		 "45\ttar\t9\t1.000\t0.500\t0.000\t0.500\t0.000\t0.000\t0.000\t5\t1\t1\t45");
 	EQ_INT(waitrates_parse(buf, strlen(buf), &back, &bad), 2,
 	       "parse: garbage, short and negative lines skipped, an unended last line kept");
 	EQ_INT(bad, 3, "parse: three bad lines counted");
@@ -475,8 +477,8 @@ static void test_fold(void)
 		waitrates_format(&tot, buf, len + 1);
 		OK(strstr(buf, "\n0\tshort\t0\t") != NULL,
 		   "a folded row in the file: tid 0, its name");
-		OK(tot.folded == 10000 && strstr(buf, "\t1\t5000\n") &&
-		   strstr(buf, "\t0\t5000\n"),
+		OK(tot.folded == 10000 && strstr(buf, "\t1\t5000\t0\n") &&
+		   strstr(buf, "\t0\t5000\t0\n"),
 		   "... with its thread count (5,000 worked, 5,000 idle folded)");
 		OK(len < 400000, "the file stays small");
 		printf("# file %zu bytes for %d threads\n", len, ROUNDS * PER + 1);
@@ -494,8 +496,17 @@ static void test_fold(void)
 			"5\tgzip\t9\t1.000\t1.000\t0.000\t0.000\t0.000"
 			"\t0.000\t0.000\t0\t1\n";
 
+		static const char old1[] =
+			"tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet"
+			"\tother\tsleep\tio_bytes\tworking\tthreads\n"
+			"5\tgzip\t9\t1.000\t1.000\t0.000\t0.000\t0.000"
+			"\t0.000\t0.000\t0\t1\t1\n";
+
 		EQ_INT(waitrates_parse(old, sizeof(old) - 1, &back, NULL), 1,
 		       "an old file (no threads column) is read");
+		EQ_INT(waitrates_parse(old1, sizeof(old1) - 1, &back, NULL), 1,
+		       "a file of before issue 29 (no pid column) is read");
+		EQ_INT(back.n ? back.t[0].pid : -1, 0, "... its pid unknown (0)");
 	}
 	waitrates_totals_free(&back);
 	waitrates_totals_free(&tot);

@@ -6,9 +6,13 @@
  *   busy       a spin loop                       cpu + cpu wait
  *   sleeper    nanosleep(200 ms) in a loop         sleep
  *   pipe       read() on an empty pipe           other
- *   recv       recv() on a silent TCP socket     net (wait_woken + recvfrom)
- *   tcpread    read() on a silent TCP socket     net (wait_woken + fd kind)
- *   pollsock   poll() on a silent TCP socket     net (the pollfd array)
+ *   recv       recv() on a silent loopback TCP   other (wait_woken +
+ *              socket                            recvfrom, the peer local)
+ *   tcpread    read() on it                      other (the fd's peer)
+ *   pollsock   poll() on it                      other (the pollfd array)
+ *              (issue 29: a socket whose far end is a process of this
+ *              host is a wait on that process; test_waitpeer_live.c has
+ *              the edges and a socket to another namespace: net)
  *   epollpipe  epoll_wait() on an empty pipe     other (epoll's fdinfo)
  *   dsync      4 KiB O_DSYNC writes in /tmp      disk
  *   half       spin 50 ms, sleep 50 ms           half running, half sleep
@@ -375,7 +379,10 @@ static void disk_writer(const struct waits_total *t)
 static void snap_copy(struct waits_snap *dst, const struct waits_snap *src)
 {
 	free(dst->th);
+	free(dst->keys);
 	*dst = *src;
+	dst->keys = NULL;	/* the edges' keys are not needed here */
+	dst->nkeys = dst->capkeys = 0;
 	dst->cap = src->n ? src->n : 1;
 	dst->th = malloc(dst->cap * sizeof(*dst->th));
 	if (dst->th)
@@ -504,9 +511,9 @@ static void test_root(void)
 	}
 	AT_LEAST(pct(total(&tot, kid[SLEEPER]), WS_SLEEP), 85, 100, "nanosleep: sleep");
 	AT_LEAST(pct(total(&tot, kid[PIPE]), WS_OTHER), 90, 100, "empty pipe: other");
-	AT_LEAST(pct(total(&tot, kid[RECV]), WS_NET), 90, 100, "recv on TCP: net");
-	AT_LEAST(pct(total(&tot, kid[TCPREAD]), WS_NET), 90, 100, "read on TCP: net");
-	AT_LEAST(pct(total(&tot, kid[POLLSOCK]), WS_NET), 90, 100, "poll on TCP: net");
+	AT_LEAST(pct(total(&tot, kid[RECV]), WS_OTHER), 90, 100, "recv on loopback TCP: other");
+	AT_LEAST(pct(total(&tot, kid[TCPREAD]), WS_OTHER), 90, 100, "read on loopback TCP: other");
+	AT_LEAST(pct(total(&tot, kid[POLLSOCK]), WS_OTHER), 90, 100, "poll on loopback TCP: other");
 	AT_LEAST(pct(total(&tot, kid[EPOLLPIPE]), WS_OTHER), 90, 100, "epoll on a pipe: other");
 	disk_writer(total(&tot, kid[DSYNC]));
 	t = total(&tot, kid[HALF]);

@@ -1,0 +1,99 @@
+/*
+ * report_client_paths.c - the client's figures checked against the right
+ * evidence (issue 29, report_client.h), from the session's edges
+ * (edges-LABEL.tsv, report_stages.h):
+ *   - the interface its connections to another host used (the `net`
+ *     edges' interface), not the busiest of the host (another program's
+ *     veth);
+ *   - no such connection while edges were recorded: a local repository
+ *     or target, checked against no interface (borg to a local
+ *     repository was "eth0 carried 70213 bytes: disagree");
+ *   - processes of its tree passing the data to each other (pipes,
+ *     socketpairs, loopback): the tree's read and write bytes count it
+ *     twice (local rsync "read and wrote +100%"): those bytes left out
+ *     when the edges carry them, else the tree's figure not compared;
+ *   - a tree that read more than the client counts while it wrote that
+ *     much too: it reads back its own temporary files (restic's packs).
+ * Old sets (no edges file) keep the checks of before.
+ */
+#include "report_client.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../counters/counters.h"
+
+/* Whether pid is a stage of the session's own tree (tree 0, side 0). */
+static int own(const struct report_stages *ss, pid_t pid)
+{
+	for (size_t i = 0; i < ss->n; i++)
+		if (ss->st[i].side == 0 && ss->st[i].tree == 0 &&
+		    ss->st[i].pid == pid && pid > 0)
+			return 1;
+	return 0;
+}
+
+void report_client_paths(struct logset *ls, const struct report_session *s,
+			 struct report_client_logged *out)
+{
+	const struct report_stages *ss = s->stages;
+	double best = -1;
+
+	util_strlcpy(out->net_if, s->fig.net, sizeof(out->net_if));
+	out->local_target = out->pipes = out->pipes_unknown = 0;
+	out->pipe_bytes = 0;
+	if (!ss || !(ss->edge_sides & 1u))
+		return;		/* an old set: the checks of before */
+	for (size_t i = 0; i < ss->ne; i++) {
+		const struct report_stage_edge *e = &ss->e[i];
+		if (e->side != 0 || !own(ss, e->pid))
+			continue;
+		if (!strcmp(e->kind, "net")) {
+			if (e->seconds > best) {
+				best = e->seconds;
+				util_strlcpy(out->net_if, e->peer_comm,
+					     sizeof(out->net_if));
+			}
+		} else if (own(ss, e->peer_pid)) {
+			out->pipes = 1;
+			out->pipe_bytes += e->bytes;
+			out->pipes_unknown |= !(e->bytes > 0);
+		}
+	}
+	if (best < 0) {
+		/* recorded edges, none to another host */
+		out->local_target = 1;
+		out->net_bytes = NAN;
+		out->net_if[0] = '\0';
+	} else if (strcmp(out->net_if, "-")) {
+		out->net_bytes = report_client_bytes(ls, s, CTR_NET_BYTES_TOTAL,
+						     out->net_if);
+	}
+	if (out->pipes && out->pipes_unknown) {
+		out->proc_read = out->proc_written = NAN;
+	} else if (out->pipes) {
+		/* each byte passed on was written by one and read by another */
+		out->proc_read -= out->pipe_bytes / 2;
+		out->proc_written -= out->pipe_bytes / 2;
+	}
+}
+
+void report_client_notes(FILE *f, const double v[CLN_COUNT],
+			 const struct report_client_logged *lg)
+{
+	double read = v[CLN_READ], more;
+
+	if (lg->local_target && !isnan(v[CLN_SENT]))
+		fprintf(f, "    client sent %.0f bytes to no other host (a local repository or target): no interface checked\n",
+			v[CLN_SENT]);
+	if (lg->pipes && lg->pipes_unknown)
+		fprintf(f, "    the process tree's bytes count what its processes pass each other through pipes and local sockets: not checked against the client's\n");
+	else if (lg->pipes)
+		fprintf(f, "    (%.0f bytes its processes passed each other through pipes and local sockets left out)\n",
+			lg->pipe_bytes / 2);
+	more = lg->proc_read - read;
+	if (!isnan(more) && read > 0 && more > REPORT_CLIENT_AGREE * read &&
+	    !isnan(lg->proc_written) && lg->proc_written >= 0.5 * more)
+		fprintf(f, "    the tree read %.0f bytes more than the client counts and wrote %.0f: a client reading back its own temporary files (restic's packs) or its index\n",
+			more, lg->proc_written);
+}

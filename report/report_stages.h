@@ -1,0 +1,135 @@
+/*
+ * report_stages.h - the stages of a session's data path (issue 29): each
+ * process of a watched tree that worked is a stage, with its own wait
+ * split (waits-LABEL.tsv rows of its pid); the edges the collector
+ * recorded (edges-LABEL.tsv: "this process waited N s on that one")
+ * order them along the data, and the busiest stage's own resource is the
+ * verdict (report/README.md, "The stages of the data path").
+ *
+ *   report_stages_add_waits   a tree's waits-LABEL.tsv rows -> stages
+ *   report_stages_add_tree    a tree known only by its Process counters
+ *   report_stages_add_edges   an edges-LABEL.tsv -> edges
+ *   report_stages_order       shares, the data's order, "waits on"
+ *   report_stages_judge       the busiest stage's verdict (pure)
+ *   report_stages_print       the "Stages (data path):" table
+ *
+ * Pure but for report_stages_of.c (the files of a log set) and
+ * report_stages_print.c (text and JSON).
+ */
+#ifndef PERFLOG_REPORT_STAGES_H
+#define PERFLOG_REPORT_STAGES_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "report_rules.h"
+
+/* A stage counts for the verdict only with at least this busy share (%)
+ * of its time: below it every stage mostly waited on another or slept,
+ * and the tree's own split (report_waits.c) says more. */
+#define REPORT_STAGE_BUSY 25.0
+#define REPORT_STAGES_MAX 64
+#define REPORT_STAGE_EDGES_MAX 512
+#define REPORT_STAGE_TREES_MAX 16
+
+/* One watched tree of a host side: its label (Process(LABEL)) and its
+ * tree-wide wait states and cgroup counters (report_waits_of). */
+struct report_stage_tree {
+	char label[128];
+	int side;			/* 0: the report's host, i: --with i */
+	struct report_waits w;
+};
+
+/* One row of edges-LABEL.tsv (contract: pid comm dir kind peer_pid
+ * peer_comm local remote seconds bytes). */
+struct report_stage_edge {
+	int side;
+	pid_t pid, peer_pid;
+	char comm[16], peer_comm[64];
+	int out;			/* 1: dir out (peer downstream) */
+	char kind[8];			/* pipe unix tcp udp net */
+	char local[64], remote[64];
+	double seconds, bytes;
+};
+
+struct report_stage {
+	char name[48];		/* COMM, or COMM[PID] when COMM repeats on
+				 * its host */
+	char comm[16];
+	pid_t pid;		/* 0: a tree known only by its counters */
+	int side, tree;		/* host side, index in trees */
+	double alive, sec[WS_N];	/* its working threads' seconds */
+	size_t nthreads;	/* working threads summed */
+	double pct[WS_N];	/* shares of alive, percent */
+	double busy;		/* run + cpu wait + disk + net, percent */
+	int head;		/* fed by no stage (upstream: a file, the
+				 * network, an unwatched process) */
+	int waits_stage;	/* the stage it waited on most, or -1 */
+	char waits_on[80];	/* the table's "waits on" */
+};
+
+struct report_stages {
+	struct report_stage st[REPORT_STAGES_MAX];
+	size_t n;
+	struct report_stage_edge *e;	/* malloc'ed */
+	size_t ne;
+	struct report_stage_tree trees[REPORT_STAGE_TREES_MAX];
+	size_t ntrees;
+	char hosts[4][64];		/* side -> host name */
+	int nsides;
+	unsigned edge_sides;	/* bit i: an edges file of side i was read
+				 * (none: an old set, nothing known) */
+	int linked;		/* an edge joins two stages */
+	int judged;		/* the verdict is the stages' */
+};
+
+/* A tree's slot (its label, side, tree-wide waits copied); -1 when full. */
+int report_stages_tree(struct report_stages *ss, int side, const char *label,
+		       const struct report_waits *w);
+/* The rows of a waits-LABEL.tsv (any column order, by the header; the
+ * pid column optional: without it the tree is one stage) of tree. The
+ * stages read, or -1 when the header is not a totals file's. */
+long report_stages_add_waits(struct report_stages *ss, int tree,
+			     const char *text, size_t len);
+/* A tree known only by its logged Process counters: one stage of the
+ * shares pct (percent of its threads' time) over seconds. */
+void report_stages_add_tree(struct report_stages *ss, int tree,
+			    const double pct[WS_N], double seconds);
+/* The rows of an edges-LABEL.tsv of side; the edges read, or -1 when the
+ * header is not one. */
+long report_stages_add_edges(struct report_stages *ss, int side,
+			     const char *text, size_t len);
+/* Append the stages, trees and edges of from as side `side` (--with). */
+void report_stages_append(struct report_stages *ss,
+			  const struct report_stages *from, int side);
+/* Shares, names, the data's order (st[] reordered), "waits on"; disks[]
+ * and nets[] the busiest disk and interface of each side (for "disk
+ * vdb"), NULL or "" when unknown. */
+void report_stages_order(struct report_stages *ss, const char *const *disks,
+			 const char *const *nets);
+/* Whether the stages decide: two stages or more, joined by an edge or of
+ * two trees or more, and one busy at least REPORT_STAGE_BUSY. */
+int report_stages_decide(const struct report_stages *ss);
+/* The busiest stage, or -1. */
+int report_stages_busiest(const struct report_stages *ss);
+
+/* The busiest stage's verdict into v: its own split judged as a
+ * client's (report_waits_judge, on f, its host's figures), the line
+ * speaking of the stage, the upstream stages' waits on it as evidence;
+ * " on HOST" after the word when on_host. 1 when it gives one (v->kind
+ * REPORT_W_MIXED or REPORT_W_PACED when its split is mixed or paced: the
+ * callers keep theirs then, but for a client's socket wait), 0 when the
+ * stage has no split. */
+int report_stages_judge(const struct report_stages *ss,
+			const struct report_figures *f, int on_host,
+			struct report_verdict *v);
+
+/* The "Stages (data path):" table (nothing with fewer than 2 stages). */
+void report_stages_print(FILE *f, const struct report_stages *ss);
+/* "stages": [...] and "stages_decide" in the session's JSON object. */
+struct json;
+void report_stages_json(struct json *j, const struct report_stages *ss);
+
+void report_stages_free(struct report_stages *ss);
+
+#endif

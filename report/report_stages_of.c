@@ -1,0 +1,304 @@
+/*
+ * report_stages_of.c - a session's stages from its log set (report.h,
+ * report_stages.h): the watched trees of the session on this host,
+ *   - its own (perflog run's command, the workload's client, a `mark
+ *     --watch` session's tree): the end marker's waits=FILE;
+ *   - the trees its end marker names by KEY.waits=FILE (the workload's
+ *     server);
+ *   - a Process its begin marker names as KEY.server=Process(LABEL)
+ *     (the workload's server) when no file came for it: its logged
+ *     counters, one stage;
+ *   - every other `mark --watch` session (watch= in its begin marker)
+ *     that overlaps at least half of this one (a local server watched
+ *     while the backup ran): its end marker's waits=FILE;
+ * each totals file with its edges file beside it (waits-X -> edges-X; a
+ * missing one is an old set: no edges). Then the verdict of the stages
+ * (report_stages_verdict) and, with --with, across hosts.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_hosts.h"
+#include "../counters/counters.h"
+#include "../logs/lookup.h"
+
+#define STAGE_FILE_MAX (64u << 20)
+
+/* The tree's waits file and the edges file beside it into ss. */
+static void read_files(struct report_stages *ss, const char *dir, int tree,
+		       const char *waits)
+{
+	char edges[256];
+	size_t len;
+	struct perr e;
+	char *text = markers_read_beside(dir, waits, "waits", STAGE_FILE_MAX,
+					 &len, &e);
+
+	if (!text)
+		return;
+	report_stages_add_waits(ss, tree, text, len);
+	free(text);
+	snprintf(edges, sizeof(edges), "edges-%s", waits + 6);
+	text = markers_read_beside(dir, edges, "edges", STAGE_FILE_MAX, &len,
+				   &e);
+	if (!text)
+		return;		/* an old set: no edges known */
+	report_stages_add_edges(ss, ss->trees[tree].side, text, len);
+	free(text);
+}
+
+/* A tree of label over session s's span: its tree-wide waits (the end
+ * marker end, or NULL: the counters of Process(label) alone). */
+static int tree_of(struct report_stages *ss, struct logset *ls,
+		   const char *dir, const struct report_session *s,
+		   const char *label, const struct marker *end)
+{
+	struct report_session f = *s;
+	struct report_waits *w = malloc(sizeof(*w));
+	int t;
+
+	if (!w)
+		return -1;
+	util_strlcpy(f.name, label, sizeof(f.name));
+	f.end_m = end;
+	f.stages = NULL;
+	report_waits_of(ls, dir, &f, w);
+	t = report_stages_tree(ss, 0, label, w);
+	free(w);
+	return t;
+}
+
+static int has_tree(const struct report_stages *ss, const char *label)
+{
+	for (size_t t = 0; t < ss->ntrees; t++)
+		if (!strcmp(ss->trees[t].label, label))
+			return 1;
+	return 0;
+}
+
+/* "waits-LABEL.tsv" -> LABEL */
+static void label_of(const char *file, char *out, size_t n)
+{
+	const char *dot = strrchr(file, '.');
+	size_t len = strlen(file) - 6;
+
+	if (dot && dot > file + 6)
+		len = (size_t)(dot - file) - 6;
+	snprintf(out, n, "%.*s", (int)len, file + 6);
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+	return a >= b && !strcmp(s + a - b, tail);
+}
+
+/* The end marker's KEY.waits=FILE and the begin marker's
+ * KEY.server=Process(LABEL). */
+static void named_trees(struct report_stages *ss, struct logset *ls,
+			const char *dir, const struct report_session *s)
+{
+	const struct marker *m = s->end_m;
+	char label[128];
+
+	for (size_t i = 0; m && i < m->nextra; i++) {
+		const char *v = m->extra[i].value;
+		if (!ends_with(m->extra[i].key, ".waits") ||
+		    strncmp(v, "waits-", 6) || strchr(v, '/'))
+			continue;
+		label_of(v, label, sizeof(label));
+		if (has_tree(ss, label))
+			continue;
+		int t = tree_of(ss, ls, dir, s, label, NULL);
+		if (t >= 0)
+			read_files(ss, dir, t, v);
+	}
+	m = s->begin_m;
+	for (size_t i = 0; m && i < m->nextra; i++) {
+		const char *v = m->extra[i].value;
+		size_t len = strlen(v);
+		if (!ends_with(m->extra[i].key, ".server") ||
+		    strncmp(v, "Process(", 8) || len < 10 || v[len - 1] != ')')
+			continue;
+		snprintf(label, sizeof(label), "%.*s", (int)(len - 9), v + 8);
+		if (has_tree(ss, label))
+			continue;
+		int t = tree_of(ss, ls, dir, s, label, NULL);
+		if (t >= 0 && ss->trees[t].w.have)
+			report_stages_add_tree(ss, t, ss->trees[t].w.all,
+					       s->seconds);
+	}
+}
+
+/* Every other mark --watch session over at least half of s. */
+static void watch_sessions(struct report_stages *ss, struct logset *ls,
+			   const char *dir, const struct marker_list *ml,
+			   const struct report_session *s)
+{
+	struct session *sess = NULL;
+	long n = ml ? markers_sessions(ml, &sess) : -1;
+
+	for (long k = 0; k < n; k++) {
+		const struct session *o = &sess[k];
+		const char *w = o->end ? marker_get(o->end, "waits") : NULL;
+		if (!w || !marker_get(o->begin, "watch") ||
+		    !strcmp(o->name, s->name) || has_tree(ss, o->name))
+			continue;
+		double b = (double)o->begin->t > (double)s->begin ?
+			(double)o->begin->t : (double)s->begin;
+		double e = (double)o->end->t < (double)s->end ?
+			(double)o->end->t : (double)s->end;
+		if (e - b < 0.5 * (double)(s->end - s->begin))
+			continue;
+		int t = tree_of(ss, ls, dir, s, o->name, o->end);
+		if (t >= 0)
+			read_files(ss, dir, t, w);
+	}
+	free(sess);
+}
+
+void report_stages_of(struct logset *ls, const char *dir,
+		      const struct marker_list *ml, struct report_session *s)
+{
+	struct report_stages *ss = calloc(1, sizeof(*ss));
+	const char *own = s->end_m ? marker_get(s->end_m, "waits") : NULL;
+	const char *disks[1] = { s->fig.disk }, *nets[1] = { s->fig.net };
+	int t;
+
+	s->stages = ss;
+	if (!ss)
+		return;
+	util_strlcpy(ss->hosts[0], logset_meta(ls)->host, sizeof(ss->hosts[0]));
+	ss->nsides = 1;
+	if (!s->begin_m)
+		return;		/* the whole log: no session, no trees */
+	t = report_stages_tree(ss, 0, s->waits.process[0] ? s->waits.process :
+			       s->name, &s->waits);
+	if (t >= 0 && own && !strncmp(own, "waits-", 6) && !strchr(own, '/'))
+		read_files(ss, dir, t, own);
+	else if (t >= 0 && s->waits.have)
+		report_stages_add_tree(ss, t, s->waits.all, s->seconds);
+	named_trees(ss, ls, dir, s);
+	watch_sessions(ss, ls, dir, ml, s);
+	report_stages_order(ss, disks, nets);
+}
+
+void report_stages_verdict(struct report_session *s)
+{
+	struct report_verdict v;
+	enum report_kind k = s->verdict.kind;
+
+	if (!s->stages || !report_stages_decide(s->stages))
+		return;
+	/* paging and a memory limit make every thread wait on the disk;
+	 * a paced client is its own limit */
+	if (k == REPORT_PAGING || k == REPORT_W_MEMORY || k == REPORT_W_PACED)
+		return;
+	if (!report_stages_judge(s->stages, &s->fig, 0, &v))
+		return;
+	/* the busiest stage's split is mixed: its line only in place of a
+	 * client's socket wait, which is never the verdict alone */
+	if ((v.kind == REPORT_W_MIXED && k != REPORT_W_NETWORK) ||
+	    v.kind == REPORT_W_PACED)
+		return;
+	s->verdict = v;
+	s->stages->judged = 1;
+}
+
+void report_stages_across(struct report *r, struct report_session *s)
+{
+	struct report_stages *all;
+	const char *disks[4] = { s->fig.disk }, *nets[4] = { s->fig.net };
+	const struct report_figures *figs[4] = { &s->fig };
+	struct report_verdict v;
+	int b;
+
+	if (!s->stages || !(all = calloc(1, sizeof(*all))))
+		return;
+	report_stages_append(all, s->stages, 0);
+	for (size_t i = 0; i < r->nwith && i + 1 < 4; i++) {
+		struct report_session *p = &s->peers[i].s;
+		if (!p->stages)
+			continue;
+		report_stages_append(all, p->stages, (int)i + 1);
+		util_strlcpy(all->hosts[i + 1], logset_meta(r->with[i].ls)->host,
+			     sizeof(all->hosts[0]));
+		disks[i + 1] = p->fig.disk;
+		nets[i + 1] = p->fig.net;
+		figs[i + 1] = &p->fig;
+	}
+	report_stages_order(all, disks, nets);
+	report_stages_free(s->stages);
+	free(s->stages);
+	s->stages = all;
+	/* across hosts the stages decide only when edges join them: the
+	 * sides of an old set keep the rules of report_hosts.c */
+	if (!all->linked || !report_stages_decide(all) ||
+	    s->verdict.kind == REPORT_W_PACED)
+		return;
+	b = report_stages_busiest(all);
+	if (!report_stages_judge(all, figs[all->st[b].side], 1, &v) ||
+	    v.kind == REPORT_W_NETWORK || v.kind == REPORT_W_MIXED ||
+	    v.kind == REPORT_W_PACED)
+		return;		/* the network: both ends, report_hosts.c */
+	s->verdict = v;
+	util_strlcpy(s->verdict_host, all->hosts[all->st[b].side],
+		     sizeof(s->verdict_host));
+	s->verdict_peer[0] = '\0';
+	all->judged = 1;
+}
+
+size_t report_stages_ifaces(const struct report_stages *ss, int side,
+			    char *buf, size_t n)
+{
+	size_t len = 0, count = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (size_t i = 0; ss && i < ss->ne; i++) {
+		const struct report_stage_edge *e = &ss->e[i];
+		size_t l = strlen(e->peer_comm);
+		const char *p = buf;
+		int seen = 0;
+
+		if (e->side != side || strcmp(e->kind, "net") || !l ||
+		    !strcmp(e->peer_comm, "-") || strchr(e->peer_comm, ','))
+			continue;
+		while (p && *p && !seen) {
+			seen = !strncmp(p, e->peer_comm, l) &&
+			       (p[l] == ',' || p[l] == '\0');
+			p = strchr(p, ',');
+			p = p ? p + 1 : NULL;
+		}
+		if (seen || len + l + 2 > n)
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					len ? "," : "", e->peer_comm);
+		count++;
+	}
+	return count;
+}
+
+int report_stages_net_redo(struct logset *ls, struct report_session *s)
+{
+	const struct report_stages *ss = s->stages;
+	double best = 0;
+	const char *iface = NULL;
+
+	for (size_t i = 0; ss && i < ss->ne; i++) {
+		const struct report_stage_edge *e = &ss->e[i];
+		if (e->side == 0 && !strcmp(e->kind, "net") &&
+		    strcmp(e->peer_comm, "-") && e->seconds >= best) {
+			best = e->seconds;
+			iface = e->peer_comm;
+		}
+	}
+	if (!iface || !strcmp(iface, s->fig.net) || s->net_want[0] ||
+	    lookup_counter(logset_meta(ls), CTR_NET_BYTES_TOTAL, iface) < 0)
+		return 0;
+	util_strlcpy(s->net_want, iface, sizeof(s->net_want));
+	return 1;
+}

@@ -1,0 +1,274 @@
+/*
+ * test_report_stages.c - the stages of a session's data path
+ * (report/report_stages.h, issue 29) on crafted waits-LABEL.tsv and
+ * edges-LABEL.tsv texts: a local rsync --fsync (three processes joined by
+ * socketpairs: the receiver's disk is the verdict, the sender's wait on
+ * it evidence), an old totals file (no pid column: one stage, no
+ * verdict of the stages), the demo's client and its watched local
+ * server (two trees), rsync over ssh with the server's side (the server's
+ * disk "on srv"), a paced client (no stage busy: the tree's verdict
+ * stays), and runnable threads with no throttling figure on an idle host
+ * ("CPU quota or affinity").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+#include "report_fixture.h"
+#include "../../report/report_stages.h"
+
+#define WH "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\tio_bytes\tworking\tthreads\tpid\n"
+#define EH "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n"
+
+static void waits_of(struct report_stages *ss, int tree, const char *t)
+{
+	report_stages_add_waits(ss, tree, t, strlen(t));
+}
+
+static void edges_of(struct report_stages *ss, int side, const char *t)
+{
+	report_stages_add_edges(ss, side, t, strlen(t));
+}
+
+static int index_of(const struct report_stages *ss, pid_t pid, int side)
+{
+	for (size_t i = 0; i < ss->n; i++)
+		if (ss->st[i].pid == pid && ss->st[i].side == side)
+			return (int)i;
+	return -1;
+}
+
+static void show(const struct report_stages *ss, const struct report_verdict *v)
+{
+	char buf[4096] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	if (f) {
+		report_stages_print(f, ss);
+		fclose(f);
+	}
+	for (char *p = buf, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		printf("# %.*s\n", (int)(nl - p), p);
+	}
+	if (v)
+		printf("#   %s\n", v->line);
+}
+
+/* local rsync -a --fsync: generator -> sender -> receiver, the receiver
+ * fsync'ing each file */
+static void local_rsync(void)
+{
+	struct report_stages ss = { 0 };
+	struct report_figures f;
+	struct report_verdict v;
+	const char *disks[1] = { "vdb" }, *nets[1] = { "eth0" };
+	char buf[2048] = "";
+	int t, snd, rcv, gen;
+
+	idle(&f);
+	util_strlcpy(f.disk, "vdb", sizeof(f.disk));
+	stat_of(&f.disk_busy, 78, 5);
+	util_strlcpy(ss.hosts[0], "vm", sizeof(ss.hosts[0]));
+	t = report_stages_tree(&ss, 0, "rs", NULL);
+	waits_of(&ss, t, WH
+		 "100\trsync\t1\t10.000\t0.800\t0.100\t0.000\t0.000\t9.100\t0.000\t900000\t1\t1\t100\n"
+		 "101\trsync\t1\t10.000\t0.300\t0.000\t0.200\t0.000\t9.500\t0.000\t90000\t1\t1\t101\n"
+		 "102\trsync\t1\t10.000\t0.500\t0.000\t9.100\t0.000\t0.400\t0.000\t900000\t1\t1\t102\n"
+		 "103\trsync\t1\t10.000\t0.000\t0.000\t0.000\t0.000\t0.000\t10.000\t0\t0\t1\t102\n");
+	edges_of(&ss, 0, EH
+		 "100\trsync\tout\tunix\t102\trsync\t-\t-\t8.500\t0\n"
+		 "100\trsync\tin\tunix\t101\trsync\t-\t-\t0.600\t0\n"
+		 "101\trsync\tout\tunix\t100\trsync\t-\t-\t0.400\t0\n"
+		 "101\trsync\tout\tunix\t100\trsync\t-\t-\t9.000\t0\n"
+		 "102\trsync\tin\tunix\t100\trsync\t-\t-\t0.400\t0\n");
+	EQ_INT(ss.n, 3, "rsync: three stages (the idle thread of 102 left out)");
+	report_stages_order(&ss, disks, nets);
+	snd = index_of(&ss, 100, 0);
+	rcv = index_of(&ss, 102, 0);
+	gen = index_of(&ss, 101, 0);
+	OK(ss.linked, "rsync: the edges join the stages");
+	OK(snd >= 0 && rcv > snd, "rsync: the sender before the receiver");
+	OK(gen >= 0 && gen < snd, "rsync: the generator feeds the sender");
+	EQ_STR(ss.st[rcv].name, "rsync[102]", "rsync: a repeated command named with its pid");
+	EQ_DBL(ss.st[rcv].busy, 96, 0.01, "rsync: the receiver busy 96% (run 5, disk 91)");
+	EQ_DBL(ss.st[snd].busy, 9, 0.01, "rsync: the sender busy 9%");
+	EQ_STR(ss.st[rcv].waits_on, "disk vdb", "rsync: the receiver waits on disk vdb");
+	EQ_STR(ss.st[snd].waits_on, "rsync[102]", "rsync: the sender waits on the receiver");
+	EQ_INT(report_stages_busiest(&ss), rcv, "rsync: the receiver is the busiest");
+	OK(report_stages_decide(&ss), "rsync: the stages decide");
+	OK(report_stages_judge(&ss, &f, 0, &v), "rsync: a verdict");
+	EQ_INT(v.kind, REPORT_W_DISK, "rsync: disk");
+	/* the line's shares are of the voting states, as a client's */
+	OK(!strncmp(v.line, "Bottleneck: disk: the stage rsync[102] waited on the disk 95%", 61),
+	   "rsync: the receiver's disk, its stage named");
+	OK(strstr(v.line, "rsync[100] waited on it 91%") != NULL,
+	   "rsync: the sender's wait on it is evidence");
+	OK(!strstr(v.line, "network"), "rsync: its socketpair is not the network");
+	show(&ss, &v);
+	{
+		FILE *fp = fmemopen(buf, sizeof(buf), "w");
+		report_stages_print(fp, &ss);
+		fclose(fp);
+	}
+	OK(strstr(buf, "Stages (data path):") && strstr(buf, "rsync[102]") &&
+	   strstr(buf, "disk vdb"), "rsync: the table");
+	report_stages_free(&ss);
+}
+
+/* a totals file of before issue 29: no pid column, one tree, one stage */
+static void old_file(void)
+{
+	struct report_stages ss = { 0 };
+	int t = report_stages_tree(&ss, 0, "gz", NULL);
+
+	waits_of(&ss, t, "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\tio_bytes\tworking\tthreads\n"
+		 "10\tsh\t1\t10.000\t0.100\t0.000\t0.000\t0.000\t9.900\t0.000\t70000\t1\t1\n"
+		 "11\tgzip\t1\t10.000\t9.500\t0.100\t0.000\t0.000\t0.400\t0.000\t9000000\t1\t1\n");
+	report_stages_order(&ss, NULL, NULL);
+	EQ_INT(ss.n, 1, "old file: one stage");
+	EQ_STR(ss.st[0].name, "gzip", "old file: named by the command that ran most");
+	OK(!report_stages_decide(&ss), "old file: the tree's own verdict stays");
+	report_stages_free(&ss);
+}
+
+/* the demo: the client's socket to its watched local server, which
+ * fsyncs each file */
+static void demo(void)
+{
+	struct report_stages ss = { 0 };
+	struct report_figures f;
+	struct report_verdict v;
+	int c, s, tc, ts;
+
+	idle(&f);
+	util_strlcpy(ss.hosts[0], "vm", sizeof(ss.hosts[0]));
+	tc = report_stages_tree(&ss, 0, "1m1k", NULL);
+	ts = report_stages_tree(&ss, 0, "1m1k-server", NULL);
+	waits_of(&ss, tc, WH
+		 "200\tperflog\t1\t20.000\t2.000\t0.000\t0.000\t0.000\t18.000\t0.000\t1048576\t1\t1\t200\n");
+	edges_of(&ss, 0, EH
+		 "200\tperflog\tout\ttcp\t300\tperflog\t127.0.0.1:40000\t127.0.0.1:5001\t17.000\t0\n");
+	waits_of(&ss, ts, WH
+		 "300\tperflog\t1\t20.000\t3.000\t0.000\t15.000\t0.000\t2.000\t0.000\t1048576\t1\t1\t300\n");
+	report_stages_order(&ss, NULL, NULL);
+	c = index_of(&ss, 200, 0);
+	s = index_of(&ss, 300, 0);
+	OK(c == 0 && s == 1, "demo: the client, then its server");
+	EQ_STR(ss.st[s].name, "1m1k-server", "demo: the server named by its tree");
+	OK(report_stages_decide(&ss), "demo: the stages decide");
+	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_DISK,
+	   "demo: disk, where the data waited");
+	OK(strstr(v.line, "the stage 1m1k-server waited on the disk") &&
+	   strstr(v.line, "1m1k waited on it 90%"), "demo: the server's disk, the client's wait on it");
+	show(&ss, &v);
+	report_stages_free(&ss);
+}
+
+/* rsync over ssh: the client's rsync and ssh; the server's rsync fed by
+ * sshd (not watched), fsync'ing */
+static void over_ssh(void)
+{
+	struct report_stages cl = { 0 }, sv = { 0 }, all = { 0 };
+	struct report_figures f;
+	struct report_verdict v;
+	const char *disks[2] = { "sda", "vdb" }, *nets[2] = { "eth0", "eth0" };
+	int t, r;
+
+	idle(&f);
+	util_strlcpy(cl.hosts[0], "vm", sizeof(cl.hosts[0]));
+	util_strlcpy(sv.hosts[0], "backupsrv", sizeof(sv.hosts[0]));
+	t = report_stages_tree(&cl, 0, "sync", NULL);
+	waits_of(&cl, t, WH
+		 "10\trsync\t1\t8.000\t0.600\t0.000\t0.100\t0.000\t7.300\t0.000\t9000000\t1\t1\t10\n"
+		 "11\tssh\t1\t8.000\t0.400\t0.000\t0.000\t1.000\t6.600\t0.000\t9000000\t1\t1\t11\n");
+	edges_of(&cl, 0, EH
+		 "10\trsync\tout\tpipe\t11\tssh\t-\t-\t7.000\t0\n"
+		 "11\tssh\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:22\t1.000\t0\n"
+		 "11\tssh\tin\tpipe\t10\trsync\t-\t-\t6.000\t0\n");
+	t = report_stages_tree(&sv, 0, "sync", NULL);
+	waits_of(&sv, t, WH
+		 "20\trsync\t1\t8.000\t0.400\t0.000\t7.300\t0.000\t0.300\t0.000\t9000000\t1\t1\t20\n");
+	edges_of(&sv, 0, EH
+		 "20\trsync\tin\tpipe\t19\tsshd\t-\t-\t0.300\t0\n");
+	report_stages_append(&all, &cl, 0);
+	report_stages_append(&all, &sv, 1);
+	report_stages_order(&all, disks, nets);
+	r = index_of(&all, 20, 1);
+	EQ_INT(all.n, 3, "ssh: three stages on two hosts");
+	OK(index_of(&all, 10, 0) == 0 && index_of(&all, 11, 0) == 1 && r == 2,
+	   "ssh: rsync -> ssh -> the server's rsync");
+	OK(all.linked, "ssh: the client's net edge leads to the server's receiver");
+	EQ_STR(all.st[1].waits_on, "rsync", "ssh: ssh waits on its pipe from rsync");
+	EQ_STR(all.st[0].waits_on, "ssh", "ssh: rsync waits on ssh");
+	OK(report_stages_decide(&all), "ssh: the stages decide");
+	OK(report_stages_judge(&all, &f, 1, &v) && v.kind == REPORT_W_DISK,
+	   "ssh: disk");
+	OK(!strncmp(v.line, "Bottleneck: disk on backupsrv: the stage rsync (backupsrv) waited on the disk", 77),
+	   "ssh: the server's disk, its host named");
+	show(&all, &v);
+	report_stages_free(&cl);
+	report_stages_free(&sv);
+	report_stages_free(&all);
+}
+
+/* rsync --bwlimit: the sender sleeps, the receiver waits on it */
+static void paced(void)
+{
+	struct report_stages ss = { 0 };
+	int t = report_stages_tree(&ss, 0, "bw", NULL);
+
+	waits_of(&ss, t, WH
+		 "100\trsync\t1\t10.000\t0.300\t0.000\t0.000\t0.000\t0.200\t9.500\t900000\t1\t1\t100\n"
+		 "102\trsync\t1\t10.000\t0.200\t0.000\t0.300\t0.000\t9.500\t0.000\t900000\t1\t1\t102\n");
+	edges_of(&ss, 0, EH "102\trsync\tin\tunix\t100\trsync\t-\t-\t9.500\t0\n");
+	report_stages_order(&ss, NULL, NULL);
+	OK(!report_stages_decide(&ss), "paced: no stage busy: the tree's verdict (nothing) stays");
+	OK(!strcmp(ss.st[0].waits_on, "sleep (its own)"), "paced: the sender sleeps by its own choice");
+	report_stages_free(&ss);
+}
+
+/* a watched daemon runnable with the host idle and no throttling figure */
+static void quota_or_affinity(void)
+{
+	struct report_figures f;
+	struct report_waits w;
+	struct report_verdict v;
+
+	idle(&f);
+	memset(&w, 0, sizeof(w));
+	w.have = w.from_totals = 1;
+	w.nwork = w.nall = 1;
+	double p[WS_N] = { 20, 75, 0, 0, 5, 0 };
+	memcpy(w.work, p, sizeof(p));
+	memcpy(w.all, p, sizeof(p));
+	w.cpus = w.quota = NAN;
+	stat_of(&f.cpu, 30, 5);
+	OK(report_waits_judge(&f, &w, REPORT_NONE, &v) &&
+	   v.kind == REPORT_W_QUOTA_AFFINITY &&
+	   !strncmp(v.line, "Bottleneck: CPU quota or affinity: runnable", 43),
+	   "no throttling figure, host 30% busy: CPU quota or affinity");
+	printf("#   %s\n", v.line);
+	stat_of(&f.cpu, 97, 2);
+	OK(report_waits_judge(&f, &w, REPORT_NONE, &v) &&
+	   v.kind == REPORT_W_CONTENTION, "the host's CPUs taken: contention");
+	stat_of(&f.cpu, 30, 5);
+	stat_of(&w.throttled, 0, 0);
+	OK(report_waits_judge(&f, &w, REPORT_NONE, &v) &&
+	   v.kind == REPORT_W_CONTENTION,
+	   "throttling read and 0: not a quota (contention, as before)");
+}
+
+int main(void)
+{
+	local_rsync();
+	old_file();
+	demo();
+	over_ssh();
+	paced();
+	quota_or_affinity();
+	return done_testing();
+}

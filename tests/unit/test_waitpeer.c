@@ -1,0 +1,418 @@
+/*
+ * test_waitpeer.c - the far ends of waited-on descriptors (waits/
+ * waitpeer.h) and edges-LABEL.tsv (waits/waitedges.h), without a kernel
+ * behind them:
+ *   parsers    /proc/net/tcp{,6} and udp lines, fib_trie, if_inet6,
+ *              route, link texts, a crafted sock_diag reply
+ *   resolve    a fake /proc made here: fd tables of five processes
+ *              (a pipe, a unix socketpair, a loopback TCP pair, a TCP
+ *              connection to another host, one to an own address), the
+ *              namespace's net files; each edge's kind, direction, peer
+ *   rescan     an unknown inode scans the fd tables once, not again
+ *              within a second; a known one never
+ *   the file   rows summed per peer, formatted, parsed back
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../waits/waitedges.h"
+#include "../../waits/waitpeer.h"
+#include "tap.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void dir(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	mkdir(path, 0755);
+}
+
+static void link_fd(int pid, int fd, const char *target, int flags)
+{
+	char path[256], info[64];
+
+	snprintf(path, sizeof(path), "%s/proc/%d/fd/%d", root, pid, fd);
+	if (symlink(target, path) < 0)
+		printf("# symlink %s: failed\n", path);
+	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", pid, fd);
+	snprintf(info, sizeof(info), "pos:\t0\nflags:\t%o\nmnt_id:\t9\n", flags);
+	put(path, info);
+}
+
+static void process(int pid, const char *comm)
+{
+	char rel[64], text[32];
+
+	snprintf(rel, sizeof(rel), "proc/%d", pid);
+	dir(rel);
+	snprintf(rel, sizeof(rel), "proc/%d/fd", pid);
+	dir(rel);
+	snprintf(rel, sizeof(rel), "proc/%d/fdinfo", pid);
+	dir(rel);
+	snprintf(rel, sizeof(rel), "proc/%d/net", pid);
+	dir(rel);
+	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
+	snprintf(text, sizeof(text), "%s\n", comm);
+	put(rel, text);
+}
+
+/* The namespace's tables, as the kernel prints them (little endian). */
+static const char tcp[] =
+	"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	/* 127.0.0.1:40000 -> 127.0.0.1:5000, and its mirror */
+	"   0: 0100007F:9C40 0100007F:1388 01 00000000:00000000 00:00000000 00000000     0        0 7001 1 0000000000000000 20 4 30 10 -1\n"
+	"   1: 0100007F:1388 0100007F:9C40 01 00000000:00000000 00:00000000 00000000     0        0 7002 1 0000000000000000 20 4 30 10 -1\n"
+	/* 10.0.0.5:40001 -> 192.0.2.7:22: another host */
+	"   2: 0500000A:9C41 070200C0:0016 01 00000000:00000000 00:00000000 00000000     0        0 7003 1 0000000000000000 20 4 30 10 -1\n"
+	/* 10.0.0.5:40002 -> 10.0.0.5:873: its own address, no mirror seen */
+	"   3: 0500000A:9C42 0500000A:0369 01 00000000:00000000 00:00000000 00000000     0        0 7004 1 0000000000000000 20 4 30 10 -1\n"
+	/* a listener: no far end */
+	"   4: 00000000:0016 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 7005 1 0000000000000000 100 0 0 10 0\n";
+static const char tcp6[] =
+	"  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	/* [2001:db8::5]:40010 -> [2001:db8::9]:22 */
+	"   0: B80D0120000000000000000005000000:9C4A B80D0120000000000000000009000000:0016 01 00000000:00000000 00:00000000 00000000     0        0 7006 1 0000000000000000 20 4 30 10 -1\n";
+static const char fib[] =
+	"Main:\n  +-- 0.0.0.0/0 3 0 5\n     |-- 0.0.0.0\n        /0 universe UNICAST\n"
+	"     +-- 10.0.0.0/24 2 0 2\n        |-- 10.0.0.0\n           /24 link UNICAST\n"
+	"        |-- 10.0.0.5\n           /32 host LOCAL\n"
+	"     |-- 127.0.0.1\n        /32 host LOCAL\n"
+	"Local:\n  +-- 0.0.0.0/0 3 0 5\n        |-- 10.0.0.5\n           /32 host LOCAL\n";
+static const char if6[] =
+	"00000000000000000000000000000001 01 80 10 80       lo\n"
+	"20010db8000000000000000000000005 02 40 00 80     eth0\n";
+static const char route[] =
+	"Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+	"eth0\t00000000\t0100000A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n"
+	"eth0\t0000000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+	"veth9\t000200C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n";
+
+static void make_root(void)
+{
+	snprintf(root, sizeof(root), "/tmp/perflog-peer-XXXXXX");
+	if (!mkdtemp(root))
+		return;
+	dir("proc");
+	process(100, "rsync");	/* the waiter */
+	process(200, "gzip");	/* the pipe's other end */
+	process(300, "rsync");	/* the socketpair's */
+	process(400, "sshd");	/* the loopback TCP mirror's */
+	process(500, "cat");	/* holds the pipe's read end too */
+	link_fd(100, 3, "pipe:[5001]", O_WRONLY);	/* 100 writes */
+	link_fd(500, 0, "pipe:[5001]", O_WRONLY);	/* a second writer */
+	link_fd(200, 0, "pipe:[5001]", O_RDONLY);	/* 200 reads */
+	link_fd(100, 5, "socket:[6001]", O_RDWR);
+	link_fd(300, 7, "socket:[6002]", O_RDWR);
+	link_fd(100, 8, "socket:[7001]", O_RDWR);
+	link_fd(400, 3, "socket:[7002]", O_RDWR);
+	link_fd(100, 9, "socket:[7003]", O_RDWR);
+	link_fd(100, 10, "socket:[7004]", O_RDWR);
+	link_fd(100, 11, "socket:[7005]", O_RDWR);
+	link_fd(100, 12, "socket:[7006]", O_RDWR);
+	link_fd(100, 13, "socket:[9999]", O_RDWR);	/* nobody knows it */
+	link_fd(100, 14, "/tmp/some/fifo", O_RDONLY);
+	put("proc/100/net/tcp", tcp);
+	put("proc/100/net/tcp6", tcp6);
+	put("proc/100/net/fib_trie", fib);
+	put("proc/100/net/if_inet6", if6);
+	put("proc/100/net/route", route);
+}
+
+static void test_parsers(void)
+{
+	struct waitpeer_inet s, m;
+	unsigned long ino = 0;
+	uint32_t local[8];
+	char name[16] = "", text[64];
+	uint8_t a6[16];
+	struct in_addr a4;
+
+	EQ_INT(waitpeer_link("pipe:[5001]", &ino), 'p', "link: a pipe");
+	EQ_INT((int)ino, 5001, "... its inode");
+	EQ_INT(waitpeer_link("socket:[77]", &ino), 's', "link: a socket");
+	EQ_INT(waitpeer_link("/dev/null", &ino), 0, "link: a path is neither");
+	EQ_INT(waitpeer_link("pipe:[12", &ino), 0, "link: cut short");
+	EQ_INT(waitpeer_inet_line(strchr(tcp, '\n') + 1, 0, &s), 0, "tcp line parsed");
+	waitpeer_format(s.laddr, s.lport, text, sizeof(text));
+	EQ_STR(text, "127.0.0.1:40000", "... its local address");
+	waitpeer_format(s.raddr, s.rport, text, sizeof(text));
+	EQ_STR(text, "127.0.0.1:5000", "... its remote");
+	OK(s.ino == 7001 && s.state == 1, "... its inode and state");
+	OK(waitpeer_loopback(s.raddr), "127.0.0.1 is loopback");
+	EQ_INT(waitpeer_inet_line(tcp, 0, &s), -1, "the header is not a socket");
+	EQ_INT(waitpeer_inet_line("  0: 0100007F:9C40 garbage", 0, &s), -1,
+	       "a damaged line is refused");
+	EQ_INT(waitpeer_inet_line(strchr(tcp6, '\n') + 1, 1, &s), 0, "tcp6 line parsed");
+	waitpeer_format(s.raddr, s.rport, text, sizeof(text));
+	EQ_STR(text, "[2001:db8::9]:22", "... as [ADDR]:PORT");
+	OK(!waitpeer_loopback(s.raddr), "2001:db8::9 is not loopback");
+	/* the mirror: ports swapped */
+	{
+		const char *l1 = strchr(tcp, '\n') + 1, *l2 = strchr(l1, '\n') + 1;
+
+		waitpeer_inet_line(l1, 0, &s);
+		waitpeer_inet_line(l2, 0, &m);
+		EQ_INT(waitpeer_is_mirror(&m, &s, 0), 2, "the loopback pair mirror each other");
+		EQ_INT(waitpeer_is_mirror(&s, &s, 0), 0, "a socket is not its own mirror");
+	}
+	/* UDP: a receiver bound to the port, never connected */
+	memset(&m, 0, sizeof(m));
+	m.lport = 5000;
+	m.laddr[10] = m.laddr[11] = 0xff;
+	m.raddr[10] = m.raddr[11] = 0xff;
+	EQ_INT(waitpeer_is_mirror(&m, &s, 1), 1, "udp: a receiver bound to any address will do");
+	EQ_INT(waitpeer_is_mirror(&m, &s, 0), 0, "... not for tcp");
+
+	EQ_INT((int)waitpeer_fib_local(fib, local, 8), 2, "fib_trie: two own addresses");
+	inet_pton(AF_INET, "10.0.0.5", &a4);
+	OK(local[0] == a4.s_addr, "... 10.0.0.5 first");
+	inet_pton(AF_INET6, "2001:db8::5", a6);
+	OK(waitpeer_inet6_local(if6, a6, name, sizeof(name)), "if_inet6: an own address");
+	EQ_STR(name, "eth0", "... on eth0");
+	inet_pton(AF_INET6, "2001:db8::9", a6);
+	OK(!waitpeer_inet6_local(if6, a6, NULL, 0), "if_inet6: not ours");
+	inet_pton(AF_INET, "192.0.2.7", &a4);
+	EQ_INT(waitpeer_route(route, a4.s_addr, name, sizeof(name)), 0, "route found");
+	EQ_STR(name, "veth9", "route: the longest prefix (veth9's /24, not the default)");
+	inet_pton(AF_INET, "8.8.8.8", &a4);
+	waitpeer_route(route, a4.s_addr, name, sizeof(name));
+	EQ_STR(name, "eth0", "route: the default");
+}
+
+/* A sock_diag reply as the kernel sends it: two sockets with peers,
+ * one without, then NLMSG_DONE. */
+static size_t diag_reply(char *buf, size_t n)
+{
+	const unsigned long ino[3] = { 6001, 6002, 6100 }, peer[3] = { 6002, 6001, 0 };
+	size_t len = 0;
+
+	memset(buf, 0, n);
+	for (int i = 0; i < 3; i++) {
+		struct nlmsghdr *h = (struct nlmsghdr *)(buf + len);
+		struct unix_diag_msg *m = NLMSG_DATA(h);
+		struct rtattr *a = (struct rtattr *)((char *)m + NLMSG_ALIGN(sizeof(*m)));
+		size_t plen = NLMSG_ALIGN(sizeof(*m));
+
+		m->udiag_family = AF_UNIX;
+		m->udiag_ino = (uint32_t)ino[i];
+		if (peer[i]) {
+			uint32_t p = (uint32_t)peer[i];
+
+			a->rta_type = UNIX_DIAG_PEER;
+			a->rta_len = RTA_LENGTH(sizeof(p));
+			memcpy(RTA_DATA(a), &p, sizeof(p));
+			plen += RTA_ALIGN(a->rta_len);
+		}
+		h->nlmsg_len = NLMSG_LENGTH(plen);
+		h->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+		len += NLMSG_ALIGN(h->nlmsg_len);
+	}
+	{
+		struct nlmsghdr *h = (struct nlmsghdr *)(buf + len);
+
+		h->nlmsg_len = NLMSG_LENGTH(sizeof(int));
+		h->nlmsg_type = NLMSG_DONE;
+		len += NLMSG_ALIGN(h->nlmsg_len);
+	}
+	return len;
+}
+
+static void test_diag(void)
+{
+	char buf[1024];
+	size_t len = diag_reply(buf, sizeof(buf)), n = 0;
+	struct waitpeer_pair pairs[4];
+
+	EQ_INT(waitpeer_unix_diag(buf, len, pairs, &n, 4), 1, "sock_diag: read to NLMSG_DONE");
+	EQ_INT((int)n, 2, "... two sockets with a peer");
+	OK(n == 2 && pairs[0].ino == 6001 && pairs[0].peer == 6002 &&
+	   pairs[1].ino == 6002 && pairs[1].peer == 6001, "... each with its peer");
+	n = 0;
+	EQ_INT(waitpeer_unix_diag(buf, len / 2, pairs, &n, 4), 0,
+	       "a reply cut short: more to come");
+	n = 0;
+	EQ_INT(waitpeer_unix_diag(buf, len, pairs, &n, 1), 1, "room for one: no overflow");
+	EQ_INT((int)n, 1, "... one kept");
+}
+
+static int resolve(struct waitpeer *p, int fd, int dir, double now,
+		   struct waitpeer_edge *e)
+{
+	memset(e, 0, sizeof(*e));
+	return waitpeer_resolve(p, 100, 100, fd, NULL, dir, now, e);
+}
+
+static void test_resolve(void)
+{
+	char path[128];
+	int procfd;
+	struct waitpeer *p;
+	struct waitpeer_edge e;
+	unsigned scans, reads;
+
+	snprintf(path, sizeof(path), "%s/proc", root);
+	procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	p = procfd >= 0 ? waitpeer_open(procfd, 0) : NULL;
+	OK(p != NULL, "resolver on the fake /proc");
+	if (!p)
+		return;
+	waitpeer_add_unix(p, 6001, 6002);
+
+	OK(resolve(p, 3, PEER_OUT, 10.0, &e) && e.kind == PEER_PIPE, "a pipe written to: pipe");
+	EQ_INT(e.peer_pid, 200, "... its reader is the peer (the other writer is not)");
+	EQ_STR(e.peer_comm, "gzip", "... named");
+	EQ_STR(e.comm, "rsync", "... the waiter named");
+	EQ_INT(e.dir, PEER_OUT, "... out: the peer is downstream");
+	waitpeer_stats(p, &scans, &reads);
+	EQ_INT((int)scans, 1, "the fd tables scanned once for it");
+
+	OK(resolve(p, 5, PEER_IN, 10.1, &e) && e.kind == PEER_UNIX, "a socketpair: unix");
+	EQ_INT(e.peer_pid, 300, "... the process holding the peer inode");
+	OK(!e.local[0] && !e.remote[0], "... no addresses");
+
+	OK(resolve(p, 8, PEER_IN, 10.2, &e) && e.kind == PEER_TCP, "loopback TCP: tcp");
+	EQ_INT(e.peer_pid, 400, "... the mirror's holder");
+	EQ_STR(e.peer_comm, "sshd", "... named");
+	EQ_STR(e.local, "127.0.0.1:40000", "... local address");
+	EQ_STR(e.remote, "127.0.0.1:5000", "... remote");
+
+	OK(resolve(p, 9, PEER_OUT, 10.3, &e) && e.kind == PEER_NET, "TCP to another host: net");
+	EQ_INT(e.peer_pid, 0, "... no peer process");
+	EQ_STR(e.peer_comm, "veth9", "... the interface toward it");
+
+	OK(resolve(p, 10, PEER_IN, 10.4, &e) && e.kind == PEER_TCP,
+	   "TCP to an own address, mirror unseen: still local (tcp)");
+	EQ_INT(e.peer_pid, 0, "... its process unknown");
+
+	OK(resolve(p, 12, PEER_IN, 10.5, &e) && e.kind == PEER_NET, "TCP over IPv6 to another host: net");
+	EQ_STR(e.peer_comm, "eth0", "... the interface holding the local address");
+
+	EQ_INT(resolve(p, 11, PEER_IN, 10.6, &e), 0, "a listener: no far end told");
+	EQ_INT(resolve(p, 14, PEER_IN, 10.6, &e), 0, "a FIFO by path: not looked for");
+
+	waitpeer_stats(p, &scans, &reads);
+	EQ_INT((int)scans, 1, "known inodes: no scan again");
+	EQ_INT(resolve(p, 13, PEER_IN, 10.7, &e), 0, "an inode nobody knows: not told");
+	waitpeer_stats(p, &scans, &reads);
+	EQ_INT((int)scans, 1, "... no fd scan for it (not a pipe, not a known socket)");
+	{
+		unsigned r0 = reads;
+
+		resolve(p, 13, PEER_IN, 10.8, &e);
+		waitpeer_stats(p, &scans, &reads);
+		EQ_INT((int)(reads - r0), 0, "... asked again: the cached answer, no read");
+	}
+	/* the pipe's reader changes: a new holder appears, and the answer
+	 * is kept WAITPEER_KEEP_SEC, then looked for again */
+	link_fd(500, 9, "pipe:[5002]", O_RDONLY);
+	link_fd(100, 20, "pipe:[5002]", O_WRONLY);
+	OK(resolve(p, 20, PEER_OUT, 10.9, &e) && e.peer_pid == 0,
+	   "a pipe seen after the scan, within a second of it: peer not yet known");
+	waitpeer_stats(p, &scans, &reads);
+	EQ_INT((int)scans, 1, "... no second scan within the second");
+	OK(resolve(p, 20, PEER_OUT, 10.9 + WAITPEER_KEEP_SEC, &e) && e.peer_pid == 500,
+	   "looked up again after the answer expired: found");
+	waitpeer_stats(p, &scans, &reads);
+	EQ_INT((int)scans, 2, "... one more scan");
+	waitpeer_close(p);
+	close(procfd);
+}
+
+static void test_file(void)
+{
+	struct waitpeer_edge keys[4];
+	double sec[4] = { 1.5, 0.5, 2.5, 0 };
+	struct waitedge_row *rows = NULL, *back = NULL;
+	long n;
+	size_t len, bad = 9;
+	char buf[2048], name[64];
+
+	memset(keys, 0, sizeof(keys));
+	for (int i = 0; i < 4; i++) {
+		keys[i].pid = 100;
+		strcpy(keys[i].comm, "rsync");
+		keys[i].kind = PEER_TCP;
+		keys[i].dir = PEER_IN;
+		keys[i].peer_pid = 400;
+		strcpy(keys[i].peer_comm, "sshd");
+		snprintf(keys[i].local, sizeof(keys[i].local), "127.0.0.1:%d", 40000 + i);
+		strcpy(keys[i].remote, "127.0.0.1:22");
+	}
+	strcpy(keys[0].peer_comm, "sh");	/* before it exec'ed sshd */
+	keys[2].kind = PEER_NET;
+	keys[2].peer_pid = 0;
+	strcpy(keys[2].peer_comm, "eth0");
+	strcpy(keys[2].remote, "[2001:db8::9]:22");
+	n = waitedges_rows(sec, 4, keys, 4, &rows);
+	EQ_INT((int)n, 2, "rows: two sockets to one peer summed, the net one apart");
+	OK(n == 2 && rows[0].e.kind == PEER_NET && rows[0].seconds == 2.5,
+	   "... the busiest first");
+	OK(n == 2 && rows[1].seconds == 2.0 && !strcmp(rows[1].e.local, "127.0.0.1:40000"),
+	   "... 1.5 + 0.5 s, shown with the busier socket's addresses");
+	OK(n == 2 && !strcmp(rows[1].e.peer_comm, "sshd"),
+	   "... the peer by its pid, named as last seen (sh exec'ed sshd)");
+	len = waitedges_format(rows, (size_t)n, buf, sizeof(buf));
+	OK(len < sizeof(buf) &&
+	   !strncmp(buf, "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n", 63),
+	   "the file's header");
+	OK(strstr(buf, "\n100\trsync\tin\ttcp\t400\tsshd\t127.0.0.1:40000\t127.0.0.1:22\t2.000\t0\n") != NULL,
+	   "a tcp row");
+	OK(strstr(buf, "\n100\trsync\tin\tnet\t0\teth0\t127.0.0.1:40002\t[2001:db8::9]:22\t2.500\t0\n") != NULL,
+	   "a net row: the interface as peer_comm");
+	snprintf(buf + len, sizeof(buf) - len,
+		 "1\tx\tsideways\tpipe\t0\t-\t-\t-\t1.000\t0\n"
+		 "2\tcat\tout\tpipe\t0\t-\t-\t-\t0.250\t0");
+	EQ_INT((int)waitedges_parse(buf, strlen(buf), &back, &bad), 3,
+	       "parsed back, an unended last line too");
+	EQ_INT((int)bad, 1, "... a bad direction counted");
+	OK(back && back[2].e.pid == 2 && back[2].e.kind == PEER_PIPE &&
+	   back[2].e.dir == PEER_OUT && back[2].e.peer_comm[0] == '\0' &&
+	   back[2].seconds == 0.25, "... '-' read as unknown");
+	free(back);
+	EQ_INT((int)waitedges_parse("tid\tx\n", 6, &back, NULL), -1, "not our header: refused");
+	EQ_INT(waitedges_name("waits-rs-2.tsv", name, sizeof(name)), 0, "the file's name");
+	EQ_STR(name, "edges-rs-2.tsv", "... from the waits file's");
+	EQ_INT(waitedges_name("figures-rs.tsv", name, sizeof(name)), -1, "... only from a waits file");
+	free(rows);
+	free(back);
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	make_root();
+	test_parsers();
+	test_diag();
+	test_resolve();
+	test_file();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (root[0] && system(cmd) != 0)
+		printf("# could not remove %s\n", root);
+	return done_testing();
+}

@@ -1,0 +1,227 @@
+/*
+ * waitedges.c - edges-LABEL.tsv (waitedges.h).
+ */
+#define _GNU_SOURCE
+#include "waitedges.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+#define HEADER "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote" \
+	"\tseconds\tbytes\n"
+
+int waitedges_name(const char *waits_name, char *out, size_t n)
+{
+	if (strncmp(waits_name, "waits-", 6) ||
+	    (size_t)snprintf(out, n, "edges-%s", waits_name + 6) >= n)
+		return -1;
+	return 0;
+}
+
+/* The host part of "ADDR:PORT" or "[ADDR]:PORT" (length). */
+static size_t host_len(const char *a)
+{
+	const char *c = strrchr(a, ':');
+
+	return c ? (size_t)(c - a) : strlen(a);
+}
+
+/* Rows a and b are one row of the file (see the header). */
+static int same_row(const struct waitpeer_edge *a, const struct waitpeer_edge *b)
+{
+	/* a known peer is its pid whatever it was named when seen (a shell
+	 * that exec'ed gzip); an unknown one, or an interface, its name */
+	if (a->pid != b->pid || a->dir != b->dir || a->kind != b->kind ||
+	    a->peer_pid != b->peer_pid ||
+	    (!a->peer_pid && strcmp(a->peer_comm, b->peer_comm)))
+		return 0;
+	if (a->kind != PEER_NET)
+		return 1;
+	return host_len(a->remote) == host_len(b->remote) &&
+	       !strncmp(a->remote, b->remote, host_len(a->remote));
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+	const struct waitedge_row *a = x, *b = y;
+
+	if (a->e.pid != b->e.pid)
+		return (a->e.pid > b->e.pid) - (a->e.pid < b->e.pid);
+	return (a->seconds < b->seconds) - (a->seconds > b->seconds);
+}
+
+long waitedges_rows(const double *sec, size_t nsec,
+		    const struct waitpeer_edge *keys, size_t nkeys,
+		    struct waitedge_row **rows)
+{
+	size_t n = 0, cap = 0;
+	double *best = NULL;	/* the seconds of each row's shown socket */
+	size_t capbest = 0;
+
+	*rows = NULL;
+	for (size_t id = 0; id < nsec && id < nkeys; id++) {
+		size_t r;
+
+		if (!(sec[id] > 0))
+			continue;
+		for (r = 0; r < n && !same_row(&(*rows)[r].e, &keys[id]); r++)
+			;
+		if (r == n) {
+			if (util_grow(rows, &cap, n + 1, sizeof(**rows)) < 0 ||
+			    util_grow(&best, &capbest, n + 1, sizeof(*best)) < 0) {
+				free(*rows);
+				free(best);
+				*rows = NULL;
+				return -1;
+			}
+			memset(&(*rows)[n], 0, sizeof(**rows));
+			(*rows)[n].e = keys[id];
+			best[n++] = 0;
+		}
+		(*rows)[r].seconds += sec[id];
+		if (sec[id] > best[r]) {	/* the busiest socket's ends */
+			best[r] = sec[id];
+			memcpy((*rows)[r].e.local, keys[id].local,
+			       sizeof(keys[id].local));
+			memcpy((*rows)[r].e.remote, keys[id].remote,
+			       sizeof(keys[id].remote));
+		}
+		/* the names as last seen (ids grow with time) */
+		memcpy((*rows)[r].e.comm, keys[id].comm, sizeof(keys[id].comm));
+		memcpy((*rows)[r].e.peer_comm, keys[id].peer_comm,
+		       sizeof(keys[id].peer_comm));
+	}
+	free(best);
+	if (n > 1)
+		qsort(*rows, n, sizeof(**rows), cmp_row);
+	return (long)n;
+}
+
+static const char *dash(const char *s)
+{
+	return s[0] ? s : "-";
+}
+
+size_t waitedges_format(const struct waitedge_row *rows, size_t n, char *buf,
+			size_t len)
+{
+	size_t out = 0;
+	int full = len == 0;
+	char line[512];
+
+	for (size_t i = 0; i <= n; i++) {
+		int w;
+
+		if (i == 0) {
+			w = snprintf(line, sizeof(line), "%s", HEADER);
+		} else {
+			const struct waitpeer_edge *e = &rows[i - 1].e;
+
+			w = snprintf(line, sizeof(line),
+				     "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.3f\t%llu\n",
+				     (int)e->pid, dash(e->comm),
+				     e->dir == PEER_OUT ? "out" : "in",
+				     waitpeer_kind_name(e->kind), (int)e->peer_pid,
+				     dash(e->peer_comm), dash(e->local),
+				     dash(e->remote), rows[i - 1].seconds,
+				     (unsigned long long)rows[i - 1].bytes);
+		}
+		if (w < 0)
+			continue;
+		if (!full && out + (size_t)w < len) {
+			memcpy(buf + out, line, (size_t)w + 1);
+		} else if (!full) {
+			buf[out] = '\0';
+			full = 1;
+		}
+		out += (size_t)w;
+	}
+	return out;
+}
+
+/* A field up to the next tab (or the end) into out[n] ("-" -> ""). */
+static const char *field(const char *p, char *out, size_t n)
+{
+	size_t l = strcspn(p, "\t");
+
+	if (l >= n)
+		return NULL;
+	memcpy(out, p, l);
+	out[l] = '\0';
+	if (!strcmp(out, "-"))
+		out[0] = '\0';
+	return p[l] == '\t' ? p + l + 1 : p + l;
+}
+
+static int parse_row(const char *line, size_t len, struct waitedge_row *r)
+{
+	char buf[512], dir[8], kind[8], num[32], *end;
+	const char *p = buf;
+	long pid, peer;
+	unsigned long long bytes;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	memset(r, 0, sizeof(*r));
+	if (!(p = field(p, num, sizeof(num))) || (pid = strtol(num, &end, 10)) <= 0 ||
+	    *end || !(p = field(p, r->e.comm, sizeof(r->e.comm))) ||
+	    !(p = field(p, dir, sizeof(dir))) || !(p = field(p, kind, sizeof(kind))) ||
+	    !(p = field(p, num, sizeof(num))))
+		return -1;
+	peer = strtol(num, &end, 10);
+	if (*end || peer < 0 || (strcmp(dir, "in") && strcmp(dir, "out")))
+		return -1;
+	r->e.kind = waitpeer_kind_of(kind);
+	if (r->e.kind == PEER_NKIND || r->e.kind == PEER_NONE ||
+	    !(p = field(p, r->e.peer_comm, sizeof(r->e.peer_comm))) ||
+	    !(p = field(p, r->e.local, sizeof(r->e.local))) ||
+	    !(p = field(p, r->e.remote, sizeof(r->e.remote))) ||
+	    !(p = field(p, num, sizeof(num))))
+		return -1;
+	r->seconds = strtod(num, &end);
+	if (*end || !isfinite(r->seconds) || r->seconds < 0 ||
+	    sscanf(p, "%llu", &bytes) != 1 || strspn(p, "0123456789") != strlen(p))
+		return -1;
+	r->bytes = bytes;
+	r->e.pid = (pid_t)pid;
+	r->e.peer_pid = (pid_t)peer;
+	r->e.dir = dir[0] == 'o' ? PEER_OUT : PEER_IN;
+	return 0;
+}
+
+long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
+		     size_t *bad)
+{
+	size_t hl = strlen(HEADER), n = 0, cap = 0, nbad = 0;
+	const char *p = text + hl, *end = text + len;
+
+	*rows = NULL;
+	if (len < hl || memcmp(text, HEADER, hl))
+		return -1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = (size_t)((nl ? nl : end) - p);
+		struct waitedge_row r;
+
+		if (ll && parse_row(p, ll, &r) == 0) {
+			if (util_grow(rows, &cap, n + 1, sizeof(**rows)) < 0) {
+				free(*rows);
+				*rows = NULL;
+				return -1;
+			}
+			(*rows)[n++] = r;
+		} else if (ll) {
+			nbad++;
+		}
+		p += ll + 1;
+	}
+	if (bad)
+		*bad = nbad;
+	return (long)n;
+}

@@ -1,0 +1,56 @@
+/*
+ * waitedges.h - edges-LABEL.tsv: the seconds each process of a watched
+ * tree waited on another process (or on the network), written beside
+ * waits-LABEL.tsv by the same writer (issue 29, /work contract 2).
+ *
+ *   pid comm dir kind peer_pid peer_comm local remote seconds bytes
+ *
+ * One row per (pid, dir, kind, peer_pid) (peer_comm too when peer_pid
+ * is 0) and, for kind net, remote host: several sockets to one peer are
+ * summed (the row's local and remote are its busiest socket's, its names
+ * the last seen: a shell that exec'ed gzip is gzip). dir: in (waited for input: the
+ * peer is upstream) or out (waited to output: the peer is downstream).
+ * kind: pipe, unix, tcp, udp (a local process), net (another host: then
+ * peer_pid 0 and peer_comm the interface). peer_pid 0 and peer_comm "-"
+ * when not found; local and remote "-" but for tcp, udp and net. bytes:
+ * 0 (not measured yet). The file's name is the waits file's with its
+ * leading "waits-" replaced by "edges-" (waitedges_name); no file means
+ * no edges known (a log set of before issue 29).
+ */
+#ifndef PERFLOG_WAITEDGES_H
+#define PERFLOG_WAITEDGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "waitpeer.h"
+
+struct waitedge_row {
+	struct waitpeer_edge e;
+	double seconds;
+	uint64_t bytes;
+};
+
+/* "edges-X" for "waits-X" into out: 0, or -1 when name is not a waits
+ * file's or out is too small. */
+int waitedges_name(const char *waits_name, char *out, size_t n);
+
+/* The rows of sec[id] over keys[id] (ids past nkeys or with no second
+ * skipped), summed as above, sorted by pid then seconds (most first),
+ * into *rows (malloc'ed): their count, or -1 when out of memory. */
+long waitedges_rows(const double *sec, size_t nsec,
+		    const struct waitpeer_edge *keys, size_t nkeys,
+		    struct waitedge_row **rows);
+
+/* The file's text (header line first) of n rows; the length, cut at a
+ * line when len is too small (then the return is >= len, as snprintf). */
+size_t waitedges_format(const struct waitedge_row *rows, size_t n, char *buf,
+			size_t len);
+
+/* Read back waitedges_format's text into *rows (malloc'ed; lines that do
+ * not parse are skipped and counted in *bad when not NULL): the rows
+ * read, or -1 when the header is not the format's or out of memory. */
+long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
+		     size_t *bad);
+
+#endif

@@ -1,0 +1,699 @@
+/*
+ * waitpeer.c - the reads and the cache of waitpeer.h: which process
+ * holds an inode (every process's fd table, scanned at most once a
+ * WAITPEER_RESCAN_SEC and only for an inode not in the last scan), the
+ * AF_UNIX peers (one sock_diag dump, same rule), a network namespace's
+ * sockets and own addresses (its /proc/PID/net files, same rule), and
+ * the answers per (process, inode, direction) for WAITPEER_KEEP_SEC.
+ */
+#define _GNU_SOURCE
+#include "waitpeer.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/util.h"
+
+#define MAX_ANSWERS 65536	/* a table of twice that: cleared when full */
+#define MAX_NS 8
+#define MAX_LOCAL4 256
+#define MAX_HOLDERS 8
+
+struct owner {
+	unsigned long ino;
+	pid_t pid;
+	int fd;
+};
+
+struct inet_ent {
+	unsigned long ns;
+	int udp;
+	struct waitpeer_inet s;
+};
+
+struct nsinfo {
+	unsigned long ns;
+	double at;		/* when its tables were read */
+	uint32_t local4[MAX_LOCAL4];
+	size_t nlocal4;
+	char *if6, *route;	/* net/if_inet6, net/route texts */
+};
+
+struct answer {
+	int used;
+	pid_t tgid;
+	unsigned long ino;
+	int dir, ok;
+	double until;
+	struct waitpeer_edge e;
+};
+
+/* Command names read lately: a server's many connections are one
+ * process's, and its name is read once a WAITPEER_RESCAN_SEC. */
+#define NCOMM 64
+struct comm_ent {
+	pid_t pid;
+	double at;
+	char comm[16];
+};
+
+struct waitpeer {
+	int procfd, diag;
+	struct comm_ent comms[NCOMM];
+	struct owner *own;
+	size_t nown, capown;
+	double scanned;
+	struct waitpeer_pair *unx, *fixed;
+	size_t nunx, capunx, nfixed, capfixed;
+	double unix_at;
+	struct inet_ent *inet;
+	size_t ninet, capinet;
+	struct nsinfo ns[MAX_NS];
+	size_t nns;
+	struct answer *ans;	/* open addressing, cap a power of 2 */
+	size_t nans, capans;
+	unsigned scans, reads;
+};
+
+struct waitpeer *waitpeer_open(int procfd, int diag)
+{
+	struct waitpeer *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->procfd = procfd;
+	p->diag = diag;
+	p->scanned = p->unix_at = -1e9;
+	return p;
+}
+
+void waitpeer_close(struct waitpeer *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nns; i++) {
+		free(p->ns[i].if6);
+		free(p->ns[i].route);
+	}
+	free(p->own);
+	free(p->unx);
+	free(p->fixed);
+	free(p->inet);
+	free(p->ans);
+	free(p);
+}
+
+void waitpeer_stats(const struct waitpeer *p, unsigned *fd_scans,
+		    unsigned *sock_reads)
+{
+	*fd_scans = p->scans;
+	*sock_reads = p->reads;
+}
+
+int waitpeer_add_unix(struct waitpeer *p, unsigned long ino,
+		      unsigned long peer)
+{
+	if (util_grow(&p->fixed, &p->capfixed, p->nfixed + 2,
+		      sizeof(*p->fixed)) < 0)
+		return -1;
+	p->fixed[p->nfixed++] = (struct waitpeer_pair){ ino, peer };
+	p->fixed[p->nfixed++] = (struct waitpeer_pair){ peer, ino };
+	return 0;
+}
+
+/* A /proc file whole (malloc'ed, NUL-terminated), or NULL. */
+static char *read_all(int procfd, const char *rel)
+{
+	int fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	ssize_t r;
+
+	if (fd < 0)
+		return NULL;
+	do {
+		if (util_grow(&buf, &cap, len + 8192, 1) < 0) {
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r > 0)
+			len += (size_t)r;
+	} while (r > 0 || (r < 0 && errno == EINTR));
+	close(fd);
+	if (!buf)
+		return NULL;
+	buf[len] = '\0';
+	return buf;
+}
+
+static void read_comm(struct waitpeer *p, pid_t pid, double now,
+		      char comm[16])
+{
+	char rel[32], buf[64];
+	struct comm_ent *ce = &p->comms[(unsigned)pid % NCOMM];
+
+	if (ce->pid == pid && now - ce->at < WAITPEER_RESCAN_SEC) {
+		memcpy(comm, ce->comm, 16);
+		return;
+	}
+	comm[0] = '\0';
+	ce->pid = 0;
+	snprintf(rel, sizeof(rel), "%d/comm", (int)pid);
+	if (util_read_text_at(p->procfd, rel, buf, sizeof(buf)) <= 0)
+		return;
+	buf[strcspn(buf, "\n")] = '\0';
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 32 || *c == '\t')
+			*c = '?';
+	buf[15] = '\0';
+	memcpy(comm, buf, 16);
+	ce->pid = pid;
+	ce->at = now;
+	memcpy(ce->comm, comm, 16);
+}
+
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return (x->ino > y->ino) - (x->ino < y->ino);
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Every process's pipes and sockets: inode -> (pid, fd). */
+static void scan_fds(struct waitpeer *p, double now)
+{
+	int dfd = openat(p->procfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *e;
+
+	p->scanned = now;
+	p->scans++;
+	p->nown = 0;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char rel[64], link[64];
+		pid_t pid = (pid_t)atoi(e->d_name);
+		int ffd;
+		DIR *fdir;
+		struct dirent *f;
+
+		if (pid <= 0)
+			continue;
+		snprintf(rel, sizeof(rel), "%d/fd", (int)pid);
+		ffd = openat(p->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (ffd < 0 || !(fdir = fdopendir(ffd))) {
+			if (ffd >= 0)
+				close(ffd);
+			continue;
+		}
+		while ((f = readdir(fdir))) {
+			unsigned long ino;
+			ssize_t n;
+
+			if (f->d_name[0] == '.')
+				continue;
+			n = readlinkat(ffd, f->d_name, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			if (!waitpeer_link(link, &ino) ||
+			    util_grow(&p->own, &p->capown, p->nown + 1,
+				      sizeof(*p->own)) < 0)
+				continue;
+			p->own[p->nown++] = (struct owner){ ino, pid,
+							    atoi(f->d_name) };
+		}
+		closedir(fdir);
+	}
+	closedir(d);
+	qsort(p->own, p->nown, sizeof(*p->own), cmp_owner);
+}
+
+/* The first holder of ino in the table, or NULL. */
+static const struct owner *first_owner(const struct waitpeer *p,
+				       unsigned long ino, size_t *count)
+{
+	size_t lo = 0, hi = p->nown, k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->own[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < p->nown && p->own[k].ino == ino; k++)
+		;
+	*count = k - lo;
+	return k > lo ? &p->own[lo] : NULL;
+}
+
+/* The open flags' access mode of pid's fd, or -1. */
+static int acc_mode(int procfd, pid_t pid, int fd)
+{
+	char rel[64], buf[256], *f;
+
+	snprintf(rel, sizeof(rel), "%d/fdinfo/%d", (int)pid, fd);
+	if (util_read_text_at(procfd, rel, buf, sizeof(buf)) <= 0 ||
+	    !(f = strstr(buf, "flags:")))
+		return -1;
+	return (int)(strtoul(f + 6, NULL, 8) & 3);
+}
+
+/* The process holding ino other than tgid (any other holder's end will
+ * do for a socket; for a pipe, want: the access mode of the end we look
+ * for, O_WRONLY feeding a reader, O_RDONLY draining a writer, -1 any).
+ * Scans the fd tables again when nobody else holds it and the last scan
+ * is old enough. 0 when not found. */
+static pid_t holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
+		    int want, double now)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = 0, seen = 0;
+		const struct owner *o = first_owner(p, ino, &n);
+		pid_t first = 0, self = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (o[i].pid == tgid) {
+				self = tgid;
+				continue;
+			}
+			if (!first)
+				first = o[i].pid;
+			if (want < 0 || seen++ >= MAX_HOLDERS)
+				break;
+			if (acc_mode(p->procfd, o[i].pid, o[i].fd) == want)
+				return o[i].pid;
+		}
+		if (first)
+			return first;
+		/* known to the last scan (held by the waiter alone: a
+		 * socketpair kept by one process): no scan again for it */
+		if (n || pass || now - p->scanned < WAITPEER_RESCAN_SEC)
+			return self;
+		scan_fds(p, now);
+	}
+	return 0;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct waitpeer_pair *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/* One sock_diag dump of the AF_UNIX sockets with their peers. */
+static void dump_unix(struct waitpeer *p, double now)
+{
+	struct {
+		struct nlmsghdr h;
+		struct unix_diag_req r;
+	} req = {
+		.h = { .nlmsg_len = sizeof(req), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = AF_UNIX, .udiag_states = ~0U,
+		       .udiag_show = UDIAG_SHOW_PEER },
+	};
+	char buf[32768];
+	int s, done = 0;
+	struct timeval tv = { 0, 200000 };
+
+	p->unix_at = now;
+	p->nunx = 0;
+	if (!p->diag)
+		return;
+	s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (s < 0)
+		return;
+	/* the kernel answers at once; the bound is against a surprise */
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (send(s, &req, sizeof(req), 0) == (ssize_t)sizeof(req)) {
+		while (!done) {
+			ssize_t r = recv(s, buf, sizeof(buf), 0);
+
+			if (r <= 0 || util_grow(&p->unx, &p->capunx,
+						p->nunx + (size_t)r / 16 + 1,
+						sizeof(*p->unx)) < 0)
+				break;
+			done = waitpeer_unix_diag(buf, (size_t)r, p->unx,
+						  &p->nunx, p->capunx);
+		}
+	}
+	close(s);
+	p->reads++;
+	qsort(p->unx, p->nunx, sizeof(*p->unx), cmp_pair);
+}
+
+/* The peer of ino in the dump (sorted by inode) or the fixed pairs. */
+static int unix_known(const struct waitpeer *p, unsigned long ino,
+		      unsigned long *peer)
+{
+	size_t lo = 0, hi = p->nunx;
+
+	for (size_t i = 0; i < p->nfixed; i++)
+		if (p->fixed[i].ino == ino) {
+			*peer = p->fixed[i].peer;
+			return 1;
+		}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->unx[mid].ino == ino) {
+			*peer = p->unx[mid].peer;
+			return 1;
+		}
+		if (p->unx[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The peer inode of an AF_UNIX socket: 1 (*peer 0 when unconnected),
+ * 0 when ino is not an AF_UNIX socket we know. */
+static int unix_peer(struct waitpeer *p, unsigned long ino, double now,
+		     unsigned long *peer)
+{
+	if (unix_known(p, ino, peer))
+		return 1;
+	if (now - p->unix_at < WAITPEER_RESCAN_SEC)
+		return 0;
+	dump_unix(p, now);
+	return unix_known(p, ino, peer);
+}
+
+/* The network namespace of tgid ("net:[N]"), 0 when unreadable (a
+ * fixture root without ns/). */
+static unsigned long netns_of(int procfd, pid_t tgid)
+{
+	char rel[32], link[64];
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%d/ns/net", (int)tgid);
+	n = readlinkat(procfd, rel, link, sizeof(link) - 1);
+	if (n <= 5)
+		return 0;
+	link[n] = '\0';
+	return strncmp(link, "net:[", 5) ? 0 : strtoul(link + 5, NULL, 10);
+}
+
+static struct nsinfo *ns_find(struct waitpeer *p, unsigned long ns)
+{
+	for (size_t i = 0; i < p->nns; i++)
+		if (p->ns[i].ns == ns)
+			return &p->ns[i];
+	return NULL;
+}
+
+/* Read the socket tables and own addresses of tgid's namespace ns. */
+static struct nsinfo *read_ns(struct waitpeer *p, pid_t tgid,
+			      unsigned long ns, double now)
+{
+	static const char *const tab[4] = { "tcp", "tcp6", "udp", "udp6" };
+	struct nsinfo *n = ns_find(p, ns);
+	size_t keep = 0;
+	char rel[64], *text;
+
+	if (!n) {
+		if (p->nns == MAX_NS) {	/* the oldest goes */
+			free(p->ns[0].if6);
+			free(p->ns[0].route);
+			memmove(&p->ns[0], &p->ns[1], (MAX_NS - 1) * sizeof(p->ns[0]));
+			p->nns--;
+		}
+		n = &p->ns[p->nns++];
+		memset(n, 0, sizeof(*n));
+		n->ns = ns;
+	}
+	n->at = now;
+	p->reads++;
+	for (size_t i = 0; i < p->ninet; i++)
+		if (p->inet[i].ns != ns)
+			p->inet[keep++] = p->inet[i];
+	p->ninet = keep;
+	for (int t = 0; t < 4; t++) {
+		snprintf(rel, sizeof(rel), "%d/net/%s", (int)tgid, tab[t]);
+		if (!(text = read_all(p->procfd, rel)))
+			continue;
+		for (char *l = text; l && *l;) {
+			char *nl = strchr(l, '\n');
+			struct inet_ent e = { .ns = ns, .udp = t >= 2 };
+
+			if (nl)
+				*nl = '\0';
+			if (waitpeer_inet_line(l, t & 1, &e.s) == 0 &&
+			    util_grow(&p->inet, &p->capinet, p->ninet + 1,
+				      sizeof(*p->inet)) == 0)
+				p->inet[p->ninet++] = e;
+			l = nl ? nl + 1 : NULL;
+		}
+		free(text);
+	}
+	snprintf(rel, sizeof(rel), "%d/net/fib_trie", (int)tgid);
+	text = read_all(p->procfd, rel);
+	n->nlocal4 = text ? waitpeer_fib_local(text, n->local4, MAX_LOCAL4) : 0;
+	free(text);
+	free(n->if6);
+	free(n->route);
+	snprintf(rel, sizeof(rel), "%d/net/if_inet6", (int)tgid);
+	n->if6 = read_all(p->procfd, rel);
+	snprintf(rel, sizeof(rel), "%d/net/route", (int)tgid);
+	n->route = read_all(p->procfd, rel);
+	return n;
+}
+
+static const struct inet_ent *inet_find(const struct waitpeer *p,
+					unsigned long ns, unsigned long ino)
+{
+	for (size_t i = 0; i < p->ninet; i++)
+		if (p->inet[i].ns == ns && p->inet[i].s.ino == ino)
+			return &p->inet[i];
+	return NULL;
+}
+
+static int own_address(const struct nsinfo *n, const uint8_t a[16])
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (!memcmp(a, mapped, 12)) {
+		uint32_t v;
+
+		memcpy(&v, a + 12, 4);
+		for (size_t i = 0; i < n->nlocal4; i++)
+			if (n->local4[i] == v)
+				return 1;
+		return 0;
+	}
+	return n->if6 && waitpeer_inet6_local(n->if6, a, NULL, 0);
+}
+
+/* The interface toward the remote (IPv4: the route's), or holding the
+ * local address (IPv6); "" when unknown. */
+static void interface(const struct nsinfo *n, const struct waitpeer_inet *s,
+		      char name[16])
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	name[0] = '\0';
+	if (!memcmp(s->raddr, mapped, 12)) {
+		uint32_t v;
+
+		memcpy(&v, s->raddr + 12, 4);
+		if (n->route && waitpeer_route(n->route, v, name, 16) < 0)
+			name[0] = '\0';
+	} else if (n->if6) {
+		waitpeer_inet6_local(n->if6, s->laddr, name, 16);
+	}
+}
+
+/* An inet socket's far end: 1 with e filled, 0 not an inet socket. */
+static int inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
+		     double now, struct waitpeer_edge *e)
+{
+	unsigned long ns = netns_of(p->procfd, tgid);
+	struct nsinfo *n = ns_find(p, ns);
+	const struct inet_ent *me = inet_find(p, ns, ino);
+	long m;
+
+	if (!me && (!n || now - n->at >= WAITPEER_RESCAN_SEC)) {
+		n = read_ns(p, tgid, ns, now);
+		me = inet_find(p, ns, ino);
+	}
+	/* a listener (accept) or an unconnected datagram socket has no far
+	 * end yet: not told */
+	if (!me || !n || me->s.rport == 0)
+		return 0;
+	waitpeer_format(me->s.laddr, me->s.lport, e->local, sizeof(e->local));
+	waitpeer_format(me->s.raddr, me->s.rport, e->remote, sizeof(e->remote));
+	m = -1;
+	for (size_t i = 0; i < p->ninet; i++) {	/* in its namespace only */
+		int k = p->inet[i].ns == ns && p->inet[i].udp == me->udp ?
+			waitpeer_is_mirror(&p->inet[i].s, &me->s, me->udp) : 0;
+
+		if (k == 2 || (k == 1 && m < 0))
+			m = (long)i;
+		if (k == 2)
+			break;
+	}
+	if (m >= 0 || waitpeer_loopback(me->s.raddr) ||
+	    own_address(n, me->s.raddr)) {
+		e->kind = me->udp ? PEER_UDP : PEER_TCP;
+		if (m >= 0 && p->inet[m].s.ino)
+			e->peer_pid = holder(p, p->inet[m].s.ino, tgid, -1, now);
+		return 1;
+	}
+	e->kind = PEER_NET;
+	interface(n, &me->s, e->peer_comm);
+	return 1;
+}
+
+static int resolve(struct waitpeer *p, pid_t tgid, char kind,
+		   unsigned long ino, int dir, double now,
+		   struct waitpeer_edge *e)
+{
+	unsigned long peer;
+
+	if (kind == 'p') {
+		e->kind = PEER_PIPE;
+		/* a reader waits on the writing end's holder and the
+		 * other way round */
+		e->peer_pid = holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
+				     O_RDONLY, now);
+		return 1;
+	}
+	/* an AF_UNIX socket of the last dump needs no socket table */
+	if (!unix_known(p, ino, &peer)) {
+		if (inet_peer(p, tgid, ino, now, e))
+			return 1;
+		if (!unix_peer(p, ino, now, &peer))
+			return 0;
+	}
+	e->kind = PEER_UNIX;
+	if (peer)
+		e->peer_pid = holder(p, peer, tgid, -1, now);
+	return 1;
+}
+
+static size_t ans_hash(pid_t tgid, unsigned long ino, int dir)
+{
+	uint64_t h = (uint64_t)ino * 0x9e3779b97f4a7c15ULL ^
+		((uint64_t)(uint32_t)tgid << 1 | (uint64_t)(dir & 1));
+
+	h ^= h >> 29;
+	return (size_t)(h * 0xbf58476d1ce4e5b9ULL >> 17);
+}
+
+/* The slot of (tgid, ino, dir): its answer, or the free slot for it.
+ * NULL when out of memory. Grows at half full; past MAX_ANSWERS the
+ * table starts again (the answers are only a cache). */
+static struct answer *ans_slot(struct waitpeer *p, pid_t tgid,
+			       unsigned long ino, int dir)
+{
+	struct answer *a;
+
+	if (p->nans * 2 >= p->capans) {
+		size_t cap = p->capans ? p->capans * 2 : 1024;
+		struct answer *old = p->ans;
+		size_t oldcap = p->capans;
+
+		if (cap > 2 * MAX_ANSWERS) {	/* full: start again */
+			memset(p->ans, 0, p->capans * sizeof(*p->ans));
+			p->nans = 0;
+			cap = p->capans;
+		} else {
+			if (!(p->ans = calloc(cap, sizeof(*p->ans)))) {
+				p->ans = old;
+				return NULL;
+			}
+			p->capans = cap;
+			p->nans = 0;
+			for (size_t i = 0; i < oldcap; i++)
+				if (old[i].used) {
+					size_t k = ans_hash(old[i].tgid, old[i].ino,
+							    old[i].dir) & (cap - 1);
+
+					while (p->ans[k].used)
+						k = (k + 1) & (cap - 1);
+					p->ans[k] = old[i];
+					p->nans++;
+				}
+			free(old);
+		}
+	}
+	for (size_t k = ans_hash(tgid, ino, dir) & (p->capans - 1);;
+	     k = (k + 1) & (p->capans - 1)) {
+		a = &p->ans[k];
+		if (!a->used || (a->tgid == tgid && a->ino == ino && a->dir == dir))
+			return a;
+	}
+}
+
+int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
+		     const char *link, int dir, double now,
+		     struct waitpeer_edge *out)
+{
+	char buf[256], rel[64];
+	unsigned long ino;
+	struct answer *a = NULL;
+	int kind;
+
+	if (!link) {
+		ssize_t n;
+
+		snprintf(rel, sizeof(rel), "%d/fd/%ld", (int)tid, fd);
+		n = readlinkat(p->procfd, rel, buf, sizeof(buf) - 1);
+		if (n < 0)
+			return 0;
+		buf[n] = '\0';
+		link = buf;
+	}
+	/* a FIFO is a path: a wait on a process too, its holder untold
+	 * (finding it would stat every path in every fd table) */
+	if (!(kind = waitpeer_link(link, &ino)))
+		return 0;
+	if (!(a = ans_slot(p, tgid, ino, dir)))
+		return 0;
+	if (a->used && now < a->until) {
+		*out = a->e;
+		return a->ok;
+	}
+	if (!a->used)
+		p->nans++;
+	memset(a, 0, sizeof(*a));
+	a->used = 1;
+	a->tgid = tgid;
+	a->ino = ino;
+	a->dir = dir;
+	a->until = now + WAITPEER_KEEP_SEC;
+	a->e.pid = tgid;
+	a->e.dir = dir;
+	a->ok = resolve(p, tgid, (char)kind, ino, dir, now, &a->e);
+	if (a->ok) {
+		read_comm(p, tgid, now, a->e.comm);
+		if (a->e.peer_pid)
+			read_comm(p, a->e.peer_pid, now, a->e.peer_comm);
+	}
+	*out = a->e;
+	return a->ok;
+}

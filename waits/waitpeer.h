@@ -1,0 +1,158 @@
+/*
+ * waitpeer.h - the process at the other end of a descriptor a thread
+ * waits on (issue 29): a wait on a pipe, a FIFO, an AF_UNIX socket or a
+ * TCP/UDP socket whose peer is this host is a wait on a PROCESS (class
+ * other, and an edge to it); only a TCP/UDP socket whose peer is another
+ * host is a network wait (then the edge names the interface).
+ *
+ * How the other end is found (as lsof, ss and CRIU do, STYLE 20):
+ *   pipe, FIFO  its inode (ROOT/proc/PID/fd/N reads "pipe:[INO]", a FIFO
+ *               a path: its inode from statx(DONT_SYNC)) in another
+ *               process's fd table; with several holders, the one whose
+ *               end (fdinfo flags) is the opposite of the waiter's
+ *   AF_UNIX     sock_diag (NETLINK_SOCK_DIAG, UDIAG_SHOW_PEER): the peer's
+ *               inode, then that inode in an fd table
+ *   TCP, UDP    the waiter's network namespace's ROOT/proc/PID/net/
+ *               {tcp,tcp6,udp,udp6}: the socket's addresses, then its
+ *               mirror (ports swapped) in the same table, then the
+ *               mirror's inode in an fd table. No mirror: local when the
+ *               remote address is loopback or one of the namespace's own
+ *               (net/fib_trie "host LOCAL", net/if_inet6), else another
+ *               host: kind net, the interface from net/route (IPv4, the
+ *               route toward the remote) or net/if_inet6 (IPv6, the local
+ *               address's).
+ * Cost: answers are cached per (process, inode, direction) for
+ * WAITPEER_KEEP_SEC; the fd tables of every process and the socket
+ * tables are read again at most once a WAITPEER_RESCAN_SEC, and only
+ * when an inode not in them is waited on. Nothing here follows a link
+ * into a file system (link texts, statx DONT_SYNC, /proc files only).
+ *
+ * The parsers are pure (the unit tests feed them crafted lines and
+ * netlink buffers); waitpeer_resolve does the reads below a root.
+ */
+#ifndef PERFLOG_WAITPEER_H
+#define PERFLOG_WAITPEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define WAITPEER_KEEP_SEC 5.0
+#define WAITPEER_RESCAN_SEC 1.0
+
+/* What the far end of a waited-on descriptor is (edges-LABEL.tsv kind). */
+enum peer_kind {
+	PEER_NONE,	/* not a pipe or socket, or not told */
+	PEER_PIPE,	/* pipe or FIFO */
+	PEER_UNIX,	/* AF_UNIX socket, socketpair or not */
+	PEER_TCP,	/* TCP to a process of this host */
+	PEER_UDP,	/* UDP to a process of this host */
+	PEER_NET,	/* TCP/UDP to another host */
+	PEER_NKIND
+};
+
+/* "-", "pipe", "unix", "tcp", "udp", "net" */
+const char *waitpeer_kind_name(enum peer_kind k);
+/* The kind of a name (as above), PEER_NKIND when none. */
+enum peer_kind waitpeer_kind_of(const char *name);
+
+enum { PEER_IN, PEER_OUT };	/* waited for input (upstream), output */
+
+/* One edge: a process's wait on another (or on the network). */
+struct waitpeer_edge {
+	pid_t pid;		/* the waiting process (tgid) */
+	char comm[16];
+	int dir;		/* PEER_IN, PEER_OUT */
+	enum peer_kind kind;
+	pid_t peer_pid;		/* 0: not found */
+	char peer_comm[16];	/* "" not found; the interface for net */
+	char local[48], remote[48];	/* ADDR:PORT, [ADDR6]:PORT, "" */
+};
+
+/* An inet socket as a /proc/net/{tcp,udp}{,6} line gives it. */
+struct waitpeer_inet {
+	int v6;			/* read from tcp6/udp6 */
+	uint8_t laddr[16], raddr[16];	/* network order, IPv4 as
+					 * ::ffff:A.B.C.D (so a dual-stack
+					 * socket's mirror compares equal) */
+	unsigned lport, rport;
+	unsigned state;		/* TCP state (10 LISTEN), UDP 7 */
+	unsigned long ino;
+};
+
+/* "pipe:[N]" -> 'p', "socket:[N]" -> 's' (*ino = N); 0 otherwise. */
+int waitpeer_link(const char *link, unsigned long *ino);
+
+/* One line of /proc/net/tcp (v6 0) or tcp6 (v6 1), udp alike: 0, or -1
+ * for the header or a line that does not parse. */
+int waitpeer_inet_line(const char *line, int v6, struct waitpeer_inet *out);
+
+/* Whether an address is loopback (::ffff:127.x.x.x, ::1). */
+int waitpeer_loopback(const uint8_t addr[16]);
+
+/* "A.B.C.D:P" (for ::ffff:A.B.C.D) or "[v6]:P". */
+void waitpeer_format(const uint8_t addr[16], unsigned port, char *out,
+		     size_t n);
+
+/* Whether m is s's mirror: 2 the exact one, 1 a UDP receiver bound to
+ * s's remote (or to any address) that never connected, 0 not. */
+int waitpeer_is_mirror(const struct waitpeer_inet *m,
+		       const struct waitpeer_inet *s, int udp);
+
+/* The mirror of s in tab[n] (its local is s's remote and the other way
+ * round; for UDP an unconnected socket bound to s's remote will do):
+ * its index, or -1. */
+long waitpeer_mirror(const struct waitpeer_inet *tab, size_t n,
+		     const struct waitpeer_inet *s, int udp);
+
+/* The IPv4 addresses of the namespace (fib_trie's "/32 host LOCAL"
+ * entries) into out[max] (network order); returns how many. */
+size_t waitpeer_fib_local(const char *text, uint32_t *out, size_t max);
+
+/* Whether the IPv6 address is in if_inet6's text; its interface's name
+ * into name (may be NULL) when it is. */
+int waitpeer_inet6_local(const char *text, const uint8_t addr[16],
+			 char *name, size_t n);
+
+/* The interface of /proc/net/route's longest prefix holding addr
+ * (network order): 0 with its name, -1 when no route does. */
+int waitpeer_route(const char *text, uint32_t addr, char *name, size_t n);
+
+/* A sock_diag reply (netlink messages of struct unix_diag_msg with
+ * UNIX_DIAG_PEER attributes) into pairs (ino, peer ino) appended to
+ * out[*n .. max): returns 1 at NLMSG_DONE, -1 at NLMSG_ERROR or a
+ * message that does not fit, 0 when more is to come. */
+struct waitpeer_pair {
+	unsigned long ino, peer;
+};
+int waitpeer_unix_diag(const void *buf, size_t len, struct waitpeer_pair *out,
+		       size_t *n, size_t max);
+
+struct waitpeer;
+
+/* The resolver reading below ROOT/proc (procfd: a directory descriptor
+ * of it, kept by the caller). diag: ask the kernel's sock_diag for
+ * AF_UNIX peers (0 in the fixture tests: no kernel behind them; a
+ * fixture's peers come from waitpeer_add_unix). */
+struct waitpeer *waitpeer_open(int procfd, int diag);
+void waitpeer_close(struct waitpeer *p);
+
+/* Unix socket pairs known without sock_diag (tests). */
+int waitpeer_add_unix(struct waitpeer *p, unsigned long ino,
+		      unsigned long peer);
+
+/* What the descriptor fd of thread tid (of process tgid) is connected
+ * to, at monotonic time now, waited on in direction dir: 1 with *out
+ * filled (kind PEER_NET for another host; any other kind is a wait on a
+ * local process), 0 when it is not a pipe or socket or cannot be told.
+ * link: the fd's link text when the caller has read it (else NULL). */
+int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
+		     const char *link, int dir, double now,
+		     struct waitpeer_edge *out);
+
+/* Fd tables scanned and socket tables read so far (for the bench and
+ * the tests of the rescan rule). */
+void waitpeer_stats(const struct waitpeer *p, unsigned *fd_scans,
+		    unsigned *sock_reads);
+
+#endif
