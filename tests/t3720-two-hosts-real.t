@@ -27,8 +27,10 @@
 #           ssh stage waiting on the network
 #   tar     tar -cf - DIR | ssh SERVER 'exec plcat > f' (cat under a name of
 #           its own), the same shaped link: network between both hosts
-# Each limit is far below what the machine does beside other load (a
-# loaded 2-CPU machine moves tens of MB/s through ssh), so it holds there.
+# Each limit is below what the machine does beside other load (ssh moved
+# 0.7-2 MB/s unshaped while others kept both CPUs busy; the disk and the
+# quota are throttles), so it holds there; marking the server is given
+# 20 s.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib-hosts.sh"
 . "$TOP/tests/lib-zoo.sh"
@@ -162,15 +164,27 @@ $PERFLOG report "$CLI_SET" --with "$SRV_SET" >"$ZOO_REPORT" 2>"$SCRATCH/report.e
 is "$?" 0 'report --with succeeds'
 [ -z "${ZOO_SHOW:-}" ] || sed 's/^/# /' "$ZOO_REPORT"
 
+# (known, issue 29: in three runs of six (two beside stress-ng) the
+# server's watch name=rsync kept only the first server rsync
+# (waits-sfsync.tsv: one thread, alive 0.2 s), not the receiver it forks,
+# which fsyncs: no server stage, and the verdict is the server's CPU,
+# 100% busy with other work)
+ZOO_TODO_WORD="the server's watch missed the forked receiver (3 runs of 6)" ZOO_TODO_STAGE=$ZOO_TODO_WORD
 [ -z "$slow" ] ||
 	zoo_real sfsync disk 'rsync|sfsync' "$SRV_NAME" 'disk [a-z0-9]+' "^Bottleneck: disk on $SRV_NAME"
+ZOO_TODO_WORD= ZOO_TODO_STAGE=
 if [ -n "$quota" ]; then
 	# the share of the receiver's periods (100 ms in which it was
 	# runnable) that the quota cut short, as the kernel counts them
 	kthr=$(echo "$pt0 $pt1" | awk '$3 > $1 { printf "%.1f\n", 100 * ($4 - $2) / ($3 - $1) }')
 	diag "squota: the kernel throttled ${kthr:-no} % of the receiver's periods"
 	if [ -n "$kthr" ] && awk -v k="$kthr" 'BEGIN { exit !(k >= 20) }'; then
+		# (known, issue 29: one run of two named the stage, "the
+		# stage plxzN (srvN) was runnable", the others the tree's
+		# "runnable but not running 95%")
+		ZOO_TODO_STAGE="the quota's verdict names the stage in one run of two"
 		zoo_real squota CPU "$XZ|squota" "$SRV_NAME" 'quota' "^Bottleneck: CPU quota on $SRV_NAME"
+		ZOO_TODO_STAGE=
 	else
 		skip "squota: throttled in only ${kthr:-?}% of its periods (the quota did not hold the receiver)"
 	fi
@@ -178,16 +192,17 @@ else
 	skip 'squota: not set up'
 fi
 if [ -n "$shaped" ]; then
-	# (known, issue 29: the verdict is the two-host one, "the client
-	# waited on its socket 79%", naming no stage, and the client's ssh
-	# shows other 48% (on rsync) over net 42%: its "waits on" is rsync)
-	ZOO_TODO_STAGE="the network verdict names no stage; ssh's waits on rsync outweigh the network's"
+	# (known, issue 29: the network verdict between two hosts is the
+	# two-host one, "the client waited on its socket 85%", and names no
+	# stage; ssh's own row waits on the network (or, in one run of three,
+	# on rsync: other 48% over net 42%))
+	ZOO_TODO_STAGE="the network verdict between two hosts names no stage"
 	zoo_real net network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
-	# (known, issue 29: the server's watch found no plcat (its end marker:
-	# watch.procs=0, waits.threads=0), yet the report says "the receiver
-	# ran on a CPU 100% of the time" there and prefers it to the client's
-	# ssh stage, 94% busy, 68% network)
-	ZOO_TODO_WORD="an empty server tree 'ran on a CPU 100%' and outweighs the ssh stage" ZOO_TODO_STAGE=$ZOO_TODO_WORD
+	# (known, issue 29, as net; and in five runs of six the server's
+	# watch found no plcat (its end marker: waits.threads=0), yet the
+	# report said "the receiver ran on a CPU 100% of the time" there and
+	# preferred it to the client's ssh stage, 94% busy, 68% network)
+	ZOO_TODO_WORD="an empty server tree 'ran on a CPU 100%' (5 runs of 6)"
 	zoo_real tar network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
 	ZOO_TODO_WORD= ZOO_TODO_STAGE=
 fi
