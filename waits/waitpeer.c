@@ -528,17 +528,40 @@ static void interface(const struct nsinfo *n, const struct waitpeer_inet *s,
 }
 
 /* An inet socket's far end: 1 with e filled, 0 not an inet socket. */
+/* The index of me's mirror in its namespace's table, or -1. */
+static long mirror_of(const struct waitpeer *p, const struct inet_ent *me)
+{
+	long m = -1;
+
+	for (size_t i = 0; i < p->ninet; i++) {
+		int k = p->inet[i].ns == me->ns && p->inet[i].udp == me->udp ?
+			waitpeer_is_mirror(&p->inet[i].s, &me->s, me->udp) : 0;
+
+		if (k == 2)
+			return (long)i;
+		if (k == 1 && m < 0)
+			m = (long)i;
+	}
+	return m;
+}
+
+/* An inet socket's far end: 1 with e filled, 0 not an inet socket. */
 static int inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
 		     double now, struct waitpeer_edge *e)
 {
 	unsigned long ns = netns_of(p->procfd, tgid);
 	struct nsinfo *n = ns_find(p, ns);
 	const struct inet_ent *me = inet_find(p, ns, ino);
-	long m;
+	long m = me ? mirror_of(p, me) : -1;
 
-	if (!me && (!n || now - n->at >= WAITPEER_RESCAN_SEC)) {
+	/* read again (at most once a second) for a socket not in the
+	 * table, or whose mirror is not, or has no inode yet (a connection
+	 * the server had not accepted when the table was read) */
+	if ((!me || m < 0 || !p->inet[m].s.ino) &&
+	    (!n || now - n->at >= WAITPEER_RESCAN_SEC)) {
 		n = read_ns(p, tgid, ns, now);
 		me = inet_find(p, ns, ino);
+		m = me ? mirror_of(p, me) : -1;
 	}
 	/* a listener (accept) or an unconnected datagram socket has no far
 	 * end yet: not told */
@@ -546,16 +569,6 @@ static int inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
 		return 0;
 	waitpeer_format(me->s.laddr, me->s.lport, e->local, sizeof(e->local));
 	waitpeer_format(me->s.raddr, me->s.rport, e->remote, sizeof(e->remote));
-	m = -1;
-	for (size_t i = 0; i < p->ninet; i++) {	/* in its namespace only */
-		int k = p->inet[i].ns == ns && p->inet[i].udp == me->udp ?
-			waitpeer_is_mirror(&p->inet[i].s, &me->s, me->udp) : 0;
-
-		if (k == 2 || (k == 1 && m < 0))
-			m = (long)i;
-		if (k == 2)
-			break;
-	}
 	if (m >= 0 || waitpeer_loopback(me->s.raddr) ||
 	    own_address(n, me->s.raddr)) {
 		e->kind = me->udp ? PEER_UDP : PEER_TCP;
@@ -689,6 +702,10 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	a->e.pid = tgid;
 	a->e.dir = dir;
 	a->ok = resolve(p, tgid, (char)kind, ino, dir, now, &a->e);
+	/* a local far end whose process was not found yet (a connection
+	 * accepted after the last scan) is looked for again sooner */
+	if (!a->ok || (a->e.kind != PEER_NET && !a->e.peer_pid))
+		a->until = now + WAITPEER_RESCAN_SEC;
 	if (a->ok) {
 		read_comm(p, tgid, now, a->e.comm);
 		if (a->e.peer_pid)

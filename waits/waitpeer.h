@@ -22,7 +22,8 @@
  *               route toward the remote) or net/if_inet6 (IPv6, the local
  *               address's).
  * Cost: answers are cached per (process, inode, direction) for
- * WAITPEER_KEEP_SEC; the fd tables of every process and the socket
+ * WAITPEER_KEEP_SEC (WAITPEER_RESCAN_SEC when the far end's process was
+ * not found); the fd tables of every process and the socket
  * tables are read again at most once a WAITPEER_RESCAN_SEC, and only
  * when an inode not in them is waited on. Nothing here follows a link
  * into a file system (link texts, statx DONT_SYNC, /proc files only).

@@ -335,8 +335,8 @@ static void test_resolve(void)
 	   "a pipe seen after the scan, within a second of it: peer not yet known");
 	waitpeer_stats(p, &scans, &reads);
 	EQ_INT((int)scans, 1, "... no second scan within the second");
-	OK(resolve(p, 20, PEER_OUT, 10.9 + WAITPEER_KEEP_SEC, &e) && e.peer_pid == 500,
-	   "looked up again after the answer expired: found");
+	OK(resolve(p, 20, PEER_OUT, 10.9 + WAITPEER_RESCAN_SEC, &e) && e.peer_pid == 500,
+	   "an answer without its process kept only a second: found then");
 	waitpeer_stats(p, &scans, &reads);
 	EQ_INT((int)scans, 2, "... one more scan");
 	waitpeer_close(p);
