@@ -99,24 +99,9 @@ ZOO_DISAGREE=
 zoo_real restic CPU 'restic' "$HOST" 'CPU|cpu|running'
 ZOO_ONE=
 for s in 1m1k 10m10k 25m100k 50m10m; do
-	# (known, issue 29: the 10 MB set's server waits on its loopback
-	# socket as network (18-21%, and no edge in edges-50m10m-server.tsv);
-	# its stage is 100% busy, disk 47% its own resource, yet in three
-	# runs of four the verdict was the tree's "CPU: the client ran on a
-	# CPU 84%" where the table has the client running 32%)
-	if [ $s = 50m10m ]; then
-		ZOO_TODO_WORD="the verdict is the tree's CPU, not the busiest stage's disk (3 runs of 4)" ZOO_TODO_STAGE=$ZOO_TODO_WORD
-	fi
 	zoo_real "$s" disk "$s-server" "$HOST" 'disk [a-z0-9]+'
-	ZOO_TODO_WORD= ZOO_TODO_STAGE=
 	zoo_local "$s"
 done
-# (known, issue 29: the workload's clients' sends to their servers over
-# 127.0.0.1 are classed network: edges-demo.tsv has their tcp edges at
-# 0.03-0.37 s while the table shows them 52-78% "network lo")
-ZOO_TODO_WORD="loopback sends classed network" ZOO_TODO_STAGE=$ZOO_TODO_WORD
 zoo_real demo disk 'perflog|[0-9mk]+-server' "$HOST" 'disk [a-z0-9]+'
-TAP_TODO=$ZOO_TODO_WORD
 zoo_local demo
-TAP_TODO= ZOO_TODO_WORD= ZOO_TODO_STAGE=
 done_testing
