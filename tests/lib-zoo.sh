@@ -162,8 +162,9 @@ zoo_logged() {
 #                                they truly differ). With ZOO_ONE=1 the
 #                                client is one process: one stage, whose
 #                                verdict is the tree's, with no table.
-#                                ZOO_TODO_WORD=WHY, ZOO_TODO_STAGE=WHY: the
-#                                word and host, or the stage's checks, are
+#                                ZOO_TODO_WORD=WHY, ZOO_TODO_STAGE=WHY,
+#                                ZOO_TODO_FIGS=WHY: the word and host, the
+#                                stage's checks, or the figures' check are
 #                                TAP TODO (a known defect, said why)
 #   zoo_local CASE               no stage waits on the network: its
 #                                processes talk through pipes, socketpairs
@@ -199,12 +200,14 @@ zoo_real() {
 			sh -c 'printf "%s\\n" "$T" | grep -Eq "$RE"'
 	fi
 	TAP_TODO=
+	TAP_TODO=${ZOO_TODO_FIGS:-}
 	if [ -n "${ZOO_DISAGREE:-}" ]; then
 		skip "$c: the client's figures and the tree's bytes differ: $ZOO_DISAGREE"
 	else
 		ok "$c: no figure disagrees" env T="$(_zoo_session "$c")" \
 			sh -c '! printf "%s\\n" "$T" | grep disagree'
 	fi
+	TAP_TODO=
 }
 
 zoo_local() {
