@@ -33,8 +33,32 @@ static int find(const struct report_stages *ss, int side, pid_t pid)
 	return -1;
 }
 
+/* With its host's edges recorded, a network wait is one on another host
+ * and has a `net` edge: a stage's network seconds with none are a wait
+ * whose far end was not found (rsync --bwlimit's generator on its
+ * socketpair), counted as other, not as its own resource. */
+static void unattributed_net(struct report_stages *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		struct report_stage *s = &ss->st[i];
+		int has = 0;
+
+		if (!(s->sec[WS_NET] > 0) || s->side >= 32 ||
+		    !(ss->edge_sides & (1u << s->side)) || !s->pid)
+			continue;
+		for (size_t k = 0; k < ss->ne && !has; k++)
+			has = ss->e[k].side == s->side && ss->e[k].pid == s->pid &&
+			      !strcmp(ss->e[k].kind, "net");
+		if (!has) {
+			s->sec[WS_OTHER] += s->sec[WS_NET];
+			s->sec[WS_NET] = 0;
+		}
+	}
+}
+
 static void shares(struct report_stages *ss)
 {
+	unattributed_net(ss);
 	for (size_t i = 0; i < ss->n; i++) {
 		struct report_stage *s = &ss->st[i];
 		for (int k = 0; k < WS_N; k++)
@@ -319,8 +343,16 @@ int report_stages_decide(const struct report_stages *ss)
 			has |= ss->st[i].tree == (int)t;
 		trees += has;
 	}
-	return ss->n >= 2 && (ss->linked || trees >= 2) && b >= 0 &&
-	       ss->st[b].busy >= REPORT_STAGE_BUSY;
+	if (!(ss->n >= 2 && (ss->linked || trees >= 2) && b >= 0 &&
+	      ss->st[b].busy >= REPORT_STAGE_BUSY))
+		return 0;
+	/* a stage that sleeps most of its time paces the others (rsync
+	 * --bwlimit's sender): unless one is busy most of its time, the
+	 * tree's verdict (nothing: it paces itself) stays */
+	for (size_t i = 0; i < ss->n; i++)
+		if (ss->st[i].pct[WS_SLEEP] >= 50 && ss->st[b].busy < 50)
+			return 0;
+	return 1;
 }
 
 /* in with "the client's " and "the client " said of the stage who. */

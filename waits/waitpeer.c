@@ -3,11 +3,11 @@
  * holds an inode (every process's fd table, scanned at most once a
  * WAITPEER_RESCAN_SEC and only for an inode not in the last scan), the
  * AF_UNIX peers (one sock_diag dump, same rule), a network namespace's
- * sockets and own addresses (its /proc/PID/net files, same rule), and
- * the answers per (process, inode, direction) for WAITPEER_KEEP_SEC.
+ * sockets and own addresses (waitpeer_inet.c), and the answers per
+ * (process, inode, direction) for WAITPEER_KEEP_SEC.
  */
 #define _GNU_SOURCE
-#include "waitpeer.h"
+#include "waitpeer_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,66 +24,6 @@
 
 #include "../common/util.h"
 
-#define MAX_ANSWERS 65536	/* a table of twice that: cleared when full */
-#define MAX_NS 8
-#define MAX_LOCAL4 256
-#define MAX_HOLDERS 8
-
-struct owner {
-	unsigned long ino;
-	pid_t pid;
-	int fd;
-};
-
-struct inet_ent {
-	unsigned long ns;
-	int udp;
-	struct waitpeer_inet s;
-};
-
-struct nsinfo {
-	unsigned long ns;
-	double at;		/* when its tables were read */
-	uint32_t local4[MAX_LOCAL4];
-	size_t nlocal4;
-	char *if6, *route;	/* net/if_inet6, net/route texts */
-};
-
-struct answer {
-	int used;
-	pid_t tgid;
-	unsigned long ino;
-	int dir, ok;
-	double until;
-	struct waitpeer_edge e;
-};
-
-/* Command names read lately: a server's many connections are one
- * process's, and its name is read once a WAITPEER_RESCAN_SEC. */
-#define NCOMM 64
-struct comm_ent {
-	pid_t pid;
-	double at;
-	char comm[16];
-};
-
-struct waitpeer {
-	int procfd, diag;
-	struct comm_ent comms[NCOMM];
-	struct owner *own;
-	size_t nown, capown;
-	double scanned;
-	struct waitpeer_pair *unx, *fixed;
-	size_t nunx, capunx, nfixed, capfixed;
-	double unix_at;
-	struct inet_ent *inet;
-	size_t ninet, capinet;
-	struct nsinfo ns[MAX_NS];
-	size_t nns;
-	struct answer *ans;	/* open addressing, cap a power of 2 */
-	size_t nans, capans;
-	unsigned scans, reads;
-};
 
 struct waitpeer *waitpeer_open(int procfd, int diag)
 {
@@ -132,7 +72,7 @@ int waitpeer_add_unix(struct waitpeer *p, unsigned long ino,
 }
 
 /* A /proc file whole (malloc'ed, NUL-terminated), or NULL. */
-static char *read_all(int procfd, const char *rel)
+char *waitpeer_read_all(int procfd, const char *rel)
 {
 	int fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
 	size_t len = 0, cap = 0;
@@ -284,8 +224,8 @@ static int acc_mode(int procfd, pid_t pid, int fd)
  * for, O_WRONLY feeding a reader, O_RDONLY draining a writer, -1 any).
  * Scans the fd tables again when nobody else holds it and the last scan
  * is old enough. 0 when not found. */
-static pid_t holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
-		    int want, double now)
+pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
+		      int want, double now)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		size_t n = 0, seen = 0;
@@ -403,183 +343,6 @@ static int unix_peer(struct waitpeer *p, unsigned long ino, double now,
 	return unix_known(p, ino, peer);
 }
 
-/* The network namespace of tgid ("net:[N]"), 0 when unreadable (a
- * fixture root without ns/). */
-static unsigned long netns_of(int procfd, pid_t tgid)
-{
-	char rel[32], link[64];
-	ssize_t n;
-
-	snprintf(rel, sizeof(rel), "%d/ns/net", (int)tgid);
-	n = readlinkat(procfd, rel, link, sizeof(link) - 1);
-	if (n <= 5)
-		return 0;
-	link[n] = '\0';
-	return strncmp(link, "net:[", 5) ? 0 : strtoul(link + 5, NULL, 10);
-}
-
-static struct nsinfo *ns_find(struct waitpeer *p, unsigned long ns)
-{
-	for (size_t i = 0; i < p->nns; i++)
-		if (p->ns[i].ns == ns)
-			return &p->ns[i];
-	return NULL;
-}
-
-/* Read the socket tables and own addresses of tgid's namespace ns. */
-static struct nsinfo *read_ns(struct waitpeer *p, pid_t tgid,
-			      unsigned long ns, double now)
-{
-	static const char *const tab[4] = { "tcp", "tcp6", "udp", "udp6" };
-	struct nsinfo *n = ns_find(p, ns);
-	size_t keep = 0;
-	char rel[64], *text;
-
-	if (!n) {
-		if (p->nns == MAX_NS) {	/* the oldest goes */
-			free(p->ns[0].if6);
-			free(p->ns[0].route);
-			memmove(&p->ns[0], &p->ns[1], (MAX_NS - 1) * sizeof(p->ns[0]));
-			p->nns--;
-		}
-		n = &p->ns[p->nns++];
-		memset(n, 0, sizeof(*n));
-		n->ns = ns;
-	}
-	n->at = now;
-	p->reads++;
-	for (size_t i = 0; i < p->ninet; i++)
-		if (p->inet[i].ns != ns)
-			p->inet[keep++] = p->inet[i];
-	p->ninet = keep;
-	for (int t = 0; t < 4; t++) {
-		snprintf(rel, sizeof(rel), "%d/net/%s", (int)tgid, tab[t]);
-		if (!(text = read_all(p->procfd, rel)))
-			continue;
-		for (char *l = text; l && *l;) {
-			char *nl = strchr(l, '\n');
-			struct inet_ent e = { .ns = ns, .udp = t >= 2 };
-
-			if (nl)
-				*nl = '\0';
-			if (waitpeer_inet_line(l, t & 1, &e.s) == 0 &&
-			    util_grow(&p->inet, &p->capinet, p->ninet + 1,
-				      sizeof(*p->inet)) == 0)
-				p->inet[p->ninet++] = e;
-			l = nl ? nl + 1 : NULL;
-		}
-		free(text);
-	}
-	snprintf(rel, sizeof(rel), "%d/net/fib_trie", (int)tgid);
-	text = read_all(p->procfd, rel);
-	n->nlocal4 = text ? waitpeer_fib_local(text, n->local4, MAX_LOCAL4) : 0;
-	free(text);
-	free(n->if6);
-	free(n->route);
-	snprintf(rel, sizeof(rel), "%d/net/if_inet6", (int)tgid);
-	n->if6 = read_all(p->procfd, rel);
-	snprintf(rel, sizeof(rel), "%d/net/route", (int)tgid);
-	n->route = read_all(p->procfd, rel);
-	return n;
-}
-
-static const struct inet_ent *inet_find(const struct waitpeer *p,
-					unsigned long ns, unsigned long ino)
-{
-	for (size_t i = 0; i < p->ninet; i++)
-		if (p->inet[i].ns == ns && p->inet[i].s.ino == ino)
-			return &p->inet[i];
-	return NULL;
-}
-
-static int own_address(const struct nsinfo *n, const uint8_t a[16])
-{
-	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	if (!memcmp(a, mapped, 12)) {
-		uint32_t v;
-
-		memcpy(&v, a + 12, 4);
-		for (size_t i = 0; i < n->nlocal4; i++)
-			if (n->local4[i] == v)
-				return 1;
-		return 0;
-	}
-	return n->if6 && waitpeer_inet6_local(n->if6, a, NULL, 0);
-}
-
-/* The interface toward the remote (IPv4: the route's), or holding the
- * local address (IPv6); "" when unknown. */
-static void interface(const struct nsinfo *n, const struct waitpeer_inet *s,
-		      char name[16])
-{
-	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	name[0] = '\0';
-	if (!memcmp(s->raddr, mapped, 12)) {
-		uint32_t v;
-
-		memcpy(&v, s->raddr + 12, 4);
-		if (n->route && waitpeer_route(n->route, v, name, 16) < 0)
-			name[0] = '\0';
-	} else if (n->if6) {
-		waitpeer_inet6_local(n->if6, s->laddr, name, 16);
-	}
-}
-
-/* An inet socket's far end: 1 with e filled, 0 not an inet socket. */
-/* The index of me's mirror in its namespace's table, or -1. */
-static long mirror_of(const struct waitpeer *p, const struct inet_ent *me)
-{
-	long m = -1;
-
-	for (size_t i = 0; i < p->ninet; i++) {
-		int k = p->inet[i].ns == me->ns && p->inet[i].udp == me->udp ?
-			waitpeer_is_mirror(&p->inet[i].s, &me->s, me->udp) : 0;
-
-		if (k == 2)
-			return (long)i;
-		if (k == 1 && m < 0)
-			m = (long)i;
-	}
-	return m;
-}
-
-/* An inet socket's far end: 1 with e filled, 0 not an inet socket. */
-static int inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
-		     double now, struct waitpeer_edge *e)
-{
-	unsigned long ns = netns_of(p->procfd, tgid);
-	struct nsinfo *n = ns_find(p, ns);
-	const struct inet_ent *me = inet_find(p, ns, ino);
-	long m = me ? mirror_of(p, me) : -1;
-
-	/* read again (at most once a second) for a socket not in the
-	 * table, or whose mirror is not, or has no inode yet (a connection
-	 * the server had not accepted when the table was read) */
-	if ((!me || m < 0 || !p->inet[m].s.ino) &&
-	    (!n || now - n->at >= WAITPEER_RESCAN_SEC)) {
-		n = read_ns(p, tgid, ns, now);
-		me = inet_find(p, ns, ino);
-		m = me ? mirror_of(p, me) : -1;
-	}
-	/* a listener (accept) or an unconnected datagram socket has no far
-	 * end yet: not told */
-	if (!me || !n || me->s.rport == 0)
-		return 0;
-	waitpeer_format(me->s.laddr, me->s.lport, e->local, sizeof(e->local));
-	waitpeer_format(me->s.raddr, me->s.rport, e->remote, sizeof(e->remote));
-	if (m >= 0 || waitpeer_loopback(me->s.raddr) ||
-	    own_address(n, me->s.raddr)) {
-		e->kind = me->udp ? PEER_UDP : PEER_TCP;
-		if (m >= 0 && p->inet[m].s.ino)
-			e->peer_pid = holder(p, p->inet[m].s.ino, tgid, -1, now);
-		return 1;
-	}
-	e->kind = PEER_NET;
-	interface(n, &me->s, e->peer_comm);
-	return 1;
-}
 
 static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 		   unsigned long ino, int dir, double now,
@@ -591,20 +354,20 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 		e->kind = PEER_PIPE;
 		/* a reader waits on the writing end's holder and the
 		 * other way round */
-		e->peer_pid = holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
+		e->peer_pid = waitpeer_holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
 				     O_RDONLY, now);
 		return 1;
 	}
 	/* an AF_UNIX socket of the last dump needs no socket table */
 	if (!unix_known(p, ino, &peer)) {
-		if (inet_peer(p, tgid, ino, now, e))
+		if (waitpeer_inet_peer(p, tgid, ino, now, e))
 			return 1;
 		if (!unix_peer(p, ino, now, &peer))
 			return 0;
 	}
 	e->kind = PEER_UNIX;
 	if (peer)
-		e->peer_pid = holder(p, peer, tgid, -1, now);
+		e->peer_pid = waitpeer_holder(p, peer, tgid, -1, now);
 	return 1;
 }
 

@@ -229,6 +229,22 @@ static void paced(void)
 	OK(!report_stages_decide(&ss), "paced: no stage busy: the tree's verdict (nothing) stays");
 	OK(!strcmp(ss.st[0].waits_on, "sleep (its own)"), "paced: the sender sleeps by its own choice");
 	report_stages_free(&ss);
+	/* the generator's 4.8 s of "net" with no net edge while its host's
+	 * edges were recorded (a real rsync --bwlimit): a wait on another
+	 * process, not the network */
+	memset(&ss, 0, sizeof(ss));
+	t = report_stages_tree(&ss, 0, "bw", NULL);
+	waits_of(&ss, t, WH
+		 "17257\trsync\t1\t6.222\t0.201\t0.429\t0.090\t0.000\t1.222\t4.281\t47232572\t1\t1\t17257\n"
+		 "17261\trsync\t1\t6.167\t0.096\t0.315\t0.000\t4.826\t0.930\t0.000\t188282\t1\t1\t17261\n");
+	edges_of(&ss, 0, EH "17257\trsync\tin\tunix\t17261\trsync\t-\t-\t0.594\t0\n");
+	waits_of(&ss, t, WH
+		 "17265\trsync\t1\t6.076\t0.804\t0.980\t0.000\t0.000\t4.292\t0.000\t47183753\t1\t1\t17265\n");
+	report_stages_order(&ss, NULL, NULL);
+	OK(!report_stages_decide(&ss), "paced, net without a net edge, a receiver 29% busy on a loaded host: the sender's pacing, the tree decides");
+	EQ_DBL(ss.st[index_of(&ss, 17261, 0)].pct[WS_NET], 0, 1e-9,
+	       "net seconds with no net edge counted as other");
+	report_stages_free(&ss);
 }
 
 /* a watched daemon runnable with the host idle and no throttling figure */

@@ -1,0 +1,87 @@
+/*
+ * waitpeer_int.h - what waitpeer.c (the cache, fd tables, AF_UNIX peers,
+ * the answers) shares with waitpeer_inet.c (a network namespace's socket
+ * tables and own addresses). Not an interface: waitpeer.h is.
+ */
+#ifndef PERFLOG_WAITPEER_INT_H
+#define PERFLOG_WAITPEER_INT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "waitpeer.h"
+
+#define MAX_ANSWERS 65536	/* a table of twice that: cleared when full */
+#define MAX_NS 8
+#define MAX_LOCAL4 256
+#define MAX_HOLDERS 8
+
+struct owner {
+	unsigned long ino;
+	pid_t pid;
+	int fd;
+};
+
+struct inet_ent {
+	unsigned long ns;
+	int udp;
+	struct waitpeer_inet s;
+};
+
+struct nsinfo {
+	unsigned long ns;
+	double at;		/* when its tables were read */
+	uint32_t local4[MAX_LOCAL4];
+	size_t nlocal4;
+	char *if6, *route;	/* net/if_inet6, net/route texts */
+};
+
+struct answer {
+	int used;
+	pid_t tgid;
+	unsigned long ino;
+	int dir, ok;
+	double until;
+	struct waitpeer_edge e;
+};
+
+/* Command names read lately: a server's many connections are one
+ * process's, and its name is read once a WAITPEER_RESCAN_SEC. */
+#define NCOMM 64
+struct comm_ent {
+	pid_t pid;
+	double at;
+	char comm[16];
+};
+
+struct waitpeer {
+	int procfd, diag;
+	struct comm_ent comms[NCOMM];
+	struct owner *own;
+	size_t nown, capown;
+	double scanned;
+	struct waitpeer_pair *unx, *fixed;
+	size_t nunx, capunx, nfixed, capfixed;
+	double unix_at;
+	struct inet_ent *inet;
+	size_t ninet, capinet;
+	struct nsinfo ns[MAX_NS];
+	size_t nns;
+	struct answer *ans;	/* open addressing, cap a power of 2 */
+	size_t nans, capans;
+	unsigned scans, reads;
+};
+
+/* A /proc file whole (malloc'ed, NUL-terminated), or NULL. */
+char *waitpeer_read_all(int procfd, const char *rel);
+
+/* The process other than tgid holding inode ino (waitpeer.c). */
+pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
+		      int want, double now);
+
+/* An inet socket's far end: 1 with e filled, 0 not an inet socket
+ * (waitpeer_inet.c). */
+int waitpeer_inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
+		       double now, struct waitpeer_edge *e);
+
+#endif
