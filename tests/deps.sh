@@ -16,14 +16,17 @@ BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-
 # iproute2 (network namespaces), valgrind (t7600), groff, man-db and
 # mandoc (the manual pages), bash-completion, systemd (systemd-analyze),
 # debhelper, fakeroot and lintian (the Debian package), the backup clients
-# run for real under perflog run (t3300), sshd and ssh (the second host
-# of t3700, tests/lib-hosts.sh), libfuse3 (t7710's hung mount), stress-ng
-# (make check-stress)
+# run for real under perflog run (t3300, and the real-client zoo of
+# t3520 and t3720: restic, borgbackup, rsync, tar, and xz-utils for
+# t3720's receiver under a CPU quota), sshd and ssh (the second host of
+# t3700, tests/lib-hosts.sh), libfuse3 (t7710's hung mount), stress-ng
+# (make check-stress), nmon (t3600 imports its files: skipped without
+# it), fio (a real disk load for trying the collector beside one)
 CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
 	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
 	bash-completion systemd debhelper fakeroot lintian dpkg-dev
-	restic borgbackup rsync tar openssh-server openssh-client
-	libfuse3-dev fuse3 stress-ng"
+	restic borgbackup rsync tar xz-utils openssh-server openssh-client
+	libfuse3-dev fuse3 stress-ng nmon fio"
 
 case $what in
 build) pkgs=$BUILD ;;

@@ -16,7 +16,8 @@
 #                  (as PERFLOG_SSH; ConnectTimeout=$SRV_TIMEOUT, default 3)
 #       SRV_PID    sshd's pid (tracked)
 #     Skips the whole suite, with the reason, when it cannot be done (not
-#     root, no ip/unshare/sshd, no namespaces).
+#     root, no ip/unshare/sshd, no namespaces). SRV_CGROUPS=1: this
+#     host's cgroup hierarchies are mounted there too (a quota's figures)
 #   srv CMD...                 run a shell command line on the server (ssh)
 #   srv_collector [ARGS]       start the server's collector there
 #                              (perflog start -i 1 -o $SRV_DIR/logs ARGS);
@@ -69,17 +70,39 @@ start_server_host() {
 	# /proc: name=COMM on the server must not see the client's rsync);
 	# exec keeps one pid from ip to unshare, which SIGKILLs the namespace's
 	# init (sshd) when it goes
+	# with SRV_CGROUPS=1, this host's cgroup hierarchies mounted there
+	# again (ip netns exec gives it a /sys without them): its collector
+	# reads its watched processes' cgroups (a CPU quota's throttling) as
+	# a real host's does
+	_cgm=:
+	[ -z "${SRV_CGROUPS:-}" ] || _cgm=$(_srv_cgroup_mounts)
 	ip netns exec "$PEER_NS" unshare -m -u -p -f --mount-proc --kill-child sh -c '
 		mount -t tmpfs -o mode=755 perflog-test-run /run &&
-		mkdir -m 755 /run/sshd && hostname "$1" &&
+		mkdir -m 755 /run/sshd && hostname "$1" && eval "$4" &&
 		exec /usr/sbin/sshd -D -f "$2" -E "$3"' sh \
-		"$SRV_NAME" "$SRV_DIR/sshd_config" "$SRV_DIR/sshd.log" &
+		"$SRV_NAME" "$SRV_DIR/sshd_config" "$SRV_DIR/sshd.log" "$_cgm" &
 	SRV_PID=$!
 	track_pid $SRV_PID
 	wait_for 10 $SRV_SSH "$SRV_ADDR" true ||
 		{ sed 's/^/# sshd: /' "$SRV_DIR/sshd.log" >&2
 		  skip_all "sshd in the namespace did not come up"; }
 	_srv_up=1
+}
+
+# The shell commands that mount this host's cgroup hierarchies (v1 by
+# their controllers, v2) at the same places under a tmpfs
+# /sys/fs/cgroup.
+_srv_cgroup_mounts() {
+	printf 'mount -t tmpfs -o mode=755 perflog-test-cg /sys/fs/cgroup'
+	awk '$2 ~ "^/sys/fs/cgroup/" && ($3 == "cgroup" || $3 == "cgroup2") {
+		n = split($4, o, ","); opts = ""
+		for (i = 1; i <= n; i++)
+			if (o[i] != "rw" && o[i] != "relatime" && o[i] != "nosuid" &&
+			    o[i] != "nodev" && o[i] != "noexec")
+				opts = opts (opts == "" ? "" : ",") o[i]
+		printf " && mkdir -p %s && mount -t %s%s %s %s", $2, $3,
+			(opts == "" ? "" : " -o " opts), $3, $2
+	}' /proc/mounts
 }
 
 srv() {

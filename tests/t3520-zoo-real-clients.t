@@ -1,0 +1,115 @@
+#!/bin/sh
+# The zoo of real clients on one host (issue 29): real rsync, borg,
+# restic and perflog workload under `perflog run` (t3500 for how a case
+# is run), one limit induced for real per case. A real client is a
+# pipeline of processes (rsync's sender, generator and receiver on a
+# socketpair; borg and restic and their threads; the workload's client
+# and server on a socket): the report must follow the data to the stage
+# that held it. Each case checks the verdict's first word, the stage it
+# names, the "Stages (data path):" table's row of that stage (its host
+# and what it waited on) and that no client figure "disagrees" with the
+# logged bytes (lib-zoo.sh zoo_real):
+#   fsync    rsync -a --fsync of 250 files of 4 KiB to another directory,
+#            in a cgroup whose writes to the disk are held to 200 requests
+#            a second (blkio write_iops or io.max wiops): a slow disk that
+#            every fsync waits for (about 4 requests a file here). The
+#            receiver's stage waits on the disk: disk (was "network": the
+#            wait on rsync's own socketpair)
+#   bwlimit  rsync -a --bwlimit=200 of the same files: rsync paces itself
+#            (select with no descriptor): nothing, the pacing stage asleep
+#   borg     borg create -C lzma,9 of 1.6 MB of base64 text to a local
+#            repository: CPU; borg is one process, one stage (ZOO_ONE)
+#   restic   restic backup --compression max, one Go thread (GOMAXPROCS=1)
+#            of 16 MB of base64 text to a local repository: CPU; one stage
+#   demo     `perflog workload` as make demo runs it, at scale 0.25 and
+#            3 s a set: the server (Process(SET-server), fsync'ing each
+#            file) is a watched process on this host, and each set's
+#            verdict is its disk, the stage SET-server (was the client's
+#            socket: "network"); the workload's own session (every set's
+#            client and server in one tree, on loopback) is disk too
+# Sized so each case takes 3-8 s on a 2-CPU machine; the limits are
+# induced so that they hold beside other load (a throttled disk, pacing,
+# compression that wants a whole CPU). The fsync and demo receivers run
+# SCHED_FIFO where allowed (chrt -f, as t3510's disk cases: each short
+# wait for the disk would otherwise be followed by one for a CPU).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-zoo.sh"
+for t in rsync borg restic; do
+	command -v $t >/dev/null || skip_all "no $t (tests/deps.sh)"
+done
+HOST=$(hostname)
+rt=""
+chrt -f 10 true 2>/dev/null && rt="chrt -f 10"
+
+# the small files: 250 x 4 KiB in 10 directories
+mkdir "$SCRATCH/src"
+for d in 1 2 3 4 5 6 7 8 9 10; do
+	mkdir "$SCRATCH/src/d$d"
+	head -c 102400 /dev/urandom | split -b 4096 -a 3 - "$SCRATCH/src/d$d/f"
+done
+# text that compresses, slowly at the highest levels
+mkdir "$SCRATCH/b64" "$SCRATCH/r64"
+head -c 1200000 /dev/urandom | base64 >"$SCRATCH/b64/text"
+head -c 12000000 /dev/urandom | base64 >"$SCRATCH/r64/text"
+export BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes BORG_BASE_DIR=$SCRATCH/borghome
+export RESTIC_PASSWORD=perflog-test RESTIC_CACHE_DIR=$SCRATCH/restic-cache
+borg init -e none "$SCRATCH/borg" >/dev/null 2>&1 || skip_all "borg init failed"
+restic init --repository-version 2 --repo "$SCRATCH/restic" -q >/dev/null 2>&1 ||
+	skip_all "restic init failed"
+sync
+
+zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
+dev=$(zoo_disk_dev "$SCRATCH")
+slow=""
+if [ -n "$dev" ] && zoo_cgroup io plzf$$; then
+	zoo_throttle "$ZOO_CG" "$dev" write_iops 200 && slow=$ZOO_CG
+fi
+if [ -n "$slow" ]; then
+	ZOO_PREFIX=$rt zoo_run fsync "$slow/cgroup.procs" -- rsync -a --fsync --stats "$SCRATCH/src/" "$SCRATCH/dst-fsync/"
+	is "$?" 0 'fsync: rsync ran'
+else
+	skip "fsync: $SCRATCH not on a block device, or no blkio/io controller"
+fi
+zoo_run bwlimit -- rsync -a --bwlimit=200 --stats "$SCRATCH/src/" "$SCRATCH/dst-bw/"
+is "$?" 0 'bwlimit: rsync ran'
+zoo_run borg -- borg create -C lzma,9 --stats "$SCRATCH/borg::a" "$SCRATCH/b64"
+is "$?" 0 'borg: borg create ran'
+zoo_run restic -- env GOMAXPROCS=1 restic backup --compression max --repo "$SCRATCH/restic" "$SCRATCH/r64"
+is "$?" 0 'restic: restic backup ran'
+# the demo: its sets' sessions are made in this log set by the workload
+ZOO_PREFIX=$rt zoo_run demo -- "$PERFLOG" workload --scale 0.25 --seconds 3
+is "$?" 0 'demo: perflog workload ran'
+zoo_stop
+
+# the whole report, for the closing note and the failures' context
+sed 's/^/# /' "$SCRATCH/report.txt" >"$SCRATCH/report.diag"
+[ -z "${ZOO_SHOW:-}" ] || cat "$SCRATCH/report.diag"
+
+if [ -n "$slow" ]; then
+	zoo_real fsync disk 'rsync' "$HOST" 'disk [a-z0-9]+'
+	zoo_local fsync
+fi
+# (below a busy stage the verdict is the tree's: "the client slept")
+zoo_real bwlimit nothing 'rsync|client' "$HOST" 'sleep.*'
+zoo_local bwlimit
+ZOO_ONE=1
+ZOO_DISAGREE="borg reads its Python modules and caches, and writes the repository's index and hints and its cache besides the archive (read +356%, wrote +51% of its --stats)"
+zoo_real borg CPU 'borg' "$HOST" 'CPU|cpu|running'
+ZOO_DISAGREE=
+zoo_real restic CPU 'restic' "$HOST" 'CPU|cpu|running'
+ZOO_ONE=
+for s in 1m1k 10m10k 25m100k 50m10m; do
+	# (known, issue 29: the 10 MB set's server stage is the busiest
+	# (81-100%, its own resource the disk, 41-49%), yet in four runs of
+	# seven the verdict was the tree's "CPU: the client ran on a CPU 65%"
+	# (84% once), where the table has the client running 32-38%)
+	if [ $s = 50m10m ]; then
+		ZOO_TODO_WORD="the tree's CPU verdict, not the busiest stage's disk (4 runs of 7)" ZOO_TODO_STAGE=$ZOO_TODO_WORD
+	fi
+	zoo_real "$s" disk "$s-server" "$HOST" 'disk [a-z0-9]+'
+	ZOO_TODO_WORD= ZOO_TODO_STAGE=
+	zoo_local "$s"
+done
+zoo_real demo disk 'perflog|[0-9mk]+-server' "$HOST" 'disk [a-z0-9]+'
+zoo_local demo
+done_testing

@@ -1,0 +1,215 @@
+#!/bin/sh
+# The zoo of real clients on two hosts (issue 29): real rsync and tar over
+# ssh to the second host of tests/lib-hosts.sh (a network namespace with
+# its own host name, PID namespace and sshd; its collector started over
+# ssh), each under `perflog run --server` with the server's receiver
+# watched there (--server-watch name=COMM), one limit induced for real
+# per case; `perflog report CLIENT --with SERVER` must follow the data
+# from the client's stages over the network to the receiver's
+# (lib-zoo.sh zoo_real: the verdict's first word, its host, the stage it
+# names, the stages table's row of that stage, no "disagree"):
+#   sfsync  rsync -a of 120 files of 4 KiB with --rsync-path="rsync
+#           --fsync": the server's receiver fsyncs each file, its writes
+#           held to 200 requests a second (a cgroup's blkio write_iops or
+#           io.max wiops, the server's rsync put in it from here): disk
+#           on the server, the server's rsync (or its tree, Process(LABEL))
+#           waiting on the disk (was "CPU on the server")
+#   squota  tar -cf - DIR | ssh SERVER 'plxz -0 > f' of 600 KB: a receiver
+#           that compresses what it lands (xz under a name of its own), put
+#           in a cgroup (v1 cpu or v2 cpu.max) with a quota of 0.05 CPU:
+#           CPU (quota) on the server, the receiver runnable but throttled
+#           (the kernel's own count, throttled in 20% of its periods or
+#           more, decides whether the quota held it, as in t3500). rsync's and cat's
+#           receivers hardly use a CPU, so no quota holds them; borg
+#           serve spends seconds of CPU starting under one.
+#   net     rsync -a of 2 MB over the client's end of the veth shaped to
+#           4 Mbit/s by tc tbf: network between both hosts, the client's
+#           ssh stage waiting on the network
+#   tar     tar -cf - DIR | ssh SERVER 'exec plcat > f' (cat under a name of
+#           its own), the same shaped link: network between both hosts
+# Each limit is below what the machine does beside other load (ssh moved
+# 0.7-2 MB/s unshaped while others kept both CPUs busy; the disk and the
+# quota are throttles), so it holds there; marking the server is given
+# 20 s.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib-hosts.sh"
+. "$TOP/tests/lib-zoo.sh"
+trap 'stop_server_host; _cleanup' EXIT
+for t in rsync tar xz; do
+	command -v $t >/dev/null || skip_all "no $t (tests/deps.sh)"
+done
+
+# (marking the server over ssh took over 5 s beside a machine whose 2 CPUs
+# others kept busy: "no answer within 5 s", the session lost on the server)
+SRV_TIMEOUT=20
+# its cgroups mounted there: its collector reads the quota's throttling
+SRV_CGROUPS=1
+start_server_host
+CLI_NAME=$(hostname)
+export PERFLOG_SSH="$SRV_SSH"
+MYNS=$(readlink /proc/self/ns/pid)
+
+# the data: small files, and bigger ones
+mkdir "$SCRATCH/small" "$SCRATCH/text" "$SCRATCH/big"
+for d in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	mkdir "$SCRATCH/small/d$d"
+	head -c 40960 /dev/urandom | split -b 4096 -a 3 - "$SCRATCH/small/d$d/f"
+done
+head -c 600000 /dev/urandom >"$SCRATCH/text/t"
+head -c 2000000 /dev/urandom >"$SCRATCH/big/b"
+sync
+CAT=plcat$$
+cp "$(command -v cat)" "$SRV_DIR/$CAT"
+XZ=plxz$$
+cp "$(command -v xz)" "$SRV_DIR/$XZ"
+
+# the server's processes named COMM (its PID namespace's, not this
+# host's), as this host sees them
+srv_pids() {
+	for p in $(pgrep -x "$1"); do
+		[ "$(readlink "/proc/$p/ns/pid" 2>/dev/null)" != "$MYNS" ] && echo "$p"
+	done
+}
+
+# run_case LABEL COMM CMD [SERVER_CGROUP]: perflog run --server around
+# CMD (a shell command line), the server's COMM watched; with a cgroup,
+# every server COMM is put in it as it starts (from here: the server's
+# /sys has no cgroup mounts)
+run_case() {
+	_l=$1 _comm=$2 _cmd=$3 _scg=${4:-}
+	if [ -n "$_scg" ]; then
+		( end=$(($(date +%s) + 30))
+		  while [ "$(date +%s)" -lt $end ]; do
+			for p in $(srv_pids "$_comm"); do
+				grep -qx "$p" "$_scg/cgroup.procs" ||
+					echo "$p" >"$_scg/cgroup.procs" 2>/dev/null
+			done
+			sleep 0.02
+		  done ) &
+		_mover=$!
+		track_pid $_mover
+	fi
+	load_begin
+	$PERFLOG run -o "$CLI_SET" -l "$_l" --server "$SRV_ADDR:$SRV_DIR/logs" \
+		--server-watch "name=$_comm" -- sh -c "$_cmd" \
+		>"$SCRATCH/$_l.out" 2>"$SCRATCH/$_l.err"
+	_st=$?
+	load_end
+	echo "$LOAD_FIGS" >"$SCRATCH/$_l.load"
+	[ -z "$_scg" ] || kill "$_mover" 2>/dev/null
+	return $_st
+}
+
+srv_collector
+[ -n "$SRV_SET" ] || skip_all "the server's collector did not start"
+CLI_SET=$($PERFLOG start -i 1 -o "$SCRATCH/cli")
+[ -d "$CLI_SET" ] || skip_all "the client's collector did not start"
+RSH="-e '$SRV_SSH'"
+
+# --- sfsync: the server's rsync fsyncs every file on a slow disk ---
+dev=$(zoo_disk_dev "$SCRATCH")
+slow=""
+if [ -n "$dev" ] && zoo_cgroup io plsf$$; then
+	zoo_throttle "$ZOO_CG" "$dev" write_iops 200 && slow=$ZOO_CG
+fi
+if [ -n "$slow" ]; then
+	run_case sfsync rsync "rsync -a --stats $RSH --rsync-path='rsync --fsync' $SCRATCH/small/ $SRV_ADDR:$SRV_DIR/sfsync/" "$slow"
+	is "$?" 0 'sfsync: the run succeeds'
+else
+	skip "sfsync: $SCRATCH not on a block device, or no blkio/io controller"
+fi
+
+# --- squota: the server's compressing receiver under a quota of 0.05 CPU ---
+quota=""
+if zoo_cgroup cpu plsq$$; then
+	g=$ZOO_CG
+	if [ -f "$g/cpu.cfs_quota_us" ]; then
+		echo 100000 >"$g/cpu.cfs_period_us" && echo 5000 >"$g/cpu.cfs_quota_us" && quota=$g
+	else
+		echo "5000 100000" >"$g/cpu.max" && quota=$g
+	fi
+fi
+# the group's periods so far and those throttled (cpu.stat, v1 and v2)
+periods() {
+	awk '$1 == "nr_periods" { p = $2 } $1 == "nr_throttled" { t = $2 } END { print p + 0, t + 0 }' "$quota/cpu.stat"
+}
+if [ -n "$quota" ]; then
+	pt0=$(periods)
+	run_case squota $XZ "tar -cf - --totals -C $SCRATCH text | $SRV_SSH $SRV_ADDR '$SRV_DIR/$XZ -0 > $SRV_DIR/squota.xz'" "$quota"
+	is "$?" 0 'squota: the run succeeds'
+	pt1=$(periods)
+else
+	skip 'squota: no cgroup cpu controller to set a quota with'
+fi
+
+# --- net and tar: the link shaped on the client's end ---
+shaped=""
+if command -v tc >/dev/null &&
+   tc qdisc add dev "$VETH" root tbf rate 4mbit burst 64kbit latency 400ms; then
+	run_case net rsync "rsync -a --stats $RSH $SCRATCH/big/ $SRV_ADDR:$SRV_DIR/net/"
+	is "$?" 0 'net: the run succeeds'
+	run_case tar $CAT "tar -cf - --totals -C $SCRATCH big | $SRV_SSH $SRV_ADDR 'exec $SRV_DIR/$CAT > $SRV_DIR/tar.out'"
+	is "$?" 0 'tar: the run succeeds'
+	tc qdisc del dev "$VETH" root
+	shaped=1
+else
+	skip 'net: tc could not shape the veth'
+	skip 'tar: tc could not shape the veth'
+fi
+
+srv "perflog stop $SRV_SET" >/dev/null </dev/null
+$PERFLOG stop "$CLI_SET" >/dev/null
+ZOO_REPORT=$SCRATCH/report.txt
+$PERFLOG report "$CLI_SET" --with "$SRV_SET" >"$ZOO_REPORT" 2>"$SCRATCH/report.err"
+is "$?" 0 'report --with succeeds'
+[ -z "${ZOO_SHOW:-}" ] || sed 's/^/# /' "$ZOO_REPORT"
+
+# (known, issue 29: in four runs of eight (three beside stress-ng) the
+# server's watch name=rsync kept only the first server rsync
+# (waits-sfsync.tsv: one thread, alive 0.2 s), not the receiver it forks,
+# which fsyncs: no server stage, and the verdict is the server's CPU,
+# 100% busy with other work; beside stress-ng it caught no thread at all,
+# and the client's tree's pipe bytes were then checked against rsync's
+# figures, "+116%: disagree", where a quiet run says "not checked")
+ZOO_TODO_WORD="the server's watch missed the forked receiver (4 runs of 8)" ZOO_TODO_STAGE=$ZOO_TODO_WORD
+ZOO_TODO_FIGS="beside stress-ng, pipe bytes checked against rsync's"
+[ -z "$slow" ] ||
+	zoo_real sfsync disk 'rsync|sfsync' "$SRV_NAME" 'disk [a-z0-9]+' "^Bottleneck: disk on $SRV_NAME"
+ZOO_TODO_WORD= ZOO_TODO_STAGE= ZOO_TODO_FIGS=
+if [ -n "$quota" ]; then
+	# the share of the receiver's periods (100 ms in which it was
+	# runnable) that the quota cut short, as the kernel counts them
+	kthr=$(echo "$pt0 $pt1" | awk '$3 > $1 { printf "%.1f\n", 100 * ($4 - $2) / ($3 - $1) }')
+	diag "squota: the kernel throttled ${kthr:-no} % of the receiver's periods"
+	if [ -n "$kthr" ] && awk -v k="$kthr" 'BEGIN { exit !(k >= 20) }'; then
+		# (known, issue 29: one run of two named the stage, "the
+		# stage plxzN (srvN) was runnable", the other the tree's
+		# "runnable but not running 95%"; beside stress-ng the server's
+		# watch caught no thread of it (waits.threads=0) and the report
+		# said "CPU on srvN: the receiver ran on a CPU 100% of the time")
+		ZOO_TODO_STAGE="the quota's verdict names the stage in one run of two"
+		ZOO_TODO_WORD="beside stress-ng the server's watch caught no thread of the receiver"
+		zoo_real squota CPU "$XZ|squota" "$SRV_NAME" 'quota' "^Bottleneck: CPU quota on $SRV_NAME"
+		ZOO_TODO_STAGE= ZOO_TODO_WORD=
+	else
+		skip "squota: throttled in only ${kthr:-?}% of its periods (the quota did not hold the receiver)"
+	fi
+else
+	skip 'squota: not set up'
+fi
+if [ -n "$shaped" ]; then
+	# (known, issue 29: the network verdict between two hosts is the
+	# two-host one, "the client waited on its socket 85%", and names no
+	# stage; ssh's own row waits on the network (or, in one run of three,
+	# on rsync: other 48% over net 42%))
+	ZOO_TODO_STAGE="the network verdict between two hosts names no stage"
+	zoo_real net network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
+	# (known, issue 29, as net; and in six runs of eight the server's
+	# watch found no plcat (its end marker: waits.threads=0), yet the
+	# report said "the receiver ran on a CPU 100% of the time" there and
+	# preferred it to the client's ssh stage, 94% busy, 68% network)
+	ZOO_TODO_WORD="an empty server tree 'ran on a CPU 100%' (6 runs of 8)"
+	zoo_real tar network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
+	ZOO_TODO_WORD= ZOO_TODO_STAGE=
+fi
+done_testing
