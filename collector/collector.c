@@ -316,6 +316,12 @@ static int setup(struct collector *c, struct perr *e)
 	lo.retention = s->retention;
 	lo.rrdcached = s->rrdcached[0] ? s->rrdcached : getenv("RRDCACHED_ADDRESS");
 	lo.start = schedule_stamp(&c->sched);
+	/* perflog run's collector takes its baseline at once (collector_run):
+	 * the set starts a step earlier, so the rows before the first
+	 * deadline (the command's first moments, the zero row of its watch)
+	 * have a place; only that first row is spread over its whole step */
+	if (c->opt->notify_early)
+		lo.start -= (time_t)s->interval;
 	/* Rows are held back and each file written every [log] flush seconds
 	 * (10 by default): one librrd update per file per batch instead of
 	 * per sample, since the update, not the reading, is what costs
@@ -448,8 +454,10 @@ static void wait_for(struct collector *c, double deadline,
 	}
 }
 
-/* The first deadline: the baseline every later sample is a delta from. */
-static void take_baseline(struct collector *c)
+/* The first deadline: the baseline every later sample is a delta from;
+ * on_schedule: it is that deadline's sample (else taken before it, for
+ * perflog run, and the deadline still comes). */
+static void take_baseline(struct collector *c, int on_schedule)
 {
 	struct perr pe;
 
@@ -460,7 +468,8 @@ static void take_baseline(struct collector *c)
 	} else {
 		complain(&c->c_read, util_monotonic(), "%s", pe.msg);
 	}
-	schedule_advance(&c->sched, util_monotonic(), collector_clock());
+	if (on_schedule)
+		schedule_advance(&c->sched, util_monotonic(), collector_clock());
 }
 
 /* A scheduled sample. */
@@ -553,8 +562,11 @@ int collector_run(const struct collector_options *opt)
 	}
 	/* perflog run: its command must not wait for the first aligned
 	 * deadline (140 s of a 150 s interval); requests are answered from
-	 * here on, a tree watched now starts at the baseline */
+	 * here on; the baseline is taken now, so a tree watched before the
+	 * first deadline is counted from its watch, as when joining (its
+	 * first moments were lost: t3110 'children reaped by their parent') */
 	if (opt->notify_early) {
+		take_baseline(&c, 0);
 		notified = 1;
 		notify(&c, 1, logset_writer_dir(c.w));
 	}
@@ -568,7 +580,7 @@ int collector_run(const struct collector_options *opt)
 		if (now < deadline)
 			wait_for(&c, deadline, &old);
 		else if (!c.have_base)
-			take_baseline(&c);
+			take_baseline(&c, 1);
 		else
 			at_deadline(&c, deadline, now, &notified);
 		if (opt->max_samples && (long)c.samples >= opt->max_samples)
