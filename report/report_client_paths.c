@@ -54,7 +54,10 @@ void report_client_paths(struct logset *ls, const struct report_session *s,
 				util_strlcpy(out->net_if, e->peer_comm,
 					     sizeof(out->net_if));
 			}
-		} else if (own(ss, e->peer_pid)) {
+		} else if (e->peer_pid != e->pid && own(ss, e->peer_pid)) {
+			/* another process of the tree; a process's own pipe
+			 * (Go's runtime wakes its poller through one: restic)
+			 * passes no data */
 			out->pipes = 1;
 			out->pipe_bytes += e->bytes;
 			out->pipes_unknown |= !(e->bytes > 0);
