@@ -120,7 +120,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'c': o->csv = optarg; break;
 		case 'P': o->pdh = 1; break;
 		case 'p': o->png = optarg; break;
-		case 's': o->po.session = optarg; break;
+		case 's':	/* a session's network chart: only the
+				 * interfaces that moved something (issue 29) */
+			o->po.session = optarg;
+			o->po.drop_zero = 1;
+			break;
 		case 'C': o->po.counters = optarg; break;
 		case 'f': if (time_arg(optarg, &o->from)) return 2; break;
 		case 't': if (time_arg(optarg, &o->to)) return 2; break;

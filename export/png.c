@@ -96,6 +96,9 @@ static void add_options(struct strbuf *a, const struct png_chart *c,
 		ax->label);
 	png_arg(a, "--units-exponent=0");
 	png_arg(a, "--right-axis=1:0");
+	/* the right axis repeats the left one's numbers, plain too (its own
+	 * default is SI: "1500.0 m" beside 1.5) */
+	png_arg(a, "--right-axis-format=%%lg");
 	if (!isnan(c->lower))
 		png_arg(a, "--lower-limit=%g", c->lower / ax->div);
 	/* a share on a 0..100 axis ("1000 m" was a share under 1%'s top);
