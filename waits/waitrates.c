@@ -302,9 +302,9 @@ int waitrates_compute(const struct waits_snap *prev,
 		e = waitrates_thread(p, c, t0, delayacct, sec);
 		if (e < 0)
 			continue;
-		/* the interval's row gets the part of it since prev (the
+		/* a late member's row gets the part of it since prev (the
 		 * rows before are written); its total, all of it */
-		if (t0 < prev->t)
+		if (!p && t0 < prev->t)
 			part = dt / e;
 		counted++;
 		alive += part * e;
