@@ -167,11 +167,13 @@ is "$?" 0 'report --with succeeds'
 # (issue 29: the server's watch name=rsync kept only the first server
 # rsync, not the receiver it forks, in four runs of eight: a process that
 # joined the tree between two samples was left out of the wait states
-# until a sample later (waits/waitrates.h since; t3010). Now the
-# receiver is a stage in every run; known: beside stress-ng (both CPUs
-# busy) its time splits disk 55%, CPU wait 35%, and the verdict is
-# "nothing near saturation on any host" (1 run of 3))
-ZOO_TODO_WORD="beside stress-ng: 'nothing near saturation' (1 run of 3)" ZOO_TODO_STAGE=$ZOO_TODO_WORD
+# until a sample later (waits/waitrates.h since; t3010). Since, the
+# receiver is a stage in 4 runs of 5 and the case passes in 3; known:
+# beside stress-ng (both CPUs busy) its time split disk 55%, CPU wait
+# 35%, and the verdict was "nothing near saturation on any host" (1 run);
+# while make check ran beside, no server stage at all, "CPU on srvN"
+# (1 run, its scratch not kept: cause not known))
+ZOO_TODO_WORD="on a loaded machine: no server stage, or 'nothing near saturation' (2 runs of 5)" ZOO_TODO_STAGE=$ZOO_TODO_WORD
 [ -z "$slow" ] ||
 	zoo_real sfsync disk 'rsync|sfsync' "$SRV_NAME" 'disk [a-z0-9]+' "^Bottleneck: disk on $SRV_NAME"
 ZOO_TODO_WORD= ZOO_TODO_STAGE=
