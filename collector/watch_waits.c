@@ -145,6 +145,11 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 		ww->have_prev = waitsampler_read(ww->s, ww->prev) == 0;
 		ww->t0 = ww->prev->t;
 		ww->ticks0 = ww->prev->nticks;
+		/* a process that joins the tree later is read first a
+		 * sample after it joined (refresh_pids): born since this,
+		 * all its life is the session's (waitrates.h) */
+		if (ww->have_prev)
+			ww->tot.since = ww->t0;
 	}
 	cgstat_read(stat_group(ww), mono, ww->cprev);
 	ww->have_cprev = 1;
@@ -173,6 +178,7 @@ static void add_waits(struct watch_waits *ww, struct instance_values *iv)
 	if (!ww->have_prev) {
 		ww->t0 = ww->cur->t;
 		ww->ticks0 = ww->cur->nticks;
+		ww->tot.since = ww->t0;
 	}
 	t = ww->prev;
 	ww->prev = ww->cur;

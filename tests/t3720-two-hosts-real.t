@@ -164,18 +164,19 @@ $PERFLOG report "$CLI_SET" --with "$SRV_SET" >"$ZOO_REPORT" 2>"$SCRATCH/report.e
 is "$?" 0 'report --with succeeds'
 [ -z "${ZOO_SHOW:-}" ] || sed 's/^/# /' "$ZOO_REPORT"
 
-# (known, issue 29: in four runs of eight (three beside stress-ng) the
-# server's watch name=rsync kept only the first server rsync
-# (waits-sfsync.tsv: one thread, alive 0.2 s), not the receiver it forks,
-# which fsyncs: no server stage, and the verdict is the server's CPU,
-# 100% busy with other work; beside stress-ng it caught no thread at all,
-# and the client's tree's pipe bytes were then checked against rsync's
-# figures, "+116%: disagree", where a quiet run says "not checked")
-ZOO_TODO_WORD="the server's watch missed the forked receiver (4 runs of 8)" ZOO_TODO_STAGE=$ZOO_TODO_WORD
-ZOO_TODO_FIGS="beside stress-ng, pipe bytes checked against rsync's"
+# (issue 29: the server's watch name=rsync kept only the first server
+# rsync, not the receiver it forks, in four runs of eight: a process that
+# joined the tree between two samples was left out of the wait states
+# until a sample later (waits/waitrates.h since; t3010). Since, the
+# receiver is a stage in 4 runs of 5 and the case passes in 3; known:
+# beside stress-ng (both CPUs busy) its time split disk 55%, CPU wait
+# 35%, and the verdict was "nothing near saturation on any host" (1 run);
+# while make check ran beside, no server stage at all, "CPU on srvN"
+# (1 run, its scratch not kept: cause not known))
+ZOO_TODO_WORD="on a loaded machine: no server stage, or 'nothing near saturation' (2 runs of 5)" ZOO_TODO_STAGE=$ZOO_TODO_WORD
 [ -z "$slow" ] ||
 	zoo_real sfsync disk 'rsync|sfsync' "$SRV_NAME" 'disk [a-z0-9]+' "^Bottleneck: disk on $SRV_NAME"
-ZOO_TODO_WORD= ZOO_TODO_STAGE= ZOO_TODO_FIGS=
+ZOO_TODO_WORD= ZOO_TODO_STAGE=
 if [ -n "$quota" ]; then
 	# the share of the receiver's periods (100 ms in which it was
 	# runnable) that the quota cut short, as the kernel counts them

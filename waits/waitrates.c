@@ -275,6 +275,8 @@ int waitrates_compute(const struct waits_snap *prev,
 	double dt = cur->t - prev->t, alive = 0, sec[WS_N], sum[WS_N] = { 0 };
 	double blocked_ticks = 0, guessed = 0;
 	int delayacct = prev->delayacct == 1 && cur->delayacct == 1, counted = 0;
+	double since = tot ? tot->since : 0;
+	double from = since > 0 && since < prev->t ? since : prev->t;
 
 	memset(out, 0, sizeof(*out));
 	for (int k = 0; k < WS_N; k++)
@@ -285,11 +287,13 @@ int waitrates_compute(const struct waits_snap *prev,
 	for (size_t i = 0; i < cur->n; i++) {
 		const struct waits_thread *c = &cur->th[i];
 		const struct waits_thread *p = find(prev, c->tid, c->start);
-		double t0 = prev->t, e;
+		double t0 = from, e, part = 1;
 
-		/* without a baseline: born in the interval (the start is
-		 * read in 10 ms ticks) counts from its birth, else skip */
-		if (!p && c->born < prev->t - 0.02)
+		/* without a baseline: born in the interval, or first read
+		 * late but born since the session's first read (the start
+		 * is read in 10 ms ticks), counts from its birth, else skip:
+		 * it lived before the watch */
+		if (!p && c->born < from - 0.02)
 			continue;
 		if (p)
 			t0 = p->t;
@@ -298,10 +302,14 @@ int waitrates_compute(const struct waits_snap *prev,
 		e = waitrates_thread(p, c, t0, delayacct, sec);
 		if (e < 0)
 			continue;
+		/* a late member's row gets the part of it since prev (the
+		 * rows before are written); its total, all of it */
+		if (!p && t0 < prev->t)
+			part = dt / e;
 		counted++;
-		alive += e;
+		alive += part * e;
 		for (int k = 0; k < WS_N; k++)
-			sum[k] += sec[k];
+			sum[k] += part * sec[k];
 		for (int k = 0; k < 4; k++) {
 			enum wait_class b = blocked_class[k];
 

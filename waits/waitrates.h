@@ -95,6 +95,13 @@ struct waits_totals {
 	double *edge_sec;	/* blocked seconds on each edge, by the
 				 * sampler's edge id (waits_snap.keys) */
 	size_t nedge, capedge;
+	double since;		/* the session's first read (monotonic), or
+				 * 0: a thread first read late (a process
+				 * that joined a PID or name= tree between
+				 * two samples) but born after it counts
+				 * from its birth, its counters all the
+				 * session's; one born before has no
+				 * baseline until its second read */
 };
 
 /* Threads a row stands for (1, or a folded row's count). */

@@ -367,6 +367,50 @@ static void test_compute(void)
 	waitrates_totals_free(&tot);
 }
 
+/* A process of a watch by name= or PID tree joins the sampler's set at
+ * the collector's next sample (the pid list is refreshed once a sample),
+ * so its threads are first read a sample or two after their birth: with
+ * no figures of theirs at prev, they were left out as "existed before the
+ * watch" until the next interval, and a receiver rsync forked and done
+ * within two samples was never counted (issue 29, t3720 sfsync). Born
+ * after the session's baseline (tot->since), such a thread counts from
+ * its birth: its counters are all the session's. */
+static void test_late_member(void)
+{
+	struct waits_thread p[1], c[2];
+	struct waits_snap prev = { .t = 12, .delayacct = 0, .th = p, .n = 1 };
+	struct waits_snap cur = { .t = 13, .delayacct = 0, .th = c, .n = 2 };
+	struct waits_values v;
+	struct waits_totals tot = { 0 };
+
+	p[0] = th(1, 12, 0, 0, 0, 0, 0, 10);
+	c[0] = th(1, 13, 0, 0, 0, 0, 0, 20);	/* the parent, asleep */
+	c[1] = th(2, 13, 0.2, 0, 80, 0, 0, 0);	/* the child: born at 11 */
+	c[1].born = 11;
+	c[1].alive = 0;		/* ... and ended before this read */
+	c[1].rchar = 0;
+	c[1].wchar = 32u << 20;
+	tot.since = 10;		/* the watch began at 10 */
+	EQ_INT(waitrates_compute(&prev, &cur, &v, &tot), 0, "compute");
+	EQ_INT(tot.n, 2, "the late member has its total");
+	EQ_DBL(tot.n == 2 ? tot.t[1].alive : 0, 2, 1e-9,
+	       "... counted from its birth (11), not left out");
+	EQ_DBL(tot.n == 2 ? tot.t[1].sec[WS_DISK] : 0, 1.8, 1e-9,
+	       "... its disk wait whole");
+	OK(tot.n == 2 && tot.t[1].io_bytes == 32u << 20, "... and its bytes");
+	EQ_DBL(v.threads, 2, 1e-9,
+	       "the row: one second of each (its earlier second was a row gone)");
+	EQ_DBL(v.pct[WS_DISK], 90, 1e-9, "the row: its disk wait in the interval");
+	EQ_DBL(v.pct[WS_SLEEP], 100, 1e-9, "the row: the parent asleep");
+	waitrates_totals_free(&tot);
+
+	memset(&tot, 0, sizeof(tot));
+	tot.since = 11.5;	/* born before the watch: no baseline */
+	waitrates_compute(&prev, &cur, &v, &tot);
+	EQ_INT(tot.n, 1, "a thread born before the watch is still left out");
+	waitrates_totals_free(&tot);
+}
+
 static void test_parse(void)
 {
 	struct waits_totals tot = { 0 }, back = { 0 };
@@ -543,6 +587,7 @@ int main(void)
 	test_cgroup();
 	test_thread_math();
 	test_compute();
+	test_late_member();
 	test_working();
 	test_parse();
 	test_fold();
