@@ -180,6 +180,12 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v);
+/* The same with the dominant state d given (report_waits_dominant's
+ * WS_ value, -1 for none): a stage of the data path is judged on its
+ * own largest resource when no state dominates its split. */
+int report_waits_judge_as(const struct report_figures *f,
+			  const struct report_waits *w, enum report_kind sys,
+			  int d, struct report_verdict *v);
 
 /* Append printf-style text to v->line, cut at its size (the line keeps
  * what fits). */
