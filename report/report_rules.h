@@ -124,6 +124,9 @@ struct report_waits {
 /* With wait states, a busy CPU is named only when the client's working
  * threads ran or waited for a CPU at least this share of their time. */
 #define REPORT_CPU_THEIRS 20.0
+/* The logged Process counters give a tree's wait states only with at
+ * least this many threads on average over the session. */
+#define REPORT_WAITS_MIN_THREADS 0.5
 /* With wait states, a busy or stalling disk (the disk, I/O wait and
  * Pressure(io) rules) is named only when the client's working threads
  * waited on the disk at least this share of their time. */

@@ -405,18 +405,41 @@ static int own_resource(const struct report_waits *w,
 	return k;
 }
 
+int report_stages_held(const struct report_stages *ss, int b)
+{
+	int h = -1;
+
+	for (size_t i = 0; b >= 0 && i < ss->n; i++) {
+		const struct report_stage *u = &ss->st[i];
+		double own = u->busy - (isnan(u->pct[WS_NET]) ? 0 :
+					 u->pct[WS_NET]);
+		if (u->side == ss->st[b].side || !(own >= REPORT_STAGE_HELD))
+			continue;
+		if (h < 0 || u->busy > ss->st[h].busy)
+			h = (int)i;
+	}
+	return h;
+}
+
 int report_stages_judge(const struct report_stages *ss,
 			const struct report_figures *f, int on_host,
 			struct report_verdict *v)
 {
-	int b = report_stages_busiest(ss);
+	return report_stages_judge_at(ss, report_stages_busiest(ss), f,
+				      on_host, v);
+}
+
+int report_stages_judge_at(const struct report_stages *ss, int b,
+			   const struct report_figures *f, int on_host,
+			   struct report_verdict *v)
+{
 	const struct report_stage *s;
 	struct report_waits w;
 	struct report_verdict one;
 	char who[128], ref[96], line[sizeof(v->line)];
 	int said = 0;
 
-	if (b < 0)
+	if (b < 0 || (size_t)b >= ss->n)
 		return 0;
 	s = &ss->st[b];
 	/* the tree's cgroup (throttling, stalls, quota) with the stage's own

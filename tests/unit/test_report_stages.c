@@ -16,6 +16,7 @@
 
 #include "tap.h"
 #include "report_fixture.h"
+#include "../../report/report_hosts.h"
 #include "../../report/report_stages.h"
 
 #define WH "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\tio_bytes\tworking\tthreads\tpid\n"
@@ -247,6 +248,111 @@ static void over_ssh(void)
 	report_stages_free(&all);
 }
 
+/* tar | ssh over a shaped link, and a receiver under a 0.05 CPU quota,
+ * the server's side joined by the net edge (t3720): the client's ssh
+ * stage waits on the network; a server stage busy on its own resource
+ * held the data (the quota, the stage named), else the network between
+ * both hosts names the ssh stage, and an idle or empty server tree's
+ * busy CPU is other work's */
+static void across(void)
+{
+	struct report_stages cl = { 0 }, sv = { 0 }, all = { 0 };
+	struct report_figures f, fs;
+	struct report_verdict v, vs, vc, out;
+	struct report_waits ws;
+	char host[64], peer[64];
+	int t, b, h;
+
+	idle(&f);
+	util_strlcpy(cl.hosts[0], "vm", sizeof(cl.hosts[0]));
+	util_strlcpy(sv.hosts[0], "srv", sizeof(sv.hosts[0]));
+	t = report_stages_tree(&cl, 0, "squota", NULL);
+	waits_of(&cl, t, WH
+		 "10\tsh\t1\t10.000\t0.300\t1.300\t0.000\t0.000\t8.400\t0.000\t9000000\t1\t1\t10\n"
+		 "11\tssh\t1\t10.000\t0.200\t0.200\t0.000\t9.500\t0.100\t0.000\t9000000\t1\t1\t11\n");
+	edges_of(&cl, 0, EH
+		 "10\tsh\tout\tpipe\t11\tssh\t-\t-\t8.400\t0\n"
+		 "11\tssh\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:22\t9.500\t0\n");
+	memset(&ws, 0, sizeof(ws));
+	stat_of(&ws.throttled, 54, 2);
+	ws.quota = 0.05;
+	t = report_stages_tree(&sv, 0, "squota", &ws);
+	waits_of(&sv, t, WH
+		 "20\tplxz\t1\t10.000\t0.500\t9.400\t0.000\t0.000\t0.100\t0.000\t9000000\t1\t1\t20\n");
+	edges_of(&sv, 0, EH "20\tplxz\tin\tpipe\t19\tsshd\t-\t-\t0.100\t0\n");
+	report_stages_append(&all, &cl, 0);
+	report_stages_append(&all, &sv, 1);
+	report_stages_order(&all, NULL, NULL);
+	b = report_stages_busiest(&all);
+	OK(report_stages_decide(&all) && b >= 0 && all.st[b].pid == 11,
+	   "quota: ssh (100% busy, 95% network) is the busiest");
+	OK(report_stages_judge_at(&all, b, &f, 1, &v) && v.kind == REPORT_W_NETWORK,
+	   "quota: ssh waited on the network");
+	h = report_stages_held(&all, b);
+	OK(h >= 0 && all.st[h].pid == 20, "quota: the server's stage held the data");
+	OK(h >= 0 && report_stages_judge_at(&all, h, &f, 1, &v) &&
+	   v.kind == REPORT_W_QUOTA && !strncmp(v.line,
+	   "Bottleneck: CPU quota on srv: the stage plxz (srv) was runnable but not running 94%", 83),
+	   "quota: one wording, the stage named");
+	show(&all, &v);
+	report_stages_free(&cl);
+	report_stages_free(&sv);
+	report_stages_free(&all);
+
+	/* the server's receiver idle (fed by sshd, other 99%): no stage
+	 * held the data; the network between both, the ssh stage named */
+	memset(&sv, 0, sizeof(sv));
+	memset(&all, 0, sizeof(all));
+	util_strlcpy(sv.hosts[0], "srv", sizeof(sv.hosts[0]));
+	t = report_stages_tree(&sv, 0, "tar", NULL);
+	waits_of(&sv, t, WH
+		 "20\tplcat\t1\t10.000\t0.060\t0.020\t0.000\t0.000\t9.920\t0.000\t9000000\t1\t1\t20\n");
+	edges_of(&sv, 0, EH "20\tplcat\tin\tpipe\t19\tsshd\t-\t-\t9.900\t0\n");
+	report_stages_append(&all, &cl, 0);
+	report_stages_append(&all, &sv, 1);
+	report_stages_order(&all, NULL, NULL);
+	b = report_stages_busiest(&all);
+	EQ_INT(report_stages_held(&all, b), -1, "net: no server stage held the data");
+	report_stages_free(&sv);
+	report_stages_free(&all);
+
+	/* the server's one-host verdict: a busy CPU its receiver's tree
+	 * hardly used, none of its threads working (the working column
+	 * n/a): other work's, not the receiver's */
+	idle(&fs);
+	stat_of(&fs.cpu, 99, 0.5);
+	stat_of(&fs.cpu1, 100, 0);
+	memset(&ws, 0, sizeof(ws));
+	ws.have = ws.from_totals = 1;
+	ws.nall = 1;
+	for (int k = 0; k < WS_N; k++)
+		ws.work[k] = NAN;
+	ws.all[WS_CPU] = 0.5;
+	ws.all[WS_OTHER] = 99.5;
+	report_judge(&fs, &ws, NULL, &vs);
+	OK(strcmp(report_kind_word(vs.kind), "CPU") != 0,
+	   "idle tree: the server's busy CPU is other work's");
+	printf("#   %s\n", vs.line);
+	/* across hosts even with the server's CPU named (no wait states):
+	 * the stages found ssh on the network, the network between both */
+	memset(&vs, 0, sizeof(vs));
+	vs.kind = REPORT_CPU;
+	snprintf(vs.line, sizeof(vs.line), "Bottleneck: CPU: Processor(_Total) 100%%");
+	memset(&vc, 0, sizeof(vc));
+	vc.kind = REPORT_W_NETWORK;
+	snprintf(vc.line, sizeof(vc.line), "Bottleneck: network: the stage ssh waited on its socket 95%%");
+	{
+		struct report_host_side c = { "vm", &f, NULL, &vc, "ssh (vm)", 95 };
+		struct report_host_side s1 = { "srv", &fs, NULL, &vs, NULL, 0 };
+		report_hosts_judge(&c, &s1, 1, &out, host, sizeof(host), peer,
+				   sizeof(peer));
+	}
+	OK(!strncmp(out.line, "Bottleneck: network between vm and srv: the stage ssh (vm) waited on its socket 95%", 83),
+	   "net: the network between both hosts, the stage named");
+	printf("#   %s\n", out.line);
+	report_stages_free(&cl);
+}
+
 /* rsync --bwlimit: the sender sleeps, the receiver waits on it */
 static void paced(void)
 {
@@ -317,6 +423,7 @@ int main(void)
 	demo();
 	demo_mixed();
 	over_ssh();
+	across();
 	paced();
 	quota_or_affinity();
 	return done_testing();
