@@ -24,6 +24,10 @@
  *   6. else nothing, with each host's figures.
  * The client's socket wait alone is never the verdict's reason: it is the
  * network's or the server's, and only the server's side tells which.
+ * When the stages (report_stages.h) found the client's stage waiting on
+ * the network and no server stage holding the data, client->stage names
+ * it: rule 4 is skipped (a server's busy CPU its receiver did not use)
+ * and rule 5's line speaks of that stage.
  */
 #include "report_hosts.h"
 
