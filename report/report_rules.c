@@ -519,7 +519,9 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 		describe_resource(f, k, v);
 	if (others && (busy == REPORT_CPU || busy == REPORT_CPU_SINGLE))
 		report_line_add(v, "; the CPUs were busy with other work (its threads ran %.0f%% and waited for a CPU %.0f%%)",
+				isnan(report_waits_shares(w)[WS_CPU]) ? 0 :
 				report_waits_shares(w)[WS_CPU],
+				isnan(report_waits_shares(w)[WS_CPU_WAIT]) ? 0 :
 				report_waits_shares(w)[WS_CPU_WAIT]);
 	else if (others)
 		report_line_add(v, "; the disks were busy with other work (its threads waited on the disk %.0f%%)",
