@@ -48,6 +48,11 @@ struct report_session {
 	struct report_peer *peers;	/* report.nwith of them, or NULL */
 	struct report_verdict local;
 	char verdict_host[64], verdict_peer[64];
+	/* across hosts, the busiest stage when it waited on the network
+	 * and no stage of the far host held the data ("ssh (vm)"), and its
+	 * network share: report_hosts.c's network verdict names it */
+	char net_stage[96];
+	double net_stage_pct;
 	/* the stages of its data path (report_stages_of.c), malloc'ed or
 	 * NULL; with --with, the servers' stages appended */
 	struct report_stages *stages;
@@ -193,7 +198,9 @@ size_t report_stages_ifaces(const struct report_stages *ss, int side,
 void report_stages_verdict(struct report_session *s);
 /* With --with: the servers' stages appended to the client's, ordered
  * across hosts, and the verdict the busiest stage's resource "on HOST"
- * unless it is the network (report_hosts.c's verdict stays). */
+ * (stages->judged); when it waited on the network, the far host's stage
+ * that held the data (report_stages_held), else s->net_stage names it
+ * for report_hosts.c's network verdict. Before report_hosts.c's. */
 void report_stages_across(struct report *r, struct report_session *s);
 
 /* The log's largest Available Bytes over [from, to], the reference for

@@ -118,7 +118,9 @@ static int open_with(struct report *r, struct report_with *w, const char *dir,
 static int judge_across(struct report *r, struct report_session *s)
 {
 	struct report_host_side c = { logset_meta(r->ls)->host, &s->fig,
-				      &s->waits, &s->local };
+				      &s->waits, &s->local,
+				      s->net_stage[0] ? s->net_stage : NULL,
+				      s->net_stage_pct };
 	struct report_host_side *sv = calloc(r->nwith, sizeof(*sv));
 
 	if (!sv)
@@ -130,7 +132,7 @@ static int judge_across(struct report *r, struct report_session *s)
 			sv[n++] = (struct report_host_side){
 				logset_meta(r->with[i].ls)->host,
 				&s->peers[i].s.fig, &s->peers[i].s.waits,
-				&s->peers[i].s.verdict };
+				&s->peers[i].s.verdict, NULL, 0 };
 	if (n)
 		report_hosts_judge(&c, sv, n, &s->verdict, s->verdict_host,
 				   sizeof(s->verdict_host), s->verdict_peer,
@@ -170,9 +172,12 @@ int report_add_hosts(struct report *r, char *const *dirs, size_t n,
 			s->peers[i].empty = !s->peers[i].s.fig.rows &&
 					    !s->peers[i].s.waits.have;
 		}
+		/* the stages first: when they decide, their verdict */
+		report_stages_across(r, s);
+		if (s->stages && s->stages->judged)
+			continue;
 		if (judge_across(r, s) < 0)
 			return perr_set(e, "out of memory");
-		report_stages_across(r, s);
 	}
 	return 0;
 }

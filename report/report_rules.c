@@ -475,9 +475,14 @@ static double not_theirs(const struct report_waits *w, enum report_kind sys)
 
 	if (!w || !w->have)
 		return NAN;
-	p = w->from_totals ? w->work : w->all;
+	/* a tree none of whose threads worked: every thread's split (the
+	 * working column is n/a), a state not logged counted as 0 */
+	p = report_waits_shares(w);
 	if (sys == REPORT_CPU || sys == REPORT_CPU_SINGLE) {
-		used = p[WS_CPU] + p[WS_CPU_WAIT];
+		used = (isnan(p[WS_CPU]) ? 0 : p[WS_CPU]) +
+		       (isnan(p[WS_CPU_WAIT]) ? 0 : p[WS_CPU_WAIT]);
+		if (isnan(p[WS_CPU]) && isnan(p[WS_CPU_WAIT]))
+			return NAN;
 		return !isnan(used) && used < REPORT_CPU_THEIRS ? used : NAN;
 	}
 	if (sys == REPORT_DISK || sys == REPORT_IOWAIT || sys == REPORT_PSI_IO) {
@@ -514,8 +519,10 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 		describe_resource(f, k, v);
 	if (others && (busy == REPORT_CPU || busy == REPORT_CPU_SINGLE))
 		report_line_add(v, "; the CPUs were busy with other work (its threads ran %.0f%% and waited for a CPU %.0f%%)",
-				(w->from_totals ? w->work : w->all)[WS_CPU],
-				(w->from_totals ? w->work : w->all)[WS_CPU_WAIT]);
+				isnan(report_waits_shares(w)[WS_CPU]) ? 0 :
+				report_waits_shares(w)[WS_CPU],
+				isnan(report_waits_shares(w)[WS_CPU_WAIT]) ? 0 :
+				report_waits_shares(w)[WS_CPU_WAIT]);
 	else if (others)
 		report_line_add(v, "; the disks were busy with other work (its threads waited on the disk %.0f%%)",
 				theirs);

@@ -124,6 +124,9 @@ struct report_waits {
 /* With wait states, a busy CPU is named only when the client's working
  * threads ran or waited for a CPU at least this share of their time. */
 #define REPORT_CPU_THEIRS 20.0
+/* The logged Process counters give a tree's wait states only with at
+ * least this many threads on average over the session. */
+#define REPORT_WAITS_MIN_THREADS 0.5
 /* With wait states, a busy or stalling disk (the disk, I/O wait and
  * Pressure(io) rules) is named only when the client's working threads
  * waited on the disk at least this share of their time. */
@@ -180,6 +183,12 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v);
+/* The same with the dominant state d given (report_waits_dominant's
+ * WS_ value, -1 for none): a stage of the data path is judged on its
+ * own largest resource when no state dominates its split. */
+int report_waits_judge_as(const struct report_figures *f,
+			  const struct report_waits *w, enum report_kind sys,
+			  int d, struct report_verdict *v);
 
 /* Append printf-style text to v->line, cut at its size (the line keeps
  * what fits). */

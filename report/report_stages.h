@@ -28,6 +28,9 @@
  * of its time: below it every stage mostly waited on another or slept,
  * and the tree's own split (report_waits.c) says more. */
 #define REPORT_STAGE_BUSY 25.0
+/* A stage of the far host busy on its own resources this share (%) of
+ * its time held the data the busiest stage waited on the network for. */
+#define REPORT_STAGE_HELD 50.0
 #define REPORT_STAGES_MAX 64
 #define REPORT_STAGE_EDGES_MAX 512
 #define REPORT_STAGE_TREES_MAX 16
@@ -123,6 +126,17 @@ int report_stages_busiest(const struct report_stages *ss);
 int report_stages_judge(const struct report_stages *ss,
 			const struct report_figures *f, int on_host,
 			struct report_verdict *v);
+
+/* The same for stage b (report_stages_judge: the busiest). */
+int report_stages_judge_at(const struct report_stages *ss, int b,
+			   const struct report_figures *f, int on_host,
+			   struct report_verdict *v);
+/* Across hosts, the busiest stage b waited on the network: the stage of
+ * another host that held the data (busy on its own resources, the
+ * network left out, at least REPORT_STAGE_HELD % of its time: a
+ * receiver under a quota), its socket wait the evidence; -1 when none
+ * did (then the network between them is the verdict). */
+int report_stages_held(const struct report_stages *ss, int b);
 
 /* The "Stages (data path):" table (nothing with fewer than 2 stages). */
 void report_stages_print(FILE *f, const struct report_stages *ss);

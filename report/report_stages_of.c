@@ -240,10 +240,28 @@ void report_stages_across(struct report *r, struct report_session *s)
 	    s->verdict.kind == REPORT_W_PACED)
 		return;
 	b = report_stages_busiest(all);
-	if (!report_stages_judge(all, figs[all->st[b].side], 1, &v) ||
-	    v.kind == REPORT_W_NETWORK || v.kind == REPORT_W_MIXED ||
-	    v.kind == REPORT_W_PACED)
-		return;		/* the network: both ends, report_hosts.c */
+	if (!report_stages_judge_at(all, b, figs[all->st[b].side], 1, &v) ||
+	    v.kind == REPORT_W_MIXED || v.kind == REPORT_W_PACED)
+		return;
+	if (v.kind == REPORT_W_NETWORK) {
+		/* its socket wait is evidence for the stage it leads to:
+		 * the far host's stage busy on its own resource (a quota),
+		 * else the network between both ends, the stage named */
+		const struct report_stage *n = &all->st[b];
+		int h = report_stages_held(all, b);
+		if (h < 0 || !report_stages_judge_at(all, h,
+				figs[all->st[h].side], 1, &v) ||
+		    v.kind == REPORT_W_NETWORK || v.kind == REPORT_W_MIXED ||
+		    v.kind == REPORT_W_PACED) {
+			snprintf(s->net_stage, sizeof(s->net_stage), "%s (%s)",
+				 n->name, all->hosts[n->side]);
+			s->net_stage_pct = n->pct[WS_NET];
+			return;
+		}
+		report_line_add(&v, "; %s (%s) waited on the network %.0f%% of its time",
+				n->name, all->hosts[n->side], n->pct[WS_NET]);
+		b = h;
+	}
 	s->verdict = v;
 	util_strlcpy(s->verdict_host, all->hosts[all->st[b].side],
 		     sizeof(s->verdict_host));

@@ -387,18 +387,59 @@ static void stage_ref(const struct report_stages *ss,
 		snprintf(buf, n, "%s", s->name);
 }
 
+/* The state the busiest stage is judged on: its dominant one, else (no
+ * state dominates: a server stage running 34%, waiting on the disk 41%)
+ * the largest of its own resources, as its table row's "waits on" */
+static int own_resource(const struct report_waits *w,
+			const struct report_stage *s)
+{
+	static const int own[4] = { WS_CPU, WS_CPU_WAIT, WS_DISK, WS_NET };
+	int d = report_waits_dominant(w), k = -1;
+
+	if (d >= 0)
+		return d;
+	for (int i = 0; i < 4; i++)
+		if (!isnan(s->pct[own[i]]) && s->pct[own[i]] > 0 &&
+		    (k < 0 || s->pct[own[i]] > s->pct[k]))
+			k = own[i];
+	return k;
+}
+
+int report_stages_held(const struct report_stages *ss, int b)
+{
+	int h = -1;
+
+	for (size_t i = 0; b >= 0 && i < ss->n; i++) {
+		const struct report_stage *u = &ss->st[i];
+		double own = u->busy - (isnan(u->pct[WS_NET]) ? 0 :
+					 u->pct[WS_NET]);
+		if (u->side == ss->st[b].side || !(own >= REPORT_STAGE_HELD))
+			continue;
+		if (h < 0 || u->busy > ss->st[h].busy)
+			h = (int)i;
+	}
+	return h;
+}
+
 int report_stages_judge(const struct report_stages *ss,
 			const struct report_figures *f, int on_host,
 			struct report_verdict *v)
 {
-	int b = report_stages_busiest(ss);
+	return report_stages_judge_at(ss, report_stages_busiest(ss), f,
+				      on_host, v);
+}
+
+int report_stages_judge_at(const struct report_stages *ss, int b,
+			   const struct report_figures *f, int on_host,
+			   struct report_verdict *v)
+{
 	const struct report_stage *s;
 	struct report_waits w;
 	struct report_verdict one;
 	char who[128], ref[96], line[sizeof(v->line)];
 	int said = 0;
 
-	if (b < 0)
+	if (b < 0 || (size_t)b >= ss->n)
 		return 0;
 	s = &ss->st[b];
 	/* the tree's cgroup (throttling, stalls, quota) with the stage's own
@@ -412,7 +453,8 @@ int report_stages_judge(const struct report_stages *ss,
 	w.cpus = s->alive > 0 ? s->sec[WS_CPU] / (s->alive / (double)w.nwork) :
 		NAN;
 	util_strlcpy(w.top, s->comm, sizeof(w.top));
-	if (!report_waits_judge(f, &w, REPORT_NONE, &one))
+	if (!report_waits_judge_as(f, &w, REPORT_NONE, own_resource(&w, s),
+				   &one))
 		return 0;
 	stage_ref(ss, s, ref, sizeof(ref));
 	snprintf(who, sizeof(who), "the stage %s", ref);

@@ -307,10 +307,16 @@ int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v)
 {
+	return report_waits_judge_as(f, w, sys, report_waits_dominant(w), v);
+}
+
+int report_waits_judge_as(const struct report_figures *f,
+			  const struct report_waits *w, enum report_kind sys,
+			  int d, struct report_verdict *v)
+{
 	char split[160], rest[256];
 	double p[WS_N];
 	enum report_kind k;
-	int d;
 
 	if (!w || !w->have)
 		return 0;
@@ -319,7 +325,6 @@ int report_waits_judge(const struct report_figures *f,
 	 * voting states alone: a receiver's table said network wait 65%
 	 * where its line said 97% */
 	memcpy(p, report_waits_shares(w), sizeof(p));
-	d = report_waits_dominant(w);
 	k = waits_kind(f, w, d);
 	if (k == REPORT_NONE && sys != REPORT_NONE)
 		return 0;	/* the system's verdict, the split as evidence */

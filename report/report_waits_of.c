@@ -72,7 +72,10 @@ static void from_counters(struct logset *ls, const struct report_session *s,
 		}
 	}
 	logset_series_free(&ser);
-	if (!known || !(sum > 0))
+	/* a tree with less than half a thread on average (the server's
+	 * watch caught no receiver: waits.threads=0) has no split to
+	 * judge by: normalised, its few ticks read "ran 100%" */
+	if (!known || !(sum >= REPORT_WAITS_MIN_THREADS * 100))
 		return;
 	w->have = 1;
 	for (int k = 0; k < WS_N; k++)

@@ -183,15 +183,12 @@ if [ -n "$quota" ]; then
 	kthr=$(echo "$pt0 $pt1" | awk '$3 > $1 { printf "%.1f\n", 100 * ($4 - $2) / ($3 - $1) }')
 	diag "squota: the kernel throttled ${kthr:-no} % of the receiver's periods"
 	if [ -n "$kthr" ] && awk -v k="$kthr" 'BEGIN { exit !(k >= 20) }'; then
-		# (known, issue 29: one run of two named the stage, "the
-		# stage plxzN (srvN) was runnable", the other the tree's
-		# "runnable but not running 95%"; beside stress-ng the server's
-		# watch caught no thread of it (waits.threads=0) and the report
-		# said "CPU on srvN: the receiver ran on a CPU 100% of the time")
-		ZOO_TODO_STAGE="the quota's verdict names the stage in one run of two"
+		# (known, issue 29: beside stress-ng the server's watch caught
+		# no thread of it (waits.threads=0): no server stage, and the
+		# report says the network between both, the ssh stage named)
 		ZOO_TODO_WORD="beside stress-ng the server's watch caught no thread of the receiver"
 		zoo_real squota CPU "$XZ|squota" "$SRV_NAME" 'quota' "^Bottleneck: CPU quota on $SRV_NAME"
-		ZOO_TODO_STAGE= ZOO_TODO_WORD=
+		ZOO_TODO_WORD=
 	else
 		skip "squota: throttled in only ${kthr:-?}% of its periods (the quota did not hold the receiver)"
 	fi
@@ -199,18 +196,12 @@ else
 	skip 'squota: not set up'
 fi
 if [ -n "$shaped" ]; then
-	# (known, issue 29: the network verdict between two hosts is the
-	# two-host one, "the client waited on its socket 85%", and names no
-	# stage; ssh's own row waits on the network (or, in one run of three,
-	# on rsync: other 48% over net 42%))
-	ZOO_TODO_STAGE="the network verdict between two hosts names no stage"
+	# (known, issue 29: ssh's own row waits on the network, or, in one
+	# run of three, on rsync: other 48% over net 45%; the verdict names
+	# the stage ssh either way)
+	ZOO_TODO_STAGE="ssh's row waits on rsync in one run of three (other over net)"
 	zoo_real net network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
-	# (known, issue 29, as net; and in six runs of eight the server's
-	# watch found no plcat (its end marker: waits.threads=0), yet the
-	# report said "the receiver ran on a CPU 100% of the time" there and
-	# preferred it to the client's ssh stage, 94% busy, 68% network)
-	ZOO_TODO_WORD="an empty server tree 'ran on a CPU 100%' (6 runs of 8)"
+	ZOO_TODO_STAGE=
 	zoo_real tar network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
-	ZOO_TODO_WORD= ZOO_TODO_STAGE=
 fi
 done_testing

@@ -16,6 +16,7 @@
 
 #include "tap.h"
 #include "report_fixture.h"
+#include "../../report/report_hosts.h"
 #include "../../report/report_stages.h"
 
 #define WH "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\tio_bytes\tworking\tthreads\tpid\n"
@@ -102,8 +103,7 @@ static void local_rsync(void)
 	OK(report_stages_decide(&ss), "rsync: the stages decide");
 	OK(report_stages_judge(&ss, &f, 0, &v), "rsync: a verdict");
 	EQ_INT(v.kind, REPORT_W_DISK, "rsync: disk");
-	/* the line quotes the table's figure: one figure, one definition
-	 * (issue 32 item 6) */
+	/* the line quotes the table's figures */
 	OK(!strncmp(v.line, "Bottleneck: disk: the stage rsync[102] waited on the disk 91%", 61),
 	   "rsync: the receiver's disk, its stage named");
 	OK(strstr(v.line, "rsync[100] waited on it 91%") != NULL,
@@ -169,6 +169,38 @@ static void demo(void)
 	report_stages_free(&ss);
 }
 
+/* the demo's 50m10m set on a loaded host (t3520): the server stage 81%
+ * busy, no state dominating its split (run 34, CPU wait 6, disk 41):
+ * the stages decide on its own largest resource, the table's figures */
+static void demo_mixed(void)
+{
+	struct report_stages ss = { 0 };
+	struct report_figures f;
+	struct report_verdict v;
+	const char *disks[1] = { "vda" };
+	int tc, ts;
+
+	idle(&f);
+	util_strlcpy(ss.hosts[0], "vm", sizeof(ss.hosts[0]));
+	tc = report_stages_tree(&ss, 0, "50m10m", NULL);
+	ts = report_stages_tree(&ss, 0, "50m10m-server", NULL);
+	waits_of(&ss, tc, WH
+		 "200\tperflog\t1\t10.000\t3.800\t0.100\t1.900\t0.000\t4.100\t0.000\t1048576\t1\t1\t200\n");
+	edges_of(&ss, 0, EH
+		 "200\tperflog\tout\ttcp\t300\tperflog\t127.0.0.1:40000\t127.0.0.1:5001\t4.000\t0\n");
+	waits_of(&ss, ts, WH
+		 "300\tperflog\t1\t10.000\t3.400\t0.600\t4.100\t0.000\t1.900\t0.000\t1048576\t1\t1\t300\n");
+	report_stages_order(&ss, disks, NULL);
+	OK(report_stages_decide(&ss), "mixed: the stages decide");
+	EQ_STR(ss.st[1].waits_on, "disk vda", "mixed: the server stage waits on disk vda");
+	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_DISK,
+	   "mixed: the busiest stage's largest own resource, disk");
+	OK(strstr(v.line, "the stage 50m10m-server waited on the disk 41% of the time (ran 34%)") != NULL,
+	   "mixed: the table's figures quoted");
+	show(&ss, &v);
+	report_stages_free(&ss);
+}
+
 /* rsync over ssh: the client's rsync and ssh; the server's rsync fed by
  * sshd (not watched), fsync'ing */
 static void over_ssh(void)
@@ -214,6 +246,111 @@ static void over_ssh(void)
 	report_stages_free(&cl);
 	report_stages_free(&sv);
 	report_stages_free(&all);
+}
+
+/* tar | ssh over a shaped link, and a receiver under a 0.05 CPU quota,
+ * the server's side joined by the net edge (t3720): the client's ssh
+ * stage waits on the network; a server stage busy on its own resource
+ * held the data (the quota, the stage named), else the network between
+ * both hosts names the ssh stage, and an idle or empty server tree's
+ * busy CPU is other work's */
+static void across(void)
+{
+	struct report_stages cl = { 0 }, sv = { 0 }, all = { 0 };
+	struct report_figures f, fs;
+	struct report_verdict v, vs, vc, out;
+	struct report_waits ws;
+	char host[64], peer[64];
+	int t, b, h;
+
+	idle(&f);
+	util_strlcpy(cl.hosts[0], "vm", sizeof(cl.hosts[0]));
+	util_strlcpy(sv.hosts[0], "srv", sizeof(sv.hosts[0]));
+	t = report_stages_tree(&cl, 0, "squota", NULL);
+	waits_of(&cl, t, WH
+		 "10\tsh\t1\t10.000\t0.300\t1.300\t0.000\t0.000\t8.400\t0.000\t9000000\t1\t1\t10\n"
+		 "11\tssh\t1\t10.000\t0.200\t0.200\t0.000\t9.500\t0.100\t0.000\t9000000\t1\t1\t11\n");
+	edges_of(&cl, 0, EH
+		 "10\tsh\tout\tpipe\t11\tssh\t-\t-\t8.400\t0\n"
+		 "11\tssh\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:22\t9.500\t0\n");
+	memset(&ws, 0, sizeof(ws));
+	stat_of(&ws.throttled, 54, 2);
+	ws.quota = 0.05;
+	t = report_stages_tree(&sv, 0, "squota", &ws);
+	waits_of(&sv, t, WH
+		 "20\tplxz\t1\t10.000\t0.500\t9.400\t0.000\t0.000\t0.100\t0.000\t9000000\t1\t1\t20\n");
+	edges_of(&sv, 0, EH "20\tplxz\tin\tpipe\t19\tsshd\t-\t-\t0.100\t0\n");
+	report_stages_append(&all, &cl, 0);
+	report_stages_append(&all, &sv, 1);
+	report_stages_order(&all, NULL, NULL);
+	b = report_stages_busiest(&all);
+	OK(report_stages_decide(&all) && b >= 0 && all.st[b].pid == 11,
+	   "quota: ssh (100% busy, 95% network) is the busiest");
+	OK(report_stages_judge_at(&all, b, &f, 1, &v) && v.kind == REPORT_W_NETWORK,
+	   "quota: ssh waited on the network");
+	h = report_stages_held(&all, b);
+	OK(h >= 0 && all.st[h].pid == 20, "quota: the server's stage held the data");
+	OK(h >= 0 && report_stages_judge_at(&all, h, &f, 1, &v) &&
+	   v.kind == REPORT_W_QUOTA && !strncmp(v.line,
+	   "Bottleneck: CPU quota on srv: the stage plxz (srv) was runnable but not running 94%", 83),
+	   "quota: one wording, the stage named");
+	show(&all, &v);
+	report_stages_free(&cl);
+	report_stages_free(&sv);
+	report_stages_free(&all);
+
+	/* the server's receiver idle (fed by sshd, other 99%): no stage
+	 * held the data; the network between both, the ssh stage named */
+	memset(&sv, 0, sizeof(sv));
+	memset(&all, 0, sizeof(all));
+	util_strlcpy(sv.hosts[0], "srv", sizeof(sv.hosts[0]));
+	t = report_stages_tree(&sv, 0, "tar", NULL);
+	waits_of(&sv, t, WH
+		 "20\tplcat\t1\t10.000\t0.060\t0.020\t0.000\t0.000\t9.920\t0.000\t9000000\t1\t1\t20\n");
+	edges_of(&sv, 0, EH "20\tplcat\tin\tpipe\t19\tsshd\t-\t-\t9.900\t0\n");
+	report_stages_append(&all, &cl, 0);
+	report_stages_append(&all, &sv, 1);
+	report_stages_order(&all, NULL, NULL);
+	b = report_stages_busiest(&all);
+	EQ_INT(report_stages_held(&all, b), -1, "net: no server stage held the data");
+	report_stages_free(&sv);
+	report_stages_free(&all);
+
+	/* the server's one-host verdict: a busy CPU its receiver's tree
+	 * hardly used, none of its threads working (the working column
+	 * n/a): other work's, not the receiver's */
+	idle(&fs);
+	stat_of(&fs.cpu, 99, 0.5);
+	stat_of(&fs.cpu1, 100, 0);
+	memset(&ws, 0, sizeof(ws));
+	ws.have = ws.from_totals = 1;
+	ws.nall = 1;
+	for (int k = 0; k < WS_N; k++)
+		ws.work[k] = NAN;
+	ws.all[WS_CPU] = 0.5;
+	ws.all[WS_OTHER] = 99.5;
+	report_judge(&fs, &ws, NULL, &vs);
+	OK(strcmp(report_kind_word(vs.kind), "CPU") != 0,
+	   "idle tree: the server's busy CPU is other work's");
+	printf("#   %s\n", vs.line);
+	/* across hosts even with the server's CPU named (no wait states):
+	 * the stages found ssh on the network, the network between both */
+	memset(&vs, 0, sizeof(vs));
+	vs.kind = REPORT_CPU;
+	snprintf(vs.line, sizeof(vs.line), "Bottleneck: CPU: Processor(_Total) 100%%");
+	memset(&vc, 0, sizeof(vc));
+	vc.kind = REPORT_W_NETWORK;
+	snprintf(vc.line, sizeof(vc.line), "Bottleneck: network: the stage ssh waited on its socket 95%%");
+	{
+		struct report_host_side c = { "vm", &f, NULL, &vc, "ssh (vm)", 95 };
+		struct report_host_side s1 = { "srv", &fs, NULL, &vs, NULL, 0 };
+		report_hosts_judge(&c, &s1, 1, &out, host, sizeof(host), peer,
+				   sizeof(peer));
+	}
+	OK(!strncmp(out.line, "Bottleneck: network between vm and srv: the stage ssh (vm) waited on its socket 95%", 83),
+	   "net: the network between both hosts, the stage named");
+	printf("#   %s\n", out.line);
+	report_stages_free(&cl);
 }
 
 /* rsync --bwlimit: the sender sleeps, the receiver waits on it */
@@ -284,7 +421,9 @@ int main(void)
 	local_rsync();
 	old_file();
 	demo();
+	demo_mixed();
 	over_ssh();
+	across();
 	paced();
 	quota_or_affinity();
 	return done_testing();
