@@ -48,7 +48,8 @@ const char *report_client_agree(double client, double logged, int shared,
 	 * sent is other traffic (another test, a second backup), not a
 	 * client that counts wrong */
 	if (shared && !isnan(*change) && *change > 0)
-		return REPORT_CLIENT_OTHERS;
+		return shared == REPORT_SHARED_OWN ? REPORT_CLIENT_OWN :
+			REPORT_CLIENT_OTHERS;
 	return "disagree by more than 10%";
 }
 
@@ -171,11 +172,14 @@ void report_client_print(FILE *f, struct logset *ls,
 		const char *proc = lg.process;
 		fprintf(f, "  client figures against the logged ones:\n");
 		snprintf(by, sizeof(by), "process tree %s read", proc ? proc : "");
-		check(f, "client read", v[CLN_READ], by, lg.proc_read, 0);
+		int own = report_client_reads_back(v, &lg) ?
+			REPORT_SHARED_OWN : REPORT_SHARED_NO;
+		check(f, "client read", v[CLN_READ], by, lg.proc_read, own);
 		snprintf(by, sizeof(by), "process tree %s wrote", proc ? proc : "");
-		check(f, "client sent", v[CLN_SENT], by, lg.proc_written, 0);
+		check(f, "client sent", v[CLN_SENT], by, lg.proc_written, own);
 		snprintf(by, sizeof(by), "Network Interface(%s) carried", lg.net_if);
-		check(f, "client sent", v[CLN_SENT], by, lg.net_bytes, 1);
+		check(f, "client sent", v[CLN_SENT], by, lg.net_bytes,
+		      REPORT_SHARED_IFACE);
 		report_client_notes(f, v, &lg);
 	}
 	char buf[32];

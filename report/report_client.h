@@ -68,8 +68,17 @@ void report_client_print(FILE *f, struct logset *ls,
  * above the client's is REPORT_CLIENT_OTHERS, not a disagreement.
  * Exposed for tests. */
 #define REPORT_CLIENT_OTHERS "carried other traffic too"
+/* With shared REPORT_SHARED_OWN (a tree that reads back what it wrote,
+ * report_client_reads_back), more than the client's is that. */
+#define REPORT_CLIENT_OWN "more: its own temporary files, read back"
+enum { REPORT_SHARED_NO, REPORT_SHARED_IFACE, REPORT_SHARED_OWN };
 const char *report_client_agree(double client, double logged, int shared,
 				double *change);
+/* Whether the tree read more than the client counts while writing at
+ * least half that surplus too: it reads back its own temporary files
+ * (restic's packs) or its index. */
+int report_client_reads_back(const double v[CLN_COUNT],
+			     const struct report_client_logged *lg);
 
 /* The rows of `report A B` for two sessions' clients, printed with row
  * (the comparison's own row printer: label, A, B, unit). */

@@ -81,6 +81,15 @@ void report_client_paths(struct logset *ls, const struct report_session *s,
 	}
 }
 
+int report_client_reads_back(const double v[CLN_COUNT],
+			     const struct report_client_logged *lg)
+{
+	double read = v[CLN_READ], more = lg->proc_read - read;
+
+	return !isnan(more) && read > 0 && more > REPORT_CLIENT_AGREE * read &&
+	       !isnan(lg->proc_written) && lg->proc_written >= 0.5 * more;
+}
+
 void report_client_notes(FILE *f, const double v[CLN_COUNT],
 			 const struct report_client_logged *lg)
 {
@@ -95,8 +104,7 @@ void report_client_notes(FILE *f, const double v[CLN_COUNT],
 		fprintf(f, "    (%.0f bytes its processes passed each other through pipes and local sockets left out)\n",
 			lg->pipe_bytes / 2);
 	more = lg->proc_read - read;
-	if (!isnan(more) && read > 0 && more > REPORT_CLIENT_AGREE * read &&
-	    !isnan(lg->proc_written) && lg->proc_written >= 0.5 * more)
+	if (report_client_reads_back(v, lg))
 		fprintf(f, "    the tree read %.0f bytes more than the client counts and wrote %.0f: a client reading back its own temporary files (restic's packs) or its index\n",
 			more, lg->proc_written);
 }

@@ -138,8 +138,10 @@ static void check(struct json *j, const char *figure, double client,
 	json_num(j, "logged_bytes", logged);
 	json_num(j, "change", change);
 	json_bool(j, "agree", !strcmp(verdict, "agree"));
-	if (shared)
+	if (shared == REPORT_SHARED_IFACE)
 		json_bool(j, "other_traffic", !strcmp(verdict, REPORT_CLIENT_OTHERS));
+	if (shared == REPORT_SHARED_OWN)
+		json_bool(j, "reads_back", !strcmp(verdict, REPORT_CLIENT_OWN));
 	json_object_end(j);
 }
 
@@ -155,9 +157,12 @@ static void client_check(struct json *j, struct logset *ls,
 	json_array_begin(j, "client_check");
 	if (s->end_m && report_client_norm(s->end_m, v, &derived)) {
 		report_client_logged(ls, s, &lg);
-		check(j, "read", v[CLN_READ], "process_read", lg.process, lg.proc_read, 0);
-		check(j, "sent", v[CLN_SENT], "process_written", lg.process, lg.proc_written, 0);
-		check(j, "sent", v[CLN_SENT], "interface", lg.net_if, lg.net_bytes, 1);
+		int own = report_client_reads_back(v, &lg) ?
+			REPORT_SHARED_OWN : REPORT_SHARED_NO;
+		check(j, "read", v[CLN_READ], "process_read", lg.process, lg.proc_read, own);
+		check(j, "sent", v[CLN_SENT], "process_written", lg.process, lg.proc_written, own);
+		check(j, "sent", v[CLN_SENT], "interface", lg.net_if, lg.net_bytes,
+		      REPORT_SHARED_IFACE);
 	}
 	json_array_end(j);
 }
