@@ -78,8 +78,16 @@ t0=$(ticks "$CP") w0=$(date +%s%N)
 t1=$(ticks "$CP") w1=$(date +%s%N)
 pct=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" -v w0="$w0" -v w1="$w1" \
 	'BEGIN { printf "%.1f", 100 * (b - a) / hz / ((w1 - w0) / 1e9) }')
-ok "a stranger churning ($(cat "$SCRATCH/cs.out")): the collector watching sleep used ${pct}% of a CPU (< 2.5%)" \
-	awk -v a="$pct" 'BEGIN { exit !(a < 2.5) }'
+# Against the stranger's own CPU, as the -i 5 case above is against the
+# client's: the collector reads an exit record per thread that ends (the
+# kernel sends them all), so its cost follows how fast this machine runs
+# the churn. 2.5% of a CPU was the bound: this machine's collector took
+# 3.5-4.0% with 2405e97's binary as with this one (t7700 run alone), at
+# 6% of the stranger's CPU: under a tenth it must be.
+ccs=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN { printf "%.3f", (b - a) / hz }')
+scpu=$(churn_field "$SCRATCH/cs.out" cpu)
+ok "a stranger churning ($(cat "$SCRATCH/cs.out")): the collector watching sleep used ${pct}% of a CPU, ${ccs} CPU-s: under a tenth of the stranger's ${scpu}" \
+	awk -v a="$ccs" -v b="$scpu" 'BEGIN { exit !(b > 0 && a < 0.1 * b) }'
 wait "$RP"
 is "$?" 0 'the watched sleep ended'
 "$PERFLOG" stop "$LS" >/dev/null
