@@ -89,19 +89,26 @@ $PERFLOG report "$LS" >$SCRATCH/report-planted 2>&1
 ok 'a figures file that is a symlink is not read' sh -c "! grep -q 'root:' $SCRATCH/report-planted"
 
 # --- runs killed with -9 free their slots ---
-killed=""
+killed="" nk=0
 for i in $(seq 1 18); do
 	$PERFLOG run -o "$LS" -l k$i -- sleep 0.3 >/dev/null 2>&1 & p=$!
 	wait_for 10 grep -qP "\tbegin\tk$i\t" "$LS/markers.tsv"
-	kill -9 $p; wait $p 2>/dev/null
+	# on a loaded machine the begin can be seen after the 0.3 s: that
+	# run ended by itself (its own end marker), it was not killed
+	kill -9 $p 2>/dev/null && nk=$((nk + 1))
+	wait $p 2>/dev/null
 	killed="$killed $p"
 done
 sleep 1.5	# the commands end; the next samples see it
 $PERFLOG run -o "$LS" -l after -- true 2>$SCRATCH/after.err
 is "$?:$(cat $SCRATCH/after.err)" '0:' 'after 18 killed runs, a new run is watched'
 went_away() { grep -cP '\tend\tk[0-9]+\tperflog run \(pid [0-9]+\) went away' "$LS/markers.tsv"; }
-wait_for 10 sh -c "[ \$(grep -cP '\tend\tk[0-9]+\tperflog run' '$LS/markers.tsv') = 18 ]"
-is "$(went_away)" 18 'each killed run got an end marker from the collector'
+wait_for 10 sh -c "[ \$(grep -cP '\tend\tk[0-9]+\t' '$LS/markers.tsv') = 18 ]"
+# (one killed between its command's end and its own end marker has that
+# marker: it did not go away)
+ga=$(went_away)
+ok "each killed run ($nk of 18) got an end marker from the collector ($ga)" \
+	test "$ga" -le "$nk" -a "$ga" -ge $((nk - 1)) -a "$nk" -ge 1
 left=""
 for p in $killed; do
 	for d in /sys/fs/cgroup/unified /sys/fs/cgroup /sys/fs/cgroup/cpuacct /sys/fs/cgroup/cpu; do
