@@ -15,12 +15,9 @@
 
 #define BLOCK_ROWS 3600
 
-void csv_field(FILE *f, const char *s)
+/* A cell of the PDH form: always quoted, quotes doubled. */
+static void pdh_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
 	putc('"', f);
 	for (; *s; s++) {
 		if (*s == '"')
@@ -28,6 +25,14 @@ void csv_field(FILE *f, const char *s)
 		putc(*s, f);
 	}
 	putc('"', f);
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n"))
+		fputs(s, f);
+	else
+		pdh_field(f, s);
 }
 
 static int write_error(FILE *f, const char *name, struct perr *e)
@@ -61,17 +66,6 @@ int csv_export_columns(struct logset *ls, FILE *f, const char *name,
 	return csv_export_form(ls, f, name, from, to, idx, ncols, CSV_ISO, e);
 }
 
-/* A cell of the PDH form: always quoted, quotes doubled. */
-static void pdh_field(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', f);
-		putc(*s, f);
-	}
-	putc('"', f);
-}
 
 /* "11/30/2026 04:50:15.000": relog's time, here in UTC. */
 static const char *pdh_time(char *buf, size_t n, time_t t)

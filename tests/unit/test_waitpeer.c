@@ -27,21 +27,14 @@
 
 #include "../../waits/waitedges.h"
 #include "../../waits/waitpeer.h"
+#include "fixtures.h"
 #include "tap.h"
 
 static char root[64];
 
 static void put(const char *rel, const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	fixture_put(root, rel, text);
 }
 
 static void dir(const char *rel)
