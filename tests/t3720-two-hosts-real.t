@@ -186,9 +186,13 @@ if [ -n "$quota" ]; then
 		# (known, issue 29: beside stress-ng the server's watch caught
 		# no thread of it (waits.threads=0): no server stage, and the
 		# report says the network between both, the ssh stage named)
+		# (and in one clean make check of four the receiver's throttling
+		# was not read: "CPU contention on srv: the stage plxz ... 91%",
+		# the kernel had throttled it: its stage row then waits on CPU)
 		ZOO_TODO_WORD="beside stress-ng the server's watch caught no thread of the receiver"
+		ZOO_TODO_STAGE="once in four clean runs the server's throttling was not read: contention, not quota"
 		zoo_real squota CPU "$XZ|squota" "$SRV_NAME" 'quota' "^Bottleneck: CPU quota on $SRV_NAME"
-		ZOO_TODO_WORD=
+		ZOO_TODO_WORD= ZOO_TODO_STAGE=
 	else
 		skip "squota: throttled in only ${kthr:-?}% of its periods (the quota did not hold the receiver)"
 	fi
