@@ -23,12 +23,21 @@
 
 #include "../counters/counters.h"
 
-/* Whether pid is a stage of the session's own tree (tree 0, side 0). */
+/* Whether pid is a process of the session's own tree (tree 0, side 0):
+ * a stage of it, or a process its edges file names as a waiter (a
+ * process that ended at once, tar filling ssh's buffers in 0.1 s, is no
+ * stage, but its pipe to ssh still carried the data). */
 static int own(const struct report_stages *ss, pid_t pid)
 {
+	if (pid <= 0)
+		return 0;
 	for (size_t i = 0; i < ss->n; i++)
 		if (ss->st[i].side == 0 && ss->st[i].tree == 0 &&
-		    ss->st[i].pid == pid && pid > 0)
+		    ss->st[i].pid == pid)
+			return 1;
+	for (size_t i = 0; i < ss->ne; i++)
+		if (ss->e[i].side == 0 && ss->e[i].tree == 0 &&
+		    ss->e[i].pid == pid)
 			return 1;
 	return 0;
 }
@@ -46,7 +55,7 @@ void report_client_paths(struct logset *ls, const struct report_session *s,
 		return;		/* an old set: the checks of before */
 	for (size_t i = 0; i < ss->ne; i++) {
 		const struct report_stage_edge *e = &ss->e[i];
-		if (e->side != 0 || !own(ss, e->pid))
+		if (e->side != 0 || e->tree != 0)
 			continue;
 		if (!strcmp(e->kind, "net")) {
 			if (e->seconds > best) {

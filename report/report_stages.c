@@ -184,10 +184,12 @@ enum { E_PID, E_COMM, E_DIR, E_KIND, E_PPID, E_PCOMM, E_LOCAL, E_REMOTE,
 static const char *const ecol[E_N] = { "pid", "comm", "dir", "kind",
 	"peer_pid", "peer_comm", "local", "remote", "seconds", "bytes" };
 
-long report_stages_add_edges(struct report_stages *ss, int side,
+long report_stages_add_edges(struct report_stages *ss, int tree,
 			     const char *text, size_t len)
 {
 	int map[E_N], head = 1;
+	int side = tree >= 0 && (size_t)tree < ss->ntrees ?
+		ss->trees[tree].side : 0;
 	char line[LINE_MAX_];
 	const char *p = text, *end = text + len;
 	long n = 0;
@@ -215,7 +217,7 @@ long report_stages_add_edges(struct report_stages *ss, int side,
 				need = map[c];
 		if (nf <= need && !(map[E_BYTES] == need && nf == need))
 			continue;
-		struct report_stage_edge e = { .side = side };
+		struct report_stage_edge e = { .side = side, .tree = tree };
 		e.pid = (pid_t)atol(f[map[E_PID]]);
 		util_strlcpy(e.comm, f[map[E_COMM]], sizeof(e.comm));
 		e.out = !strcmp(f[map[E_DIR]], "out");
@@ -267,6 +269,7 @@ void report_stages_append(struct report_stages *ss,
 					       sizeof(*ss->e))))
 			break;
 		ss->e[ss->ne] = from->e[i];
+		ss->e[ss->ne].tree += (int)tree0;
 		ss->e[ss->ne++].side = side;
 	}
 	if (side < 4)

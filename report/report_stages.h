@@ -46,7 +46,8 @@ struct report_stage_tree {
 /* One row of edges-LABEL.tsv (contract: pid comm dir kind peer_pid
  * peer_comm local remote seconds bytes). */
 struct report_stage_edge {
-	int side;
+	int side, tree;			/* host side, the tree whose edges
+					 * file holds it */
 	pid_t pid, peer_pid;
 	char comm[16], peer_comm[64];
 	int out;			/* 1: dir out (peer downstream) */
@@ -98,9 +99,9 @@ long report_stages_add_waits(struct report_stages *ss, int tree,
  * shares pct (percent of its threads' time) over seconds. */
 void report_stages_add_tree(struct report_stages *ss, int tree,
 			    const double pct[WS_N], double seconds);
-/* The rows of an edges-LABEL.tsv of side; the edges read, or -1 when the
+/* The rows of tree's edges-LABEL.tsv; the edges read, or -1 when the
  * header is not one. */
-long report_stages_add_edges(struct report_stages *ss, int side,
+long report_stages_add_edges(struct report_stages *ss, int tree,
 			     const char *text, size_t len);
 /* Append the stages, trees and edges of from as side `side` (--with). */
 void report_stages_append(struct report_stages *ss,

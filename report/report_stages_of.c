@@ -46,7 +46,7 @@ static void read_files(struct report_stages *ss, const char *dir, int tree,
 				   &e);
 	if (!text)
 		return;		/* an old set: no edges known */
-	report_stages_add_edges(ss, ss->trees[tree].side, text, len);
+	report_stages_add_edges(ss, tree, text, len);
 	free(text);
 }
 

@@ -16,6 +16,7 @@
 
 #include "tap.h"
 #include "report_fixture.h"
+#include "../../report/report_client.h"
 #include "../../report/report_hosts.h"
 #include "../../report/report_stages.h"
 
@@ -27,9 +28,9 @@ static void waits_of(struct report_stages *ss, int tree, const char *t)
 	report_stages_add_waits(ss, tree, t, strlen(t));
 }
 
-static void edges_of(struct report_stages *ss, int side, const char *t)
+static void edges_of(struct report_stages *ss, int tree, const char *t)
 {
-	report_stages_add_edges(ss, side, t, strlen(t));
+	report_stages_add_edges(ss, tree, t, strlen(t));
 }
 
 static int index_of(const struct report_stages *ss, pid_t pid, int side)
@@ -416,8 +417,37 @@ static void quota_or_affinity(void)
 	   "throttling read and 0: not a quota (contention, as before)");
 }
 
+/* tar | xz > f, tar done in 0.1 s (xz's pipe took it all): tar is no
+ * stage (no working thread), but its pipe edge still says the tree's
+ * bytes count what it passed to xz (t3720's tar: "client sent 2 MB,
+ * process tree wrote 4 MB: disagree") */
+static void short_member(void)
+{
+	struct report_stages ss = { 0 };
+	struct report_session s = { 0 };
+	struct report_client_logged lg = { 0 };
+	int t = report_stages_tree(&ss, 0, "tarxz", NULL);
+
+	waits_of(&ss, t, WH
+		 "30\ttar\t1\t0.100\t0.002\t0.000\t0.000\t0.000\t0.098\t0.000\t0\t0\t1\t30\n"
+		 "31\txz\t1\t5.000\t4.900\t0.000\t0.000\t0.000\t0.100\t0.000\t2000000\t1\t1\t31\n");
+	edges_of(&ss, t, EH "30\ttar\tout\tpipe\t31\txz\t-\t-\t0.098\t0\n");
+	EQ_INT(ss.n, 1, "tar|xz: one stage (tar never worked)");
+	s.stages = &ss;
+	lg.proc_read = 2e6;
+	lg.proc_written = 4e6;
+	report_client_paths(NULL, &s, &lg);
+	OK(lg.pipes && lg.pipes_unknown,
+	   "tar|xz: the pipe of a member that is no stage is known");
+	OK(isnan(lg.proc_written) && isnan(lg.proc_read),
+	   "tar|xz: the tree's bytes are not compared (the pipe's not counted)");
+	OK(lg.local_target, "tar|xz: no edge to another host: a local target");
+	report_stages_free(&ss);
+}
+
 int main(void)
 {
+	short_member();
 	local_rsync();
 	old_file();
 	demo();
