@@ -139,7 +139,7 @@ CHECK_JOBS ?= 4
 check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fuzz
 	@rm -f build/margins.tsv
 	@rc=0; PERFLOG=$(CURDIR)/perflog PERFLOG_MARGINS=$(CURDIR)/build/margins.tsv \
-	  prove -f -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E) || rc=$$?; \
+	  prove -f --timer -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E) || rc=$$?; \
 	  sh tests/margins.sh build/margins.tsv; exit $$rc
 
 # The same tests beside a steady unrelated load (stress-ng: a CPU's worth,
