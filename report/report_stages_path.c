@@ -111,7 +111,9 @@ static void local_flows(struct report_stages *ss, struct flows *fl)
 		const struct report_stage_edge *e = &ss->e[i];
 		int a = find(ss, e->side, e->pid), b;
 
-		if (a < 0)
+		/* a link with no wait on it (waitedges.h) carries no
+		 * evidence of who held whom */
+		if (a < 0 || !(e->seconds > 0))
 			continue;
 		if (!strcmp(e->kind, "net")) {
 			if (e->seconds > fl->net[a] / 2 && strcmp(e->peer_comm, "-"))

@@ -63,10 +63,15 @@ long waitedges_rows(const double *sec, size_t nsec,
 	size_t capbest = 0;
 
 	*rows = NULL;
-	for (size_t id = 0; id < nsec && id < nkeys; id++) {
+	for (size_t id = 0; id < nkeys; id++) {
 		size_t r;
+		double s = id < nsec ? sec[id] : 0;
 
-		if (!(sec[id] > 0))
+		/* an edge of no seconds is a link the fd tables showed
+		 * (waitlinks.c), kept when its far process is known */
+		if (!(s > 0) && (keys[id].kind == PEER_NET ||
+				 keys[id].kind == PEER_NONE ||
+				 keys[id].peer_pid <= 0))
 			continue;
 		for (r = 0; r < n && !same_row(&(*rows)[r].e, &keys[id]); r++)
 			;
@@ -82,9 +87,9 @@ long waitedges_rows(const double *sec, size_t nsec,
 			(*rows)[n].e = keys[id];
 			best[n++] = 0;
 		}
-		(*rows)[r].seconds += sec[id];
-		if (sec[id] > best[r]) {	/* the busiest socket's ends */
-			best[r] = sec[id];
+		(*rows)[r].seconds += s;
+		if (s > best[r]) {	/* the busiest socket's ends */
+			best[r] = s;
 			memcpy((*rows)[r].e.local, keys[id].local,
 			       sizeof(keys[id].local));
 			memcpy((*rows)[r].e.remote, keys[id].remote,

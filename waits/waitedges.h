@@ -12,7 +12,9 @@
  * peer is upstream) or out (waited to output: the peer is downstream).
  * kind: pipe, unix, tcp, udp (a local process), net (another host: then
  * peer_pid 0 and peer_comm the interface). peer_pid 0 and peer_comm "-"
- * when not found; local and remote "-" but for tcp, udp and net. bytes:
+ * when not found; local and remote "-" but for tcp, udp and net. A row of
+ * 0.000 seconds is a pipe the processes' fd tables showed joining them,
+ * none of its waits caught (a writer done at once). bytes:
  * 0 (not measured yet). The file's name is the waits file's with its
  * leading "waits-" replaced by "edges-" (waitedges_name); no file means
  * no edges known (a log set of before issue 29).
@@ -35,9 +37,12 @@ struct waitedge_row {
  * file's or out is too small. */
 int waitedges_name(const char *waits_name, char *out, size_t n);
 
-/* The rows of sec[id] over keys[id] (ids past nkeys or with no second
- * skipped), summed as above, sorted by pid then seconds (most first),
- * into *rows (malloc'ed): their count, or -1 when out of memory. */
+/* The rows of sec[id] over keys[id] (sec past nsec read as 0), summed
+ * as above, sorted by pid then seconds (most first), into *rows
+ * (malloc'ed): their count, or -1 when out of memory. An id of no
+ * seconds is kept when it names a process at the far end (a link the fd
+ * tables showed, waits_int.h waits_links_scan: "0.000" seconds), else
+ * skipped. */
 long waitedges_rows(const double *sec, size_t nsec,
 		    const struct waitpeer_edge *keys, size_t nkeys,
 		    struct waitedge_row **rows);

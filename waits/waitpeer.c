@@ -181,8 +181,7 @@ static const struct owner *first_owner(const struct waitpeer *p,
 	return k > lo ? &p->own[lo] : NULL;
 }
 
-/* The open flags' access mode of pid's fd, or -1. */
-static int acc_mode(int procfd, pid_t pid, int fd)
+int waitpeer_acc_mode(int procfd, pid_t pid, int fd)
 {
 	char rel[64], buf[256], *f;
 
@@ -215,7 +214,7 @@ static pid_t holder(struct waitpeer *p, unsigned long ino,
 				first = o[i].pid;
 			if (want < 0 || seen++ >= MAX_HOLDERS)
 				break;
-			if (acc_mode(p->procfd, o[i].pid, o[i].fd) == want)
+			if (waitpeer_acc_mode(p->procfd, o[i].pid, o[i].fd) == want)
 				return o[i].pid;
 		}
 		if (first)

@@ -84,6 +84,10 @@ struct waitpeer_inet {
 /* "pipe:[N]" -> 'p', "socket:[N]" -> 's' (*ino = N); 0 otherwise. */
 int waitpeer_link(const char *link, unsigned long *ino);
 
+/* The access mode (O_RDONLY, O_WRONLY, O_RDWR) of pid's descriptor fd
+ * as ROOT/proc/PID/fdinfo/FD's "flags:" gives it, or -1. */
+int waitpeer_acc_mode(int procfd, pid_t pid, int fd);
+
 /* One line of /proc/net/tcp (v6 0) or tcp6 (v6 1), udp alike: 0, or -1
  * for the header or a line that does not parse. */
 int waitpeer_inet_line(const char *line, int v6, struct waitpeer_inet *out);

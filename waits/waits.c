@@ -134,6 +134,7 @@ void waits_close(struct waits *w)
 	close(w->procfd);
 	free(w->keys);
 	free(w->kidx);
+	free(w->links);
 	free(w->live);
 	free(w->spare);
 	free(w->ended);

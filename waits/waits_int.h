@@ -59,7 +59,27 @@ struct waits {
 	struct waitpeer_edge *keys;	/* edges by id */
 	size_t nkeys, capkeys;
 	uint32_t *kidx;		/* their hash index: id + 1, 0 free */
+	struct waits_link *links;	/* pipe ends of the set's processes
+					 * (waitlinks.c) */
+	size_t nlinks, caplinks;
 };
+
+/* waitlinks.c: a pipe end held by a process of the set, as its fd table
+ * showed it when the process was first seen. */
+struct waits_link {
+	unsigned long ino;
+	pid_t pid;
+	int mode;		/* O_RDONLY, O_WRONLY, O_RDWR */
+	char comm[16];
+};
+#define WAITS_MAX_LINKS 4096
+
+/* A process first seen (tid its main thread): its pipe ends recorded,
+ * and an edge of no seconds (waits_edge_id) for each pipe joining it to
+ * another process of the set, so the edges file says the tree passes
+ * data between its processes even when no thread was caught waiting on
+ * the pipe (tar | ssh: tar filled ssh's buffers in 0.1 s). */
+void waits_links_scan(struct waits *w, pid_t pid, const char *comm);
 
 /* The id of edge e (added when new): WAITS_NO_EDGE past
  * WAITS_MAX_EDGES or out of memory. */

@@ -83,6 +83,8 @@ static int new_thread(struct waits *w, pid_t tid, double now, double up,
 	th->read_cpu = WAITS_NA;
 	for (int k = F_SCHED; k <= F_STAT; k++)
 		waits_keep_open(w, th, k);
+	if (tid == th->pub.pid)	/* a process: its pipes to the others */
+		waits_links_scan(w, tid, th->pub.comm);
 	return 0;
 }
 

@@ -13,6 +13,9 @@
  *   veth       recv() on TCP to 169.254.X.2     net, in, net, the veth
  *              in a namespace (another host       (skipped without ip,
  *              as far as this one knows)          netns or root)
+ *   link       a pipe whose two holders never   a row of 0.000 s each
+ *              wait on it (a writer done at       way in the edges file
+ *              once): known from the fd tables    (waitlinks.c)
  * (The rescan rule and the parsers: test_waitpeer.c, on a fake /proc.)
  */
 #define _GNU_SOURCE
@@ -31,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../waits/waitedges.h"
 #include "../../waits/waitrates.h"
 #include "../../waits/waits.h"
 #include "../../waits/waitsampler.h"
@@ -40,7 +44,7 @@ enum { PIPEIN, PIPEOUT, UNIXPAIR, LOOPBACK, VETH, NPAIRS };
 static const char *const pair_name[NPAIRS] = {
 	"pipein", "pipeout", "unixpair", "loopback", "veth",
 };
-static pid_t waiter[NPAIRS], peer[NPAIRS];
+static pid_t waiter[NPAIRS], peer[NPAIRS], link_w, link_r;
 static char ns[32], veth[16];
 
 static void nap(double s)
@@ -243,6 +247,10 @@ static void start_pairs(void)
 
 static void stop_all(void)
 {
+	if (link_w > 0)
+		kill(link_w, SIGKILL);
+	if (link_r > 0)
+		kill(link_r, SIGKILL);
 	for (int k = 0; k < NPAIRS; k++) {
 		if (waiter[k] > 0)
 			kill(waiter[k], SIGKILL);
@@ -323,11 +331,21 @@ int main(void)
 	struct waits_totals tot = { 0 };
 	struct waits_values v;
 	struct waits_snap a = { 0 }, b = { 0 }, t;
-	pid_t pids[NPAIRS];
+	pid_t pids[NPAIRS + 2];
 	size_t n = 0;
 	int have_veth;
 
 	start_pairs();
+	{	/* the link: both ends held, never waited on */
+		int q[2];
+
+		if (pipe(q) == 0) {
+			link_w = child(q[1], q[0], -1, do_hold);
+			link_r = child(q[0], q[1], -1, do_hold);
+			close(q[0]);
+			close(q[1]);
+		}
+	}
 	have_veth = start_veth() == 0;
 	if (!have_veth)
 		cleanup_ns();
@@ -336,6 +354,8 @@ int main(void)
 	for (int k = 0; k < NPAIRS; k++)
 		if (waiter[k] > 0)
 			pids[n++] = waiter[k];
+	pids[n++] = link_w;
+	pids[n++] = link_r;
 	w = waits_open("/", &e);
 	smp = w ? waitsampler_start(w, &e) : NULL;
 	OK(smp != NULL, "sampler started");
@@ -363,6 +383,26 @@ int main(void)
 		check(VETH, &tot, &a, WS_NET, PEER_IN, PEER_NET);
 	else
 		printf("ok %d # skip veth: no ip, network namespace or root here\n", ++tap_n);
+	{
+		struct waitedge_row *rows = NULL;
+		long nr = waitedges_rows(tot.edge_sec, tot.nedge, a.keys,
+					 a.nkeys, &rows);
+		int out = 0, in = 0;
+
+		for (long i = 0; i < nr; i++) {
+			const struct waitedge_row *r = &rows[i];
+
+			out |= r->e.pid == link_w && r->e.dir == PEER_OUT &&
+			       r->e.kind == PEER_PIPE &&
+			       r->e.peer_pid == link_r && r->seconds == 0;
+			in |= r->e.pid == link_r && r->e.dir == PEER_IN &&
+			      r->e.kind == PEER_PIPE &&
+			      r->e.peer_pid == link_w && r->seconds == 0;
+		}
+		OK(out, "link: the writer's row, out to the reader, 0.000 s");
+		OK(in, "link: the reader's row, in from the writer, 0.000 s");
+		free(rows);
+	}
 	waitrates_totals_free(&tot);
 	waits_snap_free(&a);
 	waits_snap_free(&b);
