@@ -31,6 +31,10 @@
 /* A stage of the far host busy on its own resources this share (%) of
  * its time held the data the busiest stage waited on the network for. */
 #define REPORT_STAGE_HELD 50.0
+/* Another stage of the busiest's host waiting on the disk within this
+ * many points of it shares the verdict: named beside it (one disk held
+ * both; which of the two was busier is chance). */
+#define REPORT_STAGE_SHARED 10.0
 #define REPORT_STAGES_MAX 64
 #define REPORT_STAGE_EDGES_MAX 512
 #define REPORT_STAGE_TREES_MAX 16

@@ -485,6 +485,23 @@ int report_stages_judge_at(const struct report_stages *ss, int b,
 		util_strlcpy(v->line, line, sizeof(v->line));
 	}
 	speak_of(one.hint, who, v->hint, sizeof(v->hint));
+	/* another stage of its host as held by the same disk (the demo's
+	 * 50m10m: the client reading 42%, the server writing 43%, one
+	 * vda): naming only the busier would be a coin's toss */
+	if (own_resource(&w, s) == WS_DISK)
+		for (size_t i = 0; i < ss->n && said < 1; i++) {
+			const struct report_stage *u = &ss->st[i];
+			if ((int)i == b || u->side != s->side ||
+			    !(u->pct[WS_DISK] >= s->pct[WS_DISK] -
+			      REPORT_STAGE_SHARED) ||
+			    !(u->busy >= REPORT_STAGE_BUSY))
+				continue;
+			stage_ref(ss, u, ref, sizeof(ref));
+			report_line_add(v, "; the stage %s waited on the same disk %.0f%% of its time",
+					ref, u->pct[WS_DISK]);
+			said++;
+		}
+	said = 0;
 	/* the waits on it: evidence, never the verdict */
 	for (size_t i = 0; i < ss->n && said < 3; i++) {
 		const struct report_stage *u = &ss->st[i];

@@ -202,6 +202,35 @@ static void demo_mixed(void)
 	report_stages_free(&ss);
 }
 
+/* the demo's 50m10m on one disk (t3520 in CI): the client reading 42%,
+ * the server writing 43%, both on vda: both stages named */
+static void demo_shared(void)
+{
+	struct report_stages ss = { 0 };
+	struct report_figures f;
+	struct report_verdict v;
+	const char *disks[1] = { "vda" };
+	int tc, ts;
+
+	idle(&f);
+	util_strlcpy(ss.hosts[0], "vm", sizeof(ss.hosts[0]));
+	tc = report_stages_tree(&ss, 0, "50m10m", NULL);
+	ts = report_stages_tree(&ss, 0, "50m10m-server", NULL);
+	waits_of(&ss, tc, WH
+		 "200\tperflog\t1\t10.000\t3.500\t0.000\t4.200\t0.000\t2.300\t0.000\t1048576\t1\t1\t200\n");
+	edges_of(&ss, tc, EH
+		 "200\tperflog\tout\ttcp\t300\tperflog\t127.0.0.1:40000\t127.0.0.1:5001\t2.000\t0\n");
+	waits_of(&ss, ts, WH
+		 "300\tperflog\t1\t10.000\t2.900\t0.000\t4.300\t0.000\t2.800\t0.000\t1048576\t1\t1\t300\n");
+	report_stages_order(&ss, disks, NULL);
+	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_DISK,
+	   "shared: disk");
+	OK(strstr(v.line, "50m10m-server") != NULL && strstr(v.line, "the stage 50m10m ") != NULL,
+	   "shared: both stages on the disk named");
+	show(&ss, &v);
+	report_stages_free(&ss);
+}
+
 /* rsync over ssh: the client's rsync and ssh; the server's rsync fed by
  * sshd (not watched), fsync'ing */
 static void over_ssh(void)
@@ -452,6 +481,7 @@ int main(void)
 	old_file();
 	demo();
 	demo_mixed();
+	demo_shared();
 	over_ssh();
 	across();
 	paced();
