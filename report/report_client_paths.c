@@ -63,7 +63,8 @@ void report_client_paths(struct logset *ls, const struct report_session *s,
 				util_strlcpy(out->net_if, e->peer_comm,
 					     sizeof(out->net_if));
 			}
-		} else if (e->peer_pid != e->pid && own(ss, e->peer_pid)) {
+		} else if (strcmp(e->kind, "child") &&
+			   e->peer_pid != e->pid && own(ss, e->peer_pid)) {
 			/* another process of the tree; a process's own pipe
 			 * (Go's runtime wakes its poller through one: restic)
 			 * passes no data */

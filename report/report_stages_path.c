@@ -33,6 +33,24 @@ static int find(const struct report_stages *ss, int side, pid_t pid)
 	return -1;
 }
 
+/* The stage a `child` edge leads to (waitedges.h: the children by
+ * command): the busiest stage of that command in the waiter's tree. */
+static int find_child(const struct report_stages *ss,
+		      const struct report_stage_edge *e)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < ss->n; i++) {
+		const struct report_stage *s = &ss->st[i];
+		if (s->side != e->side || s->tree != e->tree ||
+		    s->pid == e->pid || strcmp(s->comm, e->peer_comm))
+			continue;
+		if (best < 0 || s->busy > ss->st[best].busy)
+			best = (int)i;
+	}
+	return best;
+}
+
 /* With its host's edges recorded, a network wait is one on another host
  * and has a `net` edge: a stage's network seconds with none are a wait
  * whose far end was not found (rsync --bwlimit's generator on its
@@ -122,7 +140,8 @@ static void local_flows(struct report_stages *ss, struct flows *fl)
 			fl->net[a] += e->seconds;
 			continue;
 		}
-		b = find(ss, e->side, e->peer_pid);
+		b = strcmp(e->kind, "child") ? find(ss, e->side, e->peer_pid) :
+			find_child(ss, e);
 		if (b < 0 || b == a) {
 			if (e->seconds > fl->ext[a]) {
 				util_strlcpy(fl->ext_comm[a], e->peer_comm,

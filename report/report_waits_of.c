@@ -3,7 +3,9 @@
  *   the per-thread totals perflog run had the collector write beside the
  *   end marker (waits=waits-LABEL.tsv): the split of the threads that
  *   worked and of all of them (waitrates_split), the CPUs' worth they ran,
- *   the command that ran the most;
+ *   the command that ran the most; the seconds its processes waited on
+ *   each other (edges-LABEL.tsv: a shell on its child, a sender on its
+ *   receiver) left out, so the split is the tree's own;
  *   else the logged Process counters over the session's rows (log sets
  *   whose run had no totals: every thread, idle ones included);
  *   and the command's cgroup counters (pressure stalls, throttling), its
@@ -106,6 +108,30 @@ static void top_command(const struct waits_totals *t, char *out, size_t n)
 	}
 }
 
+/* The edges file beside the totals (an old set has none): the seconds
+ * the tree's processes waited on each other left out of its split
+ * (waitedges_leave_out). */
+static void leave_out_own(const char *dir, const char *waits,
+			  struct waits_totals *t)
+{
+	char name[256];
+	struct waitedge_row *rows = NULL;
+	struct perr e;
+	size_t len;
+	long n;
+	char *text;
+
+	if (waitedges_name(waits, name, sizeof(name)) < 0 ||
+	    !(text = markers_read_beside(dir, name, "edges", WAITS_FILE_MAX,
+					 &len, &e)))
+		return;
+	n = waitedges_parse(text, len, &rows, NULL);
+	free(text);
+	if (n > 0)
+		waitedges_leave_out(t, rows, (size_t)n);
+	free(rows);
+}
+
 /* The per-thread totals beside the end marker; 0, or -1 without (then
  * w->unused says why, when the marker named a file). The fallback to the
  * counters gives another split (idle threads counted), so the report
@@ -136,6 +162,7 @@ static int from_totals(const char *dir, const struct report_session *s,
 		return -1;
 	}
 	free(text);
+	leave_out_own(dir, name, &t);
 	waitrates_split(&t, 1, w->work, &w->nwork);
 	waitrates_split(&t, 0, w->all, &w->nall);
 	waitrates_count(&t, &threads, &working);

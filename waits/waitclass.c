@@ -378,6 +378,12 @@ int waitclass_wchan_peer(const char *wchan)
 	return 0;
 }
 
+int waitclass_wchan_child(const char *wchan)
+{
+	return !strcmp(wchan, "do_wait") || !strcmp(wchan, "kernel_wait4") ||
+	       !strcmp(wchan, "kernel_waitid");
+}
+
 enum fd_kind waitclass_fd_kind(const char *link, mode_t mode)
 {
 	if (!strncmp(link, "socket:[", 8))

@@ -93,6 +93,10 @@ int waitclass_syscall_out(long nr, int arg);
  * the descriptor (waitprobe.h) even though the name decides a class. */
 int waitclass_wchan_peer(const char *wchan);
 
+/* Whether a wait channel is a wait for a child to change state
+ * (wait4, waitid: do_wait, kernel_wait4). */
+int waitclass_wchan_child(const char *wchan);
+
 /* The type of an open descriptor, from the target of /proc/PID/fd/N and,
  * for a path, the st_mode of what it names. */
 enum fd_kind {

@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "waitedges.h"
+#include "waitrates.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -229,4 +230,45 @@ long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
 	if (bad)
 		*bad = nbad;
 	return (long)n;
+}
+
+/* Whether pid is the process of a thread of tot. */
+static int in_tree(const struct waits_totals *tot, pid_t pid)
+{
+	for (size_t i = 0; pid > 0 && i < tot->n; i++)
+		if (tot->t[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+void waitedges_leave_out(struct waits_totals *tot,
+			 const struct waitedge_row *rows, size_t n)
+{
+	for (size_t r = 0; r < n; r++) {
+		const struct waitedge_row *e = &rows[r];
+		double other = 0, cut;
+
+		if (!(e->seconds > 0) || e->e.pid <= 0 ||
+		    (e->e.kind != PEER_CHILD &&
+		     (e->e.kind == PEER_NET || e->e.kind == PEER_NONE ||
+		      e->e.peer_pid == e->e.pid ||
+		      !in_tree(tot, e->e.peer_pid))))
+			continue;
+		for (size_t i = 0; i < tot->n; i++)
+			if (tot->t[i].pid == e->e.pid && tot->t[i].tid != 0)
+				other += tot->t[i].sec[WS_OTHER];
+		if (!(other > 0))
+			continue;
+		cut = e->seconds < other ? e->seconds : other;
+		for (size_t i = 0; i < tot->n; i++) {
+			struct waits_total *t = &tot->t[i];
+			double part;
+
+			if (t->pid != e->e.pid || t->tid == 0)
+				continue;
+			part = cut * t->sec[WS_OTHER] / other;
+			t->sec[WS_OTHER] -= part;
+			t->alive = t->alive > part ? t->alive - part : 0;
+		}
+	}
 }

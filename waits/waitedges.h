@@ -11,7 +11,8 @@
  * the last seen: a shell that exec'ed gzip is gzip). dir: in (waited for input: the
  * peer is upstream) or out (waited to output: the peer is downstream).
  * kind: pipe, unix, tcp, udp (a local process), net (another host: then
- * peer_pid 0 and peer_comm the interface). peer_pid 0 and peer_comm "-"
+ * peer_pid 0 and peer_comm the interface), child (wait4/waitid on its
+ * children: peer_pid 0, peer_comm their command). peer_pid 0 and peer_comm "-"
  * when not found; local and remote "-" but for tcp, udp and net. A row of
  * 0.000 seconds is a pipe the processes' fd tables showed joining them,
  * none of its waits caught (a writer done at once). bytes:
@@ -51,6 +52,18 @@ long waitedges_rows(const double *sec, size_t nsec,
  * line when len is too small (then the return is >= len, as snprintf). */
 size_t waitedges_format(const struct waitedge_row *rows, size_t n, char *buf,
 			size_t len);
+
+/* Leave out of tot the seconds its threads waited on another process of
+ * the same tree (rows of kind pipe, unix, tcp, udp whose peer is a
+ * process of tot, and every row of kind child): taken from the waiting
+ * process's threads' other seconds, and from their alive seconds, shared
+ * by their other seconds. What is left is each thread's own time, so a
+ * tree's split says what its processes waited on outside it: a shell
+ * waiting on its gzips, or rsync's sender on its receiver, is a stage
+ * waiting on a stage, not an "other" of the tree (issue 29). */
+struct waits_totals;
+void waitedges_leave_out(struct waits_totals *tot,
+			 const struct waitedge_row *rows, size_t n);
 
 /* Read back waitedges_format's text into *rows (malloc'ed; lines that do
  * not parse are skipped and counted in *bad when not NULL): the rows

@@ -49,10 +49,13 @@ enum peer_kind {
 	PEER_TCP,	/* TCP to a process of this host */
 	PEER_UDP,	/* UDP to a process of this host */
 	PEER_NET,	/* TCP/UDP to another host */
+	PEER_CHILD,	/* wait4/waitid: the waiter's children, by the
+			 * command of its first child then (peer_pid 0,
+			 * ROOT/proc/PID/task/TID/children) */
 	PEER_NKIND
 };
 
-/* "-", "pipe", "unix", "tcp", "udp", "net" */
+/* "-", "pipe", "unix", "tcp", "udp", "net", "child" */
 const char *waitpeer_kind_name(enum peer_kind k);
 /* The kind of a name (as above), PEER_NKIND when none. */
 enum peer_kind waitpeer_kind_of(const char *name);

@@ -235,6 +235,36 @@ static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
 	return 0;
 }
 
+/* A thread waiting for a child (wait4, waitid): an edge to its children
+ * by the command of the first (the one a shell waits for in the
+ * foreground), so a parent's wait is known as a wait on another process
+ * of the tree, not a resource (issue 29: a shell's loop of gzips was
+ * "other 86%"). By command, not pid: a loop's children are a new pid
+ * every 0.1 s, and a thread's few edge slots would lose most ticks. */
+static void child_wait(struct waits *w, struct wthread *th)
+{
+	char rel[64], buf[256];
+	struct waitpeer_edge e = { 0 };
+
+	e.pid = th->pub.pid;
+	memcpy(e.comm, th->pub.comm, sizeof(e.comm));
+	e.dir = PEER_IN;
+	e.kind = PEER_CHILD;
+	snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)th->pub.pid,
+		 (int)th->pub.tid);
+	if (util_read_text_at(w->procfd, rel, buf, sizeof(buf)) > 0 &&
+	    atoi(buf) > 0) {
+		snprintf(rel, sizeof(rel), "%d/comm", atoi(buf));
+		if (util_read_text_at(w->procfd, rel, e.peer_comm,
+				      sizeof(e.peer_comm)) > 0)
+			e.peer_comm[strcspn(e.peer_comm, "\n")] = '\0';
+		else
+			e.peer_comm[0] = '\0';
+	}
+	th->ntg = 1;
+	th->tg[0] = waits_edge_id(w, &e);
+}
+
 /* Classify a blocked thread past its wait channel: the system call,
  * then the state letter (read here when the caller has not: a wchan
  * that names a function says the thread is asleep, and only the
@@ -298,6 +328,8 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 		if ((c == WAIT_NET || c == WAIT_OTHER) && waitclass_wchan_peer(buf))
 			return peer_wait(w, th, c, now);
 		th->ntg = 0;
+		if (c == WAIT_OTHER && waitclass_wchan_child(buf))
+			child_wait(w, th);
 		count(th, c, 0, 0);
 		return 0;
 	}

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <math.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
@@ -27,6 +28,7 @@
 
 #include "../../waits/waitedges.h"
 #include "../../waits/waitpeer.h"
+#include "../../waits/waitrates.h"
 #include "fixtures.h"
 #include "tap.h"
 
@@ -395,6 +397,46 @@ static void test_file(void)
 	free(back);
 }
 
+/* a shell's loop of gzips, and rsync's sender on its receiver: the waits
+ * on the tree's own processes leave its split */
+static void test_leave_out(void)
+{
+	struct waits_total th[4] = {
+		{ .tid = 10, .pid = 10, .comm = "sh", .alive = 6.0,
+		  .sec = { [WS_CPU] = 0.05, [WS_OTHER] = 5.95 } },
+		{ .tid = 11, .pid = 11, .comm = "gzip", .alive = 1.0,
+		  .sec = { [WS_CPU] = 1.0 } },
+		{ .tid = 20, .pid = 20, .comm = "rsync", .alive = 4.0,
+		  .sec = { [WS_CPU] = 1.0, [WS_OTHER] = 3.0 } },
+		{ .tid = 21, .pid = 21, .comm = "rsync", .alive = 4.0,
+		  .sec = { [WS_DISK] = 3.0, [WS_OTHER] = 1.0 } },
+	};
+	struct waits_totals tot = { .t = th, .n = 4, .cap = 4 };
+	struct waitedge_row rows[3];
+
+	memset(rows, 0, sizeof(rows));
+	rows[0].e.pid = 10;
+	rows[0].e.kind = PEER_CHILD;
+	strcpy(rows[0].e.peer_comm, "gzip");
+	rows[0].seconds = 5.9;
+	rows[1].e.pid = 20;
+	rows[1].e.kind = PEER_UNIX;
+	rows[1].e.peer_pid = 21;
+	rows[1].seconds = 2.5;
+	rows[2].e.pid = 21;
+	rows[2].e.kind = PEER_PIPE;
+	rows[2].e.peer_pid = 999;	/* not of the tree: its own wait */
+	rows[2].seconds = 1.0;
+	waitedges_leave_out(&tot, rows, 3);
+	OK(fabs(th[0].sec[WS_OTHER] - 0.05) < 1e-9 && fabs(th[0].alive - 0.1) < 1e-9,
+	   "leave out: the shell's wait on its children taken from other and alive");
+	OK(fabs(th[2].sec[WS_OTHER] - 0.5) < 1e-9 && fabs(th[2].alive - 1.5) < 1e-9,
+	   "leave out: the sender's wait on the receiver (a process of the tree)");
+	OK(th[3].sec[WS_OTHER] == 1.0 && th[3].alive == 4.0,
+	   "leave out: a wait on a process outside the tree stays");
+	OK(th[1].alive == 1.0, "leave out: the gzip untouched");
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -404,6 +446,7 @@ int main(void)
 	test_diag();
 	test_resolve();
 	test_file();
+	test_leave_out();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (root[0] && system(cmd) != 0)
 		printf("# could not remove %s\n", root);

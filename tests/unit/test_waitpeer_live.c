@@ -13,6 +13,8 @@
  *   veth       recv() on TCP to 169.254.X.2     net, in, net, the veth
  *              in a namespace (another host       (skipped without ip,
  *              as far as this one knows)          netns or root)
+ *   child      waitpid() on a child             other, in, child, by
+ *                                                the child's command
  *   link       a pipe whose two holders never   a row of 0.000 s each
  *              wait on it (a writer done at       way in the edges file
  *              once): known from the fd tables    (waitlinks.c)
@@ -44,7 +46,7 @@ enum { PIPEIN, PIPEOUT, UNIXPAIR, LOOPBACK, VETH, NPAIRS };
 static const char *const pair_name[NPAIRS] = {
 	"pipein", "pipeout", "unixpair", "loopback", "veth",
 };
-static pid_t waiter[NPAIRS], peer[NPAIRS], link_w, link_r;
+static pid_t waiter[NPAIRS], peer[NPAIRS], link_w, link_r, parent;
 static char ns[32], veth[16];
 
 static void nap(double s)
@@ -101,6 +103,18 @@ static void do_recv(int fd)
 static void do_hold(int fd)
 {
 	(void)fd;
+	park();
+}
+
+/* Fork a child that parks, wait for it. */
+static void do_parent(int fd)
+{
+	pid_t c = fork();
+
+	(void)fd;
+	if (c == 0)
+		park();
+	waitpid(c, NULL, 0);
 	park();
 }
 
@@ -247,6 +261,8 @@ static void start_pairs(void)
 
 static void stop_all(void)
 {
+	if (parent > 0)
+		kill(parent, SIGKILL);	/* its child dies with it */
 	if (link_w > 0)
 		kill(link_w, SIGKILL);
 	if (link_r > 0)
@@ -331,7 +347,7 @@ int main(void)
 	struct waits_totals tot = { 0 };
 	struct waits_values v;
 	struct waits_snap a = { 0 }, b = { 0 }, t;
-	pid_t pids[NPAIRS + 2];
+	pid_t pids[NPAIRS + 3];
 	size_t n = 0;
 	int have_veth;
 
@@ -346,6 +362,7 @@ int main(void)
 			close(q[1]);
 		}
 	}
+	parent = child(-1, -1, -1, do_parent);
 	have_veth = start_veth() == 0;
 	if (!have_veth)
 		cleanup_ns();
@@ -354,6 +371,7 @@ int main(void)
 	for (int k = 0; k < NPAIRS; k++)
 		if (waiter[k] > 0)
 			pids[n++] = waiter[k];
+	pids[n++] = parent;
 	pids[n++] = link_w;
 	pids[n++] = link_r;
 	w = waits_open("/", &e);
@@ -399,6 +417,14 @@ int main(void)
 			      r->e.kind == PEER_PIPE &&
 			      r->e.peer_pid == link_w && r->seconds == 0;
 		}
+		double on_child = 0;
+		for (long i = 0; i < nr; i++)
+			if (rows[i].e.pid == parent && rows[i].e.kind == PEER_CHILD &&
+			    rows[i].e.dir == PEER_IN && rows[i].e.peer_pid == 0 &&
+			    !strncmp(rows[i].e.peer_comm, "test_waitpeer", 13))
+				on_child += rows[i].seconds;
+		printf("# child     %.2f s on its child\n", on_child);
+		AT_LEAST(on_child, 2.4, 3.0, "child: the parent's wait, in, on its child by command");
 		OK(out, "link: the writer's row, out to the reader, 0.000 s");
 		OK(in, "link: the reader's row, in from the writer, 0.000 s");
 		free(rows);
