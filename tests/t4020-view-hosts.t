@@ -6,7 +6,10 @@
 # and where it came from; the session's begin and end lines stand in the
 # same screen columns in the client's and the server's panes, and the
 # server's disk rises at the session's begin; --shift overrides it (and
-# the lines part); a pair with no recorded offset says so.
+# the lines part); a pair with no recorded offset says so. Zoomed to a
+# session, each host's wait pane shows that session's process (issue 32
+# item 6: it kept the whole log's busiest, the first session's, empty),
+# and back to the whole log the whole log's busiest again.
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || skip_all "tmux not installed"
 command -v perl >/dev/null || skip_all "perl not installed"
@@ -72,4 +75,29 @@ ok "the server's session 30 s later: about a fifth of the screen ($d columns)" [
 
 view "'$C_plain' '$S_plain'"
 like "$(printf '%s\n' "$SCR" | head -1)" 'srvplain\(\+0s\) no recorded offset' 'no recorded offset: said in the header'
+
+# two sessions: job (60 s) then job2 (20 s), each its own Process
+C2=$($MK "$L" cli2 idle --host cli2 --session job --waits net --later job2)
+S2=$($MK "$L" srv2 wdisk --host srv2 --session job --waits disk --later job2)
+SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
+T new-session -d -x 100 -y 50 \
+	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$C2' '$S2'; echo EXIT=\$?; sleep 60"
+wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q 'Wait states'"
+waitpane() { T capture-pane -p | grep -o "Wait states, [a-z0-9]*@$1 \[%\].*disk [0-9.]*%" | head -1; }
+w0=$(waitpane srv2)
+like "$w0" '^Wait states, job@srv2 .*disk 90' 'whole log: the server wait pane shows the busiest process (job)'
+T send-keys s
+wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q 'Sessions'"
+# the list: job@cli2, job@srv2, job2@cli2, job2@srv2
+T send-keys Down Down Down Enter
+wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q '^session job2@srv2'"
+w1=$(waitpane srv2)
+like "$w1" '^Wait states, job2@srv2 .*disk 90' 'zoomed to job2: the server wait pane shows job2, its disk wait 90%'
+like "$(waitpane cli2)" '^Wait states, job2@cli2' "zoomed to job2: the client's too"
+T send-keys a
+sleep 0.5
+like "$(waitpane srv2)" '^Wait states, job@srv2' 'back to the whole log: job again'
+T send-keys q
+wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q 'EXIT='"
+T kill-server 2>/dev/null
 done_testing

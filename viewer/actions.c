@@ -95,6 +95,7 @@ static void zoom_session(struct ui *u, size_t k)
 	const struct vm_session *s = &u->m.sessions[k];
 	double pad = (s->to - s->from) * 0.05 + (double)u->m.finest;
 	vm_set_window(&u->m, s->from - pad, s->to + pad);
+	vm_repick_panes(&u->m, s->from, s->to);
 	u->cursor_on = 0;
 	snprintf(u->status, sizeof(u->status), "session %s", s->name);
 }
@@ -309,6 +310,7 @@ static int move_key(struct ui *u, enum key_action a)
 		return 1;
 	case KA_ALL:
 		vm_set_window(&u->m, u->m.data_from, u->m.data_to);
+		vm_repick_panes(&u->m, u->m.data_from, u->m.data_to);
 		return 1;
 	case KA_NEXT_MARK:
 	case KA_PREV_MARK:

@@ -62,6 +62,8 @@ struct vm_pane {
 	char name[128];			/* "CPU", "Disk@host": whole */
 	size_t src;			/* the log set it shows */
 	int set;			/* its chart set (chartset_id), -1 */
+	int chosen;			/* its series the chooser's, not
+					   re-picked on a zoom to a session */
 	enum counter_unit unit[2];
 	struct vm_series s[VM_MAX_SERIES];
 	size_t n;
@@ -133,6 +135,11 @@ void vm_close(struct vm_model *m);
  * with the set's CV_PANE series that log set has; a set with none gives
  * no pane. Called by vm_open. 0, or -1 out of memory. */
 int vm_default_panes(struct vm_model *m);
+/* The ranked panes not chosen by hand (a server's wait pane: the busiest
+ * Process) picked again over [from, to] on the common clock: a zoom to a
+ * session shows that session's processes, not the whole log's busiest. A
+ * pane with nothing logged there keeps its series. The caller fetches. */
+void vm_repick_panes(struct vm_model *m, double from, double to);
 
 /* Bring in the window's data for `dots` plot points (resampled into each
  * series' pts, with the band of each point in lo and hi). librrd picks

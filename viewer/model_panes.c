@@ -78,43 +78,39 @@ static void common_instance(struct vm_pane *p, const char *const *inst,
 		util_strlcpy(p->s[i].label, word[i], sizeof(p->s[i].label));
 }
 
-/* The set's instances, busiest first over the whole log (fetched coarse,
- * about 200 rows), up to the set's `top`. */
+/* The set's instances, busiest first over [first, last] of the set's own
+ * clock (fetched coarse, about 200 rows), up to the set's `top`. */
 static size_t ranked(struct vm_source *src, const struct chartset *set,
-		     size_t *rank)
+		     time_t first, time_t last, size_t *rank)
 {
 	const struct logset_meta *mt = logset_meta(src->ls);
 	struct lookup_rank r[VM_MAX_SERIES];
-	unsigned long res = (unsigned long)(src->last - src->first) / 200;
+	unsigned long res = last > first ? (unsigned long)(last - first) / 200 : 0;
 	size_t want = set->top < VM_MAX_SERIES ? set->top : VM_MAX_SERIES;
 
 	if (!set->ranked || !want)
 		return 0;
 	if (res < mt->interval)
 		res = mt->interval;
-	long n = lookup_busiest(src->ls, set->rank, src->first, src->last, res,
-				r, want);
+	long n = lookup_busiest(src->ls, set->rank, first, last, res, r, want);
 	for (long i = 0; i < n; i++)
 		rank[i] = r[i].idx;
 	return n > 0 ? (size_t)n : 0;
 }
 
-/* The pane of chart set `set` for log set si: the series marked CV_PANE,
- * a chart's unit per axis. No pane when the set logged none of them. */
-static int default_pane(struct vm_model *m, size_t si,
-			const struct chartset *set)
+/* Pane p of chart set `set`: the series marked CV_PANE, a chart's unit
+ * per axis, the ranked instances the busiest over [first, last] of its
+ * log set's clock. */
+static void fill_pane(struct vm_model *m, struct vm_pane *p,
+		      const struct chartset *set, time_t first, time_t last)
 {
-	struct vm_source *src = &m->src[si];
+	struct vm_source *src = &m->src[p->src];
 	const struct logset_meta *mt = logset_meta(src->ls);
-	struct vm_pane *p = new_pane(m, set->title, si);
 	size_t rank[VM_MAX_SERIES], nrank;
 	const char *inst[VM_MAX_SERIES], *word[VM_MAX_SERIES];
 	int axis = 0;
 
-	if (!p)
-		return -1;
-	p->set = (int)set->id;
-	nrank = ranked(src, set, rank);
+	nrank = ranked(src, set, first, last, rank);
 	for (size_t k = 0; k < CHARTSET_MAX_CHARTS && set->charts[k].title; k++) {
 		const struct chart *c = &set->charts[k];
 
@@ -147,11 +143,70 @@ static int default_pane(struct vm_model *m, size_t si,
 		}
 		axis++;
 	}
+	if (p->n)
+		common_instance(p, inst, word);
+}
+
+/* The pane of chart set `set` for log set si, ranked over the whole log.
+ * No pane when the set logged none of its series. */
+static int default_pane(struct vm_model *m, size_t si,
+			const struct chartset *set)
+{
+	struct vm_pane *p = new_pane(m, set->title, si);
+
+	if (!p)
+		return -1;
+	p->set = (int)set->id;
+	fill_pane(m, p, set, m->src[si].first, m->src[si].last);
 	if (p->n == 0)
 		m->npanes--;	/* nothing of this set was logged */
-	else
-		common_instance(p, inst, word);
 	return 0;
+}
+
+void vm_repick_panes(struct vm_model *m, double from, double to)
+{
+	for (size_t i = 0; i < m->npanes; i++) {
+		struct vm_pane *p = &m->panes[i];
+		const struct vm_source *src = &m->src[p->src];
+		const struct chartset *set;
+		time_t a, b;
+
+		if (p->set < 0 || p->set >= CHARTSET_COUNT || p->chosen)
+			continue;
+		set = &chartset_table[p->set];
+		if (!set->ranked)
+			continue;
+		/* the window on the set's own clock, within its data */
+		a = (time_t)floor(from) - src->shift;
+		b = (time_t)ceil(to) - src->shift;
+		if (a < src->first)
+			a = src->first;
+		if (b > src->last)
+			b = src->last;
+		if (b <= a)
+			continue;
+		struct vm_pane old = *p;
+		p->n = 0;
+		util_strlcpy(p->name, set->title, sizeof(p->name));
+		fill_pane(m, p, set, a, b);
+		if (m->nsrc > 1) {	/* as vm_open names it */
+			char t[2 * sizeof(p->name)];
+			snprintf(t, sizeof(t), "%s@%s", p->name,
+				 logset_meta(src->ls)->host);
+			util_strlcpy(p->name, t, sizeof(p->name));
+		}
+		if (p->n == 0) {	/* none logged there: keep what it had */
+			*p = old;
+			continue;
+		}
+		for (size_t k = 0; k < old.n; k++)
+			free(old.s[k].pts);
+		p->data = old.data;	/* the fetch replaces it */
+		p->dlo = old.dlo;
+		p->dhi = old.dhi;
+		m->f_dots = 0;	/* fetch again */
+		m->rd_ok = 0;
+	}
 }
 
 int vm_default_panes(struct vm_model *m)
@@ -235,6 +290,8 @@ int vm_set_series(struct vm_model *m, size_t pi, const size_t *idx, size_t n)
 		return -1;
 	struct vm_pane *p = &m->panes[pi];
 	const struct logset_meta *mt = logset_meta(m->src[p->src].ls);
+
+	p->chosen = 1;
 	for (size_t k = 0; k < p->n; k++) {
 		free(p->s[k].pts);
 		p->s[k].pts = p->s[k].lo = p->s[k].hi = NULL;

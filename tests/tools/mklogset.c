@@ -14,6 +14,10 @@
  *        --waits STATE     a Process(SESSION) instance whose wait states
  *                          (cpu, disk, net, sleep) hold 90% in that state
  *        --no-markers      no session markers (an imported set)
+ *        --later NAME      a second session NAME over samples 95..115,
+ *                          with a Process(NAME) as --waits says (needs
+ *                          --waits): busy for less of the log than the
+ *                          first, so a whole-log ranking picks the first
  *
  * 2 CPUs, a disk sdb, an interface eth0 at 1 Gb/s, 8 GiB of memory; 120
  * one-second samples; session KIND over samples 30..90, busy as KIND says
@@ -37,7 +41,7 @@
 #include "fill.h"
 
 struct extras {
-	const char *host, *session, *waits;
+	const char *host, *session, *waits, *later;
 	const char *extra[16];
 	size_t nextra;
 	long offset;
@@ -61,6 +65,8 @@ static int parse_extras(int argc, char **argv, struct extras *x)
 			x->session = v;
 		else if (!strcmp(a, "--waits"))
 			x->waits = v;
+		else if (!strcmp(a, "--later"))
+			x->later = v;
 		else if (!strcmp(a, "--offset"))
 			x->offset = strtol(v, NULL, 10);
 		else if (!strcmp(a, "--extra") && x->nextra < 16)
@@ -118,7 +124,7 @@ int main(int argc, char **argv)
 	if (argc < 4 || parse_extras(argc, argv, &x) < 0) {
 		fprintf(stderr, "usage: mklogset PARENT NAME KIND [--host NAME] "
 			"[--offset S] [--session NAME] [--extra K=V]... "
-			"[--waits STATE] [--no-markers]\n");
+			"[--waits STATE] [--later NAME] [--no-markers]\n");
 		return 2;
 	}
 	const time_t t0 = 1700000000 + x.offset;	/* 2023-11-14T22:13:20Z */
@@ -140,6 +146,8 @@ int main(int argc, char **argv)
 	bad |= fill_add_object(w, OBJ_NETWORK, "eth0");
 	if (x.waits)
 		bad |= fill_add_object(w, OBJ_PROCESS, sname);
+	if (x.waits && x.later)
+		bad |= fill_add_object(w, OBJ_PROCESS, x.later);
 	if (bad)
 		return 1;
 	struct sample s = { 0 };
@@ -183,6 +191,8 @@ int main(int argc, char **argv)
 		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_WRITES, wr ? xf : 0);
 		if (in && x.waits)
 			fill_waits(&s, sname, x.waits);
+		if (i > 95 && i <= 115 && x.waits && x.later)
+			fill_waits(&s, x.later, x.waits);
 		fill_value(&s, OBJ_LOGICALDISK, "sdb", CTR_DISK_SEC_PER_TRANSFER, 0.0009);
 		fill_value(&s, OBJ_MEMORY, "", CTR_MEM_AVAILABLE, avail);
 		fill_value(&s, OBJ_MEMORY, "", CTR_MEM_PAGES, pages);
@@ -233,6 +243,20 @@ int main(int argc, char **argv)
 	}
 	free(b);
 	free(en);
+	if (x.later) {
+		b = markers_format((double)t0 + 95, MARK_BEGIN, x.later,
+				   "crafted", ex + 2, x.nextra);
+		en = markers_format((double)t0 + 115, MARK_END, x.later,
+				    "crafted", ex, 2 + x.nextra);
+		f = fopen(path, "a");
+		if (!f || !b || !en || fputs(b, f) < 0 || fputs(en, f) < 0 ||
+		    fclose(f)) {
+			fprintf(stderr, "mklogset: unable to write '%s'\n", path);
+			return 1;
+		}
+		free(b);
+		free(en);
+	}
 	printf("%s\n", dir);
 	return 0;
 }
