@@ -20,34 +20,34 @@
 #define _GNU_SOURCE
 #include "waits_int.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define LINK_FDS_MAX 256
 
-/* An edge of no seconds from a's end to b's (a writes, b reads). */
-static void join(struct waits *w, const struct waits_link *wr,
-		 const struct waits_link *rd)
+/* An edge of no seconds from end a to end b, in direction dir. */
+static void edge(struct waits *w, const struct waits_link *a,
+		 const struct waits_link *b, int dir)
 {
 	struct waitpeer_edge e = { 0 };
 
 	e.kind = PEER_PIPE;
-	e.pid = wr->pid;
-	memcpy(e.comm, wr->comm, sizeof(e.comm));
-	e.dir = PEER_OUT;
-	e.peer_pid = rd->pid;
-	memcpy(e.peer_comm, rd->comm, sizeof(e.peer_comm));
+	e.pid = a->pid;
+	memcpy(e.comm, a->comm, sizeof(e.comm));
+	e.dir = dir;
+	e.peer_pid = b->pid;
+	memcpy(e.peer_comm, b->comm, sizeof(e.peer_comm));
 	(void)waits_edge_id(w, &e);
-	e.pid = rd->pid;
-	memcpy(e.comm, rd->comm, sizeof(e.comm));
-	e.dir = PEER_IN;
-	e.peer_pid = wr->pid;
-	memcpy(e.peer_comm, wr->comm, sizeof(e.peer_comm));
-	(void)waits_edge_id(w, &e);
+}
+
+/* The writer's edge out to the reader, the reader's in from it. */
+static void join(struct waits *w, const struct waits_link *wr,
+		 const struct waits_link *rd)
+{
+	edge(w, wr, rd, PEER_OUT);
+	edge(w, rd, wr, PEER_IN);
 }
 
 /* A new end: joined to every end of another process on the same pipe. */
@@ -69,42 +69,32 @@ static void add(struct waits *w, const struct waits_link *l)
 		w->links[w->nlinks++] = *l;
 }
 
+struct scan {
+	struct waits *w;
+	const char *comm;
+};
+
+/* waitpeer_each_link's callback: a pipe end of the process. */
+static void pipe_end(void *ctx, pid_t pid, int fd, char kind,
+		     unsigned long ino)
+{
+	struct scan *sc = ctx;
+	struct waits_link l = { 0 };
+
+	if (kind != 'p')
+		return;
+	l.ino = ino;
+	l.pid = pid;
+	l.mode = waitpeer_acc_mode(sc->w->procfd, pid, fd);
+	if (l.mode < 0)
+		return;
+	util_strlcpy(l.comm, sc->comm, sizeof(l.comm));
+	add(sc->w, &l);
+}
+
 void waits_links_scan(struct waits *w, pid_t pid, const char *comm)
 {
-	char rel[32];
-	int dfd, seen = 0;
-	DIR *d;
-	struct dirent *f;
+	struct scan sc = { w, comm };
 
-	snprintf(rel, sizeof(rel), "%d/fd", (int)pid);
-	dfd = openat(w->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return;
-	if (!(d = fdopendir(dfd))) {
-		close(dfd);
-		return;
-	}
-	while ((f = readdir(d)) && seen++ < LINK_FDS_MAX) {
-		char link[64];
-		unsigned long ino;
-		struct waits_link l = { 0 };
-		ssize_t n;
-
-		if (f->d_name[0] == '.')
-			continue;
-		n = readlinkat(dfd, f->d_name, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		if (waitpeer_link(link, &ino) != 'p')
-			continue;
-		l.ino = ino;
-		l.pid = pid;
-		l.mode = waitpeer_acc_mode(w->procfd, pid, atoi(f->d_name));
-		if (l.mode < 0)
-			continue;
-		util_strlcpy(l.comm, comm, sizeof(l.comm));
-		add(w, &l);
-	}
-	closedir(d);
+	(void)waitpeer_each_link(w->procfd, pid, LINK_FDS_MAX, pipe_end, &sc);
 }

@@ -107,6 +107,53 @@ static int cmp_owner(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+int waitpeer_each_link(int procfd, pid_t pid, int max,
+		       void (*fn)(void *ctx, pid_t pid, int fd, char kind,
+				  unsigned long ino),
+		       void *ctx)
+{
+	char rel[64], link[64];
+	struct dirent *f;
+	int ffd, seen = 0;
+	DIR *fdir;
+
+	snprintf(rel, sizeof(rel), "%d/fd", (int)pid);
+	ffd = openat(procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ffd < 0 || !(fdir = fdopendir(ffd))) {
+		if (ffd >= 0)
+			close(ffd);
+		return -1;
+	}
+	while ((f = readdir(fdir)) && (max <= 0 || seen < max)) {
+		unsigned long ino;
+		ssize_t n;
+		int kind;
+
+		if (f->d_name[0] == '.')
+			continue;
+		seen++;
+		n = readlinkat(ffd, f->d_name, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if ((kind = waitpeer_link(link, &ino)))
+			fn(ctx, pid, atoi(f->d_name), (char)kind, ino);
+	}
+	closedir(fdir);
+	return 0;
+}
+
+/* waitpeer_each_link's callback of scan_fds: inode -> (pid, fd). */
+static void own_link(void *ctx, pid_t pid, int fd, char kind,
+		     unsigned long ino)
+{
+	struct waitpeer *p = ctx;
+
+	(void)kind;
+	if (util_grow(&p->own, &p->capown, p->nown + 1, sizeof(*p->own)) == 0)
+		p->own[p->nown++] = (struct owner){ ino, pid, fd };
+}
+
 /* Every process's pipes and sockets: inode -> (pid, fd). */
 static void scan_fds(struct waitpeer *p, double now)
 {
@@ -123,39 +170,10 @@ static void scan_fds(struct waitpeer *p, double now)
 		return;
 	}
 	while ((e = readdir(d))) {
-		char rel[64], link[64];
 		pid_t pid = (pid_t)atoi(e->d_name);
-		int ffd;
-		DIR *fdir;
-		struct dirent *f;
 
-		if (pid <= 0)
-			continue;
-		snprintf(rel, sizeof(rel), "%d/fd", (int)pid);
-		ffd = openat(p->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (ffd < 0 || !(fdir = fdopendir(ffd))) {
-			if (ffd >= 0)
-				close(ffd);
-			continue;
-		}
-		while ((f = readdir(fdir))) {
-			unsigned long ino;
-			ssize_t n;
-
-			if (f->d_name[0] == '.')
-				continue;
-			n = readlinkat(ffd, f->d_name, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = '\0';
-			if (!waitpeer_link(link, &ino) ||
-			    util_grow(&p->own, &p->capown, p->nown + 1,
-				      sizeof(*p->own)) < 0)
-				continue;
-			p->own[p->nown++] = (struct owner){ ino, pid,
-							    atoi(f->d_name) };
-		}
-		closedir(fdir);
+		if (pid > 0)
+			waitpeer_each_link(p->procfd, pid, 0, own_link, p);
 	}
 	closedir(d);
 	qsort(p->own, p->nown, sizeof(*p->own), cmp_owner);

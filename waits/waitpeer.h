@@ -87,6 +87,15 @@ struct waitpeer_inet {
 /* "pipe:[N]" -> 'p', "socket:[N]" -> 's' (*ino = N); 0 otherwise. */
 int waitpeer_link(const char *link, unsigned long *ino);
 
+/* fn(ctx, pid, fd, kind, ino) for each pipe ('p') and socket ('s') of
+ * pid's fd table below procfd (link texts only, nothing followed), up to
+ * max descriptors looked at (0: all): 0, or -1 when the table could not
+ * be opened (the process is gone, or no rights). */
+int waitpeer_each_link(int procfd, pid_t pid, int max,
+		       void (*fn)(void *ctx, pid_t pid, int fd, char kind,
+				  unsigned long ino),
+		       void *ctx);
+
 /* The access mode (O_RDONLY, O_WRONLY, O_RDWR) of pid's descriptor fd
  * as ROOT/proc/PID/fdinfo/FD's "flags:" gives it, or -1. */
 int waitpeer_acc_mode(int procfd, pid_t pid, int fd);

@@ -170,6 +170,28 @@ static void demo(void)
 	report_stages_free(&ss);
 }
 
+/* The demo's 50m10m set on one host: the client (pid 200) sending to
+ * its server (300) over loopback TCP for `sent` seconds; each split is
+ * "cpu cpu_wait disk net other" seconds of 10. */
+static void demo_pair(struct report_stages *ss, const char *client,
+		      const char *sent, const char *server,
+		      const char *const *disks)
+{
+	char t[512];
+	int tc, ts;
+
+	util_strlcpy(ss->hosts[0], "vm", sizeof(ss->hosts[0]));
+	tc = report_stages_tree(ss, 0, "50m10m", NULL);
+	ts = report_stages_tree(ss, 0, "50m10m-server", NULL);
+	snprintf(t, sizeof(t), WH "200\tperflog\t1\t10.000\t%s\t0.000\t1048576\t1\t1\t200\n", client);
+	waits_of(ss, tc, t);
+	snprintf(t, sizeof(t), EH "200\tperflog\tout\ttcp\t300\tperflog\t127.0.0.1:40000\t127.0.0.1:5001\t%s\t0\n", sent);
+	edges_of(ss, tc, t);
+	snprintf(t, sizeof(t), WH "300\tperflog\t1\t10.000\t%s\t0.000\t1048576\t1\t1\t300\n", server);
+	waits_of(ss, ts, t);
+	report_stages_order(ss, disks, NULL);
+}
+
 /* the demo's 50m10m set on a loaded host (t3520): the server stage 81%
  * busy, no state dominating its split (run 34, CPU wait 6, disk 41):
  * the stages decide on its own largest resource, the table's figures */
@@ -179,19 +201,10 @@ static void demo_mixed(void)
 	struct report_figures f;
 	struct report_verdict v;
 	const char *disks[1] = { "vda" };
-	int tc, ts;
 
 	idle(&f);
-	util_strlcpy(ss.hosts[0], "vm", sizeof(ss.hosts[0]));
-	tc = report_stages_tree(&ss, 0, "50m10m", NULL);
-	ts = report_stages_tree(&ss, 0, "50m10m-server", NULL);
-	waits_of(&ss, tc, WH
-		 "200\tperflog\t1\t10.000\t3.800\t0.100\t1.900\t0.000\t4.100\t0.000\t1048576\t1\t1\t200\n");
-	edges_of(&ss, 0, EH
-		 "200\tperflog\tout\ttcp\t300\tperflog\t127.0.0.1:40000\t127.0.0.1:5001\t4.000\t0\n");
-	waits_of(&ss, ts, WH
-		 "300\tperflog\t1\t10.000\t3.400\t0.600\t4.100\t0.000\t1.900\t0.000\t1048576\t1\t1\t300\n");
-	report_stages_order(&ss, disks, NULL);
+	demo_pair(&ss, "3.800\t0.100\t1.900\t0.000\t4.100", "4.000",
+		  "3.400\t0.600\t4.100\t0.000\t1.900", disks);
 	OK(report_stages_decide(&ss), "mixed: the stages decide");
 	EQ_STR(ss.st[1].waits_on, "disk vda", "mixed: the server stage waits on disk vda");
 	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_DISK,
@@ -210,19 +223,10 @@ static void demo_shared(void)
 	struct report_figures f;
 	struct report_verdict v;
 	const char *disks[1] = { "vda" };
-	int tc, ts;
 
 	idle(&f);
-	util_strlcpy(ss.hosts[0], "vm", sizeof(ss.hosts[0]));
-	tc = report_stages_tree(&ss, 0, "50m10m", NULL);
-	ts = report_stages_tree(&ss, 0, "50m10m-server", NULL);
-	waits_of(&ss, tc, WH
-		 "200\tperflog\t1\t10.000\t3.500\t0.000\t4.200\t0.000\t2.300\t0.000\t1048576\t1\t1\t200\n");
-	edges_of(&ss, tc, EH
-		 "200\tperflog\tout\ttcp\t300\tperflog\t127.0.0.1:40000\t127.0.0.1:5001\t2.000\t0\n");
-	waits_of(&ss, ts, WH
-		 "300\tperflog\t1\t10.000\t2.900\t0.000\t4.300\t0.000\t2.800\t0.000\t1048576\t1\t1\t300\n");
-	report_stages_order(&ss, disks, NULL);
+	demo_pair(&ss, "3.500\t0.000\t4.200\t0.000\t2.300", "2.000",
+		  "2.900\t0.000\t4.300\t0.000\t2.800", disks);
 	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_DISK,
 	   "shared: disk");
 	OK(strstr(v.line, "50m10m-server") != NULL && strstr(v.line, "the stage 50m10m ") != NULL,
