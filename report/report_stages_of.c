@@ -239,7 +239,7 @@ void report_stages_across(struct report *r, struct report_session *s)
 	if (!all->linked || !report_stages_decide(all) ||
 	    s->verdict.kind == REPORT_W_PACED)
 		return;
-	b = report_stages_busiest(all);
+	b = report_stages_subject(all);
 	if (!report_stages_judge_at(all, b, figs[all->st[b].side], 1, &v) ||
 	    v.kind == REPORT_W_MIXED || v.kind == REPORT_W_PACED)
 		return;

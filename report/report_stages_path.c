@@ -442,11 +442,42 @@ int report_stages_held(const struct report_stages *ss, int b)
 	return h;
 }
 
+int report_stages_subject(const struct report_stages *ss)
+{
+	int b = report_stages_busiest(ss), d = -1, k;
+	double disk = 0, top;
+	struct report_waits w;
+
+	if (b < 0)
+		return b;
+	w = ss->trees[ss->st[b].tree].w;
+	w.have = 1;
+	memcpy(w.work, ss->st[b].pct, sizeof(w.work));
+	memcpy(w.all, ss->st[b].pct, sizeof(w.all));
+	if (report_waits_dominant(&w) >= 0 ||
+	    (k = own_resource(&w, &ss->st[b])) < 0 || k == WS_DISK)
+		return b;
+	/* no state dominates the busiest stage: its host's disk, one
+	 * device however many stages wait on it, against the busiest's own
+	 * largest share (a CPU each stage has its own of) */
+	top = ss->st[b].pct[k] + (k == WS_CPU ? ss->st[b].pct[WS_CPU_WAIT] : 0);
+	for (size_t i = 0; i < ss->n; i++) {
+		const struct report_stage *u = &ss->st[i];
+		if (u->side != ss->st[b].side || !(u->busy >= REPORT_STAGE_BUSY) ||
+		    isnan(u->pct[WS_DISK]))
+			continue;
+		disk += u->pct[WS_DISK];
+		if (d < 0 || u->pct[WS_DISK] > ss->st[d].pct[WS_DISK])
+			d = (int)i;
+	}
+	return d >= 0 && disk > top && d != b ? d : b;
+}
+
 int report_stages_judge(const struct report_stages *ss,
 			const struct report_figures *f, int on_host,
 			struct report_verdict *v)
 {
-	return report_stages_judge_at(ss, report_stages_busiest(ss), f,
+	return report_stages_judge_at(ss, report_stages_subject(ss), f,
 				      on_host, v);
 }
 

@@ -235,6 +235,32 @@ static void demo_shared(void)
 	report_stages_free(&ss);
 }
 
+/* the same set in a clean make check: the client running 43% and
+ * reading 40% (no state dominates; CPU its largest), the server writing
+ * 43%: one vda held both, the server's stage is the verdict's */
+static void demo_disk_held(void)
+{
+	struct report_stages ss = { 0 };
+	struct report_figures f;
+	struct report_verdict v;
+	const char *disks[1] = { "vda" };
+	int s;
+
+	idle(&f);
+	demo_pair(&ss, "4.300\t0.000\t4.000\t0.000\t1.700", "1.500",
+		  "2.900\t0.000\t4.300\t0.000\t2.800", disks);
+	s = report_stages_subject(&ss);
+	OK(s >= 0 && ss.st[s].pid == 300,
+	   "disk held: the server's stage is the subject, not the busier client");
+	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_DISK,
+	   "disk held: disk");
+	OK(strstr(v.line, "the stage 50m10m-server waited on the disk 43%") != NULL &&
+	   strstr(v.line, "the stage 50m10m waited on the same disk 40%") != NULL,
+	   "disk held: both stages named");
+	show(&ss, &v);
+	report_stages_free(&ss);
+}
+
 /* rsync over ssh: the client's rsync and ssh; the server's rsync fed by
  * sshd (not watched), fsync'ing */
 static void over_ssh(void)
@@ -486,6 +512,7 @@ int main(void)
 	demo();
 	demo_mixed();
 	demo_shared();
+	demo_disk_held();
 	over_ssh();
 	across();
 	paced();
