@@ -120,11 +120,12 @@ void report_stages_order(struct report_stages *ss, const char *const *disks,
 int report_stages_decide(const struct report_stages *ss);
 /* The busiest stage, or -1. */
 int report_stages_busiest(const struct report_stages *ss);
-/* The stage the verdict is about: the busiest; but when no state
- * dominates its split and the disk shares of its host's busy stages add
- * up to more than its own largest (CPU each stage has its own of, the
- * disk is one device: the demo's 50m10m client running 43% and reading
- * 40%, its server writing 43%), the stage of that host waiting on the
+/* The stage the verdict is about: the busiest; but when its own largest
+ * resource holds it under REPORT_STAGE_HELD % of its time or no state
+ * dominates its split, and the disk shares of its host's busy stages add
+ * up to more (CPU each stage has its own of, the disk is one device: the
+ * demo's 50m10m client running 41%, reading 27%, waiting on its server
+ * 32%, the server writing 36%), the stage of that host waiting on the
  * disk most. -1 with no stage. */
 int report_stages_subject(const struct report_stages *ss);
 

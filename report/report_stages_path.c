@@ -454,13 +454,16 @@ int report_stages_subject(const struct report_stages *ss)
 	w.have = 1;
 	memcpy(w.work, ss->st[b].pct, sizeof(w.work));
 	memcpy(w.all, ss->st[b].pct, sizeof(w.all));
-	if (report_waits_dominant(&w) >= 0 ||
-	    (k = own_resource(&w, &ss->st[b])) < 0 || k == WS_DISK)
+	if ((k = own_resource(&w, &ss->st[b])) < 0 || k == WS_DISK)
 		return b;
-	/* no state dominates the busiest stage: its host's disk, one
-	 * device however many stages wait on it, against the busiest's own
-	 * largest share (a CPU each stage has its own of) */
+	/* the busiest stage held by its own resource at least half its
+	 * time decides alone; else (no state dominates it, or its largest
+	 * holds it under half its time: it waits on the others the rest)
+	 * its host's disk, one device however many stages wait on it,
+	 * against that share (a CPU each stage has its own of) */
 	top = ss->st[b].pct[k] + (k == WS_CPU ? ss->st[b].pct[WS_CPU_WAIT] : 0);
+	if (report_waits_dominant(&w) >= 0 && top >= REPORT_STAGE_HELD)
+		return b;
 	for (size_t i = 0; i < ss->n; i++) {
 		const struct report_stage *u = &ss->st[i];
 		if (u->side != ss->st[b].side || !(u->busy >= REPORT_STAGE_BUSY) ||

@@ -107,8 +107,19 @@ ZOO_ONE=
 for s in 1m1k 10m10k 25m100k 50m10m; do
 	# the 10 MB set's server stage is the busiest (81-100%) with no
 	# state dominating its split on a loaded host (run 34, disk 41):
-	# its largest own resource, the disk, is the verdict (issue 29)
+	# its largest own resource, the disk, is the verdict (issue 29).
+	# Known: on a quiet host the 10 MB set is no stage's own: its 3 s
+	# session moves 770 MB, the client running 39-44% (one core) and
+	# reading 20-45%, the server writing 19-49%, each waiting on the
+	# other a third of its time, vda 54-68% busy: the disk when the two
+	# stages' disk waits add up to more than the client's CPU (2 runs of
+	# 4 here), else the client's CPU (report_stages_subject)
+	if [ "$s" = 50m10m ]; then
+		ZOO_TODO_WORD="on a quiet host the 10 MB set is CPU (client 39-44%) or disk by a few points"
+		ZOO_TODO_STAGE=$ZOO_TODO_WORD
+	fi
 	zoo_real "$s" disk "$s-server" "$HOST" 'disk [a-z0-9]+'
+	ZOO_TODO_WORD= ZOO_TODO_STAGE=
 	zoo_local "$s"
 done
 zoo_real demo disk 'perflog|[0-9mk]+-server' "$HOST" 'disk [a-z0-9]+'

@@ -259,6 +259,28 @@ static void demo_disk_held(void)
 	   "disk held: both stages named");
 	show(&ss, &v);
 	report_stages_free(&ss);
+
+	/* and with the client's CPU dominant but under half its time
+	 * (ran 41%, disk 27%, on the server 32%; the server on the disk
+	 * 36%): the disk the two waited on 63% */
+	memset(&ss, 0, sizeof(ss));
+	demo_pair(&ss, "4.100\t0.000\t2.700\t0.000\t3.200", "3.000",
+		  "2.900\t0.000\t3.600\t0.000\t3.500", disks);
+	s = report_stages_subject(&ss);
+	OK(s >= 0 && ss.st[s].pid == 300,
+	   "disk held, the client's CPU under half its time: the server's stage");
+	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_DISK,
+	   "disk held, the client's CPU under half its time: disk");
+	show(&ss, &v);
+	report_stages_free(&ss);
+
+	/* a client held by its CPU most of its time decides alone */
+	memset(&ss, 0, sizeof(ss));
+	demo_pair(&ss, "8.000\t0.000\t1.000\t0.000\t1.000", "1.000",
+		  "2.000\t0.000\t3.000\t0.000\t5.000", disks);
+	s = report_stages_subject(&ss);
+	OK(s >= 0 && ss.st[s].pid == 200, "a client running 80%: its stage");
+	report_stages_free(&ss);
 }
 
 /* rsync over ssh: the client's rsync and ssh; the server's rsync fed by
