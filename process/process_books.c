@@ -57,6 +57,7 @@ void pbooks_init(struct proctree *t)
 	p = text ? strstr(text, "\nbtime ") : NULL;
 	t->boot_wall = p ? strtod(p + 7, NULL) : 0;
 	free(text);
+	t->fds = procfds_new();	/* NULL: each file opened per read */
 }
 
 void pbooks_free(struct proctree *t)
@@ -67,6 +68,8 @@ void pbooks_free(struct proctree *t)
 	pidmap_free(&t->tomb);
 	pidmap_free(&t->stranger);
 	free(t->pend);
+	procfds_free(t->fds);
+	t->fds = NULL;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -436,6 +439,7 @@ int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
 	pending_resolve(t);
 	sets_expire(t);
 	t->last_read = util_walltime();
+	procfds_sweep(t->fds);
 	totals(t, out);
 	return 0;
 }
@@ -575,6 +579,7 @@ int pbooks_scan_procs(struct proctree *t, struct proc_raw *out)
 		qsort(t->scan, t->nscan, sizeof(*t->scan), cmp_entry);
 	if (scan_vanished(t, out) < 0 || merge(t, 0) < 0)
 		return -1;
+	procfds_sweep(t->fds);
 	totals(t, out);
 	return 0;
 }

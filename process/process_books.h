@@ -80,7 +80,23 @@ struct proctree {
 	uint64_t ex_cpu, ex_rd, ex_wr;
 	unsigned gen;
 	int lost;
+	struct procfds *fds;	/* the members' files kept open */
 };
+
+/* procfds.c: the members' /proc files kept open between reads */
+enum { PF_STAT, PF_IO, PF_N };
+struct procfds;
+struct procfds *procfds_new(void);	/* NULL out of memory */
+void procfds_free(struct procfds *c);
+/* File k (PF_STAT, PF_IO) of task (pid, tid; tid 0 the process) at path
+ * into buf of n, NUL-terminated, as util_read_small (c NULL: opened and
+ * closed now): the bytes read, or -1 with errno. */
+long procfds_read(struct procfds *c, const char *path, pid_t pid, pid_t tid,
+		  int k, char *buf, size_t n);
+/* The end of a scan: the files not read since the last sweep closed. */
+void procfds_sweep(struct procfds *c);
+/* Descriptors held (tests). */
+int procfds_open(const struct procfds *c);
 
 /* procread.c: reading one member's /proc files */
 /* root/proc/PID[/task/TID]/FILE into buf */

@@ -94,7 +94,7 @@ int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
 	char path[PATH_MAX + 64], buf[1024];
 
 	pbooks_path(t, path, sizeof(path), pid, tid, "stat");
-	if (util_read_small(path, buf, sizeof(buf)) < 0 ||
+	if (procfds_read(t->fds, path, pid, tid, PF_STAT, buf, sizeof(buf)) < 0 ||
 	    pbooks_parse_stat(buf, p) < 0 || p->pid != (tid ? tid : pid))
 		return -1;
 	return 0;
@@ -109,7 +109,7 @@ int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
 	int have = 0;
 
 	pbooks_path(t, path, sizeof(path), pid, tid, "io");
-	if (util_read_small(path, buf, sizeof(buf)) < 0)
+	if (procfds_read(t->fds, path, pid, tid, PF_IO, buf, sizeof(buf)) < 0)
 		return -1;
 	for (char *line = buf; line && *line;) {
 		char *nl = strchr(line, '\n');

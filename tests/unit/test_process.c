@@ -18,6 +18,7 @@
 
 #include "../../counters/catalog.h"
 #include "../../process/process.h"
+#include "../../process/process_books.h"
 #include "../../counters/rates.h"
 #include "tap.h"
 
@@ -429,8 +430,43 @@ static void test_carry(void)
 	EQ_INT(rates_process_carry(&a, &b, 0), 0, "carry: none for unknown CPUs");
 }
 
+/* The members' files kept open (procfds.c): one open for reads in a
+ * row, a dead task's file read as gone and let go, the files no scan
+ * read closed at its end. */
+static void test_procfds(void)
+{
+	struct procfds *c = procfds_new();
+	char path[64], buf[1024];
+	pid_t kid = fork();
+	long a, b;
+
+	if (kid == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)kid);
+	a = procfds_read(c, path, kid, 0, PF_STAT, buf, sizeof(buf));
+	b = procfds_read(c, path, kid, 0, PF_STAT, buf, sizeof(buf));
+	OK(c && a > 0 && b > 0 && procfds_open(c) == 1,
+	   "procfds: two reads, one descriptor kept");
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getpid());
+	procfds_read(c, path, getpid(), 0, PF_STAT, buf, sizeof(buf));
+	EQ_INT(procfds_open(c), 2, "procfds: another task's file, a second");
+	procfds_sweep(c);
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)kid);
+	a = procfds_read(c, path, kid, 0, PF_STAT, buf, sizeof(buf));
+	OK(a < 0 && procfds_open(c) == 1,
+	   "procfds: the reaped task's read fails, its descriptor let go");
+	procfds_sweep(c);	/* read in this scan: the kid's slot only */
+	EQ_INT(procfds_open(c), 0, "procfds: the file no scan read closed at its end");
+	procfds_free(c);
+}
+
 int main(void)
 {
+	test_procfds();
 	test_fixture();
 	test_rootless();
 	test_pid_reuse();
