@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -340,6 +342,18 @@ void setdir_rrd_close(struct setdir_rrd *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
+}
+
+int setdir_noatime(int fd)
+{
+	int flags = 0;
+
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
+		return -1;
+	if (flags & FS_NOATIME_FL)
+		return 0;
+	flags |= FS_NOATIME_FL;
+	return ioctl(fd, FS_IOC_SETFLAGS, &flags);
 }
 
 const char *setdir_rrd_why(const struct setdir_rrd *r, const char *name,

@@ -78,6 +78,13 @@ struct setdir_rrd {
 	char path[4200];
 };
 
+/* Mark the file under fd not to have its access time updated (the
+ * inode's FS_NOATIME_FL, chattr +A): librrd maps an RRD file at every
+ * update, and each map after a write updated the atime (relatime: atime
+ * older than mtime), dirtying the inode for the journal (issue 30). A
+ * file system without the flag is left as it is: 0, or -1. */
+int setdir_noatime(int fd);
+
 /* Open dfd/name (read-only, or read-write when writable) without
  * following a symlink; r->path is what to hand librrd. -1 with e set. */
 int setdir_rrd_open(int dfd, const char *dir, const char *name, int writable,

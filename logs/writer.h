@@ -66,6 +66,7 @@ struct wfile {
 	time_t born;			/* its data starts after this */
 	double retry;			/* monotonic: no new job before */
 	int stale;			/* a write failed: see above */
+	int noatime;			/* setdir_noatime tried on it */
 	int job_failed, send_failed;	/* counted in nfailing */
 };
 

@@ -53,6 +53,7 @@ static void job_done(void *ctx, const struct grow_result *r)
 		f->state = WF_READY;
 	}
 	f->span = f->target;
+	f->noatime = 0;		/* a grown file is a new inode */
 	writer_recovered(w, f, &f->job_failed);
 }
 

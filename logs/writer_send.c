@@ -114,6 +114,10 @@ static int send_local(struct logset_writer *w, struct wfile *f,
 
 	if (setdir_rrd_open(w->dfd, w->dir, f->name, 1, &r, e) < 0)
 		return -1;
+	if (!f->noatime) {	/* once a file (a grown one is new) */
+		(void)setdir_noatime(r.fd);
+		f->noatime = 1;
+	}
 	while (f->rows.nheld) {
 		size_t k = build(w, f, SEND_ROWS, 0);
 
