@@ -98,3 +98,13 @@ void waits_links_scan(struct waits *w, pid_t pid, const char *comm)
 
 	(void)waitpeer_each_link(w->procfd, pid, LINK_FDS_MAX, pipe_end, &sc);
 }
+
+void waits_links_forget(struct waits *w, pid_t pid)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < w->nlinks; i++)
+		if (w->links[i].pid != pid)
+			w->links[k++] = w->links[i];
+	w->nlinks = k;
+}
