@@ -74,6 +74,19 @@ zoo_cgroup() {
 	ZOO_CG=$r/$name
 }
 
+# zoo_cpu_quota NAME QUOTA_US: a cpu group NAME (zoo_cgroup) allowed
+# QUOTA_US of each 100 ms (v1 cpu.cfs_quota_us, v2 cpu.max); its
+# directory in ZOO_CG, or fail
+zoo_cpu_quota() {
+	zoo_cgroup cpu "$1" || return 1
+	if [ -f "$ZOO_CG/cpu.cfs_quota_us" ]; then
+		echo 100000 >"$ZOO_CG/cpu.cfs_period_us" &&
+			echo "$2" >"$ZOO_CG/cpu.cfs_quota_us"
+	else
+		echo "$2 100000" >"$ZOO_CG/cpu.max"
+	fi
+}
+
 zoo_throttle() {
 	case $3 in
 	*_iops) _v1=$3 _v2=$(printf %.1s "$3")iops ;;

@@ -37,14 +37,7 @@ zoo_run gzipN -- sh -c "i=0; while [ \$i -lt $n ]; do ($loop) & i=\$((i + 1)); d
 is "$?" 0 "gzipN: $n loops ran"
 
 quota=""
-if zoo_cgroup cpu plzq$$; then
-	g=$ZOO_CG
-	if [ -f "$g/cpu.cfs_quota_us" ]; then
-		echo 100000 >"$g/cpu.cfs_period_us" && echo 25000 >"$g/cpu.cfs_quota_us" && quota=$g
-	else
-		echo "25000 100000" >"$g/cpu.max" && quota=$g
-	fi
-fi
+zoo_cpu_quota plzq$$ 25000 && quota=$ZOO_CG
 # the group's throttled time as the kernel counts it (cpu.stat: v2
 # throttled_usec, v1 throttled_time in ns), in microseconds
 throttled_us() {

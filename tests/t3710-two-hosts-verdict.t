@@ -43,9 +43,15 @@ run_case() {
 	_l=$1 _cg=$2 _send=$3 _out=$4 _scg=${5:-}
 	# the server's /sys is its network namespace's own (ip netns exec
 	# mounts one), without the cgroup mounts: its receiver is put in the
-	# throttled group from here, by the pid this host sees, as it starts
+	# throttled group from here, by the pid this host sees, as it starts.
+	# Up to 30 s: the receiver starts after two ssh handshakes (run's
+	# begin marker on the server, then the command's own ssh), and 4 s
+	# (200 polls, as before) may pass first on a loaded machine: the
+	# receiver then wrote unthrottled, and sdisk's verdict was not the
+	# server's disk (CI, the round's first stop)
 	if [ -n "$_scg" ]; then
-		( for _ in $(seq 200); do
+		( end=$(($(date +%s) + 30))
+		  while [ "$(date +%s)" -lt $end ]; do
 			_p=$(pgrep -x "$COMM" | head -1)
 			[ -n "$_p" ] && { echo "$_p" > "$_scg/cgroup.procs"; exit 0; }
 			sleep 0.02
@@ -76,6 +82,10 @@ if zoo_cgroup io plsd$$; then
 	run_case sdisk - "dd if=/dev/zero bs=$BS count=$((MB * 16)) status=none" \
 		"of=$SRV_DIR/sdisk.out oflag=direct" "$g"
 	is "$?" 0 'sdisk: the run succeeds'
+	# what the throttled group wrote (v1 blkio, v2 io.stat): 0 would say
+	# the receiver was not in it in time
+	diag "sdisk: the throttled group wrote: $( (grep -h Total "$g/blkio.throttle.io_service_bytes" ||
+		grep -ho 'wbytes=[0-9]*' "$g/io.stat") 2>/dev/null | tr '\n' ' ')"
 	SDISK=1
 else
 	skip 'sdisk: no blkio/io controller to throttle with'

@@ -121,14 +121,7 @@ fi
 
 # --- squota: the server's compressing receiver under a quota of 0.05 CPU ---
 quota=""
-if zoo_cgroup cpu plsq$$; then
-	g=$ZOO_CG
-	if [ -f "$g/cpu.cfs_quota_us" ]; then
-		echo 100000 >"$g/cpu.cfs_period_us" && echo 5000 >"$g/cpu.cfs_quota_us" && quota=$g
-	else
-		echo "5000 100000" >"$g/cpu.max" && quota=$g
-	fi
-fi
+zoo_cpu_quota plsq$$ 5000 && quota=$ZOO_CG
 # the group's periods so far and those throttled (cpu.stat, v1 and v2)
 periods() {
 	awk '$1 == "nr_periods" { p = $2 } $1 == "nr_throttled" { t = $2 } END { print p + 0, t + 0 }' "$quota/cpu.stat"

@@ -50,9 +50,29 @@ static void join(struct waits *w, const struct waits_link *wr,
 	edge(w, rd, wr, PEER_IN);
 }
 
+/* The table full: the ends of processes no longer in the set let go
+ * (the edges they made stay), so a client of many short processes does
+ * not fill it for good. */
+static void prune(struct waits *w)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < w->nlinks; i++) {
+		int live = 0;
+
+		for (size_t j = 0; j < w->nlive && !live; j++)
+			live = w->live[j].pub.pid == w->links[i].pid;
+		if (live)
+			w->links[k++] = w->links[i];
+	}
+	w->nlinks = k;
+}
+
 /* A new end: joined to every end of another process on the same pipe. */
 static void add(struct waits *w, const struct waits_link *l)
 {
+	if (w->nlinks >= WAITS_MAX_LINKS)
+		prune(w);
 	for (size_t i = 0; i < w->nlinks; i++) {
 		const struct waits_link *o = &w->links[i];
 
@@ -99,12 +119,3 @@ void waits_links_scan(struct waits *w, pid_t pid, const char *comm)
 	(void)waitpeer_each_link(w->procfd, pid, LINK_FDS_MAX, pipe_end, &sc);
 }
 
-void waits_links_forget(struct waits *w, pid_t pid)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < w->nlinks; i++)
-		if (w->links[i].pid != pid)
-			w->links[k++] = w->links[i];
-	w->nlinks = k;
-}

@@ -220,8 +220,6 @@ void waits_exclude(struct waits *w, pid_t tid)
 int waits_end_thread(struct waits *w, struct wthread *th)
 {
 	close_thread(w, th);
-	if (th->pub.tid == th->pub.pid)
-		waits_links_forget(w, th->pub.pid);
 	if (th->pub.cpu_ns == WAITS_NA)
 		return 0;	/* never read: nothing to report */
 	if (util_grow(&w->ended, &w->capended, w->nended + 1,

@@ -80,10 +80,6 @@ struct waits_link {
  * data between its processes even when no thread was caught waiting on
  * the pipe (tar | ssh: tar filled ssh's buffers in 0.1 s). */
 void waits_links_scan(struct waits *w, pid_t pid, const char *comm);
-/* A process ended (its main thread): its pipe ends forgotten, so a
- * client of many short processes does not fill the table (the edges
- * already made stay). */
-void waits_links_forget(struct waits *w, pid_t pid);
 
 /* The id of edge e (added when new): WAITS_NO_EDGE past
  * WAITS_MAX_EDGES or out of memory. */
