@@ -315,6 +315,11 @@ static void session(struct json *j, const struct report *r,
 	json_str(j, "command", e ? marker_get(e, "cmd") : NULL);
 	json_num(j, "exit_status", num_of(e ? marker_get(e, "status") : NULL));
 	json_num(j, "command_duration", num_of(e ? marker_get(e, "duration") : NULL));
+	/* the rows the figures rest on, as the text's "figures from N rows
+	 * of S s" (report_print_rows) */
+	json_num(j, "rows", (double)s->fig.rows);
+	json_num(j, "row_seconds", s->fig.step ? (double)s->fig.step : NAN);
+	json_bool(j, "few_rows", s->fig.rows < REPORT_FEW_ROWS);
 	json_object_begin(j, "end_fields");
 	for (size_t i = 0; e && i < e->nextra; i++)
 		json_str(j, e->extra[i].key, e->extra[i].value);

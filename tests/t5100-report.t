@@ -92,6 +92,8 @@ like "$("$PERFLOG" report $D_disk)" 'figures from 60 rows of 1 s' 'the rows the 
 cp -r $D_disk $SCRATCH/rows3
 printf '2023-11-14T22:13:50.000Z\tbegin\tdisk\tx\n2023-11-14T22:13:52.900Z\tend\tdisk\tx\n' > $SCRATCH/rows3/markers.tsv
 like "$("$PERFLOG" report $SCRATCH/rows3)" 'figures from 3 rows of 1 s only: too few' 'under 5 rows: a warning'
+like "$("$PERFLOG" report $SCRATCH/rows3 --json | tr -d '\n ')" '"rows":3,"row_seconds":1,"few_rows":true' '--json: the rows, their step, too few'
+like "$("$PERFLOG" report $D_disk --json | tr -d '\n ')" '"rows":60,"row_seconds":1,"few_rows":false' '--json: 60 rows, not too few'
 cp -r $D_disk $SCRATCH/rows0
 printf '2023-11-14T22:12:00.100Z\tbegin\tdisk\tx\n2023-11-14T22:12:00.900Z\tend\tdisk\tx\n' > $SCRATCH/rows0/markers.tsv
 out=$("$PERFLOG" report $SCRATCH/rows0)

@@ -212,6 +212,25 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 	t->alive += elapsed;
 	for (int k = 0; k < WS_N; k++)
 		t->sec[k] += sec[k];
+	/* blocked time no tick has caught yet is other by default
+	 * (waitrates_thread); the totals hold it apart until the thread's
+	 * first blocked ticks say where it went (an O_DSYNC writer's first
+	 * second with the sampler at 3 Hz was "other" in its totals) */
+	{
+		double share[4];
+
+		if (shares(NULL, c->ticks, share) == 0) {
+			t->unseen += sec[WS_OTHER];
+		} else if (t->unseen > 0) {
+			double u = t->unseen < t->sec[WS_OTHER] ?
+				t->unseen : t->sec[WS_OTHER];
+
+			t->sec[WS_OTHER] -= u;
+			for (int k = 0; k < 4; k++)
+				t->sec[WS_DISK + k] += u * share[k];
+			t->unseen = 0;
+		}
+	}
 	if (p && p->rchar != WAITS_NA && p->wchar != WAITS_NA)
 		t->io_bytes += delta(p->rchar, c->rchar) + delta(p->wchar, c->wchar);
 	else if (!p && c->rchar != WAITS_NA && c->wchar != WAITS_NA)

@@ -73,6 +73,10 @@ struct waits_total {
 	unsigned threads;	/* 0 or 1: one thread; N: N ended, folded */
 	int working;		/* folded rows: whether each of them worked */
 	int ended;		/* the thread was reported ended */
+	double unseen;		/* blocked seconds put in other only
+				 * because no tick had caught it blocked
+				 * yet; moved to its shares when one does
+				 * (not in the file) */
 };
 
 /* The bound on the totals. A client that starts 312 short processes a

@@ -411,6 +411,35 @@ static void test_late_member(void)
 	waitrates_totals_free(&tot);
 }
 
+/* A thread whose first second had no blocked tick (the sampler at 3 Hz
+ * caught it running): that second's blocked time is other in the row,
+ * and in the totals until its first blocked ticks say disk. */
+static void test_unseen(void)
+{
+	struct waits_thread a[1], b[1], c[1];
+	struct waits_snap s0 = { .t = 10, .th = a, .n = 1 };
+	struct waits_snap s1 = { .t = 11, .th = b, .n = 1 };
+	struct waits_snap s2 = { .t = 12, .th = c, .n = 1 };
+	struct waits_values v;
+	struct waits_totals tot = { 0 };
+
+	a[0] = th(1, 10, 0, 0, 0, 0, 0, 0);
+	b[0] = th(1, 11, 0.5, 0, 0, 0, 0, 0);	/* 0.5 s blocked, unseen */
+	c[0] = th(1, 12, 1.0, 0, 9, 0, 1, 0);	/* then seen: disk 9, other 1 */
+	waitrates_compute(&s0, &s1, &v, &tot);
+	EQ_DBL(v.pct[WS_OTHER], 50, 1e-9, "unseen: the first row's blocked half is other");
+	EQ_DBL(tot.n ? tot.t[0].sec[WS_OTHER] : -1, 0.5, 1e-9,
+	       "unseen: ... in the totals too, for now");
+	waitrates_compute(&s1, &s2, &v, &tot);
+	EQ_DBL(v.pct[WS_DISK], 45, 1e-9, "unseen: the second row: disk 90% of its blocked half");
+	EQ_DBL(tot.n ? tot.t[0].sec[WS_DISK] : -1, 0.9, 1e-9,
+	       "unseen: the totals' first half second moved to disk and other by the ticks (0.45 + 0.45)");
+	EQ_DBL(tot.n ? tot.t[0].sec[WS_OTHER] : -1, 0.1, 1e-9,
+	       "unseen: ... and other keeps its own share (0.05 + 0.05)");
+	EQ_DBL(tot.n ? tot.t[0].alive : -1, 2, 1e-9, "unseen: alive unchanged");
+	waitrates_totals_free(&tot);
+}
+
 static void test_parse(void)
 {
 	struct waits_totals tot = { 0 }, back = { 0 };
@@ -582,6 +611,7 @@ static void test_working(void)
 
 int main(void)
 {
+	test_unseen();
 	setup_root();
 	test_fixture();
 	test_cgroup();

@@ -393,9 +393,9 @@ static void snap_copy(struct waits_snap *dst, const struct waits_snap *src)
 
 /* Read the sampler once a second for secs seconds, totals per thread;
  * the first and last reads are copied out when asked for. */
-static void sample(struct waitsampler *s, int warm, int secs,
-		   struct waits_totals *tot, struct waits_values *v,
-		   struct waits_snap *first, struct waits_snap *last)
+static void sample(struct waitsampler *s, int secs, struct waits_totals *tot,
+		   struct waits_values *v, struct waits_snap *first,
+		   struct waits_snap *last)
 {
 	struct waits_snap a = { 0 }, b = { 0 }, t;
 
@@ -405,18 +405,6 @@ static void sample(struct waitsampler *s, int warm, int secs,
 		if (a.n)
 			break;
 		nap(0.05);
-	}
-	/* with warm, a second of ticks before the totals start: a thread's
-	 * blocked time in an interval with no blocked tick of its own yet
-	 * is "other" (waitrates_thread: never seen blocked), and with the
-	 * sampler at 3-4 Hz under this test's own spinners (ASan makes a
-	 * tick dear) the O_DSYNC writer's first second was that in 3 of 4
-	 * runs under prove: other 10-25% of its time. What is checked here
-	 * is each behaviour's steady state, not that first guess (the other
-	 * cases time what they watch from the start: a 0.6 s grandchild) */
-	if (warm) {
-		nap(1.0);
-		waitsampler_read(s, &a);
 	}
 	if (first)
 		snap_copy(first, &a);
@@ -480,7 +468,7 @@ static void test_root(void)
 		double d0 = load_run_delay(gettid()), d1;
 
 		load_begin(&lw);
-		sample(s, 1, 4, &tot, &v, NULL, NULL);
+		sample(s, 4, &tot, &v, NULL, NULL);
 		d1 = load_run_delay(gettid());
 		load_end(&lw, 0);
 		noise = d0 >= 0 && d1 >= d0 ? 100 * (d1 - d0) / lw.secs : 0;
@@ -643,7 +631,7 @@ static void test_hidden(void)
 		if (!s || waitsampler_watch_pids(s, pids, 4, &e) < 0)
 			_exit(4);
 		nap(0.3);
-		sample(s, 0, 2, &tot, &v, NULL, NULL);
+		sample(s, 2, &tot, &v, NULL, NULL);
 		waitsampler_stop(s);
 		for (int i = 0; i < 4; i++) {
 			const struct waits_total *t = total(&tot, pids[i]);
@@ -725,7 +713,7 @@ static void test_delayacct(void)
 			return;
 		}
 		nap(0.2);
-		sample(s, 0, 2, &tot, &v, &a, &b);
+		sample(s, 2, &tot, &v, &a, &b);
 		waitsampler_stop(s);
 		kill(writer, SIGKILL);
 		waitpid(writer, NULL, 0);
@@ -868,7 +856,7 @@ static void test_cgroup(void)
 		rmdir(cgdir);
 		return;
 	}
-	sample(s, 0, 2, &tot, &v, NULL, NULL);
+	sample(s, 2, &tot, &v, NULL, NULL);
 	waitsampler_stop(s);
 	if (read(gfd[0], &grandchild, sizeof(grandchild)) != sizeof(grandchild))
 		grandchild = 0;
