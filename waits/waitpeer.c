@@ -72,8 +72,7 @@ int waitpeer_add_unix(struct waitpeer *p, unsigned long ino,
 }
 
 
-static void read_comm(struct waitpeer *p, pid_t pid, double now,
-		      char comm[16])
+void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16])
 {
 	char rel[32], buf[64];
 	struct comm_ent *ce = &p->comms[(unsigned)pid % NCOMM];
@@ -467,9 +466,9 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	if (!a->ok || (a->e.kind != PEER_NET && !a->e.peer_pid))
 		a->until = now + WAITPEER_RESCAN_SEC;
 	if (a->ok) {
-		read_comm(p, tgid, now, a->e.comm);
+		waitpeer_comm(p, tgid, now, a->e.comm);
 		if (a->e.peer_pid)
-			read_comm(p, a->e.peer_pid, now, a->e.peer_comm);
+			waitpeer_comm(p, a->e.peer_pid, now, a->e.peer_comm);
 	}
 	*out = a->e;
 	return a->ok;

@@ -167,6 +167,11 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 		     const char *link, int dir, double now,
 		     struct waitpeer_edge *out);
 
+/* The command of pid (ROOT/proc/PID/comm, cached WAITPEER_RESCAN_SEC),
+ * control characters and tabs made '?' (it goes into a TSV file); ""
+ * when it cannot be read. */
+void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16]);
+
 /* Fd tables scanned and socket tables read so far (for the bench and
  * the tests of the rescan rule). */
 void waitpeer_stats(const struct waitpeer *p, unsigned *fd_scans,

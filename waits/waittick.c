@@ -241,7 +241,7 @@ static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
  * of the tree, not a resource (issue 29: a shell's loop of gzips was
  * "other 86%"). By command, not pid: a loop's children are a new pid
  * every 0.1 s, and a thread's few edge slots would lose most ticks. */
-static void child_wait(struct waits *w, struct wthread *th)
+static void child_wait(struct waits *w, struct wthread *th, double now)
 {
 	char rel[64], buf[256];
 	struct waitpeer_edge e = { 0 };
@@ -253,14 +253,8 @@ static void child_wait(struct waits *w, struct wthread *th)
 	snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)th->pub.pid,
 		 (int)th->pub.tid);
 	if (util_read_text_at(w->procfd, rel, buf, sizeof(buf)) > 0 &&
-	    atoi(buf) > 0) {
-		snprintf(rel, sizeof(rel), "%d/comm", atoi(buf));
-		if (util_read_text_at(w->procfd, rel, e.peer_comm,
-				      sizeof(e.peer_comm)) > 0)
-			e.peer_comm[strcspn(e.peer_comm, "\n")] = '\0';
-		else
-			e.peer_comm[0] = '\0';
-	}
+	    atoi(buf) > 0)
+		waitpeer_comm(w->peer, (pid_t)atoi(buf), now, e.peer_comm);
 	th->ntg = 1;
 	th->tg[0] = waits_edge_id(w, &e);
 }
@@ -329,7 +323,7 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 			return peer_wait(w, th, c, now);
 		th->ntg = 0;
 		if (c == WAIT_OTHER && waitclass_wchan_child(buf))
-			child_wait(w, th);
+			child_wait(w, th, now);
 		count(th, c, 0, 0);
 		return 0;
 	}
