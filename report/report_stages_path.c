@@ -408,6 +408,22 @@ static void stage_ref(const struct report_stages *ss,
 		snprintf(buf, n, "%s", s->name);
 }
 
+/* Stage s's split as a client's wait states: its tree's cgroup
+ * (throttling, stalls, quota) with the stage's own shares. */
+static void stage_waits(const struct report_stages *ss,
+			const struct report_stage *s, struct report_waits *w)
+{
+	*w = ss->trees[s->tree].w;
+	w->have = w->from_totals = 1;
+	w->unused[0] = '\0';
+	w->nwork = w->nall = s->nthreads ? s->nthreads : 1;
+	memcpy(w->work, s->pct, sizeof(w->work));
+	memcpy(w->all, s->pct, sizeof(w->all));
+	w->cpus = s->alive > 0 ?
+		s->sec[WS_CPU] / (s->alive / (double)w->nwork) : NAN;
+	util_strlcpy(w->top, s->comm, sizeof(w->top));
+}
+
 /* The state the busiest stage is judged on: its dominant one, else (no
  * state dominates: a server stage running 34%, waiting on the disk 41%)
  * the largest of its own resources, as its table row's "waits on" */
@@ -450,10 +466,7 @@ int report_stages_subject(const struct report_stages *ss)
 
 	if (b < 0)
 		return b;
-	w = ss->trees[ss->st[b].tree].w;
-	w.have = 1;
-	memcpy(w.work, ss->st[b].pct, sizeof(w.work));
-	memcpy(w.all, ss->st[b].pct, sizeof(w.all));
+	stage_waits(ss, &ss->st[b], &w);
 	if ((k = own_resource(&w, &ss->st[b])) < 0 || k == WS_DISK)
 		return b;
 	/* the busiest stage held by its own resource at least half its
@@ -497,17 +510,8 @@ int report_stages_judge_at(const struct report_stages *ss, int b,
 	if (b < 0 || (size_t)b >= ss->n)
 		return 0;
 	s = &ss->st[b];
-	/* the tree's cgroup (throttling, stalls, quota) with the stage's own
-	 * split: judged as a client's would be */
-	w = ss->trees[s->tree].w;
-	w.have = w.from_totals = 1;
-	w.unused[0] = '\0';
-	w.nwork = w.nall = s->nthreads ? s->nthreads : 1;
-	memcpy(w.work, s->pct, sizeof(w.work));
-	memcpy(w.all, s->pct, sizeof(w.all));
-	w.cpus = s->alive > 0 ? s->sec[WS_CPU] / (s->alive / (double)w.nwork) :
-		NAN;
-	util_strlcpy(w.top, s->comm, sizeof(w.top));
+	/* judged as a client's would be */
+	stage_waits(ss, s, &w);
 	if (!report_waits_judge_as(f, &w, REPORT_NONE, own_resource(&w, s),
 				   &one))
 		return 0;
@@ -541,20 +545,17 @@ int report_stages_judge_at(const struct report_stages *ss, int b,
 	/* another stage of its host as held by the same disk (the demo's
 	 * 50m10m: the client reading 42%, the server writing 43%, one
 	 * vda): naming only the busier would be a coin's toss */
-	if (own_resource(&w, s) == WS_DISK)
-		for (size_t i = 0; i < ss->n && said < 1; i++) {
-			const struct report_stage *u = &ss->st[i];
-			if ((int)i == b || u->side != s->side ||
-			    !(u->pct[WS_DISK] >= s->pct[WS_DISK] -
-			      REPORT_STAGE_SHARED) ||
-			    !(u->busy >= REPORT_STAGE_BUSY))
-				continue;
-			stage_ref(ss, u, ref, sizeof(ref));
-			report_line_add(v, "; the stage %s waited on the same disk %.0f%% of its time",
-					ref, u->pct[WS_DISK]);
-			said++;
-		}
-	said = 0;
+	for (size_t i = 0; own_resource(&w, s) == WS_DISK && i < ss->n; i++) {
+		const struct report_stage *u = &ss->st[i];
+		if ((int)i == b || u->side != s->side ||
+		    !(u->pct[WS_DISK] >= s->pct[WS_DISK] - REPORT_STAGE_SHARED) ||
+		    !(u->busy >= REPORT_STAGE_BUSY))
+			continue;
+		stage_ref(ss, u, ref, sizeof(ref));
+		report_line_add(v, "; the stage %s waited on the same disk %.0f%% of its time",
+				ref, u->pct[WS_DISK]);
+		break;
+	}
 	/* the waits on it: evidence, never the verdict */
 	for (size_t i = 0; i < ss->n && said < 3; i++) {
 		const struct report_stage *u = &ss->st[i];
