@@ -4,9 +4,10 @@
 #include "rows.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../common/numfmt.h"
 
 int rows_init(struct rows *r, unsigned long step, size_t n, double at,
 	      size_t cap, size_t max)
@@ -187,16 +188,22 @@ int rows_format(const struct rows *r, size_t i, char *buf, size_t n)
 	size_t len;
 	int k;
 
-	k = snprintf(buf, n, "%.0f", r->held_t[i]);
-	if (k < 0 || (size_t)k >= n)
+	/* numfmt, not printf: this runs for every value of every row */
+	k = numfmt_g17(buf, n, floor(r->held_t[i] + 0.5));
+	if (k < 0)
 		return -1;
 	len = (size_t)k;
 	for (size_t j = 0; j < r->n; j++) {
-		if (isfinite(row[j]))
-			k = snprintf(buf + len, n - len, ":%.17g", row[j]);
-		else
-			k = snprintf(buf + len, n - len, ":U");
-		if (k < 0 || (size_t)k >= n - len)
+		if (len + 2 >= n)
+			return -1;
+		buf[len++] = ':';
+		if (!isfinite(row[j])) {
+			buf[len++] = 'U';
+			buf[len] = '\0';
+			continue;
+		}
+		k = numfmt_g17(buf + len, n - len, row[j]);
+		if (k < 0)
 			return -1;
 		len += (size_t)k;
 	}
