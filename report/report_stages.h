@@ -94,19 +94,19 @@ struct report_stages {
 /* A tree's slot (its label, side, tree-wide waits copied); -1 when full. */
 int report_stages_tree(struct report_stages *ss, int side, const char *label,
 		       const struct report_waits *w);
-/* The rows of a waits-LABEL.tsv (any column order, by the header; the
- * pid column optional: without it the tree is one stage) of tree. The
- * stages read, or -1 when the header is not a totals file's. */
+/* The rows of a tree's waits-LABEL.tsv, as waitrates_parse read them:
+ * a stage per pid (a file without the pid column, of before issue 29:
+ * the tree is one stage). The stages added. */
 long report_stages_add_waits(struct report_stages *ss, int tree,
-			     const char *text, size_t len);
+			     const struct waits_totals *tot);
 /* A tree known only by its logged Process counters: one stage of the
  * shares pct (percent of its threads' time) over seconds. */
 void report_stages_add_tree(struct report_stages *ss, int tree,
 			    const double pct[WS_N], double seconds);
-/* The rows of tree's edges-LABEL.tsv; the edges read, or -1 when the
- * header is not one. */
+/* The rows of tree's edges-LABEL.tsv, as waitedges_parse read them; the
+ * edges added. */
 long report_stages_add_edges(struct report_stages *ss, int tree,
-			     const char *text, size_t len);
+			     const struct waitedge_row *rows, size_t n);
 /* Append the stages, trees and edges of from as side `side` (--with). */
 void report_stages_append(struct report_stages *ss,
 			  const struct report_stages *from, int side);

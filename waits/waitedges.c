@@ -86,6 +86,7 @@ long waitedges_rows(const double *sec, size_t nsec,
 			}
 			memset(&(*rows)[n], 0, sizeof(**rows));
 			(*rows)[n].e = keys[id];
+			(*rows)[n].bytes = NAN;	/* see waitedges.h */
 			best[n++] = 0;
 		}
 		(*rows)[r].seconds += s;
@@ -127,14 +128,19 @@ size_t waitedges_format(const struct waitedge_row *rows, size_t n, char *buf,
 		} else {
 			const struct waitpeer_edge *e = &rows[i - 1].e;
 
+			char bytes[32] = "-";
+
+			if (!isnan(rows[i - 1].bytes))
+				snprintf(bytes, sizeof(bytes), "%.0f",
+					 rows[i - 1].bytes);
 			w = snprintf(line, sizeof(line),
-				     "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.3f\t%llu\n",
+				     "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.3f\t%s\n",
 				     (int)e->pid, dash(e->comm),
 				     e->dir == PEER_OUT ? "out" : "in",
 				     waitpeer_kind_name(e->kind), (int)e->peer_pid,
 				     dash(e->peer_comm), dash(e->local),
 				     dash(e->remote), rows[i - 1].seconds,
-				     (unsigned long long)rows[i - 1].bytes);
+				     bytes);
 		}
 		if (w < 0)
 			continue;
@@ -168,7 +174,6 @@ static int parse_row(const char *line, size_t len, struct waitedge_row *r)
 	char buf[512], dir[8], kind[8], num[32], *end;
 	const char *p = buf;
 	long pid, peer;
-	unsigned long long bytes;
 
 	if (len >= sizeof(buf))
 		return -1;
@@ -191,10 +196,15 @@ static int parse_row(const char *line, size_t len, struct waitedge_row *r)
 	    !(p = field(p, num, sizeof(num))))
 		return -1;
 	r->seconds = strtod(num, &end);
-	if (*end || !isfinite(r->seconds) || r->seconds < 0 ||
-	    sscanf(p, "%llu", &bytes) != 1 || strspn(p, "0123456789") != strlen(p))
+	if (*end || !isfinite(r->seconds) || r->seconds < 0)
 		return -1;
-	r->bytes = bytes;
+	/* "-": not measured; the first files wrote 0 for it */
+	if (!strcmp(p, "-") || !strcmp(p, "0"))
+		r->bytes = NAN;
+	else if (*p && strspn(p, "0123456789") == strlen(p))
+		r->bytes = strtod(p, NULL);
+	else
+		return -1;
 	r->e.pid = (pid_t)pid;
 	r->e.peer_pid = (pid_t)peer;
 	r->e.dir = dir[0] == 'o' ? PEER_OUT : PEER_IN;

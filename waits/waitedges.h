@@ -15,8 +15,10 @@
  * children: peer_pid 0, peer_comm their command). peer_pid 0 and peer_comm "-"
  * when not found; local and remote "-" but for tcp, udp and net. A row of
  * 0.000 seconds is a pipe the processes' fd tables showed joining them,
- * none of its waits caught (a writer done at once). bytes:
- * 0 (not measured yet). The file's name is the waits file's with its
+ * none of its waits caught (a writer done at once). bytes: "-", not
+ * measured: the kernel counts no bytes of a pipe or an AF_UNIX socket,
+ * and a process's rchar/wchar do not say through which descriptor
+ * (the files of issue 29's first stop wrote 0 for it: read as "-"). The file's name is the waits file's with its
  * leading "waits-" replaced by "edges-" (waitedges_name); no file means
  * no edges known (a log set of before issue 29).
  */
@@ -31,7 +33,7 @@
 struct waitedge_row {
 	struct waitpeer_edge e;
 	double seconds;
-	uint64_t bytes;
+	double bytes;	/* NAN: not measured */
 };
 
 /* "edges-X" for "waits-X" into out: 0, or -1 when name is not a waits

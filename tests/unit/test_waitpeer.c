@@ -375,9 +375,9 @@ static void test_file(void)
 	OK(len < sizeof(buf) &&
 	   !strncmp(buf, "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n", 63),
 	   "the file's header");
-	OK(strstr(buf, "\n100\trsync\tin\ttcp\t400\tsshd\t127.0.0.1:40000\t127.0.0.1:22\t2.000\t0\n") != NULL,
+	OK(strstr(buf, "\n100\trsync\tin\ttcp\t400\tsshd\t127.0.0.1:40000\t127.0.0.1:22\t2.000\t-\n") != NULL,
 	   "a tcp row");
-	OK(strstr(buf, "\n100\trsync\tin\tnet\t0\teth0\t127.0.0.1:40002\t[2001:db8::9]:22\t2.500\t0\n") != NULL,
+	OK(strstr(buf, "\n100\trsync\tin\tnet\t0\teth0\t127.0.0.1:40002\t[2001:db8::9]:22\t2.500\t-\n") != NULL,
 	   "a net row: the interface as peer_comm");
 	snprintf(buf + len, sizeof(buf) - len,
 		 "1\tx\tsideways\tpipe\t0\t-\t-\t-\t1.000\t0\n"
@@ -388,6 +388,17 @@ static void test_file(void)
 	OK(back && back[2].e.pid == 2 && back[2].e.kind == PEER_PIPE &&
 	   back[2].e.dir == PEER_OUT && back[2].e.peer_comm[0] == '\0' &&
 	   back[2].seconds == 0.25, "... '-' read as unknown");
+	OK(back && isnan(back[0].bytes) && isnan(back[2].bytes),
+	   "... bytes: '-' and the first files' 0 read as not measured");
+	free(back);
+	snprintf(buf, sizeof(buf), "%s", "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n"
+		 "3\tcat\tout\tpipe\t4\tgzip\t-\t-\t0.500\t4096\n"
+		 "3\tcat\tout\tpipe\t5\tgzip\t-\t-\t0.500\t4k\n");
+	EQ_INT((int)waitedges_parse(buf, strlen(buf), &back, &bad), 1,
+	       "bytes: a count read back, a word refused");
+	OK(back && back[0].bytes == 4096, "... 4096");
+	len = waitedges_format(back, 1, buf, sizeof(buf));
+	OK(strstr(buf, "\t0.500\t4096\n") != NULL, "... and written again");
 	free(back);
 	EQ_INT((int)waitedges_parse("tid\tx\n", 6, &back, NULL), -1, "not our header: refused");
 	EQ_INT(waitedges_name("waits-rs-2.tsv", name, sizeof(name)), 0, "the file's name");
