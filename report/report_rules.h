@@ -110,6 +110,11 @@ struct report_waits {
 	size_t nwork, nall;		/* threads */
 	double cpus;			/* CPUs' worth the working threads ran
 					   (CPU seconds / the session) */
+	double unpaced;			/* % of the working time asleep in
+					   threads that moved no data: sleep
+					   that paces nothing and does not
+					   vote (waitrates_paced); 0: all of
+					   it votes */
 	char top[16];			/* the command that ran the most */
 	int hidden;			/* wait channels hidden (waits.hidden) */
 	double guessed;			/* % of blocked ticks by the letter */

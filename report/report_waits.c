@@ -55,7 +55,11 @@ int report_waits_dominant(const struct report_waits *w)
 	v[0] = p[WS_CPU] + p[WS_CPU_WAIT];
 	v[1] = p[WS_DISK];
 	v[2] = p[WS_NET];
+	/* the sleep of threads that moved data votes; a helper's (Go's
+	 * sysmon) is left with "other" (waitrates_paced) */
 	v[3] = p[WS_SLEEP];
+	if (p == w->work && w->unpaced > 0 && !isnan(v[3]))
+		v[3] = v[3] > w->unpaced ? v[3] - w->unpaced : 0;
 	for (int k = 0; k < 4; k++) {
 		if (isnan(v[k]))
 			continue;
@@ -68,7 +72,8 @@ int report_waits_dominant(const struct report_waits *w)
 			second = v[k];
 		}
 	}
-	total = voting + (isnan(p[WS_OTHER]) ? 0 : p[WS_OTHER]);
+	total = voting + (isnan(p[WS_OTHER]) ? 0 : p[WS_OTHER]) +
+		(isnan(p[WS_SLEEP]) ? 0 : p[WS_SLEEP] - v[3]);
 	if (b < 0 || !(voting > 0) || voting < REPORT_WAIT_VOTING * total ||
 	    100 * best / voting < REPORT_WAIT_DOMINANT ||
 	    best < REPORT_WAIT_MARGIN * second)

@@ -141,7 +141,7 @@ static int from_totals(const char *dir, const struct report_session *s,
 {
 	const char *name = s->end_m ? marker_get(s->end_m, "waits") : NULL;
 	struct waits_totals t = { 0 };
-	double cpu = 0, span = s->seconds;
+	double cpu = 0, span = s->seconds, paced;
 	size_t len, bad = 0, threads, working;
 	struct perr e;
 	char *text;
@@ -165,6 +165,9 @@ static int from_totals(const char *dir, const struct report_session *s,
 	leave_out_own(dir, name, &t);
 	waitrates_split(&t, 1, w->work, &w->nwork);
 	waitrates_split(&t, 0, w->all, &w->nall);
+	paced = waitrates_paced(&t);
+	w->unpaced = !isnan(paced) && w->work[WS_SLEEP] > paced ?
+		w->work[WS_SLEEP] - paced : 0;
 	waitrates_count(&t, &threads, &working);
 	w->folded = 0;
 	for (size_t i = 0; i < t.n; i++) {

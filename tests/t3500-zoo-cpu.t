@@ -88,11 +88,13 @@ if [ -n "$quota" ]; then
 	mthr=$(zoo_mean quota '% Throttled Time')
 	diag "quota: the kernel counted ${kthr:-no} % of the case throttled, perflog $mthr"
 	if [ -n "$kthr" ] && awk -v k="$kthr" 'BEGIN { exit !(k >= 15) }'; then
-		zoo_check quota CPU cpu_wait '^Bottleneck: CPU quota: runnable but not running'
+		# the loop's sh waits on its gzips (child edges): when a gzip
+		# worked enough to be a stage, the stages name it (issue 29)
+		zoo_check quota CPU cpu_wait '^Bottleneck: CPU quota: (the stage gzip(\[[0-9]+\])? was )?runnable but not running'
 		like "$(zoo_line quota)" 'quota of 0.25 CPU held it back \(throttled in [0-9]+% of its periods; % Throttled Time [0-9]+, 100 per CPU\)' 'quota: its size and the throttling, as a share of its periods with the per-CPU figure beside it'
 		zoo_logged quota '% Throttled Periods' 20
 	else
-		zoo_check quota CPU cpu_wait '^Bottleneck: CPU (quota|contention): runnable but not running'
+		zoo_check quota CPU cpu_wait '^Bottleneck: CPU (quota|contention): (the stage gzip(\[[0-9]+\])? was )?runnable but not running'
 		skip "quota: throttled only ${kthr:-?}% (the machine left the loop less than its quota): no quota to name"
 	fi
 	zoo_logged quota '% CPU Wait Time' 30

@@ -394,8 +394,32 @@ int waitrates_working(const struct waits_total *t)
 	if (t->tid == 0 && t->threads)
 		return t->working;	/* decided for each before the fold */
 	return (t->sec[WS_CPU] >= 0.010 && t->sec[WS_CPU] >= 0.005 * t->alive) ||
-	       t->io_bytes >= 64 * 1024 ||
+	       waitrates_moved_data(t) ||
 	       (t->alive > 0 && t->sec[WS_DISK] >= 0.5 * t->alive);
+}
+
+int waitrates_moved_data(const struct waits_total *t)
+{
+	return t->io_bytes >= WAITRATES_MOVED_BYTES;
+}
+
+double waitrates_paced(const struct waits_totals *tot)
+{
+	const struct waits_total *v[2] = { tot->t, tot->agg };
+	size_t n[2] = { tot->n, tot->nagg };
+	double alive = 0, sleep = 0;
+
+	for (int j = 0; j < 2; j++)
+		for (size_t i = 0; i < n[j]; i++) {
+			const struct waits_total *t = &v[j][i];
+
+			if (!waitrates_working(t))
+				continue;
+			alive += t->alive;
+			if (waitrates_moved_data(t))
+				sleep += t->sec[WS_SLEEP];
+		}
+	return alive > 0 ? 100.0 * sleep / alive : NAN;
 }
 
 void waitrates_split(const struct waits_totals *tot, int working_only,

@@ -147,6 +147,19 @@ void waitrates_fill(const struct waits_values *v, struct instance_values *iv);
  * outvote the ones that moved the data. */
 int waitrates_working(const struct waits_total *t);
 
+/* Whether a thread moved data: 64 KiB of I/O (read and write calls on
+ * files, pipes and sockets alike). */
+#define WAITRATES_MOVED_BYTES (64 * 1024)
+int waitrates_moved_data(const struct waits_total *t);
+
+/* The sleep that paces the data: the seconds asleep of the working
+ * threads that moved data, in percent of the working threads' alive time
+ * (waitrates_split's denominator); NAN when none worked. A runtime's
+ * helper that sleeps between its rounds (Go's sysmon, a progress timer)
+ * works a little and moves nothing: its sleep paces nothing, and counted
+ * as the client's it outvoted the CPU of a compressing restic. */
+double waitrates_paced(const struct waits_totals *tot);
+
 /* The states of the session as shares (percent of the threads' summed
  * alive time, so they add to 100), over all threads or only the working
  * ones; *threads gets how many were included. All NAN when none. */

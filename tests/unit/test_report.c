@@ -265,6 +265,16 @@ static void test_client_waits(void)
 	dominant(&w, WS_CPU, "one compressor: running dominates");
 	judge_w(&f, &w, NULL, REPORT_W_CPU, "one CPU's worth of 4 (gzip): a single thread",
 		"one compressor: CPU, a single thread");
+	/* restic, GOMAXPROCS=1, compressing (t3520 on a loaded host): its
+	 * working threads ran 30%, waited on each other (futex) 38% and
+	 * slept 32%, all of the sleep Go's sysmon's, which moved nothing:
+	 * the sleep that votes is the data movers' (waitrates_paced) */
+	waits(&w, 30, 0, 0, 0, 38, 32);
+	dominant(&w, -1, "restic's split, all its sleep voting: none dominates");
+	w.unpaced = 32;
+	dominant(&w, WS_CPU, "... only the data movers' sleep voting: running dominates");
+	w.unpaced = 0;
+	dominant(&w, -1, "... its mover asleep as long: none");
 	/* every CPU compressing */
 	stat_of(&f.cpu, 98, 1);
 	waits(&w, 85, 12, 0, 0, 3, 0);

@@ -609,6 +609,37 @@ static void test_working(void)
 	OK(!waitrates_working(&t), "parked on an idle socket: idle");
 }
 
+/* restic under GOMAXPROCS=1 (a real session's waits-LABEL.tsv, the
+ * sysmon given 20 ms of CPU as on a loaded host): only the sleep of the
+ * threads that moved data paces it */
+static void test_paced(void)
+{
+	struct waits_total th[3] = {
+		{ .tid = 1, .pid = 1, .comm = "restic", .alive = 1.136,
+		  .sec = { [WS_CPU] = 0.537, [WS_OTHER] = 0.599 },
+		  .io_bytes = 13738 },
+		{ .tid = 2, .pid = 1, .comm = "restic", .alive = 1.130,
+		  .sec = { [WS_CPU] = 0.020, [WS_OTHER] = 0.074,
+			   [WS_SLEEP] = 1.036 } },
+		{ .tid = 7, .pid = 1, .comm = "restic", .alive = 0.398,
+		  .sec = { [WS_CPU] = 0.397, [WS_DISK] = 0.001 },
+		  .io_bytes = 18564158 },
+	};
+	struct waits_totals tot = { .t = th, .n = 3, .cap = 3 };
+	double pct[WS_N];
+	size_t n;
+
+	waitrates_split(&tot, 1, pct, &n);
+	OK(n == 3 && pct[WS_SLEEP] > 38, "restic: its working threads asleep 39% (sysmon)");
+	EQ_DBL(waitrates_paced(&tot), 0, 1e-9, "... none of it a data mover's: paced 0%");
+	th[2].sec[WS_CPU] = 0.040;
+	th[2].sec[WS_SLEEP] = 0.357;	/* a mover that paces itself */
+	EQ_DBL(waitrates_paced(&tot), 100 * 0.357 / (1.136 + 1.130 + 0.398), 1e-9,
+	       "a mover asleep 0.357 s: that sleep paces");
+	tot.n = 0;
+	OK(isnan(waitrates_paced(&tot)), "no thread: unknown");
+}
+
 int main(void)
 {
 	test_unseen();
@@ -619,6 +650,7 @@ int main(void)
 	test_compute();
 	test_late_member();
 	test_working();
+	test_paced();
 	test_parse();
 	test_fold();
 	return done_testing();
