@@ -96,13 +96,11 @@ ZOO_ONE=1
 ZOO_DISAGREE="borg reads its Python modules and caches, and writes the repository's index and hints and its cache besides the archive (read +356%, wrote +51% of its --stats)"
 zoo_real borg CPU 'borg' "$HOST" 'CPU|cpu|running'
 ZOO_DISAGREE=
-# Known defect: a 1.8 s session of 2 rows, and Go's runtime threads
-# (sysmon asleep, idle Ps parked) dilute restic's split (working threads:
-# ran 30%, other 38%, sleep 32%), so no state dominates and the word comes
-# from the system's counters: CPU alone, "nothing" in one clean make check
-ZOO_TODO_WORD="Go's runtime threads dilute restic's split; the word then rests on the system counters of 2 rows"
+# Go's sysmon sleeps between its rounds and moves no data: its sleep
+# (32% of the working threads' time in one clean make check) outvoted
+# restic's CPU ('nothing') until only the sleep of threads that moved
+# data voted (report/README.md "Which states vote")
 zoo_real restic CPU 'restic' "$HOST" 'CPU|cpu|running'
-ZOO_TODO_WORD=
 ZOO_ONE=
 for s in 1m1k 10m10k 25m100k 50m10m; do
 	# the 10 MB set's server stage is the busiest (81-100%) with no
