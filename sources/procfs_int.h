@@ -32,6 +32,12 @@
  * with hundreds of interfaces) a speed file is opened, read and closed at
  * each sample, so perflog never eats the collector's descriptor budget. */
 #define PROCFS_SPEED_FD_MAX 128
+/* A link's speed changes with its link state, which rtnetlink announces
+ * (RTM_NEWLINK: carrier, renegotiation, a new device): read on such an
+ * event, else again after this many seconds. Read at every sample it
+ * was four preads a sample here, three failing (EINVAL for lo and
+ * ifbN, after the kernel took rtnl_lock to ask the driver). */
+#define PROCFS_SPEED_KEEP 30.0
 #define PROCFS_PATH_MAX (PATH_MAX + 2 * SRC_NAME_MAX)
 
 enum procfs_file {
@@ -71,6 +77,8 @@ struct procfs_iface {
 	int fd;			/* open speed file when speed == SPEED_FD */
 	ino_t ino;		/* its inode: a new device has new sysfs nodes */
 	int checked;		/* classified in this read already */
+	double speed_bps;	/* the speed last read (NAN unknown) */
+	double speed_at;	/* when (monotonic s); 0: never */
 };
 
 struct procfs {
@@ -86,6 +94,9 @@ struct procfs {
 	int sock;		/* for SIOCETHTOOL (live only), -1 */
 	int nl;			/* rtnetlink link events (live only); -1 not
 				 * open yet, -2 unavailable */
+	double speed_keep;	/* seconds a link speed read stands while no
+				 * link event came: PROCFS_SPEED_KEEP with
+				 * rtnetlink, else 0 (read at every sample) */
 	size_t recheck;		/* next interface to classify again */
 	int reclassify;		/* samples in which to classify all again */
 	uint64_t generations;	/* source of procfs_iface.generation */

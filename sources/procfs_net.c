@@ -189,6 +189,7 @@ static int netdev_line(struct procfs *p, char *line, struct raw_snapshot *s,
 	uint64_t v[16];
 	size_t nlen;
 	int n, fresh, replaced = 0;
+	double now;
 
 	if (strchr(line, '|'))	/* the two header lines */
 		return 0;
@@ -219,7 +220,14 @@ static int netdev_line(struct procfs *p, char *line, struct raw_snapshot *s,
 		nr->tx_errs = v[10];
 		nr->tx_drop = v[11];
 	}
-	nr->speed_bps = iface_speed(p, f, &replaced);
+	now = util_monotonic();
+	if (!fresh && p->speed_keep > 0 && !p->reclassify && f->speed_at > 0 &&
+	    now - f->speed_at < p->speed_keep) {
+		nr->speed_bps = f->speed_bps;	/* no link event since */
+	} else {
+		nr->speed_bps = f->speed_bps = iface_speed(p, f, &replaced);
+		f->speed_at = now;
+	}
 	if (replaced) {
 		f->generation++;
 		/* gone between the two reads: try its files again next time */

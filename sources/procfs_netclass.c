@@ -209,8 +209,10 @@ int procfs_links_changed(struct procfs *p)
 		}
 		if (p->nl < 0) {
 			p->nl = -2;
+			p->speed_keep = 0;
 			return -1;
 		}
+		p->speed_keep = PROCFS_SPEED_KEEP;
 		return 0;
 	}
 	for (;;) {
