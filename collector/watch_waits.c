@@ -81,6 +81,7 @@ struct watch_waits *watch_waits_open(const char *proc_root,
 	w = waits_open(proc_root, &pe);
 	if (w) {
 		waits_exclude(w, exclude);
+		waits_io_from(w, tree);	/* read just before each waits read */
 		if (ww->has_cg && cgroup_any(&ww->cg) &&
 		    waits_watch_cgroup(w, list_dir(&ww->cg), &pe) == 0)
 			ww->by_pids = 0;

@@ -386,6 +386,7 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 		struct pstat ts;
 		struct pb_entry e;
 		struct pb_entry *old;
+		struct proctree_io io;
 
 		if (tid <= 0 || pbooks_read_stat(t, pid, (pid_t)tid, &ts) < 0)
 			continue;
@@ -401,9 +402,14 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 		e.start = ts.start;
 		e.cpu_us = ticks_us(t, ts.own);
 		e.seen = t->gen;
-		if (pbooks_read_io(t, pid, (pid_t)tid, &e.rchar, &e.wchar) < 0 &&
-		    (old = find_in(t->ent, t->nent, e.id)) &&
-		    old->start == e.start) {
+		if (pbooks_read_io(t, pid, (pid_t)tid, &io) == 0) {
+			e.rchar = io.rchar;
+			e.wchar = io.wchar;
+			e.read_bytes = io.read_bytes;
+			e.write_bytes = io.write_bytes;
+			e.io_now = 1;
+		} else if ((old = find_in(t->ent, t->nent, e.id)) &&
+			   old->start == e.start) {
 			e.rchar = old->rchar;	/* keep what we knew */
 			e.wchar = old->wchar;
 		}
@@ -444,12 +450,27 @@ int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
 	return 0;
 }
 
+int proctree_thread_io(const struct proctree *t, pid_t tid,
+		       unsigned long long start, struct proctree_io *io)
+{
+	const struct pb_entry *e = find_in(t->ent, t->nent, tid);
+
+	if (!e || !e->io_now || e->seen != t->gen || e->start != start)
+		return -1;
+	io->rchar = e->rchar;
+	io->wchar = e->wchar;
+	io->read_bytes = e->read_bytes;
+	io->write_bytes = e->write_bytes;
+	return 0;
+}
+
 /* ---- "tree" books: one entry a process ---- */
 
 static int read_proc(struct proctree *t, pid_t pid, struct pb_entry *e,
 		     struct proc_raw *out)
 {
 	struct pstat ps;
+	struct proctree_io io;
 
 	if (pbooks_read_stat(t, pid, 0, &ps) < 0)
 		return -1;
@@ -459,7 +480,10 @@ static int read_proc(struct proctree *t, pid_t pid, struct pb_entry *e,
 	e->start = ps.start;
 	e->cpu_us = ticks_us(t, ps.own + ps.children);
 	e->seen = t->gen;
-	pbooks_read_io(t, pid, 0, &e->rchar, &e->wchar);
+	if (pbooks_read_io(t, pid, 0, &io) == 0) {
+		e->rchar = io.rchar;	/* the process's: not a thread's */
+		e->wchar = io.wchar;
+	}
 	if (out) {
 		out->nprocs++;
 		if (!(t->shim && pid == t->pid))

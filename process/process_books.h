@@ -37,6 +37,8 @@ struct pb_entry {
 	pid_t tgid, ppid;
 	unsigned long long start;
 	uint64_t cpu_us, rchar, wchar;
+	uint64_t read_bytes, write_bytes;	/* storage: a thread's own */
+	int io_now;		/* a thread's io read in generation seen */
 	unsigned seen;		/* generation last read in */
 	unsigned order;		/* read order within a scan */
 };
@@ -106,7 +108,7 @@ int pbooks_parse_stat(const char *text, struct pstat *p);
 int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
 		     struct pstat *p);
 int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
-		   uint64_t *rd, uint64_t *wr);
+		   struct proctree_io *io);
 int pbooks_ignores_sigchld(const struct proctree *t, pid_t pid);
 
 /* process_books.c */

@@ -101,41 +101,47 @@ int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
 }
 
 /* rchar and wchar of a process (whole: its threads, dead threads and
- * reaped children) or of one thread (its own); 0 found both, -1 else. */
+ * reaped children) or of one thread (its own), and read_bytes and
+ * write_bytes (storage; 0 when the kernel has no line for them); 0 found
+ * rchar and wchar, -1 else. */
 int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
-		   uint64_t *rd, uint64_t *wr)
+		   struct proctree_io *io)
 {
+	static const char *const key[4] = { "rchar:", "wchar:",
+					    "read_bytes:", "write_bytes:" };
+	uint64_t *dst[4] = { &io->rchar, &io->wchar, &io->read_bytes,
+			     &io->write_bytes };
 	char path[PATH_MAX + 64], buf[1024];
 	int have = 0;
 
+	io->read_bytes = io->write_bytes = 0;
 	pbooks_path(t, path, sizeof(path), pid, tid, "io");
 	if (procfds_read(t->fds, path, pid, tid, PF_IO, buf, sizeof(buf)) < 0)
 		return -1;
 	for (char *line = buf; line && *line;) {
 		char *nl = strchr(line, '\n');
-		uint64_t *dst = NULL;
 
 		if (nl)
 			*nl = '\0';
-		if (!strncmp(line, "rchar:", 6))
-			dst = rd;
-		else if (!strncmp(line, "wchar:", 6))
-			dst = wr;
-		if (dst) {
-			const char *v = line + 6;
+		for (int k = 0; k < 4; k++) {
+			size_t kl = strlen(key[k]);
+			const char *v = line + kl;
 			char *end;
 			unsigned long long x;
 
+			if (strncmp(line, key[k], kl))
+				continue;
 			errno = 0;
 			x = strtoull(v, &end, 10);
 			if (end != v && !errno && !strchr(v, '-')) {
-				*dst = x;
-				have |= dst == rd ? 1 : 2;
+				*dst[k] = x;
+				have |= 1 << k;
 			}
+			break;
 		}
 		line = nl ? nl + 1 : NULL;
 	}
-	return have == 3 ? 0 : -1;
+	return (have & 3) == 3 ? 0 : -1;
 }
 
 /* Does the process ignore SIGCHLD (so its children are auto-reaped)? */

@@ -217,6 +217,12 @@ void waits_exclude(struct waits *w, pid_t tid)
 	w->exclude = tid;
 }
 
+void waits_io_from(struct waits *w, const struct proctree *tree)
+{
+	w->books = tree;
+}
+
+
 int waits_end_thread(struct waits *w, struct wthread *th)
 {
 	close_thread(w, th);
@@ -244,6 +250,26 @@ static void parse_io(const char *buf, struct waits_thread *t)
 		t->read_bytes = strtoull(p + 12, NULL, 10);
 	if ((p = strstr(buf, "\nwrite_bytes:")))
 		t->write_bytes = strtoull(p + 13, NULL, 10);
+}
+
+/* The thread's io: from the books when they read it at this sample. */
+static void read_io(struct waits *w, struct wthread *th)
+{
+	struct proctree_io io;
+	char buf[1024];
+
+	if (w->books && proctree_thread_io(w->books, th->pub.tid,
+					   th->pub.start, &io) == 0) {
+		th->pub.rchar = io.rchar;
+		th->pub.wchar = io.wchar;
+		th->pub.read_bytes = io.read_bytes;
+		th->pub.write_bytes = io.write_bytes;
+		return;
+	}
+	/* the I/O counters need ptrace read rights: unknown without */
+	waits_keep_open(w, th, F_IO);
+	if (waits_read_file(w, th, F_IO, buf, sizeof(buf)) > 0)
+		parse_io(buf, &th->pub);
 }
 
 /* The exact figures of one live thread at now: 0, -1 unreadable this
@@ -285,10 +311,7 @@ static int read_thread(struct waits *w, struct wthread *th, double now,
 			th->pub.blkio_ns = ps.blkio_ticks *
 				(1000000000ULL / (uint64_t)w->hz);
 	}
-	/* the I/O counters need ptrace read rights: unknown without */
-	waits_keep_open(w, th, F_IO);
-	if (waits_read_file(w, th, F_IO, buf, sizeof(buf)) > 0)
-		parse_io(buf, &th->pub);
+	read_io(w, th);
 	return 0;
 }
 

@@ -126,6 +126,14 @@ int waits_watch_cgroup(struct waits *w, const char *dir, struct perr *e);
  * (or with the sampler's lock held). */
 void waits_exclude(struct waits *w, pid_t tid);
 
+/* Take a thread's io figures from the tree's books when they read it at
+ * this sample (process.h proctree_thread_io) rather than reading its
+ * task/TID/io again; NULL: read them. The tree must outlive w, and be
+ * read on the thread that calls waits_read (the collector's: the
+ * sampler's own thread never reads io). Call before waitsampler_start. */
+struct proctree;
+void waits_io_from(struct waits *w, const struct proctree *tree);
+
 /* One tick at monotonic time now. Returns the threads sampled. */
 int waits_tick(struct waits *w, double now);
 

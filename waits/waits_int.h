@@ -39,6 +39,7 @@ struct waits {
 	char root[PATH_MAX];
 	struct waitset *set;	/* NULL: nothing watched yet */
 	pid_t exclude;		/* a task of the set left out, 0 none */
+	const struct proctree *books;	/* io read there, or NULL */
 	struct wthread *live, *spare;
 	size_t nlive, caplive, capspare;
 	struct waits_thread *ended;

@@ -85,6 +85,12 @@ static void test_fixture(void)
 	EQ_INT(r.write_bytes, 52000, "fixture: wchar summed");
 	long ps = sysconf(_SC_PAGESIZE);
 	EQ_DBL(r.rss_bytes, 350.0 * (double)ps, 0.5, "fixture: rss in bytes");
+	{
+		struct proctree_io io;
+
+		OK(proctree_thread_io(t, 100, proctree_start_time(FIXTURES "/proc/tree1", 100), &io) < 0,
+		   "fixture: books of processes lend no thread's io");
+	}
 	proctree_close(t);
 
 	t = open_tree(FIXTURES "/proc/tree1", 101, &e);
@@ -368,6 +374,24 @@ static void test_exits(void)
 		return;
 	OK(proctree_read(f.t, &r0, &e) == 0, "exits: read it");
 	OK(r0.write_bytes >= 1 << 20, "exits: 1 MiB written so far");
+	{
+		/* the books' read of a thread's io, lent to the wait-state
+		 * sampler (waits_io_from): the worker's own, at its start */
+		struct proctree_task *tv = NULL;
+		size_t tcap = 0;
+		long nt = proctree_tasks(f.t, &tv, &tcap, &e);
+		struct proctree_io io = { 0 };
+		unsigned long long st = 0;
+		pid_t tid = nt == 1 ? tv[0].tid : 0;
+
+		st = tid ? proctree_start_time("/", tid) : 0;
+		OK(tid && proctree_thread_io(f.t, tid, st, &io) == 0 &&
+		   io.wchar >= 1 << 20 && io.rchar < io.wchar,
+		   "exits: the worker's io as the books read it (wchar 1 MiB)");
+		OK(tid && proctree_thread_io(f.t, tid, st + 1, &io) < 0,
+		   "exits: ... not for another start time (a reused id)");
+		free(tv);
+	}
 	OK(write(go[1], &x, 1) == 1, "exits: let the worker go on");
 	usleep(300000);
 	drain_into(l, &f);
