@@ -64,6 +64,7 @@ void pbooks_free(struct proctree *t)
 {
 	free(t->ent);
 	free(t->scan);
+	free(t->spare);
 	pidmap_free(&t->known);
 	pidmap_free(&t->tomb);
 	pidmap_free(&t->stranger);
@@ -107,12 +108,13 @@ static int push_scan(struct proctree *t, const struct pb_entry *e)
  * dropped (the caller dealt with them). */
 static int merge(struct proctree *t, int grace)
 {
-	struct pb_entry *res = NULL;
-	size_t n = 0, i = 0, j = 0;
+	struct pb_entry *res;
+	size_t n = 0, i = 0, j = 0, cap;
 
-	if (t->nent + t->nscan &&
-	    !(res = malloc((t->nent + t->nscan) * sizeof(*res))))
+	if (util_grow(&t->spare, &t->capspare, t->nent + t->nscan + 1,
+		      sizeof(*t->spare)) < 0)
 		return -1;
+	res = t->spare;
 	while (i < t->nent || j < t->nscan) {
 		struct pb_entry *o = i < t->nent ? &t->ent[i] : NULL;
 		struct pb_entry *s = j < t->nscan ? &t->scan[j] : NULL;
@@ -144,10 +146,13 @@ static int merge(struct proctree *t, int grace)
 			j++;
 		}
 	}
-	free(t->ent);
+	/* the old entries' array is the next merge's output */
+	cap = t->capspare;
+	t->spare = t->ent;
+	t->capspare = t->capent;
 	t->ent = res;
 	t->nent = n;
-	t->capent = t->nent + t->nscan;
+	t->capent = cap;
 	return 0;
 }
 

@@ -75,6 +75,10 @@ struct proctree {
 	/* the books */
 	struct pb_entry *ent, *scan;
 	size_t nent, capent, nscan, capscan;
+	struct pb_entry *spare;	/* the merge's output, swapped with ent: a
+				 * tree of 2,000 threads mapped and unmapped
+				 * 150 KB at each read without it */
+	size_t capspare;
 	struct pidmap known, tomb, stranger;
 	double last_read;	/* wall clock of the last read */
 	struct pb_pending *pend;
