@@ -1,7 +1,9 @@
 /*
  * process_books.c - the Process object's per-task books (process.h says
  * what the two kinds of books count and why; process_books.h has the
- * state).
+ * state): the entries both kinds keep, the exit records, and the
+ * "taskstats" books of one entry a thread (the "tree" books of one entry
+ * a process are process_books_tree.c's).
  *
  * Each read builds t->scan (this read's tasks, sorted by id) and merges it
  * into the open entries t->ent:
@@ -42,7 +44,7 @@
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
-static uint64_t ticks_us(const struct proctree *t, unsigned long long ticks)
+uint64_t pbooks_ticks_us(const struct proctree *t, unsigned long long ticks)
 {
 	return (uint64_t)(ticks * 1000000ULL / (unsigned long long)t->hz);
 }
@@ -73,7 +75,7 @@ void pbooks_free(struct proctree *t)
 	t->fds = NULL;
 }
 
-static int cmp_entry(const void *a, const void *b)
+int pbooks_cmp_entry(const void *a, const void *b)
 {
 	pid_t x = ((const struct pb_entry *)a)->id;
 	pid_t y = ((const struct pb_entry *)b)->id;
@@ -81,21 +83,21 @@ static int cmp_entry(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static struct pb_entry *find_in(struct pb_entry *v, size_t n, pid_t id)
+struct pb_entry *pbooks_find(struct pb_entry *v, size_t n, pid_t id)
 {
 	struct pb_entry key = { .id = id };
 
-	return n ? bsearch(&key, v, n, sizeof(*v), cmp_entry) : NULL;
+	return n ? bsearch(&key, v, n, sizeof(*v), pbooks_cmp_entry) : NULL;
 }
 
-static void fold(struct proctree *t, const struct pb_entry *e)
+void pbooks_fold(struct proctree *t, const struct pb_entry *e)
 {
 	t->ex_cpu += e->cpu_us;
 	t->ex_rd += e->rchar;
 	t->ex_wr += e->wchar;
 }
 
-static int push_scan(struct proctree *t, const struct pb_entry *e)
+int pbooks_push_scan(struct proctree *t, const struct pb_entry *e)
 {
 	if (util_grow(&t->scan, &t->capscan, t->nscan + 1, sizeof(*t->scan)) < 0)
 		return -1;
@@ -103,10 +105,8 @@ static int push_scan(struct proctree *t, const struct pb_entry *e)
 	return 0;
 }
 
-/* Merge t->scan (sorted) into t->ent, see the top of the file. grace: the
- * "taskstats" rule for open entries not read now; without it they are
- * dropped (the caller dealt with them). */
-static int merge(struct proctree *t, int grace)
+/* see the top of the file for the rules */
+int pbooks_merge(struct proctree *t, int grace)
 {
 	struct pb_entry *res;
 	size_t n = 0, i = 0, j = 0, cap;
@@ -127,7 +127,7 @@ static int merge(struct proctree *t, int grace)
 			if (grace && t->gen - o->seen < GRACE)
 				res[n++] = *o;
 			else if (grace)
-				fold(t, o);
+				pbooks_fold(t, o);
 			i++;
 		} else if (!o || s->id < o->id) {
 			res[n++] = *s;
@@ -139,7 +139,7 @@ static int merge(struct proctree *t, int grace)
 				res[n].rchar = MAX(o->rchar, s->rchar);
 				res[n].wchar = MAX(o->wchar, s->wchar);
 			} else {
-				fold(t, o);	/* pid reused */
+				pbooks_fold(t, o);	/* pid reused */
 			}
 			n++;
 			i++;
@@ -156,7 +156,7 @@ static int merge(struct proctree *t, int grace)
 	return 0;
 }
 
-static void totals(struct proctree *t, struct proc_raw *out)
+void pbooks_totals(struct proctree *t, struct proc_raw *out)
 {
 	out->cpu_us = t->ex_cpu;
 	out->read_bytes = t->ex_rd;
@@ -335,7 +335,7 @@ int proctree_exit(struct proctree *t, const struct taskstats_exit *x)
 
 	if (!t->exits || x->tid <= 0)
 		return 0;
-	e = find_in(t->ent, t->nent, x->tid);
+	e = pbooks_find(t->ent, t->nent, x->tid);
 	if (e && same_task(t, e, x)) {
 		/* the kernel rounds the record's bytes down to KiB: never
 		 * below what was already read */
@@ -405,7 +405,7 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 		e.tgid = pid;
 		e.ppid = ppid;
 		e.start = ts.start;
-		e.cpu_us = ticks_us(t, ts.own);
+		e.cpu_us = pbooks_ticks_us(t, ts.own);
 		e.seen = t->gen;
 		if (pbooks_read_io(t, pid, (pid_t)tid, &io) == 0) {
 			e.rchar = io.rchar;
@@ -413,12 +413,12 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 			e.read_bytes = io.read_bytes;
 			e.write_bytes = io.write_bytes;
 			e.io_now = 1;
-		} else if ((old = find_in(t->ent, t->nent, e.id)) &&
+		} else if ((old = pbooks_find(t->ent, t->nent, e.id)) &&
 			   old->start == e.start) {
 			e.rchar = old->rchar;	/* keep what we knew */
 			e.wchar = old->wchar;
 		}
-		rc = push_scan(t, &e);
+		rc = pbooks_push_scan(t, &e);
 	}
 	closedir(d);
 	return rc;
@@ -444,21 +444,21 @@ int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
 	if (t->pid)
 		known_set(t, t->pid, 0);
 	if (t->nscan)
-		qsort(t->scan, t->nscan, sizeof(*t->scan), cmp_entry);
-	if (merge(t, 1) < 0)
+		qsort(t->scan, t->nscan, sizeof(*t->scan), pbooks_cmp_entry);
+	if (pbooks_merge(t, 1) < 0)
 		return -1;
 	pending_resolve(t);
 	sets_expire(t);
 	t->last_read = util_walltime();
 	procfds_sweep(t->fds);
-	totals(t, out);
+	pbooks_totals(t, out);
 	return 0;
 }
 
 int proctree_thread_io(const struct proctree *t, pid_t tid,
 		       unsigned long long start, struct proctree_io *io)
 {
-	const struct pb_entry *e = find_in(t->ent, t->nent, tid);
+	const struct pb_entry *e = pbooks_find(t->ent, t->nent, tid);
 
 	if (!e || !e->io_now || e->seen != t->gen || e->start != start)
 		return -1;
@@ -466,149 +466,5 @@ int proctree_thread_io(const struct proctree *t, pid_t tid,
 	io->wchar = e->wchar;
 	io->read_bytes = e->read_bytes;
 	io->write_bytes = e->write_bytes;
-	return 0;
-}
-
-/* ---- "tree" books: one entry a process ---- */
-
-static int read_proc(struct proctree *t, pid_t pid, struct pb_entry *e,
-		     struct proc_raw *out)
-{
-	struct pstat ps;
-	struct proctree_io io;
-
-	if (pbooks_read_stat(t, pid, 0, &ps) < 0)
-		return -1;
-	memset(e, 0, sizeof(*e));
-	e->id = e->tgid = pid;
-	e->ppid = ps.ppid;
-	e->start = ps.start;
-	e->cpu_us = ticks_us(t, ps.own + ps.children);
-	e->seen = t->gen;
-	if (pbooks_read_io(t, pid, 0, &io) == 0) {
-		e->rchar = io.rchar;	/* the process's: not a thread's */
-		e->wchar = io.wchar;
-	}
-	if (out) {
-		out->nprocs++;
-		if (!(t->shim && pid == t->pid))
-			out->rss_bytes += ps.rss_pages * (double)t->pagesize;
-	}
-	return 0;
-}
-
-/* Is the task of entry e still there (same pid, same start)? */
-static int still_there(const struct proctree *t, const struct pb_entry *e)
-{
-	struct pstat ps;
-
-	return pbooks_read_stat(t, e->id, 0, &ps) == 0 && ps.start == e->start;
-}
-
-/* The nearest ancestor of a vanished process that was read now, through
- * the ppid links of the open entries; NULL when none. */
-static struct pb_entry *live_ancestor(struct proctree *t, size_t had,
-				      const struct pb_entry *e)
-{
-	pid_t p = e->ppid;
-
-	for (int hops = 0; hops < 64 && p > 0; hops++) {
-		struct pb_entry *a = find_in(t->scan, had, p);
-		struct pb_entry *o;
-
-		if (a)
-			return a;
-		o = find_in(t->ent, t->nent, p);
-		if (!o)
-			break;
-		p = o->ppid;
-	}
-	return NULL;
-}
-
-/* A process that vanished was reaped: by a member, whose figures now hold
- * it (re-read it; mark = 1 asks for that), or by nobody (auto-reaped: its
- * last figures are all we will ever know). */
-static void vanished(struct proctree *t, size_t had,
-		     const struct pb_entry *e)
-{
-	struct pb_entry *a = live_ancestor(t, had, e);
-
-	if (!a || (a->id == e->ppid && pbooks_ignores_sigchld(t, a->id)))
-		fold(t, e);
-	else
-		a->order = UINT_MAX;	/* re-read below */
-}
-
-static int scan_vanished(struct proctree *t, struct proc_raw *out)
-{
-	size_t had = t->nscan;
-
-	/* read now, but gone before its parent was read: the parent may
-	 * hold it already; re-reading the parent settles it */
-	for (size_t i = 0; i < had; i++) {
-		struct pb_entry *s = &t->scan[i];
-		struct pb_entry *p = find_in(t->scan, had, s->ppid);
-
-		if (p && p->order != UINT_MAX && p->order > s->order &&
-		    !still_there(t, s) && !pbooks_ignores_sigchld(t, p->id)) {
-			p->order = UINT_MAX;
-			s->seen = 0;	/* dropped below */
-		}
-	}
-	/* open before, not read now */
-	for (size_t i = 0; i < t->nent; i++) {
-		struct pb_entry *o = &t->ent[i], e;
-
-		if (find_in(t->scan, had, o->id))
-			continue;
-		if (still_there(t, o)) {	/* the listing missed it */
-			if (read_proc(t, o->id, &e, out) == 0 &&
-			    push_scan(t, &e) < 0)
-				return -1;
-			continue;
-		}
-		vanished(t, had, o);
-	}
-	for (size_t i = 0; i < had; i++) {
-		struct pb_entry *s = &t->scan[i];
-
-		if (s->order == UINT_MAX &&
-		    read_proc(t, s->id, s, NULL) < 0)
-			s->seen = 0;	/* gone meanwhile: next read */
-	}
-	/* drop what was dropped */
-	{
-		size_t n = 0;
-
-		for (size_t i = 0; i < t->nscan; i++)
-			if (t->scan[i].seen)
-				t->scan[n++] = t->scan[i];
-		t->nscan = n;
-	}
-	if (t->nscan)
-		qsort(t->scan, t->nscan, sizeof(*t->scan), cmp_entry);
-	return 0;
-}
-
-int pbooks_scan_procs(struct proctree *t, struct proc_raw *out)
-{
-	t->gen++;
-	t->nscan = 0;
-	for (size_t i = 0; i < t->nmem; i++) {
-		struct pb_entry e;
-
-		if (read_proc(t, t->mem[i], &e, out) < 0)
-			continue;
-		e.order = (unsigned)i;
-		if (push_scan(t, &e) < 0)
-			return -1;
-	}
-	if (t->nscan)
-		qsort(t->scan, t->nscan, sizeof(*t->scan), cmp_entry);
-	if (scan_vanished(t, out) < 0 || merge(t, 0) < 0)
-		return -1;
-	procfds_sweep(t->fds);
-	totals(t, out);
 	return 0;
 }

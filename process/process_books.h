@@ -118,9 +118,28 @@ int pbooks_ignores_sigchld(const struct proctree *t, pid_t pid);
 /* process_books.c */
 void pbooks_init(struct proctree *t);
 /* One read of the members t->mem[0..nmem) into the books and out (cpu,
- * bytes, rss, nprocs, io_lost). 0, or -1 out of memory. */
+ * bytes, rss, nprocs, io_lost). 0, or -1 out of memory. The "taskstats"
+ * books (one entry a thread) are process_books.c's; the "tree" books
+ * (one entry a process) process_books_tree.c's. */
 int pbooks_scan_threads(struct proctree *t, struct proc_raw *out);
 int pbooks_scan_procs(struct proctree *t, struct proc_raw *out);
 void pbooks_free(struct proctree *t);
+
+/* process_books.c: the entries both kinds of books keep */
+uint64_t pbooks_ticks_us(const struct proctree *t, unsigned long long ticks);
+/* by id, for qsort and bsearch of t->scan and t->ent */
+int pbooks_cmp_entry(const void *a, const void *b);
+/* entry id in v[0..n) (sorted), or NULL */
+struct pb_entry *pbooks_find(struct pb_entry *v, size_t n, pid_t id);
+/* e's figures are final: into the tree's ended totals */
+void pbooks_fold(struct proctree *t, const struct pb_entry *e);
+/* e into this read's t->scan: 0, or -1 out of memory */
+int pbooks_push_scan(struct proctree *t, const struct pb_entry *e);
+/* t->scan (sorted) into t->ent (process_books.c says how); grace: the
+ * "taskstats" rule for open entries not read now, else they are dropped
+ * (the caller dealt with them). 0, or -1 out of memory. */
+int pbooks_merge(struct proctree *t, int grace);
+/* the books' totals into out (cpu, bytes, io_lost) */
+void pbooks_totals(struct proctree *t, struct proc_raw *out);
 
 #endif
