@@ -1,12 +1,14 @@
 /*
  * procroot.h - the unit tests' reader of fixture roots (a fake / for
- * procfs_open) and of a sample's values, shared by test_rates and
- * test_targets.
+ * procfs_open), its writer and the reader of a sample's values, shared
+ * by test_rates, test_targets, test_procfs and test_procfs_speed.
  */
 #ifndef PERFLOG_TEST_PROCROOT_H
 #define PERFLOG_TEST_PROCROOT_H
 
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "../../counters/rates.h"
 
@@ -39,6 +41,27 @@ static inline const double *vals(const struct sample *s,
 	if (!iv)
 		printf("# instance %d '%s' missing\n", (int)o, inst);
 	return iv ? iv->v : none;
+}
+
+/* Write text to DIR/REL, making REL's folders: 0, or -1. */
+static inline int root_write(const char *dir, const char *rel,
+			     const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (char *c = path + strlen(dir) + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			mkdir(path, 0755);
+			*c = '/';
+		}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
 }
 
 #endif

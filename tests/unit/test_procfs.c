@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../../sources/source.h"
+#include "procroot.h"
 #include "tap.h"
 
 #ifndef FIXTURES
@@ -280,25 +281,6 @@ static void test_psi_files(void)
 	}
 }
 
-static int write_file(const char *dir, const char *rel, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (char *c = path + strlen(dir) + 1; *c; c++)
-		if (*c == '/') {
-			*c = '\0';
-			mkdir(path, 0755);
-			*c = '/';
-		}
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
 /* root5: 300 disks (every other one a whole disk), 300 interfaces with
  * speed files, a 1 MB intr line before ctxt. */
 static void gen_root5(const char *root, int ndisk, int first, int nif)
@@ -311,7 +293,7 @@ static void gen_root5(const char *root, int ndisk, int first, int nif)
 	while (len < 1000000)
 		len += (size_t)snprintf(b + len, cap - len, " 1234567");
 	snprintf(b + len, cap - len, "\nctxt 42\nprocs_running 7\n");
-	write_file(root, "proc/stat", b);
+	root_write(root, "proc/stat", b);
 
 	len = 0;
 	for (int i = first; i < first + ndisk; i++) {
@@ -320,21 +302,21 @@ static void gen_root5(const char *root, int ndisk, int first, int nif)
 			i, i);
 		if (i % 2 == 0) {
 			snprintf(rel, sizeof(rel), "sys/block/sd%d/size", i);
-			write_file(root, rel, "1\n");
+			root_write(root, rel, "1\n");
 		}
 	}
-	write_file(root, "proc/diskstats", b);
+	root_write(root, "proc/diskstats", b);
 
 	len = (size_t)snprintf(b, cap, "Inter-|\n face |\n");
 	for (int i = 0; i < nif; i++) {
 		len += (size_t)snprintf(b + len, cap - len,
 			"veth%d: %d 2 0 0 0 0 0 0 %d 4 0 0 0 0 0 0\n", i, i, i);
 		snprintf(rel, sizeof(rel), "sys/class/net/veth%d/speed", i);
-		write_file(root, rel, "10000\n");
+		root_write(root, rel, "10000\n");
 	}
-	write_file(root, "proc/net/dev", b);
-	write_file(root, "proc/meminfo", "MemAvailable: 1 kB\n");
-	write_file(root, "proc/vmstat", "pgfault 1\n");
+	root_write(root, "proc/net/dev", b);
+	root_write(root, "proc/meminfo", "MemAvailable: 1 kB\n");
+	root_write(root, "proc/vmstat", "pgfault 1\n");
 	free(b);
 }
 
@@ -436,7 +418,7 @@ static void test_random(void)
 					buf[len++] = ' ';
 			}
 			buf[len] = '\0';
-			write_file(root, files[f], buf);
+			root_write(root, files[f], buf);
 		}
 		p = procfs_open(root, &e);
 		if (!p || procfs_read(p, &s, &e) != 0) {

@@ -9,23 +9,8 @@
 #include <string.h>
 
 #include "../../sources/procfs_int.h"
+#include "procroot.h"
 #include "tap.h"
-
-/* Write text to ROOT/rel, making its folders. */
-static void write_file(const char *root, const char *rel, const char *text)
-{
-	char cmd[512];
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s/%s')\"", root, rel);
-	if (system(cmd) != 0)
-		return;
-	snprintf(cmd, sizeof(cmd), "%s/%s", root, rel);
-	if ((f = fopen(cmd, "w"))) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
 
 static void test_speed_kept(void)
 {
@@ -40,8 +25,8 @@ static void test_speed_kept(void)
 		OK(0, "mkdtemp");
 		return;
 	}
-	write_file(root, "sys/class/net/eth0/speed", "1000\n");
-	write_file(root, "proc/stat", "cpu  1 2 3 4 5 6 7 8 0 0\n");
+	root_write(root, "sys/class/net/eth0/speed", "1000\n");
+	root_write(root, "proc/stat", "cpu  1 2 3 4 5 6 7 8 0 0\n");
 	p = procfs_open(root, &e);
 	OK(p != NULL, "speed root opens");
 	if (!p)
@@ -52,7 +37,7 @@ static void test_speed_kept(void)
 	snprintf(text, sizeof(text), "%s", dev);
 	OK(procfs_parse_netdev(p, text, strlen(text), &s) == 0 &&
 	   s.nnets == 1 && s.nets[0].speed_bps == 1e9, "first read: 1000 Mbit");
-	write_file(root, "sys/class/net/eth0/speed", "10000\n");
+	root_write(root, "sys/class/net/eth0/speed", "10000\n");
 	/* a root without rtnetlink classifies a new interface again at the
 	 * next read too (reclassify 2); a live one hears of changes */
 	p->reclassify = 0;
@@ -67,7 +52,7 @@ static void test_speed_kept(void)
 	OK(procfs_parse_netdev(p, text, strlen(text), &s) == 0 &&
 	   s.nnets == 1 && s.nets[0].speed_bps == 1e10,
 	   "a link event: read again, 10000 Mbit");
-	write_file(root, "sys/class/net/eth0/speed", "100\n");
+	root_write(root, "sys/class/net/eth0/speed", "100\n");
 	p->speed_keep = 0;	/* no rtnetlink: every read */
 	s.nnets = 0;
 	snprintf(text, sizeof(text), "%s", dev);
