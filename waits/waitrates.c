@@ -374,19 +374,50 @@ size_t waitrates_nthreads(const struct waits_total *t)
 	return t->tid == 0 && t->threads ? t->threads : 1;
 }
 
-void waitrates_count(const struct waits_totals *tot, size_t *threads,
-		     size_t *working)
+/* The rows a sum over the totals takes: every thread, the working ones,
+ * the working ones that moved data. */
+enum rows { ROWS_ALL, ROWS_WORKING, ROWS_MOVERS };
+
+static int takes(const struct waits_total *t, enum rows rows)
+{
+	return rows == ROWS_ALL ||
+	       (waitrates_working(t) &&
+		(rows == ROWS_WORKING || waitrates_moved_data(t)));
+}
+
+/* The seconds of the rows taken (live and folded alike) into sum[WS_N],
+ * their threads into *threads; returns their alive seconds. */
+static double sum_rows(const struct waits_totals *tot, enum rows rows,
+		       double sum[WS_N], size_t *threads)
 {
 	const struct waits_total *v[2] = { tot->t, tot->agg };
 	size_t n[2] = { tot->n, tot->nagg };
+	double alive = 0;
 
-	*threads = *working = 0;
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < n[k]; i++) {
-			*threads += waitrates_nthreads(&v[k][i]);
-			if (waitrates_working(&v[k][i]))
-				*working += waitrates_nthreads(&v[k][i]);
+	*threads = 0;
+	for (int k = 0; k < WS_N; k++)
+		sum[k] = 0;
+	for (int j = 0; j < 2; j++)
+		for (size_t i = 0; i < n[j]; i++) {
+			const struct waits_total *t = &v[j][i];
+
+			if (!takes(t, rows))
+				continue;
+			*threads += waitrates_nthreads(t);
+			alive += t->alive;
+			for (int k = 0; k < WS_N; k++)
+				sum[k] += t->sec[k];
 		}
+	return alive;
+}
+
+void waitrates_count(const struct waits_totals *tot, size_t *threads,
+		     size_t *working)
+{
+	double sum[WS_N];
+
+	sum_rows(tot, ROWS_ALL, sum, threads);
+	sum_rows(tot, ROWS_WORKING, sum, working);
 }
 
 int waitrates_working(const struct waits_total *t)
@@ -405,43 +436,21 @@ int waitrates_moved_data(const struct waits_total *t)
 
 double waitrates_paced(const struct waits_totals *tot)
 {
-	const struct waits_total *v[2] = { tot->t, tot->agg };
-	size_t n[2] = { tot->n, tot->nagg };
-	double alive = 0, sleep = 0;
+	double work[WS_N], movers[WS_N];
+	size_t n;
+	double alive = sum_rows(tot, ROWS_WORKING, work, &n);
 
-	for (int j = 0; j < 2; j++)
-		for (size_t i = 0; i < n[j]; i++) {
-			const struct waits_total *t = &v[j][i];
-
-			if (!waitrates_working(t))
-				continue;
-			alive += t->alive;
-			if (waitrates_moved_data(t))
-				sleep += t->sec[WS_SLEEP];
-		}
-	return alive > 0 ? 100.0 * sleep / alive : NAN;
+	sum_rows(tot, ROWS_MOVERS, movers, &n);
+	return alive > 0 ? 100.0 * movers[WS_SLEEP] / alive : NAN;
 }
 
 void waitrates_split(const struct waits_totals *tot, int working_only,
 		     double pct[WS_N], size_t *threads)
 {
-	double sum[WS_N] = { 0 }, alive = 0;
+	double sum[WS_N];
+	double alive = sum_rows(tot, working_only ? ROWS_WORKING : ROWS_ALL,
+				sum, threads);
 
-	const struct waits_total *v[2] = { tot->t, tot->agg };
-	size_t n[2] = { tot->n, tot->nagg };
-
-	*threads = 0;
-	for (int j = 0; j < 2; j++)
-		for (size_t i = 0; i < n[j]; i++) {
-			const struct waits_total *t = &v[j][i];
-
-			if (working_only && !waitrates_working(t))
-				continue;
-			*threads += waitrates_nthreads(t);
-			alive += t->alive;
-			for (int k = 0; k < WS_N; k++)
-				sum[k] += t->sec[k];
-		}
 	for (int k = 0; k < WS_N; k++)
 		pct[k] = alive > 0 ? 100.0 * sum[k] / alive : NAN;
 }
