@@ -87,3 +87,38 @@ int pidstat_parse(const char *text, struct pidstat *out)
 	out->blkio_ticks = f[42];
 	return 0;
 }
+
+unsigned pidstat_parse_io(const char *text, struct pidstat_io *io)
+{
+	static const char *const key[4] = { "rchar:", "wchar:",
+					    "read_bytes:", "write_bytes:" };
+	uint64_t *dst[4] = { &io->rchar, &io->wchar, &io->read_bytes,
+			     &io->write_bytes };
+	unsigned have = 0;
+
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		const char *eol = nl ? nl : line + strlen(line);
+
+		for (int k = 0; k < 4; k++) {
+			size_t kl = strlen(key[k]);
+			const char *v = line + kl;
+			char *end;
+			unsigned long long x;
+
+			if (strncmp(line, key[k], kl))
+				continue;
+			errno = 0;
+			x = strtoull(v, &end, 10);
+			/* strtoull takes "-1" for a huge count: refused */
+			if (end != v && !errno &&
+			    !memchr(v, '-', (size_t)(eol - v))) {
+				*dst[k] = x;
+				have |= 1u << k;
+			}
+			break;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return have;
+}

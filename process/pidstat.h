@@ -1,5 +1,6 @@
 /*
- * pidstat.h - one parser of /proc/PID/stat and /proc/PID/task/TID/stat.
+ * pidstat.h - one parser of /proc/PID/stat and /proc/PID/task/TID/stat,
+ * and one of their io files (pidstat_parse_io).
  *
  * The line is "PID (COMM) STATE PPID ...": comm may hold spaces and
  * parentheses ("a) b (c"), so the fields are counted from the LAST ')'.
@@ -34,5 +35,23 @@ struct pidstat {
 /* Parse one stat line (NUL-terminated). Returns 0, or -1 when it is
  * malformed (no ')', a field missing before starttime, not a number). */
 int pidstat_parse(const char *text, struct pidstat *out);
+
+/* The fields of /proc/PID/io or task/TID/io that perflog keeps: rchar
+ * and wchar (every read and write call: files, pipes, sockets),
+ * read_bytes and write_bytes (what reached the storage). For a process
+ * they are the whole thread group's, dead threads and reaped children
+ * included; for a thread, its own. */
+struct pidstat_io {
+	uint64_t rchar, wchar, read_bytes, write_bytes;
+};
+#define PIDSTAT_IO_RCHAR 1u
+#define PIDSTAT_IO_WCHAR 2u
+#define PIDSTAT_IO_READ_BYTES 4u
+#define PIDSTAT_IO_WRITE_BYTES 8u
+
+/* Parse an io file's text (NUL-terminated): each field found, at the
+ * start of its line, as a plain count, is set in io, the others left as
+ * they are. Returns the PIDSTAT_IO_ bits of those found. */
+unsigned pidstat_parse_io(const char *text, struct pidstat_io *io);
 
 #endif

@@ -163,11 +163,8 @@ long proctree_tasks(struct proctree *t, struct proctree_task **v,
  * start time start (stat field 22) was read by the last proctree_read;
  * -1 when not (the books count processes, the thread is new or gone, or
  * its io was not readable). */
-struct proctree_io {
-	uint64_t rchar, wchar, read_bytes, write_bytes;
-};
 int proctree_thread_io(const struct proctree *t, pid_t tid,
-		       unsigned long long start, struct proctree_io *io);
+		       unsigned long long start, struct pidstat_io *io);
 
 /* The command's cgroups (v2 for PSI and cpu.stat, v1 cpu for throttling:
  * cpu.stat nr_throttled / throttled_time; a quota set on perflog run's own

@@ -391,7 +391,7 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 		struct pstat ts;
 		struct pb_entry e;
 		struct pb_entry *old;
-		struct proctree_io io;
+		struct pidstat_io io;
 
 		if (tid <= 0 || pbooks_read_stat(t, pid, (pid_t)tid, &ts) < 0)
 			continue;
@@ -456,7 +456,7 @@ int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
 }
 
 int proctree_thread_io(const struct proctree *t, pid_t tid,
-		       unsigned long long start, struct proctree_io *io)
+		       unsigned long long start, struct pidstat_io *io)
 {
 	const struct pb_entry *e = pbooks_find(t->ent, t->nent, tid);
 

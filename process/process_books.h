@@ -112,7 +112,7 @@ int pbooks_parse_stat(const char *text, struct pstat *p);
 int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
 		     struct pstat *p);
 int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
-		   struct proctree_io *io);
+		   struct pidstat_io *io);
 int pbooks_ignores_sigchld(const struct proctree *t, pid_t pid);
 
 /* process_books.c */

@@ -18,7 +18,7 @@ static int read_proc(struct proctree *t, pid_t pid, struct pb_entry *e,
 		     struct proc_raw *out)
 {
 	struct pstat ps;
-	struct proctree_io io;
+	struct pidstat_io io;
 
 	if (pbooks_read_stat(t, pid, 0, &ps) < 0)
 		return -1;

@@ -105,43 +105,16 @@ int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
  * write_bytes (storage; 0 when the kernel has no line for them); 0 found
  * rchar and wchar, -1 else. */
 int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
-		   struct proctree_io *io)
+		   struct pidstat_io *io)
 {
-	static const char *const key[4] = { "rchar:", "wchar:",
-					    "read_bytes:", "write_bytes:" };
-	uint64_t *dst[4] = { &io->rchar, &io->wchar, &io->read_bytes,
-			     &io->write_bytes };
 	char path[PATH_MAX + 64], buf[1024];
-	int have = 0;
+	unsigned both = PIDSTAT_IO_RCHAR | PIDSTAT_IO_WCHAR;
 
 	io->read_bytes = io->write_bytes = 0;
 	pbooks_path(t, path, sizeof(path), pid, tid, "io");
 	if (procfds_read(t->fds, path, pid, tid, PF_IO, buf, sizeof(buf)) < 0)
 		return -1;
-	for (char *line = buf; line && *line;) {
-		char *nl = strchr(line, '\n');
-
-		if (nl)
-			*nl = '\0';
-		for (int k = 0; k < 4; k++) {
-			size_t kl = strlen(key[k]);
-			const char *v = line + kl;
-			char *end;
-			unsigned long long x;
-
-			if (strncmp(line, key[k], kl))
-				continue;
-			errno = 0;
-			x = strtoull(v, &end, 10);
-			if (end != v && !errno && !strchr(v, '-')) {
-				*dst[k] = x;
-				have |= 1 << k;
-			}
-			break;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return (have & 3) == 3 ? 0 : -1;
+	return (pidstat_parse_io(buf, io) & both) == both ? 0 : -1;
 }
 
 /* Does the process ignore SIGCHLD (so its children are auto-reaped)? */

@@ -222,7 +222,6 @@ void waits_io_from(struct waits *w, const struct proctree *tree)
 	w->books = tree;
 }
 
-
 int waits_end_thread(struct waits *w, struct wthread *th)
 {
 	close_thread(w, th);
@@ -237,39 +236,27 @@ int waits_end_thread(struct waits *w, struct wthread *th)
 	return 0;
 }
 
-/* Parse the fields of task/TID/io we keep. */
-static void parse_io(const char *buf, struct waits_thread *t)
-{
-	const char *p;
-
-	if ((p = strstr(buf, "rchar:")))
-		t->rchar = strtoull(p + 6, NULL, 10);
-	if ((p = strstr(buf, "wchar:")))
-		t->wchar = strtoull(p + 6, NULL, 10);
-	if ((p = strstr(buf, "\nread_bytes:")))
-		t->read_bytes = strtoull(p + 12, NULL, 10);
-	if ((p = strstr(buf, "\nwrite_bytes:")))
-		t->write_bytes = strtoull(p + 13, NULL, 10);
-}
-
-/* The thread's io: from the books when they read it at this sample. */
+/* The thread's io: from the books when they read it at this sample,
+ * else its task/TID/io (a field it lacks keeps its value). */
 static void read_io(struct waits *w, struct wthread *th)
 {
-	struct proctree_io io;
+	struct pidstat_io io = { th->pub.rchar, th->pub.wchar,
+				 th->pub.read_bytes, th->pub.write_bytes };
 	char buf[1024];
 
-	if (w->books && proctree_thread_io(w->books, th->pub.tid,
-					   th->pub.start, &io) == 0) {
-		th->pub.rchar = io.rchar;
-		th->pub.wchar = io.wchar;
-		th->pub.read_bytes = io.read_bytes;
-		th->pub.write_bytes = io.write_bytes;
-		return;
+	if (!w->books || proctree_thread_io(w->books, th->pub.tid,
+					    th->pub.start, &io) < 0) {
+		/* the I/O counters need ptrace read rights: unknown
+		 * without */
+		waits_keep_open(w, th, F_IO);
+		if (waits_read_file(w, th, F_IO, buf, sizeof(buf)) <= 0)
+			return;
+		pidstat_parse_io(buf, &io);
 	}
-	/* the I/O counters need ptrace read rights: unknown without */
-	waits_keep_open(w, th, F_IO);
-	if (waits_read_file(w, th, F_IO, buf, sizeof(buf)) > 0)
-		parse_io(buf, &th->pub);
+	th->pub.rchar = io.rchar;
+	th->pub.wchar = io.wchar;
+	th->pub.read_bytes = io.read_bytes;
+	th->pub.write_bytes = io.write_bytes;
 }
 
 /* The exact figures of one live thread at now: 0, -1 unreadable this

@@ -86,7 +86,7 @@ static void test_fixture(void)
 	long ps = sysconf(_SC_PAGESIZE);
 	EQ_DBL(r.rss_bytes, 350.0 * (double)ps, 0.5, "fixture: rss in bytes");
 	{
-		struct proctree_io io;
+		struct pidstat_io io;
 
 		OK(proctree_thread_io(t, 100, proctree_start_time(FIXTURES "/proc/tree1", 100), &io) < 0,
 		   "fixture: books of processes lend no thread's io");
@@ -380,7 +380,7 @@ static void test_exits(void)
 		struct proctree_task *tv = NULL;
 		size_t tcap = 0;
 		long nt = proctree_tasks(f.t, &tv, &tcap, &e);
-		struct proctree_io io = { 0 };
+		struct pidstat_io io = { 0 };
 		unsigned long long st = 0;
 		pid_t tid = nt == 1 ? tv[0].tid : 0;
 

@@ -243,6 +243,27 @@ static void test_pidstat(void)
 	EQ_INT(pidstat_parse("", &p), -1, "pidstat: empty");
 }
 
+/* the io file: the one parser the Process books and the sampler share */
+static void test_pidstat_io(void)
+{
+	struct pidstat_io io = { 1, 2, 3, 4 };
+
+	EQ_INT((int)pidstat_parse_io("rchar: 100\nwchar: 200\nsyscr: 5\n"
+				     "syscw: 6\nread_bytes: 4096\n"
+				     "write_bytes: 8192\n"
+				     "cancelled_write_bytes: 77\n", &io), 15,
+	       "pidstat io: all four found");
+	OK(io.rchar == 100 && io.wchar == 200 && io.read_bytes == 4096 &&
+	   io.write_bytes == 8192,
+	   "pidstat io: cancelled_write_bytes is not write_bytes");
+	io = (struct pidstat_io){ 1, 2, 3, 4 };
+	EQ_INT((int)pidstat_parse_io("rchar: 10\nwchar: -1\n", &io),
+	       (int)PIDSTAT_IO_RCHAR, "pidstat io: a negative count refused");
+	OK(io.rchar == 10 && io.wchar == 2 && io.read_bytes == 3,
+	   "pidstat io: fields not found keep their values");
+	EQ_INT((int)pidstat_parse_io("", &io), 0, "pidstat io: empty");
+}
+
 int main(void)
 {
 	test_table();
@@ -251,5 +272,6 @@ int main(void)
 	test_fd();
 	test_letter();
 	test_pidstat();
+	test_pidstat_io();
 	return done_testing();
 }
