@@ -275,6 +275,17 @@ csv_col() {
 csv_integral() {
 	awk -F, -v c="$2" -v step="$3" 'NR > 1 && $c != "" { s += $c * step } END { printf "%.0f\n", s }' "$1"
 }
+# csv_edges FILE COL STEP: what the log's first and last known rows of a
+# rate may hold beyond what was measured, in the rate's units times
+# seconds. The collector closes a row at its stop (and a perflog run set
+# starts one) when at least half of it was measured, holding the average
+# of the measured part (collector.c closing, logs/rows.h): up to half a
+# row stands for time not measured, so a burst landing in it (a writeback
+# the flusher thread started) counts up to twice.
+csv_edges() {
+	awk -F, -v c="$2" -v step="$3" 'NR > 1 && $c != "" { if (!n++) f = $c; l = $c }
+		END { printf "%.0f\n", 0.5 * step * (f + l) }' "$1"
+}
 
 # ---- the machine's load during a check ----
 # A share or a timing holds only as well as the machine lets it: these

@@ -54,15 +54,20 @@ ok 'export --csv works' test -s $SCRATCH/all.csv
 
 # disk: all our bytes must be there; more is the file system's metadata
 # and whatever else ran, but not more than the kernel counted over a span
-# enclosing the whole log. (Each row is the rate over the interval really
-# measured; summing rows times the nominal step is off by the sampling
-# jitter, a fraction of a percent, hence 1%.)
+# enclosing the whole log, and half of the edge rows (csv_edges: the last
+# row can stand for up to half a row not measured; it failed once in CI,
+# 61437949 logged against 60256256, when another suite's rrd files were
+# written back near the stop). Inside the log the rows tile the samples'
+# spans exactly (logs/rows.h); 1% + 64 KiB is left for the kernel's count
+# of a request that completed between the collector's read and ours.
 if [ -n "$DEV" ]; then
 	c=$(csv_col $SCRATCH/all.csv "LogicalDisk($DEV)\\Disk Write Bytes/sec")
 	got=$(csv_integral $SCRATCH/all.csv "$c" 1)
 	ref=$(awk -v a="$w0" -v b="$w1" 'BEGIN { printf "%.0f\n", b - a }')
+	edge=$(csv_edges $SCRATCH/all.csv "$c" 1)
 	ok "disk: $got bytes logged >= 98% of $written written" awk -v g=$got -v w=$written 'BEGIN { exit !(g >= 0.98 * w) }'
-	ok "disk: $got bytes logged <= the $ref bytes /proc/diskstats saw around it" awk -v g=$got -v r=$ref 'BEGIN { exit !(g <= 1.01 * r + 65536) }'
+	within "disk: bytes logged <= the $ref bytes /proc/diskstats saw around it (+1% + 64 KiB + $edge of the edge rows)" \
+		"$got" '' "$(calc "1.01 * $ref + 65536 + $edge")" "$ref"
 else
 	_result 0 "# SKIP no block device under $SCRATCH"
 	_result 0 "# SKIP no block device under $SCRATCH"

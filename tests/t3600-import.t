@@ -181,18 +181,26 @@ ci=$(avg $SCRATCH/imp.w.csv 'Processor(_Total)\% Processor Time')
 co=$(avg $SCRATCH/own.w.csv 'Processor(_Total)\% Processor Time')
 # nmon snapshots at its own phase of the second, perflog at the
 # collector's: the imported rows cover the same seconds shifted by up to
-# one row, so the two averages differ by up to the change across the
-# window's edges over its rows (a burst of other suites' work at an
-# edge: 52.8 vs 54.8 once), besides the 2 points of rounding
-c=$(csv_col $SCRATCH/own.csv 'Processor(_Total)\% Processor Time')
-ctol=$(awk -F, -v c=$c -v f="$first" -v l="$last" '
+# one row, so over the window a sum differs by up to the change across
+# either edge, one row in (shifted later: the row after the window in,
+# its first out) or out (the row before in, its last out): a burst of
+# other suites' work at an edge (CPU 52.8 vs 54.8 once; disk 3.82 GB vs
+# 3.33 GB once, beside 250 MB/s of others' writes). An average differs
+# by that over the rows; besides, CPU has 2 points of rounding.
+# edge_shift FILE COL: that change for the window's sum.
+edge_shift() {
+	c=$(csv_col "$1" "$2")
+	awk -F, -v c=$c -v f="$first" -v l="$last" '
 	NR > 1 && $c != "" { v[++n] = $c; t[n] = $1 }
 	END { for (i = 1; i <= n; i++) { if (t[i] == f) a = i; if (t[i] == l) b = i }
-	      if (!a || !b || b <= a) { print 2; exit }
+	      if (!a || !b || b <= a) { print 0, 1; exit }
 	      lo = a > 1 ? a - 1 : a; hi = b < n ? b + 1 : b
 	      d1 = v[hi] - v[a]; if (d1 < 0) d1 = -d1
 	      d2 = v[b] - v[lo]; if (d2 < 0) d2 = -d2
-	      printf "%.2f\n", 2 + (d1 > d2 ? d1 : d2) / (b - a + 1) }' $SCRATCH/own.csv)
+	      printf "%.10g %d\n", (d1 > d2 ? d1 : d2), b - a + 1 }' "$1"
+}
+set -- $(edge_shift $SCRATCH/own.csv 'Processor(_Total)\% Processor Time')
+ctol=$(calc "2 + $1 / $2")
 ok "CPU: imported $ci% vs perflog's $co% over $first..$last (2 points + a row's shift at the edges: $ctol)" awk -v a="$ci" -v b="$co" -v t="$ctol" 'BEGIN { d = a - b; exit !(a != "" && b != "" && d <= t && d >= -t) }'
 span=$(grep '^ZZZZ,' $NMON | awk -F, '{ split($3, a, ":"); t = a[1] * 3600 + a[2] * 60 + a[3]; if (NR == 1) f = t; l = t } END { print l - f }')
 dtol=$(awk -v s="$span" 'BEGIN { printf "%.3f\n", 0.05 + (s > 0 ? 1 / s : 0) }')
@@ -206,8 +214,11 @@ if [ -n "$DEV" ]; then
 	# writes (3.1 GB in the window of one run) that is the whole error:
 	# +7.0% with S = 16 s, where the import integrates nmon's rates
 	# times its mean spacing exactly. 5% plus that 1 / S.
+	set -- $(edge_shift $SCRATCH/own.csv "LogicalDisk($DEV)\\Disk Write Bytes/sec")
+	dedge=$1
 	if [ "$shifted" = 0 ]; then
-		near "$di" "$do" $dtol "disk: imported bytes written vs perflog's (5% + 1 s of nmon's $span s of stamps)"
+		within "disk: imported bytes written vs perflog's $do (5% + 1 s of nmon's $span s of stamps + a row's shift at the edges: $dedge)" \
+			"$di" "$(calc "$do * (1 - $dtol) - $dedge")" "$(calc "$do * (1 + $dtol) + $dedge")" "$do"
 	else
 		skip "$SHIFTED"
 	fi
@@ -230,7 +241,9 @@ elif [ "$late" = 0 ]; then
 	# taking nmon longer than its stamp says (below) cost 6.5-10.4% on
 	# this shared machine with nmon on time; spread over 8 s, as a
 	# backup streams, the stamps' error averages out as the disk's does
-	near "$ni" "$no" $dtol "net: imported bytes $dirn on $IFACE vs perflog's (5% + 1 s of nmon's $span s of stamps)"
+	set -- $(edge_shift $SCRATCH/own.csv "Network Interface($IFACE)\\Bytes $dirn/sec")
+	within "net: imported bytes $dirn on $IFACE vs perflog's $no (5% + 1 s of nmon's $span s of stamps + a row's shift at the edges: $1)" \
+		"$ni" "$(calc "$no * (1 - $dtol) - $1")" "$(calc "$no * (1 + $dtol) + $1")" "$no"
 	within "net: imported bytes >= 95% less 1 s of stamps of the $sent sent" "$ni" \
 		"$(calc "(0.95 - 1 / ($span > 0 ? $span : 1)) * $sent")" "" "$sent"
 else
