@@ -34,9 +34,15 @@ struct watch_waits {
 	/* a tree watched by PID or name= has no group of its own: its
 	 * process's groups, for the quota and pressure only (the threads are
 	 * still the tree's, not the group's: a daemon's group may hold
-	 * other programs). Found at the first sample with a process. */
+	 * other programs). Found at the first sample with a process, and
+	 * found again when that process's /proc/PID/cgroup changes: a
+	 * daemon moved into its group after it started (cgrulesengd, an
+	 * admin's echo PID > cgroup.procs) is held by the new group's quota.
+	 * qtext is the text it was found from, qpid the process. */
 	struct cgroup_set qcg;
 	int has_qcg;
+	pid_t qpid;
+	char qtext[1024];
 	char proc_root[PATH_MAX];
 	struct cgstat_raw ca, cb, *cprev, *ccur;
 	int have_cprev;
@@ -102,11 +108,38 @@ int watch_waits_ok(const struct watch_waits *ww)
 }
 
 /* A tree without a group of its own: its first process's groups, for
- * cgstat (the quota that holds it, issue 29 item 4). */
-static void quota_group(struct watch_waits *ww, pid_t pid)
+ * cgstat (the quota that holds it, issue 29 item 4). Its cgroup file is
+ * read every sample (one small read: the mount table is read only when
+ * the text changed); a new group starts a new base, since counters of
+ * two groups make no delta. */
+static void quota_group(struct watch_waits *ww, const pid_t *pids, size_t k)
 {
-	if (ww->has_cg || ww->has_qcg || pid <= 0)
+	char path[PATH_MAX + 32], text[sizeof(ww->qtext)];
+	ssize_t n = -1;
+	pid_t pid = k ? pids[0] : 0;
+	int fd;
+
+	if (ww->has_cg || pid <= 0)
 		return;
+	for (size_t i = 0; i < k; i++)	/* the same process while it lives */
+		if (pids[i] == ww->qpid)
+			pid = ww->qpid;
+	snprintf(path, sizeof(path), "%s/proc/%d/cgroup",
+		 strcmp(ww->proc_root, "/") ? ww->proc_root : "", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, text, sizeof(text) - 1);
+		close(fd);
+	}
+	if (n < 0)
+		return;		/* gone: the next process is asked next time */
+	text[n] = '\0';
+	ww->qpid = pid;
+	if (ww->qtext[0] && !strcmp(text, ww->qtext))
+		return;
+	if (ww->qtext[0])
+		ww->have_cprev = 0;
+	memcpy(ww->qtext, text, (size_t)n + 1);
 	ww->has_qcg = cgroup_of(ww->proc_root, pid, &ww->qcg) == 0 &&
 		      cgroup_any(&ww->qcg);
 }
@@ -132,7 +165,7 @@ static void refresh_pids(struct watch_waits *ww, struct proctree *tree)
 		if (ww->tasks[i].tgid == ww->tasks[i].tid)
 			ww->pids[k++] = ww->tasks[i].tgid;
 	waitsampler_watch_pids(ww->s, ww->pids, k, &e);
-	quota_group(ww, k ? ww->pids[0] : 0);
+	quota_group(ww, ww->pids, k);
 }
 
 void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,

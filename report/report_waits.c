@@ -124,9 +124,11 @@ static enum report_kind waits_kind(const struct report_figures *f,
 	case WS_CPU_WAIT:
 		if (w->throttled.n && w->throttled.avg >= REPORT_THROTTLED_MIN)
 			return REPORT_W_QUOTA;
-		/* a watched daemon's cgroup may have no throttling figure:
-		 * runnable while the host's CPUs idle is no contention */
-		if (!w->throttled.n && f->cpu.n && f->cpu.avg < REPORT_CPU_IDLE)
+		/* runnable while the host's CPUs idle is no contention: a
+		 * watched daemon's cgroup may have no throttling figure, or
+		 * none of its own (a quota on a parent group is counted in
+		 * the parent's cpu.stat), or an affinity keeps it off them */
+		if (f->cpu.n && f->cpu.avg < REPORT_CPU_IDLE)
 			return REPORT_W_QUOTA_AFFINITY;
 		return REPORT_W_CONTENTION;
 	case WS_DISK:
@@ -202,7 +204,9 @@ static void describe_cpu_wait(const struct report_figures *f,
 		ADD(")");
 	}
 	if (k == REPORT_W_QUOTA_AFFINITY)
-		ADD("; no throttling figure for its cgroup, and the host had idle CPUs");
+		ADD("; %s, and the host had idle CPUs", w->throttled.n ?
+		    "its cgroup was hardly throttled (a parent group's quota counts in the parent)" :
+		    "no throttling figure for its cgroup");
 	host_cpu(f, v);
 	if (k == REPORT_W_CONTENTION && f->runq.n)
 		ADD(", %.1f tasks waiting for a CPU", f->runq.avg);

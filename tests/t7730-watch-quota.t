@@ -7,6 +7,11 @@
 # group of our own with a quota of 0.2 CPU (v2 cpu.max, v1
 # cpu.cfs_quota_us), watched by PID and then by name=: the end marker
 # says cgroup.cpu_quota=0.200 and Process(SESSION) logs % Throttled Time.
+# A daemon moved into its group after the watch began (cgrulesengd, an
+# admin's echo PID > cgroup.procs) is held by the new group's quota: the
+# collector found the group once, at the first sample, and read the old
+# one's zero throttling to the end ("CPU contention" on an idle host;
+# t3720's squota, whose receiver is moved in as it starts, once in four).
 # Beside the waits file, the edges file (issue 29, item 1) is written with
 # its header, for a watched tree too.
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +24,7 @@ if [ -f "$g/cpu.cfs_quota_us" ]; then
 else
 	echo "20000 100000" >"$g/cpu.max"
 fi || skip_all "cannot set a quota on $g"
-plan 9
+plan 12
 zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
 field() { grep -P "\t$1\t$2\t" "$ZOO_SET/markers.tsv" | tail -n 1 | tr '\t' '\n' | sed -n "s/^$3=//p"; }
 
@@ -41,6 +46,19 @@ sleep 4
 "$PERFLOG" mark -d "$ZOO_SET" --end -s byname "done" 2>>"$SCRATCH/m.err"
 is "$(field end byname cgroup.cpu_quota)" 0.200 'name= watch: the end marker carries the quota'
 kill $spin
+
+# moved: a spinner outside the group, watched, then moved into it
+"$SCRATCH/plspin$$" -c 'while :; do :; done' &
+mv=$!
+track_pid $mv
+sleep 0.3
+"$PERFLOG" mark -d "$ZOO_SET" --begin -s moved --watch $mv "moved in later" 2>>"$SCRATCH/m.err"
+sleep 1.5
+echo $mv >"$g/cgroup.procs"
+sleep 5
+"$PERFLOG" mark -d "$ZOO_SET" --end -s moved "done" 2>>"$SCRATCH/m.err"
+kill $mv
+is "$(field end moved cgroup.cpu_quota)" 0.200 'moved in after the watch: the end marker carries the new group'"'"'s quota'
 zoo_stop
 sed -n '/Session bypid/,/^$/p' "$SCRATCH/report.txt" | grep -i -m3 'bottleneck\|quota' | sed 's/^/# /'
 thr=$(zoo_mean bypid '% Throttled Time')
@@ -51,6 +69,11 @@ thr=$(zoo_mean byname '% Throttled Time')
 ok "name= watch: Process(byname) logs it too ($thr)" \
 	awk -v t="$thr" 'BEGIN { exit !(t != "none" && t > 5) }'
 like "$(sed -n '/Session bypid/,/^Session /p' "$SCRATCH/report.txt" | grep 'Bottleneck')" 'CPU quota' 'the report names the quota for the watched daemon'
+
+thr=$(zoo_mean moved '% Throttled Time')
+ok "moved: Process(moved) logs the new group's throttling ($thr)" \
+	awk -v t="$thr" 'BEGIN { exit !(t != "none" && t > 5) }'
+like "$(sed -n '/Session moved/,/^Session /p' "$SCRATCH/report.txt" | grep 'Bottleneck')" 'CPU quota' 'moved: the report names the quota'
 
 w=$(field end bypid waits)
 e=$(echo "$w" | sed 's/^waits-/edges-/')
