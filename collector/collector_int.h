@@ -76,7 +76,9 @@ enum loop_finish {
 	FINISH_NONE,
 	FINISH_SYNC,	/* flush and answer */
 	FINISH_WATCH,	/* the new tree's zero sample is taken: answer */
-	FINISH_UNWATCH	/* its last figures are taken: end it, answer */
+	FINISH_UNWATCH,	/* its last figures are taken: end it, answer */
+	FINISH_WAITS	/* its last figures are taken: write its wait-state
+			 * totals, answer with them */
 };
 struct loop_request {
 	enum loop_want want;
@@ -186,10 +188,13 @@ int watch_add(struct collector *c, struct request *r,
  * is a PID, UNIT.service or name=COMM; see control.h. */
 void watch_spec_request(struct collector *c, struct request *r, char *args,
 			struct loop_request *lr);
-/* "waits PID": write the tree's wait-state totals beside the log set's
- * markers and reply with the end-marker fields (watch_waits_finish). */
+/* "waits PID" or "waits label=LABEL": a sample first (the totals then
+ * hold the session's last interval, not only up to the last scheduled
+ * sample: a short session's server process was missing from them), then
+ * watch_finish writes the tree's wait-state totals beside the log set's
+ * markers and replies with the end-marker fields (watch_waits_finish). */
 void watch_waits_request(struct collector *c, struct request *r,
-			 const char *args);
+			 const char *args, struct loop_request *lr);
 /* Add the watched trees' values to c->sample (a sample at wall time
  * when), after draining exit records; called by every sample. */
 void watch_sample(struct collector *c, double when);

@@ -43,7 +43,9 @@
  *   clock                       "ok wall=SECONDS.UUUUUU": the clock the
  *                               collector stamps rows and markers with
  *                               (another host's perflog run measures it)
- *   waits PID|label=SESSION     write that tree's wait-state totals beside
+ *   waits PID|label=SESSION     take a sample (the totals then hold the
+ *                               session's last interval), write that
+ *                               tree's wait-state totals beside
  *                               the markers (waits-LABEL.tsv) and reply
  *                               with the end-marker fields about them,
  *                               tab-separated: "ok waits=FILE<TAB>

@@ -156,6 +156,7 @@ void serve_finish(struct collector *c, struct loop_request *lr)
 		break;
 	case FINISH_WATCH:
 	case FINISH_UNWATCH:
+	case FINISH_WAITS:
 		watch_finish(c, lr);
 		break;
 	case FINISH_NONE:
@@ -230,7 +231,7 @@ void serve_one(struct collector *c, struct loop_request *lr)
 	} else if (!strncmp(r.line, "unwatch ", 8)) {
 		watch_unwatch(c, &r, r.line + 8, lr);
 	} else if (!strncmp(r.line, "waits ", 6)) {
-		watch_waits_request(c, &r, r.line + 6);
+		watch_waits_request(c, &r, r.line + 6, lr);
 	} else {
 		server_reply(&r, 0, "unknown request");
 	}

@@ -275,6 +275,20 @@ static struct watch *find_again(struct collector *c,
 	return NULL;
 }
 
+/* FINISH_WAITS: the totals, with the sample just taken */
+static void waits_answer(struct collector *c, struct watch *w,
+			 struct request *r)
+{
+	char fields[2048];
+	struct perr pe;
+
+	if (watch_waits_finish(w->ww, logset_writer_dir(c->w), w->label,
+			       fields, sizeof(fields), &pe) < 0)
+		complain(&c->c_waits, util_monotonic(),
+			 "wait states of %s: %s", w->label, pe.msg);
+	server_reply(r, 1, "%s", fields);
+}
+
 void watch_finish(struct collector *c, struct loop_request *lr)
 {
 	struct watch *w = find_again(c, lr);
@@ -283,7 +297,9 @@ void watch_finish(struct collector *c, struct loop_request *lr)
 		server_reply(&lr->r, 0, "watch: %s went away", lr->label);
 		return;
 	}
-	if (lr->finish == FINISH_WATCH && w->follow) {
+	if (lr->finish == FINISH_WAITS) {
+		waits_answer(c, w, &lr->r);
+	} else if (lr->finish == FINISH_WATCH && w->follow) {
 		w->zero_now = 0;
 		server_reply(&lr->r, 1, "label=%s %s procs=%d", w->label,
 			     proctree_method(w->tree), w->prev.nprocs);
@@ -298,21 +314,19 @@ void watch_finish(struct collector *c, struct loop_request *lr)
 }
 
 void watch_waits_request(struct collector *c, struct request *r,
-			 const char *args)
+			 const char *args, struct loop_request *lr)
 {
 	struct watch *w = find_watch(c, args);
-	char fields[2048];
-	struct perr pe;
 
 	if (!w) {
 		server_reply(r, 0, "waits: %.200s is not watched", args);
 		return;
 	}
-	if (watch_waits_finish(w->ww, logset_writer_dir(c->w), w->label,
-			       fields, sizeof(fields), &pe) < 0)
-		complain(&c->c_waits, util_monotonic(),
-			 "wait states of %s: %s", w->label, pe.msg);
-	server_reply(r, 1, "%s", fields);
+	lr->want = WANT_SAMPLE;
+	lr->finish = FINISH_WAITS;
+	lr->r = *r;
+	lr->pid = w->pid;
+	util_strlcpy(lr->label, w->label, sizeof(lr->label));
 }
 
 static void remove_watch(struct collector *c, int i)

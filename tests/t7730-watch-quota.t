@@ -12,6 +12,11 @@
 # collector found the group once, at the first sample, and read the old
 # one's zero throttling to the end ("CPU contention" on an idle host;
 # t3720's squota, whose receiver is moved in as it starts, once in four).
+# A short server process (0.8 s, ended just before the end marker) is in
+# the session's totals: the end marker's "waits" request wrote them from
+# the last scheduled sample, before the unwatch took the last one, and a
+# process that ended in between was missing (t3720's sfsync: the
+# server's rsync of a 2 s copy, no server stage).
 # Beside the waits file, the edges file (issue 29, item 1) is written with
 # its header, for a watched tree too.
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +29,7 @@ if [ -f "$g/cpu.cfs_quota_us" ]; then
 else
 	echo "20000 100000" >"$g/cpu.max"
 fi || skip_all "cannot set a quota on $g"
-plan 12
+plan 14
 zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
 field() { grep -P "\t$1\t$2\t" "$ZOO_SET/markers.tsv" | tail -n 1 | tr '\t' '\n' | sed -n "s/^$3=//p"; }
 
@@ -59,6 +64,19 @@ sleep 5
 "$PERFLOG" mark -d "$ZOO_SET" --end -s moved "done" 2>>"$SCRATCH/m.err"
 kill $mv
 is "$(field end moved cgroup.cpu_quota)" 0.200 'moved in after the watch: the end marker carries the new group'"'"'s quota'
+
+# short: a process of 0.8 s, watched by name, from half past a second
+# (the collector samples on the whole seconds at -i 1) to the end marker:
+# one scheduled sample saw it, none after it
+short=$(printf 'plshort%s' $$ | cut -c1-15)
+cp "$LOADGEN" "$SCRATCH/$short"
+"$PERFLOG" mark -d "$ZOO_SET" --begin -s short --watch "name=$short" "short" 2>>"$SCRATCH/m.err"
+sleep 1
+sleep "$(date +%N | awk '{ printf "%.3f\n", 1.5 - $1 / 1e9 - ($1 > 5e8 ? 0 : 1) }')"
+used=$("$SCRATCH/$short" burn 0.8)
+"$PERFLOG" mark -d "$ZOO_SET" --end -s short "done" 2>>"$SCRATCH/m.err"
+is "$(field end short waits.threads)" 1 'short: the process that ended just before the end marker is in the totals'
+ok "short: its row has its CPU time, all of it (the burn used $used s)" awk -F'\t' -v u="$used" 'NR > 1 && $5 >= 0.9 * u - 0.02 { f = 1 } END { exit !f }' "$ZOO_SET/$(field end short waits)"
 zoo_stop
 sed -n '/Session bypid/,/^$/p' "$SCRATCH/report.txt" | grep -i -m3 'bottleneck\|quota' | sed 's/^/# /'
 thr=$(zoo_mean bypid '% Throttled Time')
