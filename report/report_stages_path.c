@@ -271,7 +271,9 @@ static void waits_on(struct report_stages *ss, const struct flows *fl,
 }
 
 /* Kahn's order on the net flows: every stage after those feeding it, the
- * lowest (side, index) first; in a loop, the stage fed least. */
+ * lowest (side, index) first; in a loop, the stage fed least of the
+ * lowest side (rsync's sender and the server's generator talk both ways:
+ * broken across hosts, the server's receiver led the table once). */
 static void sort(const struct report_stages *ss, const struct flows *fl,
 		 int *order)
 {
@@ -291,8 +293,8 @@ static void sort(const struct report_stages *ss, const struct flows *fl,
 			if (in == 0 && (pick < 0 || ss->st[c].side <
 					ss->st[pick].side))
 				pick = (int)c;
-			if (loop < 0 || in < least || (in == least &&
-				ss->st[c].side < ss->st[loop].side)) {
+			if (loop < 0 || ss->st[c].side < ss->st[loop].side ||
+			    (ss->st[c].side == ss->st[loop].side && in < least)) {
 				least = in;
 				loop = (int)c;
 			}

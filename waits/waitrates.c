@@ -23,6 +23,14 @@ static const enum wait_class blocked_class[4] = {
 	WAIT_DISK, WAIT_NET, WAIT_OTHER, WAIT_SLEEP,
 };
 
+int waitrates_run_seen(const struct waits_thread *th)
+{
+	for (int k = 0; k < 4; k++)
+		if (th->ticks[blocked_class[k]])
+			return 0;
+	return th->ticks[WAIT_RUN] >= WAITRATES_RUN_SEEN;
+}
+
 static uint64_t delta(uint64_t a, uint64_t b)
 {
 	return b != WAITS_NA && a != WAITS_NA && b > a ? b - a : 0;
@@ -70,6 +78,12 @@ double waitrates_thread(const struct waits_thread *prev,
 	sec[WS_CPU_WAIT] = rq;
 	if (shares(prev->ticks, cur->ticks, share) == 0 &&
 	    shares(NULL, cur->ticks, share) == 0) {
+		if (waitrates_run_seen(cur)) {
+			/* seen running at every tick of its life: the rest
+			 * is time its CPU was taken (steal, interrupts) */
+			sec[WS_CPU_WAIT] += blocked;
+			return elapsed;
+		}
 		share[0] = share[1] = share[3] = 0;
 		share[2] = 1;	/* never seen blocked: other */
 	}
@@ -219,7 +233,14 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 	{
 		double share[4];
 
-		if (shares(NULL, c->ticks, share) == 0) {
+		if (shares(NULL, c->ticks, share) == 0 &&
+		    waitrates_run_seen(c)) {
+			/* running at every tick, enough of them: what was
+			 * held apart is CPU taken from it (as above) */
+			t->sec[WS_OTHER] -= t->unseen;
+			t->sec[WS_CPU_WAIT] += t->unseen;
+			t->unseen = 0;
+		} else if (shares(NULL, c->ticks, share) == 0) {
 			t->unseen += sec[WS_OTHER];
 		} else if (t->unseen > 0) {
 			double u = t->unseen < t->sec[WS_OTHER] ?

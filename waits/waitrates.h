@@ -10,7 +10,11 @@
  *   blocked is split among disk, net, other and sleep by the share of
  *   the thread's ticks in the interval that fell in each; with no
  *   blocked tick in the interval, by the shares of its whole life so
- *   far; with none ever, it counts as other.
+ *   far; with none ever, it counts as other, unless every one of at
+ *   least WAITRATES_RUN_SEEN ticks saw it running: then it is CPU wait
+ *   (the scheduler's clocks leave out the time a hypervisor stole from
+ *   its virtual CPU and interrupts took: a spinner on a busy host ran
+ *   and waited 84% of the time, "other" 16%, never blocked).
  *   Delay accounting (kernel.task_delayacct = 1, at both reads): the
  *   block-I/O delay is a floor for disk (it counts io_schedule sleeps
  *   exactly but not, e.g., waits for a journal commit, which the ticks
@@ -139,6 +143,13 @@ int waitrates_compute(const struct waits_snap *prev,
  * The Process % Processor Time is left alone: the tree's accounting
  * (process.h) counts reaped children too, which a thread sampler cannot. */
 void waitrates_fill(const struct waits_values *v, struct instance_values *iv);
+
+/* Ticks that, all seeing a thread running and none blocked, say its
+ * unaccounted time was CPU taken from it: with 8 of 8 ticks running, a
+ * thread blocked a tenth of its time would be missed with probability
+ * 0.9^8 = 0.43, a third 0.04, half 0.004. */
+#define WAITRATES_RUN_SEEN 8
+int waitrates_run_seen(const struct waits_thread *th);
 
 /* Whether a thread did work in its session: on a CPU at least 10 ms and
  * 0.5% of its time, or 64 KiB of I/O, or blocked on the disk half of its

@@ -440,6 +440,52 @@ static void test_unseen(void)
 	waitrates_totals_free(&tot);
 }
 
+/* A spinner on a host whose hypervisor steals its CPU: its schedstat's
+ * run and wait add up to 84% of the interval, every tick saw it running.
+ * The rest is CPU taken from it (CPU wait), not other; with too few ticks
+ * to tell, still other (a mostly blocked thread caught running twice). */
+static void test_run_seen(void)
+{
+	struct waits_thread a[1], b[1];
+	struct waits_snap s0 = { .t = 10, .th = a, .n = 1 };
+	struct waits_snap s1 = { .t = 11, .th = b, .n = 1 };
+	struct waits_values v;
+	struct waits_totals tot = { 0 };
+
+	a[0] = th(1, 10, 0, 0, 0, 0, 0, 0);
+	b[0] = th(1, 11, 0.63, 0.21, 0, 0, 0, 0);
+	a[0].ticks[WAIT_RUN] = 4;
+	b[0].ticks[WAIT_RUN] = 12;
+	waitrates_compute(&s0, &s1, &v, &tot);
+	EQ_DBL(v.pct[WS_CPU_WAIT], 37, 1e-6, "run seen: the row's 16% unaccounted is CPU wait (21 + 16)");
+	EQ_DBL(v.pct[WS_OTHER], 0, 1e-9, "run seen: ... not other");
+	EQ_DBL(tot.n ? tot.t[0].sec[WS_CPU_WAIT] : -1, 0.37, 1e-6, "run seen: the totals too");
+	waitrates_totals_free(&tot);
+
+	memset(&tot, 0, sizeof(tot));
+	b[0].ticks[WAIT_RUN] = 2;
+	waitrates_compute(&s0, &s1, &v, &tot);
+	EQ_DBL(v.pct[WS_OTHER], 16, 1e-6, "run seen twice only: other");
+	waitrates_totals_free(&tot);
+
+	/* held apart first (too few ticks), then enough: moved to CPU wait */
+	{
+		struct waits_thread c[1];
+		struct waits_snap s2 = { .t = 12, .th = c, .n = 1 };
+
+		memset(&tot, 0, sizeof(tot));
+		c[0] = th(1, 12, 1.26, 0.42, 0, 0, 0, 0);
+		c[0].ticks[WAIT_RUN] = 10;
+		waitrates_compute(&s0, &s1, &v, &tot);
+		waitrates_compute(&s1, &s2, &v, &tot);
+		EQ_DBL(tot.n ? tot.t[0].sec[WS_OTHER] : -1, 0, 1e-6,
+		       "run seen later: the first second's other moved");
+		EQ_DBL(tot.n ? tot.t[0].sec[WS_CPU_WAIT] : -1, 0.74, 1e-6,
+		       "run seen later: ... to CPU wait (0.21 + 0.16, twice)");
+		waitrates_totals_free(&tot);
+	}
+}
+
 static void test_parse(void)
 {
 	struct waits_totals tot = { 0 }, back = { 0 };
@@ -643,6 +689,7 @@ static void test_paced(void)
 int main(void)
 {
 	test_unseen();
+	test_run_seen();
 	setup_root();
 	test_fixture();
 	test_cgroup();
