@@ -322,6 +322,7 @@ void watch_waits_request(struct collector *c, struct request *r,
 		server_reply(r, 0, "waits: %.200s is not watched", args);
 		return;
 	}
+	watch_waits_whole(w->ww);	/* its last read: every thread */
 	lr->want = WANT_SAMPLE;
 	lr->finish = FINISH_WAITS;
 	lr->r = *r;

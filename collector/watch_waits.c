@@ -241,6 +241,12 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 	ww->have_cprev = 1;
 }
 
+void watch_waits_whole(struct watch_waits *ww)
+{
+	if (ww && ww->s)
+		waitsampler_read_whole(ww->s);
+}
+
 /* The totals as waits-LABEL.tsv; its name to name. */
 static int write_totals(struct watch_waits *ww, const char *dir,
 			const char *label, char *name, size_t n,

@@ -55,6 +55,10 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 			double mono, struct instance_values *iv);
 
+/* The next sample reads every thread, not a turn of WAITS_READ_MAX
+ * (waits.h): the session's last, before watch_waits_finish. */
+void watch_waits_whole(struct watch_waits *ww);
+
 /* Write the session's per-thread totals to a new waits-LABEL.tsv in the
  * log set dir and put the end-marker fields in out, tab-separated
  * ("waits=FILE<TAB>waits.threads=N<TAB>..."; counters/README.md lists

@@ -353,10 +353,16 @@ double waits_next(struct waits *w, double now)
 	return w->deadline;
 }
 
+void waits_read_whole(struct waits *w)
+{
+	w->read_whole = 1;
+}
+
 int waits_read(struct waits *w, double now, struct waits_snap *out)
 {
 	double cpu0 = waits_thread_cpu();
 	int delayacct = read_delayacct(w);
+	size_t n, turn, from;
 
 	out->n = 0;
 	if (util_grow(&out->th, &out->cap, w->nlive + w->nended,
@@ -372,9 +378,13 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 		       (w->nkeys - out->nkeys) * sizeof(*w->keys));
 		out->nkeys = w->nkeys;
 	}
-	for (size_t i = 0, keep = 0, n = w->nlive; i < n; i++) {
+	n = w->nlive;
+	turn = w->read_whole || n <= WAITS_READ_MAX ? n : WAITS_READ_MAX;
+	from = n ? w->read_from % n : 0;
+	for (size_t i = 0, keep = 0; i < n; i++) {
 		struct wthread *th = &w->live[i];
 		int r = th->pub.cpu_ns == WAITS_NA ? -1 :
+			(i + n - from) % n >= turn ? 0 :	/* as it was */
 			read_thread(w, th, now, delayacct,
 				    (i + n - w->names_from % n) % n < NAMES_PER_READ);
 
@@ -398,6 +408,8 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 		out->th[out->n++] = w->ended[i];
 	w->nended = 0;
 	w->names_from += NAMES_PER_READ;
+	w->read_from = from + turn;
+	w->read_whole = 0;
 	if (out->n > 1)
 		qsort(out->th, out->n, sizeof(*out->th), cmp_thread);
 	out->t = now;

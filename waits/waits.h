@@ -138,8 +138,17 @@ void waits_io_from(struct waits *w, const struct proctree *tree);
 int waits_tick(struct waits *w, double now);
 
 /* The exact figures at now, with the tick counts, into out (which keeps
- * its array between calls). Returns 0, or -1 when out of memory. */
+ * its array between calls). Returns 0, or -1 when out of memory.
+ * A read reads at most WAITS_READ_MAX threads, in turn, from where the
+ * last one stopped; the others are in out with the figures of their last
+ * tick or read (their own time, t: the counters are cumulative, so what
+ * they did since is counted, exactly, when they are next read, in that
+ * interval). 2,000 busy threads cost 22 ms a read, one a second, read
+ * whole. waits_read_whole makes the next read read every thread (a
+ * session's last: its totals). */
+#define WAITS_READ_MAX 256
 int waits_read(struct waits *w, double now, struct waits_snap *out);
+void waits_read_whole(struct waits *w);
 
 /* The monotonic time the next tick is due (see Rate above). */
 double waits_next(struct waits *w, double now);

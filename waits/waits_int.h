@@ -54,6 +54,8 @@ struct waits {
 	uint64_t nticks;
 	double cpu;
 	size_t names_from;	/* where the next read's names start */
+	size_t read_from;	/* where the next read's turn starts */
+	int read_whole;		/* the next read reads every thread */
 	pid_t share_from;	/* the next turn starts at this tid or after */
 	size_t turn_first, turn_n;	/* this tick's turn (waitshare.c) */
 	struct waitpeer *peer;	/* the far ends of pipes and sockets */

@@ -186,6 +186,14 @@ int waitsampler_read(struct waitsampler *s, struct waits_snap *out)
 	return r;
 }
 
+void waitsampler_read_whole(struct waitsampler *s)
+{
+	if (lock_bounded(s) < 0)
+		return;		/* stuck: its next read is partial */
+	waits_read_whole(s->w);
+	pthread_mutex_unlock(&s->lock);
+}
+
 pid_t waitsampler_tid(struct waitsampler *s)
 {
 	return s->tid;
