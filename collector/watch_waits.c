@@ -115,9 +115,8 @@ int watch_waits_ok(const struct watch_waits *ww)
 static void quota_group(struct watch_waits *ww, const pid_t *pids, size_t k)
 {
 	char path[PATH_MAX + 32], text[sizeof(ww->qtext)];
-	ssize_t n = -1;
+	ssize_t n;
 	pid_t pid = k ? pids[0] : 0;
-	int fd;
 
 	if (ww->has_cg || pid <= 0)
 		return;
@@ -126,14 +125,9 @@ static void quota_group(struct watch_waits *ww, const pid_t *pids, size_t k)
 			pid = ww->qpid;
 	snprintf(path, sizeof(path), "%s/proc/%d/cgroup",
 		 strcmp(ww->proc_root, "/") ? ww->proc_root : "", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, text, sizeof(text) - 1);
-		close(fd);
-	}
+	n = util_read_text_at(AT_FDCWD, path, text, sizeof(text));
 	if (n < 0)
 		return;		/* gone: the next process is asked next time */
-	text[n] = '\0';
 	ww->qpid = pid;
 	if (ww->qtext[0] && !strcmp(text, ww->qtext))
 		return;

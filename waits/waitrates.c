@@ -23,11 +23,10 @@ static const enum wait_class blocked_class[4] = {
 	WAIT_DISK, WAIT_NET, WAIT_OTHER, WAIT_SLEEP,
 };
 
-int waitrates_run_seen(const struct waits_thread *th)
+/* For a thread no tick ever caught blocked: whether enough ticks saw it
+ * running to say its unaccounted time was CPU taken from it. */
+static int run_seen(const struct waits_thread *th)
 {
-	for (int k = 0; k < 4; k++)
-		if (th->ticks[blocked_class[k]])
-			return 0;
 	return th->ticks[WAIT_RUN] >= WAITRATES_RUN_SEEN;
 }
 
@@ -78,7 +77,7 @@ double waitrates_thread(const struct waits_thread *prev,
 	sec[WS_CPU_WAIT] = rq;
 	if (shares(prev->ticks, cur->ticks, share) == 0 &&
 	    shares(NULL, cur->ticks, share) == 0) {
-		if (waitrates_run_seen(cur)) {
+		if (run_seen(cur)) {
 			/* seen running at every tick of its life: the rest
 			 * is time its CPU was taken (steal, interrupts) */
 			sec[WS_CPU_WAIT] += blocked;
@@ -232,15 +231,15 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 	 * second with the sampler at 3 Hz was "other" in its totals) */
 	{
 		double share[4];
+		int blocked_seen = shares(NULL, c->ticks, share) > 0;
 
-		if (shares(NULL, c->ticks, share) == 0 &&
-		    waitrates_run_seen(c)) {
+		if (!blocked_seen && run_seen(c)) {
 			/* running at every tick, enough of them: what was
 			 * held apart is CPU taken from it (as above) */
 			t->sec[WS_OTHER] -= t->unseen;
 			t->sec[WS_CPU_WAIT] += t->unseen;
 			t->unseen = 0;
-		} else if (shares(NULL, c->ticks, share) == 0) {
+		} else if (!blocked_seen) {
 			t->unseen += sec[WS_OTHER];
 		} else if (t->unseen > 0) {
 			double u = t->unseen < t->sec[WS_OTHER] ?

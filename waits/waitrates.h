@@ -149,7 +149,6 @@ void waitrates_fill(const struct waits_values *v, struct instance_values *iv);
  * thread blocked a tenth of its time would be missed with probability
  * 0.9^8 = 0.43, a third 0.04, half 0.004. */
 #define WAITRATES_RUN_SEEN 8
-int waitrates_run_seen(const struct waits_thread *th);
 
 /* Whether a thread did work in its session: on a CPU at least 10 ms and
  * 0.5% of its time, or 64 KiB of I/O, or blocked on the disk half of its

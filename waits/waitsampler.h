@@ -51,7 +51,7 @@ int waitsampler_watch_cgroup(struct waitsampler *s, const char *dir,
 int waitsampler_read(struct waitsampler *s, struct waits_snap *out);
 
 /* waits_read_whole under the lock: the next read reads every thread (a
- * stuck sampler: the flag is set at its next read all the same). */
+ * sampler stuck in a tick past the bound: not set, the read is partial). */
 void waitsampler_read_whole(struct waitsampler *s);
 
 /* The sampler thread's id (for measuring its CPU time from outside). */
