@@ -5,7 +5,10 @@
 # the client under perflog run
 #   idle     sleeps (the floor: the collector's own sampling)
 #   churn    starts and ends 10,000 threads a second (tests/tools/churn)
-#   threads  holds 2,000 threads parked on sockets (loadgen threads)
+#   threads  holds 2,000 threads waiting on sockets, each woken every
+#            20 ms (loadgen threads): every thread runs between samples
+#   parked   holds 2,000 threads blocked with no timeout (loadgen parked,
+#            an idle worker pool): none runs between samples
 #   fuse     is blocked reading a FUSE file whose server never answers
 #            (tests/tools/fusehang; skipped without root, /dev/fuse or
 #            libfuse3)
@@ -58,6 +61,7 @@ after_case=""
 one idle sleep $((S + 3))
 one churn "$T/churn" threads 10000 $((S + 2))
 one threads "$T/loadgen" threads 2000 $((S + 2))
+one parked "$T/loadgen" parked 2000 $((S + 2))
 if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && { "$T/fusehang" 2>/dev/null; [ $? != 77 ]; }; then
 	mkdir -p "$MNT"
 	"$T/fusehang" "$MNT" 2>/dev/null &

@@ -122,3 +122,23 @@ unsigned pidstat_parse_io(const char *text, struct pidstat_io *io)
 	}
 	return have;
 }
+
+int pidstat_parse_schedstat(const char *text, uint64_t v[3])
+{
+	const char *s = text;
+
+	for (int i = 0; i < 3; i++) {
+		char *end;
+
+		while (*s == ' ')
+			s++;
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		v[i] = strtoull(s, &end, 10);
+		if (errno || (*end != ' ' && *end != '\n' && *end))
+			return -1;
+		s = end;
+	}
+	return 0;
+}

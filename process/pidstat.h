@@ -1,6 +1,7 @@
 /*
  * pidstat.h - one parser of /proc/PID/stat and /proc/PID/task/TID/stat,
- * and one of their io files (pidstat_parse_io).
+ * one of their io files (pidstat_parse_io) and one of their schedstat
+ * (pidstat_parse_schedstat).
  *
  * The line is "PID (COMM) STATE PPID ...": comm may hold spaces and
  * parentheses ("a) b (c"), so the fields are counted from the LAST ')'.
@@ -53,5 +54,13 @@ struct pidstat_io {
  * start of its line, as a plain count, is set in io, the others left as
  * they are. Returns the PIDSTAT_IO_ bits of those found. */
 unsigned pidstat_parse_io(const char *text, struct pidstat_io *io);
+
+/* A schedstat file's three counts (proc(5), sched-stats.rst): [0] the
+ * time run on a CPU, ns; [1] the time waited on a run queue, ns; [2] the
+ * times it was given a CPU. A task that has not run since a read has
+ * the same [0] and [2]: the books and the wait-state sampler read its
+ * other files only when these moved. A kernel without sched_info prints
+ * "0 0 0". Returns 0, or -1 when the text is not three counts. */
+int pidstat_parse_schedstat(const char *text, uint64_t v[3]);
 
 #endif

@@ -374,6 +374,57 @@ void proctree_exits_lost(struct proctree *t)
 
 /* ---- "taskstats" books: one entry a thread ---- */
 
+/* A thread that ran since its last look has its stat and io read
+ * without a look at its schedstat for this many reads after: a pool
+ * whose threads wake every few ms would pay a third read a thread for
+ * nothing. */
+#define BUSY_SKIP 7
+
+/* An open entry for thread tid of pid that has not run since its stat
+ * and io were read (schedstat's run time and count of slices as they
+ * were then, or before): its figures are still the thread's, read again
+ * for one small file, not two large ones (2,000 parked threads: the
+ * kernel's do_task_stat and io accounting were a fifth of the
+ * collector's CPU). NULL when the thread must be read: new, ran, busy
+ * lately (ss[0] 0 then: not looked at), or no schedstat (a kernel
+ * without sched_info prints zeros: never taken for "not run"). */
+static const struct pb_entry *idle_since(struct proctree *t, pid_t pid,
+					 pid_t tid, uint64_t ss[3])
+{
+	const struct pb_entry *old = pbooks_find(t->ent, t->nent, tid);
+
+	ss[0] = ss[2] = 0;
+	if (old && old->tgid == pid && old->busy)
+		return NULL;
+	if (pbooks_read_sched(t, pid, tid, ss) < 0 || !ss[0] || !ss[2])
+		ss[0] = ss[2] = 0;
+	if (!ss[0] || !old || old->tgid != pid || old->run_ns != ss[0] ||
+	    old->pcount != ss[2])
+		return NULL;
+	return old;
+}
+
+/* e's schedstat baseline after its stat and io were read: this read's
+ * (then a few reads without a look when it ran since old's), or old's
+ * while it is busy (taken before these figures: still a true "has not
+ * run since"). */
+static void set_baseline(struct pb_entry *e, const struct pb_entry *old,
+			 const uint64_t ss[3])
+{
+	int same = old && old->tgid == e->tgid && old->start == e->start &&
+		   old->io_now;
+
+	if (ss[0]) {
+		e->run_ns = ss[0];
+		e->pcount = ss[2];
+		e->busy = same ? BUSY_SKIP : 0;
+	} else if (same && old->busy) {
+		e->run_ns = old->run_ns;
+		e->pcount = old->pcount;
+		e->busy = old->busy - 1;
+	}
+}
+
 /* Read the threads of process pid into t->scan. */
 static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 {
@@ -390,10 +441,22 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 		long tid = strtol(de->d_name, NULL, 10);
 		struct pstat ts;
 		struct pb_entry e;
-		struct pb_entry *old;
+		const struct pb_entry *old;
 		struct pidstat_io io;
+		uint64_t ss[3];
 
-		if (tid <= 0 || pbooks_read_stat(t, pid, (pid_t)tid, &ts) < 0)
+		if (tid <= 0)
+			continue;
+		/* schedstat first: a thread that runs after it is read
+		 * again next time */
+		if ((old = idle_since(t, pid, (pid_t)tid, ss))) {
+			e = *old;
+			e.ppid = ppid;
+			e.seen = t->gen;
+			rc = pbooks_push_scan(t, &e);
+			continue;
+		}
+		if (pbooks_read_stat(t, pid, (pid_t)tid, &ts) < 0)
 			continue;
 		/* exited: its exit record holds its final figures (sent before
 		 * it became a zombie), and a zombie stays listed until reaped */
@@ -413,6 +476,7 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 			e.read_bytes = io.read_bytes;
 			e.write_bytes = io.write_bytes;
 			e.io_now = 1;
+			set_baseline(&e, pbooks_find(t->ent, t->nent, e.id), ss);
 		} else if ((old = pbooks_find(t->ent, t->nent, e.id)) &&
 			   old->start == e.start) {
 			e.rchar = old->rchar;	/* keep what we knew */

@@ -38,6 +38,11 @@ struct pb_entry {
 	unsigned long long start;
 	uint64_t cpu_us, rchar, wchar;
 	uint64_t read_bytes, write_bytes;	/* storage: a thread's own */
+	uint64_t run_ns, pcount;	/* a thread's schedstat [0], [2] when
+					 * its stat and io were read, or
+					 * before (0: not read) */
+	unsigned busy;		/* reads left before its schedstat is
+				 * looked at again (it ran at the last) */
 	int io_now;		/* a thread's io read in generation seen */
 	unsigned seen;		/* generation last read in */
 	unsigned order;		/* read order within a scan */
@@ -90,7 +95,7 @@ struct proctree {
 };
 
 /* procfds.c: the members' /proc files kept open between reads */
-enum { PF_STAT, PF_IO, PF_N };
+enum { PF_STAT, PF_IO, PF_SCHED, PF_N };
 struct procfds;
 struct procfds *procfds_new(void);	/* NULL out of memory */
 void procfds_free(struct procfds *c);
@@ -113,6 +118,8 @@ int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
 		     struct pstat *p);
 int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
 		   struct pidstat_io *io);
+int pbooks_read_sched(const struct proctree *t, pid_t pid, pid_t tid,
+		      uint64_t v[3]);
 int pbooks_ignores_sigchld(const struct proctree *t, pid_t pid);
 
 /* process_books.c */

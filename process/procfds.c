@@ -8,7 +8,9 @@
  * with pread; a task gone or its id reused makes the read fail (ESRCH:
  * the descriptor stays on the dead task), and the file is opened again
  * by its path once. Files not read during a scan are closed at its end
- * (procfds_sweep), so a thread that ended holds nothing past a sample.
+ * (procfds_sweep), so a thread that ended holds nothing past a sample,
+ * and one whose books read only its schedstat (it has not run) holds
+ * that file alone.
  * At most PROCFDS_BUDGET descriptors, and a quarter of RLIMIT_NOFILE
  * (the wait-state sampler keeps its own within half): past it a file is
  * read as before, opened and closed.
@@ -29,6 +31,7 @@ struct pfd_slot {
 	pid_t pid, tid;		/* tid 0: the process's own file */
 	int fd[PF_N];
 	unsigned gen;		/* the scan it was last read in */
+	unsigned fgen[PF_N];	/* the scan each file was last read in */
 	int used;
 };
 
@@ -133,7 +136,7 @@ long procfds_read(struct procfds *c, const char *path, pid_t pid, pid_t tid,
 
 	if (!s)
 		return util_read_small(path, buf, n);
-	s->gen = c->gen;
+	s->gen = s->fgen[k] = c->gen;
 	if (s->fd[k] >= 0) {
 		if ((r = util_pread_text(s->fd[k], buf, n)) >= 0)
 			return r;
@@ -182,6 +185,15 @@ void procfds_sweep(struct procfds *c)
 			close_slot(c, &keep[i]);
 			continue;
 		}
+		/* a file of the task this scan did not read: an idle
+		 * thread's stat and io while only its schedstat is read,
+		 * a busy one's schedstat between looks (the books') */
+		for (int k = 0; k < PF_N; k++)
+			if (keep[i].fd[k] >= 0 && keep[i].fgen[k] != c->gen) {
+				close(keep[i].fd[k]);
+				keep[i].fd[k] = -1;
+				c->open--;
+			}
 		*slot(c, keep[i].pid, keep[i].tid) = keep[i];
 	}
 	free(keep);

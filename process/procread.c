@@ -1,6 +1,6 @@
 /*
  * procread.c - the Process object's reads of one member's /proc files
- * (stat, io, status), for process.c and process_books.c alike
+ * (stat, io, schedstat, status), for process.c and process_books.c alike
  * (process_books.h).
  *
  * /proc/PID/stat is parsed from the LAST ')' since comm may contain spaces
@@ -115,6 +115,18 @@ int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
 	if (procfds_read(t->fds, path, pid, tid, PF_IO, buf, sizeof(buf)) < 0)
 		return -1;
 	return (pidstat_parse_io(buf, io) & both) == both ? 0 : -1;
+}
+
+/* schedstat of a process or thread (pidstat_parse_schedstat); 0 or -1. */
+int pbooks_read_sched(const struct proctree *t, pid_t pid, pid_t tid,
+		      uint64_t v[3])
+{
+	char path[PATH_MAX + 64], buf[128];
+
+	pbooks_path(t, path, sizeof(path), pid, tid, "schedstat");
+	if (procfds_read(t->fds, path, pid, tid, PF_SCHED, buf, sizeof(buf)) < 0)
+		return -1;
+	return pidstat_parse_schedstat(buf, v);
 }
 
 /* Does the process ignore SIGCHLD (so its children are auto-reaped)? */

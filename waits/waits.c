@@ -75,12 +75,6 @@ static void close_thread(struct waits *w, struct wthread *th)
 		}
 }
 
-int waits_parse_schedstat(const char *s, uint64_t v[3])
-{
-	return sscanf(s, "%" SCNu64 " %" SCNu64 " %" SCNu64, &v[0], &v[1],
-		      &v[2]) == 3 ? 0 : -1;
-}
-
 struct waits *waits_open(const char *root, struct perr *e)
 {
 	struct waits *w = calloc(1, sizeof(*w));
@@ -273,7 +267,7 @@ static int read_thread(struct waits *w, struct wthread *th, double now,
 
 	if (waits_read_file(w, th, F_SCHED, buf, sizeof(buf)) <= 0)
 		return 1;	/* exited since the last tick */
-	if (waits_parse_schedstat(buf, ss) < 0)
+	if (pidstat_parse_schedstat(buf, ss) < 0)
 		return -1;
 	th->pub.cpu_ns = ss[0];
 	th->pub.runq_ns = ss[1];

@@ -108,10 +108,6 @@ ssize_t waits_read_file(struct waits *w, struct wthread *th, int k,
 /* Keep file k open when the budget allows. */
 void waits_keep_open(struct waits *w, struct wthread *th, int k);
 
-/* Schedstat's three numbers (on-CPU ns, run-queue ns, times on a CPU):
- * 0, or -1 when s does not hold them. */
-int waits_parse_schedstat(const char *s, uint64_t v[3]);
-
 /* A thread gone from the set: its descriptors closed, its figures kept
  * for the next snap (alive = 0) when it was read at least once. 0, or
  * -1 when out of memory. */

@@ -303,7 +303,7 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 	r = waits_read_file(w, th, F_SCHED, buf, sizeof(buf));
 	if (r <= 0)
 		return 1;	/* ESRCH: exited (0 bytes: a fixture truncated) */
-	if (waits_parse_schedstat(buf, ss) < 0)
+	if (pidstat_parse_schedstat(buf, ss) < 0)
 		return 0;
 	moved = ss[0] != th->pub.cpu_ns || ss[2] != th->pcount;
 	th->pub.cpu_ns = ss[0];

@@ -21,6 +21,9 @@
  *   loadgen threads N SECONDS       N threads, each waiting on a socket of
  *                                   its own with a 20 ms timeout (a client's
  *                                   pool of connections), for SECONDS
+ *   loadgen parked N SECONDS        N threads blocked on one pipe with no
+ *                                   timeout (an idle worker pool), woken
+ *                                   once at the end, SECONDS later
  *   loadgen pace SECONDS RATE FILE  write FILE at RATE bytes/s in 64 KiB
  *                                   pieces, sleeping (nanosleep) between
  *                                   them, for SECONDS: a client that paces
@@ -346,6 +349,41 @@ static int do_threads(int n, double seconds)
 	return started == n ? 0 : 1;
 }
 
+static int parked_fd = -1;
+
+static void *pipe_waiter(void *arg)
+{
+	struct pollfd p = { .fd = parked_fd, .events = POLLIN };
+
+	(void)arg;
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+static int do_parked(int n, double seconds)
+{
+	pthread_t *t = calloc(n > 0 ? (size_t)n : 1, sizeof(*t));
+	int pfd[2], started = 0;
+
+	if (!t || pipe(pfd) < 0)
+		return 1;
+	parked_fd = pfd[0];
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, pipe_waiter, NULL) == 0)
+			started++;
+		else
+			break;
+	pace_to(mono_now(), 1, 1 / seconds);
+	close(pfd[1]);		/* POLLHUP wakes every one */
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	close(pfd[0]);
+	free(t);
+	printf("%d\n", started);
+	return started == n ? 0 : 1;
+}
+
 static int do_pace(double seconds, double rate, const char *file)
 {
 	static char buf[64 * 1024];
@@ -394,10 +432,13 @@ int main(int argc, char **argv)
 		return do_touch(atof(argv[2]), argv + 3, argc - 3);
 	if (argc == 4 && !strcmp(argv[1], "threads"))
 		return do_threads(atoi(argv[2]), atof(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "parked"))
+		return do_parked(atoi(argv[2]), atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "pace"))
 		return do_pace(atof(argv[2]), atof(argv[3]), argv[4]);
 	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES [S] | recv ADDR PORT\n"
 			"       | stdout BYTES | orphans N SECONDS BYTES | touch SECONDS FILE...\n"
-			"       | threads N SECONDS | pace SECONDS RATE FILE\n");
+			"       | threads N SECONDS | parked N SECONDS\n"
+			"       | pace SECONDS RATE FILE\n");
 	return 2;
 }

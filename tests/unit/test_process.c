@@ -488,12 +488,95 @@ static void test_procfds(void)
 	procfds_free(c);
 }
 
+/* A file of the fixture root, written in place (the books keep their
+ * files open: a new inode would not be seen). */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/%s", dir, rel);
+	if ((f = fopen(path, "w"))) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void put_thread(const char *dir, int tid, int utime, const char *sched)
+{
+	char rel[64], line[256];
+
+	snprintf(rel, sizeof(rel), "700/task/%d/stat", tid);
+	snprintf(line, sizeof(line), "%d (w) S 1 700 700 0 -1 0 0 0 0 0 %d 0 "
+		 "0 0 20 0 3 0 5000 1000000 100\n", tid, utime);
+	put(dir, rel, line);
+	snprintf(rel, sizeof(rel), "700/task/%d/io", tid);
+	put(dir, rel, "rchar: 1000\nwchar: 2000\n");
+	if (sched) {
+		snprintf(rel, sizeof(rel), "700/task/%d/schedstat", tid);
+		put(dir, rel, sched);
+	}
+}
+
+/* The "taskstats" books read a thread's stat and io only when its
+ * schedstat moved (process_books.c idle_since): a thread that has not
+ * run keeps its figures for one small read. A schedstat of zeros (no
+ * sched_info) or none is never taken for "not run". */
+static void test_idle_threads(void)
+{
+	char dir[] = "/tmp/perflog-idle.XXXXXX", cmd[256];
+	struct proctree_options o = { .pid = 700, .exits = 1 };
+	struct perr e = { "" };
+	struct proctree *t = NULL;
+	struct proc_raw r;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/700 "
+		 "%s/proc/700/task/701 %s/proc/700/task/702", dir, dir, dir);
+	if (system(cmd) == 0) {
+		put(dir, "stat", "cpu  1 1 1 1\nbtime 1000\n");
+		put(dir, "700/stat", "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
+		    "0 0 20 0 3 0 5000 1000000 100\n");
+		put_thread(dir, 700, 10, "1000 5 3\n");
+		put_thread(dir, 701, 10, "0 0 0\n");
+		put_thread(dir, 702, 10, NULL);
+		o.root = dir;
+		t = proctree_open(&o, &e);
+	}
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(30) &&
+	   r.read_bytes == 3000, "idle: three threads read");
+	put_thread(dir, 700, 50, NULL);	/* stat moved, schedstat not */
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(30),
+	   "idle: a thread whose schedstat stood still is not read again");
+	put_thread(dir, 700, 50, "2000 5 4\n");
+	put_thread(dir, 701, 20, NULL);
+	put_thread(dir, 702, 20, NULL);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(90),
+	   "idle: one whose schedstat moved is, and zeros or none always");
+	/* 700 ran: read without a look for BUSY_SKIP (7) reads, then
+	 * looked at again against the schedstat of read 3 */
+	put_thread(dir, 700, 60, NULL);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(100),
+	   "idle: a thread that ran is read whole for the next reads");
+	for (int i = 0; i < 6 && t; i++)
+		proctree_read(t, &r, &e);
+	put_thread(dir, 700, 70, NULL);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(100),
+	   "idle: then its schedstat, still read 3's, is looked at again");
+	printf("# cpu %llu us\n", (unsigned long long)r.cpu_us);
+	proctree_close(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "idle: cleanup");
+}
+
 int main(void)
 {
 	test_procfds();
 	test_fixture();
 	test_rootless();
 	test_pid_reuse();
+	test_idle_threads();
 	test_rates();
 	test_carry();
 	test_live();
