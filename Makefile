@@ -134,8 +134,9 @@ build/clang/%.ok: %.c $(wildcard */*.h tests/*/*.h)
 
 # First what is missing on this machine (as make demo does), then the rest
 # in a second make, which sees the pkg-config flags of what was installed.
-# The builds (gcc, ASan, clang's pass, the fuzz targets) run a job per
-# CPU; the suites as check-run says.
+# The builds (gcc, ASan, clang's pass) run a job per CPU; the suites as
+# check-run says (the fuzz targets are built and run by one of them,
+# t0150-fuzz.t, beside the others).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check:
 	@sh tests/deps.sh check
@@ -146,7 +147,7 @@ check:
 CHECK_JOBS ?= 4
 # Every tolerance's headroom goes to build/margins.tsv; the closest are
 # printed after prove's summary, pass or fail (tests/margins.sh).
-check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-fuzz
+check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang
 	@rm -f build/margins.tsv
 	@rc=0; PERFLOG=$(CURDIR)/perflog PERFLOG_MARGINS=$(CURDIR)/build/margins.tsv \
 	  prove -f --timer -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E) || rc=$$?; \
@@ -163,7 +164,8 @@ check-stress-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS)
 	@CHECK_JOBS=$(CHECK_JOBS) sh tests/stress.sh $(UNIT_BINS) $(E2E)
 
 # Every libFuzzer target a short while on its corpus (tests/fuzz/Makefile;
-# skipped with a note when clang's fuzzer runtime is missing).
+# skipped with a note when clang's fuzzer runtime is missing); make check
+# does the same through tests/t0150-fuzz.t.
 check-fuzz:
 	@$(MAKE) --no-print-directory -f tests/fuzz/Makefile check-fuzz
 
