@@ -41,7 +41,7 @@ load_begin
 t0=$(date +%s)
 MARGINS=$TOP/build/margins-stress.tsv
 rm -f "$MARGINS"
-PERFLOG=$TOP/perflog PERFLOG_MARGINS=$MARGINS prove -f -j"${CHECK_JOBS:-4}" "$@"
+PERFLOG=$TOP/perflog PERFLOG_MARGINS=$MARGINS prove -f -j"${CHECK_JOBS:-6}" "$@"
 rc=$?
 t1=$(date +%s)
 load_end
