@@ -89,16 +89,20 @@ static int burn(double seconds)
 	return 0;
 }
 
+/* Sleep sec seconds (none when not positive). */
+static void sleep_s(double sec)
+{
+	if (sec > 0) {
+		struct timespec ts = { (time_t)sec,
+			(long)((sec - (double)(time_t)sec) * 1e9) };
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Sleep until done bytes are due at rate bytes/s since t0. */
 static void pace_to(double t0, long long done, double rate)
 {
-	double due = t0 + (double)done / rate - mono_now();
-
-	if (due > 0) {
-		struct timespec ts = { (time_t)due,
-			(long)((due - (double)(time_t)due) * 1e9) };
-		nanosleep(&ts, NULL);
-	}
+	sleep_s(t0 + (double)done / rate - mono_now());
 }
 
 /* Write bytes of incompressible data to fd; each write's data differs (a
@@ -374,7 +378,7 @@ static int do_parked(int n, double seconds)
 			started++;
 		else
 			break;
-	pace_to(mono_now(), 1, 1 / seconds);
+	sleep_s(seconds);
 	close(pfd[1]);		/* POLLHUP wakes every one */
 	for (int i = 0; i < started; i++)
 		pthread_join(t[i], NULL);
