@@ -375,10 +375,12 @@ void proctree_exits_lost(struct proctree *t)
 /* ---- "taskstats" books: one entry a thread ---- */
 
 /* A thread that ran since its last look has its stat and io read
- * without a look at its schedstat for this many reads after: a pool
- * whose threads wake every few ms would pay a third read a thread for
- * nothing. */
-#define BUSY_SKIP 7
+ * without a look at its schedstat for the next reads: 1, then twice as
+ * many each look that finds it ran again, at most BUSY_SKIP_MAX. A pool
+ * whose threads wake every few ms would otherwise pay a third file a
+ * thread (and its open: the sweep closes a file a scan did not read);
+ * one that falls idle is looked at again within BUSY_SKIP_MAX reads. */
+#define BUSY_SKIP_MAX 63
 
 /* An open entry for thread tid of pid that has not run since its stat
  * and io were read (schedstat's run time and count of slices as they
@@ -417,10 +419,14 @@ static void set_baseline(struct pb_entry *e, const struct pb_entry *old,
 	if (ss[0]) {
 		e->run_ns = ss[0];
 		e->pcount = ss[2];
-		e->busy = same ? BUSY_SKIP : 0;
+		e->skip = !same ? 0 : !old->skip ? 1 :
+			  old->skip * 2 + 1 > BUSY_SKIP_MAX ? BUSY_SKIP_MAX :
+			  old->skip * 2 + 1;
+		e->busy = e->skip;
 	} else if (same && old->busy) {
 		e->run_ns = old->run_ns;
 		e->pcount = old->pcount;
+		e->skip = old->skip;
 		e->busy = old->busy - 1;
 	}
 }
@@ -453,6 +459,7 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 			e = *old;
 			e.ppid = ppid;
 			e.seen = t->gen;
+			e.skip = 0;	/* idle: a look at every read */
 			rc = pbooks_push_scan(t, &e);
 			continue;
 		}

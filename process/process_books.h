@@ -43,6 +43,8 @@ struct pb_entry {
 					 * before (0: not read) */
 	unsigned busy;		/* reads left before its schedstat is
 				 * looked at again (it ran at the last) */
+	unsigned skip;		/* the reads busy started from: doubled
+				 * each look that finds it ran, 0 idle */
 	int io_now;		/* a thread's io read in generation seen */
 	unsigned seen;		/* generation last read in */
 	unsigned order;		/* read order within a scan */

@@ -554,16 +554,30 @@ static void test_idle_threads(void)
 	put_thread(dir, 702, 20, NULL);
 	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(90),
 	   "idle: one whose schedstat moved is, and zeros or none always");
-	/* 700 ran: read without a look for BUSY_SKIP (7) reads, then
-	 * looked at again against the schedstat of read 3 */
+	/* 700 ran at read 3's look: read whole at read 4 without a look,
+	 * looked at again at read 5 against read 3's schedstat */
 	put_thread(dir, 700, 60, NULL);
 	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(100),
-	   "idle: a thread that ran is read whole for the next reads");
-	for (int i = 0; i < 6 && t; i++)
-		proctree_read(t, &r, &e);
+	   "idle: a thread that ran is read whole at the next read");
 	put_thread(dir, 700, 70, NULL);
 	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(100),
-	   "idle: then its schedstat, still read 3's, is looked at again");
+	   "idle: then looked at again: not run since read 3, not read");
+	/* running at every look: the reads without one double (1, 3) */
+	put_thread(dir, 700, 80, "3000 5 5\n");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(120),
+	   "idle: it ran: read whole (read 6)");
+	put_thread(dir, 700, 90, "4000 5 6\n");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(130),
+	   "idle: read 7 whole, no look");
+	put_thread(dir, 700, 100, "5000 5 7\n");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(140),
+	   "idle: read 8 looks, it ran again: read whole");
+	put_thread(dir, 700, 110, NULL);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(150),
+	   "idle: read 9 whole, no look");
+	put_thread(dir, 700, 120, NULL);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(160),
+	   "idle: read 10 too: the reads without a look doubled (1, then 3)");
 	printf("# cpu %llu us\n", (unsigned long long)r.cpu_us);
 	proctree_close(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
