@@ -115,7 +115,7 @@ int watch_waits_ok(const struct watch_waits *ww)
 static void quota_group(struct watch_waits *ww, const pid_t *pids, size_t k)
 {
 	char path[PATH_MAX + 32], text[sizeof(ww->qtext)];
-	ssize_t n;
+	long n;
 	pid_t pid = k ? pids[0] : 0;
 
 	if (ww->has_cg || pid <= 0)
@@ -125,7 +125,7 @@ static void quota_group(struct watch_waits *ww, const pid_t *pids, size_t k)
 			pid = ww->qpid;
 	snprintf(path, sizeof(path), "%s/proc/%d/cgroup",
 		 strcmp(ww->proc_root, "/") ? ww->proc_root : "", (int)pid);
-	n = util_read_text_at(AT_FDCWD, path, text, sizeof(text));
+	n = util_read_small(path, text, sizeof(text));
 	if (n < 0)
 		return;		/* gone: the next process is asked next time */
 	ww->qpid = pid;

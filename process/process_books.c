@@ -382,28 +382,24 @@ void proctree_exits_lost(struct proctree *t)
  * one that falls idle is looked at again within BUSY_SKIP_MAX reads. */
 #define BUSY_SKIP_MAX 63
 
-/* An open entry for thread tid of pid that has not run since its stat
- * and io were read (schedstat's run time and count of slices as they
- * were then, or before): its figures are still the thread's, read again
- * for one small file, not two large ones (2,000 parked threads: the
- * kernel's do_task_stat and io accounting were a fifth of the
- * collector's CPU). NULL when the thread must be read: new, ran, busy
- * lately (ss[0] 0 then: not looked at), or no schedstat (a kernel
- * without sched_info prints zeros: never taken for "not run"). */
-static const struct pb_entry *idle_since(struct proctree *t, pid_t pid,
-					 pid_t tid, uint64_t ss[3])
+/* Has thread tid of pid, whose open entry is old (NULL: none), not run
+ * since its stat and io were read (schedstat's run time and count of
+ * slices as they were then, or before)? Then its figures are still the
+ * thread's, read again for one small file, not two large ones (2,000
+ * parked threads: the kernel's do_task_stat and io accounting were a
+ * fifth of the collector's CPU). 0 when the thread must be read: new,
+ * ran, busy lately (ss[0] 0 then: not looked at), or no schedstat (a
+ * kernel without sched_info prints zeros: never taken for "not run"). */
+static int idle_since(struct proctree *t, const struct pb_entry *old,
+		      pid_t pid, pid_t tid, uint64_t ss[3])
 {
-	const struct pb_entry *old = pbooks_find(t->ent, t->nent, tid);
-
 	ss[0] = ss[2] = 0;
 	if (old && old->tgid == pid && old->busy)
-		return NULL;
+		return 0;
 	if (pbooks_read_sched(t, pid, tid, ss) < 0 || !ss[0] || !ss[2])
 		ss[0] = ss[2] = 0;
-	if (!ss[0] || !old || old->tgid != pid || old->run_ns != ss[0] ||
-	    old->pcount != ss[2])
-		return NULL;
-	return old;
+	return ss[0] && old && old->tgid == pid && old->run_ns == ss[0] &&
+	       old->pcount == ss[2];
 }
 
 /* e's schedstat baseline after its stat and io were read: this read's
@@ -453,9 +449,10 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 
 		if (tid <= 0)
 			continue;
+		old = pbooks_find(t->ent, t->nent, (pid_t)tid);
 		/* schedstat first: a thread that runs after it is read
 		 * again next time */
-		if ((old = idle_since(t, pid, (pid_t)tid, ss))) {
+		if (idle_since(t, old, pid, (pid_t)tid, ss)) {
 			e = *old;
 			e.ppid = ppid;
 			e.seen = t->gen;
@@ -483,9 +480,8 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 			e.read_bytes = io.read_bytes;
 			e.write_bytes = io.write_bytes;
 			e.io_now = 1;
-			set_baseline(&e, pbooks_find(t->ent, t->nent, e.id), ss);
-		} else if ((old = pbooks_find(t->ent, t->nent, e.id)) &&
-			   old->start == e.start) {
+			set_baseline(&e, old, ss);
+		} else if (old && old->start == e.start) {
 			e.rchar = old->rchar;	/* keep what we knew */
 			e.wchar = old->wchar;
 		}

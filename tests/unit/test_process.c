@@ -20,6 +20,7 @@
 #include "../../process/process.h"
 #include "../../process/process_books.h"
 #include "../../counters/rates.h"
+#include "fixtures.h"
 #include "tap.h"
 
 #ifndef FIXTURES
@@ -488,33 +489,19 @@ static void test_procfds(void)
 	procfds_free(c);
 }
 
-/* A file of the fixture root, written in place (the books keep their
- * files open: a new inode would not be seen). */
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/proc/%s", dir, rel);
-	if ((f = fopen(path, "w"))) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void put_thread(const char *dir, int tid, int utime, const char *sched)
 {
 	char rel[64], line[256];
 
-	snprintf(rel, sizeof(rel), "700/task/%d/stat", tid);
+	snprintf(rel, sizeof(rel), "proc/700/task/%d/stat", tid);
 	snprintf(line, sizeof(line), "%d (w) S 1 700 700 0 -1 0 0 0 0 0 %d 0 "
 		 "0 0 20 0 3 0 5000 1000000 100\n", tid, utime);
-	put(dir, rel, line);
-	snprintf(rel, sizeof(rel), "700/task/%d/io", tid);
-	put(dir, rel, "rchar: 1000\nwchar: 2000\n");
+	fixture_put(dir, rel, line);
+	snprintf(rel, sizeof(rel), "proc/700/task/%d/io", tid);
+	fixture_put(dir, rel, "rchar: 1000\nwchar: 2000\n");
 	if (sched) {
-		snprintf(rel, sizeof(rel), "700/task/%d/schedstat", tid);
-		put(dir, rel, sched);
+		snprintf(rel, sizeof(rel), "proc/700/task/%d/schedstat", tid);
+		fixture_put(dir, rel, sched);
 	}
 }
 
@@ -535,8 +522,8 @@ static void test_idle_threads(void)
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/700 "
 		 "%s/proc/700/task/701 %s/proc/700/task/702", dir, dir, dir);
 	if (system(cmd) == 0) {
-		put(dir, "stat", "cpu  1 1 1 1\nbtime 1000\n");
-		put(dir, "700/stat", "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
+		fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
+		fixture_put(dir, "proc/700/stat", "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
 		    "0 0 20 0 3 0 5000 1000000 100\n");
 		put_thread(dir, 700, 10, "1000 5 3\n");
 		put_thread(dir, 701, 10, "0 0 0\n");
@@ -546,38 +533,42 @@ static void test_idle_threads(void)
 	}
 	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(30) &&
 	   r.read_bytes == 3000, "idle: three threads read");
-	put_thread(dir, 700, 50, NULL);	/* stat moved, schedstat not */
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(30),
-	   "idle: a thread whose schedstat stood still is not read again");
-	put_thread(dir, 700, 50, "2000 5 4\n");
-	put_thread(dir, 701, 20, NULL);
-	put_thread(dir, 702, 20, NULL);
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(90),
-	   "idle: one whose schedstat moved is, and zeros or none always");
-	/* 700 ran at read 3's look: read whole at read 4 without a look,
-	 * looked at again at read 5 against read 3's schedstat */
-	put_thread(dir, 700, 60, NULL);
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(100),
-	   "idle: a thread that ran is read whole at the next read");
-	put_thread(dir, 700, 70, NULL);
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(100),
-	   "idle: then looked at again: not run since read 3, not read");
-	/* running at every look: the reads without one double (1, 3) */
-	put_thread(dir, 700, 80, "3000 5 5\n");
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(120),
-	   "idle: it ran: read whole (read 6)");
-	put_thread(dir, 700, 90, "4000 5 6\n");
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(130),
-	   "idle: read 7 whole, no look");
-	put_thread(dir, 700, 100, "5000 5 7\n");
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(140),
-	   "idle: read 8 looks, it ran again: read whole");
-	put_thread(dir, 700, 110, NULL);
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(150),
-	   "idle: read 9 whole, no look");
-	put_thread(dir, 700, 120, NULL);
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(160),
-	   "idle: read 10 too: the reads without a look doubled (1, then 3)");
+	/* read by read: thread 700's utime and schedstat (NULL: as it
+	 * was), 701's and 702's utime (0: as it was), the tree's total */
+	static const struct {
+		int utime;
+		const char *sched;
+		int others, total;
+		const char *what;
+	} step[] = {
+		{ 50, NULL, 0, 30,	/* stat moved, schedstat not */
+		  "idle: a thread whose schedstat stood still is not read again" },
+		{ 50, "2000 5 4\n", 20, 90,
+		  "idle: one whose schedstat moved is, and zeros or none always" },
+		/* 700 ran at read 3's look: read whole at read 4 without a
+		 * look, looked at again at read 5 against read 3's schedstat */
+		{ 60, NULL, 0, 100,
+		  "idle: a thread that ran is read whole at the next read" },
+		{ 70, NULL, 0, 100,
+		  "idle: then looked at again: not run since read 3, not read" },
+		/* running at every look: the reads without one double (1, 3) */
+		{ 80, "3000 5 5\n", 0, 120, "idle: it ran: read whole (read 6)" },
+		{ 90, "4000 5 6\n", 0, 130, "idle: read 7 whole, no look" },
+		{ 100, "5000 5 7\n", 0, 140,
+		  "idle: read 8 looks, it ran again: read whole" },
+		{ 110, NULL, 0, 150, "idle: read 9 whole, no look" },
+		{ 120, NULL, 0, 160,
+		  "idle: read 10 too: the reads without a look doubled (1, then 3)" },
+	};
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		put_thread(dir, 700, step[i].utime, step[i].sched);
+		if (step[i].others) {
+			put_thread(dir, 701, step[i].others, NULL);
+			put_thread(dir, 702, step[i].others, NULL);
+		}
+		OK(t && proctree_read(t, &r, &e) == 0 &&
+		   r.cpu_us == US(step[i].total), step[i].what);
+	}
 	printf("# cpu %llu us\n", (unsigned long long)r.cpu_us);
 	proctree_close(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
