@@ -39,12 +39,7 @@ struct pb_entry {
 	uint64_t cpu_us, rchar, wchar;
 	uint64_t read_bytes, write_bytes;	/* storage: a thread's own */
 	uint64_t run_ns, pcount;	/* a thread's schedstat [0], [2] when
-					 * its stat and io were read, or
-					 * before (0: not read) */
-	unsigned busy;		/* reads left before its schedstat is
-				 * looked at again (it ran at the last) */
-	unsigned skip;		/* the reads busy started from: doubled
-				 * each look that finds it ran, 0 idle */
+					 * its io was read (0: none) */
 	int io_now;		/* a thread's io read in generation seen */
 	unsigned seen;		/* generation last read in */
 	unsigned order;		/* read order within a scan */
@@ -101,10 +96,11 @@ enum { PF_STAT, PF_IO, PF_SCHED, PF_N };
 struct procfds;
 struct procfds *procfds_new(void);	/* NULL out of memory */
 void procfds_free(struct procfds *c);
-/* File k (PF_STAT, PF_IO) of task (pid, tid; tid 0 the process) at path
- * into buf of n, NUL-terminated, as util_read_small (c NULL: opened and
- * closed now): the bytes read, or -1 with errno. */
-long procfds_read(struct procfds *c, const char *path, pid_t pid, pid_t tid,
+/* File k (PF_STAT, PF_IO, PF_SCHED) of task (pid, tid; tid 0 the
+ * process) under root ("" for /: root/proc/PID[/task/TID]/FILE) into buf
+ * of n, NUL-terminated, as util_read_small (c NULL: opened and closed
+ * now): the bytes read, or -1 with errno. */
+long procfds_read(struct procfds *c, const char *root, pid_t pid, pid_t tid,
 		  int k, char *buf, size_t n);
 /* The end of a scan: the files not read since the last sweep closed. */
 void procfds_sweep(struct procfds *c);

@@ -91,10 +91,9 @@ void pbooks_path(const struct proctree *t, char *buf, size_t n,
 int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
 		     struct pstat *p)
 {
-	char path[PATH_MAX + 64], buf[1024];
+	char buf[1024];
 
-	pbooks_path(t, path, sizeof(path), pid, tid, "stat");
-	if (procfds_read(t->fds, path, pid, tid, PF_STAT, buf, sizeof(buf)) < 0 ||
+	if (procfds_read(t->fds, t->root, pid, tid, PF_STAT, buf, sizeof(buf)) < 0 ||
 	    pbooks_parse_stat(buf, p) < 0 || p->pid != (tid ? tid : pid))
 		return -1;
 	return 0;
@@ -107,12 +106,11 @@ int pbooks_read_stat(const struct proctree *t, pid_t pid, pid_t tid,
 int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
 		   struct pidstat_io *io)
 {
-	char path[PATH_MAX + 64], buf[1024];
+	char buf[1024];
 	unsigned both = PIDSTAT_IO_RCHAR | PIDSTAT_IO_WCHAR;
 
 	io->read_bytes = io->write_bytes = 0;
-	pbooks_path(t, path, sizeof(path), pid, tid, "io");
-	if (procfds_read(t->fds, path, pid, tid, PF_IO, buf, sizeof(buf)) < 0)
+	if (procfds_read(t->fds, t->root, pid, tid, PF_IO, buf, sizeof(buf)) < 0)
 		return -1;
 	return (pidstat_parse_io(buf, io) & both) == both ? 0 : -1;
 }
@@ -121,10 +119,9 @@ int pbooks_read_io(const struct proctree *t, pid_t pid, pid_t tid,
 int pbooks_read_sched(const struct proctree *t, pid_t pid, pid_t tid,
 		      uint64_t v[3])
 {
-	char path[PATH_MAX + 64], buf[128];
+	char buf[128];
 
-	pbooks_path(t, path, sizeof(path), pid, tid, "schedstat");
-	if (procfds_read(t->fds, path, pid, tid, PF_SCHED, buf, sizeof(buf)) < 0)
+	if (procfds_read(t->fds, t->root, pid, tid, PF_SCHED, buf, sizeof(buf)) < 0)
 		return -1;
 	return pidstat_parse_schedstat(buf, v);
 }

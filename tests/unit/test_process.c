@@ -461,7 +461,7 @@ static void test_carry(void)
 static void test_procfds(void)
 {
 	struct procfds *c = procfds_new();
-	char path[64], buf[1024];
+	char buf[1024];
 	pid_t kid = fork();
 	long a, b;
 
@@ -469,19 +469,16 @@ static void test_procfds(void)
 		pause();
 		_exit(0);
 	}
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)kid);
-	a = procfds_read(c, path, kid, 0, PF_STAT, buf, sizeof(buf));
-	b = procfds_read(c, path, kid, 0, PF_STAT, buf, sizeof(buf));
+	a = procfds_read(c, "", kid, 0, PF_STAT, buf, sizeof(buf));
+	b = procfds_read(c, "", kid, 0, PF_STAT, buf, sizeof(buf));
 	OK(c && a > 0 && b > 0 && procfds_open(c) == 1,
 	   "procfds: two reads, one descriptor kept");
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getpid());
-	procfds_read(c, path, getpid(), 0, PF_STAT, buf, sizeof(buf));
+	procfds_read(c, "", getpid(), 0, PF_STAT, buf, sizeof(buf));
 	EQ_INT(procfds_open(c), 2, "procfds: another task's file, a second");
 	procfds_sweep(c);
 	kill(kid, SIGKILL);
 	waitpid(kid, NULL, 0);
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)kid);
-	a = procfds_read(c, path, kid, 0, PF_STAT, buf, sizeof(buf));
+	a = procfds_read(c, "", kid, 0, PF_STAT, buf, sizeof(buf));
 	OK(a < 0 && procfds_open(c) == 1,
 	   "procfds: the reaped task's read fails, its descriptor let go");
 	procfds_sweep(c);	/* read in this scan: the kid's slot only */
@@ -489,26 +486,32 @@ static void test_procfds(void)
 	procfds_free(c);
 }
 
-static void put_thread(const char *dir, int tid, int utime, const char *sched)
+/* Thread tid of process 700 in the scratch /proc at dir: its stat (utime
+ * ticks, start), its io (rchar) and, sched non-NULL, its schedstat. */
+static void put_thread(const char *dir, int tid, int utime, int start,
+		       int rchar, const char *sched)
 {
 	char rel[64], line[256];
 
 	snprintf(rel, sizeof(rel), "proc/700/task/%d/stat", tid);
 	snprintf(line, sizeof(line), "%d (w) S 1 700 700 0 -1 0 0 0 0 0 %d 0 "
-		 "0 0 20 0 3 0 5000 1000000 100\n", tid, utime);
+		 "0 0 20 0 3 0 %d 1000000 100\n", tid, utime, start);
 	fixture_put(dir, rel, line);
 	snprintf(rel, sizeof(rel), "proc/700/task/%d/io", tid);
-	fixture_put(dir, rel, "rchar: 1000\nwchar: 2000\n");
+	snprintf(line, sizeof(line), "rchar: %d\nwchar: 2000\n", rchar);
+	fixture_put(dir, rel, line);
 	if (sched) {
 		snprintf(rel, sizeof(rel), "proc/700/task/%d/schedstat", tid);
 		fixture_put(dir, rel, sched);
 	}
 }
 
-/* The "taskstats" books read a thread's stat and io only when its
- * schedstat moved (process_books.c idle_since): a thread that has not
- * run keeps its figures for one small read. A schedstat of zeros (no
- * sched_info) or none is never taken for "not run". */
+/* The "taskstats" books read every thread's schedstat (process_books.c
+ * look_at): a thread whose run time and count of slices stood still has
+ * not run, its figures stand; one that ran has its CPU time from the
+ * schedstat (nanoseconds) and its io read, not its stat; a new thread,
+ * one whose counts went back (another task on the id) and one without a
+ * schedstat (none, or zeros: no sched_info) have their stat read. */
 static void test_idle_threads(void)
 {
 	char dir[] = "/tmp/perflog-idle.XXXXXX", cmd[256];
@@ -525,51 +528,57 @@ static void test_idle_threads(void)
 		fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
 		fixture_put(dir, "proc/700/stat", "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
 		    "0 0 20 0 3 0 5000 1000000 100\n");
-		put_thread(dir, 700, 10, "1000 5 3\n");
-		put_thread(dir, 701, 10, "0 0 0\n");
-		put_thread(dir, 702, 10, NULL);
+		/* 700's schedstat: 250 ms run, 3 slices; its stat says 10
+		 * ticks: the schedstat is its CPU time */
+		put_thread(dir, 700, 10, 5000, 1000, "250000000 5 3\n");
+		put_thread(dir, 701, 10, 5000, 1000, "0 0 0\n");
+		put_thread(dir, 702, 10, 5000, 1000, NULL);
 		o.root = dir;
 		t = proctree_open(&o, &e);
 	}
-	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == US(30) &&
-	   r.read_bytes == 3000, "idle: three threads read");
-	/* read by read: thread 700's utime and schedstat (NULL: as it
-	 * was), 701's and 702's utime (0: as it was), the tree's total */
-	static const struct {
-		int utime;
+	OK(t && proctree_read(t, &r, &e) == 0 &&
+	   r.cpu_us == 250000 + US(20) && r.read_bytes == 3000,
+	   "idle: three threads read, 700's CPU time its schedstat's");
+	/* read by read: 700's stat utime, start and rchar, its schedstat
+	 * (NULL: as it was), 701's and 702's utime and rchar (0: as they
+	 * were), the tree's CPU time and bytes read */
+	const struct {
+		int utime, start, rchar;
 		const char *sched;
-		int others, total;
+		int others;
+		uint64_t cpu, rd;
 		const char *what;
 	} step[] = {
-		{ 50, NULL, 0, 30,	/* stat moved, schedstat not */
-		  "idle: a thread whose schedstat stood still is not read again" },
-		{ 50, "2000 5 4\n", 20, 90,
-		  "idle: one whose schedstat moved is, and zeros or none always" },
-		/* 700 ran at read 3's look: read whole at read 4 without a
-		 * look, looked at again at read 5 against read 3's schedstat */
-		{ 60, NULL, 0, 100,
-		  "idle: a thread that ran is read whole at the next read" },
-		{ 70, NULL, 0, 100,
-		  "idle: then looked at again: not run since read 3, not read" },
-		/* running at every look: the reads without one double (1, 3) */
-		{ 80, "3000 5 5\n", 0, 120, "idle: it ran: read whole (read 6)" },
-		{ 90, "4000 5 6\n", 0, 130, "idle: read 7 whole, no look" },
-		{ 100, "5000 5 7\n", 0, 140,
-		  "idle: read 8 looks, it ran again: read whole" },
-		{ 110, NULL, 0, 150, "idle: read 9 whole, no look" },
-		{ 120, NULL, 0, 160,
-		  "idle: read 10 too: the reads without a look doubled (1, then 3)" },
+		{ 50, 5000, 9000, NULL, 0, 250000 + US(20), 3000,
+		  "idle: a thread whose schedstat stood still is not read "
+		  "(its new stat and io not seen)" },
+		{ 50, 5000, 9000, "400000000 5 3\n", 20, 400000 + US(40),
+		  11000, "idle: one whose run time moved: CPU time from its "
+		  "schedstat (not its stat), io read; none or zeros: stat read" },
+		{ 60, 5000, 9500, "400000000 5 4\n", 0, 400000 + US(40),
+		  11500, "idle: a count of slices that moved is a run too" },
+		{ 70, 5000, 9900, NULL, 0, 400000 + US(40), 11500,
+		  "idle: standing still again: not read" },
+		/* another task on tid 700 (a lost record): counts back, a new
+		 * start; the old one's figures stay counted */
+		{ 3, 9000, 100, "30000000 1 1\n", 0, 430000 + US(40), 11600,
+		  "idle: counts gone back: stat read, a new task, the old "
+		  "one's work kept" },
 	};
 	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
-		put_thread(dir, 700, step[i].utime, step[i].sched);
+		put_thread(dir, 700, step[i].utime, step[i].start,
+			   step[i].rchar, step[i].sched);
 		if (step[i].others) {
-			put_thread(dir, 701, step[i].others, NULL);
-			put_thread(dir, 702, step[i].others, NULL);
+			put_thread(dir, 701, step[i].others, 5000, 1000, NULL);
+			put_thread(dir, 702, step[i].others, 5000, 1000, NULL);
 		}
 		OK(t && proctree_read(t, &r, &e) == 0 &&
-		   r.cpu_us == US(step[i].total), step[i].what);
+		   r.cpu_us == step[i].cpu && r.read_bytes == step[i].rd,
+		   step[i].what);
+		printf("# read %zu: cpu %llu us, read %llu bytes\n", i + 2,
+		       (unsigned long long)r.cpu_us,
+		       (unsigned long long)r.read_bytes);
 	}
-	printf("# cpu %llu us\n", (unsigned long long)r.cpu_us);
 	proctree_close(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	OK(system(cmd) == 0, "idle: cleanup");
