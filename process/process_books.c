@@ -408,15 +408,14 @@ static enum look look_at(struct proctree *t, const struct pb_entry *old,
 	return LOOK_RAN;
 }
 
-/* Thread e's io into its entry; its schedstat ss the baseline "has not
- * run since" is told from once its io is read (a failed read keeps the
- * old: the next read tries again). */
-static void read_io(struct proctree *t, struct pb_entry *e,
-		    const uint64_t ss[3])
+/* Thread e's io into its entry, and the schedstat it was waiting with
+ * as the baseline "has not run since" is told from (a failed read keeps
+ * the old: the next read tries again). */
+static void read_io(struct proctree *t, struct pb_entry *e)
 {
 	struct pidstat_io io;
 
-	e->io_now = 0;
+	e->io_wait = 0;
 	if (pbooks_read_io(t, e->tgid, e->id, &io) < 0)
 		return;
 	e->rchar = io.rchar;
@@ -424,8 +423,61 @@ static void read_io(struct proctree *t, struct pb_entry *e,
 	e->read_bytes = io.read_bytes;
 	e->write_bytes = io.write_bytes;
 	e->io_now = 1;
-	e->run_ns = ss[0];
-	e->pcount = ss[2];
+	e->run_ns = e->next_run;
+	e->pcount = e->next_pcount;
+}
+
+/* Has process pid done no I/O since the last read? Its whole io (every
+ * thread's, the dead threads' and the reaped children's: each only
+ * grows) the same as at the last read, read before its threads' then:
+ * no thread's io moved since, and each thread read or proved then is
+ * still exact. Stored on the leader's entry l (NULL: the leader is gone,
+ * nothing proved). */
+static int whole_io_same(struct proctree *t, pid_t pid, struct pb_entry *l)
+{
+	struct pidstat_io io;
+	int same;
+
+	if (!l || pbooks_read_io(t, pid, 0, &io) < 0) {
+		if (l)
+			l->grp_gen = 0;
+		return 0;
+	}
+	same = l->grp_gen && l->grp_gen + 1 == t->gen &&
+	       !memcmp(&io, &l->grp, sizeof(io));
+	l->grp = io;
+	l->grp_gen = t->gen;
+	return same;
+}
+
+/* The io of pid's threads that ran or are new (t->scan[first..]), after
+ * the loop over them: with two or more, the process's whole io first (a
+ * pool of 2,000 threads that wake and do no I/O: one read for the 2,000
+ * it saves). */
+static void read_ios(struct proctree *t, pid_t pid, size_t first)
+{
+	struct pb_entry *lead = NULL;
+	size_t want = 0;
+
+	for (size_t i = first; i < t->nscan; i++) {
+		want += t->scan[i].io_wait != 0;
+		if (t->scan[i].id == pid)
+			lead = &t->scan[i];
+	}
+	if (want >= 2 && whole_io_same(t, pid, lead)) {
+		for (size_t i = first; i < t->nscan; i++) {
+			struct pb_entry *e = &t->scan[i];
+
+			if (e->io_wait && e->io_now) {
+				e->run_ns = e->next_run;
+				e->pcount = e->next_pcount;
+				e->io_wait = 0;
+			}
+		}
+	}
+	for (size_t i = first; i < t->nscan; i++)
+		if (t->scan[i].io_wait)
+			read_io(t, &t->scan[i]);
 }
 
 /* Read the threads of process pid into t->scan. */
@@ -433,6 +485,7 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 {
 	char path[PATH_MAX + 32];
 	struct dirent *de;
+	size_t first = t->nscan;
 	DIR *d;
 	int rc = 0;
 
@@ -458,7 +511,9 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 			e.seen = t->gen;	/* idle: its io still lent */
 			if (look == LOOK_RAN) {
 				e.cpu_us = ss[0] / 1000;
-				read_io(t, &e, ss);
+				e.next_run = ss[0];
+				e.next_pcount = ss[2];
+				e.io_wait = 1;
 			}
 			rc = pbooks_push_scan(t, &e);
 			continue;
@@ -477,14 +532,18 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
 		e.start = ts.start;
 		e.cpu_us = ss[0] ? ss[0] / 1000 : pbooks_ticks_us(t, ts.own);
 		e.seen = t->gen;
-		read_io(t, &e, ss);
-		if (!e.io_now && old && old->start == e.start) {
-			e.rchar = old->rchar;	/* keep what we knew */
+		if (old && old->start == e.start) {
+			e.rchar = old->rchar;	/* kept if its io fails */
 			e.wchar = old->wchar;
 		}
+		e.next_run = ss[0];
+		e.next_pcount = ss[2];
+		e.io_wait = 1;
 		rc = pbooks_push_scan(t, &e);
 	}
 	closedir(d);
+	if (rc == 0)
+		read_ios(t, pid, first);
 	return rc;
 }
 

@@ -40,6 +40,10 @@ struct pb_entry {
 	uint64_t read_bytes, write_bytes;	/* storage: a thread's own */
 	uint64_t run_ns, pcount;	/* a thread's schedstat [0], [2] when
 					 * its io was read (0: none) */
+	uint64_t next_run, next_pcount;	/* this read's, while io_wait */
+	int io_wait;		/* its io to be read after its process's */
+	struct pidstat_io grp;	/* a leader's: its process's whole io */
+	unsigned grp_gen;	/* the read grp is of (0: none) */
 	int io_now;		/* a thread's io read in generation seen */
 	unsigned seen;		/* generation last read in */
 	unsigned order;		/* read order within a scan */

@@ -584,6 +584,80 @@ static void test_idle_threads(void)
 	OK(system(cmd) == 0, "idle: cleanup");
 }
 
+/* A process's threads that ran have their io read only when its whole
+ * io (/proc/PID/io) moved since the last read (process_books.c
+ * read_ios): two or more of them, and the whole read at the last read
+ * too. The thread files below move while the whole does not, so a read
+ * of them shows. */
+static void test_whole_io(void)
+{
+	char dir[] = "/tmp/perflog-wio.XXXXXX", cmd[256], line[64];
+	struct proctree_options o = { .pid = 700, .exits = 1 };
+	struct perr e = { "" };
+	struct proctree *t = NULL;
+	struct proc_raw r;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/700 "
+		 "%s/proc/700/task/701 %s/proc/700/task/702", dir, dir, dir);
+	if (system(cmd) == 0) {
+		fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
+		fixture_put(dir, "proc/700/stat", "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
+		    "0 0 20 0 3 0 5000 1000000 100\n");
+		fixture_put(dir, "proc/700/io", "rchar: 3000\nwchar: 6000\n");
+		put_thread(dir, 700, 10, 5000, 1000, "100000000 5 1\n");
+		put_thread(dir, 701, 10, 5000, 1000, "100000000 5 1\n");
+		put_thread(dir, 702, 10, 5000, 1000, "100000000 5 1\n");
+		o.root = dir;
+		t = proctree_open(&o, &e);
+	}
+	OK(t && proctree_read(t, &r, &e) == 0 && r.read_bytes == 3000,
+	   "whole io: three new threads read");
+	/* read by read: the whole rchar, the threads that ran (a bit
+	 * each: 700, 701, 702) with their new rchar, the bytes read then
+	 * (702 ran only at the first: its 1000 stands after) */
+	const struct {
+		int whole, ran, rchar;
+		uint64_t rd;
+		const char *what;
+	} step[] = {
+		{ 3000, 7, 2000, 3000,
+		  "whole io: three ran, the whole as at the last read: their "
+		  "io not read" },
+		{ 3300, 3, 2100, 2100 + 2100 + 1000,
+		  "whole io: the whole moved: the two that ran read" },
+		{ 3300, 1, 2200, 2200 + 2100 + 1000,
+		  "whole io: one ran: read, the whole not" },
+		{ 3300, 3, 2300, 2300 + 2300 + 1000,
+		  "whole io: the whole as two reads ago, not read at the last: "
+		  "read" },
+		{ 3300, 3, 2400, 2300 + 2300 + 1000,
+		  "whole io: the same as at the last read: not read" },
+	};
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		snprintf(line, sizeof(line), "rchar: %d\nwchar: 6000\n",
+			 step[i].whole);
+		fixture_put(dir, "proc/700/io", line);
+		for (int k = 0; k < 3; k++) {
+			char sched[64];
+
+			if (!(step[i].ran >> k & 1))
+				continue;
+			snprintf(sched, sizeof(sched), "%d 5 %zu\n",
+				 100000000 + (int)i + 1, i + 2);
+			put_thread(dir, 700 + k, 10, 5000, step[i].rchar, sched);
+		}
+		OK(t && proctree_read(t, &r, &e) == 0 &&
+		   r.read_bytes == step[i].rd, step[i].what);
+		printf("# read %zu: read %llu bytes\n", i + 2,
+		       (unsigned long long)r.read_bytes);
+	}
+	proctree_close(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "whole io: cleanup");
+}
+
 int main(void)
 {
 	test_procfds();
@@ -591,6 +665,7 @@ int main(void)
 	test_rootless();
 	test_pid_reuse();
 	test_idle_threads();
+	test_whole_io();
 	test_rates();
 	test_carry();
 	test_live();
