@@ -55,6 +55,14 @@ double util_monotonic(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+double util_thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 double util_walltime(void)
 {
 	struct timespec ts;

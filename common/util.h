@@ -31,6 +31,8 @@ int util_strlcpy(char *dst, const char *src, size_t n);
 
 /* Seconds on CLOCK_MONOTONIC, the clock every rate and deadline uses. */
 double util_monotonic(void);
+/* The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID). */
+double util_thread_cpu(void);
 
 /* Wall clock in seconds (CLOCK_REALTIME), only for stamping. */
 double util_walltime(void);

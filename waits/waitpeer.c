@@ -1,7 +1,8 @@
 /*
  * waitpeer.c - the reads and the cache of waitpeer.h: which process
  * holds an inode (every process's fd table, scanned at most once a
- * WAITPEER_RESCAN_SEC and only for an inode not in the last scan), the
+ * WAITPEER_RESCAN_SEC, and at most SCAN_SHARE of a CPU, and only for an
+ * inode not in the last scan), the
  * AF_UNIX peers (one sock_diag dump, same rule), a network namespace's
  * sockets and own addresses (waitpeer_inet.c), and the answers per
  * (process, inode, direction) for WAITPEER_KEEP_SEC.
@@ -34,6 +35,7 @@ struct waitpeer *waitpeer_open(int procfd, int diag)
 	p->procfd = procfd;
 	p->diag = diag;
 	p->scanned = p->unix_at = -1e9;
+	p->scan_gap = WAITPEER_RESCAN_SEC;
 	return p;
 }
 
@@ -159,6 +161,7 @@ static void scan_fds(struct waitpeer *p, double now)
 	int dfd = openat(p->procfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *e;
+	double cpu0 = util_thread_cpu();
 
 	p->scanned = now;
 	p->scans++;
@@ -176,6 +179,9 @@ static void scan_fds(struct waitpeer *p, double now)
 	}
 	closedir(d);
 	qsort(p->own, p->nown, sizeof(*p->own), cmp_owner);
+	p->scan_gap = (util_thread_cpu() - cpu0) / SCAN_SHARE;
+	if (p->scan_gap < WAITPEER_RESCAN_SEC)
+		p->scan_gap = WAITPEER_RESCAN_SEC;
 }
 
 /* The first holder of ino in the table, or NULL. */
@@ -238,7 +244,7 @@ static pid_t holder(struct waitpeer *p, unsigned long ino,
 			return first;
 		/* known to the last scan (held by the waiter alone: a
 		 * socketpair kept by one process): no scan again for it */
-		if (n || pass || now - p->scanned < WAITPEER_RESCAN_SEC)
+		if (n || pass || now - p->scanned < p->scan_gap)
 			return self;
 		scan_fds(p, now);
 	}

@@ -29,14 +29,6 @@ static const char *const fd_name[NFD] = { "schedstat", "wchan", "stat",
  * large one's in turn. */
 #define NAMES_PER_READ 64
 
-double waits_thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Read file k of thread th (kept descriptor, or openat now). */
 ssize_t waits_read_file(struct waits *w, struct wthread *th, int k,
 			char *buf, size_t n)
@@ -64,7 +56,7 @@ void waits_keep_open(struct waits *w, struct wthread *th, int k)
 		w->fds_open++;
 }
 
-static void close_thread(struct waits *w, struct wthread *th)
+void waits_close_thread(struct waits *w, struct wthread *th)
 {
 	for (int k = 0; k < NFD; k++)
 		if (th->fd[k] >= 0) {
@@ -120,7 +112,7 @@ void waits_close(struct waits *w)
 		return;
 	waitset_free(w->set);
 	for (size_t i = 0; i < w->nlive; i++)
-		close_thread(w, &w->live[i]);
+		waits_close_thread(w, &w->live[i]);
 	if (w->uptimefd >= 0)
 		close(w->uptimefd);
 	waitpeer_close(w->peer);
@@ -217,7 +209,7 @@ void waits_io_from(struct waits *w, const struct proctree *tree)
 
 int waits_end_thread(struct waits *w, struct wthread *th)
 {
-	close_thread(w, th);
+	waits_close_thread(w, th);
 	if (th->pub.cpu_ns == WAITS_NA)
 		return 0;	/* never read: nothing to report */
 	if (util_grow(&w->ended, &w->capended, w->nended + 1,
@@ -353,7 +345,7 @@ void waits_read_whole(struct waits *w)
 
 int waits_read(struct waits *w, double now, struct waits_snap *out)
 {
-	double cpu0 = waits_thread_cpu();
+	double cpu0 = util_thread_cpu();
 	int delayacct = read_delayacct(w);
 	size_t n, turn, from;
 
@@ -408,7 +400,7 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	out->t = now;
 	out->delayacct = delayacct;
 	out->nticks = w->nticks;
-	w->cpu += waits_thread_cpu() - cpu0;
+	w->cpu += util_thread_cpu() - cpu0;
 	out->cpu = w->cpu;
 	out->hz = 1.0 / period(w);
 	return 0;

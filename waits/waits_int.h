@@ -45,6 +45,7 @@ struct waits {
 	struct waits_thread *ended;
 	size_t nended, capended;
 	int fds_open, fd_cap;
+	pid_t last_tgid;	/* the process of the last new thread */
 	long hz;		/* USER_HZ */
 	double cost;		/* CPU seconds per tick, smoothed */
 	double overhead;	/* CPU spent around the last tick (waking) */
@@ -98,15 +99,14 @@ void waits_share_begin(struct waits *w);
  * sets its weight when it is. */
 int waits_share_turn(struct waits *w, size_t i);
 
-/* CPU seconds of the calling thread (its CPU clock). */
-double waits_thread_cpu(void);
-
 /* Read file k of thread th (kept descriptor, or openat now). */
 ssize_t waits_read_file(struct waits *w, struct wthread *th, int k,
 			char *buf, size_t n);
 
 /* Keep file k open when the budget allows. */
 void waits_keep_open(struct waits *w, struct wthread *th, int k);
+/* Its kept files closed. */
+void waits_close_thread(struct waits *w, struct wthread *th);
 
 /* A thread gone from the set: its descriptors closed, its figures kept
  * for the next snap (alive = 0) when it was read at least once. 0, or

@@ -37,14 +37,6 @@ struct waitsampler {
 
 enum { RUN, STOPPING, EXITED, ORPHANED };
 
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void destroy(struct waitsampler *s)
 {
 	pthread_cond_destroy(&s->wake);
@@ -60,17 +52,17 @@ static void *run(void *arg)
 
 	pthread_mutex_lock(&s->lock);
 	s->tid = (pid_t)syscall(SYS_gettid);
-	s->cpu_end = thread_cpu();
+	s->cpu_end = util_thread_cpu();
 	pthread_cond_broadcast(&s->wake);
 	while (atomic_load(&s->state) == RUN) {
-		double now = util_monotonic(), next, c0 = thread_cpu();
+		double now = util_monotonic(), next, c0 = util_thread_cpu();
 		struct timespec ts;
 
 		/* the wake-up is part of the cost: on a busy VM it is most
 		 * of it for a small set (bench/waits.sh) */
 		waits_overhead(s->w, c0 - s->cpu_end);
 		waits_tick(s->w, now);
-		s->cpu_end = thread_cpu();
+		s->cpu_end = util_thread_cpu();
 		next = waits_next(s->w, util_monotonic());
 		ts.tv_sec = (time_t)next;
 		ts.tv_nsec = (long)((next - floor(next)) * 1e9);

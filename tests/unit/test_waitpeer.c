@@ -262,6 +262,48 @@ static int resolve(struct waitpeer *p, int fd, int dir, double now,
 	return waitpeer_resolve(p, 100, 100, fd, NULL, dir, now, e);
 }
 
+/* A scan of fd tables that costs waits longer for the next: at most
+ * SCAN_SHARE (1%) of a CPU (waitpeer.c scan_fds). A process of 40,000
+ * descriptors makes the scan cost (tens of ms); its CPU time is measured
+ * here as the scan's is there. */
+static void test_scan_share(struct waitpeer *p)
+{
+	char path[256];
+	struct waitpeer_edge e;
+	unsigned scans, before;
+	double c0, cost;
+	int made = 0;
+
+	process(600, "many");
+	for (int fd = 0; fd < 40000; fd++) {
+		snprintf(path, sizeof(path), "%s/proc/600/fd/%d", root, fd);
+		made += symlink("socket:[7]", path) == 0;
+	}
+	EQ_INT(made, 40000, "scan share: a process of 40,000 descriptors");
+	waitpeer_stats(p, &before, &(unsigned){ 0 });
+	link_fd(100, 21, "pipe:[5003]", O_WRONLY);
+	c0 = util_thread_cpu();
+	resolve(p, 21, PEER_OUT, 30.0, &e);
+	cost = util_thread_cpu() - c0;
+	waitpeer_stats(p, &scans, &(unsigned){ 0 });
+	EQ_INT((int)(scans - before), 1, "scan share: an unknown pipe scans");
+	printf("# the scan took %.1f ms of CPU\n", cost * 1e3);
+	link_fd(100, 22, "pipe:[5004]", O_WRONLY);
+	resolve(p, 22, PEER_OUT, 30.0 + WAITPEER_RESCAN_SEC + 0.1, &e);
+	waitpeer_stats(p, &scans, &(unsigned){ 0 });
+	if (cost > 1.5 * WAITPEER_RESCAN_SEC * 0.01)
+		EQ_INT((int)(scans - before), 1,
+		       "scan share: another unknown a second later: no scan "
+		       "(the last cost more than 1% of a second)");
+	else
+		OK(1, "# SKIP the scan was too cheap here to wait longer");
+	link_fd(100, 23, "pipe:[5005]", O_WRONLY);
+	resolve(p, 23, PEER_OUT, 30.2 + 1.2 * cost / 0.01 + WAITPEER_RESCAN_SEC, &e);
+	waitpeer_stats(p, &scans, &(unsigned){ 0 });
+	EQ_INT((int)(scans - before), 2,
+	       "scan share: once 100 times its cost has passed: scanned");
+}
+
 static void test_resolve(void)
 {
 	char path[128];
@@ -334,6 +376,7 @@ static void test_resolve(void)
 	   "an answer without its process kept only a second: found then");
 	waitpeer_stats(p, &scans, &reads);
 	EQ_INT((int)scans, 2, "... one more scan");
+	test_scan_share(p);
 	waitpeer_close(p);
 	close(procfd);
 }
