@@ -25,35 +25,22 @@
 #include "../counters/counters.h"
 #include "../logs/lookup.h"
 
-#define STAGE_FILE_MAX (64u << 20)
-
-/* The tree's waits file and the edges file beside it into ss, each read
- * by its module's one parser (waits/waitrates.h, waitedges.h). */
+/* The tree's waits file and the edges file beside it into ss. */
 static void read_files(struct report_stages *ss, const char *dir, int tree,
 		       const char *waits)
 {
-	char edges[256];
-	size_t len;
 	struct perr e;
 	struct waits_totals tot = { 0 };
-	struct waitedge_row *rows = NULL;
-	long n;
-	char *text = markers_read_beside(dir, waits, "waits", STAGE_FILE_MAX,
-					 &len, &e);
+	struct waitedge_row *rows;
+	long n = report_tree_waits(dir, waits, &tot, NULL, &e);
 
-	if (!text)
+	if (n == -2)
 		return;
-	if (waitrates_parse(text, len, &tot, NULL) >= 0)
+	if (n >= 0)
 		report_stages_add_waits(ss, tree, &tot);
 	waitrates_totals_free(&tot);
-	free(text);
-	if (waitedges_name(waits, edges, sizeof(edges)) < 0 ||
-	    !(text = markers_read_beside(dir, edges, "edges", STAGE_FILE_MAX,
-					 &len, &e)))
-		return;		/* an old set: no edges known */
-	n = waitedges_parse(text, len, &rows, NULL);
-	free(text);
-	if (n >= 0)
+	n = report_tree_edges(dir, waits, &rows);
+	if (n >= 0)		/* -1: an old set, no edges known */
 		report_stages_add_edges(ss, tree, rows, (size_t)n);
 	free(rows);
 }

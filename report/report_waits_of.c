@@ -20,8 +20,6 @@
 #include "../counters/counters.h"
 #include "../logs/lookup.h"
 
-#define WAITS_FILE_MAX (64u << 20)
-
 /* the cgroup's counters read beside the wait states */
 #define NMORE 7
 
@@ -114,19 +112,9 @@ static void top_command(const struct waits_totals *t, char *out, size_t n)
 static void leave_out_own(const char *dir, const char *waits,
 			  struct waits_totals *t)
 {
-	char name[256];
-	struct waitedge_row *rows = NULL;
-	struct perr e;
-	size_t len;
-	long n;
-	char *text;
+	struct waitedge_row *rows;
+	long n = report_tree_edges(dir, waits, &rows);
 
-	if (waitedges_name(waits, name, sizeof(name)) < 0 ||
-	    !(text = markers_read_beside(dir, name, "edges", WAITS_FILE_MAX,
-					 &len, &e)))
-		return;
-	n = waitedges_parse(text, len, &rows, NULL);
-	free(text);
 	if (n > 0)
 		waitedges_leave_out(t, rows, (size_t)n);
 	free(rows);
@@ -142,26 +130,23 @@ static int from_totals(const char *dir, const struct report_session *s,
 	const char *name = s->end_m ? marker_get(s->end_m, "waits") : NULL;
 	struct waits_totals t = { 0 };
 	double cpu = 0, span = s->seconds, paced;
-	size_t len, bad = 0, threads, working;
+	size_t bad = 0, threads, working;
 	struct perr e;
-	char *text;
+	long n;
 
 	if (!name)
 		return -1;
-	if (!(text = markers_read_beside(dir, name, "waits", WAITS_FILE_MAX,
-					 &len, &e))) {
+	if ((n = report_tree_waits(dir, name, &t, &bad, &e)) == -2) {
 		util_strlcpy(w->unused, e.msg, sizeof(w->unused));
 		return -1;
 	}
-	if (waitrates_parse(text, len, &t, &bad) <= 0) {
+	if (n <= 0) {
 		snprintf(w->unused, sizeof(w->unused),
 			 "'%s': no thread in it could be read (%zu bad lines)",
 			 name, bad);
-		free(text);
 		waitrates_totals_free(&t);
 		return -1;
 	}
-	free(text);
 	leave_out_own(dir, name, &t);
 	waitrates_split(&t, 1, w->work, &w->nwork);
 	waitrates_split(&t, 0, w->all, &w->nall);

@@ -1,0 +1,33 @@
+/*
+ * report_treefiles.h - a watched tree's files beside a log set's markers
+ * (waits-LABEL.tsv and the edges-LABEL.tsv beside it, written by the
+ * collector), each read with one bound and parsed by its module's one
+ * parser (waits/waitrates.h, waits/waitedges.h), for the wait states
+ * (report_waits_of.c) and the stages (report_stages_of.c) alike.
+ */
+#ifndef PERFLOG_REPORT_TREEFILES_H
+#define PERFLOG_REPORT_TREEFILES_H
+
+#include <stddef.h>
+
+#include "../common/util.h"
+#include "../waits/waitstates.h"
+
+/* The largest such file read: a tree of 100,000 threads' rows is some
+ * 10 MB. */
+#define REPORT_TREE_FILE_MAX (64u << 20)
+
+/* The waits file name (as its marker names it) in dir into t (emptied
+ * first; *bad the lines skipped, bad may be NULL): the threads read, 0
+ * or -1 when none could be (waitrates_parse), or -2 with e when the
+ * file cannot be read. */
+long report_tree_waits(const char *dir, const char *name,
+		       struct waits_totals *t, size_t *bad, struct perr *e);
+
+/* The edges file beside the waits file name: its rows into *rows
+ * (malloc'ed, NULL when none), their count, or -1 when there is none (an
+ * old set) or it cannot be read. */
+long report_tree_edges(const char *dir, const char *name,
+		       struct waitedge_row **rows);
+
+#endif
