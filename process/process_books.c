@@ -415,7 +415,7 @@ static void read_io(struct proctree *t, struct pb_entry *e)
 {
 	struct pidstat_io io;
 
-	e->io_wait = 0;
+	e->io_wait = e->io_now = 0;	/* not lent while unread */
 	if (pbooks_read_io(t, e->tgid, e->id, &io) < 0)
 		return;
 	e->rchar = io.rchar;

@@ -1,9 +1,9 @@
 /*
  * waitpeer.c - the reads and the cache of waitpeer.h: which process
  * holds an inode (every process's fd table, scanned at most once a
- * WAITPEER_RESCAN_SEC, and at most SCAN_SHARE of a CPU, and only for an
- * inode not in the last scan), the
- * AF_UNIX peers (one sock_diag dump, same rule), a network namespace's
+ * WAITPEER_RESCAN_SEC and SCAN_SHARE of a CPU, and only for an inode not
+ * in the last scan), the AF_UNIX peers (one sock_diag dump, once a
+ * WAITPEER_RESCAN_SEC, same rule), a network namespace's
  * sockets and own addresses (waitpeer_inet.c), and the answers per
  * (process, inode, direction) for WAITPEER_KEEP_SEC.
  */

@@ -653,6 +653,23 @@ static void test_whole_io(void)
 		printf("# read %zu: read %llu bytes\n", i + 2,
 		       (unsigned long long)r.read_bytes);
 	}
+	/* 702 ran and its io cannot be read: its old io is not lent to
+	 * the wait-state sampler as this read's; 700's (not run) is */
+	{
+		struct pidstat_io io;
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "%s/proc/700/task/702/io", dir);
+		unlink(rel);
+		put_thread(dir, 702, 10, 5000, 0, "200000000 9 9\n");
+		unlink(rel);
+		OK(t && proctree_read(t, &r, &e) == 0 &&
+		   proctree_thread_io(t, 702, 5000, &io) < 0 &&
+		   proctree_thread_io(t, 700, 5000, &io) == 0 &&
+		   io.rchar == 2300,
+		   "whole io: a thread that ran, its io unreadable: not lent; "
+		   "one not run: lent");
+	}
 	proctree_close(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	OK(system(cmd) == 0, "whole io: cleanup");
