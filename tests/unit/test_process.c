@@ -506,6 +506,24 @@ static void put_thread(const char *dir, int tid, int utime, int start,
 	}
 }
 
+/* A scratch /proc at dir (mkdtemp'ed here) with process 700 of three
+ * threads, 700-702, whose files the test writes: 0, or -1. */
+static int pool_root(char *dir)
+{
+	char cmd[256];
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/700 "
+		 "%s/proc/700/task/701 %s/proc/700/task/702", dir, dir, dir);
+	if (system(cmd) != 0)
+		return -1;
+	fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
+	fixture_put(dir, "proc/700/stat", "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
+		    "0 0 20 0 3 0 5000 1000000 100\n");
+	return 0;
+}
+
 /* The "taskstats" books read every thread's schedstat (process_books.c
  * look_at): a thread whose run time and count of slices stood still has
  * not run, its figures stand; one that ran has its CPU time from the
@@ -520,14 +538,7 @@ static void test_idle_threads(void)
 	struct proctree *t = NULL;
 	struct proc_raw r;
 
-	if (!mkdtemp(dir))
-		return;
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/700 "
-		 "%s/proc/700/task/701 %s/proc/700/task/702", dir, dir, dir);
-	if (system(cmd) == 0) {
-		fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
-		fixture_put(dir, "proc/700/stat", "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
-		    "0 0 20 0 3 0 5000 1000000 100\n");
+	if (pool_root(dir) == 0) {
 		/* 700's schedstat: 250 ms run, 3 slices; its stat says 10
 		 * ticks: the schedstat is its CPU time */
 		put_thread(dir, 700, 10, 5000, 1000, "250000000 5 3\n");
@@ -597,14 +608,7 @@ static void test_whole_io(void)
 	struct proctree *t = NULL;
 	struct proc_raw r;
 
-	if (!mkdtemp(dir))
-		return;
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/700 "
-		 "%s/proc/700/task/701 %s/proc/700/task/702", dir, dir, dir);
-	if (system(cmd) == 0) {
-		fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
-		fixture_put(dir, "proc/700/stat", "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
-		    "0 0 20 0 3 0 5000 1000000 100\n");
+	if (pool_root(dir) == 0) {
 		fixture_put(dir, "proc/700/io", "rchar: 3000\nwchar: 6000\n");
 		put_thread(dir, 700, 10, 5000, 1000, "100000000 5 1\n");
 		put_thread(dir, 701, 10, 5000, 1000, "100000000 5 1\n");
