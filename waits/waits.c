@@ -43,7 +43,7 @@ ssize_t waits_read_file(struct waits *w, struct wthread *th, int k,
 }
 
 /* Keep file k open when the budget allows. */
-void waits_keep_open(struct waits *w, struct wthread *th, int k)
+void waits_keep_open(struct waits *w, struct wthread *th, int k, int dir)
 {
 	char rel[64];
 
@@ -51,7 +51,8 @@ void waits_keep_open(struct waits *w, struct wthread *th, int k)
 		return;
 	snprintf(rel, sizeof(rel), "%d/task/%d/%s", (int)th->pub.tid,
 		 (int)th->pub.tid, fd_name[k]);
-	th->fd[k] = openat(w->procfd, rel, O_RDONLY | O_CLOEXEC);
+	th->fd[k] = dir >= 0 ? openat(dir, fd_name[k], O_RDONLY | O_CLOEXEC) :
+		    openat(w->procfd, rel, O_RDONLY | O_CLOEXEC);
 	if (th->fd[k] >= 0)
 		w->fds_open++;
 }
@@ -233,7 +234,7 @@ static void read_io(struct waits *w, struct wthread *th)
 					    th->pub.start, &io) < 0) {
 		/* the I/O counters need ptrace read rights: unknown
 		 * without */
-		waits_keep_open(w, th, F_IO);
+		waits_keep_open(w, th, F_IO, -1);
 		if (waits_read_file(w, th, F_IO, buf, sizeof(buf)) <= 0)
 			return;
 		pidstat_parse_io(buf, &io);

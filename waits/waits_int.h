@@ -103,8 +103,10 @@ int waits_share_turn(struct waits *w, size_t i);
 ssize_t waits_read_file(struct waits *w, struct wthread *th, int k,
 			char *buf, size_t n);
 
-/* Keep file k open when the budget allows. */
-void waits_keep_open(struct waits *w, struct wthread *th, int k);
+/* Keep file k open when the budget allows: opened in dir (the thread's
+ * ROOT/proc/TID/task/TID, one path looked up for all its files) or, dir
+ * -1, by its path from ROOT/proc. */
+void waits_keep_open(struct waits *w, struct wthread *th, int k, int dir);
 /* Its kept files closed. */
 void waits_close_thread(struct waits *w, struct wthread *th);
 
