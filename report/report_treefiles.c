@@ -1,5 +1,5 @@
 /*
- * report_treefiles.c - a watched tree's files read once each way
+ * report_treefiles.c - the one reader of a watched tree's files
  * (report_treefiles.h).
  */
 #include "report_treefiles.h"
