@@ -106,6 +106,9 @@ void procfds_free(struct procfds *c);
  * now): the bytes read, or -1 with errno. */
 long procfds_read(struct procfds *c, const char *root, pid_t pid, pid_t tid,
 		  int k, char *buf, size_t n);
+/* root/proc/PID[/task/TID]/FILE into buf (tid 0: the process's). */
+void procfds_path(char *buf, size_t n, const char *root, pid_t pid,
+		  pid_t tid, const char *file);
 /* The end of a scan: the files not read since the last sweep closed. */
 void procfds_sweep(struct procfds *c);
 /* Descriptors held (tests). */

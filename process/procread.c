@@ -80,11 +80,7 @@ int pbooks_parse_stat(const char *text, struct pstat *p)
 void pbooks_path(const struct proctree *t, char *buf, size_t n,
 		      pid_t pid, pid_t tid, const char *file)
 {
-	if (tid)
-		snprintf(buf, n, "%s/proc/%d/task/%d/%s", t->root, (int)pid,
-			 (int)tid, file);
-	else
-		snprintf(buf, n, "%s/proc/%d/%s", t->root, (int)pid, file);
+	procfds_path(buf, n, t->root, pid, tid, file);
 }
 
 /* stat of a process (tid 0) or of one of its threads; 0 or -1. */

@@ -26,8 +26,9 @@
  * not found); the fd tables of every process and the socket
  * tables are read again at most once a WAITPEER_RESCAN_SEC (the fd
  * tables: and at most 1% of a CPU, a costly scan waiting longer for the
- * next), and only when an inode not in them is waited on. Nothing here follows a link
- * into a file system (link texts, statx DONT_SYNC, /proc files only).
+ * next), and only when an inode not in them is waited on. Nothing here
+ * follows a link into a file system (link texts, statx DONT_SYNC, /proc
+ * files only).
  *
  * The parsers are pure (the unit tests feed them crafted lines and
  * netlink buffers); waitpeer_resolve does the reads below a root.

@@ -49,10 +49,13 @@ void waits_keep_open(struct waits *w, struct wthread *th, int k, int dir)
 
 	if (th->fd[k] >= 0 || w->fds_open >= w->fd_cap)
 		return;
-	snprintf(rel, sizeof(rel), "%d/task/%d/%s", (int)th->pub.tid,
-		 (int)th->pub.tid, fd_name[k]);
-	th->fd[k] = dir >= 0 ? openat(dir, fd_name[k], O_RDONLY | O_CLOEXEC) :
-		    openat(w->procfd, rel, O_RDONLY | O_CLOEXEC);
+	if (dir >= 0) {
+		th->fd[k] = openat(dir, fd_name[k], O_RDONLY | O_CLOEXEC);
+	} else {
+		snprintf(rel, sizeof(rel), "%d/task/%d/%s", (int)th->pub.tid,
+			 (int)th->pub.tid, fd_name[k]);
+		th->fd[k] = openat(w->procfd, rel, O_RDONLY | O_CLOEXEC);
+	}
 	if (th->fd[k] >= 0)
 		w->fds_open++;
 }
