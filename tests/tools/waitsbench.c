@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/util.h"
 #include "../../waits/waits.h"
 #include "../../waits/waitsampler.h"
 
@@ -77,14 +78,6 @@ static void child(int n, int act, int ready)
 		_exit(1);
 	for (;;)
 		pause();
-}
-
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static double sampler_cpu(pid_t tid)
@@ -144,11 +137,11 @@ int main(int argc, char **argv)
 		double r0, rc0;
 
 		sleep(1);
-		rc0 = thread_cpu();
+		rc0 = util_thread_cpu();
 		r0 = util_monotonic();
 		waitsampler_read(s, &snap);
 		r0 = util_monotonic() - r0;
-		rcpu += thread_cpu() - rc0;
+		rcpu += util_thread_cpu() - rc0;
 		rsum += r0;
 		rmax = r0 > rmax ? r0 : rmax;
 	}
