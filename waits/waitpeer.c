@@ -215,37 +215,71 @@ int waitpeer_acc_mode(int procfd, pid_t pid, int fd)
 	return (int)(strtoul(f + 6, NULL, 8) & 3);
 }
 
+/* Whether pid's descriptor fd still names ino: the fd tables are read
+ * once a scan, and a process just forked holds its parent's ends until
+ * it closes them (rsync's generator, its receiver's socket). */
+static int still_holds(const struct waitpeer *p, const struct owner *o)
+{
+	char rel[64], link[64];
+	unsigned long ino;
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%d/fd/%d", (int)o->pid, o->fd);
+	n = readlinkat(p->procfd, rel, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	return waitpeer_link(link, &ino) && ino == o->ino;
+}
+
 /* The process holding ino other than tgid (any other holder's end will
  * do for a socket; for a pipe, want: the access mode of the end we look
  * for, O_WRONLY feeding a reader, O_RDONLY draining a writer, -1 any).
- * Scans the fd tables again when nobody else holds it and the last scan
- * is old enough. 0 when not found. */
+ * A holder the last scan saw is asked again whether it still holds it;
+ * the fd tables are scanned again when nobody else holds it (or nobody
+ * the scan saw still does) and the last scan is old enough. *unsure is
+ * set when the answer may be wrong (another holder held it too, or for
+ * a pipe not the end wanted, or the holders seen are gone and no scan
+ * was due): it is kept only a WAITPEER_RESCAN_SEC. 0 when not found. */
 static pid_t holder(struct waitpeer *p, unsigned long ino,
-		    pid_t tgid, int want, double now)
+		    pid_t tgid, int want, double now, int *unsure)
 {
 	for (int pass = 0; pass < 2; pass++) {
-		size_t n = 0, seen = 0;
+		size_t n = 0, seen = 0, gone = 0;
 		const struct owner *o = first_owner(p, ino, &n);
 		pid_t first = 0, self = 0;
 
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < n && seen < MAX_HOLDERS; i++) {
 			if (o[i].pid == tgid) {
 				self = tgid;
 				continue;
 			}
-			if (!first)
-				first = o[i].pid;
-			if (want < 0 || seen++ >= MAX_HOLDERS)
-				break;
-			if (waitpeer_acc_mode(p->procfd, o[i].pid, o[i].fd) == want)
+			seen++;
+			if (!still_holds(p, &o[i])) {
+				gone++;
+				continue;
+			}
+			if (want >= 0 &&
+			    waitpeer_acc_mode(p->procfd, o[i].pid, o[i].fd) == want)
 				return o[i].pid;
+			if (!first) {
+				first = o[i].pid;
+			} else if (want < 0) {
+				*unsure = 1;
+				break;
+			}
 		}
-		if (first)
+		/* a pipe's end not seen: the other holder, unsure */
+		if (first) {
+			*unsure |= want >= 0;
 			return first;
-		/* known to the last scan (held by the waiter alone: a
+		}
+		/* known to the last scan and held by the waiter alone (a
 		 * socketpair kept by one process): no scan again for it */
-		if (n || pass || now - p->scanned < p->scan_gap)
+		if ((n && !gone) || pass || now - p->scanned < p->scan_gap) {
+			*unsure |= gone > 0;
 			return self;
+		}
 		scan_fds(p, now);
 	}
 	return 0;
@@ -342,7 +376,7 @@ static int unix_peer(struct waitpeer *p, unsigned long ino, double now,
 
 static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 		   unsigned long ino, int dir, double now,
-		   struct waitpeer_edge *e)
+		   struct waitpeer_edge *e, int *unsure)
 {
 	unsigned long peer;
 
@@ -351,7 +385,7 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 		/* a reader waits on the writing end's holder and the
 		 * other way round */
 		e->peer_pid = holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
-				     O_RDONLY, now);
+				     O_RDONLY, now, unsure);
 		return 1;
 	}
 	/* an AF_UNIX socket of the last dump needs no socket table */
@@ -361,7 +395,7 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 		if (waitpeer_inet_peer(p, tgid, ino, now, e, &mirror)) {
 			if (mirror)
 				e->peer_pid = holder(p, mirror, tgid,
-							      -1, now);
+						     -1, now, unsure);
 			return 1;
 		}
 		if (!unix_peer(p, ino, now, &peer))
@@ -369,7 +403,7 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 	}
 	e->kind = PEER_UNIX;
 	if (peer)
-		e->peer_pid = holder(p, peer, tgid, -1, now);
+		e->peer_pid = holder(p, peer, tgid, -1, now, unsure);
 	return 1;
 }
 
@@ -434,7 +468,7 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	char buf[256], rel[64];
 	unsigned long ino;
 	struct answer *a = NULL;
-	int kind;
+	int kind, unsure = 0;
 
 	if (!link) {
 		ssize_t n;
@@ -466,10 +500,11 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	a->until = now + WAITPEER_KEEP_SEC;
 	a->e.pid = tgid;
 	a->e.dir = dir;
-	a->ok = resolve(p, tgid, (char)kind, ino, dir, now, &a->e);
+	a->ok = resolve(p, tgid, (char)kind, ino, dir, now, &a->e, &unsure);
 	/* a local far end whose process was not found yet (a connection
-	 * accepted after the last scan) is looked for again sooner */
-	if (!a->ok || (a->e.kind != PEER_NET && !a->e.peer_pid))
+	 * accepted after the last scan), or one of several holders, is
+	 * looked for again sooner */
+	if (!a->ok || unsure || (a->e.kind != PEER_NET && !a->e.peer_pid))
 		a->until = now + WAITPEER_RESCAN_SEC;
 	if (a->ok) {
 		waitpeer_comm(p, tgid, now, a->e.comm);

@@ -23,7 +23,10 @@
  *               address's).
  * Cost: answers are cached per (process, inode, direction) for
  * WAITPEER_KEEP_SEC (WAITPEER_RESCAN_SEC when the far end's process was
- * not found); the fd tables of every process and the socket
+ * not found, or was one of several holders: a process just forked holds
+ * its parent's ends until it closes them); a holder the last scan saw is
+ * asked again (its fd's link) before it is the answer; the fd tables of
+ * every process and the socket
  * tables are read again at most once a WAITPEER_RESCAN_SEC (the fd
  * tables: and at most 1% of a CPU, a costly scan waiting longer for the
  * next), and only when an inode not in them is waited on. Nothing here

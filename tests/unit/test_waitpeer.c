@@ -304,6 +304,37 @@ static void test_scan_share(struct waitpeer *p)
 	       "scan share: once 100 times its cost has passed: scanned");
 }
 
+/* A socket's far end held by two processes when the fd tables were read:
+ * rsync's receiver and, for a moment after the fork, the generator,
+ * which then closes it. The scan's first holder (the generator, the
+ * lower pid) was kept as the answer, and known inodes are never scanned
+ * for again: the sender's waits on the receiver went to a process that
+ * did not hold the socket (make check: "the client waited on the disk",
+ * no stage linked). */
+static void test_forked_holder(struct waitpeer *p)
+{
+	struct waitpeer_edge e;
+	char path[256];
+
+	process(250, "rsync");	/* the generator, forked first */
+	process(260, "rsync");	/* the receiver */
+	waitpeer_add_unix(p, 6101, 6102);
+	link_fd(100, 30, "socket:[6101]", O_RDWR);
+	link_fd(250, 4, "socket:[6102]", O_RDWR);
+	link_fd(260, 4, "socket:[6102]", O_RDWR);
+	OK(resolve(p, 30, PEER_OUT, 20.0, &e) && e.kind == PEER_UNIX,
+	   "forked holder: a socketpair held by two processes");
+	EQ_INT(e.peer_pid, 250, "... the first of them, for now");
+	snprintf(path, sizeof(path), "%s/proc/250/fd/4", root);
+	unlink(path);	/* the generator closes its copy */
+	resolve(p, 30, PEER_OUT, 20.0 + WAITPEER_RESCAN_SEC + 0.1, &e);
+	EQ_INT(e.peer_pid, 260,
+	       "... a second later: the one that still holds it (an answer "
+	       "among several is kept a second, and each holder asked again)");
+	resolve(p, 30, PEER_OUT, 20.0 + WAITPEER_KEEP_SEC + 2.0, &e);
+	EQ_INT(e.peer_pid, 260, "... and after the answers' time");
+}
+
 static void test_resolve(void)
 {
 	char path[128];
@@ -376,6 +407,7 @@ static void test_resolve(void)
 	   "an answer without its process kept only a second: found then");
 	waitpeer_stats(p, &scans, &reads);
 	EQ_INT((int)scans, 2, "... one more scan");
+	test_forked_holder(p);
 	test_scan_share(p);
 	waitpeer_close(p);
 	close(procfd);
