@@ -1,0 +1,21 @@
+# sanitize.mk - the sanitized build's compiler and flags, one definition
+# for the unit tests (Makefile: build/asan/) and the libFuzzer targets
+# (tests/fuzz/Makefile), which link the same objects: one compile of
+# every module for both, and clang's -Werror from it (check-clang's
+# syntax pass is then left with the tools).
+#
+# With clang and its fuzzer runtime (Debian: clang, libclang-rt-14-dev):
+# ASan, UBSan and libFuzzer's coverage (fuzzer-no-link: the unit tests
+# link without libFuzzer; the sanitizers' runtime has the coverage
+# hooks' defaults). Without: the C compiler's ASan and UBSan, and no
+# fuzz targets (tests/t0150-fuzz.t skips them, saying why).
+SAN_RT   := $(shell clang --print-runtime-dir 2>/dev/null)
+SAN_FUZZ := $(if $(wildcard $(SAN_RT)/libclang_rt.fuzzer-*.a),yes)
+ifneq ($(SAN_FUZZ),)
+SAN_CC   := clang
+SAN      := -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+else
+SAN_CC   := $(CC)
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
