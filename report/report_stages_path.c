@@ -122,7 +122,44 @@ struct flows {
 						   network or a file */
 };
 
-/* The edges between stages of one host, and to peers not watched. */
+/* The stage a wait on a process that is no stage leads to (it did no
+ * work: rsync's generator, whose copy of the receiver's socket the fd
+ * tables may show for a moment after its fork, or which only passes the
+ * receiver's word on to the sender): the stage that process waited on
+ * most itself, other than the waiter from, up to RELAY_DEPTH processes
+ * away; -1 when none (it slept, or waited on a process not watched). */
+#define RELAY_DEPTH 3
+static int relay(const struct report_stages *ss, int side, pid_t pid,
+		 int from, int depth)
+{
+	double best = 0;
+	int to = -1;
+	pid_t next = 0;
+
+	for (size_t k = 0; depth > 0 && pid > 0 && k < ss->ne; k++) {
+		const struct report_stage_edge *e = &ss->e[k];
+		int c;
+
+		if (e->side != side || e->pid != pid || !(e->seconds > best) ||
+		    !strcmp(e->kind, "net") || !strcmp(e->kind, "child"))
+			continue;
+		c = find(ss, side, e->peer_pid);
+		if (c == from || e->peer_pid == pid)
+			continue;
+		best = e->seconds;
+		to = c;
+		next = e->peer_pid;
+	}
+	if (to >= 0 || !next)
+		return to;
+	return relay(ss, side, next, from, depth - 1);
+}
+
+/* The edges between stages of one host, and to peers not watched. A
+ * wait on a process that is no stage is a wait on the stage it leads to
+ * (relay): it links the two and counts for "waits on", but says nothing
+ * of which way the data went (the flows), which the relay's own edges
+ * do not tell. */
 static void local_flows(struct report_stages *ss, struct flows *fl)
 {
 	for (size_t i = 0; i < ss->ne; i++) {
@@ -142,6 +179,15 @@ static void local_flows(struct report_stages *ss, struct flows *fl)
 		}
 		b = strcmp(e->kind, "child") ? find(ss, e->side, e->peer_pid) :
 			find_child(ss, e);
+		if (b < 0 && strcmp(e->kind, "child")) {
+			int c = relay(ss, e->side, e->peer_pid, a, RELAY_DEPTH);
+
+			if (c >= 0) {
+				fl->waited[a][c] += e->seconds;
+				ss->linked = 1;
+				continue;
+			}
+		}
 		if (b < 0 || b == a) {
 			if (e->seconds > fl->ext[a]) {
 				util_strlcpy(fl->ext_comm[a], e->peer_comm,

@@ -3,7 +3,8 @@
  * (report/report_stages.h, issue 29) on crafted waits-LABEL.tsv and
  * edges-LABEL.tsv texts: a local rsync --fsync (three processes joined by
  * socketpairs: the receiver's disk is the verdict, the sender's wait on
- * it evidence), an old totals file (no pid column: one stage, no
+ * it evidence; and its sender's waits recorded on the generator, which
+ * did no work: a wait through it), an old totals file (no pid column: one stage, no
  * verdict of the stages), the demo's client and its watched local
  * server (two trees), rsync over ssh with the server's side (the server's
  * disk "on srv"), a paced client (no stage busy: the tree's verdict
@@ -135,6 +136,51 @@ static void local_rsync(void)
 	}
 	OK(strstr(buf, "Stages (data path):") && strstr(buf, "rsync[102]") &&
 	   strstr(buf, "disk vdb"), "rsync: the table");
+	report_stages_free(&ss);
+}
+
+/* local rsync --fsync as make check saw it once: the generator (101)
+ * did no work, so it is no stage, and the sender's waits were recorded
+ * on it (its copy of the receiver's socket, held a moment after its
+ * fork, or the receiver's word it passes on); the generator waited on
+ * the receiver. No stage was linked and the verdict was the tree's ("the
+ * client waited on the disk"): a wait on a process that is no stage is a
+ * wait on the stage it waited on. */
+static void relay_generator(void)
+{
+	struct report_stages ss = { 0 };
+	struct report_figures f;
+	struct report_verdict v;
+	const char *disks[1] = { "vda" };
+	int t, snd, rcv;
+
+	idle(&f);
+	util_strlcpy(f.disk, "vda", sizeof(f.disk));
+	util_strlcpy(ss.hosts[0], "vm", sizeof(ss.hosts[0]));
+	t = report_stages_tree(&ss, 0, "fsync", NULL);
+	waits_of(&ss, t, WH
+		 "100\trsync\t1\t5.005\t0.019\t0.000\t0.000\t0.000\t4.953\t0.033\t2091880\t1\t1\t100\n"
+		 "101\trsync\t1\t4.975\t0.010\t0.001\t0.000\t0.000\t4.948\t0.015\t26574\t0\t1\t101\n"
+		 "102\trsync\t1\t4.960\t0.177\t0.001\t4.782\t0.000\t0.000\t0.000\t2051975\t1\t1\t102\n");
+	edges_of(&ss, 0, EH
+		 "100\trsync\tin\tunix\t101\trsync\t-\t-\t2.622\t-\n"
+		 "100\trsync\tout\tunix\t101\trsync\t-\t-\t2.327\t-\n"
+		 "101\trsync\tin\tunix\t102\trsync\t-\t-\t4.939\t-\n");
+	EQ_INT(ss.n, 2, "relay: two stages (the generator did no work)");
+	report_stages_order(&ss, disks, NULL);
+	snd = index_of(&ss, 100, 0);
+	rcv = index_of(&ss, 102, 0);
+	OK(ss.linked, "relay: the waits on the generator link the sender to the receiver");
+	OK(snd >= 0 && rcv > snd, "relay: the sender before the receiver (as read: no flow told)");
+	EQ_STR(snd >= 0 ? ss.st[snd].waits_on : "", "rsync[102]",
+	       "relay: the sender waits on the receiver");
+	OK(report_stages_decide(&ss), "relay: the stages decide");
+	OK(report_stages_judge(&ss, &f, 0, &v) &&
+	   !strncmp(v.line, "Bottleneck: disk: the stage rsync[102] waited on the disk", 57),
+	   "relay: the receiver's disk, its stage named");
+	OK(strstr(v.line, "rsync[100] waited on it") != NULL,
+	   "relay: the sender's wait is evidence");
+	show(&ss, &v);
 	report_stages_free(&ss);
 }
 
@@ -552,6 +598,7 @@ int main(void)
 {
 	short_member();
 	local_rsync();
+	relay_generator();
 	old_file();
 	demo();
 	demo_mixed();
