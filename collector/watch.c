@@ -464,11 +464,15 @@ int watch_closing(struct collector *c)
 	return n;
 }
 
-/* An exit record goes to the first tree that takes it. */
+/* An exit record goes to the first tree that takes it; every tree is
+ * told of it first (a thread gone: its process's task list to be read). */
 static void on_exit_record(void *arg, const struct taskstats_exit *x)
 {
 	struct collector *c = arg;
 
+	for (int i = 0; i < c->nwatch; i++)
+		if (c->watch[i].state != WATCH_ENDED)
+			proctree_exit_seen(c->watch[i].tree, x);
 	for (int i = 0; i < c->nwatch; i++)
 		if (c->watch[i].state != WATCH_ENDED &&
 		    proctree_exit(c->watch[i].tree, x))

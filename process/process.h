@@ -115,6 +115,11 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e);
  * reads). */
 int proctree_exit(struct proctree *t, const struct taskstats_exit *x);
 
+/* Tell the tree of an exit record before any tree takes it (every tree
+ * is told; one takes it): a process whose thread exited has its task
+ * list taken again at the next read (process_books.c). */
+void proctree_exit_seen(struct proctree *t, const struct taskstats_exit *x);
+
 /* The kernel dropped exit records: the next read is flagged io_lost. */
 void proctree_exits_lost(struct proctree *t);
 

@@ -1,9 +1,9 @@
 /*
  * process_books.c - the Process object's per-task books (process.h says
  * what the two kinds of books count and why; process_books.h has the
- * state): the entries both kinds keep, the exit records, and the
- * "taskstats" books of one entry a thread (the "tree" books of one entry
- * a process are process_books_tree.c's).
+ * state): the entries both kinds keep and the exit records (the
+ * "taskstats" books of one entry a thread are process_threads.c's, the
+ * "tree" books of one entry a process process_books_tree.c's).
  *
  * Each read builds t->scan (this read's tasks, sorted by id) and merges it
  * into the open entries t->ent:
@@ -173,7 +173,7 @@ void pbooks_totals(struct proctree *t, struct proc_raw *out)
 /* ---- known processes ---- */
 
 /* Insert or refresh pid; died 0 = alive now. */
-static void known_set(struct proctree *t, pid_t pid, double died)
+void pbooks_known_set(struct proctree *t, pid_t pid, double died)
 {
 	struct pidmap_entry *k = pidmap_put(&t->known, pid);
 
@@ -194,7 +194,7 @@ static int known_ok(struct proctree *t, pid_t pid, double born)
 }
 
 /* Once a read: the sets forget what is older than they keep it. */
-static void sets_expire(struct proctree *t)
+void pbooks_sets_expire(struct proctree *t)
 {
 	if (t->gen > KNOWN_KEEP)
 		pidmap_expire(&t->known, t->gen - KNOWN_KEEP);
@@ -258,7 +258,7 @@ static void tomb_add(struct proctree *t, const struct taskstats_exit *x)
 
 /* Was the task tid, started at start (ticks since boot), counted whole
  * by its exit record already? */
-static int tomb_has(const struct proctree *t, pid_t tid,
+int pbooks_tomb_has(const struct proctree *t, pid_t tid,
 		    unsigned long long start)
 {
 	const struct pidmap_entry *e = pidmap_get(&t->tomb, tid);
@@ -276,7 +276,7 @@ static void count_record(struct proctree *t, const struct taskstats_exit *x)
 	t->ex_cpu += x->cpu_us;
 	t->ex_rd += x->rchar;
 	t->ex_wr += x->wchar;
-	known_set(t, proc, proc == x->tid ? x->btime + x->etime : 0);
+	pbooks_known_set(t, proc, proc == x->tid ? x->btime + x->etime : 0);
 	tomb_add(t, x);
 }
 
@@ -303,7 +303,7 @@ static void pending_add(struct proctree *t, const struct taskstats_exit *x)
 }
 
 /* Place waiting records until nothing more can be; forget old ones. */
-static void pending_resolve(struct proctree *t)
+void pbooks_pending_resolve(struct proctree *t)
 {
 	int changed = 1;
 	size_t n;
@@ -343,7 +343,7 @@ int proctree_exit(struct proctree *t, const struct taskstats_exit *x)
 		t->ex_rd += MAX(e->rchar, x->rchar);
 		t->ex_wr += MAX(e->wchar, x->wchar);
 		if (e->id == e->tgid)
-			known_set(t, e->tgid, x->btime + x->etime);
+			pbooks_known_set(t, e->tgid, x->btime + x->etime);
 		tomb_add(t, x);
 		memmove(e, e + 1,
 			(size_t)(t->ent + t->nent - e - 1) * sizeof(*e));
@@ -370,224 +370,4 @@ int proctree_exit(struct proctree *t, const struct taskstats_exit *x)
 void proctree_exits_lost(struct proctree *t)
 {
 	t->lost = 1;
-}
-
-/* ---- "taskstats" books: one entry a thread ---- */
-
-/* What one read does for a thread (look_at). */
-enum look {
-	LOOK_IDLE,	/* not run since its entry was read: its figures stand */
-	LOOK_RAN,	/* ran: its CPU time from its schedstat, its io read */
-	LOOK_WHOLE,	/* new, or no schedstat to tell: stat and io read */
-};
-
-/* Every thread's schedstat is read (one small file): its run time is the
- * thread's CPU time in nanoseconds (the sum that stat's utime + stime
- * are scaled to, there in ticks), and its run time and count of slices
- * standing still since its entry was read say it has not run, so its
- * figures stand. Only a thread the books do not know yet has its stat
- * read (its start time names it; its state tells a zombie): 2,000
- * threads woken every 20 ms cost 4.4% of a CPU with a stat and an io a
- * thread each read (do_task_stat: 5 us a thread, schedstat 2, io 3). A
- * schedstat of zeros (a kernel without sched_info) or none is never taken
- * for "not run": ss[0] is 0 then. A count gone back is another task on
- * the id (its exit record lost or late): read whole. */
-static enum look look_at(struct proctree *t, const struct pb_entry *old,
-			 pid_t pid, pid_t tid, uint64_t ss[3])
-{
-	if (pbooks_read_sched(t, pid, tid, ss) < 0 || !ss[0] || !ss[2]) {
-		ss[0] = ss[2] = 0;
-		return LOOK_WHOLE;
-	}
-	if (!old || old->tgid != pid || !old->run_ns)
-		return LOOK_WHOLE;
-	if (ss[0] == old->run_ns && ss[2] == old->pcount)
-		return LOOK_IDLE;
-	if (ss[0] < old->run_ns || ss[2] < old->pcount)
-		return LOOK_WHOLE;
-	return LOOK_RAN;
-}
-
-/* Thread e's io into its entry, and the schedstat it was waiting with
- * as the baseline "has not run since" is told from (a failed read keeps
- * the old: the next read tries again). */
-static void read_io(struct proctree *t, struct pb_entry *e)
-{
-	struct pidstat_io io;
-
-	e->io_wait = e->io_now = 0;	/* not lent while unread */
-	if (pbooks_read_io(t, e->tgid, e->id, &io) < 0)
-		return;
-	e->rchar = io.rchar;
-	e->wchar = io.wchar;
-	e->read_bytes = io.read_bytes;
-	e->write_bytes = io.write_bytes;
-	e->io_now = 1;
-	e->run_ns = e->next_run;
-	e->pcount = e->next_pcount;
-}
-
-/* Has process pid done no I/O since the last read? Its whole io (every
- * thread's, the dead threads' and the reaped children's: each only
- * grows) the same as at the last read, read before its threads' then:
- * no thread's io moved since, and each thread read or proved then is
- * still exact. Stored on the leader's entry l (NULL: the leader is gone,
- * nothing proved). */
-static int whole_io_same(struct proctree *t, pid_t pid, struct pb_entry *l)
-{
-	struct pidstat_io io;
-	int same;
-
-	if (!l || pbooks_read_io(t, pid, 0, &io) < 0) {
-		if (l)
-			l->grp_gen = 0;
-		return 0;
-	}
-	same = l->grp_gen && l->grp_gen + 1 == t->gen &&
-	       !memcmp(&io, &l->grp, sizeof(io));
-	l->grp = io;
-	l->grp_gen = t->gen;
-	return same;
-}
-
-/* The io of pid's threads that ran or are new (t->scan[first..]), after
- * the loop over them: with two or more, the process's whole io first (a
- * pool of 2,000 threads that wake and do no I/O: one read for the 2,000
- * it saves). */
-static void read_ios(struct proctree *t, pid_t pid, size_t first)
-{
-	struct pb_entry *lead = NULL;
-	size_t want = 0;
-
-	for (size_t i = first; i < t->nscan; i++) {
-		want += t->scan[i].io_wait != 0;
-		if (t->scan[i].id == pid)
-			lead = &t->scan[i];
-	}
-	if (want >= 2 && whole_io_same(t, pid, lead)) {
-		for (size_t i = first; i < t->nscan; i++) {
-			struct pb_entry *e = &t->scan[i];
-
-			if (e->io_wait && e->io_now) {
-				e->run_ns = e->next_run;
-				e->pcount = e->next_pcount;
-				e->io_wait = 0;
-			}
-		}
-	}
-	for (size_t i = first; i < t->nscan; i++)
-		if (t->scan[i].io_wait)
-			read_io(t, &t->scan[i]);
-}
-
-/* Read the threads of process pid into t->scan. */
-static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid)
-{
-	char path[PATH_MAX + 32];
-	struct dirent *de;
-	size_t first = t->nscan;
-	DIR *d;
-	int rc = 0;
-
-	snprintf(path, sizeof(path), "%s/proc/%d/task", t->root, (int)pid);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while (rc == 0 && (de = readdir(d))) {
-		long tid = strtol(de->d_name, NULL, 10);
-		const struct pb_entry *old;
-		struct pstat ts;
-		struct pb_entry e;
-		uint64_t ss[3];
-		enum look look;
-
-		if (tid <= 0)
-			continue;
-		old = pbooks_find(t->ent, t->nent, (pid_t)tid);
-		look = look_at(t, old, pid, (pid_t)tid, ss);
-		if (look != LOOK_WHOLE) {
-			e = *old;
-			e.ppid = ppid;
-			e.seen = t->gen;	/* idle: its io still lent */
-			if (look == LOOK_RAN) {
-				e.cpu_us = ss[0] / 1000;
-				e.next_run = ss[0];
-				e.next_pcount = ss[2];
-				e.io_wait = 1;
-			}
-			rc = pbooks_push_scan(t, &e);
-			continue;
-		}
-		if (pbooks_read_stat(t, pid, (pid_t)tid, &ts) < 0)
-			continue;
-		/* exited: its exit record holds its final figures (sent before
-		 * it became a zombie), and a zombie stays listed until reaped */
-		if (ts.state == 'Z' || ts.state == 'X' || ts.state == 'x' ||
-		    tomb_has(t, (pid_t)tid, ts.start))
-			continue;
-		memset(&e, 0, sizeof(e));
-		e.id = (pid_t)tid;
-		e.tgid = pid;
-		e.ppid = ppid;
-		e.start = ts.start;
-		e.cpu_us = ss[0] ? ss[0] / 1000 : pbooks_ticks_us(t, ts.own);
-		e.seen = t->gen;
-		if (old && old->start == e.start) {
-			e.rchar = old->rchar;	/* kept if its io fails */
-			e.wchar = old->wchar;
-		}
-		e.next_run = ss[0];
-		e.next_pcount = ss[2];
-		e.io_wait = 1;
-		rc = pbooks_push_scan(t, &e);
-	}
-	closedir(d);
-	if (rc == 0)
-		read_ios(t, pid, first);
-	return rc;
-}
-
-int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
-{
-	t->gen++;
-	t->nscan = 0;
-	for (size_t i = 0; i < t->nmem; i++) {
-		pid_t pid = t->mem[i];
-		struct pstat ps;
-
-		if (pbooks_read_stat(t, pid, 0, &ps) < 0)
-			continue;	/* gone since the listing */
-		out->nprocs++;
-		if (!(t->shim && pid == t->pid))
-			out->rss_bytes += ps.rss_pages * (double)t->pagesize;
-		known_set(t, pid, 0);
-		if (scan_threads_of(t, pid, ps.ppid) < 0)
-			return -1;
-	}
-	if (t->pid)
-		known_set(t, t->pid, 0);
-	if (t->nscan)
-		qsort(t->scan, t->nscan, sizeof(*t->scan), pbooks_cmp_entry);
-	if (pbooks_merge(t, 1) < 0)
-		return -1;
-	pending_resolve(t);
-	sets_expire(t);
-	t->last_read = util_walltime();
-	procfds_sweep(t->fds);
-	pbooks_totals(t, out);
-	return 0;
-}
-
-int proctree_thread_io(const struct proctree *t, pid_t tid,
-		       unsigned long long start, struct pidstat_io *io)
-{
-	const struct pb_entry *e = pbooks_find(t->ent, t->nent, tid);
-
-	if (!e || !e->io_now || e->seen != t->gen || e->start != start)
-		return -1;
-	io->rchar = e->rchar;
-	io->wchar = e->wchar;
-	io->read_bytes = e->read_bytes;
-	io->write_bytes = e->write_bytes;
-	return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * process_books.h - INTERNAL to the Process object (process.c,
- * process_books.c and procread.c; process.h is the interface): the tree's state and its
+ * process_threads.c, process_books_tree.c, process_books.c and
+ * procread.c; process.h is the interface): the tree's state and its
  * per-task books.
  *
  * An entry is a task the books hold open: a thread ("taskstats" books) or
@@ -29,6 +30,7 @@ struct pstat {
 	unsigned long long children;	/* cutime + cstime, ticks */
 	unsigned long long start;	/* field 22, ticks since boot */
 	double rss_pages;
+	long threads;			/* field 20, num_threads */
 	int mark;			/* scratch for the ppid scan */
 };
 
@@ -47,6 +49,12 @@ struct pb_entry {
 	int io_now;		/* a thread's io read in generation seen */
 	unsigned seen;		/* generation last read in */
 	unsigned order;		/* read order within a scan */
+	/* a leader's: its process's thread count when its task list was
+	 * last taken (or known unchanged), in read listed_gen, and whether
+	 * an exit record of one of its threads came since */
+	long listed;
+	unsigned listed_gen;
+	int thread_exit;
 };
 
 /* The books' sets (pidmap.h), each kept for a few reads:
@@ -92,6 +100,8 @@ struct proctree {
 	uint64_t ex_cpu, ex_rd, ex_wr;
 	unsigned gen;
 	int lost;
+	int exit_untold;	/* an exit record without its process (an
+				 * old kernel's): every task list read */
 	struct procfds *fds;	/* the members' files kept open */
 };
 
@@ -131,11 +141,22 @@ int pbooks_ignores_sigchld(const struct proctree *t, pid_t pid);
 void pbooks_init(struct proctree *t);
 /* One read of the members t->mem[0..nmem) into the books and out (cpu,
  * bytes, rss, nprocs, io_lost). 0, or -1 out of memory. The "taskstats"
- * books (one entry a thread) are process_books.c's; the "tree" books
+ * books (one entry a thread) are process_threads.c's; the "tree" books
  * (one entry a process) process_books_tree.c's. */
 int pbooks_scan_threads(struct proctree *t, struct proc_raw *out);
 int pbooks_scan_procs(struct proctree *t, struct proc_raw *out);
 void pbooks_free(struct proctree *t);
+
+/* process_books.c: the exit records' sets, for a read of the threads */
+/* pid a process of the tree: alive now (died 0), or dead at wall time */
+void pbooks_known_set(struct proctree *t, pid_t pid, double died);
+/* was task tid, started at start, counted whole from its exit record? */
+int pbooks_tomb_has(const struct proctree *t, pid_t tid,
+		    unsigned long long start);
+/* the records waiting for their process or parent, placed if they can */
+void pbooks_pending_resolve(struct proctree *t);
+/* the sets' old members dropped, once a read */
+void pbooks_sets_expire(struct proctree *t);
 
 /* process_books.c: the entries both kinds of books keep */
 uint64_t pbooks_ticks_us(const struct proctree *t, unsigned long long ticks);

@@ -32,8 +32,9 @@ int pbooks_parse_stat(const char *text, struct pstat *p)
 	if (end == text || errno || pid <= 0 || pid > INT_MAX)
 		return -1;
 	/* fields after ')': [0] state (field 3), [1] ppid, ... [11] utime
-	 * (field 14), [12] stime, [13] cutime, [14] cstime, [19] starttime
-	 * (field 22), [21] rss in pages (field 24) */
+	 * (field 14), [12] stime, [13] cutime, [14] cstime, [17]
+	 * num_threads (field 20), [19] starttime (field 22), [21] rss in
+	 * pages (field 24) */
 	s = close_paren + 1;
 	for (int i = 0; i < 22; i++) {
 		while (*s == ' ')
@@ -74,6 +75,7 @@ int pbooks_parse_stat(const char *text, struct pstat *p)
 		      (f[14] > 0 ? (unsigned long long)f[14] : 0);
 	p->start = f[19] > 0 ? (unsigned long long)f[19] : 0;
 	p->rss_pages = f[21] > 0 ? (double)f[21] : 0;
+	p->threads = f[17] > 0 ? (long)f[17] : 0;
 	return 0;
 }
 

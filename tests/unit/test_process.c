@@ -679,6 +679,89 @@ static void test_whole_io(void)
 	OK(system(cmd) == 0, "whole io: cleanup");
 }
 
+/* 700's stat in the scratch /proc at dir, with threads of them. */
+static void put_process(const char *dir, int threads)
+{
+	char line[160];
+
+	snprintf(line, sizeof(line), "700 (w) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
+		 "0 0 20 0 %d 0 5000 1000000 100\n", threads);
+	fixture_put(dir, "proc/700/stat", line);
+}
+
+/* A process's task directory is listed only when its threads may have
+ * changed (process_books.c list_unchanged; a process of 8 threads or
+ * more): its stat's thread count moved since the last read, or an exit
+ * record of one of its threads came (proctree_exit_seen), or records
+ * were lost. A thread put in the scratch /proc without its count is not
+ * seen until the count or a record says so: that is the listing left
+ * out. */
+static void test_task_list(void)
+{
+	char dir[] = "/tmp/perflog-tl.XXXXXX", cmd[256];
+	struct proctree_options o = { .pid = 700, .exits = 1 };
+	struct perr e = { "" };
+	struct proctree *t = NULL;
+	struct proc_raw r;
+	struct taskstats_exit x = { 0 };
+
+	if (pool_root(dir) == 0) {
+		snprintf(cmd, sizeof(cmd), "cd %s/proc/700/task && "
+			 "mkdir 703 704 705 706 707 708 709", dir);
+		if (system(cmd) == 0) {
+			for (int k = 0; k < 10; k++)
+				put_thread(dir, 700 + k, 10, 5000, 1000,
+					   "100000000 5 1\n");
+			put_process(dir, 10);
+			o.root = dir;
+			t = proctree_open(&o, &e);
+		}
+	}
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == 1000000,
+	   "task list: ten threads");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/710", dir);
+	OK(system(cmd) == 0, "task list: an eleventh thread's directory");
+	put_thread(dir, 710, 10, 5100, 1000, "50000000 2 1\n");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == 1000000,
+	   "task list: the count as at the last read, no record: not listed");
+	put_process(dir, 11);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == 1050000,
+	   "task list: the count moved (11): listed, the new thread counted");
+	/* 701 ends and 711 begins between two reads: the count stays 11,
+	 * the record says a thread of 700 went */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/700/task/701 && "
+		 "mkdir -p %s/proc/700/task/711", dir, dir);
+	OK(system(cmd) == 0, "task list: 701 gone, 711 come");
+	put_thread(dir, 711, 10, 5200, 1000, "70000000 2 1\n");
+	x.tid = 701;
+	x.tgid = 700;
+	x.ppid = 1;
+	x.cpu_us = 100000;
+	x.btime = 1000 + 50;
+	if (t) {
+		proctree_exit_seen(t, &x);
+		proctree_exit(t, &x);
+	}
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == 1120000,
+	   "task list: a record of one of its threads: listed, 711 counted "
+	   "and 701's work kept");
+	/* a record of an old kernel (no tgid): every list taken */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/712", dir);
+	OK(system(cmd) == 0, "task list: 712 come, the count as it was");
+	put_thread(dir, 712, 10, 5300, 1000, "10000000 1 1\n");
+	x.tid = 99;
+	x.tgid = 0;
+	x.ppid = 1;
+	if (t)
+		proctree_exit_seen(t, &x);
+	OK(t && proctree_read(t, &r, &e) == 0 && r.cpu_us == 1130000,
+	   "task list: a record without its process: listed, 712 counted");
+	printf("# cpu %llu us\n", (unsigned long long)r.cpu_us);
+	proctree_close(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "task list: cleanup");
+}
+
 int main(void)
 {
 	test_procfds();
@@ -687,6 +770,7 @@ int main(void)
 	test_pid_reuse();
 	test_idle_threads();
 	test_whole_io();
+	test_task_list();
 	test_rates();
 	test_carry();
 	test_live();
