@@ -86,6 +86,8 @@ struct proctree {
 	char method[64];
 	pid_t *mem;		/* members of the current read */
 	size_t nmem, capmem;
+	size_t tree_threads;	/* the members' threads at the last read */
+	size_t host_procs;	/* the host's processes, last counted */
 	/* the books */
 	struct pb_entry *ent, *scan;
 	size_t nent, capent, nscan, capscan;

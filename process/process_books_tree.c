@@ -34,6 +34,7 @@ static int read_proc(struct proctree *t, pid_t pid, struct pb_entry *e,
 	}
 	if (out) {
 		out->nprocs++;
+		t->tree_threads += (size_t)ps.threads;
 		if (!(t->shim && pid == t->pid))
 			out->rss_bytes += ps.rss_pages * (double)t->pagesize;
 	}

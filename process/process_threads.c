@@ -256,6 +256,7 @@ int pbooks_scan_threads(struct proctree *t, struct proc_raw *out)
 		if (pbooks_read_stat(t, pid, 0, &ps) < 0)
 			continue;	/* gone since the listing */
 		out->nprocs++;
+		t->tree_threads += (size_t)ps.threads;
 		if (!(t->shim && pid == t->pid))
 			out->rss_bytes += ps.rss_pages * (double)t->pagesize;
 		pbooks_known_set(t, pid, 0);

@@ -112,6 +112,61 @@ static void test_fixture(void)
 	   "fixture: missing root refused");
 }
 
+/* A tree's members by the children walk (a children file a thread) or
+ * by the ppid scan (a stat a process of the host), whichever reads less
+ * (process.c walk_dearer): a process of 70 threads on a host of 4
+ * processes is walked once (the books do not know its threads yet),
+ * then scanned. The scratch /proc says two things: thread 700's children
+ * file names 800 and 900, while 900's stat names 1 its parent, so the
+ * walk finds 900 and the scan does not. */
+static void test_walk_or_scan(void)
+{
+	char dir[] = "/tmp/perflog-walk.XXXXXX", rel[96], line[160];
+	struct perr e = { "" };
+	struct proctree *t = NULL;
+	struct proc_raw r;
+	char cmd[192];
+	int made = mkdtemp(dir) != NULL;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && mkdir -p proc/1 proc/800/task/800 "
+		 "proc/900/task/900 && for i in $(seq 700 769); do "
+		 "mkdir -p proc/700/task/$i; done", dir);
+	made = made && system(cmd) == 0;
+	for (int tid = 700; made && tid < 770; tid++) {
+		snprintf(rel, sizeof(rel), "proc/700/task/%d/children", tid);
+		fixture_put(dir, rel, tid == 700 ? "800 900 " : "");
+	}
+	if (made) {
+		fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
+		fixture_put(dir, "proc/1/stat", "1 (init) S 0 1 1 0 -1 0 0 0 0 0 1 0 "
+			    "0 0 20 0 1 0 1 1000000 100\n");
+		fixture_put(dir, "proc/700/stat", "700 (pool) S 1 700 700 0 -1 0 0 0 0 0 30 0 "
+			    "0 0 20 0 70 0 5000 1000000 100\n");
+		for (int pid = 800; pid <= 900; pid += 100) {
+			snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+			snprintf(line, sizeof(line), "%d (c) S %d %d %d 0 -1 0 0 0 0 0 5 0 "
+				 "0 0 20 0 1 0 6000 1000000 100\n", pid,
+				 pid == 800 ? 700 : 1, pid, pid);
+			fixture_put(dir, rel, line);
+			snprintf(rel, sizeof(rel), "proc/%d/task/%d/children", pid, pid);
+			fixture_put(dir, rel, "");
+		}
+		/* the taskstats books: a member the listing leaves out is
+		 * not read (the tree books read it again while it lives) */
+		struct proctree_options o = { .root = dir, .pid = 700, .exits = 1 };
+
+		t = proctree_open(&o, &e);
+	}
+	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 3,
+	   "walk or scan: the first read walks the children files (700, 800, 900)");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.nprocs == 2,
+	   "walk or scan: 70 threads on a host of 4 processes: the ppid scan "
+	   "(700, 800)");
+	proctree_close(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "walk or scan: cleanup");
+}
+
 /* Rootless trees (perflog mark --watch name=COMM): every process of the
  * name and its descendants; empty is not gone. */
 static void test_rootless(void)
@@ -767,6 +822,7 @@ int main(void)
 	test_procfds();
 	test_fixture();
 	test_rootless();
+	test_walk_or_scan();
 	test_pid_reuse();
 	test_idle_threads();
 	test_whole_io();
