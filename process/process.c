@@ -137,15 +137,16 @@ static struct pstat *find_pstat(struct pstat *v, size_t n, pid_t pid)
 	return bsearch(&key, v, n, sizeof(*v), cmp_pstat);
 }
 
-/* The old way, for kernels without children files (and fixtures): read
- * every /proc/PID/stat and keep those whose ppid chain reaches the root.
+/* The ppid scan, for a name= tree, a tree of many threads (walk_dearer)
+ * and kernels without children files (and fixtures): read every
+ * /proc/PID/stat and keep those whose ppid chain reaches the root.
  * mark: 0 unknown, 1 in the tree, 2 not, 3 visiting (a ppid cycle, only
  * possible in a garbage fixture, ends as "not"). */
 static int scan_ppids(struct proctree *t)
 {
 	char dirpath[PATH_MAX + 8];
-	struct pstat *v = NULL;
-	size_t n = 0, cap = 0;
+	struct pstat *v;
+	size_t n = 0;
 	struct dirent *de;
 	DIR *d;
 
@@ -159,22 +160,16 @@ static int scan_ppids(struct proctree *t)
 
 		if (*end || pid <= 0 || !isdigit((unsigned char)de->d_name[0]))
 			continue;
-		if (n == cap) {
-			struct pstat *nv = realloc(v, (cap ? 2 * cap : 256) *
-							 sizeof(*v));
-
-			if (!nv) {
-				closedir(d);
-				free(v);
-				return -1;
-			}
-			v = nv;
-			cap = cap ? 2 * cap : 256;
+		if (util_grow(&t->hostv, &t->caphost, n + 1,
+			      sizeof(*t->hostv)) < 0) {
+			closedir(d);
+			return -1;
 		}
-		if (pbooks_read_stat(t, (pid_t)pid, 0, &v[n]) == 0)
-			v[n++].mark = 0;
+		if (pbooks_read_stat(t, (pid_t)pid, 0, &t->hostv[n]) == 0)
+			t->hostv[n++].mark = 0;
 	}
 	closedir(d);
+	v = t->hostv;
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_pstat);
 	t->nmem = 0;
@@ -204,12 +199,9 @@ static int scan_ppids(struct proctree *t)
 		if ((t->pid && v[i].pid == t->pid) ||
 		    (t->comm[0] && !strcmp(v[i].comm, t->comm)))
 			v[i].mark = 1;
-		if (v[i].mark == 1 && push_member(t, v[i].pid) < 0) {
-			free(v);
+		if (v[i].mark == 1 && push_member(t, v[i].pid) < 0)
 			return -1;
-		}
 	}
-	free(v);
 	return 0;
 }
 
@@ -469,5 +461,6 @@ void proctree_close(struct proctree *t)
 		return;
 	pbooks_free(t);
 	free(t->mem);
+	free(t->hostv);
 	free(t);
 }

@@ -88,6 +88,9 @@ struct proctree {
 	size_t nmem, capmem;
 	size_t tree_threads;	/* the members' threads at the last read */
 	size_t host_procs;	/* the host's processes, last counted */
+	struct pstat *hostv;	/* the ppid scan's stats, kept: a scan a
+				 * sample allocates nothing */
+	size_t caphost;
 	/* the books */
 	struct pb_entry *ent, *scan;
 	size_t nent, capent, nscan, capscan;
