@@ -2,7 +2,7 @@
  * process.c - the Process object: who is in the tree and what each member
  * has done (process.h says what is counted and why). The per-task books
  * (open entries, exit records, tasks recognised after their death) are in
- * process_books.c.
+ * process_books.c, their reads of threads in process_threads.c.
  *
  * One read: membership (cgroup.procs, or the children walk from the root,
  * or the ppid scan of all of /proc), then per member its stat (ppid, rss,

@@ -117,7 +117,7 @@ int proctree_exit(struct proctree *t, const struct taskstats_exit *x);
 
 /* Tell the tree of an exit record before any tree takes it (every tree
  * is told; one takes it): a process whose thread exited has its task
- * list taken again at the next read (process_books.c). */
+ * list taken again at the next read (process_threads.c). */
 void proctree_exit_seen(struct proctree *t, const struct taskstats_exit *x);
 
 /* The kernel dropped exit records: the next read is flagged io_lost. */

@@ -1,6 +1,6 @@
 /*
  * procread.c - the Process object's reads of one member's /proc files
- * (stat, io, schedstat, status), for process.c and process_books.c alike
+ * (stat, io, schedstat, status), for process.c and the books alike
  * (process_books.h).
  *
  * /proc/PID/stat is parsed from the LAST ')' since comm may contain spaces
