@@ -1,0 +1,249 @@
+/*
+ * report_stages_judge.c - the verdict of the stages (report_stages.h; the
+ * rules in report/README.md, "The stages of the data path", rule 6): the
+ * busiest stage's own resource, its split judged as a client's
+ * (report_waits_judge), with the stages that waited on it as evidence: a
+ * wait on a pipe or a socket is the stage's it leads to. The stages come
+ * ordered and shared out from report_stages_path.c. Pure.
+ */
+#include "report_stages.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/util.h"
+
+int report_stages_busiest(const struct report_stages *ss)
+{
+	int b = -1;
+
+	for (size_t i = 0; i < ss->n; i++)
+		if (!isnan(ss->st[i].busy) &&
+		    (b < 0 || ss->st[i].busy > ss->st[b].busy))
+			b = (int)i;
+	return b;
+}
+
+int report_stages_decide(const struct report_stages *ss)
+{
+	int trees = 0, b = report_stages_busiest(ss);
+
+	for (size_t t = 0; t < ss->ntrees; t++) {
+		int has = 0;
+		for (size_t i = 0; i < ss->n; i++)
+			has |= ss->st[i].tree == (int)t;
+		trees += has;
+	}
+	if (!(ss->n >= 2 && (ss->linked || trees >= 2) && b >= 0 &&
+	      ss->st[b].busy >= REPORT_STAGE_BUSY))
+		return 0;
+	/* a stage that sleeps most of its time paces the others (rsync
+	 * --bwlimit's sender): unless one is busy most of its time, the
+	 * tree's verdict (nothing: it paces itself) stays */
+	for (size_t i = 0; i < ss->n; i++)
+		if (ss->st[i].pct[WS_SLEEP] >= 50 && ss->st[b].busy < 50)
+			return 0;
+	return 1;
+}
+
+/* in with "the client's " and "the client " said of the stage who. */
+static void speak_of(const char *in, const char *who, char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	while (*in && len + 1 < n) {
+		if (!strncmp(in, "the client's ", 13)) {
+			len += (size_t)snprintf(out + len, n - len, "%s's ", who);
+			in += 13;
+		} else if (!strncmp(in, "the client ", 11)) {
+			len += (size_t)snprintf(out + len, n - len, "%s ", who);
+			in += 11;
+		} else {
+			out[len++] = *in++;
+			out[len] = '\0';
+		}
+	}
+	if (len >= n)
+		out[n - 1] = '\0';
+}
+
+/* "NAME" or, with servers, "NAME (HOST)" */
+static void stage_ref(const struct report_stages *ss,
+		      const struct report_stage *s, char *buf, size_t n)
+{
+	if (ss->nsides > 1)
+		snprintf(buf, n, "%s (%s)", s->name, ss->hosts[s->side]);
+	else
+		snprintf(buf, n, "%s", s->name);
+}
+
+/* Stage s's split as a client's wait states: its tree's cgroup
+ * (throttling, stalls, quota) with the stage's own shares. */
+static void stage_waits(const struct report_stages *ss,
+			const struct report_stage *s, struct report_waits *w)
+{
+	*w = ss->trees[s->tree].w;
+	w->have = w->from_totals = 1;
+	w->unused[0] = '\0';
+	w->nwork = w->nall = s->nthreads ? s->nthreads : 1;
+	memcpy(w->work, s->pct, sizeof(w->work));
+	memcpy(w->all, s->pct, sizeof(w->all));
+	w->cpus = s->alive > 0 ?
+		s->sec[WS_CPU] / (s->alive / (double)w->nwork) : NAN;
+	util_strlcpy(w->top, s->comm, sizeof(w->top));
+}
+
+/* The state the busiest stage is judged on: its dominant one, else (no
+ * state dominates: a server stage running 34%, waiting on the disk 41%)
+ * the largest of its own resources, as its table row's "waits on" */
+static int own_resource(const struct report_waits *w,
+			const struct report_stage *s)
+{
+	static const int own[4] = { WS_CPU, WS_CPU_WAIT, WS_DISK, WS_NET };
+	int d = report_waits_dominant(w), k = -1;
+
+	if (d >= 0)
+		return d;
+	for (int i = 0; i < 4; i++)
+		if (!isnan(s->pct[own[i]]) && s->pct[own[i]] > 0 &&
+		    (k < 0 || s->pct[own[i]] > s->pct[k]))
+			k = own[i];
+	return k;
+}
+
+int report_stages_held(const struct report_stages *ss, int b)
+{
+	int h = -1;
+
+	for (size_t i = 0; b >= 0 && i < ss->n; i++) {
+		const struct report_stage *u = &ss->st[i];
+		double own = u->busy - (isnan(u->pct[WS_NET]) ? 0 :
+					 u->pct[WS_NET]);
+		if (u->side == ss->st[b].side || !(own >= REPORT_STAGE_HELD))
+			continue;
+		if (h < 0 || u->busy > ss->st[h].busy)
+			h = (int)i;
+	}
+	return h;
+}
+
+int report_stages_subject(const struct report_stages *ss)
+{
+	int b = report_stages_busiest(ss), d = -1, k;
+	double disk = 0, top;
+	struct report_waits w;
+
+	if (b < 0)
+		return b;
+	stage_waits(ss, &ss->st[b], &w);
+	if ((k = own_resource(&w, &ss->st[b])) < 0 || k == WS_DISK)
+		return b;
+	/* the busiest stage held by its own resource at least half its
+	 * time decides alone; else (no state dominates it, or its largest
+	 * holds it under half its time: it waits on the others the rest)
+	 * its host's disk, one device however many stages wait on it,
+	 * against that share (a CPU each stage has its own of) */
+	top = ss->st[b].pct[k] + (k == WS_CPU ? ss->st[b].pct[WS_CPU_WAIT] : 0);
+	if (report_waits_dominant(&w) >= 0 && top >= REPORT_STAGE_HELD)
+		return b;
+	for (size_t i = 0; i < ss->n; i++) {
+		const struct report_stage *u = &ss->st[i];
+		if (u->side != ss->st[b].side || !(u->busy >= REPORT_STAGE_BUSY) ||
+		    isnan(u->pct[WS_DISK]))
+			continue;
+		disk += u->pct[WS_DISK];
+		if (d < 0 || u->pct[WS_DISK] > ss->st[d].pct[WS_DISK])
+			d = (int)i;
+	}
+	return d >= 0 && disk > top && d != b ? d : b;
+}
+
+int report_stages_judge(const struct report_stages *ss,
+			const struct report_figures *f, int on_host,
+			struct report_verdict *v)
+{
+	return report_stages_judge_at(ss, report_stages_subject(ss), f,
+				      on_host, v);
+}
+
+int report_stages_judge_at(const struct report_stages *ss, int b,
+			   const struct report_figures *f, int on_host,
+			   struct report_verdict *v)
+{
+	const struct report_stage *s;
+	struct report_waits w;
+	struct report_verdict one;
+	char who[128], ref[96], line[sizeof(v->line)];
+	int said = 0;
+
+	if (b < 0 || (size_t)b >= ss->n)
+		return 0;
+	s = &ss->st[b];
+	/* judged as a client's would be */
+	stage_waits(ss, s, &w);
+	if (!report_waits_judge_as(f, &w, REPORT_NONE, own_resource(&w, s),
+				   &one))
+		return 0;
+	stage_ref(ss, s, ref, sizeof(ref));
+	snprintf(who, sizeof(who), "the stage %s", ref);
+	speak_of(one.line, who, line, sizeof(line));
+	if (!strstr(line, who)) {
+		/* a line that names no one ("CPU contention: runnable ..."):
+		 * the stage after its label */
+		const char *colon = strstr(line + 12, ": ");
+		char tmp[sizeof(line)];
+		if (colon) {
+			int runnable = !strncmp(colon + 2, "runnable", 8);
+			snprintf(tmp, sizeof(tmp), "%.*s: %s%s %s",
+				 (int)(colon - line), line, who,
+				 runnable ? " was" : ":", colon + 2);
+			util_strlcpy(line, tmp, sizeof(line));
+		}
+	}
+	memset(v, 0, sizeof(*v));
+	v->kind = one.kind;
+	if (on_host) {
+		const char *p = line + 12, *colon = strstr(p, ": ");
+		snprintf(v->line, sizeof(v->line), "Bottleneck: %.*s on %s%s",
+			 colon ? (int)(colon - p) : (int)strlen(p), p,
+			 ss->hosts[s->side], colon ? colon : "");
+	} else {
+		util_strlcpy(v->line, line, sizeof(v->line));
+	}
+	speak_of(one.hint, who, v->hint, sizeof(v->hint));
+	/* another stage of its host as held by the same disk (the demo's
+	 * 50m10m: the client reading 42%, the server writing 43%, one
+	 * vda): naming only the busier would be a coin's toss */
+	for (size_t i = 0; own_resource(&w, s) == WS_DISK && i < ss->n; i++) {
+		const struct report_stage *u = &ss->st[i];
+		if ((int)i == b || u->side != s->side ||
+		    !(u->pct[WS_DISK] >= s->pct[WS_DISK] - REPORT_STAGE_SHARED) ||
+		    !(u->busy >= REPORT_STAGE_BUSY))
+			continue;
+		stage_ref(ss, u, ref, sizeof(ref));
+		report_line_add(v, "; the stage %s waited on the same disk %.0f%% of its time",
+				ref, u->pct[WS_DISK]);
+		break;
+	}
+	/* the waits on it: evidence, never the verdict */
+	for (size_t i = 0; i < ss->n && said < 3; i++) {
+		const struct report_stage *u = &ss->st[i];
+		if ((int)i == b || u->waits_stage != b)
+			continue;
+		stage_ref(ss, u, ref, sizeof(ref));
+		report_line_add(v, "; %s waited on it %.0f%% of its time", ref,
+				u->pct[WS_OTHER]);
+		said++;
+	}
+	if (b != 0 && ss->st[0].waits_stage != b && !said &&
+	    ss->st[0].pct[WS_OTHER] + ss->st[0].pct[WS_NET] >= 50) {
+		stage_ref(ss, &ss->st[0], ref, sizeof(ref));
+		report_line_add(v, "; %s waited on %s %.0f%% of its time", ref,
+				ss->st[0].waits_on, ss->st[0].pct[WS_OTHER] >
+				ss->st[0].pct[WS_NET] ? ss->st[0].pct[WS_OTHER] :
+				ss->st[0].pct[WS_NET]);
+	}
+	return 1;
+}
