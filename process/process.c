@@ -230,12 +230,14 @@ static size_t count_procs(const struct proctree *t)
  * host of 200 processes. Both find the same members (the real parent's
  * children); the walk stays for trees of fewer than WALK_MIN threads. */
 #define WALK_MIN 64
-static int walk_dearer(struct proctree *t)
+static int walk_dearer(const struct proctree *t)
 {
+	size_t host;
+
 	if (t->tree_threads < WALK_MIN)
 		return 0;
-	t->host_procs = count_procs(t);
-	return t->host_procs && t->tree_threads > 2 * t->host_procs;
+	host = count_procs(t);
+	return host && t->tree_threads > 2 * host;
 }
 
 /* Fill t->mem with the tree's processes now. */

@@ -87,7 +87,6 @@ struct proctree {
 	pid_t *mem;		/* members of the current read */
 	size_t nmem, capmem;
 	size_t tree_threads;	/* the members' threads at the last read */
-	size_t host_procs;	/* the host's processes, last counted */
 	struct pstat *hostv;	/* the ppid scan's stats, kept: a scan a
 				 * sample allocates nothing */
 	size_t caphost;
