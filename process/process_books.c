@@ -24,7 +24,9 @@
  * dead, with the time of death from their own record, so a pid reused by
  * a stranger after the member died is not taken for it). A record that
  * cannot be placed yet waits in t->pend: a short-lived child's record
- * comes before its short-lived parent's, the parent placing both.
+ * comes before its short-lived parent's, the parent placing both. A
+ * waiting record, once placed, also closes an open entry of its task
+ * (pbooks_pending_resolve).
  */
 #define _GNU_SOURCE
 #include "process_books.h"
@@ -293,6 +295,26 @@ static int same_task(const struct proctree *t, const struct pb_entry *e,
 	return began - x->btime < 2.5 && x->btime - began < 2.5;
 }
 
+/* Record x closes its task's open entry, if the books have one: 1. Its
+ * final figures replace the entry's (the kernel rounds the record's
+ * bytes down to KiB: never below what was already read). */
+static int close_entry(struct proctree *t, const struct taskstats_exit *x)
+{
+	struct pb_entry *e = pbooks_find(t->ent, t->nent, x->tid);
+
+	if (!e || !same_task(t, e, x))
+		return 0;
+	t->ex_cpu += MAX(e->cpu_us, x->cpu_us);
+	t->ex_rd += MAX(e->rchar, x->rchar);
+	t->ex_wr += MAX(e->wchar, x->wchar);
+	if (e->id == e->tgid)
+		pbooks_known_set(t, e->tgid, x->btime + x->etime);
+	tomb_add(t, x);
+	memmove(e, e + 1, (size_t)(t->ent + t->nent - e - 1) * sizeof(*e));
+	t->nent--;
+	return 1;
+}
+
 static void pending_add(struct proctree *t, const struct taskstats_exit *x)
 {
 	if (t->npend >= PEND_MAX ||
@@ -302,7 +324,13 @@ static void pending_add(struct proctree *t, const struct taskstats_exit *x)
 	t->pend[t->npend++].gen = t->gen;
 }
 
-/* Place waiting records until nothing more can be; forget old ones. */
+/* Place waiting records until nothing more can be; forget old ones. A
+ * record placed now may be of a task this read listed and opened: it
+ * sends its record before it leaves /proc, so a child of a parent born
+ * since the last read can be read alive, late in its exit, after its
+ * record came and waited (the parent unknown then). The record closes
+ * that entry: counted whole besides, the task's work counted twice (a
+ * short-lived child's 1 MB, once in ten loaded runs of t3110). */
 void pbooks_pending_resolve(struct proctree *t)
 {
 	int changed = 1;
@@ -313,7 +341,8 @@ void pbooks_pending_resolve(struct proctree *t)
 		n = 0;
 		for (size_t i = 0; i < t->npend; i++) {
 			if (is_member(t, &t->pend[i].x)) {
-				count_record(t, &t->pend[i].x);
+				if (!close_entry(t, &t->pend[i].x))
+					count_record(t, &t->pend[i].x);
 				changed = 1;
 			} else {
 				t->pend[n++] = t->pend[i];
@@ -330,26 +359,12 @@ void pbooks_pending_resolve(struct proctree *t)
 
 int proctree_exit(struct proctree *t, const struct taskstats_exit *x)
 {
-	struct pb_entry *e;
 	double root_born;
 
 	if (!t->exits || x->tid <= 0)
 		return 0;
-	e = pbooks_find(t->ent, t->nent, x->tid);
-	if (e && same_task(t, e, x)) {
-		/* the kernel rounds the record's bytes down to KiB: never
-		 * below what was already read */
-		t->ex_cpu += MAX(e->cpu_us, x->cpu_us);
-		t->ex_rd += MAX(e->rchar, x->rchar);
-		t->ex_wr += MAX(e->wchar, x->wchar);
-		if (e->id == e->tgid)
-			pbooks_known_set(t, e->tgid, x->btime + x->etime);
-		tomb_add(t, x);
-		memmove(e, e + 1,
-			(size_t)(t->ent + t->nent - e - 1) * sizeof(*e));
-		t->nent--;
+	if (close_entry(t, x))
 		return 1;
-	}
 	/* every member was born after the root */
 	root_born = t->boot_wall + (double)t->start / (double)t->hz;
 	if (x->btime && t->boot_wall && x->btime + 2 < root_born)
