@@ -387,7 +387,8 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e)
 	rc = t->exits ? pbooks_scan_threads(t, out) : pbooks_scan_procs(t, out);
 	if (rc < 0)
 		return perr_set(e, "out of memory");
-	if (t->has_cg && cgroup_cpu_usage(&t->cg, &cg_cpu) > 0) {
+	t->cpu_elsewhere = t->has_cg && cgroup_cpu_usage(&t->cg, &cg_cpu) > 0;
+	if (t->cpu_elsewhere) {
 		/* the group's own clock, monotonic whatever the books */
 		out->cpu_us = cg_cpu;
 	}

@@ -80,6 +80,8 @@ struct proctree {
 	char comm[16];		/* name= trees: the name, else "" */
 	unsigned long long start;	/* the root's, ticks since boot */
 	int shim, exits, walk, has_cg;
+	int cpu_elsewhere;	/* the last read's CPU time was its cgroup's,
+				 * not the books' */
 	struct cgroup_set cg;
 	long pagesize, hz;
 	double boot_wall;	/* wall clock at boot, for start times */

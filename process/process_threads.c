@@ -71,64 +71,51 @@ static void read_io(struct proctree *t, struct pb_entry *e)
  * thread's, the dead threads' and the reaped children's: each only
  * grows) the same as at the last read, read before its threads' then:
  * no thread's io moved since, and each thread read or proved then is
- * still exact. Stored on the leader's entry l (NULL: the leader is gone,
- * nothing proved). */
-static int whole_io_same(struct proctree *t, pid_t pid, struct pb_entry *l)
+ * still exact. The last read's whole is on the leader's entry of then
+ * (old, NULL: none); this read's goes into *io, *have saying whether it
+ * could be read. Read before this read's threads, so the next read's
+ * proof holds too. */
+static int whole_io_same(struct proctree *t, pid_t pid,
+			 const struct pb_entry *old, struct pidstat_io *io,
+			 int *have)
 {
-	struct pidstat_io io;
-	int same;
-
-	if (!l || pbooks_read_io(t, pid, 0, &io) < 0) {
-		if (l)
-			l->grp_gen = 0;
-		return 0;
-	}
-	same = l->grp_gen && l->grp_gen + 1 == t->gen &&
-	       !memcmp(&io, &l->grp, sizeof(io));
-	l->grp = io;
-	l->grp_gen = t->gen;
-	return same;
+	*have = pbooks_read_io(t, pid, 0, io) == 0;
+	return *have && old && old->grp_gen && old->grp_gen + 1 == t->gen &&
+	       !memcmp(io, &old->grp, sizeof(*io));
 }
 
 /* The io of pid's threads that ran or are new (t->scan[first..]), after
- * the loop over them: with two or more, the process's whole io first (a
- * pool of 2,000 threads that wake and do no I/O: one read for the 2,000
- * it saves). */
-static void read_ios(struct proctree *t, pid_t pid, size_t first)
+ * the loop over them, unless the process's whole io stood still (same):
+ * their io as read last (a pool of 2,000 threads that wake and do no
+ * I/O: one read for the 2,000 it saves). */
+static void read_ios(struct proctree *t, size_t first, int same)
 {
-	struct pb_entry *lead = NULL;
-	size_t want = 0;
-
 	for (size_t i = first; i < t->nscan; i++) {
-		want += t->scan[i].io_wait != 0;
-		if (t->scan[i].id == pid)
-			lead = &t->scan[i];
-	}
-	if (want >= 2 && whole_io_same(t, pid, lead)) {
-		for (size_t i = first; i < t->nscan; i++) {
-			struct pb_entry *e = &t->scan[i];
+		struct pb_entry *e = &t->scan[i];
 
-			if (e->io_wait && e->io_now) {
-				e->run_ns = e->next_run;
-				e->pcount = e->next_pcount;
-				e->io_wait = 0;
-			}
+		if (!e->io_wait)
+			continue;
+		if (same && e->io_now) {
+			e->run_ns = e->next_run;
+			e->pcount = e->next_pcount;
+			e->io_wait = 0;
+		} else {
+			read_io(t, e);
 		}
 	}
-	for (size_t i = first; i < t->nscan; i++)
-		if (t->scan[i].io_wait)
-			read_io(t, &t->scan[i]);
 }
 
-/* Thread tid of process pid (old: its entry, or NULL) into t->scan. 0,
- * or -1 out of memory. */
+/* Thread tid of process pid (old: its entry, or NULL) into t->scan;
+ * still: its process stood still for the books (scan_threads_of), a
+ * known thread's figures stand unread. 0, or -1 out of memory. */
 static int scan_thread(struct proctree *t, pid_t pid, pid_t ppid, pid_t tid,
-		       const struct pb_entry *old)
+			const struct pb_entry *old, int still)
 {
 	struct pstat ts;
 	struct pb_entry e;
 	uint64_t ss[3];
-	enum look look = look_at(t, old, pid, tid, ss);
+	enum look look = still && old && old->tgid == pid ?
+			 LOOK_IDLE : look_at(t, old, pid, tid, ss);
 
 	if (look != LOOK_WHOLE) {
 		e = *old;
@@ -202,21 +189,31 @@ static int list_unchanged(const struct proctree *t, pid_t pid, long threads)
 
 /* Read the threads of process pid (threads of them, its stat's count)
  * into t->scan: those of its task directory, or of the last read when
- * its list is unchanged. */
+ * its list is unchanged. With two threads or more, its whole io first:
+ * when it stood still and the tree's CPU time is its cgroup's, not the
+ * books' (perflog run's command, a unit), the known threads are not read
+ * at all (a schedstat each: half the collector's CPU with a pool of
+ * 2,000 threads that wake and do no I/O); their figures stand, exact for
+ * io, and their CPU time is not what the tree logs. */
 static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid,
 			   long threads)
 {
 	char path[PATH_MAX + 32];
+	const struct pb_entry *lead = pbooks_find(t->ent, t->nent, pid);
+	struct pidstat_io whole;
 	struct dirent *de;
 	size_t first = t->nscan;
 	DIR *d;
-	int rc = 0;
+	int rc = 0, have = 0, same = 0, still;
 
+	if (threads >= 2)
+		same = whole_io_same(t, pid, lead, &whole, &have);
+	still = same && t->cpu_elsewhere && !t->lost;
 	if (list_unchanged(t, pid, threads)) {
 		for (size_t i = 0; rc == 0 && i < t->nent; i++)
 			if (t->ent[i].tgid == pid && t->ent[i].seen + 1 == t->gen)
 				rc = scan_thread(t, pid, ppid, t->ent[i].id,
-						 &t->ent[i]);
+						 &t->ent[i], still);
 	} else {
 		snprintf(path, sizeof(path), "%s/proc/%d/task", t->root,
 			 (int)pid);
@@ -228,19 +225,22 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid,
 			if (tid > 0)
 				rc = scan_thread(t, pid, ppid, (pid_t)tid,
 						 pbooks_find(t->ent, t->nent,
-							     (pid_t)tid));
+							     (pid_t)tid), still);
 		}
 		closedir(d);
 	}
 	if (rc == 0) {
-		/* the leader's entry keeps the count its list is of */
+		/* the leader's entry keeps the count its list is of and
+		 * its process's whole io */
 		for (size_t i = first; i < t->nscan; i++)
 			if (t->scan[i].id == pid) {
 				t->scan[i].listed = threads;
 				t->scan[i].listed_gen = t->gen;
 				t->scan[i].thread_exit = 0;
+				t->scan[i].grp = whole;
+				t->scan[i].grp_gen = have ? t->gen : 0;
 			}
-		read_ios(t, pid, first);
+		read_ios(t, first, same);
 	}
 	return rc;
 }

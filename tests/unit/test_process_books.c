@@ -2,7 +2,8 @@
  * test_process_books.c - the Process object's books against a scratch
  * /proc (process/process_books.c, process_threads.c, procfds.c): the
  * members' files kept open, the thread reads (a schedstat a thread, io
- * only when it may have moved), the task lists, and an exit record that
+ * only when it may have moved, none while its process stood still and
+ * its CPU time is its cgroup's), the task lists, and an exit record that
  * waited for its parent to be known.
  */
 #define _GNU_SOURCE
@@ -13,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../process/cgroup.h"
 #include "../../process/process.h"
 #include "../../process/process_books.h"
 #include "fixtures.h"
@@ -161,10 +163,10 @@ static void test_idle_threads(void)
 }
 
 /* A process's threads that ran have their io read only when its whole
- * io (/proc/PID/io) moved since the last read (process_books.c
- * read_ios): two or more of them, and the whole read at the last read
- * too. The thread files below move while the whole does not, so a read
- * of them shows. */
+ * io (/proc/PID/io) moved since the last read (process_threads.c
+ * whole_io_same, read_ios): the whole of a process of two threads or
+ * more is read at every read, before its threads. The thread files
+ * below move while the whole does not, so a read of them shows. */
 static void test_whole_io(void)
 {
 	char dir[] = "/tmp/perflog-wio.XXXXXX", cmd[256], line[64];
@@ -196,12 +198,11 @@ static void test_whole_io(void)
 		  "io not read" },
 		{ 3300, 3, 2100, 2100 + 2100 + 1000,
 		  "whole io: the whole moved: the two that ran read" },
-		{ 3300, 1, 2200, 2200 + 2100 + 1000,
-		  "whole io: one ran: read, the whole not" },
-		{ 3300, 3, 2300, 2300 + 2300 + 1000,
-		  "whole io: the whole as two reads ago, not read at the last: "
-		  "read" },
-		{ 3300, 3, 2400, 2300 + 2300 + 1000,
+		{ 3300, 1, 2200, 2100 + 2100 + 1000,
+		  "whole io: one ran, the whole as at the last read: not read" },
+		{ 3400, 1, 2300, 2300 + 2100 + 1000,
+		  "whole io: one ran, the whole moved: read" },
+		{ 3400, 3, 2400, 2300 + 2100 + 1000,
 		  "whole io: the same as at the last read: not read" },
 	};
 	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
@@ -222,12 +223,14 @@ static void test_whole_io(void)
 		printf("# read %zu: read %llu bytes\n", i + 2,
 		       (unsigned long long)r.read_bytes);
 	}
-	/* 702 ran and its io cannot be read: its old io is not lent to
-	 * the wait-state sampler as this read's; 700's (not run) is */
+	/* the whole moved, 702 ran and its io cannot be read: its old io
+	 * is not lent to the wait-state sampler as this read's; 700's (not
+	 * run) is */
 	{
 		struct pidstat_io io;
 		char rel[64];
 
+		fixture_put(dir, "proc/700/io", "rchar: 3500\nwchar: 6000\n");
 		snprintf(rel, sizeof(rel), "%s/proc/700/task/702/io", dir);
 		unlink(rel);
 		put_thread(dir, 702, 10, 5000, 0, "200000000 9 9\n");
@@ -242,6 +245,62 @@ static void test_whole_io(void)
 	proctree_close(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	OK(system(cmd) == 0, "whole io: cleanup");
+}
+
+/* With the tree's CPU time its cgroup's (perflog run's command, a unit:
+ * proctree_options.cgroup), a process whose whole io stood still has
+ * none of its known threads read (process_threads.c scan_threads_of):
+ * their files are let go at the scan's end, the CPU time is the
+ * group's; once the whole moves, the threads that ran since their last
+ * read are read; a new thread is read at once. */
+static void test_still(void)
+{
+	char dir[] = "/tmp/perflog-still.XXXXXX", cmd[256];
+	struct cgroup_set g;
+	struct proctree_options o = { .pid = 700, .exits = 1, .cgroup = &g };
+	struct perr e = { "" };
+	struct proctree *t = NULL;
+	struct proc_raw r;
+
+	memset(&g, 0, sizeof(g));
+	if (pool_root(dir) == 0) {
+		snprintf(g.v2, sizeof(g.v2), "%s/cg", dir);
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s", g.v2);
+		if (system(cmd) == 0) {
+			fixture_put(dir, "cg/cgroup.procs", "700\n");
+			fixture_put(dir, "cg/cpu.stat", "usage_usec 500000\n");
+			fixture_put(dir, "proc/700/io", "rchar: 3000\nwchar: 6000\n");
+			for (int k = 0; k < 3; k++)
+				put_thread(dir, 700 + k, 10, 5000, 1000,
+					   "100000000 5 1\n");
+			o.root = dir;
+			t = proctree_open(&o, &e);
+		}
+	}
+	OK(t && proctree_read(t, &r, &e) == 0 && r.read_bytes == 3000 &&
+	   r.cpu_us == 500000,
+	   "still: three new threads read, the CPU time the group's");
+	/* each thread ran and its io file moved; the whole did not */
+	for (int k = 0; k < 3; k++)
+		put_thread(dir, 700 + k, 20, 5000, 2000, "200000000 6 2\n");
+	fixture_put(dir, "cg/cpu.stat", "usage_usec 600000\n");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.read_bytes == 3000 &&
+	   r.cpu_us == 600000,
+	   "still: the whole as at the last read: no thread read");
+	EQ_INT(t ? procfds_open(t->fds) : -1, 2,
+	       "still: the process's stat and io the only files read");
+	fixture_put(dir, "proc/700/io", "rchar: 6000\nwchar: 6000\n");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.read_bytes == 6000,
+	   "still: the whole moved: the threads that ran since read");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/703", dir);
+	OK(system(cmd) == 0, "still: a fourth thread's directory");
+	put_thread(dir, 703, 10, 5100, 500, "10000000 1 1\n");
+	OK(t && proctree_read(t, &r, &e) == 0 && r.read_bytes == 6500,
+	   "still: a new thread read at once, the others not");
+	printf("# read %llu bytes\n", (unsigned long long)r.read_bytes);
+	proctree_close(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "still: cleanup");
 }
 
 /* 700's stat in the scratch /proc at dir, with threads of them. */
@@ -412,6 +471,7 @@ int main(void)
 	test_idle_threads();
 	test_whole_io();
 	test_task_list();
+	test_still();
 	test_pending_entry();
 	return done_testing();
 }
