@@ -46,8 +46,6 @@ struct watch_waits {
 	char proc_root[PATH_MAX];
 	struct cgstat_raw ca, cb, *cprev, *ccur;
 	int have_cprev;
-	struct proctree_task *tasks;
-	size_t tcap;
 	pid_t *pids;
 	size_t pcap;
 };
@@ -144,22 +142,17 @@ static const struct cgroup_set *stat_group(const struct watch_waits *ww)
 	return ww->has_cg ? &ww->cg : ww->has_qcg ? &ww->qcg : NULL;
 }
 
-/* Without a cgroup: the tree's processes now (the shim is left out by
- * proctree_tasks), one pid per thread group. */
+/* Without a cgroup: the tree's processes as this sample's read found
+ * them (the shim left out). */
 static void refresh_pids(struct watch_waits *ww, struct proctree *tree)
 {
 	struct perr e;
-	long n = proctree_tasks(tree, &ww->tasks, &ww->tcap, &e);
-	size_t k = 0;
+	long n = proctree_procs(tree, &ww->pids, &ww->pcap);
 
-	if (n < 0 || util_grow(&ww->pids, &ww->pcap, (size_t)n + 1,
-			       sizeof(*ww->pids)) < 0)
+	if (n < 0)
 		return;
-	for (long i = 0; i < n; i++)
-		if (ww->tasks[i].tgid == ww->tasks[i].tid)
-			ww->pids[k++] = ww->tasks[i].tgid;
-	waitsampler_watch_pids(ww->s, ww->pids, k, &e);
-	quota_group(ww, ww->pids, k);
+	waitsampler_watch_pids(ww->s, ww->pids, (size_t)n, &e);
+	quota_group(ww, ww->pids, (size_t)n);
 }
 
 void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
@@ -373,7 +366,6 @@ void watch_waits_close(struct watch_waits *ww)
 	waits_snap_free(&ww->a);
 	waits_snap_free(&ww->b);
 	waitrates_totals_free(&ww->tot);
-	free(ww->tasks);
 	free(ww->pids);
 	free(ww);
 }

@@ -7,8 +7,8 @@
  *   open      a sampler on a thread of its own, watching the command's
  *             cgroup (v2 cgroup.threads, else v1 tasks: it sees processes
  *             that live and die between two samples) or, without one, the
- *             tree's processes, refreshed from proctree_tasks at every
- *             sample; perflog run's shim is left out (waits_exclude)
+ *             tree's processes, as each sample's read found them
+ *             (proctree_procs); perflog run's shim is left out (waits_exclude)
  *   baseline  the reads every later interval is a delta from
  *   sample    the interval's wait states (waitrates_compute, _fill) and
  *             cgroup counters (rates_cgroup, counters/rates.h) into the tree's values; each

@@ -397,49 +397,15 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e)
 	return 0;
 }
 
-long proctree_tasks(struct proctree *t, struct proctree_task **v,
-		    size_t *cap, struct perr *e)
+long proctree_procs(const struct proctree *t, pid_t **v, size_t *cap)
 {
 	size_t n = 0;
 
-	if (!proctree_alive(t))
-		return perr_set(e, "process %d has exited", (int)t->pid);
-	if (list_members(t) < 0)
-		return perr_set(e, "unable to list process %d's tree: %s",
-				(int)t->pid, strerror(errno));
-	for (size_t i = 0; i < t->nmem; i++) {
-		char path[PATH_MAX + 32];
-		struct dirent *de;
-		DIR *d;
-
-		if (t->shim && t->mem[i] == t->pid)
-			continue;
-		pbooks_path(t, path, sizeof(path), t->mem[i], 0, "task");
-		d = opendir(path);
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			long tid = strtol(de->d_name, NULL, 10);
-
-			if (tid <= 0)
-				continue;
-			if (n == *cap) {
-				size_t nc = *cap ? 2 * *cap : 64;
-				struct proctree_task *nv =
-					realloc(*v, nc * sizeof(**v));
-
-				if (!nv) {
-					closedir(d);
-					return perr_set(e, "out of memory");
-				}
-				*v = nv;
-				*cap = nc;
-			}
-			(*v)[n].tgid = t->mem[i];
-			(*v)[n++].tid = (pid_t)tid;
-		}
-		closedir(d);
-	}
+	if (util_grow(v, cap, t->nmem + 1, sizeof(**v)) < 0)
+		return -1;
+	for (size_t i = 0; i < t->nmem; i++)
+		if (!(t->shim && t->mem[i] == t->pid))
+			(*v)[n++] = t->mem[i];
 	return (long)n;
 }
 

@@ -140,25 +140,16 @@ int proctree_alive(const struct proctree *t);
  * time are not). */
 unsigned long long proctree_start_time(const char *root, pid_t pid);
 
-/* ---- for the wait-state sampler (issue 12): which tasks, cheaply ----
+/* ---- for the wait-state sampler (issue 12): which processes ----
  *
- * proctree_tasks lists the tree's threads right now, as (tgid, tid)
- * pairs: /proc/TGID/task/TID/{stat,schedstat,wchan} are theirs. Cost: one
- * read of cgroup.procs (or the children walk: one small read per thread)
- * plus one readdir of /proc/TGID/task per process, nothing per thread
- * beyond its directory entry; the array is the caller's and grows as
- * needed (*v, *cap kept between calls, free(*v) at the end), so a sampler
- * at 50 Hz allocates nothing once warmed up. The shim root is left out.
- * Returns the number of tasks, or -1 with e set when the root is gone.
- * Not thread-safe (it shares the tree's member buffer with proctree_read):
- * a sampler on a thread of its own (waits/waitsampler.h) is better
- * given the cgroup directory (waits_watch_cgroup: cgroup.threads) or the
- * process list, refreshed from the collector's thread at each sample. */
-struct proctree_task {
-	pid_t tgid, tid;
-};
-long proctree_tasks(struct proctree *t, struct proctree_task **v,
-		    size_t *cap, struct perr *e);
+ * proctree_procs copies the tree's processes as the last proctree_read
+ * found them (the shim root left out) into (*v, *cap), grown as needed
+ * (free(*v) at the end): their number, or -1 out of memory. It reads
+ * nothing: the collector hands the list to the sampler right after the
+ * sample's read (it listed the members and each one's task directory
+ * again, a getdents of every thread of a pool to keep one pid). Not
+ * thread-safe: called on the collector's thread, between reads. */
+long proctree_procs(const struct proctree *t, pid_t **v, size_t *cap);
 
 /* A thread's io as the last proctree_read read it. The "taskstats" books
  * read every live thread's task/TID/io at each read; the wait-state

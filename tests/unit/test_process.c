@@ -433,12 +433,12 @@ static void test_exits(void)
 	{
 		/* the books' read of a thread's io, lent to the wait-state
 		 * sampler (waits_io_from): the worker's own, at its start */
-		struct proctree_task *tv = NULL;
+		pid_t *tv = NULL;
 		size_t tcap = 0;
-		long nt = proctree_tasks(f.t, &tv, &tcap, &e);
+		long nt = proctree_procs(f.t, &tv, &tcap);
 		struct pidstat_io io = { 0 };
 		unsigned long long st = 0;
-		pid_t tid = nt == 1 ? tv[0].tid : 0;
+		pid_t tid = nt == 1 ? tv[0] : 0;	/* one thread */
 
 		st = tid ? proctree_start_time("/", tid) : 0;
 		OK(tid && proctree_thread_io(f.t, tid, st, &io) == 0 &&
