@@ -329,8 +329,9 @@ static void pending_add(struct proctree *t, const struct taskstats_exit *x)
  * sends its record before it leaves /proc, so a child of a parent born
  * since the last read can be read alive, late in its exit, after its
  * record came and waited (the parent unknown then). The record closes
- * that entry: counted whole besides, the task's work counted twice (a
- * short-lived child's 1 MB, once in ten loaded runs of t3110). */
+ * that entry: counted whole besides, the task's work was counted twice
+ * (the one path found to a whole child counted twice, as t3110 once
+ * logged a short-lived child's 1 MB twice; not reproduced live). */
 void pbooks_pending_resolve(struct proctree *t)
 {
 	int changed = 1;

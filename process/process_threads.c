@@ -109,7 +109,7 @@ static void read_ios(struct proctree *t, size_t first, int same)
  * still: its process stood still for the books (scan_threads_of), a
  * known thread's figures stand unread. 0, or -1 out of memory. */
 static int scan_thread(struct proctree *t, pid_t pid, pid_t ppid, pid_t tid,
-			const struct pb_entry *old, int still)
+		       const struct pb_entry *old, int still)
 {
 	struct pstat ts;
 	struct pb_entry e;
