@@ -77,6 +77,7 @@ struct probe {
 	struct waitpeer *peer;	/* NULL: no far ends looked for */
 	double now;
 	struct waitprobe_memo *m;
+	int unfound;		/* a socket whose far end was not found */
 };
 
 /* The kind of a descriptor waited on in direction dir, its far end
@@ -90,10 +91,13 @@ static enum fd_kind target(struct probe *pr, long fd, int dir)
 				      sizeof(link));
 	struct waitpeer_edge e;
 
-	if (!pr->peer || (k != FD_SOCKET && k != FD_PIPE) ||
-	    !waitpeer_resolve(pr->peer, pr->tgid, pr->tid, fd, link, dir,
-			      pr->now, &e))
+	if (!pr->peer || (k != FD_SOCKET && k != FD_PIPE))
 		return k;
+	if (!waitpeer_resolve(pr->peer, pr->tgid, pr->tid, fd, link, dir,
+			      pr->now, &e)) {
+		pr->unfound |= k == FD_SOCKET;
+		return k;
+	}
 	if (pr->m->ntg < WAITPROBE_MAX_TARGETS)
 		pr->m->tg[pr->m->ntg++] = e;
 	return e.kind == PEER_NET ? FD_SOCKET : FD_PIPE;
@@ -304,7 +308,8 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 	enum waitprobe_result res;
 	struct syscall_rule rule;
 	enum wait_class c;
-	struct probe pr = { procfd, tid, tgid ? tgid : tid, peer, now, memo };
+	struct probe pr = { procfd, tid, tgid ? tgid : tid, peer, now, memo,
+			    0 };
 
 	res = read_call(procfd, tid, syscall_fd, &nr, arg);
 	if (res != PROBE_CLASS)
@@ -336,6 +341,13 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 	if (c == WAIT_NCLASS) {
 		memo->ntg = 0;
 		return PROBE_UNDECIDED;
+	}
+	if (pr.unfound && c == WAIT_NET) {
+		/* network only because a far end is unknown yet: not
+		 * memoised, so the next look finds it */
+		memo->valid = 0;
+		*out = c;
+		return PROBE_LATER;
 	}
 	memo->valid = 1;
 	memo->nr = nr;

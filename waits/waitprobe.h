@@ -48,7 +48,11 @@ enum waitprobe_result {
 	PROBE_RUNNING,		/* the thread runs again ("running") */
 	PROBE_REFUSED,		/* syscall unreadable: no rights, no such file */
 	PROBE_UNDECIDED,	/* not a call or descriptor we can tell */
-	PROBE_GONE		/* the thread has exited */
+	PROBE_GONE,		/* the thread has exited */
+	PROBE_LATER		/* *out is a guess: a socket waited on whose
+				 * far end is not found yet (younger than the
+				 * last look at the socket tables); not
+				 * memoised, worth asking again */
 };
 
 /* Classify thread tid's current call. procfd: a directory descriptor of

@@ -31,6 +31,8 @@ struct wthread {
 	int ntg;		/* the edges of the current wait, by id */
 	uint32_t tg[WAITPROBE_MAX_TARGETS];
 	double tg_of;		/* memo.until they were taken from */
+	double unfound_at;	/* since when its wait's far end is not found
+				 * (PROBE_LATER), 0 none */
 };
 
 struct waits {

@@ -214,8 +214,17 @@ static char letter(struct waits *w, struct wthread *th)
 	return pidstat_parse(buf, &ps) == 0 ? ps.state : 0;
 }
 
+/* How long a wait whose far end is not found is asked again rather
+ * than counted: the socket tables are read again once a second at most
+ * (waitpeer.h), so a socket younger than the last look is found at the
+ * next. A thread read in turn (waitshare.c) is read only every so many
+ * seconds, and its first read's class stood for them: a pool of 2,000
+ * threads on socketpairs was a quarter "net" (docs/PERFORMANCE.md). */
+#define UNFOUND_SEC (2.5 * WAITPEER_RESCAN_SEC)
+
 /* The thread's call through the probe, its edges taken from the memo
- * (interned once per probe, not at every tick that reuses it). */
+ * (interned once per probe, not at every tick that reuses it).
+ * PROBE_LATER: nothing to count at this tick. */
 static enum waitprobe_result call(struct waits *w, struct wthread *th,
 				  double now, enum wait_class *c)
 {
@@ -224,6 +233,19 @@ static enum waitprobe_result call(struct waits *w, struct wthread *th,
 	waits_keep_open(w, th, F_SYSCALL, -1);
 	r = waitprobe_call(w->procfd, w->peer, th->pub.pid, th->pub.tid,
 			   th->fd[F_SYSCALL], now, &th->memo, c);
+	if (r == PROBE_LATER) {
+		if (!th->unfound_at)
+			th->unfound_at = now;
+		if (now - th->unfound_at < UNFOUND_SEC) {
+			th->ntg = 0;
+			return r;
+		}
+		/* still not found: the network, as the tables say */
+		th->tg_of = -1;
+		r = PROBE_CLASS;
+	} else {
+		th->unfound_at = 0;
+	}
 	if (r != PROBE_CLASS) {
 		th->ntg = 0;
 		return r;
@@ -249,6 +271,8 @@ static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
 
 	if (r == PROBE_GONE)
 		return 1;
+	if (r == PROBE_LATER)
+		return 0;	/* asked again at the next tick */
 	if (r != PROBE_CLASS || th->ntg == 0)
 		th->ntg = 0;	/* (an NFS read: a file, not a socket) */
 	else if (c == WAIT_NET && p == WAIT_OTHER)
@@ -294,6 +318,8 @@ static int probe(struct waits *w, struct wthread *th, char state,
 	r = call(w, th, now, &c);
 	if (r == PROBE_GONE)
 		return 1;
+	if (r == PROBE_LATER)
+		return 0;	/* asked again at the next tick */
 	if (r == PROBE_CLASS) {
 		count(th, c, 0, 0);
 		return 0;

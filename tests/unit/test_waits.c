@@ -158,6 +158,51 @@ static void test_fixture(void)
 	waits_close(w);
 }
 
+/* A socket waited on whose far end no table knows (younger than the
+ * last look at them, waitprobe.h PROBE_LATER): the tick counts nothing
+ * and the thread is asked again; still unknown 2.5 s on, it is the
+ * network, as before. A pool of 2,000 threads read in turn had a
+ * quarter of its time on the network from its first reads. */
+static void test_unfound(void)
+{
+#ifdef __x86_64__
+	struct perr e;
+	struct waits *w = waits_open(root, &e);
+	struct waits_snap s = { 0 };
+	const struct waits_thread *t;
+	pid_t pid = 700;
+	char path[128];
+
+	if (!w)
+		return;
+	snprintf(path, sizeof(path), "%s/proc/700/fd/5", root);
+	OK(unlink(path) == 0 && symlink("socket:[3999999999]", path) == 0,
+	   "unfound: fd 5 a socket no table knows");
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 2000.0);
+	waits_tick(w, 2001.0);
+	EQ_INT(waits_read(w, 2001.0, &s), 0, "unfound: two ticks, 1 s apart");
+	t = find(&s, 703);
+	OK(t && only_class(t) == -1,
+	   "unfound: 703's read(socket) counted nowhere yet");
+	waits_tick(w, 2003.0);
+	EQ_INT(waits_read(w, 2003.0, &s), 0, "unfound: a tick 3 s after the first");
+	t = find(&s, 703);
+	OK(t && only_class(t) == WAIT_NET && t->ticks[WAIT_NET] == 1,
+	   "unfound: still unknown 2.5 s on: net, as before");
+	OK(unlink(path) == 0 && symlink("socket:[1234]", path) == 0,
+	   "unfound: fd 5 a known socket to another host");
+	waits_tick(w, 2003.5);
+	EQ_INT(waits_read(w, 2004.0, &s), 0, "unfound: read");
+	t = find(&s, 703);
+	OK(t && t->ticks[WAIT_NET] == 2, "unfound: a known socket to another host: net");
+	waits_snap_free(&s);
+	waits_close(w);
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
 static void test_cgroup(void)
 {
 	struct perr e;
@@ -692,6 +737,7 @@ int main(void)
 	test_run_seen();
 	setup_root();
 	test_fixture();
+	test_unfound();
 	test_cgroup();
 	test_thread_math();
 	test_compute();
