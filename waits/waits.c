@@ -211,6 +211,19 @@ void waits_io_from(struct waits *w, const struct proctree *tree)
 	w->books = tree;
 }
 
+void waits_alive_until(struct wthread *th, double t)
+{
+	double lived = th->pub.t - th->pub.born, more = t - th->pub.t;
+
+	if (!(more > 0) || !(lived > 0) || th->pub.cpu_ns == WAITS_NA)
+		return;
+	th->pub.cpu_ns += (uint64_t)((double)th->pub.cpu_ns * more / lived);
+	if (th->pub.runq_ns != WAITS_NA)
+		th->pub.runq_ns += (uint64_t)((double)th->pub.runq_ns * more /
+					      lived);
+	th->pub.t = t;
+}
+
 int waits_end_thread(struct waits *w, struct wthread *th)
 {
 	waits_close_thread(w, th);
@@ -379,7 +392,10 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 
 		if (r == 1) {
 			/* reported now as ended, so the time it lived since
-			 * the last read is not lost */
+			 * the last read is not lost: up to the last tick's
+			 * listing when that lists every thread */
+			if (w->set && waitset_fresh(w->set))
+				waits_alive_until(th, w->tick_at);
 			if (waits_end_thread(w, th) < 0)
 				return -1;
 			if (w->set)

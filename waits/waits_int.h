@@ -52,6 +52,7 @@ struct waits {
 	double cost;		/* CPU seconds per tick, smoothed */
 	double overhead;	/* CPU spent around the last tick (waking) */
 	double listed;		/* when the set was last listed in full */
+	double tick_at;		/* when the last tick began (0: none yet) */
 	double deadline;
 	uint64_t rng;
 	uint64_t nticks;
@@ -116,5 +117,11 @@ void waits_close_thread(struct waits *w, struct wthread *th);
  * for the next snap (alive = 0) when it was read at least once. 0, or
  * -1 when out of memory. */
 int waits_end_thread(struct waits *w, struct wthread *th);
+
+/* Thread th was alive at t, later than its last read (a listing saw
+ * it): its time runs to t, its CPU and run-queue time grown at the rates
+ * of its life so far. A thread read in turn (waitshare.c) may not have
+ * been read for seconds before it ends, and that time was lost. */
+void waits_alive_until(struct wthread *th, double t);
 
 #endif

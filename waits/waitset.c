@@ -218,6 +218,11 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+int waitset_fresh(const struct waitset *s)
+{
+	return s->cgfd >= 0;
+}
+
 void waitset_invalidate(struct waitset *s)
 {
 	s->valid = 0;

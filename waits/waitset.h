@@ -32,6 +32,10 @@ struct waitset *waitset_cgroup(const char *dir, struct perr *e);
  * unreadable list (the cgroup removed, the processes gone) is empty. */
 const pid_t *waitset_list(struct waitset *s, size_t *n);
 
+/* Whether every waitset_list lists afresh (a cgroup's thread list): a
+ * thread missing from a listing was in the one before. */
+int waitset_fresh(const struct waitset *s);
+
 /* Force a full listing at the next call (a thread was seen to end: one
  * may have started meanwhile, keeping the count). */
 void waitset_invalidate(struct waitset *s);

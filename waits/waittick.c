@@ -132,6 +132,10 @@ static int sync_members(struct waits *w, double now)
 			continue;
 		}
 		if (j == n || (i < w->nlive && w->live[i].pub.tid < tids[j])) {
+			/* a cgroup's list is taken at every tick: the thread
+			 * was in the last tick's */
+			if (w->set && waitset_fresh(w->set))
+				waits_alive_until(&w->live[i], w->tick_at);
 			if (waits_end_thread(w, &w->live[i++]) < 0)
 				return -1;
 		} else if (i == w->nlive || tids[j] < w->live[i].pub.tid) {
@@ -405,6 +409,7 @@ int waits_tick(struct waits *w, double now)
 
 	if (sync_members(w, now) < 0)
 		return -1;
+	w->tick_at = now;
 	waits_share_begin(w);
 	for (size_t i = 0; i < w->nlive; i++) {
 		struct wthread *th = &w->live[i];
@@ -412,6 +417,9 @@ int waits_tick(struct waits *w, double now)
 		if (!waits_share_turn(w, i)) {
 			/* not in this tick's turn: kept as it is */
 		} else if (sample_thread(w, th, now) == 1) {
+			/* gone since this tick's listing */
+			if (w->set && waitset_fresh(w->set))
+				waits_alive_until(th, w->tick_at);
 			if (waits_end_thread(w, th) < 0)
 				return -1;
 			if (w->set)	/* another may have started meanwhile */

@@ -150,9 +150,85 @@ static void run(int n)
 		OK(0, "scratch root removed");
 }
 
+/* The thread of tid in snap s, or NULL. */
+static const struct waits_thread *thread_of(const struct waits_snap *s,
+					    pid_t tid)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->th[i].tid == tid)
+			return &s->th[i];
+	return NULL;
+}
+
+/* A thread read in turn may not have been read for seconds when it ends:
+ * with a cgroup's list, taken at every tick, it lived at least until the
+ * last tick that listed it (waits.c waits_alive_until), and its CPU grew
+ * at its own rate meanwhile. 990 (born at 990 s, 20 ms of CPU, read at
+ * the first tick and maybe in a turn) is gone after the third; 991
+ * leaves the list at the fourth. A quarter of a 2,000-thread pool's
+ * lives went uncounted. */
+static void ended_in_turn(void)
+{
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	const struct waits_thread *t;
+	char path[256], cmd[640];
+	FILE *f;
+
+	if (make_root(NTHREADS) < 0) {
+		OK(0, "ended: scratch root made");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/cg", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cg/cgroup.threads", root);
+	if ((f = fopen(path, "w"))) {
+		for (int k = 700; k < 700 + NTHREADS; k++)
+			fprintf(f, "%d\n", k);
+		fclose(f);
+	}
+	w = waits_open(root, &e);
+	snprintf(path, sizeof(path), "%s/cg", root);
+	OK(w && waits_watch_cgroup(w, path, &e) == 0, "ended: a cgroup's threads");
+	if (!w)
+		return;
+	waits_tick(w, 1000.0);	/* every new thread */
+	waits_tick(w, 1001.0);	/* 700-827 */
+	waits_tick(w, 1002.0);	/* 828-955 */
+	/* in place: the sampler keeps both files open */
+	snprintf(cmd, sizeof(cmd), ": > %s/proc/700/task/990/schedstat && "
+		 "grep -vx 991 %s/cg/cgroup.threads > %s/cg/t && "
+		 "cat %s/cg/t > %s/cg/cgroup.threads", root, root, root, root,
+		 root);
+	OK(system(cmd) == 0, "ended: 990's files gone, 991 off the list");
+	waits_tick(w, 1003.0);	/* 991 ended by the listing */
+	waits_read_whole(w);
+	EQ_INT(waits_read(w, 1003.5, &s), 0, "ended: a whole read");
+	t = thread_of(&s, 990);
+	OK(t && !t->alive && t->t == 1003.0 && t->cpu_ns > 20000000 &&
+	   t->cpu_ns <= 26000000,
+	   "ended: 990, gone since its last read, lived until the last tick "
+	   "(1003), its CPU grown at its rate (20 ms in its first 10-12 s)");
+	if (t)
+		printf("#   990: t %.1f cpu %llu ns\n", t->t,
+		       (unsigned long long)t->cpu_ns);
+	t = thread_of(&s, 991);
+	OK(t && !t->alive && t->t == 1002.0,
+	   "ended: 991, off the list at 1003, lived until the tick before");
+	if (t)
+		printf("#   991: t %.1f\n", t->t);
+	waits_snap_free(&s);
+	waits_close(w);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd) != 0)
+		OK(0, "ended: scratch root removed");
+}
+
 int main(void)
 {
 	run(NTHREADS);
 	run(100);
+	ended_in_turn();
 	return done_testing();
 }
