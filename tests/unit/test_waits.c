@@ -15,20 +15,13 @@
 #include "../../waits/waitrates.h"
 #include "../../waits/waits.h"
 #include "tap.h"
+#include "waitsnap.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures"
 #endif
 
 static char root[64];
-
-static const struct waits_thread *find(const struct waits_snap *s, pid_t tid)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->th[i].tid == tid)
-			return &s->th[i];
-	return NULL;
-}
 
 /* The class a thread's ticks fell in, when all fell in one. */
 static int only_class(const struct waits_thread *t)
@@ -44,7 +37,7 @@ static int only_class(const struct waits_thread *t)
 static void expect(const struct waits_snap *s, pid_t tid, enum wait_class c,
 		   int guessed, int hidden, const char *what)
 {
-	const struct waits_thread *t = find(s, tid);
+	const struct waits_thread *t = snap_find(s, tid);
 	char name[160];
 
 	snprintf(name, sizeof(name), "fixture %d: %s", (int)tid, what);
@@ -103,11 +96,11 @@ static void test_fixture(void)
 	expect(&s, 709, WAIT_DISK, 1, 1, "D, hidden: disk by letter");
 	expect(&s, 710, WAIT_OTHER, 1, 1, "S, hidden: other by letter");
 	expect(&s, 716, WAIT_RUN, 0, 0, "syscall says running: run");
-	OK(!find(&s, 714), "stat without ')': never added");
-	OK(!find(&s, 715), "zombie thread: not watched");
-	OK(!find(&s, 719), "schedstat garbage: not in the read");
+	OK(!snap_find(&s, 714), "stat without ')': never added");
+	OK(!snap_find(&s, 715), "zombie thread: not watched");
+	OK(!snap_find(&s, 719), "schedstat garbage: not in the read");
 	{
-		const struct waits_thread *t = find(&s, 705);
+		const struct waits_thread *t = snap_find(&s, 705);
 
 		OK(t && t->blkio_ns == 250ULL * (1000000000ULL /
 						 (unsigned long long)sysconf(_SC_CLK_TCK)),
@@ -128,32 +121,32 @@ static void test_fixture(void)
 	EQ_INT(waits_tick(w, 1000.5), 17, "second tick: 713 ended");
 	EQ_INT(waits_read(w, 1001.0, &s), 0, "second read");
 	{
-		const struct waits_thread *t = find(&s, 713);
+		const struct waits_thread *t = snap_find(&s, 713);
 
 		OK(t && !t->alive && t->ticks[WAIT_SLEEP] == 1 && t->t == 1000.0,
 		   "713 in the read once more, ended, with its last tick's figures");
-		t = find(&s, 701);
+		t = snap_find(&s, 701);
 		OK(t && t->ticks[WAIT_SLEEP] == 2, "701 unmoved: same wait, counted");
-		t = find(&s, 700);
+		t = snap_find(&s, 700);
 		OK(t && t->ticks[WAIT_RUN] == 2 && t->t == 1001.0, "700: two runs");
 #ifdef __x86_64__
-		t = find(&s, 706);
+		t = snap_find(&s, 706);
 		OK(t && t->ticks[WAIT_NET] == 2, "706: the memo kept net");
 #endif
 	}
 	EQ_INT(waits_tick(w, 1002.0), 17, "third tick, 1.5 s after the probe");
 	EQ_INT(waits_read(w, 1002.0, &s), 0, "third read");
-	OK(!find(&s, 713), "713 reported once, then gone");
-	OK(find(&s, 701) && find(&s, 701)->ticks[WAIT_SLEEP] == 3, "701: 3 ticks");
+	OK(!snap_find(&s, 713), "713 reported once, then gone");
+	OK(snap_find(&s, 701) && snap_find(&s, 701)->ticks[WAIT_SLEEP] == 3, "701: 3 ticks");
 	/* 701 exits after the tick, before the read: the read reports it */
 	snprintf(path, sizeof(path), "%s/proc/700/task/701/schedstat", root);
 	OK(truncate(path, 0) == 0, "701 vanishes between a tick and a read");
 	EQ_INT(waits_read(w, 1003.0, &s), 0, "fourth read");
-	OK(find(&s, 701) && !find(&s, 701)->alive && find(&s, 701)->t == 1002.0,
+	OK(snap_find(&s, 701) && !snap_find(&s, 701)->alive && snap_find(&s, 701)->t == 1002.0,
 	   "701 reported ended at once, with its last tick's time");
 	EQ_INT(waits_tick(w, 1003.5), 16, "701 no longer sampled");
 	EQ_INT(waits_read(w, 1004.0, &s), 0, "fifth read");
-	OK(!find(&s, 701), "701 reported once");
+	OK(!snap_find(&s, 701), "701 reported once");
 	waits_snap_free(&s);
 	waits_close(w);
 }
@@ -182,19 +175,19 @@ static void test_unfound(void)
 	waits_tick(w, 2000.0);
 	waits_tick(w, 2001.0);
 	EQ_INT(waits_read(w, 2001.0, &s), 0, "unfound: two ticks, 1 s apart");
-	t = find(&s, 703);
+	t = snap_find(&s, 703);
 	OK(t && only_class(t) == -1,
 	   "unfound: 703's read(socket) counted nowhere yet");
 	waits_tick(w, 2003.0);
 	EQ_INT(waits_read(w, 2003.0, &s), 0, "unfound: a tick 3 s after the first");
-	t = find(&s, 703);
+	t = snap_find(&s, 703);
 	OK(t && only_class(t) == WAIT_NET && t->ticks[WAIT_NET] == 1,
 	   "unfound: still unknown 2.5 s on: net, as before");
 	OK(unlink(path) == 0 && symlink("socket:[1234]", path) == 0,
 	   "unfound: fd 5 a known socket to another host");
 	waits_tick(w, 2003.5);
 	EQ_INT(waits_read(w, 2004.0, &s), 0, "unfound: read");
-	t = find(&s, 703);
+	t = snap_find(&s, 703);
 	OK(t && t->ticks[WAIT_NET] == 2, "unfound: a known socket to another host: net");
 	waits_snap_free(&s);
 	waits_close(w);
@@ -225,7 +218,7 @@ static void test_cgroup(void)
 	EQ_INT(waits_tick(w, 2.5), 2, "800 excluded (perflog run's shim): 700, 801");
 	waits_exclude(w, 0);
 	EQ_INT(waits_read(w, 2.0, &s), 0, "read after the set changed");
-	OK(find(&s, 702) && !find(&s, 702)->alive, "702 left the set: ended");
+	OK(snap_find(&s, 702) && !snap_find(&s, 702)->alive, "702 left the set: ended");
 	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/unified/nosuch", root);
 	OK(waits_watch_cgroup(w, dir, &e) < 0 && strstr(e.msg, "nosuch"),
 	   "a missing cgroup: the error names it");

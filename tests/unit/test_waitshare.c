@@ -15,6 +15,7 @@
 
 #include "../../waits/waits.h"
 #include "tap.h"
+#include "waitsnap.h"
 
 #define NTHREADS 300
 #define PER_TICK 128
@@ -150,16 +151,6 @@ static void run(int n)
 		OK(0, "scratch root removed");
 }
 
-/* The thread of tid in snap s, or NULL. */
-static const struct waits_thread *thread_of(const struct waits_snap *s,
-					    pid_t tid)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->th[i].tid == tid)
-			return &s->th[i];
-	return NULL;
-}
-
 /* A thread read in turn may not have been read for seconds when it ends:
  * with a cgroup's list, taken at every tick, it lived at least until the
  * last tick that listed it (waits.c waits_alive_until), and its CPU grew
@@ -205,7 +196,7 @@ static void ended_in_turn(void)
 	waits_tick(w, 1003.0);	/* 991 ended by the listing */
 	waits_read_whole(w);
 	EQ_INT(waits_read(w, 1003.5, &s), 0, "ended: a whole read");
-	t = thread_of(&s, 990);
+	t = snap_find(&s, 990);
 	OK(t && !t->alive && t->t == 1003.0 && t->cpu_ns > 20000000 &&
 	   t->cpu_ns <= 26000000,
 	   "ended: 990, gone since its last read, lived until the last tick "
@@ -213,7 +204,7 @@ static void ended_in_turn(void)
 	if (t)
 		printf("#   990: t %.1f cpu %llu ns\n", t->t,
 		       (unsigned long long)t->cpu_ns);
-	t = thread_of(&s, 991);
+	t = snap_find(&s, 991);
 	OK(t && !t->alive && t->t == 1002.0,
 	   "ended: 991, off the list at 1003, lived until the tick before");
 	if (t)
