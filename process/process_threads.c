@@ -165,9 +165,10 @@ void proctree_exit_seen(struct proctree *t, const struct taskstats_exit *x)
 		lead->thread_exit = 1;
 }
 
-/* May the threads of process pid be the ones of the last read, without
- * its task directory listed (a getdents of every thread: a seventh of
- * the collector's CPU for a pool of 2,000)? When its thread count is
+/* May the threads of a process (lead: its leader's entry of the last
+ * read, or NULL) be the ones of the last read, without its task
+ * directory listed (a getdents of every thread: a seventh of the
+ * collector's CPU for a pool of 2,000)? When its thread count is
  * the one its list was last taken or known at, in the last read, and
  * no exit record of one of its threads came since: a thread born and
  * none gone changes the count; one gone sends its record first (before
@@ -178,10 +179,9 @@ void proctree_exit_seen(struct proctree *t, const struct taskstats_exit *x)
 #define LIST_MIN 8	/* fewer threads: listed (a small directory; the
 			 * entries of the last read are looked for in all
 			 * of the tree's, so for a process of many only) */
-static int list_unchanged(const struct proctree *t, pid_t pid, long threads)
+static int list_unchanged(const struct proctree *t,
+			  const struct pb_entry *lead, long threads)
 {
-	const struct pb_entry *lead = pbooks_find(t->ent, t->nent, pid);
-
 	return lead && threads >= LIST_MIN && !t->lost && !t->exit_untold &&
 	       lead->listed == threads && lead->listed_gen + 1 == t->gen &&
 	       !lead->thread_exit;
@@ -209,7 +209,7 @@ static int scan_threads_of(struct proctree *t, pid_t pid, pid_t ppid,
 	if (threads >= 2)
 		same = whole_io_same(t, pid, lead, &whole, &have);
 	still = same && t->cpu_elsewhere && !t->lost;
-	if (list_unchanged(t, pid, threads)) {
+	if (list_unchanged(t, lead, threads)) {
 		for (size_t i = 0; rc == 0 && i < t->nent; i++)
 			if (t->ent[i].tgid == pid && t->ent[i].seen + 1 == t->gen)
 				rc = scan_thread(t, pid, ppid, t->ent[i].id,
