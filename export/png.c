@@ -291,27 +291,17 @@ static void add_marks(struct strbuf *a, const struct png_options *o)
 		png_arg(a, "COMMENT:(+%zu more markers)", unlabelled);
 }
 
-/* rrd_graph_v with the axis in UTC whatever the user's TZ; a live set's
- * update holding a file's lock is waited out (rrdlock.h). */
-static rrd_info_t *graph_utc(int argc, char **argv)
+/* rrd_graph_v, a live set's update holding a file's lock waited out
+ * (rrdlock.h). In png_apart's child: its TZ is UTC. */
+static rrd_info_t *graph(int argc, char **argv)
 {
-	char *oldtz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
 	double until = rrdlock_deadline(RRDLOCK_READ_WAIT);
 	rrd_info_t *info;
 
-	setenv("TZ", "UTC", 1);
-	tzset();
 	do {
 		rrd_clear_error();
 		info = rrd_graph_v(argc, argv);
 	} while (!info && rrdlock_again(until));
-	if (oldtz) {
-		setenv("TZ", oldtz, 1);
-		free(oldtz);
-	} else {
-		unsetenv("TZ");
-	}
-	tzset();
 	return info;
 }
 
@@ -458,7 +448,7 @@ static rrd_info_t *pass(struct strbuf *a, const char *path, struct perr *e)
 		perr_set(e, "out of memory");
 		return NULL;
 	}
-	info = graph_utc((int)argc, argv);
+	info = graph((int)argc, argv);
 	if (!info) {
 		const char *m = rrd_get_error();
 		perr_set(e, "%s: rrd_graph: %s", path, m && *m ? m : "failed");
@@ -486,9 +476,9 @@ static void axis_of(const struct png_chart *c, int stack,
 	units_axis_of(c->unit, top, ax);
 }
 
-static int render(const char *path, const struct png_chart *c, int stack,
-		  const struct png_options *o, struct png_legend *legend,
-		  struct perr *e)
+int png_render_here(const char *path, const struct png_chart *c, int stack,
+		    const struct png_options *o, struct png_legend *legend,
+		    struct perr *e)
 {
 	struct strbuf a = STRBUF_INIT;
 	struct png_rows *rows = calloc(c->nseries + 1, sizeof(*rows));
@@ -534,20 +524,6 @@ out:
 	free(band);
 	free(fig);
 	return rc;
-}
-
-int png_render(const char *path, const struct png_chart *c,
-	       const struct png_options *o, struct png_legend *legend,
-	       struct perr *e)
-{
-	return render(path, c, 0, o, legend, e);
-}
-
-int png_render_stacked(const char *path, const struct png_chart *c,
-		       const struct png_options *o, struct png_legend *legend,
-		       struct perr *e)
-{
-	return render(path, c, 1, o, legend, e);
 }
 
 int png_size(const char *path, int *width, int *height, struct perr *e)

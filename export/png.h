@@ -5,7 +5,8 @@
  *
  * What a chart shows (DESIGN "export --png"):
  * - the title: "HOST: WHAT, FROM to TO UTC"; labels are UTC whatever the
- *   caller's TZ (TZ is set to UTC for the rrd_graph_v call and restored);
+ *   caller's TZ (drawn in a child process whose TZ is UTC: the caller's
+ *   environment is never changed, png_apart.c);
  * - the vertical axis in a unit a reader knows, plain numbers (no SI
  *   prefix): bytes in the power of 1024 of the largest value ("MiB/s"),
  *   seconds in ms, percent 0..100 (counters/units.h), the same scale on

@@ -1,14 +1,25 @@
 /*
  * png_int.h - inside export/png*.c only: the rrd_graph argument vector
- * and the text that goes into it (png_args.c), and the colour of each
- * series of a chart.
+ * and the text that goes into it (png_args.c), the colour of each series
+ * of a chart, and the child process a chart is drawn in (png_apart.c).
  */
 #ifndef PERFLOG_PNG_INT_H
 #define PERFLOG_PNG_INT_H
 
 #include <stddef.h>
 
+struct perr;
+struct png_chart;
+struct png_legend;
+struct png_options;
 struct strbuf;
+
+/* One chart drawn here, in this process (png.c; png_render and
+ * png_render_stacked draw it in a child through png_apart.c, whose TZ is
+ * UTC for rrd_graph_v's labels). */
+int png_render_here(const char *path, const struct png_chart *c, int stack,
+		    const struct png_options *o, struct png_legend *legend,
+		    struct perr *e);
 
 /* One element of the vector, printf'ed and ended by its NUL. */
 void png_arg(struct strbuf *a, const char *fmt, ...)

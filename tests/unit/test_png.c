@@ -10,6 +10,9 @@
  * note says which. Works under /tmp.
  */
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +223,61 @@ static void test_units_drawn(const char *rrd, const char *png,
 	EQ_INT(same, 0, "64 series, 64 colours");
 }
 
+/* Another thread reading the environment while charts are drawn, as
+ * pango's fontconfig thread does inside rrd_graph_v and after it: it
+ * must never see TZ change (drawing set TZ=UTC around each call and
+ * unset it after, and setenv's new environ array freed the one such a
+ * thread was reading: test_png crashed in getenv under load). */
+extern char **environ;
+static atomic_int env_ready, env_stop, env_seen_tz, env_seen_moved;
+
+static void *env_reader(void *arg)
+{
+	char **first = environ;
+
+	(void)arg;
+	atomic_store(&env_ready, 1);
+	while (!atomic_load(&env_stop)) {
+		if (getenv("TZ"))
+			atomic_store(&env_seen_tz, 1);
+		if (environ != first)
+			atomic_store(&env_seen_moved, 1);
+	}
+	return NULL;
+}
+
+static void test_environ(const char *rrd, const char *png)
+{
+	struct png_series s = { rrd, "busy", "busy", 0, 1 };
+	struct png_chart c = { "Disk", "%", UNIT_PERCENT, 0, NAN, &s, 1 };
+	struct png_options o = { "host", T0, T0 + ROWS, 400, 200, NULL, 0,
+				 NULL, 0, NULL, 0, NULL };
+	struct png_legend lg[1];
+	struct perr e = { "" };
+	pthread_t th;
+	int drawn = 0;
+
+	unsetenv("TZ");
+	if (pthread_create(&th, NULL, env_reader, NULL)) {
+		OK(0, "environ: reader thread started");
+		return;
+	}
+	/* started: no allocation of its own under way when drawing forks
+	 * (ASan's allocator is not made safe across fork) */
+	while (!atomic_load(&env_ready))
+		sched_yield();
+	for (int i = 0; i < 3; i++)
+		drawn += png_render(png, &c, &o, lg, &e) == 0;
+	atomic_store(&env_stop, 1);
+	pthread_join(th, NULL);
+	EQ_INT(drawn, 3, "environ: three charts drawn beside a reader");
+	OK(!atomic_load(&env_seen_tz),
+	   "environ: TZ never set in this process while drawing");
+	OK(!atomic_load(&env_seen_moved),
+	   "environ: the environment array never moved under the reader");
+	EQ_DBL(lg[0].max, 99, 1e-6, "environ: the legend came back");
+}
+
 int main(void)
 {
 	char rrd[128], png[128], odd[160];
@@ -234,6 +292,8 @@ int main(void)
 	OK(make_rrd(rrd) == 0, "RRD made");
 	if (rrd_test_error())
 		printf("# %s\n", rrd_get_error());
+	snprintf(png, sizeof(png), "%s/environ.png", dir);
+	test_environ(rrd, png);
 
 	struct png_series s[2] = {
 		{ rrd, "busy", "sda % Disk Time: busy", 0, 1 },
