@@ -16,7 +16,9 @@
  *
  * The pipe carries the child's return, its error and its bytes; the
  * parent reads it to the end before it waits, so a large result never
- * blocks the child on a full pipe.
+ * blocks the child on a full pipe. SIGCHLD is at its default while the
+ * child runs: ignored (as a parent may leave it across exec), the kernel
+ * reaps the child itself and waitpid finds none.
  */
 #include <errno.h>
 #include <signal.h>
@@ -115,16 +117,22 @@ static int wait_child(pid_t pid, struct perr *e)
 static int apart(int (*fn)(void *, struct strbuf *, struct perr *),
 		 void *ctx, struct strbuf *out, struct perr *e)
 {
+	struct sigaction dfl, old;
 	struct strbuf got = STRBUF_INIT;
 	struct apart_head h;
-	int fd[2], rd;
+	int fd[2], rd, waited;
 	pid_t pid;
 
 	if (pipe(fd) < 0)
 		return perr_set(e, "rrd_graph: pipe: %s", strerror(errno));
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, &old);
 	pid = fork();
 	if (pid < 0) {
 		int err = errno;
+		sigaction(SIGCHLD, &old, NULL);
 		close(fd[0]);
 		close(fd[1]);
 		return perr_set(e, "rrd_graph: fork: %s", strerror(err));
@@ -136,7 +144,9 @@ static int apart(int (*fn)(void *, struct strbuf *, struct perr *),
 	close(fd[1]);
 	rd = read_all(fd[0], &got);
 	close(fd[0]);
-	if (wait_child(pid, e) < 0) {
+	waited = wait_child(pid, e);
+	sigaction(SIGCHLD, &old, NULL);
+	if (waited < 0) {
 		strbuf_free(&got);
 		return -1;
 	}
