@@ -38,22 +38,6 @@ struct apart_head {
 	struct perr e;
 };
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static _Noreturn void child(int fd,
 			   int (*fn)(void *, struct strbuf *, struct perr *),
 			   void *ctx)
@@ -70,8 +54,8 @@ static _Noreturn void child(int fd,
 	}
 	/* _exit: the caller's stdio buffers, atexit handlers and leak check
 	 * are the caller's, not the child's to run a second time */
-	if (write_all(fd, &h, sizeof(h)) < 0 ||
-	    write_all(fd, strbuf_str(&out), out.len) < 0)
+	if (util_write_full(fd, &h, sizeof(h)) < 0 ||
+	    util_write_full(fd, strbuf_str(&out), out.len) < 0)
 		_exit(1);
 	_exit(0);
 }
