@@ -96,6 +96,7 @@ struct waits *waits_open(const char *root, struct perr *e)
 	else
 		w->fd_cap = 4096;
 	w->cost = 3e-6;	/* a first guess per tick; measured from then on */
+	w->turn_max = WAITS_TICK_THREADS;
 	/* sock_diag answers for this kernel only: not for a fixture root */
 	w->peer = waitpeer_open(w->procfd, w->root[0] == '\0');
 	if (!w->peer) {
@@ -349,6 +350,7 @@ double waits_next(struct waits *w, double now)
 	u = (double)((w->rng * 0x2545f4914f6cdd1dULL) >> 11) / 9007199254740992.0;
 	if (w->deadline <= 0)
 		w->deadline = now;
+	waits_share_fit_turn(w);	/* a large set's turn to the budget */
 	w->deadline += period(w) * (0.5 + u);
 	if (w->deadline < now)
 		w->deadline = now;	/* late: no burst of ticks to catch up */

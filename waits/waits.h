@@ -26,8 +26,10 @@
  *
  * Rate (waits_next): at most WAITS_MAX_HZ; lower when a tick costs more
  * than WAITS_CPU_BUDGET of one CPU at that rate, so the rate falls as the
- * thread count grows; never below WAITS_MIN_HZ (where a very large set
- * costs more than the budget). The cost is measured on the calling
+ * thread count grows; never below WAITS_MIN_HZ. There a set large
+ * enough to be read in turns (waitshare.c) has its turn cut until a tick
+ * costs the budget again; a smaller set costs what it costs. The cost
+ * is measured on the calling
  * thread's CPU clock: the tick itself, plus what waits_overhead reports
  * (waking up for it), smoothed. Each period is drawn at random in
  * [0.5, 1.5) of the nominal one so a client with a periodic rhythm is

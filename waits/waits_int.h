@@ -62,6 +62,12 @@ struct waits {
 	int read_whole;		/* the next read reads every thread */
 	pid_t share_from;	/* the next turn starts at this tid or after */
 	size_t turn_first, turn_n;	/* this tick's turn (waitshare.c) */
+	size_t turn_extra;	/* threads read outside it (new, not seen
+				   blocked) */
+	size_t turn_max;	/* threads a turn reads, fitted to the cost */
+	double turn_cost;	/* CPU seconds of a tick of turns alone,
+				   smoothed (0: none yet) */
+	uint64_t fitted;	/* nticks at the last fit */
 	struct waitpeer *peer;	/* the far ends of pipes and sockets */
 	struct waitpeer_edge *keys;	/* edges by id */
 	size_t nkeys, capkeys;
@@ -96,8 +102,22 @@ uint32_t waits_edge_id(struct waits *w, const struct waitpeer_edge *e);
  * of a large set, in turn by tid, each weighed by the ticks since its
  * last read; every thread of a smaller set at every tick (weight 1). */
 #define WAITS_TICK_THREADS 128
+#define WAITS_TICK_MIN 16	/* the fewest a turn is cut to */
+#define WAITS_FIT_TICKS 2	/* ticks between two fits of the turn */
 /* After the membership is refreshed: this tick's turn. */
 void waits_share_begin(struct waits *w);
+/* After a tick that cost used CPU seconds (its wake-up included);
+ * scanned: whether it scanned the fd tables (waitpeer.c). */
+void waits_share_end(struct waits *w, double used, int scanned);
+/* The rate rule's part (waits_next): a large set's turn fitted to the
+ * budget, every WAITS_FIT_TICKS ticks (waits_share_fit). */
+void waits_share_fit_turn(struct waits *w);
+/* The threads a turn of a large set reads from now on, from turn and
+ * the smoothed cost of a tick of turns: a tick may cost the budget at
+ * the rate's floor (WAITS_CPU_BUDGET / WAITS_MIN_HZ); past that the turn
+ * is cut by the square of the ratio (by half at most), well under it
+ * (3/4) grown by an eighth; within [WAITS_TICK_MIN, WAITS_TICK_THREADS]. */
+size_t waits_share_fit(size_t turn, double cost);
 /* Whether live[i] (i < nlive as the tick began) is read in this tick;
  * sets its weight when it is. */
 int waits_share_turn(struct waits *w, size_t i);

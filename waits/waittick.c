@@ -405,8 +405,10 @@ void waits_overhead(struct waits *w, double sec)
 int waits_tick(struct waits *w, double now)
 {
 	double cpu0 = util_thread_cpu(), used;
+	unsigned scans0, scans, reads;
 	size_t keep = 0;
 
+	waitpeer_stats(w->peer, &scans0, &reads);
 	if (sync_members(w, now) < 0)
 		return -1;
 	w->tick_at = now;
@@ -435,6 +437,8 @@ int waits_tick(struct waits *w, double now)
 	used = util_thread_cpu() - cpu0;
 	w->cpu += used + w->overhead;
 	w->cost += 0.2 * (used + w->overhead - w->cost);
+	waitpeer_stats(w->peer, &scans, &reads);
+	waits_share_end(w, used + w->overhead, scans != scans0);
 	w->overhead = 0;
 	return (int)keep;
 }

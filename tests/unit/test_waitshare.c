@@ -5,6 +5,10 @@
  * turn; each read stands for the ticks since the thread's last, so after
  * T ticks every thread carries T ticks but for the ones whose turn has
  * not come round yet; a set of 128 or fewer is read whole at every tick.
+ * The turn fitted to the budget (waits_share_fit): a tick of loadgen's
+ * 2,000 threads cost 4 ms and 78 us more a thread of its turn, over the
+ * 8 ms the budget allows at the rate's 1 Hz floor; cut past the budget,
+ * grown back well under it, within 16..128.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -14,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../waits/waits.h"
+#include "../../waits/waits_int.h"
 #include "tap.h"
 #include "waitsnap.h"
 
@@ -216,8 +221,45 @@ static void ended_in_turn(void)
 		OK(0, "ended: scratch root removed");
 }
 
+/* The fit's arithmetic; the limit is the budget at the floor, 8 ms. */
+static void fit(void)
+{
+	const double lim = WAITS_CPU_BUDGET / WAITS_MIN_HZ;
+
+	EQ_INT((long)waits_share_fit(128, lim), 128, "fit: at the budget, kept");
+	EQ_INT((long)waits_share_fit(128, 0.8 * lim), 128,
+	       "fit: a little under it, kept");
+	/* 10 ms: (8/10)^2 = 0.64 of 128 */
+	EQ_INT((long)waits_share_fit(128, 1.25 * lim), 81,
+	       "fit: 1.25 times it, cut by the square of the ratio");
+	EQ_INT((long)waits_share_fit(128, 4 * lim), 64,
+	       "fit: 4 times it, cut by half at most");
+	EQ_INT((long)waits_share_fit(20, 4 * lim), WAITS_TICK_MIN,
+	       "fit: never under WAITS_TICK_MIN");
+	EQ_INT((long)waits_share_fit(64, 0.5 * lim), 73,
+	       "fit: well under it, grown by an eighth and one");
+	EQ_INT((long)waits_share_fit(120, 0.1 * lim), WAITS_TICK_THREADS,
+	       "fit: never over WAITS_TICK_THREADS");
+	/* the loadgen pool on this host: 4 ms + 78 us a thread converges
+	 * under the limit from a turn of 128 */
+	{
+		size_t turn = WAITS_TICK_THREADS;
+		int fits = 0;
+
+		while (fits < 20 && 0.004 + 78e-6 * (double)turn > lim) {
+			turn = waits_share_fit(turn, 0.004 + 78e-6 * (double)turn);
+			fits++;
+		}
+		OK(fits <= 3 && turn >= WAITS_TICK_MIN,
+		   "fit: 4 ms + 78 us a thread, under the budget in 3 fits");
+		printf("#   %d fits, turn %zu, %.2f ms a tick\n", fits, turn,
+		       1e3 * (0.004 + 78e-6 * (double)turn));
+	}
+}
+
 int main(void)
 {
+	fit();
 	run(NTHREADS);
 	run(100);
 	ended_in_turn();
