@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -113,6 +114,9 @@ static int apart(int (*fn)(void *, struct strbuf *, struct perr *),
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
 	sigaction(SIGCHLD, &dfl, &old);
+	/* nothing pending in stdio for a child to write a second time (it
+	 * _exits, but a library's exit() in it would flush its copies) */
+	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		int err = errno;
