@@ -212,7 +212,11 @@ void waits_io_from(struct waits *w, const struct proctree *tree)
 	w->books = tree;
 }
 
-void waits_alive_until(struct wthread *th, double t)
+/* Thread th was alive at t, later than its last read (a listing saw
+ * it): its time runs to t, its CPU and run-queue time grown at the rates
+ * of its life so far. A thread read in turn (waitshare.c) may not have
+ * been read for seconds before it ends, and that time was lost. */
+static void alive_until(struct wthread *th, double t)
 {
 	double lived = th->pub.t - th->pub.born, more = t - th->pub.t;
 
@@ -228,6 +232,9 @@ void waits_alive_until(struct wthread *th, double t)
 int waits_end_thread(struct waits *w, struct wthread *th)
 {
 	waits_close_thread(w, th);
+	/* a cgroup's list is taken at every tick: it was in the last one */
+	if (w->set && waitset_fresh(w->set))
+		alive_until(th, w->tick_at);
 	if (th->pub.cpu_ns == WAITS_NA)
 		return 0;	/* never read: nothing to report */
 	if (util_grow(&w->ended, &w->capended, w->nended + 1,
@@ -396,8 +403,6 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 			/* reported now as ended, so the time it lived since
 			 * the last read is not lost: up to the last tick's
 			 * listing when that lists every thread */
-			if (w->set && waitset_fresh(w->set))
-				waits_alive_until(th, w->tick_at);
 			if (waits_end_thread(w, th) < 0)
 				return -1;
 			if (w->set)

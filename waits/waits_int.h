@@ -134,14 +134,11 @@ void waits_keep_open(struct waits *w, struct wthread *th, int k, int dir);
 void waits_close_thread(struct waits *w, struct wthread *th);
 
 /* A thread gone from the set: its descriptors closed, its figures kept
- * for the next snap (alive = 0) when it was read at least once. 0, or
- * -1 when out of memory. */
+ * for the next snap (alive = 0) when it was read at least once. With a
+ * set listed afresh at every tick (a cgroup's), it lived until the last
+ * tick (w->tick_at): its time runs to then, its CPU and run-queue time
+ * grown at the rates of its life so far (a thread read in turn may not
+ * have been read for seconds). 0, or -1 when out of memory. */
 int waits_end_thread(struct waits *w, struct wthread *th);
-
-/* Thread th was alive at t, later than its last read (a listing saw
- * it): its time runs to t, its CPU and run-queue time grown at the rates
- * of its life so far. A thread read in turn (waitshare.c) may not have
- * been read for seconds before it ends, and that time was lost. */
-void waits_alive_until(struct wthread *th, double t);
 
 #endif

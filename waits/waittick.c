@@ -132,10 +132,8 @@ static int sync_members(struct waits *w, double now)
 			continue;
 		}
 		if (j == n || (i < w->nlive && w->live[i].pub.tid < tids[j])) {
-			/* a cgroup's list is taken at every tick: the thread
-			 * was in the last tick's */
-			if (w->set && waitset_fresh(w->set))
-				waits_alive_until(&w->live[i], w->tick_at);
+			/* ended (with a cgroup's list, alive until the last
+			 * tick's) */
 			if (waits_end_thread(w, &w->live[i++]) < 0)
 				return -1;
 		} else if (i == w->nlive || tids[j] < w->live[i].pub.tid) {
@@ -420,8 +418,6 @@ int waits_tick(struct waits *w, double now)
 			/* not in this tick's turn: kept as it is */
 		} else if (sample_thread(w, th, now) == 1) {
 			/* gone since this tick's listing */
-			if (w->set && waitset_fresh(w->set))
-				waits_alive_until(th, w->tick_at);
 			if (waits_end_thread(w, th) < 0)
 				return -1;
 			if (w->set)	/* another may have started meanwhile */
