@@ -27,6 +27,23 @@
 
 static char root[64];
 
+/* The scratch root removed, w closed and a and b freed (each may be
+ * NULL); what says whose, for the check that fails when it cannot. */
+static void drop(struct waits *w, struct waits_snap *a, struct waits_snap *b,
+		 const char *what)
+{
+	char cmd[128];
+
+	if (a)
+		waits_snap_free(a);
+	if (b)
+		waits_snap_free(b);
+	waits_close(w);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd) != 0)
+		OK(0, what);
+}
+
 /* proc/700 with threads 700..700+n-1, each asleep in nanosleep. */
 static int make_root(int n)
 {
@@ -148,17 +165,12 @@ static void run(int n)
 	OK(total <= (uint64_t)n * ticks &&
 	   total >= (uint64_t)n * ticks - (uint64_t)n * 2,
 	   "the ticks in all are about threads x ticks");
-	waits_snap_free(&a);
-	waits_snap_free(&b);
-	waits_close(w);
-	snprintf(name, sizeof(name), "rm -rf %s", root);
-	if (system(name) != 0)
-		OK(0, "scratch root removed");
+	drop(w, &a, &b, "scratch root removed");
 }
 
 /* A thread read in turn may not have been read for seconds when it ends:
  * with a cgroup's list, taken at every tick, it lived at least until the
- * last tick that listed it (waits.c waits_alive_until), and its CPU grew
+ * last tick that listed it (waits.c waits_end_thread), and its CPU grew
  * at its own rate meanwhile. 990 (born at 990 s, 20 ms of CPU, read at
  * the first tick and maybe in a turn) is gone after the third; 991
  * leaves the list at the fourth. A quarter of a 2,000-thread pool's
@@ -214,11 +226,7 @@ static void ended_in_turn(void)
 	   "ended: 991, off the list at 1003, lived until the tick before");
 	if (t)
 		printf("#   991: t %.1f\n", t->t);
-	waits_snap_free(&s);
-	waits_close(w);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd) != 0)
-		OK(0, "ended: scratch root removed");
+	drop(w, &s, NULL, "ended: scratch root removed");
 }
 
 /* The fit's arithmetic; the limit is the budget at the floor, 8 ms. */
