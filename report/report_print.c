@@ -170,6 +170,28 @@ static void print_targets(FILE *f, const struct report_targets *t)
 	}
 }
 
+/* A set read in turns: how many of its blocked ticks were read, and
+ * what that may have cost the split above (waitrates_split_error). */
+static void print_turns(FILE *f, const struct report_waits *w)
+{
+	const char *sep = "; its blocked states within";
+
+	if (isnan(w->read_share))
+		return;
+	fprintf(f, "    (read in turns: %.0f%% of the blocked ticks read, each standing for the ticks since the thread's last read",
+		w->read_share);
+	if (!isnan(w->split_error)) {
+		fprintf(f, "%s +-%.1f points (working)", sep, w->split_error);
+		sep = ",";
+	}
+	if (!isnan(w->split_error_all)) {
+		fprintf(f, "%s +-%.1f points (all threads)", sep,
+			w->split_error_all);
+		sep = ",";
+	}
+	fprintf(f, "%s)\n", sep[0] == ',' ? ", 95%" : "");
+}
+
 /* The client's wait states: a row per state, its working threads and all
  * of them; the dominant one; the command's cgroup. */
 void report_print_waits(FILE *f, const struct report_waits *w,
@@ -210,6 +232,7 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 		fprintf(f, "    (%s%.0f%% of the blocked time decided by the thread's state letter alone)\n",
 			w->hidden ? "wait channels hidden: " : "",
 			isnan(w->guessed) ? 100.0 : w->guessed);
+	print_turns(f, w);
 	if (!isnan(w->quota))
 		snprintf(q, sizeof(q), ", CPU quota %.2g", w->quota);
 	if (w->thr_periods.n)

@@ -118,6 +118,10 @@ struct report_waits {
 	char top[16];			/* the command that ran the most */
 	int hidden;			/* wait channels hidden (waits.hidden) */
 	double guessed;			/* % of blocked ticks by the letter */
+	/* a set read in turns (waits.read_share): the % of its blocked
+	 * ticks read, and how far the split may be off, in points (95%),
+	 * for the working threads and all; NAN: every tick read */
+	double read_share, split_error, split_error_all;
 	/* the command's cgroup (Process counters over the session) */
 	struct report_stat stall_cpu, stall_io, stall_mem;
 	struct report_stat throttled;	/* % Throttled Time: 100 per CPU */

@@ -182,6 +182,7 @@ void report_waits_of(struct logset *ls, const char *dir,
 	for (size_t k = 0; k < sizeof(st) / sizeof(st[0]); k++)
 		report_stat_of(NULL, 0, 1, st[k]);
 	w->cpus = w->guessed = NAN;
+	w->read_share = w->split_error = w->split_error_all = NAN;
 	w->quota = marker_num(s->end_m, "cgroup.cpu_quota");
 	proc = lookup_process(logset_meta(ls), s->begin_m ? s->name : NULL);
 	if (!proc)
@@ -191,5 +192,9 @@ void report_waits_of(struct logset *ls, const char *dir,
 	if (from_totals(dir, s, w) == 0 || w->have) {
 		w->hidden = marker_num(s->end_m, "waits.hidden") == 1;
 		w->guessed = marker_num(s->end_m, "waits.guessed");
+		w->read_share = marker_num(s->end_m, "waits.read_share");
+		w->split_error = marker_num(s->end_m, "waits.split_error");
+		w->split_error_all = marker_num(s->end_m,
+						"waits.split_error_all");
 	}
 }

@@ -211,6 +211,24 @@ static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
 	return 0;
 }
 
+/* The row's reads and spread from the thread's counts so far (the
+ * counts are cumulative, so each interval's figures replace the last). */
+static void turn_spread(struct waits_total *t, const struct waits_thread *c)
+{
+	double b = 0;
+
+	t->reads = c->reads;
+	t->stood = c->ticks[WAIT_DISK] + c->ticks[WAIT_NET] +
+		c->ticks[WAIT_OTHER] + c->ticks[WAIT_SLEEP];
+	for (int k = WS_DISK; k <= WS_SLEEP; k++)
+		b += t->sec[k];
+	/* b^2 / n for n reads of equal weight; b^2 / n_eff for unequal
+	 * ones (Kish: n_eff = (sum w)^2 / sum w^2, the ticks stood for
+	 * squared over the weights squared) */
+	t->spread = t->stood ? b * b * (double)c->weight2 /
+		((double)t->stood * (double)t->stood) : 0;
+}
+
 static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 		     const struct waits_thread *c, double elapsed,
 		     const double sec[WS_N])
@@ -251,6 +269,7 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 			t->unseen = 0;
 		}
 	}
+	turn_spread(t, c);
 	if (p && p->rchar != WAITS_NA && p->wchar != WAITS_NA)
 		t->io_bytes += delta(p->rchar, c->rchar) + delta(p->wchar, c->wchar);
 	else if (!p && c->rchar != WAITS_NA && c->wchar != WAITS_NA)
@@ -281,6 +300,9 @@ static void fold_into(struct waits_total *a, const struct waits_total *t)
 	for (int k = 0; k < WS_N; k++)
 		a->sec[k] += t->sec[k];
 	a->io_bytes += t->io_bytes;
+	a->reads += t->reads;
+	a->stood += t->stood;
+	a->spread += t->spread;
 	a->threads += (unsigned)waitrates_nthreads(t);
 	a->ended = 1;
 }
@@ -392,87 +414,6 @@ void waitrates_fill(const struct waits_values *v, struct instance_values *iv)
 size_t waitrates_nthreads(const struct waits_total *t)
 {
 	return t->tid == 0 && t->threads ? t->threads : 1;
-}
-
-/* The rows a sum over the totals takes: every thread, the working ones,
- * the working ones that moved data. */
-enum rows { ROWS_ALL, ROWS_WORKING, ROWS_MOVERS };
-
-static int takes(const struct waits_total *t, enum rows rows)
-{
-	return rows == ROWS_ALL ||
-	       (waitrates_working(t) &&
-		(rows == ROWS_WORKING || waitrates_moved_data(t)));
-}
-
-/* The seconds of the rows taken (live and folded alike) into sum[WS_N],
- * their threads into *threads; returns their alive seconds. */
-static double sum_rows(const struct waits_totals *tot, enum rows rows,
-		       double sum[WS_N], size_t *threads)
-{
-	const struct waits_total *v[2] = { tot->t, tot->agg };
-	size_t n[2] = { tot->n, tot->nagg };
-	double alive = 0;
-
-	*threads = 0;
-	for (int k = 0; k < WS_N; k++)
-		sum[k] = 0;
-	for (int j = 0; j < 2; j++)
-		for (size_t i = 0; i < n[j]; i++) {
-			const struct waits_total *t = &v[j][i];
-
-			if (!takes(t, rows))
-				continue;
-			*threads += waitrates_nthreads(t);
-			alive += t->alive;
-			for (int k = 0; k < WS_N; k++)
-				sum[k] += t->sec[k];
-		}
-	return alive;
-}
-
-void waitrates_count(const struct waits_totals *tot, size_t *threads,
-		     size_t *working)
-{
-	double sum[WS_N];
-
-	sum_rows(tot, ROWS_ALL, sum, threads);
-	sum_rows(tot, ROWS_WORKING, sum, working);
-}
-
-int waitrates_working(const struct waits_total *t)
-{
-	if (t->tid == 0 && t->threads)
-		return t->working;	/* decided for each before the fold */
-	return (t->sec[WS_CPU] >= 0.010 && t->sec[WS_CPU] >= 0.005 * t->alive) ||
-	       waitrates_moved_data(t) ||
-	       (t->alive > 0 && t->sec[WS_DISK] >= 0.5 * t->alive);
-}
-
-int waitrates_moved_data(const struct waits_total *t)
-{
-	return t->io_bytes >= WAITRATES_MOVED_BYTES;
-}
-
-double waitrates_paced(const struct waits_totals *tot)
-{
-	double work[WS_N], movers[WS_N];
-	size_t n;
-	double alive = sum_rows(tot, ROWS_WORKING, work, &n);
-
-	sum_rows(tot, ROWS_MOVERS, movers, &n);
-	return alive > 0 ? 100.0 * movers[WS_SLEEP] / alive : NAN;
-}
-
-void waitrates_split(const struct waits_totals *tot, int working_only,
-		     double pct[WS_N], size_t *threads)
-{
-	double sum[WS_N];
-	double alive = sum_rows(tot, working_only ? ROWS_WORKING : ROWS_ALL,
-				sum, threads);
-
-	for (int k = 0; k < WS_N; k++)
-		pct[k] = alive > 0 ? 100.0 * sum[k] / alive : NAN;
 }
 
 void waitrates_totals_free(struct waits_totals *tot)

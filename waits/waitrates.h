@@ -81,6 +81,15 @@ struct waits_total {
 				 * because no tick had caught it blocked
 				 * yet; moved to its shares when one does
 				 * (not in the file) */
+	/* A thread read in turn (waitshare.c): its blocked time split by
+	 * fewer reads than ticks. Not in the file. */
+	uint64_t reads, stood;	/* its blocked reads, and the ticks they
+				 * stood for (folded: summed) */
+	double spread;		/* blocked seconds^2 / reads (their
+				 * effective number, for reads of unequal
+				 * weight): what the variance of a state's
+				 * seconds is times p(1 - p) (folded:
+				 * summed); 0 with no read */
 };
 
 /* The bound on the totals. A client that starts 312 short processes a
@@ -175,6 +184,22 @@ double waitrates_paced(const struct waits_totals *tot);
  * ones; *threads gets how many were included. All NAN when none. */
 void waitrates_split(const struct waits_totals *tot, int working_only,
 		     double pct[WS_N], size_t *threads);
+
+/* How far the split of waitrates_split may be from the threads' true
+ * shares of their blocked time, for the reads it rests on: 1.96 standard
+ * errors (95%) of the blocked state nearest an even share, in points of
+ * the split (percent of the threads' alive time). Each read is taken as
+ * a draw of its thread's state (right for a thread that changes its wait
+ * many times between two reads; a thread that stays in one wait for
+ * seconds is overstated), and the state's share across the rows as
+ * every thread's (a pool of threads each in one state: overstated, never
+ * understated). Not a correction for reading every tick (those ticks are
+ * draws too: a set read in turns, at the rate its cheaper ticks allow,
+ * is not a sample of them). *read gets the share of the blocked ticks
+ * that were read: below 100, the set was read in turns (waitshare.c).
+ * NAN when no thread counts. */
+double waitrates_split_error(const struct waits_totals *tot,
+			     int working_only, double *read);
 
 /* Tab-separated, one line per thread, with a header line:
  * tid comm start alive cpu cpu_wait disk net other sleep io_bytes working

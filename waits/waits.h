@@ -84,6 +84,13 @@ struct waits_thread {
 	uint64_t rchar, wchar;	/* task/TID/io; WAITS_NA when unreadable */
 	uint64_t read_bytes, write_bytes;
 	uint64_t ticks[WAIT_NCLASS];	/* samples per class */
+	uint64_t reads;		/* the reads that found it blocked; each
+				 * counted for the ticks it stood for
+				 * (waitshare.c), so a thread read in turn
+				 * has fewer reads than blocked ticks */
+	uint64_t weight2;	/* the sum of those reads' ticks squared
+				 * (reads of unequal weight tell less than
+				 * as many of equal weight) */
 	uint64_t guessed;	/* samples decided by the state letter alone */
 	uint64_t hidden;	/* ... because wchan and syscall were refused */
 	struct waits_edge_ticks edge[WAITS_EDGES];

@@ -195,6 +195,10 @@ static void count(struct wthread *th, enum wait_class c, int guess,
 {
 	/* a read stands for the ticks since the last one (waitshare.c) */
 	th->pub.ticks[c] += th->weight;
+	if (c != WAIT_RUN) {
+		th->pub.reads++;
+		th->pub.weight2 += th->weight * th->weight;
+	}
 	if (th->ntg > 0 && (c == WAIT_NET || c == WAIT_OTHER))
 		count_edges(th);
 	th->pub.guessed += guess ? th->weight : 0;

@@ -21,6 +21,12 @@
  *   loadgen threads N SECONDS       N threads, each waiting on a socket of
  *                                   its own with a 20 ms timeout (a client's
  *                                   pool of connections), for SECONDS
+ *   loadgen mixed N SECONDS         as threads, but each wait is drawn
+ *                                   at random: the socket's poll, or a
+ *                                   nanosleep, of 10-30 ms (the blocked time
+ *                                   split about evenly, other and sleep);
+ *                                   prints "N POLL_S SLEEP_S", the
+ *                                   seconds the threads spent in each
  *   loadgen parked N SECONDS        N threads blocked on one pipe with no
  *                                   timeout (an idle worker pool), woken
  *                                   once at the end, SECONDS later
@@ -29,7 +35,8 @@
  *                                   them, for SECONDS: a client that paces
  *                                   itself; prints the bytes written
  *
- * Each prints what it really did: one number, "orphans" two.
+ * Each prints what it really did: one number, "orphans" two, "mixed"
+ * three.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -316,40 +323,85 @@ static int do_touch(double seconds, char **files, int n)
 
 static double threads_end;
 
+/* A waiter's own draw: 0 none (threads), else its splitmix64 state. */
+struct waiter {
+	pthread_t t;
+	unsigned long long x;
+	double in_poll, in_sleep;	/* seconds in each wait (mixed) */
+};
+
+/* splitmix64: each output a nonlinear mix of the state, so threads whose
+ * states start apart draw independently. (A xorshift per thread seeded
+ * i x constant draws bits that are linear in the seed: the pool's share
+ * of one wait at a moment was far from even, and the logged split of
+ * 400 threads 3-6 points off.) */
+static unsigned long long splitmix(unsigned long long *x)
+{
+	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 static void *socket_waiter(void *arg)
 {
+	struct waiter *me = arg;
 	int sv[2];
 
-	(void)arg;
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
 		return NULL;
 	while (mono_now() < threads_end) {
 		struct pollfd p = { .fd = sv[0], .events = POLLIN };
 
-		poll(&p, 1, 20);
+		double t0 = mono_now();
+		unsigned long long r = me->x ? splitmix(&me->x) : 0;
+		/* mixed: 10-30 ms, so the threads' waits do not end
+		 * together (a herd woken at once is read in step) */
+		int ms = me->x ? 10 + (int)(r % 21) : 20;
+
+		if (r >> 63) {
+			sleep_s(ms / 1000.0);
+			me->in_sleep += mono_now() - t0;
+		} else {
+			poll(&p, 1, ms);
+			me->in_poll += mono_now() - t0;
+		}
 	}
 	close(sv[0]);
 	close(sv[1]);
 	return NULL;
 }
 
-static int do_threads(int n, double seconds)
+static int do_threads(int n, double seconds, int mixed)
 {
-	pthread_t *t = calloc(n > 0 ? (size_t)n : 1, sizeof(*t));
+	struct waiter *t = calloc(n > 0 ? (size_t)n : 1, sizeof(*t));
 	int started = 0;
+	double in_poll = 0, in_sleep = 0;
 
 	if (!t)
 		return 1;
 	threads_end = mono_now() + seconds;
-	for (int i = 0; i < n; i++)
-		if (pthread_create(&t[i], NULL, socket_waiter, NULL) == 0)
+	for (int i = 0; i < n; i++) {
+		unsigned long long seed = (unsigned long long)i + 1;
+
+		/* a start of its own on splitmix's cycle (never 0: none) */
+		t[i].x = mixed ? splitmix(&seed) | 1 : 0;
+		if (pthread_create(&t[i].t, NULL, socket_waiter, &t[i]) == 0)
 			started++;
 		else
 			break;
-	for (int i = 0; i < started; i++)
-		pthread_join(t[i], NULL);
+	}
+	for (int i = 0; i < started; i++) {
+		pthread_join(t[i].t, NULL);
+		in_poll += t[i].in_poll;
+		in_sleep += t[i].in_sleep;
+	}
 	free(t);
-	printf("%d\n", started);
+	if (mixed)
+		printf("%d %.3f %.3f\n", started, in_poll, in_sleep);
+	else
+		printf("%d\n", started);
 	return started == n ? 0 : 1;
 }
 
@@ -435,14 +487,16 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "touch"))
 		return do_touch(atof(argv[2]), argv + 3, argc - 3);
 	if (argc == 4 && !strcmp(argv[1], "threads"))
-		return do_threads(atoi(argv[2]), atof(argv[3]));
+		return do_threads(atoi(argv[2]), atof(argv[3]), 0);
+	if (argc == 4 && !strcmp(argv[1], "mixed"))
+		return do_threads(atoi(argv[2]), atof(argv[3]), 1);
 	if (argc == 4 && !strcmp(argv[1], "parked"))
 		return do_parked(atoi(argv[2]), atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "pace"))
 		return do_pace(atof(argv[2]), atof(argv[3]), argv[4]);
 	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES [S] | recv ADDR PORT\n"
 			"       | stdout BYTES | orphans N SECONDS BYTES | touch SECONDS FILE...\n"
-			"       | threads N SECONDS | parked N SECONDS\n"
+			"       | threads N SECONDS | mixed N SECONDS | parked N SECONDS\n"
 			"       | pace SECONDS RATE FILE\n");
 	return 2;
 }
