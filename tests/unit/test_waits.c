@@ -156,6 +156,20 @@ static void test_fixture(void)
  * and the thread is asked again; still unknown 2.5 s on, it is the
  * network, as before. A pool of 2,000 threads read in turn had a
  * quarter of its time on the network from its first reads. */
+/* Thread tid's file name of the fixture, written with text. */
+static void put(pid_t tid, const char *name, const char *text)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/700/task/%d/%s", root, (int)tid,
+		 name);
+	if ((f = fopen(path, "w"))) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
 static void test_unfound(void)
 {
 #ifdef __x86_64__
@@ -178,17 +192,27 @@ static void test_unfound(void)
 	t = snap_find(&s, 703);
 	OK(t && only_class(t) == -1,
 	   "unfound: 703's read(socket) counted nowhere yet");
+	/* then asleep for a tick: its own tick, not the two held */
+	put(703, "wchan", "hrtimer_nanosleep");
+	put(703, "schedstat", "20000000 1000000000 8\n");
+	waits_tick(w, 2002.0);
+	put(703, "wchan", "wait_woken");
+	put(703, "schedstat", "20000000 1000000000 9\n");
 	waits_tick(w, 2003.0);
 	EQ_INT(waits_read(w, 2003.0, &s), 0, "unfound: a tick 3 s after the first");
 	t = snap_find(&s, 703);
-	OK(t && only_class(t) == WAIT_NET && t->ticks[WAIT_NET] == 1,
-	   "unfound: still unknown 2.5 s on: net, as before");
+	OK(t && t->ticks[WAIT_NET] == 3 && t->ticks[WAIT_SLEEP] == 1,
+	   "unfound: still unknown 2.5 s on: net, as before, with the two ticks held for it (3); the sleep between, its own tick (1)");
+	if (t)
+		printf("#   net %llu, sleep %llu\n",
+		       (unsigned long long)t->ticks[WAIT_NET],
+		       (unsigned long long)t->ticks[WAIT_SLEEP]);
 	OK(unlink(path) == 0 && symlink("socket:[1234]", path) == 0,
 	   "unfound: fd 5 a known socket to another host");
 	waits_tick(w, 2003.5);
 	EQ_INT(waits_read(w, 2004.0, &s), 0, "unfound: read");
 	t = snap_find(&s, 703);
-	OK(t && t->ticks[WAIT_NET] == 2, "unfound: a known socket to another host: net");
+	OK(t && t->ticks[WAIT_NET] == 4, "unfound: a known socket to another host: net");
 	waits_snap_free(&s);
 	waits_close(w);
 #else
