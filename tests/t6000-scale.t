@@ -31,7 +31,12 @@ name = scale
 [counters]
 \Network Interface(*)\Bytes Total/sec
 PML
-ip netns exec $NS $PERFLOG start -f -c $SCRATCH/scale.pml -o $SCRATCH/logs \
+# at nice -10: the suite runs beside the others (testrules.yml), and what
+# it judges is whether the collector keeps its own schedule while 200
+# interfaces join, not whether the neighbours leave it a CPU (once in a
+# make check its collector skipped a sample while t9400's package build,
+# t5200, t6100 and t6110 ran beside it)
+ip netns exec $NS nice -n -10 $PERFLOG start -f -c $SCRATCH/scale.pml -o $SCRATCH/logs \
 	--samples 9 >$SCRATCH/out 2>$SCRATCH/err &
 pid=$!; track_pid $pid
 wait $pid
