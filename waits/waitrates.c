@@ -229,6 +229,46 @@ static void turn_spread(struct waits_total *t, const struct waits_thread *c)
 		((double)t->stood * (double)t->stood) : 0;
 }
 
+/* Blocked time no tick has caught yet is other by default
+ * (waitrates_thread); the totals hold it apart until the thread's first
+ * blocked ticks say where it went (an O_DSYNC writer's first second with
+ * the sampler at 3 Hz was "other" in its totals), then split it again
+ * at each read by the thread's shares of its life so far. Split once,
+ * by its first blocked ticks, a pool's first second went to whatever
+ * its threads were first seen doing: loadgen mixed 300 (a poll on a
+ * socketpair or a nanosleep, drawn at random), whose polls in their
+ * sockets' first second are held (waits/waittick.c count_later), was
+ * logged 38% other for the 50% it polled. */
+static void unseen(struct waits_total *t, const struct waits_thread *c,
+		   const double sec[WS_N])
+{
+	double share[4];
+	int blocked_seen = shares(NULL, c->ticks, share) > 0;
+
+	if (!blocked_seen && run_seen(c)) {
+		/* running at every tick, enough of them: what was held
+		 * apart is CPU taken from it (waitrates_thread) */
+		t->sec[WS_OTHER] -= t->unseen;
+		t->sec[WS_CPU_WAIT] += t->unseen;
+		t->unseen = 0;
+	} else if (!blocked_seen) {
+		t->unseen += sec[WS_OTHER];
+	} else if (t->unseen > 0) {
+		if (t->unseen_at[0] + t->unseen_at[1] + t->unseen_at[2] +
+		    t->unseen_at[3] <= 0) {
+			/* first seen blocked: out of other */
+			t->unseen = t->unseen < t->sec[WS_OTHER] ?
+				t->unseen : t->sec[WS_OTHER];
+			t->sec[WS_OTHER] -= t->unseen;
+		}
+		for (int k = 0; k < 4; k++) {
+			t->sec[WS_DISK + k] += t->unseen * share[k] -
+				t->unseen_at[k];
+			t->unseen_at[k] = t->unseen * share[k];
+		}
+	}
+}
+
 static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 		     const struct waits_thread *c, double elapsed,
 		     const double sec[WS_N])
@@ -243,32 +283,7 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 	t->alive += elapsed;
 	for (int k = 0; k < WS_N; k++)
 		t->sec[k] += sec[k];
-	/* blocked time no tick has caught yet is other by default
-	 * (waitrates_thread); the totals hold it apart until the thread's
-	 * first blocked ticks say where it went (an O_DSYNC writer's first
-	 * second with the sampler at 3 Hz was "other" in its totals) */
-	{
-		double share[4];
-		int blocked_seen = shares(NULL, c->ticks, share) > 0;
-
-		if (!blocked_seen && run_seen(c)) {
-			/* running at every tick, enough of them: what was
-			 * held apart is CPU taken from it (as above) */
-			t->sec[WS_OTHER] -= t->unseen;
-			t->sec[WS_CPU_WAIT] += t->unseen;
-			t->unseen = 0;
-		} else if (!blocked_seen) {
-			t->unseen += sec[WS_OTHER];
-		} else if (t->unseen > 0) {
-			double u = t->unseen < t->sec[WS_OTHER] ?
-				t->unseen : t->sec[WS_OTHER];
-
-			t->sec[WS_OTHER] -= u;
-			for (int k = 0; k < 4; k++)
-				t->sec[WS_DISK + k] += u * share[k];
-			t->unseen = 0;
-		}
-	}
+	unseen(t, c, sec);
 	turn_spread(t, c);
 	if (p && p->rchar != WAITS_NA && p->wchar != WAITS_NA)
 		t->io_bytes += delta(p->rchar, c->rchar) + delta(p->wchar, c->wchar);
@@ -409,11 +424,6 @@ void waitrates_fill(const struct waits_values *v, struct instance_values *iv)
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		iv->v[catalog_counters[map[i].id].index] = v->pct[map[i].s];
-}
-
-size_t waitrates_nthreads(const struct waits_total *t)
-{
-	return t->tid == 0 && t->threads ? t->threads : 1;
 }
 
 void waitrates_totals_free(struct waits_totals *tot)

@@ -79,8 +79,12 @@ struct waits_total {
 	int ended;		/* the thread was reported ended */
 	double unseen;		/* blocked seconds put in other only
 				 * because no tick had caught it blocked
-				 * yet; moved to its shares when one does
-				 * (not in the file) */
+				 * yet; moved to its shares when one does,
+				 * and moved again at each read after by its
+				 * shares of its life so far (not in the
+				 * file) */
+	double unseen_at[4];	/* where those seconds are now, by blocked
+				 * state (disk, net, other, sleep) */
 	/* A thread read in turn (waitshare.c): its blocked time split by
 	 * fewer reads than ticks. Not in the file. */
 	uint64_t reads, stood;	/* its blocked reads, and the ticks they

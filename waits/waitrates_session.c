@@ -1,11 +1,17 @@
 /*
  * waitrates_session.c - what a session's per-thread totals say
  * (waitrates.h): how many threads worked, the split of their time, the
- * sleep that paces, and how far a split read in turns may be off.
+ * sleep that paces, and how far a split read in turns may be off. Calls
+ * run one way: waitrates.c (the fold) -> here.
  */
 #include "waitrates.h"
 
 #include <math.h>
+
+size_t waitrates_nthreads(const struct waits_total *t)
+{
+	return t->tid == 0 && t->threads ? t->threads : 1;
+}
 
 /* The rows a sum over the totals takes: every thread, the working ones,
  * the working ones that moved data. */
