@@ -6,14 +6,16 @@
 # checked against pools of known shares in tests/unit/test_waitsplit.c;
 # here, that it reaches the end marker and the report, and only when the
 # set was read in turns.
-# 1. loadgen mixed 400: 400 threads whose every 10-30 ms wait is drawn at
+# 1. loadgen mixed 300: 300 threads whose every 10-30 ms wait is drawn at
 #    random, a poll on a socketpair (other) or a nanosleep (sleep), and
 #    which print the seconds they spent in each. The end marker gives the
 #    share of blocked ticks read and the error; the report's line says
 #    "read in turns" with them; the split agrees with loadgen's seconds
-#    within 15 points (in 8 s runs it was within the stated error of
-#    them in most, but up to 10 points off in 1 of 12: the pool is born
-#    at once, and its first second's reads are few; open).
+#    within 15 points. (Ten runs alone: within the stated error of them
+#    in 9, 7.5 points off in the tenth, always towards sleep: the pool is
+#    born at once, and the polls of its sockets' first second are held
+#    until their far ends are known and then counted an interval or more
+#    late; open, docs/PERFORMANCE.md.)
 # 2. loadgen mixed 40: read whole at every tick; no such line, no such
 #    field.
 . "$(dirname "$0")/lib.sh"
@@ -26,8 +28,8 @@ field() { grep -hP "\tend\t$2\t" "$1"/*/markers.tsv | tail -n 1 | tr '\t' '\n' |
 state() { awk -v s="$2" 'index($0, "    " s " ") == 1 { v = $NF; sub("%", "", v); print v; exit }' "$1"; }
 
 # --- 1. read in turns ---
-"$PERFLOG" run -i 1 -o "$SCRATCH/l1" -l pool -- "$LOADGEN" mixed 400 8 >/dev/null 2>"$SCRATCH/run.err"
-is "$?" 0 'perflog run of 400 threads of mixed waits'
+"$PERFLOG" run -i 1 -o "$SCRATCH/l1" -l pool -- "$LOADGEN" mixed 300 6 >/dev/null 2>"$SCRATCH/run.err"
+is "$?" 0 'perflog run of 300 threads of mixed waits'
 share=$(field "$SCRATCH/l1" pool waits.read_share)
 err=$(field "$SCRATCH/l1" pool waits.split_error_all)
 ok "the end marker: the share of blocked ticks read (${share:-none}%) and the split's error (${err:-none} points)" \
@@ -48,7 +50,7 @@ ok "the stated error is a figure a reader can use (at most 5 points)" \
 	awk -v e="${err:-99}" 'BEGIN { exit !(e <= 5) }'
 
 # --- 2. read whole ---
-"$PERFLOG" run -i 1 -o "$SCRATCH/l2" -l few -- "$LOADGEN" mixed 40 3 >/dev/null 2>"$SCRATCH/run.err"
+"$PERFLOG" run -i 1 -o "$SCRATCH/l2" -l few -- "$LOADGEN" mixed 40 2 >/dev/null 2>"$SCRATCH/run.err"
 is "$?" 0 'perflog run of 40 threads'
 ok "read whole: no share read in the end marker" test -z "$(field "$SCRATCH/l2" few waits.read_share)"
 "$PERFLOG" report "$SCRATCH"/l2/* >"$SCRATCH/r2.txt" 2>&1
