@@ -331,10 +331,8 @@ struct waiter {
 };
 
 /* splitmix64: each output a nonlinear mix of the state, so threads whose
- * states start apart draw independently. (A xorshift per thread seeded
- * i x constant draws bits that are linear in the seed: the pool's share
- * of one wait at a moment was far from even, and the logged split of
- * 400 threads 3-6 points off.) */
+ * states start apart draw independently (a xorshift seeded i x constant
+ * draws bits that are linear in the seed, so related across threads). */
 static unsigned long long splitmix(unsigned long long *x)
 {
 	unsigned long long z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -356,8 +354,8 @@ static void *socket_waiter(void *arg)
 
 		double t0 = mono_now();
 		unsigned long long r = me->x ? splitmix(&me->x) : 0;
-		/* mixed: 10-30 ms, so the threads' waits do not end
-		 * together (a herd woken at once is read in step) */
+		/* mixed: 10-30 ms, so the threads' waits, begun together,
+		 * do not go on ending together */
 		int ms = me->x ? 10 + (int)(r % 21) : 20;
 
 		if (r >> 63) {
