@@ -234,11 +234,9 @@ static void turn_spread(struct waits_total *t, const struct waits_thread *c)
  * blocked ticks say where it went (an O_DSYNC writer's first second with
  * the sampler at 3 Hz was "other" in its totals), then split it again
  * at each read by the thread's shares of its life so far. Split once,
- * by its first blocked ticks, a pool's first second went to whatever
- * its threads were first seen doing: loadgen mixed 300 (a poll on a
- * socketpair or a nanosleep, drawn at random), whose polls in their
- * sockets' first second are held (waits/waittick.c count_later), was
- * logged 38% other for the 50% it polled. */
+ * by its first blocked ticks, a pool born at once and read in turns at
+ * 1-2 Hz had a second or two of each thread decided by one read
+ * (tests/unit/test_waitsplit.c "first reads"). */
 static void unseen(struct waits_total *t, const struct waits_thread *c,
 		   const double sec[WS_N])
 {
