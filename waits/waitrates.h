@@ -85,6 +85,10 @@ struct waits_total {
 				 * file) */
 	double unseen_at[4];	/* where those seconds are now, by blocked
 				 * state (disk, net, other, sleep) */
+	double held;		/* blocked seconds of held reads (a socket
+				 * whose far end was not known yet: waits.h
+				 * held), in other until their class is
+				 * known (not in the file) */
 	/* A thread read in turn (waitshare.c): its blocked time split by
 	 * fewer reads than ticks. Not in the file. */
 	uint64_t reads, stood;	/* its blocked reads, and the ticks they

@@ -91,6 +91,12 @@ struct waits_thread {
 	uint64_t weight2;	/* the sum of those reads' ticks squared
 				 * (reads of unequal weight tell less than
 				 * as many of equal weight) */
+	uint64_t held;		/* ticks of reads on a socket whose far end
+				 * was not known yet (held, not in ticks) */
+	uint64_t held_as[4];	/* of those, the ones since known, by the
+				 * class their wait got: disk, net, other,
+				 * sleep (waitrates.c holds their time apart
+				 * until then) */
 	uint64_t guessed;	/* samples decided by the state letter alone */
 	uint64_t hidden;	/* ... because wchan and syscall were refused */
 	struct waits_edge_ticks edge[WAITS_EDGES];

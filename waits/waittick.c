@@ -209,23 +209,22 @@ static void count(struct wthread *th, enum wait_class c, int guess,
 }
 
 /* The ticks of the reads that found the thread on a socket whose far
- * end was not known yet (PROBE_LATER), counted now that a socket's wait
- * has its class (c: other for a local far end, net for another host's,
- * or net when none was found in UNFOUND_SEC): as one read that stood for
- * them. Lost, they moved the split towards the thread's other waits: a
- * pool of 400 threads each drawing a poll on its socketpair or a
- * nanosleep at random had 68 polls of its sockets' first second
- * uncounted at one tick, its sleeps all counted. */
+ * end was not known yet (PROBE_LATER: held, pub.held), given the class
+ * a socket's wait now has (c: other for a local far end, net for
+ * another host's, or net when none was found in UNFOUND_SEC), as one
+ * read that stood for them (pub.held_as; waitrates.c moves the time it
+ * held apart for them). Lost, they moved the split towards the thread's
+ * other waits: a pool of 400 threads each drawing a poll on its
+ * socketpair or a nanosleep at random had 68 polls of its sockets'
+ * first second uncounted at one tick, its sleeps all counted. */
 static void count_later(struct wthread *th, enum wait_class c)
 {
-	uint64_t w = th->weight;
-
-	if (!th->later)
+	if (!th->later || c < WAIT_DISK || c > WAIT_SLEEP)
 		return;
-	th->weight = th->later;
+	th->pub.held_as[c - WAIT_DISK] += th->later;
+	th->pub.reads++;
+	th->pub.weight2 += th->later * th->later;
 	th->later = 0;
-	count(th, c, 0, 0);
-	th->weight = w;
 }
 
 /* The state letter, read now: 0 when unreadable, 'X' when gone. */
@@ -265,6 +264,7 @@ static enum waitprobe_result call(struct waits *w, struct wthread *th,
 		if (now - th->unfound_at < UNFOUND_SEC) {
 			th->ntg = 0;
 			th->later += th->weight;
+			th->pub.held += th->weight;
 			return r;
 		}
 		/* still not found: the network, as the tables say */

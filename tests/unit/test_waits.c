@@ -201,18 +201,21 @@ static void test_unfound(void)
 	waits_tick(w, 2003.0);
 	EQ_INT(waits_read(w, 2003.0, &s), 0, "unfound: a tick 3 s after the first");
 	t = snap_find(&s, 703);
-	OK(t && t->ticks[WAIT_NET] == 3 && t->ticks[WAIT_SLEEP] == 1,
-	   "unfound: still unknown 2.5 s on: net, as before, with the two ticks held for it (3); the sleep between, its own tick (1)");
+	OK(t && t->ticks[WAIT_NET] == 1 && t->held == 2 &&
+	   t->held_as[WAIT_NET - WAIT_DISK] == 2 && t->ticks[WAIT_SLEEP] == 1,
+	   "unfound: still unknown 2.5 s on: net, as before; the two ticks held for it given its class (net 2 of 2 held); the sleep between, its own tick (1)");
 	if (t)
-		printf("#   net %llu, sleep %llu\n",
+		printf("#   net %llu, held %llu (as net %llu), sleep %llu\n",
 		       (unsigned long long)t->ticks[WAIT_NET],
+		       (unsigned long long)t->held,
+		       (unsigned long long)t->held_as[WAIT_NET - WAIT_DISK],
 		       (unsigned long long)t->ticks[WAIT_SLEEP]);
 	OK(unlink(path) == 0 && symlink("socket:[1234]", path) == 0,
 	   "unfound: fd 5 a known socket to another host");
 	waits_tick(w, 2003.5);
 	EQ_INT(waits_read(w, 2004.0, &s), 0, "unfound: read");
 	t = snap_find(&s, 703);
-	OK(t && t->ticks[WAIT_NET] == 4, "unfound: a known socket to another host: net");
+	OK(t && t->ticks[WAIT_NET] == 2, "unfound: a known socket to another host: net");
 	waits_snap_free(&s);
 	waits_close(w);
 #else

@@ -2,8 +2,9 @@
  * test_waitsplit.c - how far a split read in turns may be off
  * (waits/waitrates.h waitrates_split_error, issue 30 item 4): the
  * arithmetic on crafted reads, the fold keeping it, and its calibration
- * on simulated pools of known shares; and the blocked time of a thread's
- * first reads, split by all its reads (waitrates.c unseen).
+ * on simulated pools of known shares; the blocked time of a thread's
+ * first reads, split by all its reads (waitrates.c unseen), and the time
+ * of reads held for a socket's far end (waitrates.c held).
  */
 #include <math.h>
 #include <stdio.h>
@@ -199,6 +200,55 @@ static void test_first_reads(void)
 	waitrates_totals_free(&tot);
 }
 
+/* A read held for its socket's far end (waits.h held) keeps its share of
+ * the interval's blocked time apart, in other, until its class is known,
+ * instead of the counted sleep beside it taking all of it. A thread
+ * blocked 2 s: the first second one held read and one on sleep, the
+ * second one on other; the held read then found local (other), or on
+ * another host (net). */
+static void test_held(void)
+{
+	for (int as = WAIT_OTHER; as >= WAIT_NET; as--) {
+		struct waits_thread a[1], b[1], c[1];
+		struct waits_snap s0 = { .t = 0, .th = a, .n = 1 };
+		struct waits_snap s1 = { .t = 1, .th = b, .n = 1 };
+		struct waits_snap s2 = { .t = 2, .th = c, .n = 1 };
+		struct waits_totals tot = { 0 };
+		struct waits_values v;
+		const struct waits_total *t;
+
+		a[0] = blocked(1, 0, 0, 0, 0);
+		b[0] = blocked(1, 1, 0, 0, 1);
+		b[0].ticks[WAIT_SLEEP] = 1;
+		b[0].held = 1;
+		c[0] = b[0];
+		c[0].t = 2;
+		c[0].ticks[WAIT_OTHER] = 1;
+		c[0].reads = 3;
+		c[0].held_as[as - WAIT_DISK] = 1;
+		waitrates_compute(&s0, &s1, &v, &tot);
+		t = tot.n ? &tot.t[0] : NULL;
+		OK(t && fabs(t->sec[WS_SLEEP] - 0.5) < 1e-9 &&
+		   fabs(t->sec[WS_OTHER] - 0.5) < 1e-9 && fabs(t->held - 0.5) < 1e-9,
+		   "a held read and a sleep: half the second held (in other), half sleep");
+		waitrates_compute(&s1, &s2, &v, &tot);
+		t = tot.n ? &tot.t[0] : NULL;
+		if (as == WAIT_OTHER)
+			OK(t && fabs(t->sec[WS_SLEEP] - 0.5) < 1e-9 &&
+			   fabs(t->sec[WS_OTHER] - 1.5) < 1e-9 && t->held < 1e-9,
+			   "... found local: other 1.5 s, sleep 0.5 s, nothing held");
+		else
+			OK(t && fabs(t->sec[WS_NET] - 0.5) < 1e-9 &&
+			   fabs(t->sec[WS_OTHER] - 1.0) < 1e-9 && t->held < 1e-9,
+			   "... found on another host: net 0.5 s moved out of other");
+		if (t)
+			printf("#   sleep %.3f other %.3f net %.3f held %.3f\n",
+			       t->sec[WS_SLEEP], t->sec[WS_OTHER], t->sec[WS_NET],
+			       t->held);
+		waitrates_totals_free(&tot);
+	}
+}
+
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
 static double draw(void)
@@ -341,6 +391,7 @@ int main(void)
 	test_arithmetic();
 	test_fold();
 	test_first_reads();
+	test_held();
 	test_calibration();
 	return done_testing();
 }
