@@ -11,11 +11,10 @@
 #    which print the seconds they spent in each. The end marker gives the
 #    share of blocked ticks read and the error; the report's line says
 #    "read in turns" with them; the split agrees with loadgen's seconds
-#    within 15 points. (Ten runs alone: within the stated error of them
-#    in 9, 7.5 points off in the tenth, always towards sleep: the pool is
-#    born at once, and the polls of its sockets' first second are held
-#    until their far ends are known and then counted an interval or more
-#    late; open, docs/PERFORMANCE.md.)
+#    within 15 points. (Twenty runs alone, bench/waitsplit.sh: within
+#    the stated error of them in 17, 3-5 points off in the others, and
+#    about a point towards sleep on average; open, docs/PERFORMANCE.md
+#    "Issue 30, tenth round".)
 # 2. loadgen mixed 40: read whole at every tick; no such line, no such
 #    field.
 . "$(dirname "$0")/lib.sh"
