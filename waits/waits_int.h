@@ -33,9 +33,10 @@ struct wthread {
 	double tg_of;		/* memo.until they were taken from */
 	double unfound_at;	/* since when its wait's far end is not found
 				 * (PROBE_LATER), 0 none */
-	uint64_t later;		/* ticks of those reads: counted in the class
-				 * its socket's wait gets once the far end is
-				 * found (waittick.c count_later) */
+	uint64_t later;		/* ticks of those reads not yet given a
+				 * class: given the one its socket's wait
+				 * gets once the far end is found
+				 * (waittick.c count_later, pub.held_as) */
 };
 
 struct waits {
