@@ -96,7 +96,8 @@ struct waits_thread {
 	uint64_t held_as[4];	/* of those, the ones since known, by the
 				 * class their wait got: disk, net, other,
 				 * sleep (waitrates.c holds their time apart
-				 * until then) */
+				 * until then); held less their sum: the
+				 * ones still open (waittick.c count_later) */
 	uint64_t guessed;	/* samples decided by the state letter alone */
 	uint64_t hidden;	/* ... because wchan and syscall were refused */
 	struct waits_edge_ticks edge[WAITS_EDGES];

@@ -33,10 +33,6 @@ struct wthread {
 	double tg_of;		/* memo.until they were taken from */
 	double unfound_at;	/* since when its wait's far end is not found
 				 * (PROBE_LATER), 0 none */
-	uint64_t later;		/* ticks of those reads not yet given a
-				 * class: given the one its socket's wait
-				 * gets once the far end is found
-				 * (waittick.c count_later, pub.held_as) */
 };
 
 struct waits {
@@ -68,7 +64,8 @@ struct waits {
 	size_t turn_first, turn_n;	/* this tick's turn (waitshare.c) */
 	size_t turn_extra;	/* threads read outside it (new, not seen
 				   blocked) */
-	size_t turn_max;	/* threads a turn reads, fitted to the cost */
+	size_t turn_max;	/* threads a turn reads, fitted to the cost
+				   (WAITS_TICK_THREADS at open) */
 	double turn_cost;	/* CPU seconds of a tick of turns alone,
 				   smoothed (0: none yet) */
 	uint64_t fitted;	/* nticks at the last fit */

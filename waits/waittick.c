@@ -219,12 +219,15 @@ static void count(struct wthread *th, enum wait_class c, int guess,
  * first second uncounted at one tick, its sleeps all counted. */
 static void count_later(struct wthread *th, enum wait_class c)
 {
-	if (!th->later || c < WAIT_DISK || c > WAIT_SLEEP)
+	uint64_t open = th->pub.held;
+
+	for (int k = 0; k < 4; k++)
+		open -= th->pub.held_as[k];
+	if (!open || c < WAIT_DISK || c > WAIT_SLEEP)
 		return;
-	th->pub.held_as[c - WAIT_DISK] += th->later;
+	th->pub.held_as[c - WAIT_DISK] += open;
 	th->pub.reads++;
-	th->pub.weight2 += th->later * th->later;
-	th->later = 0;
+	th->pub.weight2 += open * open;
 }
 
 /* The state letter, read now: 0 when unreadable, 'X' when gone. */
@@ -263,7 +266,6 @@ static enum waitprobe_result call(struct waits *w, struct wthread *th,
 			th->unfound_at = now;
 		if (now - th->unfound_at < UNFOUND_SEC) {
 			th->ntg = 0;
-			th->later += th->weight;
 			th->pub.held += th->weight;
 			return r;
 		}
