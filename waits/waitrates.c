@@ -283,7 +283,8 @@ static double held(struct waits_total *t, const struct waits_thread *p,
 		   const struct waits_thread *c, const double in[WS_N],
 		   double out[WS_N])
 {
-	uint64_t ph = p ? p->held : 0, counted = 0, now_open, moved = 0;
+	uint64_t ph = p ? p->held : 0, counted = 0, open = c->held, moved = 0;
+	uint64_t d[4];
 	double f, carve = 0, was;
 
 	memcpy(out, in, WS_N * sizeof(in[0]));
@@ -297,27 +298,27 @@ static double held(struct waits_total *t, const struct waits_thread *p,
 		}
 		out[WS_OTHER] += carve;
 	}
-	now_open = c->held;
-	for (int k = 0; k < 4; k++)
-		now_open -= c->held_as[k];
-	was = t->held + carve;
-	for (int k = 0; k < 4; k++)
-		moved += delta(p ? p->held_as[k] : 0, c->held_as[k]);
-	t->held = was;
+	/* the held ticks given a class in the interval, and those still
+	 * open after it */
+	for (int k = 0; k < 4; k++) {
+		d[k] = delta(p ? p->held_as[k] : 0, c->held_as[k]);
+		moved += d[k];
+		open -= c->held_as[k];
+	}
+	was = t->held += carve;
 	if (!moved || !(was > 0))
 		return carve;
 	for (int k = 0; k < 4; k++) {
-		uint64_t d = delta(p ? p->held_as[k] : 0, c->held_as[k]);
-		double m = was * (double)d / (double)(now_open + moved);
+		double m = was * (double)d[k] / (double)(open + moved);
 
-		if (!d || WS_DISK + k == WS_OTHER) {
-			t->held -= d ? m : 0;
+		if (!d[k])
 			continue;
+		if (WS_DISK + k != WS_OTHER) {	/* (other: already there) */
+			m = m < out[WS_OTHER] + t->sec[WS_OTHER] ?
+				m : out[WS_OTHER] + t->sec[WS_OTHER];
+			out[WS_OTHER] -= m;
+			out[WS_DISK + k] += m;
 		}
-		m = m < out[WS_OTHER] + t->sec[WS_OTHER] ?
-			m : out[WS_OTHER] + t->sec[WS_OTHER];
-		out[WS_OTHER] -= m;
-		out[WS_DISK + k] += m;
 		t->held -= m;
 	}
 	if (t->held < 0)
