@@ -50,8 +50,6 @@ void waits_share_begin(struct waits *w)
 	w->turn_extra = 0;
 	if (w->nlive <= WAITS_TICK_THREADS)
 		return;
-	if (w->turn_max < WAITS_TICK_MIN || w->turn_max > WAITS_TICK_THREADS)
-		w->turn_max = WAITS_TICK_THREADS;
 	/* live is sorted by tid: the first at or after share_from */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
