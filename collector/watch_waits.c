@@ -301,29 +301,6 @@ static int write_edges(struct watch_waits *ww, const char *dir,
 	return rc;
 }
 
-/* A set read in turns (waits/waitshare.c): the share of its blocked
- * ticks read, and how far the split may be off for that (the working
- * threads' and every thread's, waitrates_split_error). Nothing when
- * every tick was read. */
-static void turn_error(const struct watch_waits *ww, char *out, size_t n,
-		       size_t *len)
-{
-	double read, read_all;
-	double e = waitrates_split_error(&ww->tot, 1, &read);
-	double e_all = waitrates_split_error(&ww->tot, 0, &read_all);
-
-	if (!(read_all < 100) || *len >= n)
-		return;
-	*len += (size_t)snprintf(out + *len, n - *len,
-				 "waits.read_share=%.1f\t", read_all);
-	if (isfinite(e) && *len < n)
-		*len += (size_t)snprintf(out + *len, n - *len,
-					 "waits.split_error=%.2f\t", e);
-	if (isfinite(e_all) && *len < n)
-		*len += (size_t)snprintf(out + *len, n - *len,
-					 "waits.split_error_all=%.2f\t", e_all);
-}
-
 int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		       const char *label, char *out, size_t n, struct perr *e)
 {
@@ -373,7 +350,22 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		ADD("waits.stuck=%d\t", ww->stuck);
 	if (ww->blocked > 0)
 		ADD("waits.guessed=%.1f\t", 100.0 * ww->guessed / ww->blocked);
-	turn_error(ww, out, n, &len);
+	/* a set read in turns (waits/waitshare.c): the share of its
+	 * blocked ticks read, and how far the split may be off for that
+	 * (waitrates_split_error); nothing when every tick was read */
+	{
+		double read, read_all;
+		double err = waitrates_split_error(&ww->tot, 1, &read);
+		double err_all = waitrates_split_error(&ww->tot, 0, &read_all);
+
+		if (read_all < 100) {
+			ADD("waits.read_share=%.1f\t", read_all);
+			if (isfinite(err))
+				ADD("waits.split_error=%.2f\t", err);
+			if (isfinite(err_all))
+				ADD("waits.split_error_all=%.2f\t", err_all);
+		}
+	}
 	ADD("waits.exact_disk=%d\twaits.hz=%.1f\twaits.cpu=%.3f",
 	    ww->intervals && ww->exact_disk,
 	    span > 0 ? (double)(ww->prev->nticks - ww->ticks0) / span : 0.0,
