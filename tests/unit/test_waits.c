@@ -263,27 +263,6 @@ static void test_cgroup(void)
 }
 
 /* A synthetic thread for the arithmetic. */
-static struct waits_thread th(pid_t tid, double t, double cpu, double rq,
-			      int disk, int net, int other, int sleep)
-{
-	struct waits_thread x;
-
-	memset(&x, 0, sizeof(x));
-	x.tid = tid;
-	x.start = 5;
-	x.alive = 1;
-	x.t = t;
-	x.born = -100;
-	x.cpu_ns = (uint64_t)(cpu * 1e9);
-	x.runq_ns = (uint64_t)(rq * 1e9);
-	x.blkio_ns = x.rchar = x.wchar = WAITS_NA;
-	x.ticks[WAIT_DISK] = (uint64_t)disk;
-	x.ticks[WAIT_NET] = (uint64_t)net;
-	x.ticks[WAIT_OTHER] = (uint64_t)other;
-	x.ticks[WAIT_SLEEP] = (uint64_t)sleep;
-	return x;
-}
-
 static double sum(const double *v, int n)
 {
 	double s = 0;
@@ -296,8 +275,8 @@ static double sum(const double *v, int n)
 static void test_thread_math(void)
 {
 	double sec[WS_N];
-	struct waits_thread a = th(1, 10, 1, 1, 0, 0, 0, 0);
-	struct waits_thread b = th(1, 11, 1.3, 1.2, 30, 10, 0, 0);
+	struct waits_thread a = crafted(1, 10, 1, 1, 0, 0, 0, 0);
+	struct waits_thread b = crafted(1, 11, 1.3, 1.2, 30, 10, 0, 0);
 
 	EQ_DBL(waitrates_thread(&a, &b, 10, 0, sec), 1.0, 1e-9, "elapsed 1 s");
 	EQ_DBL(sec[WS_CPU], 0.3, 1e-9, "cpu from schedstat");
@@ -320,23 +299,23 @@ static void test_thread_math(void)
 	waitrates_thread(&a, &b, 10, 0, sec);
 	EQ_DBL(sec[WS_DISK], 0.375, 1e-9, "delay accounting off: ticks");
 
-	b = th(1, 11, 1.9, 1.6, 30, 10, 0, 0);	/* 0.9 + 0.6 in 1 s */
+	b = crafted(1, 11, 1.9, 1.6, 30, 10, 0, 0);	/* 0.9 + 0.6 in 1 s */
 	waitrates_thread(&a, &b, 10, 0, sec);
 	EQ_DBL(sec[WS_CPU], 0.6, 1e-9, "cpu + wait > elapsed: scaled");
 	EQ_DBL(sec[WS_CPU_WAIT], 0.4, 1e-9, "... both");
 	EQ_DBL(sec[WS_DISK] + sec[WS_NET], 0, 1e-9, "nothing blocked");
 
-	a = th(1, 10, 1, 1, 8, 0, 0, 2);
-	b = th(1, 11, 1.5, 1, 8, 0, 0, 2);	/* no blocked tick this time */
+	a = crafted(1, 10, 1, 1, 8, 0, 0, 2);
+	b = crafted(1, 11, 1.5, 1, 8, 0, 0, 2);	/* no blocked tick this time */
 	waitrates_thread(&a, &b, 10, 0, sec);
 	EQ_DBL(sec[WS_DISK], 0.4, 1e-9, "no tick in the interval: life shares");
 	EQ_DBL(sec[WS_SLEEP], 0.1, 1e-9, "... 8 disk : 2 sleep");
-	a = th(1, 10, 1, 1, 0, 0, 0, 0);
-	b = th(1, 11, 1.5, 1, 0, 0, 0, 0);
+	a = crafted(1, 10, 1, 1, 0, 0, 0, 0);
+	b = crafted(1, 11, 1.5, 1, 0, 0, 0, 0);
 	waitrates_thread(&a, &b, 10, 0, sec);
 	EQ_DBL(sec[WS_OTHER], 0.5, 1e-9, "never seen blocked: other");
 
-	b = th(2, 11, 0.1, 0.1, 0, 0, 0, 5);	/* born at 10.5 */
+	b = crafted(2, 11, 0.1, 0.1, 0, 0, 0, 5);	/* born at 10.5 */
 	EQ_DBL(waitrates_thread(NULL, &b, 10.5, 0, sec), 0.5, 1e-9,
 	       "born in the interval: from its birth");
 	EQ_DBL(sec[WS_SLEEP], 0.3, 1e-9, "born: counters from 0");
@@ -354,17 +333,17 @@ static void test_compute(void)
 	size_t n;
 	char buf[4096];
 
-	p[0] = th(1, 10, 0, 0, 0, 0, 0, 0);
-	c[0] = th(1, 12, 1.0, 0.5, 0, 50, 0, 0);	/* busy sender */
+	p[0] = crafted(1, 10, 0, 0, 0, 0, 0, 0);
+	c[0] = crafted(1, 12, 1.0, 0.5, 0, 50, 0, 0);	/* busy sender */
 	c[0].rchar = c[0].wchar = 0;
 	p[0].rchar = p[0].wchar = 0;
 	c[0].wchar = 50 << 20;
-	p[1] = th(2, 10, 0, 0, 0, 0, 10, 0);
-	c[1] = th(2, 11, 0, 0, 0, 0, 60, 0);	/* ended at 11 */
+	p[1] = crafted(2, 10, 0, 0, 0, 0, 10, 0);
+	c[1] = crafted(2, 11, 0, 0, 0, 0, 60, 0);	/* ended at 11 */
 	c[1].alive = 0;
-	p[2] = th(3, 10, 0, 0, 0, 0, 0, 0);
-	c[2] = th(3, 12, 0, 0, 0, 0, 100, 0);	/* idle pool thread */
-	c[3] = th(4, 12, 0, 0, 0, 0, 0, 100);	/* born at 11.5 */
+	p[2] = crafted(3, 10, 0, 0, 0, 0, 0, 0);
+	c[2] = crafted(3, 12, 0, 0, 0, 0, 100, 0);	/* idle pool thread */
+	c[3] = crafted(4, 12, 0, 0, 0, 0, 0, 100);	/* born at 11.5 */
 	c[3].born = 11.5;
 	EQ_INT(waitrates_compute(&prev, &cur, &v, &tot), 0, "compute");
 	EQ_DBL(v.threads, 1 + 0.5 + 1 + 0.25, 1e-9,
@@ -448,9 +427,9 @@ static void test_late_member(void)
 	struct waits_values v;
 	struct waits_totals tot = { 0 };
 
-	p[0] = th(1, 12, 0, 0, 0, 0, 0, 10);
-	c[0] = th(1, 13, 0, 0, 0, 0, 0, 20);	/* the parent, asleep */
-	c[1] = th(2, 13, 0.2, 0, 80, 0, 0, 0);	/* the child: born at 11 */
+	p[0] = crafted(1, 12, 0, 0, 0, 0, 0, 10);
+	c[0] = crafted(1, 13, 0, 0, 0, 0, 0, 20);	/* the parent, asleep */
+	c[1] = crafted(2, 13, 0.2, 0, 80, 0, 0, 0);	/* the child: born at 11 */
 	c[1].born = 11;
 	c[1].alive = 0;		/* ... and ended before this read */
 	c[1].rchar = 0;
@@ -488,9 +467,9 @@ static void test_unseen(void)
 	struct waits_values v;
 	struct waits_totals tot = { 0 };
 
-	a[0] = th(1, 10, 0, 0, 0, 0, 0, 0);
-	b[0] = th(1, 11, 0.5, 0, 0, 0, 0, 0);	/* 0.5 s blocked, unseen */
-	c[0] = th(1, 12, 1.0, 0, 9, 0, 1, 0);	/* then seen: disk 9, other 1 */
+	a[0] = crafted(1, 10, 0, 0, 0, 0, 0, 0);
+	b[0] = crafted(1, 11, 0.5, 0, 0, 0, 0, 0);	/* 0.5 s blocked, unseen */
+	c[0] = crafted(1, 12, 1.0, 0, 9, 0, 1, 0);	/* then seen: disk 9, other 1 */
 	waitrates_compute(&s0, &s1, &v, &tot);
 	EQ_DBL(v.pct[WS_OTHER], 50, 1e-9, "unseen: the first row's blocked half is other");
 	EQ_DBL(tot.n ? tot.t[0].sec[WS_OTHER] : -1, 0.5, 1e-9,
@@ -517,8 +496,8 @@ static void test_run_seen(void)
 	struct waits_values v;
 	struct waits_totals tot = { 0 };
 
-	a[0] = th(1, 10, 0, 0, 0, 0, 0, 0);
-	b[0] = th(1, 11, 0.63, 0.21, 0, 0, 0, 0);
+	a[0] = crafted(1, 10, 0, 0, 0, 0, 0, 0);
+	b[0] = crafted(1, 11, 0.63, 0.21, 0, 0, 0, 0);
 	a[0].ticks[WAIT_RUN] = 4;
 	b[0].ticks[WAIT_RUN] = 12;
 	waitrates_compute(&s0, &s1, &v, &tot);
@@ -539,7 +518,7 @@ static void test_run_seen(void)
 		struct waits_snap s2 = { .t = 12, .th = c, .n = 1 };
 
 		memset(&tot, 0, sizeof(tot));
-		c[0] = th(1, 12, 1.26, 0.42, 0, 0, 0, 0);
+		c[0] = crafted(1, 12, 1.26, 0.42, 0, 0, 0, 0);
 		c[0].ticks[WAIT_RUN] = 10;
 		waitrates_compute(&s0, &s1, &v, &tot);
 		waitrates_compute(&s1, &s2, &v, &tot);
@@ -617,17 +596,17 @@ static void test_fold(void)
 
 	if (!p || !c)
 		return;
-	p[0] = th(1, 0, 0, 0, 0, 0, 0, 0);
+	p[0] = crafted(1, 0, 0, 0, 0, 0, 0, 0);
 	memcpy(p[0].comm, "main", 5);
 	for (int r = 0; r < ROUNDS; r++) {
 		struct waits_snap prev = { .t = r, .th = p, .n = 1 };
 		struct waits_snap cur = { .t = r + 1, .th = c, .n = PER + 1 };
 
-		c[0] = th(1, r + 1, 0, 0, 0, 0, 0, 100 * (r + 1));
+		c[0] = crafted(1, r + 1, 0, 0, 0, 0, 0, 100 * (r + 1));
 		memcpy(c[0].comm, "main", 5);
 		for (int k = 1; k <= PER; k++) {
 			/* born in the interval, ended in it: 0.5 s each */
-			c[k] = th(1000 + r * PER + k, r + 1, k % 2 ? 0.1 : 0, 0,
+			c[k] = crafted(1000 + r * PER + k, r + 1, k % 2 ? 0.1 : 0, 0,
 				  0, 0, 0, 50);
 			c[k].born = r + 0.5;
 			c[k].alive = 0;

@@ -13,27 +13,19 @@
 
 #include "../../waits/waitrates.h"
 #include "tap.h"
+#include "waitsnap.h"
 
-/* A thread of the interval [0, 10]: blocked the whole time, its reads
- * counted as the sampler counts them (each standing for weight ticks). */
+/* A thread blocked the whole time to t, its reads counted as the
+ * sampler counts them (each standing for weight ticks). */
 static struct waits_thread blocked(pid_t tid, double t, uint64_t disk,
 				   uint64_t other, uint64_t reads)
 {
-	struct waits_thread th;
+	struct waits_thread th = crafted(tid, t, 0, 0, (int)disk, 0,
+					 (int)other, 0);
 
-	memset(&th, 0, sizeof(th));
-	th.tid = th.pid = tid;
-	th.start = (uint64_t)tid;
-	th.alive = 1;
-	th.t = t;
-	th.ticks[WAIT_DISK] = disk;
-	th.ticks[WAIT_OTHER] = other;
 	th.reads = reads;
 	/* reads of equal weight, (disk + other) / reads each */
 	th.weight2 = reads ? (disk + other) * (disk + other) / reads : 0;
-	th.rchar = th.wchar = th.read_bytes = th.write_bytes = WAITS_NA;
-	for (int k = 0; k < WAITS_EDGES; k++)
-		th.edge[k].id = WAITS_NO_EDGE;
 	return th;
 }
 
