@@ -35,6 +35,7 @@ ssize_t waits_read_file(struct waits *w, struct wthread *th, int k,
 {
 	char rel[64];
 
+	atomic_fetch_add_explicit(&w->progress, 1, memory_order_relaxed);
 	if (th->fd[k] >= 0)
 		return util_pread_text(th->fd[k], buf, n);
 	snprintf(rel, sizeof(rel), "%d/task/%d/%s", (int)th->pub.tid,

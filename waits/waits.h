@@ -153,6 +153,18 @@ void waits_io_from(struct waits *w, const struct proctree *tree);
 /* One tick at monotonic time now. Returns the threads sampled. */
 int waits_tick(struct waits *w, double now);
 
+/* From any thread, without the lock: a tick under way stops at its next
+ * thread (those left are kept as they were, new ones not taken), and
+ * so does every later one; only waits_close follows. A tick of many
+ * threads under valgrind outlasts a stop's bound, and the process left
+ * it mid-way (t7600). */
+void waits_stop(struct waits *w);
+
+/* From any thread, without the lock: a count that moves as a tick goes
+ * from file to file and thread to thread, so a caller can tell a slow
+ * tick from a stuck one (a read that never returns). */
+unsigned waits_progress(struct waits *w);
+
 /* The exact figures at now, with the tick counts, into out (which keeps
  * its array between calls). Returns 0, or -1 when out of memory.
  * A read reads at most WAITS_READ_MAX threads, in turn, from where the

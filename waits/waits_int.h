@@ -8,6 +8,7 @@
 #define PERFLOG_WAITS_INT_H
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -76,6 +77,8 @@ struct waits {
 	struct waits_link *links;	/* pipe ends of the set's processes
 					 * (waitlinks.c) */
 	size_t nlinks, caplinks;
+	atomic_bool stopping;	/* waits_stop: skip what is left */
+	atomic_uint progress;	/* waits_progress */
 };
 
 /* waitlinks.c: a pipe end held by a process of the set, as its fd table

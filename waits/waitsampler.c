@@ -191,14 +191,22 @@ pid_t waitsampler_tid(struct waitsampler *s)
 	return s->tid;
 }
 
+/* How long a tick may go without progress before stop leaves it
+ * (stuck: a read that does not return), and how long stop waits for a
+ * tick that progresses (slow: many threads, or valgrind's pace). */
+#define STILL_SEC (4 * WAITSAMPLER_WAIT_SEC)
+#define SLOW_SEC 10.0
+
 void waitsampler_stop(struct waitsampler *s)
 {
 	struct timespec ts;
 	int expect = STOPPING;
+	double t0 = util_monotonic(), still = 0;
 
 	if (!s)
 		return;
 	atomic_store(&s->state, STOPPING);
+	waits_stop(s->w);	/* a tick under way ends at its next thread */
 	/* under the lock, the wake cannot fall between the thread's look at
 	 * state and its wait; without it (a stuck tick) the thread looks at
 	 * state before it waits again */
@@ -206,10 +214,18 @@ void waitsampler_stop(struct waitsampler *s)
 		pthread_cond_broadcast(&s->wake);
 		pthread_mutex_unlock(&s->lock);
 	}
-	ts = after(CLOCK_REALTIME, WAITSAMPLER_WAIT_SEC);
-	if (pthread_timedjoin_np(s->thread, NULL, &ts) == 0) {
-		destroy(s);
-		return;
+	for (;;) {
+		unsigned seen = waits_progress(s->w);
+
+		ts = after(CLOCK_REALTIME, WAITSAMPLER_WAIT_SEC);
+		if (pthread_timedjoin_np(s->thread, NULL, &ts) == 0) {
+			destroy(s);
+			return;
+		}
+		still = waits_progress(s->w) == seen ?
+			still + WAITSAMPLER_WAIT_SEC : 0;
+		if (still >= STILL_SEC || util_monotonic() - t0 >= SLOW_SEC)
+			break;
 	}
 	if (atomic_compare_exchange_strong(&s->state, &expect, ORPHANED))
 		return;		/* the thread frees it all when it is back */

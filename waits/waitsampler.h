@@ -57,9 +57,10 @@ void waitsampler_read_whole(struct waitsampler *s);
 /* The sampler thread's id (for measuring its CPU time from outside). */
 pid_t waitsampler_tid(struct waitsampler *s);
 
-/* Stop the thread, close w, free everything; waits at most about
- * 2 x WAITSAMPLER_WAIT_SEC (a stuck thread frees it all itself when its
- * tick returns). NULL is fine. */
+/* Stop the thread, close w, free everything. A tick under way ends at
+ * its next thread and is waited for while it makes progress (up to 10 s);
+ * a stuck one (no progress for 4 x WAITSAMPLER_WAIT_SEC) is left, and
+ * frees it all itself when it returns. NULL is fine. */
 void waitsampler_stop(struct waitsampler *s);
 
 #endif

@@ -110,6 +110,13 @@ static int new_thread(struct waits *w, pid_t tid, double now, double up,
 	return 0;
 }
 
+/* waits_stop was called (and a step of the tick is done: progress). */
+static int stopping(struct waits *w)
+{
+	atomic_fetch_add_explicit(&w->progress, 1, memory_order_relaxed);
+	return atomic_load_explicit(&w->stopping, memory_order_relaxed);
+}
+
 /* Refresh the set: new tids get a record, missing ones end. */
 static int sync_members(struct waits *w, double now)
 {
@@ -139,7 +146,8 @@ static int sync_members(struct waits *w, double now)
 		} else if (i == w->nlive || tids[j] < w->live[i].pub.tid) {
 			if (up < 0)
 				up = uptime(w);
-			if (new_thread(w, tids[j], now, up, &w->spare[k]) == 0)
+			if (!stopping(w) &&
+			    new_thread(w, tids[j], now, up, &w->spare[k]) == 0)
 				k++;
 			j++;
 		} else {
@@ -423,6 +431,16 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 	return probe(w, th, state, 1, now);
 }
 
+void waits_stop(struct waits *w)
+{
+	atomic_store(&w->stopping, 1);
+}
+
+unsigned waits_progress(struct waits *w)
+{
+	return atomic_load_explicit(&w->progress, memory_order_relaxed);
+}
+
 void waits_overhead(struct waits *w, double sec)
 {
 	if (sec > 0)
@@ -443,7 +461,7 @@ int waits_tick(struct waits *w, double now)
 	for (size_t i = 0; i < w->nlive; i++) {
 		struct wthread *th = &w->live[i];
 
-		if (!waits_share_turn(w, i)) {
+		if (!waits_share_turn(w, i) || stopping(w)) {
 			/* not in this tick's turn: kept as it is */
 		} else if (sample_thread(w, th, now) == 1) {
 			/* gone since this tick's listing */

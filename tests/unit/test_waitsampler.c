@@ -11,9 +11,17 @@
  * the orphaned thread frees everything itself (ASan's leak check at exit
  * says it did). On the old code the first read never returned: an alarm
  * turns that into a failure.
+ *
+ * A slow tick is not a stuck one (slow_tick): ten threads whose stat
+ * FIFOs a writer opens one every 0.1 s make a tick of a second that
+ * progresses. A stop must end it at its next thread and join it; it
+ * used to leave it after half a second, and the process exited under a
+ * tick of valgrind's pace with its fd-table DIR open (t7600's flake).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +82,87 @@ static int make_root(char *fifo, size_t n)
 	return mkfifo(fifo, 0600);
 }
 
+/* slow_tick's writer: opens each FIFO once a reader waits on it. */
+#define SLOW_N 10
+static char slow_fifo[SLOW_N][200];
+static atomic_int slow_opened, slow_quit;
+
+static void *slow_writer(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < SLOW_N && !atomic_load(&slow_quit); i++) {
+		int fd;
+
+		while ((fd = open(slow_fifo[i], O_WRONLY | O_NONBLOCK)) < 0 &&
+		       !atomic_load(&slow_quit))
+			nap(0.005);	/* ENXIO: no reader yet */
+		if (fd < 0)
+			break;
+		close(fd);
+		atomic_fetch_add(&slow_opened, 1);
+		nap(0.1);
+	}
+	return NULL;
+}
+
+static void slow_tick(void)
+{
+	char path[200], cmd[320];
+	struct perr e;
+	struct waits *w;
+	struct waitsampler *s;
+	pthread_t writer;
+	pid_t pid = 910, tid;
+	double t0, t;
+
+	snprintf(root, sizeof(root), "/tmp/perflog-slow-XXXXXX");
+	if (!mkdtemp(root)) {
+		OK(0, "a scratch root");
+		return;
+	}
+	put("proc/uptime", "1000.00 1500.00\n");
+	put("proc/910/stat",
+	    "910 (slow) S 1 910 910 0 -1 0 0 0 0 0 0 0 0 0 20 0 10 0 5000 0 0 0\n");
+	for (int i = 0; i < SLOW_N; i++) {
+		/* listed in 910/task; read, as the kernel's, at TID/task/TID */
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/910/task/%d "
+			 "%s/proc/%d/task/%d", root, 910 + i, root, 910 + i,
+			 910 + i);
+		if (system(cmd) != 0)
+			return;
+		snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root,
+			 910 + i, 910 + i);
+		snprintf(slow_fifo[i], sizeof(slow_fifo[i]), "%s/stat", path);
+		if (mkfifo(slow_fifo[i], 0600) < 0)
+			return;
+	}
+	w = waits_open(root, &e);
+	s = w ? waitsampler_start(w, &e) : NULL;
+	OK(s != NULL, "slow: sampler started");
+	if (!s)
+		return;
+	tid = waitsampler_tid(s);
+	pthread_create(&writer, NULL, slow_writer, NULL);
+	EQ_INT(waitsampler_watch_pids(s, &pid, 1, &e), 0, "slow: watch ten threads");
+	for (int k = 0; k < 200 && atomic_load(&slow_opened) < 2; k++)
+		nap(0.01);
+	OK(atomic_load(&slow_opened) >= 2, "slow: the tick is under way");
+
+	t0 = util_monotonic();
+	waitsampler_stop(s);
+	t = util_monotonic() - t0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	OK(access(path, F_OK) < 0, "slow: stop joined the sampler's thread");
+	OK(t < 8 * WAITSAMPLER_WAIT_SEC, "slow: stop came back in time");
+	printf("# slow: stop came back after %.3f s, %d of %d threads read\n", t,
+	       atomic_load(&slow_opened), SLOW_N);
+	atomic_store(&slow_quit, 1);
+	pthread_join(writer, NULL);
+	OK(atomic_load(&slow_opened) < SLOW_N, "slow: the tick ended at its next thread");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	OK(system(cmd) == 0, "slow: scratch root removed");
+}
+
 int main(void)
 {
 	char fifo[200], cmd[128];
@@ -125,6 +214,7 @@ int main(void)
 	waits_snap_free(&snap);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
+	slow_tick();
 	alarm(0);
 	return done_testing();
 }
