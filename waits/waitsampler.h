@@ -17,8 +17,9 @@
  * makes wait. The collector's loop never waits on the sampler longer
  * than WAITSAMPLER_WAIT_SEC: a read that cannot get the lock within it
  * says so (1) and the caller keeps the last complete read, so the next
- * read spans both intervals; stopping a stuck sampler leaves its thread
- * to free itself when it comes back. The thread blocks every signal, so
+ * read spans both intervals. Stopping a stuck sampler (no progress for
+ * 1 s) leaves its thread to free itself when it comes back; a slow one
+ * is waited for (waitsampler_stop). The thread blocks every signal, so
  * the collector's SIGTERM/SIGINT/SIGHUP still reach its ppoll.
  */
 #ifndef PERFLOG_WAITSAMPLER_H
@@ -58,7 +59,7 @@ void waitsampler_read_whole(struct waitsampler *s);
 pid_t waitsampler_tid(struct waitsampler *s);
 
 /* Stop the thread, close w, free everything. A tick under way ends at
- * its next thread and is waited for while it makes progress (up to 10 s);
+ * its next thread and is waited for while it makes progress (up to 3 s);
  * a stuck one (no progress for 4 x WAITSAMPLER_WAIT_SEC) is left, and
  * frees it all itself when it returns. NULL is fine. */
 void waitsampler_stop(struct waitsampler *s);
