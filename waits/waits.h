@@ -155,9 +155,9 @@ int waits_tick(struct waits *w, double now);
 
 /* From any thread, without the lock: a tick under way stops at its next
  * thread (those left are kept as they were, new ones not taken), and
- * so does every later one; only waits_close follows. A tick of many
- * threads under valgrind outlasts a stop's bound, and the process left
- * it mid-way (t7600). */
+ * so does every later one; only waits_close follows. A tick at
+ * valgrind's pace outlasted the stop's old bound (0.5 s), and the
+ * process exited in the middle of it (t7600). */
 void waits_stop(struct waits *w);
 
 /* From any thread, without the lock: a count that moves as a tick goes
