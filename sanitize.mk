@@ -10,11 +10,16 @@
 # hooks' defaults). Without: the C compiler's ASan and UBSan, and no
 # fuzz targets (tests/t0150-fuzz.t skips them, saying why).
 SAN_RT   := $(shell clang --print-runtime-dir 2>/dev/null)
+# Line tables are what a sanitizer's report needs (file:line in each
+# frame); full debug info (CFLAGS' -g) was a tenth of this build's
+# compile time, in make check's build before the first suite. The last
+# -g option on clang's line wins.
+SAN_DEBUG := -gline-tables-only
 SAN_FUZZ := $(if $(wildcard $(SAN_RT)/libclang_rt.fuzzer-*.a),yes)
 ifneq ($(SAN_FUZZ),)
 SAN_CC   := clang
 SAN      := -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer \
-	-fno-sanitize-recover=all
+	-fno-sanitize-recover=all $(SAN_DEBUG)
 else
 SAN_CC   := $(CC)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
