@@ -7,7 +7,11 @@
 # report against loadgen's, the difference, and the error the report
 # states for it (waits.split_error_all, 95%), the share of blocked ticks
 # read and the sampler's rate; at the end how many runs fell within the
-# stated error. Figures only.
+# stated error and within 2 points of loadgen's, and the mean
+# difference. Figures only. PERFLOG= a build that reads every thread at
+# every tick (WAITS_TICK_THREADS and WAITS_READ_MAX raised past N) gives
+# the same for a whole read: issue 30's "within 2 points of reading them
+# all" is the two tables side by side (docs/PERFORMANCE.md).
 #
 #   WAITSPLIT_THREADS=300  the pool (more than 128: read in turns)
 #   WAITSPLIT_SECONDS=6    its life
@@ -20,7 +24,7 @@ LOADGEN=$TOP/build/tools/loadgen
 [ -x "$LOADGEN" ] || { echo "waitsplit: build/tools/loadgen not built (make build/tools/loadgen)"; exit 1; }
 echo "loadgen mixed $N $S under perflog run -i 1, $R runs"
 printf '%4s %10s %10s %8s %8s %7s %6s\n' run "other %" loadgen "diff" "stated" "read %" hz
-within=0
+within=0 stated=0 near=0 sum=0 ran=0
 i=0
 while [ $i -lt "$R" ]; do
 	i=$((i + 1))
@@ -39,8 +43,19 @@ while [ $i -lt "$R" ]; do
 	printf '%4d %10s %10s %8s %8s %7s %6s\n' $i "$line" "$truth" \
 		"$(awk -v a="$line" -v b="$truth" 'BEGIN { printf "%+.1f", a - b }')" \
 		"${err:--}" "$(f waits.read_share)" "$(f waits.hz)"
+	[ -n "$err" ] && stated=$((stated + 1))
 	awk -v a="$line" -v b="$truth" -v e="${err:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= e) }' &&
-		within=$((within + 1))
+		[ -n "$err" ] && within=$((within + 1))
+	awk -v a="$line" -v b="$truth" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 2) }' &&
+		near=$((near + 1))
+	sum=$(awk -v s="$sum" -v a="$line" -v b="$truth" 'BEGIN { print s + a - b }')
+	ran=$((ran + 1))
 	rm -rf "$d"
 done
-echo "within the stated error: $within of $R"
+# a set read whole (a build that reads every thread) states no error
+if [ "$stated" -gt 0 ]; then
+	echo "within the stated error: $within of $stated"
+else
+	echo "no error stated (the set was read whole)"
+fi
+[ "$ran" -gt 0 ] && echo "within 2 points of loadgen's: $near of $ran; mean difference $(awk -v s="$sum" -v n="$ran" 'BEGIN { printf "%+.2f", s / n }')"
