@@ -45,6 +45,14 @@ enum watch_state {
 	WATCH_ENDED	/* unwatched or gone: zeros until its row ends */
 };
 
+/* A `mark --watch` tree that ended before its session did: its
+ * wait-state totals, written when it ended, as the end-marker fields the
+ * session's "waits label=" answers with (watch_ended.c). */
+struct ended_waits {
+	char label[SRC_NAME_MAX];
+	char fields[2048];
+};
+
 struct watch {
 	pid_t pid;		/* the tree's root */
 	int follow;		/* asked for by `perflog mark --watch`: no
@@ -118,6 +126,8 @@ struct collector {
 	unsigned long long owner_start;	/* opt->owner's start time */
 	struct watch watch[MAX_WATCH];
 	int nwatch;
+	struct ended_waits ended[MAX_WATCH];	/* oldest first */
+	int nended;
 	struct taskstats_listener *ts;	/* exit records, while trees are
 					 * watched and the host allows it */
 	int ts_failed;
@@ -182,6 +192,17 @@ void watch_finish(struct collector *c, struct loop_request *lr);
 int watch_add(struct collector *c, struct request *r,
 	      const struct proctree_options *opt, const char *label,
 	      int follow, struct loop_request *lr, struct perr *pe);
+
+/* watch_ended.c */
+/* w, a `mark --watch` tree, is gone before its session's end: its
+ * wait-state totals are written now (its sampler is stopped next), and
+ * its end-marker fields kept by label for the session's "waits label=".
+ * A client that exits before the tester's `mark --end` lost them all. */
+void watch_ended_keep(struct collector *c, struct watch *w);
+/* The fields kept for label, or NULL. */
+const char *watch_ended_fields(struct collector *c, const char *label);
+/* Forget label's fields: 1 when there were some. */
+int watch_ended_drop(struct collector *c, const char *label);
 
 /* watch_spec.c */
 /* "follow SESSION<TAB>SPEC" (`perflog mark --begin --watch SPEC`): SPEC

@@ -181,8 +181,10 @@ int watch_add(struct collector *c, struct request *r,
 	if (!w->ww || !watch_waits_ok(w->ww))
 		complain(&c->c_waits, util_monotonic(),
 			 "wait states not sampled: %s", pe->msg);
-	if (follow)	/* the session's own name, begun by this mark */
+	if (follow) {	/* the session's own name, begun by this mark */
 		util_strlcpy(w->label, label, sizeof(w->label));
+		watch_ended_drop(c, label);	/* an earlier one's */
+	}
 	else
 		unique_label(c, label, w->label, sizeof(w->label));
 	c->nwatch++;
@@ -248,6 +250,10 @@ void watch_unwatch(struct collector *c, struct request *r, const char *args,
 {
 	struct watch *w = find_watch(c, args);
 
+	if (!w && !strncmp(args, "label=", 6) && watch_ended_drop(c, args + 6)) {
+		server_reply(r, 1, "%s", "");	/* it ended before: done */
+		return;
+	}
 	if (!w) {
 		server_reply(r, 0, "unwatch: %.200s is not watched", args);
 		return;
@@ -317,7 +323,13 @@ void watch_waits_request(struct collector *c, struct request *r,
 			 const char *args, struct loop_request *lr)
 {
 	struct watch *w = find_watch(c, args);
+	const char *kept = w || strncmp(args, "label=", 6) ? NULL :
+			   watch_ended_fields(c, args + 6);
 
+	if (kept) {	/* the tree ended before its session: as it was */
+		server_reply(r, 1, "%s", kept);
+		return;
+	}
 	if (!w) {
 		server_reply(r, 0, "waits: %.200s is not watched", args);
 		return;
@@ -425,7 +437,9 @@ void watch_check(struct collector *c)
 			continue;
 		if (w->follow) {
 			/* a tree `perflog mark --watch` asked for ended
-			 * early: its instance ends, its session does not */
+			 * early: its instance ends, its session does not;
+			 * its wait states wait for the session's end */
+			watch_ended_keep(c, w);
 			end_watch(c, w);
 			continue;
 		}

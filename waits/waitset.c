@@ -16,10 +16,12 @@
 #include "../process/process.h"
 
 struct waitset {
+	pid_t *pids;		/* the processes, as given or added */
 	DIR **taskdir;		/* one per process; NULL when gone at start */
 	int *statfd;		/* its PID/stat: num_threads */
 	long *nthreads;		/* num_threads at the last listing */
-	size_t npids;
+	size_t npids, cappids;
+	size_t given;		/* how many waitset_pids was given */
 	int valid;		/* tids[] is the last listing, still good */
 	int cgfd;		/* cgroup.threads or tasks, or -1 */
 	pid_t *tids;
@@ -28,42 +30,82 @@ struct waitset {
 	size_t bufcap;
 };
 
+/* Open process k's task directory and stat (pids[k] set). */
+static void open_pid(struct waitset *s, int procfd, size_t k)
+{
+	char rel[32];
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%d/task", (int)s->pids[k]);
+	fd = s->pids[k] > 0 ? openat(procfd, rel,
+				     O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	s->taskdir[k] = NULL;
+	if (fd >= 0 && !(s->taskdir[k] = fdopendir(fd)))
+		close(fd);
+	snprintf(rel, sizeof(rel), "%d/stat", (int)s->pids[k]);
+	s->statfd[k] = s->taskdir[k] ?
+		openat(procfd, rel, O_RDONLY | O_CLOEXEC) : -1;
+	s->nthreads[k] = 0;
+}
+
+/* Room for n processes in each per-process array. */
+static int grow(struct waitset *s, size_t n)
+{
+	void *p;
+
+	if (n <= s->cappids)
+		return 0;
+	if (!(p = realloc(s->pids, n * sizeof(*s->pids))))
+		return -1;
+	s->pids = p;
+	if (!(p = realloc(s->taskdir, n * sizeof(*s->taskdir))))
+		return -1;
+	s->taskdir = p;
+	if (!(p = realloc(s->statfd, n * sizeof(*s->statfd))))
+		return -1;
+	s->statfd = p;
+	if (!(p = realloc(s->nthreads, n * sizeof(*s->nthreads))))
+		return -1;
+	s->nthreads = p;
+	s->cappids = n;
+	return 0;
+}
+
 struct waitset *waitset_pids(int procfd, const pid_t *pids, size_t n,
 			     struct perr *e)
 {
 	struct waitset *s = calloc(1, sizeof(*s));
-	char rel[32];
 
-	if (s) {
-		s->taskdir = calloc(n ? n : 1, sizeof(*s->taskdir));
-		s->statfd = calloc(n ? n : 1, sizeof(*s->statfd));
-		s->nthreads = calloc(n ? n : 1, sizeof(*s->nthreads));
-	}
-	if (!s || !s->taskdir || !s->statfd || !s->nthreads) {
-		if (s) {
-			free(s->taskdir);
-			free(s->statfd);
-			free(s->nthreads);
-		}
-		free(s);
+	if (s)
+		s->cgfd = -1;
+	if (!s || grow(s, n ? n : 1) < 0) {
+		waitset_free(s);
 		perr_set(e, "out of memory");
 		return NULL;
 	}
-	s->cgfd = -1;
-	s->npids = n;
+	s->npids = s->given = n;
 	for (size_t i = 0; i < n; i++) {
-		int fd;
-
-		snprintf(rel, sizeof(rel), "%d/task", (int)pids[i]);
-		fd = pids[i] > 0 ? openat(procfd, rel,
-					  O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-		if (fd >= 0 && !(s->taskdir[i] = fdopendir(fd)))
-			close(fd);
-		snprintf(rel, sizeof(rel), "%d/stat", (int)pids[i]);
-		s->statfd[i] = s->taskdir[i] ?
-			openat(procfd, rel, O_RDONLY | O_CLOEXEC) : -1;
+		s->pids[i] = pids[i];
+		open_pid(s, procfd, i);
 	}
 	return s;
+}
+
+int waitset_add_pid(struct waitset *s, int procfd, pid_t pid)
+{
+	if (s->cgfd >= 0 || pid <= 0)
+		return 0;
+	for (size_t i = 0; i < s->npids; i++)
+		if (s->pids[i] == pid)
+			return 0;
+	if (s->npids >= s->given + WAITSET_ADDED_MAX)
+		return 0;
+	if (grow(s, s->npids + 1) < 0)
+		return -1;
+	s->pids[s->npids] = pid;
+	open_pid(s, procfd, s->npids++);
+	s->valid = 0;
+	return 0;
 }
 
 struct waitset *waitset_cgroup(const char *dir, struct perr *e)
@@ -100,6 +142,7 @@ void waitset_free(struct waitset *s)
 		if (s->statfd[i] >= 0)
 			close(s->statfd[i]);
 	}
+	free(s->pids);
 	free(s->taskdir);
 	free(s->statfd);
 	free(s->nthreads);

@@ -24,6 +24,14 @@ struct waitset;
  * A process already gone is left out, not an error. */
 struct waitset *waitset_pids(int procfd, const pid_t *pids, size_t n,
 			     struct perr *e);
+/* Add process pid to a set of processes, seen by the sampler before the
+ * collector's next sample hands it in (a child a watched shell waits
+ * for: one that lives between two samples had no row of its own). A
+ * cgroup's set lists it already: nothing done. At most
+ * WAITSET_ADDED_MAX a set (a loop forking a thousand a second). 0, or
+ * -1 out of memory. */
+#define WAITSET_ADDED_MAX 64
+int waitset_add_pid(struct waitset *s, int procfd, pid_t pid);
 /* The threads of the cgroup directory dir (v2 or v1). */
 struct waitset *waitset_cgroup(const char *dir, struct perr *e);
 

@@ -319,6 +319,20 @@ static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
 	return 0;
 }
 
+/* The children a thread of a process set waits for (list: pids, space
+ * separated) join the set now, not at the collector's next sample: a
+ * shell's jobs of a fraction of a second each were never read. */
+static void adopt(struct waits *w, const char *list)
+{
+	char *end;
+
+	if (!w->set || waitset_fresh(w->set))
+		return;		/* a cgroup lists them itself */
+	for (long pid; (pid = strtol(list, &end, 10)) > 0; list = end)
+		if (waitset_add_pid(w->set, w->procfd, (pid_t)pid) < 0)
+			return;
+}
+
 /* A thread waiting for a child (wait4, waitid): an edge to its children
  * by the command of the first (the one a shell waits for in the
  * foreground), so a parent's wait is known as a wait on another process
@@ -337,8 +351,10 @@ static void child_wait(struct waits *w, struct wthread *th, double now)
 	snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)th->pub.pid,
 		 (int)th->pub.tid);
 	if (util_read_text_at(w->procfd, rel, buf, sizeof(buf)) > 0 &&
-	    atoi(buf) > 0)
+	    atoi(buf) > 0) {
 		waitpeer_comm(w->peer, (pid_t)atoi(buf), now, e.peer_comm);
+		adopt(w, buf);
+	}
 	th->ntg = 1;
 	th->tg[0] = waits_edge_id(w, &e);
 }
