@@ -44,6 +44,7 @@ void watch_ended_keep(struct collector *c, struct watch *w)
 		watch_ended_drop(c, c->ended[0].label);
 	k = &c->ended[c->nended++];
 	util_strlcpy(k->label, w->label, sizeof(k->label));
+	watch_waits_last(w->ww);	/* its time since the last sample */
 	if (watch_waits_finish(w->ww, logset_writer_dir(c->w), w->label,
 			       k->fields, sizeof(k->fields), &pe) < 0)
 		complain(&c->c_waits, util_monotonic(),

@@ -228,6 +228,16 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 	ww->have_cprev = 1;
 }
 
+void watch_waits_last(struct watch_waits *ww)
+{
+	struct instance_values none;	/* no row: the tree's has ended */
+
+	if (!ww || !ww->s)
+		return;
+	waitsampler_read_whole(ww->s);
+	add_waits(ww, &none);
+}
+
 void watch_waits_whole(struct watch_waits *ww)
 {
 	if (ww && ww->s)

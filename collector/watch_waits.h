@@ -59,6 +59,11 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
  * (waits.h): the session's last, before watch_waits_finish. */
 void watch_waits_whole(struct watch_waits *ww);
 
+/* The tree is gone between two samples (its last row is taken): its
+ * threads' time since the last sample into the totals, read whole,
+ * before watch_waits_finish. */
+void watch_waits_last(struct watch_waits *ww);
+
 /* Write the session's per-thread totals to a new waits-LABEL.tsv in the
  * log set dir and put the end-marker fields in out, tab-separated
  * ("waits=FILE<TAB>waits.threads=N<TAB>..."; counters/README.md lists
