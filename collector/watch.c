@@ -184,9 +184,9 @@ int watch_add(struct collector *c, struct request *r,
 	if (follow) {	/* the session's own name, begun by this mark */
 		util_strlcpy(w->label, label, sizeof(w->label));
 		watch_ended_drop(c, label);	/* an earlier one's */
-	}
-	else
+	} else {
 		unique_label(c, label, w->label, sizeof(w->label));
+	}
 	c->nwatch++;
 	w->client = follow ? 0 : r->pid;
 	w->client_start = follow ? 0 : proctree_start_time(c->opt->proc_root,

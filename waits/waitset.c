@@ -20,7 +20,7 @@ struct waitset {
 	DIR **taskdir;		/* one per process; NULL when gone at start */
 	int *statfd;		/* its PID/stat: num_threads */
 	long *nthreads;		/* num_threads at the last listing */
-	size_t npids, cappids;
+	size_t npids, cap[4];	/* util_grow's, an array each */
 	size_t given;		/* how many waitset_pids was given */
 	int valid;		/* tids[] is the last listing, still good */
 	int cgfd;		/* cgroup.threads or tasks, or -1 */
@@ -51,24 +51,11 @@ static void open_pid(struct waitset *s, int procfd, size_t k)
 /* Room for n processes in each per-process array. */
 static int grow(struct waitset *s, size_t n)
 {
-	void *p;
-
-	if (n <= s->cappids)
-		return 0;
-	if (!(p = realloc(s->pids, n * sizeof(*s->pids))))
-		return -1;
-	s->pids = p;
-	if (!(p = realloc(s->taskdir, n * sizeof(*s->taskdir))))
-		return -1;
-	s->taskdir = p;
-	if (!(p = realloc(s->statfd, n * sizeof(*s->statfd))))
-		return -1;
-	s->statfd = p;
-	if (!(p = realloc(s->nthreads, n * sizeof(*s->nthreads))))
-		return -1;
-	s->nthreads = p;
-	s->cappids = n;
-	return 0;
+	return util_grow(&s->pids, &s->cap[0], n, sizeof(*s->pids)) < 0 ||
+	       util_grow(&s->taskdir, &s->cap[1], n, sizeof(*s->taskdir)) < 0 ||
+	       util_grow(&s->statfd, &s->cap[2], n, sizeof(*s->statfd)) < 0 ||
+	       util_grow(&s->nthreads, &s->cap[3], n, sizeof(*s->nthreads)) < 0 ?
+	       -1 : 0;
 }
 
 struct waitset *waitset_pids(int procfd, const pid_t *pids, size_t n,
