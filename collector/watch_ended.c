@@ -7,7 +7,6 @@
  * totals are written when the tree ends, and the fields they give the
  * end marker are kept here, a few by label, until the session asks.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "collector_int.h"

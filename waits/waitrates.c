@@ -283,7 +283,8 @@ static double held(struct waits_total *t, const struct waits_thread *p,
 		   const struct waits_thread *c, const double in[WS_N],
 		   double out[WS_N])
 {
-	uint64_t ph = p ? p->held : 0, counted = 0, open = c->held, moved = 0;
+	uint64_t ph = p ? p->held : 0, counted = 0, moved = 0;
+	uint64_t open = waits_held_open(c);
 	uint64_t d[4];
 	double f, carve = 0, was;
 
@@ -298,12 +299,10 @@ static double held(struct waits_total *t, const struct waits_thread *p,
 		}
 		out[WS_OTHER] += carve;
 	}
-	/* the held ticks given a class in the interval, and those still
-	 * open after it */
+	/* the held ticks given a class in the interval */
 	for (int k = 0; k < 4; k++) {
 		d[k] = delta(p ? p->held_as[k] : 0, c->held_as[k]);
 		moved += d[k];
-		open -= c->held_as[k];
 	}
 	was = t->held += carve;
 	if (!moved || !(was > 0))

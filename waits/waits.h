@@ -97,11 +97,20 @@ struct waits_thread {
 				 * class their wait got: disk, net, other,
 				 * sleep (waitrates.c holds their time apart
 				 * until then); held less their sum: the
-				 * ones still open (waittick.c count_later) */
+				 * ones still open (waits_held_open) */
 	uint64_t guessed;	/* samples decided by the state letter alone */
 	uint64_t hidden;	/* ... because wchan and syscall were refused */
 	struct waits_edge_ticks edge[WAITS_EDGES];
 };
+
+/* The held ticks of t whose class is not known yet (held less held_as):
+ * waittick.c counts them once it is, waitrates.c keeps their time apart
+ * until then. */
+static inline uint64_t waits_held_open(const struct waits_thread *t)
+{
+	return t->held - t->held_as[0] - t->held_as[1] - t->held_as[2] -
+	       t->held_as[3];
+}
 
 /* A read: every thread of the set, sorted by (tid, start). */
 struct waits_snap {

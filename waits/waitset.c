@@ -91,7 +91,7 @@ int waitset_add_pid(struct waitset *s, int procfd, pid_t pid)
 		return -1;
 	s->pids[s->npids] = pid;
 	open_pid(s, procfd, s->npids++);
-	s->valid = 0;
+	waitset_invalidate(s);
 	return 0;
 }
 

@@ -227,10 +227,8 @@ static void count(struct wthread *th, enum wait_class c, int guess,
  * first second uncounted at one tick, its sleeps all counted. */
 static void count_later(struct wthread *th, enum wait_class c)
 {
-	uint64_t open = th->pub.held;
+	uint64_t open = waits_held_open(&th->pub);
 
-	for (int k = 0; k < 4; k++)
-		open -= th->pub.held_as[k];
 	if (!open || c < WAIT_DISK || c > WAIT_SLEEP)
 		return;
 	th->pub.held_as[c - WAIT_DISK] += open;
@@ -321,13 +319,14 @@ static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
 
 /* The children a thread of a process set waits for (list: pids, space
  * separated) join the set now, not at the collector's next sample: a
- * shell's jobs of a fraction of a second each were never read. */
+ * shell's jobs of a fraction of a second each were never read. (A
+ * cgroup's set lists them itself: waitset_add_pid does nothing there.) */
 static void adopt(struct waits *w, const char *list)
 {
 	char *end;
 
-	if (!w->set || waitset_fresh(w->set))
-		return;		/* a cgroup lists them itself */
+	if (!w->set)
+		return;
 	for (long pid; (pid = strtol(list, &end, 10)) > 0; list = end)
 		if (waitset_add_pid(w->set, w->procfd, (pid_t)pid) < 0)
 			return;
@@ -478,7 +477,8 @@ int waits_tick(struct waits *w, double now)
 		struct wthread *th = &w->live[i];
 
 		if (!waits_share_turn(w, i) || stopping(w)) {
-			/* not in this tick's turn: kept as it is */
+			/* not in this tick's turn, or stopping: kept as
+			 * it is */
 		} else if (sample_thread(w, th, now) == 1) {
 			/* gone since this tick's listing */
 			if (waits_end_thread(w, th) < 0)
