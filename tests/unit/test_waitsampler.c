@@ -107,7 +107,7 @@ static void *slow_writer(void *arg)
 
 static void slow_tick(void)
 {
-	char path[200], cmd[320];
+	char path[200], cmd[128];
 	struct perr e;
 	struct waits *w;
 	struct waitsampler *s;
@@ -125,13 +125,13 @@ static void slow_tick(void)
 	    "910 (slow) S 1 910 910 0 -1 0 0 0 0 0 0 0 0 0 20 0 10 0 5000 0 0 0\n");
 	for (int i = 0; i < SLOW_N; i++) {
 		/* listed in 910/task; read, as the kernel's, at TID/task/TID */
-		snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/910/task/%d "
-			 "%s/proc/%d/task/%d", root, 910 + i, root, 910 + i,
-			 910 + i);
-		if (system(cmd) != 0)
+		snprintf(path, sizeof(path), "%s/proc/910/task/%d", root, 910 + i);
+		if (util_mkdirs(path, 0755) < 0)
 			return;
 		snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root,
 			 910 + i, 910 + i);
+		if (util_mkdirs(path, 0755) < 0)
+			return;
 		snprintf(slow_fifo[i], sizeof(slow_fifo[i]), "%s/stat", path);
 		if (mkfifo(slow_fifo[i], 0600) < 0)
 			return;

@@ -21,10 +21,11 @@ static char root[64];
 /* ROOT/REL with its directories made */
 static void put(const char *rel, const char *text)
 {
-	char cmd[256];
+	char dir[256];
 
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s/%s)\"", root, rel);
-	if (system(cmd) == 0)
+	snprintf(dir, sizeof(dir), "%s/%s", root, rel);
+	*strrchr(dir, '/') = '\0';
+	if (util_mkdirs(dir, 0755) == 0)
 		fixture_put(root, rel, text);
 }
 
