@@ -11,10 +11,11 @@
 #    which print the seconds they spent in each. The end marker gives the
 #    share of blocked ticks read and the error; the report's line says
 #    "read in turns" with them; the split agrees with loadgen's seconds
-#    within 15 points. (Twenty runs alone, bench/waitsplit.sh: within
-#    the stated error of them in 17, 3-5 points off in the others, and
-#    about a point towards sleep on average; open, docs/PERFORMANCE.md
-#    "Issue 30, tenth round".)
+#    within 15 points. (bench/waitsplit.sh, runs alone: within the
+#    stated error of them in 17 of 20 at stop 41 and 8 of 10 at stop 42,
+#    the others 3-5 points off; the mean a point or so off, towards
+#    sleep in one session and towards other in the next: docs/
+#    PERFORMANCE.md "Issue 30, tenth round" and "eleventh round".)
 # 2. loadgen mixed 40: read whole at every tick; no such line, no such
 #    field.
 . "$(dirname "$0")/lib.sh"
