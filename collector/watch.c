@@ -489,8 +489,10 @@ static void on_exit_record(void *arg, const struct taskstats_exit *x)
 			proctree_exit_seen(c->watch[i].tree, x);
 	for (int i = 0; i < c->nwatch; i++)
 		if (c->watch[i].state != WATCH_ENDED &&
-		    proctree_exit(c->watch[i].tree, x))
+		    proctree_exit(c->watch[i].tree, x)) {
+			watch_waits_exit(c->watch[i].ww, x);
 			return;
+		}
 }
 
 long watch_drain(struct collector *c)

@@ -176,6 +176,12 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 	ww->have_cprev = 1;
 }
 
+void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x)
+{
+	if (ww)
+		waitsampler_exit(ww->s, x);
+}
+
 static void add_waits(struct watch_waits *ww, struct instance_values *iv)
 {
 	struct waits_values v;

@@ -112,6 +112,17 @@ struct waits *waits_open(const char *root, struct perr *e)
 	return w;
 }
 
+double waits_uptime(struct waits *w)
+{
+	char buf[64];
+	double up;
+
+	if (w->uptimefd < 0 || util_pread_text(w->uptimefd, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%lf", &up) != 1)
+		return -1;
+	return up;
+}
+
 void waits_close(struct waits *w)
 {
 	if (!w)
@@ -129,6 +140,8 @@ void waits_close(struct waits *w)
 	free(w->live);
 	free(w->spare);
 	free(w->ended);
+	free(w->gone[0]);
+	free(w->gone[1]);
 	free(w);
 }
 
@@ -230,11 +243,61 @@ static void alive_until(struct wthread *th, double t)
 	th->pub.t = t;
 }
 
+/* Rows ended by the sampler are remembered this long at least, twice
+ * at most: an exit record comes within milliseconds of the end, unless
+ * the collector's loop is held (a librrd file grown). */
+#define GONE_KEEP_SEC 1.0
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The older second forgotten, once a second. */
+static void gone_rotate(struct waits *w, double now)
+{
+	if (now - w->gone_since < GONE_KEEP_SEC)
+		return;
+	w->gen ^= 1;
+	w->ngone[w->gen] = w->sorted[w->gen] = 0;
+	w->gone_since = now;
+}
+
+static void gone_add(struct waits *w, pid_t tid)
+{
+	int g;
+
+	gone_rotate(w, util_monotonic());
+	g = w->gen;
+	if (util_grow(&w->gone[g], &w->capgone[g], w->ngone[g] + 1,
+		      sizeof(pid_t)) == 0)
+		w->gone[g][w->ngone[g]++] = tid;
+}
+
+int waits_was_gone(struct waits *w, pid_t tid)
+{
+	gone_rotate(w, util_monotonic());
+	for (int g = 0; g < 2; g++) {
+		if (!w->ngone[g])
+			continue;
+		if (w->sorted[g] != w->ngone[g]) {
+			qsort(w->gone[g], w->ngone[g], sizeof(pid_t), cmp_pid);
+			w->sorted[g] = w->ngone[g];
+		}
+		if (bsearch(&tid, w->gone[g], w->ngone[g], sizeof(pid_t),
+			    cmp_pid))
+			return 1;
+	}
+	return 0;
+}
+
 int waits_end_thread(struct waits *w, struct wthread *th)
 {
 	waits_close_thread(w, th);
 	/* a cgroup's list is taken at every tick: it was in the last one */
-	if (w->set && waitset_fresh(w->set))
+	if (w->set && waitset_fresh(w->set) && !th->exited)
 		alive_until(th, w->tick_at);
 	if (th->pub.cpu_ns == WAITS_NA)
 		return 0;	/* never read: nothing to report */
@@ -244,6 +307,7 @@ int waits_end_thread(struct waits *w, struct wthread *th)
 	th->pub.alive = 0;
 	th->pub.blkio_ns = WAITS_NA;	/* not read at pub.t */
 	w->ended[w->nended++] = th->pub;
+	gone_add(w, th->pub.tid);	/* its exit record is not a row */
 	return 0;
 }
 

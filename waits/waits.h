@@ -159,6 +159,21 @@ void waits_exclude(struct waits *w, pid_t tid);
 struct proctree;
 void waits_io_from(struct waits *w, const struct proctree *tree);
 
+/* Threads of the set no tick sampled, from their exit records
+ * (process/taskstats.h), which the caller found to be the tree's
+ * (proctree_exit): a pool's threads begun and ended between two of a
+ * slow tick's listings (t7720 on a saturated host), a worker a daemon
+ * reaps in a signal handler. Each gets a row, ended, at the next read:
+ * its life (the record's elapsed time up to at[i], the monotonic time
+ * the record came), its CPU time and bytes; its blocked time, which no
+ * tick saw, is other, as a thread's before its first blocked tick.
+ * Records of threads the sampler lists, or ended itself since the call
+ * before this one, are its own and left out. Returns the rows added, -1
+ * out of memory. */
+struct taskstats_exit;
+int waits_exits(struct waits *w, const struct taskstats_exit *x,
+		const double *at, size_t n);
+
 /* One tick at monotonic time now. Returns the threads sampled. */
 int waits_tick(struct waits *w, double now);
 

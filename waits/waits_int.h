@@ -34,6 +34,8 @@ struct wthread {
 	double tg_of;		/* memo.until they were taken from */
 	double unfound_at;	/* since when its wait's far end is not found
 				 * (PROBE_LATER), 0 none */
+	int exited;		/* its figures are its exit record's, final
+				 * (waitexit.c) */
 };
 
 struct waits {
@@ -47,6 +49,14 @@ struct waits {
 	size_t nlive, caplive, capspare;
 	struct waits_thread *ended;
 	size_t nended, capended;
+	pid_t *gone[2];		/* tids of the rows a tick or read ended in
+				 * the last 1-2 s (waits_gone), whose exit
+				 * records are not to make a second row:
+				 * gone[gen] since gone_since, the other the
+				 * second before */
+	size_t ngone[2], capgone[2], sorted[2];
+	int gen;
+	double gone_since;
 	int fds_open, fd_cap;
 	pid_t last_tgid;	/* the process of the last new thread */
 	long hz;		/* USER_HZ */
@@ -80,6 +90,13 @@ struct waits {
 	atomic_bool stopping;	/* waits_stop: skip what is left */
 	atomic_uint progress;	/* waits_progress */
 };
+
+/* The rows the sampler ended itself (waits_end_thread), kept 1-2 s:
+ * whether tid is one (waitexit.c asks, for its exit record). */
+int waits_was_gone(struct waits *w, pid_t tid);
+
+/* Seconds since boot (ROOT/proc/uptime), or -1. */
+double waits_uptime(struct waits *w);
 
 /* waitlinks.c: a pipe end held by a process of the set, as its fd table
  * showed it when the process was first seen. */

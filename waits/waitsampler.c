@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../process/process.h"
+
 struct waitsampler {
 	struct waits *w;
 	pthread_t thread;
@@ -33,7 +35,20 @@ struct waitsampler {
 	atomic_int state;	/* RUN, STOPPING, EXITED, ORPHANED */
 	pid_t tid;
 	double cpu_end;		/* thread CPU clock when the last tick ended */
+	/* exit records of the set's threads (waitsampler_exit), queued by
+	 * the collector's thread under qlock alone (never behind a tick),
+	 * taken by the next tick before it samples, or by the next read */
+	pthread_mutex_t qlock;
+	struct exits {
+		struct taskstats_exit *x;
+		double *at;
+		size_t n, capx, capat;
+	} q, work;
 };
+
+/* Records queued at most: beyond, the rest are dropped until a tick
+ * takes them (a sampler stuck for long, a fork bomb). */
+#define EXITS_MAX 65536
 
 enum { RUN, STOPPING, EXITED, ORPHANED };
 
@@ -41,8 +56,30 @@ static void destroy(struct waitsampler *s)
 {
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->qlock);
+	free(s->q.x);
+	free(s->q.at);
+	free(s->work.x);
+	free(s->work.at);
 	waits_close(s->w);
 	free(s);
+}
+
+/* The queued exit records to waits (s->lock held): the queue swapped
+ * with the spare one under qlock, so the collector never waits long. */
+static void take_exits(struct waitsampler *s)
+{
+	struct exits t;
+
+	pthread_mutex_lock(&s->qlock);
+	t = s->q;
+	s->q = s->work;
+	s->work = t;
+	s->q.n = 0;
+	pthread_mutex_unlock(&s->qlock);
+	if (s->work.n)
+		waits_exits(s->w, s->work.x, s->work.at, s->work.n);
+	s->work.n = 0;
 }
 
 static void *run(void *arg)
@@ -61,6 +98,7 @@ static void *run(void *arg)
 		/* the wake-up is part of the cost: on a busy VM it is most
 		 * of it for a small set (bench/waits.sh) */
 		waits_overhead(s->w, c0 - s->cpu_end);
+		take_exits(s);
 		waits_tick(s->w, now);
 		s->cpu_end = util_thread_cpu();
 		next = waits_next(s->w, util_monotonic());
@@ -120,6 +158,7 @@ struct waitsampler *waitsampler_start(struct waits *w, struct perr *e)
 	}
 	s->w = w;
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->qlock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->wake, &ca);
@@ -173,9 +212,27 @@ int waitsampler_read(struct waitsampler *s, struct waits_snap *out)
 
 	if (lock_bounded(s) < 0)
 		return 1;
+	take_exits(s);
 	r = waits_read(s->w, util_monotonic(), out);
 	pthread_mutex_unlock(&s->lock);
 	return r;
+}
+
+void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x)
+{
+	struct exits *q;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->qlock);
+	q = &s->q;
+	if (q->n < EXITS_MAX &&
+	    util_grow(&q->x, &q->capx, q->n + 1, sizeof(*q->x)) == 0 &&
+	    util_grow(&q->at, &q->capat, q->n + 1, sizeof(*q->at)) == 0) {
+		q->at[q->n] = util_monotonic();
+		q->x[q->n++] = *x;
+	}
+	pthread_mutex_unlock(&s->qlock);
 }
 
 void waitsampler_read_whole(struct waitsampler *s)

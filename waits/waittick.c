@@ -29,18 +29,6 @@
 #include "../process/process.h"
 #include "waitset.h"
 
-/* Seconds since boot (ROOT/proc/uptime), or -1. */
-static double uptime(struct waits *w)
-{
-	char buf[64];
-	double up;
-
-	if (w->uptimefd < 0 || util_pread_text(w->uptimefd, buf, sizeof(buf)) <= 0 ||
-	    sscanf(buf, "%lf", &up) != 1)
-		return -1;
-	return up;
-}
-
 /* The process of thread tid: the last new thread's when tid is in its
  * group (threads come in groups: one path looked up, where status prints
  * some 50 lines: 2,000 new threads spent 7% of the collector's CPU in
@@ -157,7 +145,7 @@ static int sync_members(struct waits *w, double now)
 				return -1;
 		} else if (i == w->nlive || tids[j] < w->live[i].pub.tid) {
 			if (up < 0)
-				up = uptime(w);
+				up = waits_uptime(w);
 			if (!stopping(w) &&
 			    new_thread(w, tids[j], now, up, &w->spare[k]) == 0)
 				k++;

@@ -14,6 +14,12 @@
  * writer thread waits for that (the test's thread blocked in openat),
  * ends 931 (its schedstat emptied: a fixture's "gone"), then opens the
  * FIFO. The tick, going on, finds 931 gone when it samples it.
+ *
+ * Then the exit records (waits_exits): a thread of the set no tick
+ * listed (a daemon's worker reaped in a signal handler, a pool's thread
+ * between two listings) gets a row from its record; a listed thread's
+ * record gives its row the final figures; the record of a row the
+ * sampler ended itself, or of the task left out, makes none.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -26,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../process/process.h"
 #include "../../waits/waits.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -111,6 +118,77 @@ static void *writer(void *arg)
 	return NULL;
 }
 
+static const struct waits_thread *row_of(const struct waits_snap *s,
+					 pid_t tid)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->th[i].tid == tid)
+			return &s->th[i];
+	return NULL;
+}
+
+static int rows_of(const struct waits_snap *s, pid_t tid)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += s->th[i].tid == tid;
+	return n;
+}
+
+static struct taskstats_exit record(pid_t tid, double etime, uint64_t cpu_us)
+{
+	struct taskstats_exit x;
+
+	memset(&x, 0, sizeof(x));
+	x.tid = x.tgid = tid;
+	x.ppid = PID;
+	x.etime = etime;
+	x.cpu_us = cpu_us;
+	x.rchar = 4096;
+	x.wchar = 8192;
+	snprintf(x.comm, sizeof(x.comm), "worker");
+	return x;
+}
+
+/* After the first part (a tick at 10.0, a read at 10.5): 930 and 932
+ * listed, 931 ended by the tick. 930's record comes at 10.6 and it is
+ * gone by the read at 10.7. */
+static void exit_records(struct waits *w, struct waits_snap *snap)
+{
+	char path[200];
+	struct taskstats_exit x[4] = {
+		record(940, 0.3, 250000),	/* never listed */
+		record(PID + 1, 0.5, 9000),	/* ended by the tick */
+		record(PID, 950.6, 8000),	/* listed (born at 50 s of
+						 * uptime 1000, at 10.0) */
+		record(950, 1.0, 1000),		/* left out */
+	};
+	double at[4] = { 10.6, 10.6, 10.6, 10.6 };
+	const struct waits_thread *r;
+
+	waits_exclude(w, 950);
+	EQ_INT(waits_exits(w, x, at, 4), 1, "exit records: one row added");
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, PID, PID);
+	OK(truncate(path, 0) == 0, "930 is gone");
+	EQ_INT(waits_read(w, 10.7, snap), 0, "a read");
+	r = row_of(snap, 940);
+	OK(r != NULL, "a thread no tick listed has a row from its record");
+	OK(r && !r->alive && r->cpu_ns == 250000000ULL && r->pid == 940 &&
+	   !strcmp(r->comm, "worker"),
+	   "... ended, its CPU time, process and name the record's");
+	OK(r && r->t == 10.6 && r->born > 10.29 && r->born < 10.31,
+	   "... alive from its start to the record");
+	OK(r && r->rchar == 4096 && r->wchar == 8192 &&
+	   r->runq_ns == WAITS_NA && r->edge[0].id == WAITS_NO_EDGE,
+	   "... its bytes; no run-queue time, no edge");
+	EQ_INT(rows_of(snap, PID + 1), 0, "the thread the tick ended: no second row");
+	EQ_INT(rows_of(snap, 950), 0, "the task left out: none");
+	r = row_of(snap, PID);
+	OK(r && !r->alive && r->cpu_ns == 8000000ULL && r->t == 10.6,
+	   "a listed thread ends with its record's final CPU time, at its time");
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -124,9 +202,9 @@ int main(void)
 	tester = (pid_t)syscall(SYS_gettid);
 	snprintf(root, sizeof(root), "/tmp/perflog-first-XXXXXX");
 	OK(mkdtemp(root) != NULL, "scratch root");
-	fixture_put(root, "proc/uptime", "1000.00 1500.00\n");
 	for (int i = 0; i < 3; i++)
 		put_thread(PID + i, i == 1 ? "short" : "pool");
+	fixture_put(root, "proc/uptime", "1000.00 1500.00\n");
 	fixture_put(root, "proc/930/stat",
 		    "930 (pool) S 1 930 930 0 -1 0 0 0 0 0 0 0 0 0 20 0 3 0 5000 0 0 0\n");
 	w = waits_open(root, &e);
@@ -148,6 +226,7 @@ int main(void)
 	       "... with the CPU time read when it was listed");
 	EQ_INT(row ? (int)(row->runq_ns / 1000000) : -1, 1,
 	       "... and its run-queue wait");
+	exit_records(w, &snap);
 	waits_snap_free(&snap);
 	waits_close(w);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

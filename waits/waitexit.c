@@ -1,0 +1,109 @@
+/*
+ * waitexit.c - rows for the set's threads that no tick sampled, from
+ * their exit records (waits.h waits_exits).
+ *
+ * A tick lists the set, then samples it; on a saturated host a tick over
+ * 2,000 new threads took 1-3 s, and at the rate's floor (one tick a
+ * second) a thread may begin and end between two listings. The collector
+ * has every task's exit record (taskstats) and already gives its books
+ * the tree's; those the sampler never listed become rows here, so the
+ * wait-state rows count the threads and CPU the Process counters do.
+ */
+#include "waits_int.h"
+
+#include <string.h>
+
+#include "../process/process.h"
+
+/* The listed thread tid (live is in tid order), or NULL. */
+static struct wthread *listed(struct waits *w, pid_t tid)
+{
+	size_t lo = 0, hi = w->nlive;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->live[mid].pub.tid == tid)
+			return &w->live[mid];
+		if (w->live[mid].pub.tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A listed thread's record: its figures are final, and its last tick
+ * was up to a period before its end (a job of 0.15 s had 0.124 s in its
+ * row): they run to its exit now. The tick that finds it gone ends it
+ * with them. Its run-queue time since its last read stays unknown. */
+static void final(struct wthread *th, const struct taskstats_exit *x,
+		  double at)
+{
+	uint64_t cpu = x->cpu_us * 1000;
+
+	/* the same task: born when the record says, within its 10 ms grain
+	 * and the record's delay */
+	if (!(at > th->pub.t) || at - x->etime > th->pub.born + 0.5 ||
+	    at - x->etime < th->pub.born - 0.5)
+		return;
+	if (th->pub.cpu_ns == WAITS_NA || cpu > th->pub.cpu_ns)
+		th->pub.cpu_ns = cpu;
+	if (th->pub.rchar == WAITS_NA || x->rchar > th->pub.rchar)
+		th->pub.rchar = x->rchar;
+	if (th->pub.wchar == WAITS_NA || x->wchar > th->pub.wchar)
+		th->pub.wchar = x->wchar;
+	th->pub.t = at;
+	th->exited = 1;
+}
+
+/* The row of record x, which came at monotonic time at; up: seconds
+ * since boot now, now its monotonic time. */
+static void row_of(const struct waits *w, const struct taskstats_exit *x,
+		   double at, double up, double now, struct waits_thread *th)
+{
+	double began = up - (now - at) - x->etime;
+
+	memset(th, 0, sizeof(*th));
+	th->tid = x->tid;
+	th->pid = x->tgid > 0 ? x->tgid : x->tid;
+	th->start = began > 0 ? (uint64_t)(began * (double)w->hz) : 0;
+	memcpy(th->comm, x->comm, sizeof(th->comm));
+	th->comm[sizeof(th->comm) - 1] = '\0';
+	th->alive = 0;
+	th->t = at;
+	th->born = at - x->etime;
+	th->cpu_ns = x->cpu_us * 1000;
+	th->runq_ns = WAITS_NA;	/* the record's run delay needs delay
+				 * accounting: not taken */
+	th->blkio_ns = WAITS_NA;
+	th->rchar = x->rchar;
+	th->wchar = x->wchar;
+	th->read_bytes = th->write_bytes = WAITS_NA;
+	for (int k = 0; k < WAITS_EDGES; k++)
+		th->edge[k].id = WAITS_NO_EDGE;
+}
+
+int waits_exits(struct waits *w, const struct taskstats_exit *x,
+		const double *at, size_t n)
+{
+	double up = waits_uptime(w), now = util_monotonic();
+	int added = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct wthread *th;
+
+		if (x[i].tid == w->exclude || waits_was_gone(w, x[i].tid))
+			continue;
+		if ((th = listed(w, x[i].tid))) {
+			final(th, &x[i], at[i]);
+			continue;
+		}
+		if (util_grow(&w->ended, &w->capended, w->nended + 1,
+			      sizeof(*w->ended)) < 0)
+			return -1;
+		row_of(w, &x[i], at[i], up, now, &w->ended[w->nended++]);
+		added++;
+	}
+	return added;
+}
