@@ -132,6 +132,8 @@ struct collector {
 					 * watched and the host allows it */
 	int ts_failed;
 	double drain_at;	/* monotonic: exit records not read before */
+	double drained;		/* monotonic: when the records being read
+				 * were drained (their time, near enough) */
 	char **open;		/* sessions begun and not yet ended */
 	size_t nopen;
 	struct complaint c_read, c_write, c_add, c_late, c_exits, c_lost,

@@ -490,7 +490,7 @@ static void on_exit_record(void *arg, const struct taskstats_exit *x)
 	for (int i = 0; i < c->nwatch; i++)
 		if (c->watch[i].state != WATCH_ENDED &&
 		    proctree_exit(c->watch[i].tree, x)) {
-			watch_waits_exit(c->watch[i].ww, x);
+			watch_waits_exit(c->watch[i].ww, x, c->drained);
 			return;
 		}
 }
@@ -502,6 +502,7 @@ long watch_drain(struct collector *c)
 
 	if (!c->ts)
 		return 0;
+	c->drained = util_monotonic();
 	if ((n = taskstats_drain(c->ts, on_exit_record, c, &lost)) < 0)
 		complain(&c->c_exits, util_monotonic(),
 			 "reading exit records: %s", strerror(errno));

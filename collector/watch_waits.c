@@ -176,10 +176,11 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 	ww->have_cprev = 1;
 }
 
-void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x)
+void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x,
+		      double at)
 {
 	if (ww)
-		waitsampler_exit(ww->s, x);
+		waitsampler_exit(ww->s, x, at);
 }
 
 static void add_waits(struct watch_waits *ww, struct instance_values *iv)

@@ -55,10 +55,12 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 			double mono, struct instance_values *iv);
 
-/* An exit record the tree took (proctree_exit), to its sampler: a
- * thread it listed ends with the record's final figures, one it never
- * listed gets a row from it (waits.h waits_exits). */
-void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x);
+/* An exit record the tree took (proctree_exit), drained at monotonic
+ * time at, to its sampler: a thread it listed ends with the record's
+ * final figures, one it never listed gets a row from it (waits.h
+ * waits_exits). */
+void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x,
+		      double at);
 
 /* The next sample reads every thread, not a turn of WAITS_READ_MAX
  * (waits.h): the session's last, before watch_waits_finish. */

@@ -99,6 +99,8 @@ int waits_exits(struct waits *w, const struct taskstats_exit *x,
 			final(th, &x[i], at[i]);
 			continue;
 		}
+		if (x[i].etime < WAITS_EXIT_MIN_SEC)
+			continue;
 		if (util_grow(&w->ended, &w->capended, w->nended + 1,
 			      sizeof(*w->ended)) < 0)
 			return -1;

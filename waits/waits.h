@@ -173,6 +173,11 @@ void waits_io_from(struct waits *w, const struct proctree *tree);
 struct taskstats_exit;
 int waits_exits(struct waits *w, const struct taskstats_exit *x,
 		const double *at, size_t n);
+/* A thread that lived less than a tick at the top rate is below what
+ * the sampler resolves, and in the Process counters anyway: its record
+ * makes no row (a client making 10,000 threads a second, bench/hostile.sh
+ * churn, cost the collector a point of a CPU more as rows). */
+#define WAITS_EXIT_MIN_SEC (1.0 / WAITS_MAX_HZ)
 
 /* One tick at monotonic time now. Returns the threads sampled. */
 int waits_tick(struct waits *w, double now);

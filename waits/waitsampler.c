@@ -218,18 +218,19 @@ int waitsampler_read(struct waitsampler *s, struct waits_snap *out)
 	return r;
 }
 
-void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x)
+void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x,
+		      double at)
 {
 	struct exits *q;
 
-	if (!s)
-		return;
+	if (!s || x->etime < WAITS_EXIT_MIN_SEC)
+		return;		/* no row to make, not worth a final figure */
 	pthread_mutex_lock(&s->qlock);
 	q = &s->q;
 	if (q->n < EXITS_MAX &&
 	    util_grow(&q->x, &q->capx, q->n + 1, sizeof(*q->x)) == 0 &&
 	    util_grow(&q->at, &q->capat, q->n + 1, sizeof(*q->at)) == 0) {
-		q->at[q->n] = util_monotonic();
+		q->at[q->n] = at;
 		q->x[q->n++] = *x;
 	}
 	pthread_mutex_unlock(&s->qlock);
