@@ -380,7 +380,10 @@ static void over_ssh(void)
 	OK(index_of(&all, 10, 0) == 0 && index_of(&all, 11, 0) == 1 && r == 2,
 	   "ssh: rsync -> ssh -> the server's rsync");
 	OK(all.linked, "ssh: the client's net edge leads to the server's receiver");
-	EQ_STR(all.st[1].waits_on, "rsync", "ssh: ssh waits on its pipe from rsync");
+	/* a loop: each waits on the other most (the sender on the server's
+	 * replies, ssh on its pipe and its socket at once), and ssh on its
+	 * socket too: the pair waits on the network (it said "rsync") */
+	EQ_STR(all.st[1].waits_on, "network eth0", "ssh: in a loop with rsync, ssh waits on the network");
 	EQ_STR(all.st[0].waits_on, "ssh", "ssh: rsync waits on ssh");
 	OK(report_stages_decide(&all), "ssh: the stages decide");
 	OK(report_stages_judge(&all, &f, 1, &v) && v.kind == REPORT_W_DISK,
@@ -391,6 +394,30 @@ static void over_ssh(void)
 	report_stages_free(&cl);
 	report_stages_free(&sv);
 	report_stages_free(&all);
+}
+
+/* ssh waiting on a compressing client that does not wait on it: ssh
+ * waits on the client */
+static void ssh_fed_slowly(void)
+{
+	struct report_stages ss = { 0 };
+	const char *disks[1] = { "sda" }, *nets[1] = { "eth0" };
+	int t, g;
+
+	util_strlcpy(ss.hosts[0], "vm", sizeof(ss.hosts[0]));
+	t = report_stages_tree(&ss, 0, "gz", NULL);
+	waits_of(&ss, t, WH
+		 "10\tgzip\t1\t8.000\t7.000\t0.200\t0.100\t0.000\t0.700\t0.000\t9000000\t1\t1\t10\n"
+		 "11\tssh\t1\t8.000\t0.400\t0.000\t0.000\t0.800\t6.800\t0.000\t9000000\t1\t1\t11\n");
+	edges_of(&ss, 0, EH
+		 "10\tgzip\tout\tpipe\t11\tssh\t-\t-\t0.700\t0\n"
+		 "11\tssh\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:22\t0.800\t0\n"
+		 "11\tssh\tin\tpipe\t10\tgzip\t-\t-\t6.800\t0\n");
+	report_stages_order(&ss, disks, nets);
+	g = index_of(&ss, 11, 0);
+	EQ_STR(g >= 0 ? ss.st[g].waits_on : "", "gzip",
+	       "fed slowly: ssh waits on gzip, which runs and waits on no one");
+	report_stages_free(&ss);
 }
 
 /* tar | ssh over a shaped link, and a receiver under a 0.05 CPU quota,
@@ -605,6 +632,7 @@ int main(void)
 	demo_shared();
 	demo_disk_held();
 	over_ssh();
+	ssh_fed_slowly();
 	across();
 	paced();
 	quota_or_affinity();
