@@ -9,6 +9,7 @@
 #define PERFLOG_TEST_FIXTURES_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "../../common/util.h"
 
@@ -28,19 +29,28 @@ static inline char *load(const char *name, size_t *len)
 	return t;
 }
 
-/* Write text to ROOT/REL (a scratch /proc or cgroup tree); a failure
- * shows as the test's own check failing. */
+/* Write text to ROOT/REL (a scratch /proc or cgroup tree), its
+ * directories made first. A file that cannot be written is said on
+ * stdout: silent, it changed what a test tested (test_waitsfirst's
+ * proc/uptime, written before proc/ existed: every thread born "now"). */
 static inline void fixture_put(const char *root, const char *rel,
 			       const char *text)
 {
-	char path[256];
+	char path[256], *slash;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if ((slash = strrchr(path, '/')) && slash != path) {
+		*slash = '\0';
+		util_mkdirs(path, 0755);
+		*slash = '/';
+	}
 	f = fopen(path, "w");
 	if (f) {
 		fputs(text, f);
 		fclose(f);
+	} else {
+		printf("# fixture_put: cannot write %s\n", path);
 	}
 }
 
