@@ -63,11 +63,12 @@ diag "waits file $w: $(awk -F'\t' 'NR > 1 { print $2 }' "$LS/$w" 2>/dev/null | s
 rows=$(awk -F'\t' 'NR > 1 && $2 == "loadgen"' "$LS/$w" 2>/dev/null | wc -l)
 ok "the six jobs it never waited for have a row each ($rows)" test "$rows" -eq 6
 # their CPU time is the records' (each job printed its own, getrusage
-# at its end: the sums agree within 20 ms), not a share of a guess
+# at its end): the record counts in the kernel's ticks (4 ms here at 250
+# Hz; 10 ms at 100), so the sums agree within 10 ms a job
 cpu=$(awk -F'\t' 'NR > 1 && $2 == "loadgen" { s += $5 } END { printf "%.3f", s }' "$LS/$w" 2>/dev/null)
 own=$(awk '{ s += $1 } END { printf "%.3f", s }' "$SCRATCH/jobs2")
 ok "... with the CPU time they used: $cpu s, they say $own s" \
-	awk -v a="$cpu" -v b="$own" 'BEGIN { d = a - b; exit !(b > 0 && d < 0.02 && d > -0.02) }'
+	awk -v a="$cpu" -v b="$own" 'BEGIN { d = a - b; exit !(b > 0 && d < 0.06 && d > -0.06) }'
 is "$(cat "$SCRATCH/m.err")" "" 'no mark complained'
 $PERFLOG stop "$LS" >/dev/null
 done_testing

@@ -33,28 +33,37 @@ static struct wthread *listed(struct waits *w, pid_t tid)
 	return NULL;
 }
 
-/* A listed thread's record: its figures are final, and its last tick
- * was up to a period before its end (a job of 0.15 s had 0.124 s in its
- * row): they run to its exit now. The tick that finds it gone ends it
- * with them. Its run-queue time since its last read stays unknown. */
-static void final(struct wthread *th, const struct taskstats_exit *x,
-		  double at)
+/* A record's final figures into the row of its thread (pub: a listed
+ * thread's, or a row a tick ended and no read has taken yet): its last
+ * tick was up to a period before its end (a job of 0.15 s had 0.124 s
+ * in its row), so they now run to its exit. Its run-queue time since
+ * its last read stays unknown. 1 when they were the same task's: born
+ * when the record says, within its 10 ms grain and the record's delay. */
+static int final(struct waits_thread *pub, const struct taskstats_exit *x,
+		 double at)
 {
 	uint64_t cpu = x->cpu_us * 1000;
 
-	/* the same task: born when the record says, within its 10 ms grain
-	 * and the record's delay */
-	if (!(at > th->pub.t) || at - x->etime > th->pub.born + 0.5 ||
-	    at - x->etime < th->pub.born - 0.5)
-		return;
-	if (th->pub.cpu_ns == WAITS_NA || cpu > th->pub.cpu_ns)
-		th->pub.cpu_ns = cpu;
-	if (th->pub.rchar == WAITS_NA || x->rchar > th->pub.rchar)
-		th->pub.rchar = x->rchar;
-	if (th->pub.wchar == WAITS_NA || x->wchar > th->pub.wchar)
-		th->pub.wchar = x->wchar;
-	th->pub.t = at;
-	th->exited = 1;
+	if (!(at > pub->t) || at - x->etime > pub->born + 0.5 ||
+	    at - x->etime < pub->born - 0.5)
+		return 0;
+	if (pub->cpu_ns == WAITS_NA || cpu > pub->cpu_ns)
+		pub->cpu_ns = cpu;
+	if (pub->rchar == WAITS_NA || x->rchar > pub->rchar)
+		pub->rchar = x->rchar;
+	if (pub->wchar == WAITS_NA || x->wchar > pub->wchar)
+		pub->wchar = x->wchar;
+	pub->t = at;
+	return 1;
+}
+
+/* The row of tid a tick ended that no read has taken yet, or NULL. */
+static struct waits_thread *pending(struct waits *w, pid_t tid)
+{
+	for (size_t i = w->nended; i-- > 0;)
+		if (w->ended[i].tid == tid)
+			return &w->ended[i];
+	return NULL;
 }
 
 /* The row of record x, which came at monotonic time at; up: seconds
@@ -92,11 +101,19 @@ int waits_exits(struct waits *w, const struct taskstats_exit *x,
 
 	for (size_t i = 0; i < n; i++) {
 		struct wthread *th;
+		struct waits_thread *row;
 
-		if (x[i].tid == w->exclude || waits_was_gone(w, x[i].tid))
+		if (x[i].tid == w->exclude)
 			continue;
+		if (waits_was_gone(w, x[i].tid)) {
+			/* the tick that found it gone came first: its row
+			 * takes the final figures while no read has it */
+			if ((row = pending(w, x[i].tid)))
+				final(row, &x[i], at[i]);
+			continue;
+		}
 		if ((th = listed(w, x[i].tid))) {
-			final(th, &x[i], at[i]);
+			th->exited = final(&th->pub, &x[i], at[i]);
 			continue;
 		}
 		if (x[i].etime < WAITS_EXIT_MIN_SEC)

@@ -157,18 +157,23 @@ static struct taskstats_exit record(pid_t tid, double etime, uint64_t cpu_us)
 static void exit_records(struct waits *w, struct waits_snap *snap)
 {
 	char path[200];
-	struct taskstats_exit x[4] = {
+	struct taskstats_exit x[5] = {
 		record(940, 0.3, 250000),	/* never listed */
-		record(PID + 1, 0.5, 9000),	/* ended by the tick */
+		record(PID + 1, 0.5, 9000),	/* ended by the tick, read */
 		record(PID, 950.6, 8000),	/* listed (born at 50 s of
 						 * uptime 1000, at 10.0) */
 		record(950, 1.0, 1000),		/* left out */
+		record(PID + 2, 950.6, 9000),	/* ended by a tick, not read */
 	};
-	double at[4] = { 10.6, 10.6, 10.6, 10.6 };
+	double at[5] = { 10.6, 10.6, 10.6, 10.6, 10.6 };
 	const struct waits_thread *r;
 
 	waits_exclude(w, 950);
-	EQ_INT(waits_exits(w, x, at, 4), 1, "exit records: one row added");
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root,
+		 PID + 2, PID + 2);
+	OK(truncate(path, 0) == 0, "932 is gone");
+	waits_tick(w, 10.55);	/* ends it: a row no read has taken */
+	EQ_INT(waits_exits(w, x, at, 5), 1, "exit records: one row added");
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, PID, PID);
 	OK(truncate(path, 0) == 0, "930 is gone");
 	EQ_INT(waits_read(w, 10.7, snap), 0, "a read");
@@ -187,6 +192,10 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 	r = row_of(snap, PID);
 	OK(r && !r->alive && r->cpu_ns == 8000000ULL && r->t == 10.6,
 	   "a listed thread ends with its record's final CPU time, at its time");
+	r = row_of(snap, PID + 2);
+	EQ_INT(rows_of(snap, PID + 2), 1, "a thread a tick ended before its record: one row");
+	OK(r && r->cpu_ns == 9000000ULL && r->t == 10.6,
+	   "... with the record's final figures, no read having taken it");
 }
 
 int main(void)
