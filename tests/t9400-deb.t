@@ -14,6 +14,10 @@ done
 # Lintian tags accepted, and why:
 #   package-supports-alternative-init-but-no-init.d-script (info): the
 #     service is systemd's; elsewhere `perflog start` runs it by hand
+#   spelling-error-in-binary, only for a word that is no string of the
+#     program (not in its .rodata): lintian reads every run of printable
+#     bytes, machine code's too ("IiF If", stop 43: 4 bytes of .text at
+#     0x7bded); a misspelt message is still refused
 accepted='package-supports-alternative-init-but-no-init.d-script'
 
 version=$(sed -n 's/^#define PERFLOG_VERSION "\(.*\)"/\1/p' "$TOP/common/util.h")
@@ -70,7 +74,13 @@ if command -v lintian >/dev/null; then
 	lintian --pedantic -I "$deb" ${changes:+"$changes"} >"$SCRATCH/lintian" 2>/dev/null
 	sed 's/^/# lintian: /' "$SCRATCH/lintian"
 	is "$(grep '^E:' "$SCRATCH/lintian")" "" 'lintian: no error'
-	bad=$(grep -E '^[WIP]:' "$SCRATCH/lintian" | awk '{ print $3 }' | sort -u |
+	readelf -p .rodata "$SCRATCH/root/usr/bin/perflog" >"$SCRATCH/rodata" 2>/dev/null
+	bad=$(grep -E '^[WIP]:' "$SCRATCH/lintian" |
+		while read -r level pkg tag word rest; do
+			[ "$tag" = spelling-error-in-binary ] &&
+				! grep -qw -- "$word" "$SCRATCH/rodata" && continue
+			echo "$level $pkg $tag"
+		done | awk '{ print $3 }' | sort -u |
 		while read -r tag; do
 			case " $accepted " in *" $tag "*) ;; *) echo "$tag" ;; esac
 		done)
