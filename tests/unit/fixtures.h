@@ -54,4 +54,29 @@ static inline void fixture_put(const char *root, const char *rel,
 	}
 }
 
+/* A thread of a scratch /proc, in ROOT/proc/DIR/task/TID (DIR: its
+ * process, or TID itself, where the sampler reads a thread): a stat of
+ * process pid with that comm, state and thread count, started 5000
+ * ticks after boot; a schedstat of cpu_ns on a CPU, runq_ns on a run
+ * queue, runs times run; a wchan of "0" (running, or not dequeued). */
+static inline void fixture_thread(const char *root, int dir, int pid,
+				  int tid, const char *comm, char state,
+				  int nthreads, unsigned long long cpu_ns,
+				  unsigned long long runq_ns,
+				  unsigned long long runs)
+{
+	char rel[96], text[200];
+
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", dir, tid);
+	snprintf(text, sizeof(text),
+		 "%d (%s) %c 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 5000 0 0 0\n",
+		 tid, comm, state, pid, pid, nthreads);
+	fixture_put(root, rel, text);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/schedstat", dir, tid);
+	snprintf(text, sizeof(text), "%llu %llu %llu\n", cpu_ns, runq_ns, runs);
+	fixture_put(root, rel, text);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/wchan", dir, tid);
+	fixture_put(root, rel, "0");
+}
+
 #endif

@@ -52,27 +52,17 @@ static void nap(double s)
 
 static void put_thread(int tid, const char *comm)
 {
-	char rel[96], text[200], path[200];
+	char path[200];
 
 	/* listed in PID/task; read, as the kernel's, at TID/task/TID */
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root, PID, tid);
 	util_mkdirs(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root, tid, tid);
-	util_mkdirs(path, 0755);
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", tid, tid);
-	snprintf(text, sizeof(text),
-		 "%d (%s) S 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 3 0 5000 0 0 0\n",
-		 tid, comm, PID, PID);
-	fixture_put(root, rel, text);
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/schedstat", tid, tid);
-	fixture_put(root, rel, "7000000 1000000 5\n");
+	fixture_thread(root, tid, PID, tid, comm, 'S', 3, 7000000, 1000000, 5);
 	if (tid == PID + 2) {
 		snprintf(fifo, sizeof(fifo), "%s/proc/%d/task/%d/wchan", root,
 			 tid, tid);
+		unlink(fifo);
 		mkfifo(fifo, 0600);
-	} else {
-		snprintf(rel, sizeof(rel), "proc/%d/task/%d/wchan", tid, tid);
-		fixture_put(root, rel, "0");
 	}
 }
 

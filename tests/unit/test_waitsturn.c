@@ -30,7 +30,7 @@ static char root[64];
 
 static void put_thread(int tid, unsigned long long cpu_ns)
 {
-	char rel[96], text[160], path[160];
+	char path[160];
 
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", root, PID, tid);
 	mkdir(path, 0755);
@@ -39,16 +39,8 @@ static void put_thread(int tid, unsigned long long cpu_ns)
 	snprintf(path, sizeof(path), "%s/proc/%d", root, tid);
 	if (tid != PID && symlink("900", path) < 0 && errno != EEXIST)
 		printf("# symlink %s: %s\n", path, strerror(errno));
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", PID, tid);
-	snprintf(text, sizeof(text),
-		 "%d (busy) R 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 %d 0 5000 0 0 0\n",
-		 tid, PID, PID, NT);
-	fixture_put(root, rel, text);
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/schedstat", PID, tid);
-	snprintf(text, sizeof(text), "%llu 0 %llu\n", cpu_ns, cpu_ns / 1000000);
-	fixture_put(root, rel, text);
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/wchan", PID, tid);
-	fixture_put(root, rel, "0");
+	fixture_thread(root, PID, PID, tid, "busy", 'R', NT, cpu_ns, 0,
+		       cpu_ns / 1000000);
 }
 
 /* Threads of snap s whose figures are of time t. */
