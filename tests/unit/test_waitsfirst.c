@@ -36,6 +36,7 @@
 #include "../../waits/waits.h"
 #include "fixtures.h"
 #include "tap.h"
+#include "waitsnap.h"
 
 #define PID 930
 
@@ -108,15 +109,6 @@ static void *writer(void *arg)
 	return NULL;
 }
 
-static const struct waits_thread *row_of(const struct waits_snap *s,
-					 pid_t tid)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->th[i].tid == tid)
-			return &s->th[i];
-	return NULL;
-}
-
 static int rows_of(const struct waits_snap *s, pid_t tid)
 {
 	int n = 0;
@@ -167,7 +159,7 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, PID, PID);
 	OK(truncate(path, 0) == 0, "930 is gone");
 	EQ_INT(waits_read(w, 10.7, snap), 0, "a read");
-	r = row_of(snap, 940);
+	r = snap_find(snap, 940);
 	OK(r != NULL, "a thread no tick listed has a row from its record");
 	OK(r && !r->alive && r->cpu_ns == 250000000ULL && r->pid == 940 &&
 	   !strcmp(r->comm, "worker"),
@@ -179,10 +171,10 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 	   "... its bytes; no run-queue time, no edge");
 	EQ_INT(rows_of(snap, PID + 1), 0, "the thread the tick ended: no second row");
 	EQ_INT(rows_of(snap, 950), 0, "the task left out: none");
-	r = row_of(snap, PID);
+	r = snap_find(snap, PID);
 	OK(r && !r->alive && r->cpu_ns == 8000000ULL && r->t == 10.6,
 	   "a listed thread ends with its record's final CPU time, at its time");
-	r = row_of(snap, PID + 2);
+	r = snap_find(snap, PID + 2);
 	EQ_INT(rows_of(snap, PID + 2), 1, "a thread a tick ended before its record: one row");
 	OK(r && r->cpu_ns == 9000000ULL && r->t == 10.6,
 	   "... with the record's final figures, no read having taken it");
@@ -216,9 +208,7 @@ int main(void)
 	pthread_join(t, NULL);
 	OK(writer_saw_block, "the tick was held listing the third thread");
 	EQ_INT(waits_read(w, 10.5, &snap), 0, "a read");
-	for (size_t i = 0; i < snap.n; i++)
-		if (snap.th[i].tid == PID + 1)
-			row = &snap.th[i];
+	row = snap_find(&snap, PID + 1);
 	OK(row != NULL, "the thread gone before the tick sampled it has a row");
 	OK(row && !row->alive, "... reported ended");
 	EQ_INT(row ? (int)(row->cpu_ns / 1000000) : -1, 7,

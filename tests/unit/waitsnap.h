@@ -1,7 +1,7 @@
 /*
  * waitsnap.h - the unit tests' look-up of one thread in a wait-state read
- * (waits/waits.h struct waits_snap), shared by test_waits and
- * test_waitshare, and the crafted threads of test_waits and
+ * (waits/waits.h struct waits_snap), shared by test_waits,
+ * test_waitshare and test_waitsfirst, and the crafted threads of test_waits and
  * test_waitsplit.
  */
 #ifndef PERFLOG_TEST_WAITSNAP_H
