@@ -41,6 +41,10 @@
 #define REPORT_WAIT_MARGIN 1.25		/* ... and this many times the next */
 #define REPORT_WAIT_VOTING 0.25		/* the voting states' share of the
 					   working threads' time, at least */
+#define REPORT_WAIT_CPU_HELD 0.75	/* ... or, for the CPU, this many
+					   CPUs' worth over the session (a
+					   runtime's threads taking turns on
+					   one CPU: restic at GOMAXPROCS=1) */
 #define REPORT_THROTTLED_MIN 10.0	/* % Throttled Time: a quota held it */
 #define REPORT_CPU_IDLE 60.0		/* the host's CPU total (avg) below
 					   which runnable threads with no

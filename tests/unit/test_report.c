@@ -275,6 +275,16 @@ static void test_client_waits(void)
 	dominant(&w, WS_CPU, "... only the data movers' sleep voting: running dominates");
 	w.unpaced = 0;
 	dominant(&w, -1, "... its mover asleep as long: none");
+	/* restic again, alone, a 1.4 s session: 4 working threads taking
+	 * turns on its one P ran 23.7% and waited for a CPU 0.3% of their
+	 * summed time (0.83 CPUs' worth), disk 0.9%, other 49.1%, sleep 26%
+	 * (sysmon's): the voting states held 24.9%, under the floor */
+	waits(&w, 23.7, 0.3, 0.9, 0, 49.1, 26);
+	w.unpaced = 26;
+	w.cpus = 0.5;
+	dominant(&w, -1, "restic at 0.5 CPUs' worth, 24.9% voting: none");
+	w.cpus = 0.83;
+	dominant(&w, WS_CPU, "... at 0.83 CPUs' worth: a CPU kept busy votes in full, running");
 	/* every CPU compressing */
 	stat_of(&f.cpu, 98, 1);
 	waits(&w, 85, 12, 0, 0, 3, 0);
