@@ -167,9 +167,11 @@ void waits_io_from(struct waits *w, const struct proctree *tree);
  * its life (the record's elapsed time up to at[i], the monotonic time
  * the record came), its CPU time and bytes; its blocked time, which no
  * tick saw, is other, as a thread's before its first blocked tick.
- * Records of threads the sampler lists, or ended itself since the call
- * before this one, are its own and left out. Returns the rows added, -1
- * out of memory. */
+ * A listed thread's record gives it its final figures (its last tick
+ * may be a period before its end), and so does the record of a row a
+ * tick ended that no read has taken yet; the record of a row a read has
+ * taken (remembered 1-2 s) makes none, nor does the left-out task's.
+ * Returns the rows added, -1 out of memory. */
 struct taskstats_exit;
 int waits_exits(struct waits *w, const struct taskstats_exit *x,
 		const double *at, size_t n);

@@ -50,7 +50,7 @@ struct waits {
 	struct waits_thread *ended;
 	size_t nended, capended;
 	pid_t *gone[2];		/* tids of the rows a tick or read ended in
-				 * the last 1-2 s (waits_gone), whose exit
+				 * the last 1-2 s (waits_was_gone), whose exit
 				 * records are not to make a second row:
 				 * gone[gen] since gone_since, the other the
 				 * second before */
