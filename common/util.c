@@ -416,6 +416,13 @@ int util_grow(void *pp, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+int util_cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 int util_bad_option(const char *cmd, char **argv, int optind_now,
 		    int optopt_now)
 {

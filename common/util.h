@@ -113,6 +113,9 @@ ssize_t util_read_text_at(int dirfd, const char *rel, char *buf, size_t n);
  * a[n++] = x;`. */
 int util_grow(void *pp, size_t *cap, size_t need, size_t size);
 
+/* qsort/bsearch order of two pid_t (ascending). */
+int util_cmp_pid(const void *a, const void *b);
+
 /* Every command parses its options with getopt_long (optind = 1, opterr =
  * 0, "+" in optstring when arguments after the first operand belong to
  * something else, as run's command does) and hands whatever getopt does

@@ -248,13 +248,6 @@ static void alive_until(struct wthread *th, double t)
  * the collector's loop is held (a librrd file grown). */
 #define GONE_KEEP_SEC 1.0
 
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The older second forgotten, once a second. */
 static void gone_rotate(struct waits *w, double now)
 {
@@ -284,11 +277,11 @@ int waits_was_gone(struct waits *w, pid_t tid)
 		if (!w->ngone[g])
 			continue;
 		if (w->sorted[g] != w->ngone[g]) {
-			qsort(w->gone[g], w->ngone[g], sizeof(pid_t), cmp_pid);
+			qsort(w->gone[g], w->ngone[g], sizeof(pid_t), util_cmp_pid);
 			w->sorted[g] = w->ngone[g];
 		}
 		if (bsearch(&tid, w->gone[g], w->ngone[g], sizeof(pid_t),
-			    cmp_pid))
+			    util_cmp_pid))
 			return 1;
 	}
 	return 0;

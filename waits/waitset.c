@@ -241,13 +241,6 @@ static int list_pids(struct waitset *s)
 	return 0;
 }
 
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 int waitset_fresh(const struct waitset *s)
 {
 	return s->cgfd >= 0;
@@ -273,7 +266,7 @@ const pid_t *waitset_list(struct waitset *s, size_t *n)
 	if ((s->cgfd >= 0 ? list_cgroup(s) : list_pids(s)) < 0)
 		return NULL;
 	if (s->ntids > 1)
-		qsort(s->tids, s->ntids, sizeof(pid_t), cmp_pid);
+		qsort(s->tids, s->ntids, sizeof(pid_t), util_cmp_pid);
 	for (size_t j = 0; j < s->ntids; j++)
 		if (k == 0 || s->tids[j] != s->tids[k - 1])
 			s->tids[k++] = s->tids[j];
