@@ -13,8 +13,6 @@
 
 #include <string.h>
 
-#include "../process/process.h"
-
 /* The listed thread tid (live is in tid order), or NULL. */
 static struct wthread *listed(struct waits *w, pid_t tid)
 {
@@ -93,8 +91,7 @@ static void row_of(const struct waits *w, const struct taskstats_exit *x,
 		th->edge[k].id = WAITS_NO_EDGE;
 }
 
-int waits_exits(struct waits *w, const struct taskstats_exit *x,
-		const double *at, size_t n)
+int waits_exits(struct waits *w, const struct waits_exit *e, size_t n)
 {
 	double up = waits_uptime(w), now = util_monotonic();
 	int added = 0;
@@ -103,25 +100,25 @@ int waits_exits(struct waits *w, const struct taskstats_exit *x,
 		struct wthread *th;
 		struct waits_thread *row;
 
-		if (x[i].tid == w->exclude)
+		if (e[i].x.tid == w->exclude)
 			continue;
-		if (waits_was_gone(w, x[i].tid)) {
+		if (waits_was_gone(w, e[i].x.tid)) {
 			/* the tick that found it gone came first: its row
 			 * takes the final figures while no read has it */
-			if ((row = pending(w, x[i].tid)))
-				final(row, &x[i], at[i]);
+			if ((row = pending(w, e[i].x.tid)))
+				final(row, &e[i].x, e[i].at);
 			continue;
 		}
-		if ((th = listed(w, x[i].tid))) {
-			th->exited = final(&th->pub, &x[i], at[i]);
+		if ((th = listed(w, e[i].x.tid))) {
+			th->exited = final(&th->pub, &e[i].x, e[i].at);
 			continue;
 		}
-		if (x[i].etime < WAITS_EXIT_MIN_SEC)
+		if (e[i].x.etime < WAITS_EXIT_MIN_SEC)
 			continue;
 		if (util_grow(&w->ended, &w->capended, w->nended + 1,
 			      sizeof(*w->ended)) < 0)
 			return -1;
-		row_of(w, &x[i], at[i], up, now, &w->ended[w->nended++]);
+		row_of(w, &e[i].x, e[i].at, up, now, &w->ended[w->nended++]);
 		added++;
 	}
 	return added;

@@ -47,6 +47,7 @@
 #include <sys/types.h>
 
 #include "../common/util.h"
+#include "../process/process.h"
 #include "waitclass.h"
 #include "waitpeer.h"
 
@@ -164,17 +165,19 @@ void waits_io_from(struct waits *w, const struct proctree *tree);
  * (proctree_exit): a pool's threads begun and ended between two of a
  * slow tick's listings (t7720 on a saturated host), a worker a daemon
  * reaps in a signal handler. Each gets a row, ended, at the next read:
- * its life (the record's elapsed time up to at[i], the monotonic time
- * the record came), its CPU time and bytes; its blocked time, which no
+ * its life (the record's elapsed time up to e[i].at, when the record
+ * came), its CPU time and bytes; its blocked time, which no
  * tick saw, is other, as a thread's before its first blocked tick.
  * A listed thread's record gives it its final figures (its last tick
  * may be a period before its end), and so does the record of a row a
  * tick ended that no read has taken yet; the record of a row a read has
  * taken (remembered 1-2 s) makes none, nor does the left-out task's.
  * Returns the rows added, -1 out of memory. */
-struct taskstats_exit;
-int waits_exits(struct waits *w, const struct taskstats_exit *x,
-		const double *at, size_t n);
+struct waits_exit {
+	struct taskstats_exit x;
+	double at;		/* monotonic: when it came */
+};
+int waits_exits(struct waits *w, const struct waits_exit *e, size_t n);
 /* A thread that lived less than a tick at the top rate is below what
  * the sampler resolves, and in the Process counters anyway: its record
  * makes no row (a client making 10,000 threads a second, bench/hostile.sh

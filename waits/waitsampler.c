@@ -25,8 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../process/process.h"
-
 struct waitsampler {
 	struct waits *w;
 	pthread_t thread;
@@ -40,9 +38,8 @@ struct waitsampler {
 	 * taken by the next tick before it samples, or by the next read */
 	pthread_mutex_t qlock;
 	struct exits {
-		struct taskstats_exit *x;
-		double *at;
-		size_t n, capx, capat;
+		struct waits_exit *e;
+		size_t n, cap;
 	} q, work;
 };
 
@@ -57,10 +54,8 @@ static void destroy(struct waitsampler *s)
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->qlock);
-	free(s->q.x);
-	free(s->q.at);
-	free(s->work.x);
-	free(s->work.at);
+	free(s->q.e);
+	free(s->work.e);
 	waits_close(s->w);
 	free(s);
 }
@@ -78,7 +73,7 @@ static void take_exits(struct waitsampler *s)
 	s->q.n = 0;
 	pthread_mutex_unlock(&s->qlock);
 	if (s->work.n)
-		waits_exits(s->w, s->work.x, s->work.at, s->work.n);
+		waits_exits(s->w, s->work.e, s->work.n);
 	s->work.n = 0;
 }
 
@@ -228,10 +223,9 @@ void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x,
 	pthread_mutex_lock(&s->qlock);
 	q = &s->q;
 	if (q->n < EXITS_MAX &&
-	    util_grow(&q->x, &q->capx, q->n + 1, sizeof(*q->x)) == 0 &&
-	    util_grow(&q->at, &q->capat, q->n + 1, sizeof(*q->at)) == 0) {
-		q->at[q->n] = at;
-		q->x[q->n++] = *x;
+	    util_grow(&q->e, &q->cap, q->n + 1, sizeof(*q->e)) == 0) {
+		q->e[q->n].x = *x;
+		q->e[q->n++].at = at;
 	}
 	pthread_mutex_unlock(&s->qlock);
 }

@@ -56,7 +56,6 @@ int waitsampler_read(struct waitsampler *s, struct waits_snap *out);
  * waits_exits before it samples (a thread it lists ends with the
  * record's final figures, one it never listed gets a row from it), or
  * for the next read. */
-struct taskstats_exit;
 void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x,
 		      double at);
 

@@ -118,19 +118,21 @@ static int rows_of(const struct waits_snap *s, pid_t tid)
 	return n;
 }
 
-static struct taskstats_exit record(pid_t tid, double etime, uint64_t cpu_us)
+/* The record of tid, which came at 10.6 (the test's clock). */
+static struct waits_exit record(pid_t tid, double etime, uint64_t cpu_us)
 {
-	struct taskstats_exit x;
+	struct waits_exit e;
 
-	memset(&x, 0, sizeof(x));
-	x.tid = x.tgid = tid;
-	x.ppid = PID;
-	x.etime = etime;
-	x.cpu_us = cpu_us;
-	x.rchar = 4096;
-	x.wchar = 8192;
-	snprintf(x.comm, sizeof(x.comm), "worker");
-	return x;
+	memset(&e, 0, sizeof(e));
+	e.x.tid = e.x.tgid = tid;
+	e.x.ppid = PID;
+	e.x.etime = etime;
+	e.x.cpu_us = cpu_us;
+	e.x.rchar = 4096;
+	e.x.wchar = 8192;
+	snprintf(e.x.comm, sizeof(e.x.comm), "worker");
+	e.at = 10.6;
+	return e;
 }
 
 /* After the first part (a tick at 10.0, a read at 10.5): 930 and 932
@@ -139,7 +141,7 @@ static struct taskstats_exit record(pid_t tid, double etime, uint64_t cpu_us)
 static void exit_records(struct waits *w, struct waits_snap *snap)
 {
 	char path[200];
-	struct taskstats_exit x[5] = {
+	struct waits_exit x[5] = {
 		record(940, 0.3, 250000),	/* never listed */
 		record(PID + 1, 0.5, 9000),	/* ended by the tick, read */
 		record(PID, 950.6, 8000),	/* listed (born at 50 s of
@@ -147,7 +149,6 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 		record(950, 1.0, 1000),		/* left out */
 		record(PID + 2, 950.6, 9000),	/* ended by a tick, not read */
 	};
-	double at[5] = { 10.6, 10.6, 10.6, 10.6, 10.6 };
 	const struct waits_thread *r;
 
 	waits_exclude(w, 950);
@@ -155,7 +156,7 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 		 PID + 2, PID + 2);
 	OK(truncate(path, 0) == 0, "932 is gone");
 	waits_tick(w, 10.55);	/* ends it: a row no read has taken */
-	EQ_INT(waits_exits(w, x, at, 5), 1, "exit records: one row added");
+	EQ_INT(waits_exits(w, x, 5), 1, "exit records: one row added");
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, PID, PID);
 	OK(truncate(path, 0) == 0, "930 is gone");
 	EQ_INT(waits_read(w, 10.7, snap), 0, "a read");
