@@ -84,6 +84,8 @@ struct report_stages {
 	struct report_stage_tree trees[REPORT_STAGE_TREES_MAX];
 	size_t ntrees;
 	char hosts[4][64];		/* side -> host name */
+	char disks[4][32];		/* side -> its busiest disk, "" unknown
+					 * (report_stages_order's) */
 	int nsides;
 	unsigned edge_sides;	/* bit i: an edges file of side i was read
 				 * (none: an old set, nothing known) */
@@ -126,11 +128,13 @@ int report_stages_busiest(const struct report_stages *ss);
  * up to more (CPU each stage has its own of, the disk is one device: the
  * demo's 50m10m client running 41%, reading 27%, waiting on its server
  * 32%, the server writing 36%), the stage of that host waiting on the
- * disk most. -1 with no stage. */
+ * disk most (the busiest itself, maybe), judged on the disk. -1 with no
+ * stage. */
 int report_stages_subject(const struct report_stages *ss);
 
-/* The busiest stage's verdict into v: its own split judged as a
- * client's (report_waits_judge, on f, its host's figures), the line
+/* The subject stage's verdict into v (report_stages_subject): its own
+ * split judged as a client's (report_waits_judge, on f, its host's
+ * figures; on the disk when the disk made it the subject), the line
  * speaking of the stage, the upstream stages' waits on it as evidence;
  * " on HOST" after the word when on_host. 1 when it gives one (v->kind
  * REPORT_W_MIXED or REPORT_W_PACED when its split is mixed or paced: the
@@ -140,7 +144,9 @@ int report_stages_judge(const struct report_stages *ss,
 			const struct report_figures *f, int on_host,
 			struct report_verdict *v);
 
-/* The same for stage b (report_stages_judge: the busiest). */
+/* The same for stage b (report_stages_judge: report_stages_subject's);
+ * when b is the subject, the line adds the candidate it won over by a
+ * close call ("; close behind, ..."). */
 int report_stages_judge_at(const struct report_stages *ss, int b,
 			   const struct report_figures *f, int on_host,
 			   struct report_verdict *v);

@@ -394,6 +394,9 @@ void report_stages_order(struct report_stages *ss, const char *const *disks,
 
 	shares(ss);
 	names(ss);
+	for (int i = 0; i < 4; i++)
+		util_strlcpy(ss->disks[i], disks && i < ss->nsides && disks[i] ?
+			     disks[i] : "", sizeof(ss->disks[i]));
 	if (!fl)
 		return;
 	ss->linked = 0;

@@ -25,7 +25,9 @@
 #           (v1 memory.limit_in_bytes or v2 memory.max; there is no swap
 #           here): its threads wait on the disk, re-reading what the limit
 #           evicted, and its cgroup's memory.pressure shows the stall:
-#           memory, for that reason, with disk the dominant state
+#           memory, for that reason; its split is the disk and running
+#           (the kernel's reclaim and faults on its behalf: 41-52% of its
+#           time here, the disk 48-59%), with no other wait
 # A case this host cannot set up (no such controller, /tmp not on a block
 # device, no tc) skips with its reason.
 # The dsync and memory clients run SCHED_FIFO (chrt -f, where the host
@@ -140,11 +142,17 @@ else
 	for i in 1 2 3 4 5 6 7 8; do skip 'net: not set up'; done
 fi
 if [ -n "$mem" ]; then
-	# (dominant 'none' once in four clean make checks, PSI io 46% beside;
-	# the word held)
-	TAP_TODO="dominant 'none' once in four clean make checks; the verdict's word held"
-	zoo_check memory memory disk "stalled on memory [0-9]+% of the time .* reading back pages its memory limit evicted"
-	TAP_TODO=
+	# Its thread reads back what the limit evicted (disk) and reclaims
+	# pages to make room (running, in the kernel). On this host's fast
+	# vda (1.1 GiB/s) the two came to disk 48-59%, running 41-52%, in
+	# 4 runs alone: the disk dominates or no state does, and the check
+	# is the split itself (until stop 44 "dominant disk", a TODO: none
+	# once in four clean make checks, running 52% over disk 48%)
+	zoo_check memory memory 'disk|none' "stalled on memory [0-9]+% of the time .* reading back pages its memory limit evicted"
+	split=$(_zoo_session memory | awk '/^    (disk|other) wait / { sub(/%/, "", $3); printf "%s ", $3 }')
+	set -- $split
+	ok "memory: its working threads waited on the disk at least 35% (${1:-none}), on other at most 5% (${2:-none})" \
+		awk -v d="${1:-0}" -v o="${2:-100}" 'BEGIN { exit !(d >= 35 && o <= 5) }'
 	zoo_logged memory '% Disk Wait Time' 30
 	if [ "$(zoo_mean memory '% Memory Some Stalled Time')" != none ]; then
 		zoo_logged memory '% Memory Some Stalled Time' 3

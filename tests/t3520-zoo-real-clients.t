@@ -112,18 +112,42 @@ for s in 1m1k 10m10k 25m100k 50m10m; do
 	# the 10 MB set's server stage is the busiest (81-100%) with no
 	# state dominating its split on a loaded host (run 34, disk 41):
 	# its largest own resource, the disk, is the verdict (issue 29).
-	# Known: on a quiet host the 10 MB set is no stage's own: its 3 s
-	# session moves 770 MB, the client running 39-44% (one core) and
-	# reading 20-45%, the server writing 19-49%, each waiting on the
-	# other a third of its time, vda 54-68% busy: the disk when the two
-	# stages' disk waits add up to more than the client's CPU (2 runs of
-	# 4 here), else the client's CPU (report_stages_subject)
-	if [ "$s" = 50m10m ]; then
-		ZOO_TODO_WORD="on a quiet host the 10 MB set is CPU (client 39-44%) or disk by a few points"
-		ZOO_TODO_STAGE=$ZOO_TODO_WORD
+	# On a quiet host no stage is held by its own: the 3 s session moves
+	# 770 MB, the client running 39-44% (one core) and reading 20-45%,
+	# the server writing 19-49%, each waiting on the other a third of
+	# its time, vda 54-68% busy. The two stages' disk waits added
+	# against the client's CPU decide (report_stages_subject), by a few
+	# points either way from run to run: the CPU is right only as that
+	# close call, the disk said close behind (until stop 44 a TODO
+	# here: the word was a coin's toss, and the line did not say so)
+	if [ "$s" = 50m10m ] && [ "$(zoo_word "$s")" = CPU ]; then
+		zoo_real "$s" CPU "$s" "$HOST" 'CPU \(running\)'
+		# the rule on the table's own figures: the client's CPU
+		# (run + cpuw) at least the busy stages' disk added, and
+		# the disk said close behind when within 1.25 times (the
+		# table's whole percents: 2 points' slack, and 1.2)
+		fig=$(zoo_stages "$s" | awk -v c="$s" '
+			$1 == c || $1 == c "-server" {
+				for (i = 1; i <= NF && $i !~ /^\(/; i++) ;
+				b = $(i + 1) + 0; r = $(i + 2) + 0; w = $(i + 3) + 0; d = $(i + 4) + 0
+				if ($1 == c) top = r + w
+				if (b >= 25) disk += d
+			}
+			END { printf "%d %d %d", top, disk, disk * 1.2 >= top }')
+		set -- $fig
+		ok "$s: the client's CPU $1% at least the disk's $2% added" test "$1" -ge $(($2 - 2))
+		if [ "$3" = 1 ]; then
+			like "$(zoo_line "$s")" '; close behind, the disk [a-z0-9]+: its stages waited on it' \
+				"$s: a close call ($1% against $2%): the disk said close behind"
+		fi
+	elif [ "$s" = 50m10m ]; then
+		# the disk: the server's stage, or the client's when it
+		# read more than the server wrote (its row's largest state
+		# may be its CPU then)
+		zoo_real "$s" disk "$s-server|$s" "$HOST" 'disk [a-z0-9]+|CPU \(running\)'
+	else
+		zoo_real "$s" disk "$s-server" "$HOST" 'disk [a-z0-9]+'
 	fi
-	zoo_real "$s" disk "$s-server" "$HOST" 'disk [a-z0-9]+'
-	ZOO_TODO_WORD= ZOO_TODO_STAGE=
 	zoo_local "$s"
 done
 zoo_real demo disk 'perflog|[0-9mk]+-server' "$HOST" 'disk [a-z0-9]+'

@@ -346,6 +346,48 @@ static void demo_disk_held(void)
 	report_stages_free(&ss);
 }
 
+/* the same set on a quiet host (t3520 in a clean make check): the
+ * client running 42%, its disk waits and the server's adding up to a few
+ * points either side of that from run to run: whichever wins, the line
+ * says the other came close */
+static void demo_close(void)
+{
+	struct report_stages ss = { 0 };
+	struct report_figures f;
+	struct report_verdict v;
+	const char *disks[1] = { "vda" };
+
+	idle(&f);
+	/* the disk 20 + 19 = 39 against the client's CPU 42 */
+	demo_pair(&ss, "4.200\t0.000\t2.000\t0.000\t3.800", "3.000",
+		  "2.000\t0.000\t1.900\t0.000\t6.100", disks);
+	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_CPU,
+	   "close: the client's CPU by a few points");
+	OK(strstr(v.line, "; close behind, the disk vda: its stages waited on it 39% of their time, added (the CPU: 42%)") != NULL,
+	   "close: the disk said close behind");
+	show(&ss, &v);
+	report_stages_free(&ss);
+
+	/* the disk 25 + 24 = 49 against 42 */
+	memset(&ss, 0, sizeof(ss));
+	demo_pair(&ss, "4.200\t0.000\t2.500\t0.000\t3.300", "3.000",
+		  "2.000\t0.000\t2.400\t0.000\t5.600", disks);
+	OK(report_stages_judge(&ss, &f, 0, &v) && v.kind == REPORT_W_DISK,
+	   "close: the disk by a few points");
+	OK(strstr(v.line, "; close behind, the CPU: the stage 50m10m ran 42% of its time (the disk: 49%, its stages' waits added)") != NULL,
+	   "close: the client's CPU said close behind");
+	show(&ss, &v);
+	report_stages_free(&ss);
+
+	/* 63 against 41 is no close call */
+	memset(&ss, 0, sizeof(ss));
+	demo_pair(&ss, "4.100\t0.000\t2.700\t0.000\t3.200", "3.000",
+		  "2.900\t0.000\t3.600\t0.000\t3.500", disks);
+	OK(report_stages_judge(&ss, &f, 0, &v) && !strstr(v.line, "close behind"),
+	   "not close: no runner-up said");
+	report_stages_free(&ss);
+}
+
 /* rsync over ssh: the client's rsync and ssh; the server's rsync fed by
  * sshd (not watched), fsync'ing */
 static void over_ssh(void)
@@ -631,6 +673,7 @@ int main(void)
 	demo_mixed();
 	demo_shared();
 	demo_disk_held();
+	demo_close();
 	over_ssh();
 	ssh_fed_slowly();
 	across();
