@@ -342,7 +342,7 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.name = "IO Read Bytes/sec", .ds = "proc_io_read",
 		.unit = UNIT_BYTES_SEC, UNBOUNDED,
 		.source = "/proc/PID/io of every process in the tree",
-		.sysstat = "pidstat -d -T ALL: kB_rd/s * 1024",
+		.sysstat = "none (pidstat -d counts storage bytes: Disk Read Bytes/sec)",
 		.help = "bytes the process tree read per second",
 	},
 	[CTR_PROC_IO_WRITE] = {
@@ -350,7 +350,7 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.name = "IO Write Bytes/sec", .ds = "proc_io_write",
 		.unit = UNIT_BYTES_SEC, UNBOUNDED,
 		.source = "/proc/PID/io of every process in the tree",
-		.sysstat = "pidstat -d -T ALL: kB_wr/s * 1024",
+		.sysstat = "none (pidstat -d counts storage bytes: Disk Write Bytes/sec)",
 		.help = "bytes the process tree wrote per second",
 	},
 	[CTR_PROC_WORKING_SET] = {
@@ -473,6 +473,25 @@ const struct counter_def catalog_counters[CTR_COUNT] = {
 		.sysstat = "none (cAdvisor: container_cpu_cfs_throttled_periods_total / _periods_total)",
 		.help = "share of the quota's periods (cpu.max's period, 100 ms by default) in which the quota held the command's group back",
 	},
+	/* what of the tree's I/O reached the storage: a local repository's
+	 * or target's writes, the files it read that were not cached (IO
+	 * Read/Write Bytes/sec count pipes, sockets and the cache too) */
+	[CTR_PROC_DISK_READ] = {
+		.id = CTR_PROC_DISK_READ, .object = OBJ_PROCESS, .index = 17,
+		.name = "Disk Read Bytes/sec", .ds = "proc_disk_read",
+		.unit = UNIT_BYTES_SEC, UNBOUNDED,
+		.source = "/proc/PID/io read_bytes of every process in the tree (exit records' read_bytes)",
+		.sysstat = "pidstat -d -T ALL: kB_rd/s * 1024",
+		.help = "bytes per second the process tree made the storage read (page-cache hits, pipes and sockets add none)",
+	},
+	[CTR_PROC_DISK_WRITE] = {
+		.id = CTR_PROC_DISK_WRITE, .object = OBJ_PROCESS, .index = 18,
+		.name = "Disk Write Bytes/sec", .ds = "proc_disk_write",
+		.unit = UNIT_BYTES_SEC, UNBOUNDED,
+		.source = "/proc/PID/io write_bytes of every process in the tree (exit records' write_bytes)",
+		.sysstat = "pidstat -d -T ALL: kB_wr/s * 1024",
+		.help = "bytes per second the process tree wrote into files on a block device (counted as it dirties the pages, written back later; pipes, sockets and tmpfs add none)",
+	},
 
 	/* where backups land: NFS mounts, SMB shares, tape drives, FC
 	 * ports (sources/procfs_nfs.c ... procfs_fc.c) */
@@ -495,7 +514,7 @@ const struct object_def catalog_objects[OBJ_COUNT] = {
 	[OBJ_TCP] = { .object = OBJ_TCP, .name = "TCP",
 		.file = "TCP", .has_instances = 0, .ncounters = 3 },
 	[OBJ_PROCESS] = { .object = OBJ_PROCESS, .name = "Process",
-		.file = "Process", .has_instances = 1, .ncounters = 17 },
+		.file = "Process", .has_instances = 1, .ncounters = 19 },
 	[OBJ_NFS] = { .object = OBJ_NFS, .name = "NFS Client",
 		.file = "NFSClient", .has_instances = 1, .ncounters = 12 },
 	[OBJ_CIFS] = { .object = OBJ_CIFS, .name = "CIFS Share",

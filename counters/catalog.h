@@ -94,6 +94,8 @@ enum counter_id {
 	CTR_PROC_MEM_FULL,	/* % Memory Full Stalled Time */
 	CTR_PROC_THROTTLED,	/* % Throttled Time (CPU quota) */
 	CTR_PROC_THROTTLED_PERIODS,	/* % Throttled Periods (CPU quota) */
+	CTR_PROC_DISK_READ,	/* Disk Read Bytes/sec (storage: read_bytes) */
+	CTR_PROC_DISK_WRITE,	/* Disk Write Bytes/sec (write_bytes) */
 	/* where backups land (catalog_targets.def; counters/README.md) */
 	CTR_NFS_READ_BYTES,	/* NFS Client: Read Bytes/sec (application) */
 	CTR_NFS_WRITE_BYTES,	/* Write Bytes/sec */
@@ -131,7 +133,7 @@ enum counter_id {
 };
 
 /* Most counters any one object has (sizes instance_values.v). */
-#define CATALOG_MAX_PER_OBJECT 17
+#define CATALOG_MAX_PER_OBJECT 19
 
 enum counter_unit {
 	UNIT_PERCENT,	/* 0..100 (per CPU; Process can exceed 100 on SMP) */

@@ -444,7 +444,7 @@ uint64_t rates_process_carry(const struct proc_raw *prev,
 void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
 		   struct instance_values *out)
 {
-	double cpu = NAN, rd = NAN, wr = NAN, ws = NAN;
+	double cpu = NAN, rd = NAN, wr = NAN, ws = NAN, drd = NAN, dwr = NAN;
 
 	out->object = OBJ_PROCESS;
 	if (cur && (cur->nprocs > 0 || cur->rootless))
@@ -466,12 +466,18 @@ void rates_process(const struct proc_raw *prev, const struct proc_raw *cur,
 				rd = (double)(cur->read_bytes - prev->read_bytes) / dt;
 			if (!cur->io_lost && cur->write_bytes >= prev->write_bytes)
 				wr = (double)(cur->write_bytes - prev->write_bytes) / dt;
+			if (!cur->io_lost && cur->disk_read >= prev->disk_read)
+				drd = (double)(cur->disk_read - prev->disk_read) / dt;
+			if (!cur->io_lost && cur->disk_write >= prev->disk_write)
+				dwr = (double)(cur->disk_write - prev->disk_write) / dt;
 		}
 	}
 	out->v[PROC_INDEX(CTR_PROC_PROCESSOR_TIME)] = cpu;
 	out->v[PROC_INDEX(CTR_PROC_IO_READ)] = rd;
 	out->v[PROC_INDEX(CTR_PROC_IO_WRITE)] = wr;
 	out->v[PROC_INDEX(CTR_PROC_WORKING_SET)] = ws;
+	out->v[PROC_INDEX(CTR_PROC_DISK_READ)] = drd;
+	out->v[PROC_INDEX(CTR_PROC_DISK_WRITE)] = dwr;
 }
 
 void rates_process_idle(struct instance_values *out)

@@ -18,6 +18,11 @@
  *   read/write  rchar / wchar: every byte read or written through
  *               read/write-like calls (files, sockets, pipes), as
  *               perfmon's IO Read/Write Bytes/sec count all I/O
+ *   disk        read_bytes / write_bytes: the bytes it made the storage
+ *               read, and the bytes it dirtied in files on a block
+ *               device (written back later, by whoever), as pidstat -d
+ *               counts; a pipe, a socket, tmpfs or a page-cache hit
+ *               adds none
  *   rss         resident set of the live processes (Working Set); a shim
  *               root's own is left out (it is perflog's, not the command's)
  *
@@ -68,7 +73,8 @@
 struct proc_raw {
 	double mono;		/* CLOCK_MONOTONIC seconds of the read */
 	uint64_t cpu_us;	/* CPU time, microseconds */
-	uint64_t read_bytes, write_bytes;
+	uint64_t read_bytes, write_bytes;	/* rchar, wchar */
+	uint64_t disk_read, disk_write;	/* read_bytes, write_bytes: storage */
 	double rss_bytes;
 	int nprocs;		/* live processes in the tree; 0 = root gone */
 	int rootless;		/* a rootless tree (below): 0 processes is

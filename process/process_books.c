@@ -97,6 +97,8 @@ void pbooks_fold(struct proctree *t, const struct pb_entry *e)
 	t->ex_cpu += e->cpu_us;
 	t->ex_rd += e->rchar;
 	t->ex_wr += e->wchar;
+	t->ex_drd += e->read_bytes;
+	t->ex_dwr += e->write_bytes;
 }
 
 int pbooks_push_scan(struct proctree *t, const struct pb_entry *e)
@@ -140,6 +142,8 @@ int pbooks_merge(struct proctree *t, int grace)
 				res[n].cpu_us = MAX(o->cpu_us, s->cpu_us);
 				res[n].rchar = MAX(o->rchar, s->rchar);
 				res[n].wchar = MAX(o->wchar, s->wchar);
+				res[n].read_bytes = MAX(o->read_bytes, s->read_bytes);
+				res[n].write_bytes = MAX(o->write_bytes, s->write_bytes);
 			} else {
 				pbooks_fold(t, o);	/* pid reused */
 			}
@@ -163,10 +167,14 @@ void pbooks_totals(struct proctree *t, struct proc_raw *out)
 	out->cpu_us = t->ex_cpu;
 	out->read_bytes = t->ex_rd;
 	out->write_bytes = t->ex_wr;
+	out->disk_read = t->ex_drd;
+	out->disk_write = t->ex_dwr;
 	for (size_t i = 0; i < t->nent; i++) {
 		out->cpu_us += t->ent[i].cpu_us;
 		out->read_bytes += t->ent[i].rchar;
 		out->write_bytes += t->ent[i].wchar;
+		out->disk_read += t->ent[i].read_bytes;
+		out->disk_write += t->ent[i].write_bytes;
 	}
 	out->io_lost = t->lost;
 	t->lost = 0;
@@ -278,6 +286,8 @@ static void count_record(struct proctree *t, const struct taskstats_exit *x)
 	t->ex_cpu += x->cpu_us;
 	t->ex_rd += x->rchar;
 	t->ex_wr += x->wchar;
+	t->ex_drd += x->read_bytes;
+	t->ex_dwr += x->write_bytes;
 	pbooks_known_set(t, proc, proc == x->tid ? x->btime + x->etime : 0);
 	tomb_add(t, x);
 }
@@ -307,6 +317,8 @@ static int close_entry(struct proctree *t, const struct taskstats_exit *x)
 	t->ex_cpu += MAX(e->cpu_us, x->cpu_us);
 	t->ex_rd += MAX(e->rchar, x->rchar);
 	t->ex_wr += MAX(e->wchar, x->wchar);
+	t->ex_drd += MAX(e->read_bytes, x->read_bytes);
+	t->ex_dwr += MAX(e->write_bytes, x->write_bytes);
 	if (e->id == e->tgid)
 		pbooks_known_set(t, e->tgid, x->btime + x->etime);
 	tomb_add(t, x);

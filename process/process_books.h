@@ -103,7 +103,7 @@ struct proctree {
 	double last_read;	/* wall clock of the last read */
 	struct pb_pending *pend;
 	size_t npend, cappend;
-	uint64_t ex_cpu, ex_rd, ex_wr;
+	uint64_t ex_cpu, ex_rd, ex_wr, ex_drd, ex_dwr;
 	unsigned gen;
 	int lost;
 	int exit_untold;	/* an exit record without its process (an

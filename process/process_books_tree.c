@@ -31,6 +31,8 @@ static int read_proc(struct proctree *t, pid_t pid, struct pb_entry *e,
 	if (pbooks_read_io(t, pid, 0, &io) == 0) {
 		e->rchar = io.rchar;	/* the process's: not a thread's */
 		e->wchar = io.wchar;
+		e->read_bytes = io.read_bytes;
+		e->write_bytes = io.write_bytes;
 	}
 	if (out) {
 		out->nprocs++;

@@ -146,6 +146,8 @@ static int scan_thread(struct proctree *t, pid_t pid, pid_t ppid, pid_t tid,
 	if (old && old->start == e.start) {
 		e.rchar = old->rchar;	/* kept if its io fails */
 		e.wchar = old->wchar;
+		e.read_bytes = old->read_bytes;
+		e.write_bytes = old->write_bytes;
 	}
 	e.next_run = ss[0];
 	e.next_pcount = ss[2];

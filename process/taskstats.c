@@ -215,6 +215,8 @@ static int parse_stats(const char *p, size_t len, struct taskstats_exit *x)
 	x->comm[sizeof(x->comm) - 1] = '\0';
 	x->rchar = t.read_char;
 	x->wchar = t.write_char;
+	x->read_bytes = HAS(len, write_bytes) ? t.read_bytes : 0;
+	x->write_bytes = HAS(len, write_bytes) ? t.write_bytes : 0;
 	return x->tid > 0 ? 0 : -1;
 }
 

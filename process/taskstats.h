@@ -12,6 +12,9 @@
  *   read_char, write_char   bytes through read/write-like calls (rchar,
  *                        wchar of /proc/PID/task/TID/io), rounded DOWN to
  *                        a multiple of 1024 by the kernel (xacct_add_tsk)
+ *   read_bytes, write_bytes   bytes it made the storage read, and bytes it
+ *                        dirtied in files on a block device (read_bytes
+ *                        and write_bytes of its io), rounded down alike
  *   ac_pid, ac_tgid, ac_ppid   thread, its process, the process's parent
  *   ac_btime64, ac_etime the wall time it began (s) and ran (us)
  * Only the per-thread records (TASKSTATS_TYPE_AGGR_PID) are passed on; the
@@ -39,6 +42,7 @@ struct taskstats_exit {
 	double etime;		/* seconds it ran */
 	uint64_t cpu_us;	/* utime + stime, microseconds */
 	uint64_t rchar, wchar;	/* rounded down to KiB by the kernel */
+	uint64_t read_bytes, write_bytes;	/* storage; rounded alike */
 	char comm[16];		/* its name (ac_comm, as /proc/PID/stat's) */
 };
 

@@ -47,8 +47,13 @@ const char *report_client_agree(double client, double logged, int shared,
 	/* an interface carries everyone's traffic: more than the client
 	 * sent is other traffic (another test, a second backup), not a
 	 * client that counts wrong */
+	if ((shared == REPORT_SHARED_STORE || shared == REPORT_SHARED_PAGES) &&
+	    !isnan(*change) && logged < REPORT_CLIENT_NO_STORE * client)
+		return REPORT_CLIENT_STORE_NONE;
 	if (shared && !isnan(*change) && *change > 0)
 		return shared == REPORT_SHARED_OWN ? REPORT_CLIENT_OWN :
+		       shared == REPORT_SHARED_STORE ? REPORT_CLIENT_STORE_MORE :
+		       shared == REPORT_SHARED_PAGES ? REPORT_CLIENT_STORE_PAGES :
 			REPORT_CLIENT_OTHERS;
 	return "disagree by more than 10%";
 }
@@ -168,7 +173,7 @@ void report_client_print(FILE *f, struct logset *ls,
 	if ((!isnan(lg.proc_read) || !isnan(lg.proc_written) ||
 	     !isnan(lg.net_bytes) || lg.local_target || lg.pipes) &&
 	    (!isnan(v[CLN_READ]) || !isnan(v[CLN_SENT]))) {
-		char by[160];
+		char by[256];
 		const char *proc = lg.process;
 		fprintf(f, "  client figures against the logged ones:\n");
 		snprintf(by, sizeof(by), "process tree %s read", proc ? proc : "");
@@ -180,6 +185,10 @@ void report_client_print(FILE *f, struct logset *ls,
 		snprintf(by, sizeof(by), "Network Interface(%s) carried", lg.net_if);
 		check(f, "client sent", v[CLN_SENT], by, lg.net_bytes,
 		      REPORT_SHARED_IFACE);
+		snprintf(by, sizeof(by), "process tree%s %s wrote to storage",
+			 strchr(lg.stored_by, ',') ? "s" : "", lg.stored_by);
+		check(f, "client sent", v[CLN_SENT], by, lg.proc_stored,
+		      report_client_store_shared(v, &lg));
 		report_client_notes(f, v, &lg);
 	}
 	char buf[32];

@@ -32,6 +32,11 @@ const char *report_client_norm(const struct marker *end, double v[CLN_COUNT],
 struct report_client_logged {
 	const char *process;
 	double proc_read, proc_written, net_bytes;
+	/* a local target's: what the session's trees on this host (its
+	 * own, its local server's) wrote into files on a block device
+	 * (Disk Write Bytes/sec), NAN else; their names */
+	double proc_stored;
+	char stored_by[160];
 	/* with the session's edges (issue 29, report_stages.h): the
 	 * interface its connections to another host used (else the busiest
 	 * one, "" none); no such connection (a local repository or target:
@@ -71,7 +76,26 @@ void report_client_print(FILE *f, struct logset *ls,
 /* With shared REPORT_SHARED_OWN (a tree that reads back what it wrote,
  * report_client_reads_back), more than the client's is that. */
 #define REPORT_CLIENT_OWN "more: its own temporary files, read back"
-enum { REPORT_SHARED_NO, REPORT_SHARED_IFACE, REPORT_SHARED_OWN };
+/* With shared REPORT_SHARED_STORE (what a client with a local target
+ * wrote to storage, against what it says it stored): more is the other
+ * files it writes beside (its index, cache, temporary files); next to
+ * nothing (under REPORT_CLIENT_NO_STORE of the client's) is a target no
+ * block device holds (tmpfs). */
+#define REPORT_CLIENT_STORE_MORE "more: the other files it writes (index, cache, temporary files)"
+#define REPORT_CLIENT_STORE_NONE "next to none: its target is on no block device (tmpfs)"
+#define REPORT_CLIENT_NO_STORE 0.01
+/* With REPORT_SHARED_PAGES (the surplus within a page a file: the kernel
+ * counts the pages a write dirties, a 1 KiB file as 4 KiB), more is
+ * that. */
+#define REPORT_CLIENT_STORE_PAGES "more: whole pages counted, its files are small"
+#define REPORT_CLIENT_PAGE 4096.0
+enum { REPORT_SHARED_NO, REPORT_SHARED_IFACE, REPORT_SHARED_OWN,
+       REPORT_SHARED_STORE, REPORT_SHARED_PAGES };
+/* REPORT_SHARED_PAGES when what the trees stored exceeds what the client
+ * sent by no more than a page of each of its files (and 10%), else
+ * REPORT_SHARED_STORE. */
+int report_client_store_shared(const double v[CLN_COUNT],
+			       const struct report_client_logged *lg);
 const char *report_client_agree(double client, double logged, int shared,
 				double *change);
 /* Whether the tree read more than the client counts while writing at

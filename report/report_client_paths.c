@@ -13,7 +13,10 @@
  *     twice (local rsync "read and wrote +100%"): those bytes left out
  *     when the edges carry them, else the tree's figure not compared;
  *   - a tree that read more than the client counts while it wrote that
- *     much too: it reads back its own temporary files (restic's packs).
+ *     much too: it reads back its own temporary files (restic's packs);
+ *   - a local target: the bytes the session's trees on this host wrote
+ *     into files on a block device (Disk Write Bytes/sec: the client's
+ *     tree, and its local server's), against what the client stored.
  * Old sets (no edges file) keep the checks of before.
  */
 #include "report_client.h"
@@ -42,6 +45,33 @@ static int own(const struct report_stages *ss, pid_t pid)
 	return 0;
 }
 
+/* A local target's storage bytes: what the session's trees on this host
+ * wrote into files on a block device, the client's and those it passes
+ * the data to (the demo's SET-server, a watched local rest-server),
+ * their names in out->stored_by. */
+static void stored(struct logset *ls, const struct report_session *s,
+		   struct report_client_logged *out)
+{
+	const struct report_stages *ss = s->stages;
+	size_t len = 0;
+
+	out->stored_by[0] = '\0';
+	for (size_t t = 0; ls && t < ss->ntrees; t++) {
+		double b;
+		if (ss->trees[t].side != 0 ||
+		    isnan(b = report_client_bytes(ls, s, CTR_PROC_DISK_WRITE,
+						  ss->trees[t].label)))
+			continue;
+		out->proc_stored = (isnan(out->proc_stored) ? 0 :
+				    out->proc_stored) + b;
+		len += (size_t)snprintf(out->stored_by + len,
+					len < sizeof(out->stored_by) ?
+					sizeof(out->stored_by) - len : 0,
+					"%s%s", len ? ", " : "",
+					ss->trees[t].label);
+	}
+}
+
 void report_client_paths(struct logset *ls, const struct report_session *s,
 			 struct report_client_logged *out)
 {
@@ -50,6 +80,8 @@ void report_client_paths(struct logset *ls, const struct report_session *s,
 
 	util_strlcpy(out->net_if, s->fig.net, sizeof(out->net_if));
 	out->local_target = out->pipes = out->pipes_unknown = 0;
+	out->proc_stored = NAN;
+	out->stored_by[0] = '\0';
 	out->pipe_bytes = 0;
 	if (!ss || !(ss->edge_sides & 1u))
 		return;		/* an old set: the checks of before */
@@ -78,6 +110,7 @@ void report_client_paths(struct logset *ls, const struct report_session *s,
 		out->local_target = 1;
 		out->net_bytes = NAN;
 		out->net_if[0] = '\0';
+		stored(ls, s, out);
 	} else if (strcmp(out->net_if, "-")) {
 		out->net_bytes = report_client_bytes(ls, s, CTR_NET_BYTES_TOTAL,
 						     out->net_if);
@@ -98,6 +131,17 @@ int report_client_reads_back(const double v[CLN_COUNT],
 
 	return !isnan(more) && read > 0 && more > REPORT_CLIENT_AGREE * read &&
 	       !isnan(lg->proc_written) && lg->proc_written >= 0.5 * more;
+}
+
+int report_client_store_shared(const double v[CLN_COUNT],
+			       const struct report_client_logged *lg)
+{
+	double sent = v[CLN_SENT], files = v[CLN_FILES];
+	double more = lg->proc_stored - sent;
+
+	return !isnan(more) && more > 0 && files > 0 &&
+	       more <= REPORT_CLIENT_AGREE * sent + files * REPORT_CLIENT_PAGE ?
+	       REPORT_SHARED_PAGES : REPORT_SHARED_STORE;
 }
 
 void report_client_notes(FILE *f, const double v[CLN_COUNT],

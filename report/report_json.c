@@ -142,6 +142,11 @@ static void check(struct json *j, const char *figure, double client,
 		json_bool(j, "other_traffic", !strcmp(verdict, REPORT_CLIENT_OTHERS));
 	if (shared == REPORT_SHARED_OWN)
 		json_bool(j, "reads_back", !strcmp(verdict, REPORT_CLIENT_OWN));
+	if (shared == REPORT_SHARED_STORE || shared == REPORT_SHARED_PAGES) {
+		json_bool(j, "other_files", !strcmp(verdict, REPORT_CLIENT_STORE_MORE));
+		json_bool(j, "whole_pages", !strcmp(verdict, REPORT_CLIENT_STORE_PAGES));
+		json_bool(j, "no_block_device", !strcmp(verdict, REPORT_CLIENT_STORE_NONE));
+	}
 	json_object_end(j);
 }
 
@@ -163,6 +168,8 @@ static void client_check(struct json *j, struct logset *ls,
 		check(j, "sent", v[CLN_SENT], "process_written", lg.process, lg.proc_written, own);
 		check(j, "sent", v[CLN_SENT], "interface", lg.net_if, lg.net_bytes,
 		      REPORT_SHARED_IFACE);
+		check(j, "sent", v[CLN_SENT], "process_stored", lg.stored_by,
+		      lg.proc_stored, report_client_store_shared(v, &lg));
 	}
 	json_array_end(j);
 }

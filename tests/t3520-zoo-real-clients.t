@@ -152,4 +152,31 @@ for s in 1m1k 10m10k 25m100k 50m10m; do
 done
 zoo_real demo disk 'perflog|[0-9mk]+-server' "$HOST" 'disk [a-z0-9]+'
 zoo_local demo
+
+# A local target's bytes checked against what reached the storage: the
+# session's trees' Disk Write Bytes/sec (write_bytes: files on a block
+# device), the client's and its local server's (issue 29, item 5).
+# Without a block device under the scratch directory, none reached one.
+zoo_stored() { _zoo_session "$1" | grep -E "^    client sent .* wrote to storage "; }
+if [ -n "$dev" ]; then
+	# the workload's sets: what the client sent is what its server
+	# wrote, synced; 1 KiB files count whole 4 KiB pages
+	for s in 25m100k 50m10m; do
+		like "$(zoo_stored $s)" "process trees $s, $s-server wrote to storage [0-9]+ bytes .*: agree\$" \
+			"$s: the client's bytes and the storage's agree"
+	done
+	like "$(zoo_stored 1m1k)" ': more: whole pages counted, its files are small$' \
+		'1m1k: its 1 KiB files stored as whole pages, said'
+	# restic's repository, its cache and its temporary packs; borg's
+	# archive, index and hints: at least what they stored
+	for c in restic borg; do
+		like "$(zoo_stored $c)" "process tree $c wrote to storage [0-9]+ bytes .*: (agree|more: the other files it writes .*)\$" \
+			"$c: at least what it stored reached the storage"
+	done
+else
+	for c in 25m100k 50m10m 1m1k restic borg; do
+		like "$(zoo_stored $c)" 'next to none: its target is on no block device' \
+			"$c: its target on no block device, said"
+	done
+fi
 done_testing

@@ -9,9 +9,11 @@
  *                                   once or spread evenly over SECONDS
  *   loadgen recv ADDR PORT          accept one connection, count, print bytes
  *   loadgen stdout BYTES            write BYTES to stdout (prints to stderr)
- *   loadgen orphans N SECONDS BYTES ignore SIGCHLD (children auto-reaped),
+ *   loadgen orphans N SECONDS BYTES [DIR]
+ *                                   ignore SIGCHLD (children auto-reaped),
  *                                   fork N children that each burn SECONDS
- *                                   of CPU then write BYTES to /dev/null;
+ *                                   of CPU then write BYTES to /dev/null,
+ *                                   or to a file of its own in DIR, synced;
  *                                   prints "CPU_SECONDS BYTES" of them all
  *   loadgen touch SECONDS FILE...   map the files and read one byte of a
  *                                   page drawn at random, again and again
@@ -236,7 +238,8 @@ static double cpu_now(void)
 
 /* Children nobody reaps: their work reaches no parent's books. Each
  * tells what it did through a pipe before it exits. */
-static int do_orphans(int n, double seconds, long long bytes)
+static int do_orphans(int n, double seconds, long long bytes,
+		      const char *dir)
 {
 	int p[2];
 	double cpu = 0;
@@ -256,13 +259,20 @@ static int do_orphans(int n, double seconds, long long bytes)
 		}
 		if (pid == 0) {
 			volatile unsigned long spin = 0;
-			int fd = open("/dev/null", O_WRONLY);
+			char name[4096] = "/dev/null";
+			int fd;
 
+			if (dir)
+				snprintf(name, sizeof(name), "%s/orphan.%ld",
+					 dir, (long)getpid());
+			fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 			close(p[0]);
 			while (cpu_now() < seconds)
 				for (int k = 0; k < 100000; k++)
 					spin++;
-			r.bytes = write_bytes(fd, bytes, 0, "/dev/null");
+			r.bytes = write_bytes(fd, bytes, 0, name);
+			if (dir && fsync(fd) < 0)
+				_exit(1);
 			r.cpu = cpu_now();
 			if (write(p[1], &r, sizeof(r)) != (ssize_t)sizeof(r))
 				_exit(1);
@@ -471,8 +481,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%lld\n", n);
 		return n < 0;
 	}
-	if (argc == 5 && !strcmp(argv[1], "orphans"))
-		return do_orphans(atoi(argv[2]), atof(argv[3]), atoll(argv[4]));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "orphans"))
+		return do_orphans(atoi(argv[2]), atof(argv[3]), atoll(argv[4]),
+				  argc == 6 ? argv[5] : NULL);
 	if (argc == 3 && !strcmp(argv[1], "burn"))
 		return burn(atof(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "write"))
@@ -493,7 +504,7 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "pace"))
 		return do_pace(atof(argv[2]), atof(argv[3]), argv[4]);
 	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES [S] | recv ADDR PORT\n"
-			"       | stdout BYTES | orphans N SECONDS BYTES | touch SECONDS FILE...\n"
+			"       | stdout BYTES | orphans N SECONDS BYTES [DIR] | touch SECONDS FILE...\n"
 			"       | threads N SECONDS | mixed N SECONDS | parked N SECONDS\n"
 			"       | pace SECONDS RATE FILE\n");
 	return 2;

@@ -387,8 +387,8 @@ static void test_task_list(void)
 }
 
 /* Single-threaded process pid (parent ppid, state, start in ticks, wchar
- * bytes written, children its children file) in the scratch /proc at
- * dir. */
+ * bytes written, half of them to storage: write_bytes; children its
+ * children file) in the scratch /proc at dir. */
 static void put_task(const char *dir, int pid, int ppid, char state,
 		     int start, int wchar, const char *children)
 {
@@ -404,7 +404,8 @@ static void put_task(const char *dir, int pid, int ppid, char state,
 	fixture_put(dir, rel, line);
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", pid, pid);
 	fixture_put(dir, rel, line);
-	snprintf(line, sizeof(line), "rchar: 0\nwchar: %d\n", wchar);
+	snprintf(line, sizeof(line), "rchar: 0\nwchar: %d\nread_bytes: 0\n"
+		 "write_bytes: %d\n", wchar, wchar / 2);
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/io", pid, pid);
 	fixture_put(dir, rel, line);
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/schedstat", pid, pid);
@@ -441,6 +442,7 @@ static void test_pending_entry(void)
 	x.tid = x.tgid = 900;
 	x.ppid = 800;
 	x.wchar = 1000000;
+	x.write_bytes = 500000;
 	x.cpu_us = 100000;
 	x.btime = 1000 + 60;
 	OK(t && proctree_exit(t, &x) == 0,
@@ -460,6 +462,8 @@ static void test_pending_entry(void)
 		OK(t && proctree_read(t, &r, &e) == 0, "pending: read after");
 	EQ_INT(r.write_bytes, 2000 + 16 + 1000000,
 	       "pending: still once after the child's entry is gone");
+	EQ_INT(r.disk_write, 1000 + 8 + 500000,
+	       "pending: its storage bytes (write_bytes) once too, the record's");
 	proctree_close(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	OK(system(cmd) == 0, "pending: cleanup");

@@ -31,6 +31,49 @@ static void agree(void)
 	       "nothing by the client, bytes logged: disagree");
 }
 
+/* A local target: the client's bytes against what its trees wrote to
+ * storage (issue 29, item 5; the figures of t3520's runs) */
+static void stored(void)
+{
+	double v[CLN_COUNT], ch;
+	struct report_client_logged lg;
+
+	for (int k = 0; k < CLN_COUNT; k++)
+		v[k] = NAN;
+	memset(&lg, 0, sizeof(lg));
+	/* restic: its repository, its cache and its temporary packs */
+	v[CLN_SENT] = 3992977;
+	v[CLN_FILES] = 1;
+	lg.proc_stored = 8101887;
+	EQ_INT(report_client_store_shared(v, &lg), REPORT_SHARED_STORE,
+	       "restic: twice what it stored, one file: its other files");
+	EQ_STR(report_client_agree(v[CLN_SENT], lg.proc_stored,
+				   report_client_store_shared(v, &lg), &ch),
+	       REPORT_CLIENT_STORE_MORE, "restic: more, its other files");
+	/* the workload's 1m1k: 8,700 files of 1 KiB, 4 KiB counted each */
+	v[CLN_SENT] = 8917709;
+	v[CLN_FILES] = 8709;
+	lg.proc_stored = 35549184;
+	EQ_INT(report_client_store_shared(v, &lg), REPORT_SHARED_PAGES,
+	       "1m1k: within a page a file");
+	EQ_STR(report_client_agree(v[CLN_SENT], lg.proc_stored,
+				   REPORT_SHARED_PAGES, &ch),
+	       REPORT_CLIENT_STORE_PAGES, "1m1k: more, whole pages");
+	/* the client's count unknown: no files, no page allowance */
+	v[CLN_FILES] = NAN;
+	EQ_INT(report_client_store_shared(v, &lg), REPORT_SHARED_STORE,
+	       "no file count: its other files");
+	/* agreement and less are what they are */
+	EQ_STR(report_client_agree(1751121920, 1751134193, REPORT_SHARED_STORE, &ch),
+	       "agree", "50m10m: agree");
+	EQ_STR(report_client_agree(1000, 500, REPORT_SHARED_STORE, &ch),
+	       "disagree by more than 10%", "half reached the storage: disagree");
+	EQ_STR(report_client_agree(74029466, 0, REPORT_SHARED_STORE, &ch),
+	       REPORT_CLIENT_STORE_NONE, "none: a target on no block device");
+	EQ_STR(report_client_agree(1000, 5, REPORT_SHARED_PAGES, &ch),
+	       REPORT_CLIENT_STORE_NONE, "under 1%: the same");
+}
+
 /* A session whose end marker is line (markers.tsv syntax). */
 static void session(struct marker_list *ml, struct report_session *s,
 		    const char *line, time_t span)
@@ -125,6 +168,7 @@ static void old_dsmc(void)
 int main(void)
 {
 	agree();
+	stored();
 	judge();
 	old_dsmc();
 	return done_testing();
