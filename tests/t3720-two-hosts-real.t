@@ -14,7 +14,7 @@
 #           io.max wiops, the server's rsync put in it from here): disk
 #           on the server, the server's rsync (or its tree, Process(LABEL))
 #           waiting on the disk (was "CPU on the server")
-#   squota  tar -cf - DIR | ssh SERVER 'plxz -0 > f' of 600 KB: a receiver
+#   squota  tar -cf - DIR | ssh SERVER 'plxz -0 > f' of 1.2 MB: a receiver
 #           that compresses what it lands (xz under a name of its own), put
 #           in a cgroup (v1 cpu or v2 cpu.max) with a quota of 0.05 CPU:
 #           CPU (quota) on the server, the receiver runnable but throttled
@@ -58,7 +58,12 @@ for d in $(seq 1 24); do
 	mkdir "$SCRATCH/small/d$d"
 	head -c 61440 /dev/urandom | split -b 4096 -a 3 - "$SCRATCH/small/d$d/f"
 done
-head -c 600000 /dev/urandom >"$SCRATCH/text/t"
+# (1.2 MB: the receiver lives 2 s or more, two of the server's samples.
+# In this rig the server has no exit records (taskstats answers EINVAL in
+# its namespaces), so a name= watch finds a process only at a sample: at
+# 600 KB it lived 1.4 s once beside another suite, between two, and the
+# server's side had no stage)
+head -c 1200000 /dev/urandom >"$SCRATCH/text/t"
 head -c 2000000 /dev/urandom >"$SCRATCH/big/b"
 sync
 CAT=plcat$$
