@@ -224,7 +224,13 @@ static int side_head(const struct report_stages *ss, const struct flows *fl,
 	return any;
 }
 
-/* A client's `net` edges to the servers' stages. */
+/* A client's `net` edges to the servers' stages. Across hosts the data
+ * runs from the report's host to the --with hosts (perflog run --server
+ * on the client: a backup), whichever way the client's stage waited on
+ * its socket: ssh polls its pipe and its socket for input at once, and a
+ * sender waits for a slow receiver's replies as long as it likes ("in":
+ * the server's rsync, fed by sshd, led the table over the client's rsync
+ * and ssh, and the server's cat sat between tar and ssh). */
 static void net_flows(struct report_stages *ss, struct flows *fl)
 {
 	for (size_t i = 0; i < ss->ne; i++) {
@@ -245,10 +251,7 @@ static void net_flows(struct report_stages *ss, struct flows *fl)
 				t = side_head(ss, fl, side);
 			if (t < 0)
 				continue;
-			if (e->out)
-				fl->w[a][t] += e->seconds;
-			else
-				fl->w[t][a] += e->seconds;
+			fl->w[a][t] += e->seconds;
 			ss->linked = 1;
 		}
 	}
@@ -349,8 +352,27 @@ static void waits_on(struct report_stages *ss, const struct flows *fl,
 	}
 }
 
+/* Is stage c its host's way out, to be placed after the stages of its
+ * host it is joined to: it waits on the network, and one of them, not
+ * placed yet, does not. A flow's direction is where a stage waited, and
+ * a sender waits for its receiver's replies as long as it likes (rsync's
+ * sender "in" on its ssh 7.0 s, ssh "in" on it 2.3 s): ssh led rsync's
+ * sender. */
+static int way_out(const struct report_stages *ss, const struct flows *fl,
+		   const int *done, size_t c)
+{
+	if (!(fl->net[c] > 0))
+		return 0;
+	for (size_t p = 0; p < ss->n; p++)
+		if (!done[p] && p != c && ss->st[p].side == ss->st[c].side &&
+		    !(fl->net[p] > 0) && (fl->w[p][c] > 0 || fl->w[c][p] > 0))
+			return 1;
+	return 0;
+}
+
 /* Kahn's order on the net flows: every stage after those feeding it, the
- * lowest (side, index) first; in a loop, the stage fed least of the
+ * lowest (side, index) first, a host's way out after the stages of its
+ * host it is joined to (way_out); in a loop, the stage fed least of the
  * lowest side (rsync's sender and the server's generator talk both ways:
  * broken across hosts, the server's receiver led the table once). */
 static void sort(const struct report_stages *ss, const struct flows *fl,
@@ -364,7 +386,7 @@ static void sort(const struct report_stages *ss, const struct flows *fl,
 
 		for (size_t c = 0; c < ss->n; c++) {
 			double in = 0;
-			if (done[c])
+			if (done[c] || way_out(ss, fl, done, c))
 				continue;
 			for (size_t p = 0; p < ss->n; p++)
 				if (!done[p] && p != c && fl->w[p][c] > fl->w[c][p])
@@ -380,6 +402,10 @@ static void sort(const struct report_stages *ss, const struct flows *fl,
 		}
 		if (pick < 0)
 			pick = loop;
+		for (size_t c = 0; pick < 0 && c < ss->n; c++)
+			if (!done[c])	/* only ways out left, each waiting on
+					 * another's stages: the first */
+				pick = (int)c;
 		done[pick] = 1;
 		order[pos] = pick;
 	}
