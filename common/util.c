@@ -423,6 +423,29 @@ int util_cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+int util_list_has(const char *list, const char *item)
+{
+	size_t l = strlen(item);
+
+	for (const char *p = list; p && *p;) {
+		if (!strncmp(p, item, l) && (p[l] == ',' || p[l] == '\0'))
+			return 1;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
+}
+
+int util_list_add(char *list, size_t n, const char *item)
+{
+	size_t len = strlen(list), l = strlen(item);
+
+	if (!l || util_list_has(list, item) || len + l + 2 > n)
+		return 0;
+	snprintf(list + len, n - len, "%s%s", len ? "," : "", item);
+	return 1;
+}
+
 int util_bad_option(const char *cmd, char **argv, int optind_now,
 		    int optopt_now)
 {

@@ -116,6 +116,12 @@ int util_grow(void *pp, size_t *cap, size_t need, size_t size);
 /* qsort/bsearch order of two pid_t (ascending). */
 int util_cmp_pid(const void *a, const void *b);
 
+/* A comma-separated list ("eth0,lo"): whether item is one of its names;
+ * item appended when it is not (and fits: else list stays as it was),
+ * 1 when appended. */
+int util_list_has(const char *list, const char *item);
+int util_list_add(char *list, size_t n, const char *item);
+
 /* Every command parses its options with getopt_long (optind = 1, opterr =
  * 0, "+" in optstring when arguments after the first operand belong to
  * something else, as run's command does) and hands whatever getopt does

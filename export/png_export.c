@@ -16,6 +16,7 @@
 #include "../common/util.h"
 #include "../counters/counters.h"
 #include "../logs/lookup.h"
+#include "../waits/waitstates.h"
 #include "png.h"
 
 #define MAX_SERIES 24
@@ -64,19 +65,6 @@ static void plan_add(struct plan *p, struct logset *ls, size_t i,
  * Process object only instance `proc` when it is not NULL (the session's
  * own tree: another run's states do not belong in its chart). */
 /* Whether inst is one of list's comma-separated names. */
-static int listed(const char *list, const char *inst)
-{
-	size_t l = strlen(inst);
-
-	for (const char *p = list; p && *p;) {
-		if (!strncmp(p, inst, l) && (p[l] == ',' || p[l] == '\0'))
-			return 1;
-		p = strchr(p, ',');
-		p = p ? p + 1 : NULL;
-	}
-	return 0;
-}
-
 static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
 		       const char *proc, const char *net_only)
 {
@@ -100,7 +88,7 @@ static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
 			    strcmp(inst, proc))
 				continue;
 			if (net_only && catalog_counters[cs->ctr].object == OBJ_NETWORK &&
-			    !listed(net_only, inst))
+			    !util_list_has(net_only, inst))
 				continue;
 			snprintf(lg, sizeof(lg), "%s%s%s", inst, inst[0] ? " " : "",
 				 cs->legend ? cs->legend : catalog_counters[cs->ctr].name);
@@ -357,10 +345,43 @@ static int draw_all(struct logset *ls, const struct png_export_options *o,
 	return 0;
 }
 
+/* --session S: the interfaces its connections went through, from the
+ * edges file of its tree (its end marker's waits=, edges beside), into
+ * buf; 1 when the file was read (buf "" when none went through one: a
+ * local repository), 0 when there is none (an old set, an open session,
+ * no tree: every interface then) */
+static int session_ifaces(struct logset *ls, const struct session *ss,
+			  long nss, const char *name, char *buf, size_t n)
+{
+	const char *waits = NULL;
+	char edges[256], *text;
+	struct waitedge_row *rows = NULL;
+	struct perr e;
+	size_t len;
+	long nr;
+
+	for (long k = 0; k < nss && !waits; k++)
+		if (!strcmp(ss[k].name, name) && ss[k].end)
+			waits = marker_get(ss[k].end, "waits");
+	if (!waits || waitedges_name(waits, edges, sizeof(edges)) < 0 ||
+	    !(text = markers_read_beside(logset_dir(ls), edges, "edges",
+					 WAITEDGES_FILE_MAX, &len, &e)))
+		return 0;
+	nr = waitedges_parse(text, len, &rows, NULL);
+	free(text);
+	if (nr < 0)
+		return 0;
+	waitedges_ifaces(rows, (size_t)nr, buf, n);
+	free(rows);
+	return 1;
+}
+
 int png_export(struct logset *ls, const struct marker_list *ml,
 	       const char *outdir, const struct png_export_options *o,
 	       char (*names)[64], int maxnames, struct perr *e)
 {
+	struct png_export_options so = *o;
+	char ifs[256];
 	struct output out = { .outdir = outdir, .names = names,
 			      .maxnames = maxnames };
 	struct session *ss = NULL;
@@ -385,6 +406,14 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 	out.po.height = o->height;
 	if (time_range(ls, o, ss, nss, &out.po, e) < 0)
 		goto done;
+	/* a session's network charts: the interfaces its connections went
+	 * through (issue 29: another program's veth, an idle ifb0 were
+	 * drawn), none for a local repository; a --with server's (fixed
+	 * span) keeps every interface that moved: its receiver behind sshd
+	 * has no edge to the network */
+	if (o->session && !o->net_only && !o->fixed_span &&
+	    session_ifaces(ls, ss, nss, o->session, ifs, sizeof(ifs)))
+		so.net_only = ifs;
 	p = malloc(sizeof(*p));
 	if (!p || marks_and_spans(ls, ml, ss, nss, &out.po, &marks, &spans) < 0) {
 		perr_set(e, "out of memory");
@@ -401,7 +430,7 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 		goto done;
 	}
 	fprintf(out.tsv, "chart\tseries\tmin\tavg\tmax\tpoints\n");
-	if (draw_all(ls, o, p, &out, e) == 0)
+	if (draw_all(ls, &so, p, &out, e) == 0)
 		rc = out.count;
 done:
 	if (out.tsv && fclose(out.tsv) != 0 && rc >= 0)

@@ -190,7 +190,8 @@ void report_stages_of(struct logset *ls, const char *dir,
  * `net` edges') other than the busiest, logged here: s->net_want set, 1
  * (the caller judges the session again); else 0. */
 int report_stages_net_redo(struct logset *ls, struct report_session *s);
-/* The interfaces of side's `net` edges, comma-separated, into buf; how
+/* The interfaces side's edges went through (waitedges_iface: a `net`
+ * edge's, lo for a local tcp or udp one), comma-separated, into buf; how
  * many. */
 size_t report_stages_ifaces(const struct report_stages *ss, int side,
 			    char *buf, size_t n);

@@ -116,9 +116,12 @@ static void html_session(FILE *f, const struct report *r, size_t i,
 	o.width = width;
 	o.height = height;
 	o.session = s->begin_m ? s->name : NULL;
-	/* the interfaces its connections used, series that moved (issue 29) */
+	/* the interfaces its connections used, series that moved (issue 29);
+	 * with its edges known and none (a local repository), no network
+	 * chart */
 	char ifs[256];
-	if (report_stages_ifaces(s->stages, 0, ifs, sizeof(ifs)))
+	if (report_stages_ifaces(s->stages, 0, ifs, sizeof(ifs)) ||
+	    (s->stages && (s->stages->edge_sides & 1u)))
 		o.net_only = ifs;
 	o.drop_zero = s->begin_m != NULL;
 	int n = png_export(r->ls, &r->markers, dirp, &o, names, 16, &pe);

@@ -267,30 +267,14 @@ void report_stages_across(struct report *r, struct report_session *s)
 size_t report_stages_ifaces(const struct report_stages *ss, int side,
 			    char *buf, size_t n)
 {
-	size_t len = 0, count = 0;
+	size_t count = 0;
 
 	if (n)
 		buf[0] = '\0';
 	for (size_t i = 0; ss && i < ss->ne; i++) {
-		const struct report_stage_edge *e = &ss->e[i];
-		size_t l = strlen(e->peer_comm);
-		const char *p = buf;
-		int seen = 0;
-
-		if (e->side != side || strcmp(e->kind, "net") || !l ||
-		    !strcmp(e->peer_comm, "-") || strchr(e->peer_comm, ','))
-			continue;
-		while (p && *p && !seen) {
-			seen = !strncmp(p, e->peer_comm, l) &&
-			       (p[l] == ',' || p[l] == '\0');
-			p = strchr(p, ',');
-			p = p ? p + 1 : NULL;
-		}
-		if (seen || len + l + 2 > n)
-			continue;
-		len += (size_t)snprintf(buf + len, n - len, "%s%s",
-					len ? "," : "", e->peer_comm);
-		count++;
+		const char *f = ss->e[i].side != side ? NULL :
+			waitedges_iface(ss->e[i].kind, ss->e[i].peer_comm);
+		count += f && util_list_add(buf, n, f);
 	}
 	return count;
 }

@@ -179,4 +179,18 @@ else
 			"$c: its target on no block device, said"
 	done
 fi
+
+# A session's network chart draws the interfaces its connections went
+# through (issue 29, item 6): none for restic's local repository (its
+# chart drew lo, the demo's traffic in the margin after its 1 s
+# session), lo alone for a workload set's client and server
+netchart() {
+	rm -rf "$SCRATCH/png-$1"
+	"$PERFLOG" export "$ZOO_SET" --png "$SCRATCH/png-$1" --session "$1" >/dev/null &&
+		awk -F'\t' '$1 == "network.png" { sub(/ (received|sent)$/, "", $2); print $2 }' \
+			"$SCRATCH/png-$1/charts.tsv" | sort -u | tr '\n' ' '
+}
+is "$(netchart restic)" '' 'restic: a local repository, no network chart'
+ok 'restic: ... and no network.png' test ! -e "$SCRATCH/png-restic/network.png"
+is "$(netchart 50m10m)" 'lo ' '50m10m: its network chart draws lo alone'
 done_testing

@@ -205,4 +205,23 @@ if [ -n "$shaped" ]; then
 	zoo_real net network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
 	zoo_real tar network ssh "$CLI_NAME" 'network [a-z0-9]+' "^Bottleneck: network between $CLI_NAME and $SRV_NAME"
 fi
+# the stages in the data's order (rsync's sender, its ssh, the server's
+# receiver; tar, ssh, the server's cat: each waited for input, and the
+# server's stage led the table, or stood between tar and ssh)
+if [ -n "$slow" ]; then
+	is "$(zoo_stages sfsync | awk 'NR > 1 { print $1 "@" $2 }' | tr '\n' ' ')" \
+		"rsync@($CLI_NAME) ssh@($CLI_NAME) rsync@($SRV_NAME) " 'sfsync: the stages in the data'"'"'s order'
+fi
+# (tar is a stage when it waited on ssh long enough to work: in some runs
+# it filled ssh's pipe at once)
+[ -z "$shaped" ] ||
+	like "$(zoo_stages tar | awk 'NR > 1 { print $1 "@" $2 }' | tr '\n' ' ')" \
+		"^(tar@\\($CLI_NAME\\) )?ssh@\\($CLI_NAME\\) $CAT@\\($SRV_NAME\\) \$" 'tar: the stages in the data'"'"'s order'
+# the session's network chart draws the interface its connection used:
+# this host's end of the veth, not lo or another program's interface
+if [ -n "$slow" ]; then
+	"$PERFLOG" export "$CLI_SET" --png "$SCRATCH/png" --session sfsync >/dev/null
+	is "$(awk -F'\t' '$1 == "network.png" { sub(/ (received|sent)$/, "", $2); print $2 }' "$SCRATCH/png/charts.tsv" | sort -u | tr '\n' ' ')" \
+		"$VETH " "sfsync: its network chart draws $VETH alone"
+fi
 done_testing

@@ -282,3 +282,28 @@ void waitedges_leave_out(struct waits_totals *tot,
 		}
 	}
 }
+
+const char *waitedges_iface(const char *kind, const char *peer_comm)
+{
+	if (!strcmp(kind, "net"))
+		return peer_comm && *peer_comm && strcmp(peer_comm, "-") &&
+		       !strchr(peer_comm, ',') ? peer_comm : NULL;
+	if (!strcmp(kind, "tcp") || !strcmp(kind, "udp"))
+		return "lo";
+	return NULL;
+}
+
+size_t waitedges_ifaces(const struct waitedge_row *rows, size_t n,
+			char *buf, size_t len)
+{
+	size_t count = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const char *f = waitedges_iface(waitpeer_kind_name(rows[i].e.kind),
+						rows[i].e.peer_comm);
+		count += f && util_list_add(buf, len, f);
+	}
+	return count;
+}

@@ -30,6 +30,10 @@
 
 #include "waitpeer.h"
 
+/* The largest edges file a reader takes (one row a process and peer: a
+ * tree of 100,000 processes' is some 10 MB). */
+#define WAITEDGES_FILE_MAX (64u << 20)
+
 struct waitedge_row {
 	struct waitpeer_edge e;
 	double seconds;
@@ -66,6 +70,17 @@ size_t waitedges_format(const struct waitedge_row *rows, size_t n, char *buf,
 struct waits_totals;
 void waitedges_leave_out(struct waits_totals *tot,
 			 const struct waitedge_row *rows, size_t n);
+
+/* The interface a row of kind (its name: "net", "tcp" ...) to peer_comm
+ * went through: a net row's interface (peer_comm; NULL when not found),
+ * lo for tcp and udp (a process of this host: loopback or one of its
+ * own addresses, which Linux routes through lo), NULL for the others (a
+ * pipe or an AF_UNIX socket is no interface's). */
+const char *waitedges_iface(const char *kind, const char *peer_comm);
+/* The interfaces of n rows, comma-separated into buf (each once, those
+ * that fit): their count. */
+size_t waitedges_ifaces(const struct waitedge_row *rows, size_t n,
+			char *buf, size_t len);
 
 /* Read back waitedges_format's text into *rows (malloc'ed; lines that do
  * not parse are skipped and counted in *bad when not NULL): the rows

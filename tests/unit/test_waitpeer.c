@@ -479,6 +479,20 @@ static void test_file(void)
 	EQ_INT(waitedges_name("waits-rs-2.tsv", name, sizeof(name)), 0, "the file's name");
 	EQ_STR(name, "edges-rs-2.tsv", "... from the waits file's");
 	EQ_INT(waitedges_name("figures-rs.tsv", name, sizeof(name)), -1, "... only from a waits file");
+	/* the interfaces the rows went through (issue 29: a session's
+	 * network chart draws only them): the net row's, lo for the tcp */
+	EQ_INT((int)waitedges_ifaces(rows, (size_t)n, name, sizeof(name)), 2,
+	       "interfaces: two");
+	EQ_STR(name, "eth0,lo", "... the net row's, and lo for a local tcp peer");
+	rows[1].e.kind = PEER_UNIX;
+	EQ_INT((int)waitedges_ifaces(rows, (size_t)n, name, sizeof(name)), 1,
+	       "interfaces: an AF_UNIX socket goes through none");
+	rows[0].e.kind = PEER_PIPE;
+	EQ_INT((int)waitedges_ifaces(rows, (size_t)n, name, sizeof(name)), 0,
+	       "interfaces: none for pipes and local sockets (a local repository)");
+	EQ_STR(name, "", "... an empty list");
+	OK(!waitedges_iface("net", "-") && !waitedges_iface("net", "a,b"),
+	   "interfaces: a net row whose interface was not found names none");
 	free(rows);
 	free(back);
 }
