@@ -33,7 +33,9 @@ static void agree(void)
 
 /* A local target: the client's bytes against what its trees wrote to
  * storage (issue 29, item 5; the figures of t3520's runs) */
-static void stored(void)
+/* The check of a local target's bytes: the client sent `sent` bytes in
+ * `files` files (NAN: not told), its trees wrote `stored` to storage */
+static const char *stored_verdict(double sent, double files, double stored)
 {
 	double v[CLN_COUNT], ch;
 	struct report_client_logged lg;
@@ -41,37 +43,30 @@ static void stored(void)
 	for (int k = 0; k < CLN_COUNT; k++)
 		v[k] = NAN;
 	memset(&lg, 0, sizeof(lg));
+	v[CLN_SENT] = sent;
+	v[CLN_FILES] = files;
+	lg.proc_stored = stored;
+	return report_client_agree(sent, stored,
+				   report_client_store_shared(v, &lg), &ch);
+}
+
+static void stored(void)
+{
 	/* restic: its repository, its cache and its temporary packs */
-	v[CLN_SENT] = 3992977;
-	v[CLN_FILES] = 1;
-	lg.proc_stored = 8101887;
-	EQ_INT(report_client_store_shared(v, &lg), REPORT_SHARED_STORE,
+	EQ_STR(stored_verdict(3992977, 1, 8101887), REPORT_CLIENT_STORE_MORE,
 	       "restic: twice what it stored, one file: its other files");
-	EQ_STR(report_client_agree(v[CLN_SENT], lg.proc_stored,
-				   report_client_store_shared(v, &lg), &ch),
-	       REPORT_CLIENT_STORE_MORE, "restic: more, its other files");
 	/* the workload's 1m1k: 8,700 files of 1 KiB, 4 KiB counted each */
-	v[CLN_SENT] = 8917709;
-	v[CLN_FILES] = 8709;
-	lg.proc_stored = 35549184;
-	EQ_INT(report_client_store_shared(v, &lg), REPORT_SHARED_PAGES,
-	       "1m1k: within a page a file");
-	EQ_STR(report_client_agree(v[CLN_SENT], lg.proc_stored,
-				   REPORT_SHARED_PAGES, &ch),
-	       REPORT_CLIENT_STORE_PAGES, "1m1k: more, whole pages");
-	/* the client's count unknown: no files, no page allowance */
-	v[CLN_FILES] = NAN;
-	EQ_INT(report_client_store_shared(v, &lg), REPORT_SHARED_STORE,
-	       "no file count: its other files");
-	/* agreement and less are what they are */
-	EQ_STR(report_client_agree(1751121920, 1751134193, REPORT_SHARED_STORE, &ch),
-	       "agree", "50m10m: agree");
-	EQ_STR(report_client_agree(1000, 500, REPORT_SHARED_STORE, &ch),
-	       "disagree by more than 10%", "half reached the storage: disagree");
-	EQ_STR(report_client_agree(74029466, 0, REPORT_SHARED_STORE, &ch),
-	       REPORT_CLIENT_STORE_NONE, "none: a target on no block device");
-	EQ_STR(report_client_agree(1000, 5, REPORT_SHARED_PAGES, &ch),
-	       REPORT_CLIENT_STORE_NONE, "under 1%: the same");
+	EQ_STR(stored_verdict(8917709, 8709, 35549184), REPORT_CLIENT_STORE_PAGES,
+	       "1m1k: within a page a file: whole pages");
+	EQ_STR(stored_verdict(8917709, NAN, 35549184), REPORT_CLIENT_STORE_MORE,
+	       "no file count: no page allowance, its other files");
+	EQ_STR(stored_verdict(1751121920, 400, 1751134193), "agree", "50m10m: agree");
+	EQ_STR(stored_verdict(1000, 1, 500), "disagree by more than 10%",
+	       "half reached the storage: disagree");
+	EQ_STR(stored_verdict(74029466, 7000, 0), REPORT_CLIENT_STORE_NONE,
+	       "none: a target on no block device");
+	EQ_STR(stored_verdict(1000, 1, 5), REPORT_CLIENT_STORE_NONE,
+	       "under 1%: the same");
 }
 
 /* A session whose end marker is line (markers.tsv syntax). */

@@ -443,66 +443,69 @@ static void over_ssh(void)
  * pipe at once, and the server's receiver on sshd (not watched). The
  * order is still the data's: before, the server's rsync led the table,
  * and the server's cat sat between tar and ssh */
-static void over_ssh_waiting_in(void)
+/* The stages of tree label on vm (its waits and edges files' rows,
+ * cw and ce) and on srv (sw, se), ordered: 1 when the stages of pids
+ * first and second (vm) and third (srv) come in that order. */
+static int two_hosts_order(const char *label, const char *cw, const char *ce,
+			   const char *sw, const char *se, pid_t first,
+			   pid_t second, pid_t third)
 {
 	struct report_stages cl = { 0 }, sv = { 0 }, all = { 0 };
 	const char *disks[2] = { "vda", "vda" }, *nets[2] = { "plv1a", "plv1b" };
-	int t;
+	char w[1024], e[1024];
+	int ok;
 
 	util_strlcpy(cl.hosts[0], "vm", sizeof(cl.hosts[0]));
 	util_strlcpy(sv.hosts[0], "srv", sizeof(sv.hosts[0]));
-	t = report_stages_tree(&cl, 0, "sfsync", NULL);
-	waits_of(&cl, t, WH
-		 "4743\trsync\t1\t7.100\t0.010\t0.000\t0.000\t0.000\t7.037\t0.053\t1500000\t1\t1\t4743\n"
-		 "4744\tssh\t1\t7.100\t0.070\t0.000\t0.000\t0.000\t7.000\t0.030\t3000000\t1\t1\t4744\n");
-	edges_of(&cl, 0, EH
-		 "4743\trsync\tin\tunix\t4744\tssh\t-\t-\t7.037\t-\n"
-		 "4744\tssh\tin\tnet\t0\tplv1a\t169.254.38.1:45222\t169.254.38.2:22\t4.661\t-\n"
-		 "4744\tssh\tin\tunix\t4743\trsync\t-\t-\t2.331\t-\n");
-	t = report_stages_tree(&sv, 0, "sfsync", NULL);
-	waits_of(&sv, t, WH
-		 "339\trsync\t1\t7.000\t0.070\t0.070\t6.860\t0.000\t0.000\t0.000\t1500000\t1\t1\t339\n");
-	edges_of(&sv, 0, EH "339\trsync\tin\tunix\t439\trsync\t-\t-\t6.801\t-\n");
+	snprintf(w, sizeof(w), WH "%s", cw);
+	snprintf(e, sizeof(e), EH "%s", ce);
+	waits_of(&cl, report_stages_tree(&cl, 0, label, NULL), w);
+	edges_of(&cl, 0, e);
+	snprintf(w, sizeof(w), WH "%s", sw);
+	snprintf(e, sizeof(e), EH "%s", se);
+	waits_of(&sv, report_stages_tree(&sv, 0, label, NULL), w);
+	edges_of(&sv, 0, e);
 	report_stages_append(&all, &cl, 0);
 	report_stages_append(&all, &sv, 1);
 	report_stages_order(&all, disks, nets);
-	OK(index_of(&all, 4743, 0) == 0 && index_of(&all, 4744, 0) == 1 &&
-	   index_of(&all, 339, 1) == 2,
+	ok = index_of(&all, first, 0) == 0 && index_of(&all, second, 0) == 1 &&
+	     index_of(&all, third, 1) == 2;
+	show(&all, NULL);
+	report_stages_free(&cl);
+	report_stages_free(&sv);
+	report_stages_free(&all);
+	return ok;
+}
+
+/* The edges of t3720's real runs (stop 44): each waits for input, the
+ * sender on its ssh (the server's replies), ssh on its socket and its
+ * pipe at once, and the server's receiver on sshd (not watched). The
+ * order is still the data's: before, the server's rsync led the table,
+ * and the server's cat sat between tar and ssh */
+static void over_ssh_waiting_in(void)
+{
+	OK(two_hosts_order("sfsync",
+		"4743\trsync\t1\t7.100\t0.010\t0.000\t0.000\t0.000\t7.037\t0.053\t1500000\t1\t1\t4743\n"
+		"4744\tssh\t1\t7.100\t0.070\t0.000\t0.000\t0.000\t7.000\t0.030\t3000000\t1\t1\t4744\n",
+		"4743\trsync\tin\tunix\t4744\tssh\t-\t-\t7.037\t-\n"
+		"4744\tssh\tin\tnet\t0\tplv1a\t169.254.38.1:45222\t169.254.38.2:22\t4.661\t-\n"
+		"4744\tssh\tin\tunix\t4743\trsync\t-\t-\t2.331\t-\n",
+		"339\trsync\t1\t7.000\t0.070\t0.070\t6.860\t0.000\t0.000\t0.000\t1500000\t1\t1\t339\n",
+		"339\trsync\tin\tunix\t439\trsync\t-\t-\t6.801\t-\n",
+		4743, 4744, 339),
 	   "waiting in: rsync -> ssh -> the server's rsync");
-	show(&all, NULL);
-	report_stages_free(&cl);
-	report_stages_free(&sv);
-	report_stages_free(&all);
-
 	/* tar | ssh srv 'cat > f' */
-	memset(&cl, 0, sizeof(cl));
-	memset(&sv, 0, sizeof(sv));
-	memset(&all, 0, sizeof(all));
-	util_strlcpy(cl.hosts[0], "vm", sizeof(cl.hosts[0]));
-	util_strlcpy(sv.hosts[0], "srv", sizeof(sv.hosts[0]));
-	t = report_stages_tree(&cl, 0, "tar", NULL);
-	waits_of(&cl, t, WH
-		 "8642\ttar\t1\t4.100\t0.080\t0.000\t0.000\t0.000\t4.020\t0.000\t2000000\t1\t1\t8642\n"
-		 "8643\tssh\t1\t4.100\t0.120\t0.000\t0.000\t3.980\t0.000\t0.000\t4000000\t1\t1\t8643\n");
-	edges_of(&cl, 0, EH
-		 "8642\ttar\tout\tpipe\t8643\tssh\t-\t-\t0.249\t-\n"
-		 "8643\tssh\tin\tnet\t0\tplv1a\t169.254.38.1:55300\t169.254.38.2:22\t2.862\t-\n"
-		 "8643\tssh\tout\tnet\t0\tplv1a\t169.254.38.1:55300\t169.254.38.2:22\t1.389\t-\n"
-		 "8643\tssh\tin\tpipe\t8642\ttar\t-\t-\t0.000\t-\n");
-	t = report_stages_tree(&sv, 0, "tar", NULL);
-	waits_of(&sv, t, WH
-		 "400\tplcat\t1\t4.000\t0.010\t0.000\t0.000\t0.000\t3.990\t0.000\t2000000\t1\t1\t400\n");
-	edges_of(&sv, 0, EH "400\tplcat\tin\tpipe\t399\tsshd\t-\t-\t3.990\t-\n");
-	report_stages_append(&all, &cl, 0);
-	report_stages_append(&all, &sv, 1);
-	report_stages_order(&all, disks, nets);
-	OK(index_of(&all, 8642, 0) == 0 && index_of(&all, 8643, 0) == 1 &&
-	   index_of(&all, 400, 1) == 2,
+	OK(two_hosts_order("tar",
+		"8642\ttar\t1\t4.100\t0.080\t0.000\t0.000\t0.000\t4.020\t0.000\t2000000\t1\t1\t8642\n"
+		"8643\tssh\t1\t4.100\t0.120\t0.000\t0.000\t3.980\t0.000\t0.000\t4000000\t1\t1\t8643\n",
+		"8642\ttar\tout\tpipe\t8643\tssh\t-\t-\t0.249\t-\n"
+		"8643\tssh\tin\tnet\t0\tplv1a\t169.254.38.1:55300\t169.254.38.2:22\t2.862\t-\n"
+		"8643\tssh\tout\tnet\t0\tplv1a\t169.254.38.1:55300\t169.254.38.2:22\t1.389\t-\n"
+		"8643\tssh\tin\tpipe\t8642\ttar\t-\t-\t0.000\t-\n",
+		"400\tplcat\t1\t4.000\t0.010\t0.000\t0.000\t0.000\t3.990\t0.000\t2000000\t1\t1\t400\n",
+		"400\tplcat\tin\tpipe\t399\tsshd\t-\t-\t3.990\t-\n",
+		8642, 8643, 400),
 	   "waiting in: tar -> ssh -> the server's cat");
-	show(&all, NULL);
-	report_stages_free(&cl);
-	report_stages_free(&sv);
-	report_stages_free(&all);
 }
 
 /* ssh waiting on a compressing client that does not wait on it: ssh
