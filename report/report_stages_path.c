@@ -400,7 +400,11 @@ static void sort(const struct report_stages *ss, const struct flows *fl,
 				loop = (int)c;
 			}
 		}
-		if (pick < 0)
+		/* a loop of a lower host before a higher one's stage fed
+		 * by none (a server's receiver behind sshd whose net edge
+		 * was not matched) */
+		if (pick < 0 || (loop >= 0 &&
+				 ss->st[loop].side < ss->st[pick].side))
 			pick = loop;
 		for (size_t c = 0; pick < 0 && c < ss->n; c++)
 			if (!done[c])	/* only ways out left, each waiting on
