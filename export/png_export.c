@@ -16,7 +16,7 @@
 #include "../common/util.h"
 #include "../counters/counters.h"
 #include "../logs/lookup.h"
-#include "../waits/waitstates.h"
+#include "../logs/treefiles.h"
 #include "png.h"
 
 #define MAX_SERIES 24
@@ -354,22 +354,13 @@ static int session_ifaces(struct logset *ls, const struct session *ss,
 			  long nss, const char *name, char *buf, size_t n)
 {
 	const char *waits = NULL;
-	char edges[256], *text;
-	struct waitedge_row *rows = NULL;
-	struct perr e;
-	size_t len;
+	struct waitedge_row *rows;
 	long nr;
 
 	for (long k = 0; k < nss && !waits; k++)
 		if (!strcmp(ss[k].name, name) && ss[k].end)
 			waits = marker_get(ss[k].end, "waits");
-	if (!waits || waitedges_name(waits, edges, sizeof(edges)) < 0 ||
-	    !(text = markers_read_beside(logset_dir(ls), edges, "edges",
-					 WAITEDGES_FILE_MAX, &len, &e)))
-		return 0;
-	nr = waitedges_parse(text, len, &rows, NULL);
-	free(text);
-	if (nr < 0)
+	if (!waits || (nr = treefiles_edges(logset_dir(ls), waits, &rows)) < 0)
 		return 0;
 	waitedges_ifaces(rows, (size_t)nr, buf, n);
 	free(rows);

@@ -25,7 +25,7 @@
 #include "report_rules.h"
 #include "report_stages.h"
 #include "report_targets.h"
-#include "report_treefiles.h"
+#include "../logs/treefiles.h"
 
 struct report_session {
 	char name[128];		/* session name, "whole log" without one */

@@ -32,14 +32,14 @@ static void read_files(struct report_stages *ss, const char *dir, int tree,
 	struct perr e;
 	struct waits_totals tot = { 0 };
 	struct waitedge_row *rows;
-	long n = report_tree_waits(dir, waits, &tot, NULL, &e);
+	long n = treefiles_waits(dir, waits, &tot, NULL, &e);
 
 	if (n == -2)
 		return;
 	if (n >= 0)
 		report_stages_add_waits(ss, tree, &tot);
 	waitrates_totals_free(&tot);
-	n = report_tree_edges(dir, waits, &rows);
+	n = treefiles_edges(dir, waits, &rows);
 	if (n >= 0)		/* -1: an old set, no edges known */
 		report_stages_add_edges(ss, tree, rows, (size_t)n);
 	free(rows);

@@ -113,7 +113,7 @@ static void leave_out_own(const char *dir, const char *waits,
 			  struct waits_totals *t)
 {
 	struct waitedge_row *rows;
-	long n = report_tree_edges(dir, waits, &rows);
+	long n = treefiles_edges(dir, waits, &rows);
 
 	if (n > 0)
 		waitedges_leave_out(t, rows, (size_t)n);
@@ -136,7 +136,7 @@ static int from_totals(const char *dir, const struct report_session *s,
 
 	if (!name)
 		return -1;
-	if ((n = report_tree_waits(dir, name, &t, &bad, &e)) == -2) {
+	if ((n = treefiles_waits(dir, name, &t, &bad, &e)) == -2) {
 		util_strlcpy(w->unused, e.msg, sizeof(w->unused));
 		return -1;
 	}

@@ -30,10 +30,6 @@
 
 #include "waitpeer.h"
 
-/* The largest edges file a reader takes (one row a process and peer: a
- * tree of 100,000 processes' is some 10 MB). */
-#define WAITEDGES_FILE_MAX (64u << 20)
-
 struct waitedge_row {
 	struct waitpeer_edge e;
 	double seconds;

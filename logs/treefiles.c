@@ -1,20 +1,19 @@
 /*
- * report_treefiles.c - the one reader of a watched tree's files
- * (report_treefiles.h).
+ * treefiles.c - the one reader of a watched tree's files (treefiles.h).
  */
-#include "report_treefiles.h"
+#include "treefiles.h"
 
 #include <stdlib.h>
 
-#include "../logs/markers.h"
+#include "markers.h"
 
-long report_tree_waits(const char *dir, const char *name,
-		       struct waits_totals *t, size_t *bad, struct perr *e)
+long treefiles_waits(const char *dir, const char *name,
+		     struct waits_totals *t, size_t *bad, struct perr *e)
 {
 	size_t len;
 	long n;
 	char *text = markers_read_beside(dir, name, "waits",
-					 REPORT_TREE_FILE_MAX, &len, e);
+					 TREEFILES_MAX, &len, e);
 
 	if (!text)
 		return -2;
@@ -23,8 +22,8 @@ long report_tree_waits(const char *dir, const char *name,
 	return n;
 }
 
-long report_tree_edges(const char *dir, const char *name,
-		       struct waitedge_row **rows)
+long treefiles_edges(const char *dir, const char *name,
+		     struct waitedge_row **rows)
 {
 	char edges[256];
 	struct perr e;
@@ -35,7 +34,7 @@ long report_tree_edges(const char *dir, const char *name,
 	*rows = NULL;
 	if (waitedges_name(name, edges, sizeof(edges)) < 0 ||
 	    !(text = markers_read_beside(dir, edges, "edges",
-					 REPORT_TREE_FILE_MAX, &len, &e)))
+					 TREEFILES_MAX, &len, &e)))
 		return -1;
 	n = waitedges_parse(text, len, rows, NULL);
 	free(text);

@@ -1,12 +1,12 @@
 /*
- * report_treefiles.h - a watched tree's files beside a log set's markers
+ * treefiles.h - a watched tree's files beside a log set's markers
  * (waits-LABEL.tsv and the edges-LABEL.tsv beside it, written by the
  * collector), each read with one bound and parsed by its module's one
- * parser (waits/waitrates.h, waits/waitedges.h), for the wait states
- * (report_waits_of.c) and the stages (report_stages_of.c) alike.
+ * parser (waits/waitrates.h, waits/waitedges.h), for the report's wait
+ * states and stages and for export's session charts alike.
  */
-#ifndef PERFLOG_REPORT_TREEFILES_H
-#define PERFLOG_REPORT_TREEFILES_H
+#ifndef PERFLOG_TREEFILES_H
+#define PERFLOG_TREEFILES_H
 
 #include <stddef.h>
 
@@ -15,19 +15,19 @@
 
 /* The largest such file read: a tree of 100,000 threads' rows is some
  * 10 MB. */
-#define REPORT_TREE_FILE_MAX (64u << 20)
+#define TREEFILES_MAX (64u << 20)
 
 /* The waits file name (as its marker names it) in dir into t (emptied
  * first; *bad the lines skipped, bad may be NULL): the threads read, 0
  * or -1 when none could be (waitrates_parse), or -2 with e when the
  * file cannot be read. */
-long report_tree_waits(const char *dir, const char *name,
-		       struct waits_totals *t, size_t *bad, struct perr *e);
+long treefiles_waits(const char *dir, const char *name,
+		     struct waits_totals *t, size_t *bad, struct perr *e);
 
 /* The edges file beside the waits file name: its rows into *rows
  * (malloc'ed, NULL when none), their count, or -1 when there is none (an
  * old set) or it cannot be read. */
-long report_tree_edges(const char *dir, const char *name,
-		       struct waitedge_row **rows);
+long treefiles_edges(const char *dir, const char *name,
+		     struct waitedge_row **rows);
 
 #endif
