@@ -129,97 +129,95 @@ int report_stages_held(const struct report_stages *ss, int b)
 	return h;
 }
 
-/* The two candidates of report_stages_subject: the busiest stage b,
- * held by its largest own resource k (CPU with its CPU wait) top % of
- * its time, against its host's disk: d, the stage of that host waiting
- * on it most (b itself, maybe), and disk, the disk shares of the host's
- * busy stages added. 0 when b decides alone (no stage, k the disk, or k
- * dominant and holding it at least REPORT_STAGE_HELD % of its time). */
-static int weigh(const struct report_stages *ss, int *b, int *d, int *k,
-		 double *top, double *disk)
+/* The two candidates of report_stages_subject: the busiest stage, held
+ * by its largest own resource k (CPU with its CPU wait) top % of its
+ * time, against its host's disk: d, the stage of that host waiting on it
+ * most (the busiest itself, maybe), and disk, the disk shares of the
+ * host's busy stages added. weighed 0 when the busiest decides alone (no
+ * stage, k the disk, or k dominant and holding it at least
+ * REPORT_STAGE_HELD % of its time). */
+struct weighing {
+	int busy, d, k, weighed;
+	double top, disk;
+};
+
+static void weigh(const struct report_stages *ss, struct weighing *g)
 {
 	struct report_waits w;
 
-	*b = report_stages_busiest(ss);
-	*d = *k = -1;
-	*top = *disk = 0;
-	if (*b < 0)
-		return 0;
-	stage_waits(ss, &ss->st[*b], &w);
-	if ((*k = own_resource(&w, &ss->st[*b])) < 0 || *k == WS_DISK)
-		return 0;
+	memset(g, 0, sizeof(*g));
+	g->busy = report_stages_busiest(ss);
+	g->d = g->k = -1;
+	if (g->busy < 0)
+		return;
+	stage_waits(ss, &ss->st[g->busy], &w);
+	if ((g->k = own_resource(&w, &ss->st[g->busy])) < 0 || g->k == WS_DISK)
+		return;
 	/* the busiest stage held by its own resource at least half its
 	 * time decides alone; else (no state dominates it, or its largest
 	 * holds it under half its time: it waits on the others the rest)
 	 * its host's disk, one device however many stages wait on it,
 	 * against that share (a CPU each stage has its own of) */
-	*top = ss->st[*b].pct[*k] +
-	       (*k == WS_CPU ? ss->st[*b].pct[WS_CPU_WAIT] : 0);
-	if (report_waits_dominant(&w) >= 0 && *top >= REPORT_STAGE_HELD)
-		return 0;
+	g->top = ss->st[g->busy].pct[g->k] +
+		 (g->k == WS_CPU ? ss->st[g->busy].pct[WS_CPU_WAIT] : 0);
+	if (report_waits_dominant(&w) >= 0 && g->top >= REPORT_STAGE_HELD)
+		return;
 	for (size_t i = 0; i < ss->n; i++) {
 		const struct report_stage *u = &ss->st[i];
-		if (u->side != ss->st[*b].side ||
+		if (u->side != ss->st[g->busy].side ||
 		    !(u->busy >= REPORT_STAGE_BUSY) || isnan(u->pct[WS_DISK]))
 			continue;
-		*disk += u->pct[WS_DISK];
-		if (*d < 0 || u->pct[WS_DISK] > ss->st[*d].pct[WS_DISK])
-			*d = (int)i;
+		g->disk += u->pct[WS_DISK];
+		if (g->d < 0 || u->pct[WS_DISK] > ss->st[g->d].pct[WS_DISK])
+			g->d = (int)i;
 	}
-	return *d >= 0 && *disk > 0;
+	g->weighed = g->d >= 0 && g->disk > 0;
 }
 
-/* The subject's stage, and in *k the state it is judged on: the disk
- * when the disk won, else the stage's own resource (-1: its split's) */
-static int subject_on(const struct report_stages *ss, int *k)
+/* Whether the disk won the weighing; the stage that did */
+static int disk_won(const struct weighing *g)
 {
-	int b, d;
-	double top, disk;
+	return g->weighed && g->disk > g->top;
+}
 
-	if (weigh(ss, &b, &d, k, &top, &disk) && disk > top) {
-		*k = WS_DISK;
-		return d;
-	}
-	*k = -1;
-	return b;
+static int winner(const struct weighing *g)
+{
+	return disk_won(g) ? g->d : g->busy;
 }
 
 int report_stages_subject(const struct report_stages *ss)
 {
-	int k;
+	struct weighing g;
 
-	return subject_on(ss, &k);
+	weigh(ss, &g);
+	return winner(&g);
 }
 
-/* Stage b is the subject, and the candidate it won over came within
+/* The subject won the weighing g by a close call: the loser came within
  * REPORT_WAIT_MARGIN of it (the demo's 50m10m on a quiet host: the
  * client running 42%, the two stages' disk waits adding up to 39% or
  * 45% from run to run): the runner-up said, so that the line does not
  * hang on a few points. */
-static void close_behind(const struct report_stages *ss, int on_disk,
-			 struct report_verdict *v)
+static void close_behind(const struct report_stages *ss,
+			 const struct weighing *g, struct report_verdict *v)
 {
-	int busy, d, k;
-	double top, disk, lo, hi;
+	double lo = g->top < g->disk ? g->top : g->disk;
+	double hi = g->top < g->disk ? g->disk : g->top;
 	char ref[96];
 
 	/* (a network the busiest waits on is the stages-across rules') */
-	if (!weigh(ss, &busy, &d, &k, &top, &disk) || k == WS_NET ||
-	    !(top > 0))
+	if (!g->weighed || g->k == WS_NET || !(g->top > 0) ||
+	    hi > lo * REPORT_WAIT_MARGIN)
 		return;
-	lo = top < disk ? top : disk;
-	hi = top < disk ? disk : top;
-	if (hi > lo * REPORT_WAIT_MARGIN)
-		return;
-	if (on_disk) {
-		stage_ref(ss, &ss->st[busy], ref, sizeof(ref));
+	if (disk_won(g)) {
+		stage_ref(ss, &ss->st[g->busy], ref, sizeof(ref));
 		report_line_add(v, "; close behind, the CPU: the stage %s %s %.0f%% of its time (the disk: %.0f%%, its stages' waits added)",
-				ref, k == WS_CPU ? "ran" : "waited for a CPU",
-				top, disk);
+				ref, g->k == WS_CPU ? "ran" : "waited for a CPU",
+				g->top, g->disk);
 	} else {
-		const char *dev = ss->disks[ss->st[d].side];
+		const char *dev = ss->disks[ss->st[g->d].side];
 		report_line_add(v, "; close behind, the disk%s%s: its stages waited on it %.0f%% of their time, added (the CPU: %.0f%%)",
-				*dev ? " " : "", dev, disk, top);
+				*dev ? " " : "", dev, g->disk, g->top);
 	}
 }
 
@@ -238,6 +236,7 @@ int report_stages_judge_at(const struct report_stages *ss, int b,
 	const struct report_stage *s;
 	struct report_waits w;
 	struct report_verdict one;
+	struct weighing g;
 	char who[128], ref[96], line[sizeof(v->line)];
 	int said = 0, k, subject;
 
@@ -247,9 +246,9 @@ int report_stages_judge_at(const struct report_stages *ss, int b,
 	/* judged as a client's would be: on the disk when that is what
 	 * made it the subject, else on its own resource */
 	stage_waits(ss, s, &w);
-	subject = subject_on(ss, &k) == b;
-	if (!subject || k < 0)
-		k = own_resource(&w, s);
+	weigh(ss, &g);
+	subject = winner(&g) == b;
+	k = subject && disk_won(&g) ? WS_DISK : own_resource(&w, s);
 	if (!report_waits_judge_as(f, &w, REPORT_NONE, k, &one))
 		return 0;
 	stage_ref(ss, s, ref, sizeof(ref));
@@ -294,7 +293,7 @@ int report_stages_judge_at(const struct report_stages *ss, int b,
 		break;
 	}
 	if (subject)
-		close_behind(ss, k == WS_DISK, v);
+		close_behind(ss, &g, v);
 	/* the waits on it: evidence, never the verdict */
 	for (size_t i = 0; i < ss->n && said < 3; i++) {
 		const struct report_stage *u = &ss->st[i];
