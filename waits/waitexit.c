@@ -13,22 +13,19 @@
 
 #include <string.h>
 
-/* The listed thread tid (live is in tid order), or NULL. */
+/* The listed thread tid, or NULL. */
 static struct wthread *listed(struct waits *w, pid_t tid)
 {
-	size_t lo = 0, hi = w->nlive;
+	size_t i = waits_live_from(w, tid);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	return i < w->nlive && w->live[i].pub.tid == tid ? &w->live[i] : NULL;
+}
 
-		if (w->live[mid].pub.tid == tid)
-			return &w->live[mid];
-		if (w->live[mid].pub.tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+/* *have raised to the record's figure (WAITS_NA: unknown until now) */
+static void raise_to(uint64_t *have, uint64_t v)
+{
+	if (*have == WAITS_NA || v > *have)
+		*have = v;
 }
 
 /* A record's final figures into the row of its thread (pub: a listed
@@ -40,17 +37,14 @@ static struct wthread *listed(struct waits *w, pid_t tid)
 static int final(struct waits_thread *pub, const struct taskstats_exit *x,
 		 double at)
 {
-	uint64_t cpu = x->cpu_us * 1000;
-
 	if (!(at > pub->t) || at - x->etime > pub->born + 0.5 ||
 	    at - x->etime < pub->born - 0.5)
 		return 0;
-	if (pub->cpu_ns == WAITS_NA || cpu > pub->cpu_ns)
-		pub->cpu_ns = cpu;
-	if (pub->rchar == WAITS_NA || x->rchar > pub->rchar)
-		pub->rchar = x->rchar;
-	if (pub->wchar == WAITS_NA || x->wchar > pub->wchar)
-		pub->wchar = x->wchar;
+	raise_to(&pub->cpu_ns, x->cpu_us * 1000);
+	raise_to(&pub->rchar, x->rchar);
+	raise_to(&pub->wchar, x->wchar);
+	raise_to(&pub->read_bytes, x->read_bytes);
+	raise_to(&pub->write_bytes, x->write_bytes);
 	pub->t = at;
 	return 1;
 }
@@ -86,7 +80,8 @@ static void row_of(const struct waits *w, const struct taskstats_exit *x,
 	th->blkio_ns = WAITS_NA;
 	th->rchar = x->rchar;
 	th->wchar = x->wchar;
-	th->read_bytes = th->write_bytes = WAITS_NA;
+	th->read_bytes = x->read_bytes;
+	th->write_bytes = x->write_bytes;
 	for (int k = 0; k < WAITS_EDGES; k++)
 		th->edge[k].id = WAITS_NO_EDGE;
 }

@@ -98,6 +98,11 @@ int waits_was_gone(struct waits *w, pid_t tid);
 /* Seconds since boot (ROOT/proc/uptime), or -1. */
 double waits_uptime(struct waits *w);
 
+/* The first of live (sorted by tid) whose tid is tid or more: nlive when
+ * none is (waitshare.c, where a turn starts; waitexit.c finds a record's
+ * thread with it). */
+size_t waits_live_from(const struct waits *w, pid_t tid);
+
 /* waitlinks.c: a pipe end held by a process of the set, as its fd table
  * showed it when the process was first seen. */
 struct waits_link {

@@ -37,9 +37,24 @@
 #define _GNU_SOURCE
 #include "waits_int.h"
 
-void waits_share_begin(struct waits *w)
+size_t waits_live_from(const struct waits *w, pid_t tid)
 {
 	size_t lo = 0, hi = w->nlive;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->live[mid].pub.tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void waits_share_begin(struct waits *w)
+{
+	size_t first;
 
 	/* threads that joined in this tick stand for ticks from now on */
 	for (size_t i = 0; i < w->nlive; i++)
@@ -51,15 +66,8 @@ void waits_share_begin(struct waits *w)
 	if (w->nlive <= WAITS_TICK_THREADS)
 		return;
 	/* live is sorted by tid: the first at or after share_from */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (w->live[mid].pub.tid < w->share_from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	w->turn_first = lo < w->nlive ? lo : 0;
+	first = waits_live_from(w, w->share_from);
+	w->turn_first = first < w->nlive ? first : 0;
 	w->turn_n = w->turn_max;
 	/* the next turn starts at the thread after this one (by tid: it
 	 * holds if threads end during the tick) */
