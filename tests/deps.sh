@@ -21,12 +21,13 @@ BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-
 # t3720's receiver under a CPU quota), sshd and ssh (the second host of
 # t3700, tests/lib-hosts.sh), libfuse3 (t7710's hung mount), stress-ng
 # (make check-stress), nmon (t3600 imports its files: skipped without
-# it), fio (a real disk load for trying the collector beside one)
+# it), fio (a real disk load for trying the collector beside one),
+# e2fsprogs (t3510: ext4 on a disk in memory)
 CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
 	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
 	bash-completion systemd debhelper fakeroot lintian dpkg-dev
 	restic borgbackup rsync tar xz-utils openssh-server openssh-client
-	libfuse3-dev fuse3 stress-ng nmon fio"
+	libfuse3-dev fuse3 stress-ng nmon fio e2fsprogs"
 
 case $what in
 build) pkgs=$BUILD ;;

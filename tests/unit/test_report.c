@@ -363,6 +363,17 @@ static void test_client_waits(void)
 	stat_of(&w.stall_mem, 12, 3);
 	judge_w(&f, &w, NULL, REPORT_W_MEMORY, "stalled on memory 12%",
 		"memory limit: memory, not disk");
+	judge_w(&f, &w, NULL, REPORT_W_MEMORY,
+		"waited on the disk 75% (reading back pages its memory limit evicted) and ran 22% (reclaiming memory)",
+		"memory limit: both parts, the disk first");
+	/* on a faster disk the reclaim is the larger part (issue 50: running
+	 * 58% on a fresh machine): the same verdict, both parts named */
+	waits(&w, 58, 0, 41, 0, 1, 0);
+	stat_of(&w.stall_mem, 21, 3);
+	judge_w(&f, &w, NULL, REPORT_W_MEMORY,
+		"ran 58% (reclaiming memory) and waited on the disk 41% (reading back pages",
+		"memory limit on a fast disk: memory, both parts, running first");
+	waits(&w, 22, 2, 75, 0, 1, 0);
 	stat_of(&w.stall_mem, 2, 1);
 	judge_w(&f, &w, NULL, REPORT_W_DISK, NULL,
 		"2% memory stalls: the disk after all");
