@@ -37,12 +37,6 @@ track_pid() { _pids="$_pids $1"; }
 # before its parent); rmdir refuses a group still holding a task
 _cgroups=""
 track_cgroup() { _cgroups="$1 $_cgroups"; }
-# at_exit CMD: a command run at exit, the last given first, after the
-# processes are stopped and before the scratch directory goes (a mount
-# in it, the loop device under it, the file under that)
-_at_exit=""
-at_exit() { _at_exit="$1
-$_at_exit"; }
 
 _cleanup() {
 	stop_pids $_pids
@@ -61,9 +55,6 @@ _cleanup() {
 			[ -d "$g" ] || break
 			sleep 0.2
 		done
-	done
-	printf '%s' "$_at_exit" | while IFS= read -r c; do
-		[ -z "$c" ] || eval "$c" 2>/dev/null
 	done
 	[ -n "${KEEP_SCRATCH:-}" ] || rm -rf "$SCRATCH"
 }

@@ -26,13 +26,11 @@
 #           here): its threads read back what the limit evicted (disk)
 #           and reclaim pages to make room (running: the kernel's reclaim
 #           runs in the faulting thread), and its cgroup's
-#           memory.pressure shows the stall: memory, for that reason
-#   memfast the same index on a second disk (ext4 on a loop device over a
-#           file in /dev/shm): the same verdict, naming that device.
-#           How the two states share the time is the disk's speed against
-#           the CPU's: here the disk 48-74%, running 26-52%; on a fresh
-#           machine (issue 50, three runs of three) running 58%. The
-#           checks are what holds on any disk: the word memory, both
+#           memory.pressure shows the stall: memory, for that reason.
+#           How the two states share the time is the disk's speed
+#           against the CPU's: here the disk 48-74%, running 26-52%; on a
+#           fresh machine (issue 50, three runs of three) running 58%.
+#           The checks are what holds on any disk: the word memory, both
 #           parts in the line, the larger first, and no other wait
 # A case this host cannot set up (no such controller, /tmp not on a block
 # device, no tc) skips with its reason.
@@ -105,43 +103,16 @@ if zoo_cgroup memory plzm$$; then
 		echo $((32 << 20)) >"$g/memory.max" && mem=$g
 	fi
 fi
-# mem_index DIR: the index's 8 files of 12 MB, written and dropped from
-# the page cache
-mem_index() {
-	mkdir "$1"
-	for i in 1 2 3 4 5 6 7 8; do
-		"$LOADGEN" write "$1/$i" 12000000 >/dev/null &&
-			dd if="$1/$i" iflag=nocache count=0 2>/dev/null
-	done
-}
-# the disk in memory: ext4 on a loop device over a file in /dev/shm,
-# each removed at exit (lib.sh runs the cleanup hooks in reverse)
-fast=""
-if [ -n "$mem" ] && command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null &&
-	[ -d /dev/shm ] && truncate -s 160M /dev/shm/plzf$$.img 2>/dev/null; then
-	at_exit "rm -f /dev/shm/plzf$$.img"
-	if loop=$(losetup -f --show /dev/shm/plzf$$.img 2>/dev/null); then
-		at_exit "losetup -d $loop"
-		mkdir "$SCRATCH/fast"
-		if mkfs.ext4 -q "$loop" 2>/dev/null && mount "$loop" "$SCRATCH/fast" 2>/dev/null; then
-			at_exit "umount $SCRATCH/fast"
-			fast=$SCRATCH/fast
-		fi
-	fi
-fi
 if [ -n "$mem" ]; then
-	mem_index "$SCRATCH/index"
+	mkdir "$SCRATCH/index"
+	for i in 1 2 3 4 5 6 7 8; do
+		"$LOADGEN" write "$SCRATCH/index/$i" 12000000 >/dev/null &&
+			dd if="$SCRATCH/index/$i" iflag=nocache count=0 2>/dev/null
+	done
 	ZOO_PREFIX=$rt zoo_run memory "$mem/cgroup.procs" -- "$LOADGEN" touch $SECS "$SCRATCH"/index/*
 	is "$?" 0 'memory: ran inside the limited group'
 else
 	skip 'memory: no cgroup memory controller to limit with'
-fi
-if [ -n "$fast" ]; then
-	mem_index "$fast/index"
-	ZOO_PREFIX=$rt zoo_run memfast "$mem/cgroup.procs" -- "$LOADGEN" touch $SECS "$fast"/index/*
-	is "$?" 0 'memfast: ran inside the limited group'
-else
-	skip 'memfast: no memory cgroup, loop device or mkfs.ext4 here'
 fi
 zoo_stop
 
@@ -174,17 +145,16 @@ if [ -n "$net" ]; then
 else
 	for i in 1 2 3 4 5 6 7 8; do skip 'net: not set up'; done
 fi
-# mem_check CASE: a memory limit's verdict on any disk. Its thread reads
-# back what the limit evicted (disk) and reclaims pages to make room
-# (running); which of the two is larger is the disk's speed (the header):
-# the line names the memory's stall and both parts, the larger first,
-# which together hold the thread's time (no other wait). Until stop
-# 45 the check wanted the disk: it failed three runs of three on a fresh
-# machine (running 58%).
-mem_check() {
-	mc=$1
-	zoo_check "$mc" memory 'disk|cpu|none' "stalled on memory [0-9]+% of the time"
-	split=$(_zoo_session "$mc" | awk '/^    (running|disk wait|other wait) / { sub(/%/, "", $(NF - 1)); printf "%s ", $(NF - 1) }')
+if [ -n "$mem" ]; then
+	# Its thread reads back what the limit evicted (disk) and reclaims
+	# pages to make room (running); which is larger is the disk's speed
+	# (the header): the line names the memory's stall and both parts,
+	# the larger first, which together hold the thread's time (no other
+	# wait). Until stop 45 the check wanted the disk and 'reading back
+	# pages' alone: it failed three runs of three on a fresh machine
+	# (running 58%).
+	zoo_check memory memory 'disk|cpu|none' "stalled on memory [0-9]+% of the time"
+	split=$(_zoo_session memory | awk '/^    (running|disk wait|other wait) / { sub(/%/, "", $(NF - 1)); printf "%s ", $(NF - 1) }')
 	set -- $split
 	run=${1:-0} disk=${2:-0} other=${3:-100}
 	reclaim='ran [0-9]+% \(reclaiming memory\)'
@@ -194,26 +164,17 @@ mem_check() {
 	else
 		why="$reclaim and $refault"
 	fi
-	like "$(zoo_line "$mc")" "$why" "$mc: both parts, the larger first (running $run%, disk $disk%)"
-	ok "$mc: running and the disk hold its working threads' time ($run% + $disk% >= 80%), other at most 5% ($other%)" \
+	like "$(zoo_line memory)" "$why" "memory: both parts, the larger first (running $run%, disk $disk%)"
+	ok "memory: running and the disk hold its working threads' time ($run% + $disk% >= 80%), other at most 5% ($other%)" \
 		awk -v r="$run" -v d="$disk" -v o="$other" 'BEGIN { exit !(r + d >= 80 && o <= 5) }'
-	if [ "$(zoo_mean "$mc" '% Memory Some Stalled Time')" != none ]; then
-		zoo_logged "$mc" '% Memory Some Stalled Time' 3
-	else
-		skip "$mc: no cgroup v2 pressure files for the command"
-	fi
-}
-if [ -n "$mem" ]; then
-	mem_check memory
 	zoo_logged memory '% Disk Wait Time' 20
+	if [ "$(zoo_mean memory '% Memory Some Stalled Time')" != none ]; then
+		zoo_logged memory '% Memory Some Stalled Time' 3
+	else
+		skip 'memory: no cgroup v2 pressure files for the command'
+	fi
 else
 	for i in 1 2 3 4 5 6 7; do skip 'memory: not set up'; done
-fi
-if [ -n "$fast" ]; then
-	mem_check memfast
-	like "$(zoo_line memfast)" "; ${loop#/dev/} [0-9]+% busy" "memfast: the line names the index's disk, ${loop#/dev/}"
-else
-	for i in 1 2 3 4 5 6 7; do skip 'memfast: not set up'; done
 fi
 # the HTML report: every perflog run session has its wait-state chart
 "$PERFLOG" report "$ZOO_SET" --html "$SCRATCH/html" >/dev/null
