@@ -118,8 +118,12 @@ void report_hosts_free(struct report *r);
 void report_hosts_print(FILE *f, const struct report *r,
 			const struct report_session *s);
 
-/* The text report. */
+/* The text report: the sessions at a glance (report_summary.h), then
+ * each session. */
 void report_print(FILE *f, const struct report *r);
+/* One session's part of it (the HTML page shows it under its verdict). */
+void report_print_session(FILE *f, const struct report *r,
+			  const struct report_session *s);
 
 /* Two log sets' sessions side by side, matched by name, else by order,
  * with the change of each figure (absolute and %). */

@@ -1,14 +1,18 @@
 /*
- * report_html.c - `perflog report DIR --html OUTDIR` (report.h): the text
- * report in a <pre>, then each session's charts. The charts are drawn
- * first and the page lists only the files that are there afterwards, so
- * it never links to a missing image; paths are relative, so OUTDIR can be
- * moved or mailed as it is. Above a session's charts, what their points
- * are (png_export_points: "avg of 1 min rows, band min..max"). With
- * --with, each server's charts of the session follow the client's, in
- * session-N/HOST/, drawn over the same axis on the client's clock.
+ * report_html.c - `perflog report DIR --html OUTDIR` (report.h): one page
+ * a manager reads (issue 49). It opens with the run (host, span,
+ * sessions) and a table of the sessions (length, bytes, rate, the
+ * verdict's word in its colour, whom it names), which is also the table
+ * of contents; then each session: its verdict, its stages as a table,
+ * its figures as the text report gives them, and its charts. The charts
+ * are drawn first and the page lists only the files that are there
+ * afterwards, so it never links to a missing image; paths are relative
+ * and the style is inline, so OUTDIR works offline and can be moved or
+ * mailed as it is; it prints on A4, a session a page. The whole text
+ * report is beside it as report.txt. With --with, each server's charts
+ * of the session follow the client's, in session-N/HOST/, drawn over the
+ * same axis on the client's clock.
  */
-#define _GNU_SOURCE	/* open_memstream */
 #include "report.h"
 
 #include <errno.h>
@@ -18,19 +22,7 @@
 #include <unistd.h>
 
 #include "../export/png_export.h"
-
-static void html_text(FILE *f, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(s[i], f);
-		}
-	}
-}
+#include "report_html_int.h"
 
 /* One chart image, linked when the file is there. */
 static void html_img(FILE *f, const char *dirp, const char *rel,
@@ -125,15 +117,17 @@ static void html_session(FILE *f, const struct report *r, size_t i,
 		o.net_only = ifs;
 	o.drop_zero = s->begin_m != NULL;
 	int n = png_export(r->ls, &r->markers, dirp, &o, names, 16, &pe);
-	fprintf(f, "<h2>Session ");
+	fprintf(f, "<section id=\"s%zu\">\n<h2>Session ", i + 1);
 	html_text(f, s->name, strlen(s->name));
-	fprintf(f, "</h2>\n<p><b>");
-	html_text(f, s->verdict.line, strlen(s->verdict.line));
-	fprintf(f, "</b></p>\n");
+	fprintf(f, "</h2>\n");
+	html_verdict(f, &s->verdict);
+	html_stages(f, s->stages, r->nwith > 0);
+	html_figures(f, r, s);
+	fprintf(f, "<h3>Charts</h3>\n");
 	if (n < 0) {
 		fprintf(f, "<p>charts not drawn: ");
 		html_text(f, pe.msg, strlen(pe.msg));
-		fprintf(f, "</p>\n");
+		fprintf(f, "</p>\n</section>\n");
 		return;
 	}
 	if (png_export_points(r->ls, &r->markers, &o, points, sizeof(points),
@@ -154,45 +148,55 @@ static void html_session(FILE *f, const struct report *r, size_t i,
 		html_img(f, dirp, sub, names[k]);
 	if (r->nwith)
 		html_hosts(f, r, i, &o, dirp, sub);
+	fprintf(f, "</section>\n");
 }
+
+/* The style, inline so the page works offline: A4 when printed, a
+ * session a page, nothing wider than the page (long lines wrap). */
+static const char style[] =
+	"body{font-family:sans-serif;margin:1.5em auto;max-width:60em;"
+	"padding:0 1em;color:#222}"
+	"h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc}"
+	"table{border-collapse:collapse;margin:.5em 0}"
+	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right;"
+	"overflow-wrap:anywhere}"
+	"th:first-child,td:first-child,td.l{text-align:left}"
+	".word{color:#fff;padding:.1em .4em;border-radius:.2em;"
+	"font-weight:bold}"
+	".verdict{font-size:110%}.hint{color:#555}"
+	"pre{font-size:85%;background:#f6f6f6;padding:.8em;"
+	"white-space:pre-wrap;overflow-wrap:anywhere}"
+	"img{display:block;max-width:100%;margin:1em 0}"
+	"@page{size:A4;margin:15mm}"
+	"@media print{body{margin:0;max-width:none}"
+	"section{break-before:page}img{break-inside:avoid}}";
 
 int report_html(const struct report *r, const char *outdir, int width,
 		int height, struct perr *e)
 {
-	char path[1200], *text = NULL;
-	size_t tlen = 0;
-	FILE *mem, *f;
+	char path[1200];
+	FILE *f;
 
 	if (util_mkdirs(outdir, 0755) < 0)
 		return perr_set(e, "unable to create '%s': %s", outdir,
 				strerror(errno));
-	mem = open_memstream(&text, &tlen);
-	if (!mem)
-		return perr_set(e, "out of memory");
-	report_print(mem, r);
-	fclose(mem);
-
+	if (html_report_txt(r, outdir, e) < 0)
+		return -1;
 	snprintf(path, sizeof(path), "%s/index.html.tmp", outdir);
 	f = fopen(path, "w");
-	if (!f) {
-		free(text);
+	if (!f)
 		return perr_set(e, "unable to write '%s': %s", path,
 				strerror(errno));
-	}
-	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width\">\n"
 		"<title>perflog report: ");
-	html_text(f, r->dir, strlen(r->dir));
-	fprintf(f, "</title>\n<style>body{font-family:sans-serif;margin:2em}"
-		"pre{font-size:90%%;background:#f6f6f6;padding:1em}"
-		"img{display:block;max-width:100%%;margin:1em 0}</style>\n"
-		"</head><body>\n<h1>perflog report</h1>\n<pre>");
-	html_text(f, text, tlen);
-	fprintf(f, "</pre>\n");
-	free(text);
-
+	html_text(f, logset_meta(r->ls)->host, strlen(logset_meta(r->ls)->host));
+	fprintf(f, "</title>\n<style>%s</style>\n</head><body>\n", style);
+	html_run(f, r);
 	for (size_t i = 0; i < r->n; i++)
 		html_session(f, r, i, outdir, width, height);
-	fprintf(f, "</body></html>\n");
+	fprintf(f, "<p>The whole text report: <a href=\"report.txt\">report.txt</a>.</p>\n"
+		"</body></html>\n");
 	if (fclose(f) != 0)
 		return perr_set(e, "unable to write '%s': %s", path,
 				strerror(errno));

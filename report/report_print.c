@@ -11,6 +11,7 @@
 
 #include "../logs/setdir.h"
 #include "report_client.h"
+#include "report_summary.h"
 
 static void row(FILE *f, const char *label, const struct report_stat *s,
 		double scale, const char *unit, int bytes)
@@ -282,7 +283,7 @@ static void print_log_end(FILE *f, const struct report *r,
 			(long long)(s->end_m->t - last));
 }
 
-static void print_session(FILE *f, const struct report *r,
+void report_print_session(FILE *f, const struct report *r,
 			  const struct report_session *s)
 {
 	char t1[40], t2[40], du[32];
@@ -335,7 +336,9 @@ void report_print(FILE *f, const struct report *r)
 	if (r->markers.bad_lines)
 		fprintf(f, "  warning: %zu malformed marker line(s), first: %s\n",
 			r->markers.bad_lines, r->markers.first_bad.msg);
+	if (r->s[0].begin_m)
+		report_summary_print(f, r);
 	for (size_t i = 0; i < r->n; i++)
-		print_session(f, r, &r->s[i]);
+		report_print_session(f, r, &r->s[i]);
 }
 
