@@ -17,5 +17,6 @@
 #include "waits.h"
 #include "waitsampler.h"
 #include "waitset.h"
+#include "waittcp.h"
 
 #endif
