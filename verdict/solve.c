@@ -1,0 +1,369 @@
+/*
+ * solve.c - where each second of a root went (verdict.h; wPerf's
+ * cascaded redistribution, on seconds).
+ *
+ * Interval by interval, the root's wall seconds alive are poured into its
+ * knot (knots.c: a process in no cycle is a knot of one). A knot passes
+ * what it receives on to its outlets in proportion to their seconds in
+ * that same interval:
+ *   - its members' own seconds: running and waiting to run to the host's
+ *     CPUs (to the cgroup's quota for the share it was throttled), disk
+ *     to the disk its files are on, network with no edge to its host's
+ *     network, memory to its cgroup's limit, sleep that paced data to the
+ *     host's pacing: each a charge, with the member that spent them;
+ *   - its waits on processes outside the knot: poured on into that
+ *     process's knot, recursively (the waits between its members are the
+ *     knot's own and go nowhere);
+ *   - its waits on the network: to the path; when the far end's process
+ *     is known, into it, whose own network seconds then are that path's
+ *     (the far end waited on its socket: the network) and whose other
+ *     seconds are followed as any process's (busy on its disk: the disk);
+ *     its waits back through the network are the same path's, not
+ *     followed again.
+ * A knot passes on at most its outlets' seconds: a process alive 2% of
+ * the session absorbs at most its 2%, and a pool of idle threads adds
+ * nothing (its parked seconds are no outlet). What it cannot cover was a
+ * wait on something the log does not see: charged to the knot's host's
+ * "not seen", with the member that waited on nothing known.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict.h"
+
+struct ctx {
+	const struct vgraph *g;
+	size_t i;		/* the interval */
+	const int *knot;	/* [nproc] */
+	const size_t *kfirst;	/* [nknots + 1]: members by knot */
+	const int *kmem;
+	const size_t *efirst;	/* [nproc + 1]: out-edges by process */
+	const int *eout;
+	double *acc, *accq;	/* [nres * nproc]: this root's charges */
+};
+
+/* The states a knot passes seconds on through, and the ones that only
+ * cover what nothing else does. */
+static const enum vstate active[] = { VS_RUN, VS_RUNQ, VS_DISK, VS_NET,
+				      VS_MEMORY, VS_SLEEP };
+
+static void charge(struct ctx *c, int res, int proc, double sec, int queued)
+{
+	size_t k = (size_t)res * c->g->nproc + (size_t)proc;
+	c->acc[k] += sec;
+	if (queued)
+		c->accq[k] += sec;
+}
+
+/* The resource a member's own state's seconds go to; via: the network
+ * path it was reached through, or -1. */
+static int own_res(const struct ctx *c, int p, enum vstate s, int via)
+{
+	const struct vgraph *g = c->g;
+	const struct vg_proc *pr = &g->proc[p];
+	const struct vg_host *h = &g->host[pr->host];
+	const struct vg_cgroup *cg = pr->cgroup >= 0 ? &g->cg[pr->cgroup] : NULL;
+	switch (s) {
+	case VS_DISK:
+		return pr->disk_res >= 0 ? pr->disk_res : h->disk;
+	case VS_NET:
+		return via >= 0 ? via : h->net;
+	case VS_MEMORY:
+		return cg && cg->memory_res >= 0 ? cg->memory_res : h->unseen;
+	case VS_SLEEP:
+		return h->pacing;
+	case VS_RUN:
+	case VS_RUNQ:
+		return h->cpu;
+	default:
+		return h->unseen;
+	}
+}
+
+/* A member's CPU seconds x (queued: waiting to run): its cgroup's quota
+ * takes the share the quota throttled it in the interval. */
+static void charge_cpu(struct ctx *c, int p, double x, int queued)
+{
+	const struct vgraph *g = c->g;
+	const struct vg_proc *pr = &g->proc[p];
+	double q = 0;
+	int qres = -1;
+	if (pr->cgroup >= 0 && g->cg[pr->cgroup].quota_res >= 0) {
+		qres = g->cg[pr->cgroup].quota_res;
+		q = g->cg[pr->cgroup].throttled[c->i];
+		q = q < 0 ? 0 : q > 1 ? 1 : q;
+	}
+	if (q > 0)
+		charge(c, qres, p, x * q, queued);
+	if (q < 1)
+		charge(c, g->host[pr->host].cpu, p, x * (1 - q), queued);
+}
+
+/* An edge passes seconds on outside the knot k: not a wait between two
+ * of its members. */
+static int leaves(const struct ctx *c, const struct vg_edge *e, int k)
+{
+	return e->sec[c->i] > 0 &&
+	       (e->res >= 0 || e->to < 0 || c->knot[e->to] != k);
+}
+
+static void pour(struct ctx *c, int k, double w, int depth, int via)
+{
+	const struct vgraph *g = c->g;
+	size_t i = c->i;
+	const int *mem = c->kmem + c->kfirst[k];
+	size_t nmem = c->kfirst[k + 1] - c->kfirst[k];
+	if (w <= 0 || !nmem)
+		return;
+	if (depth > VERDICT_DEPTH) {
+		charge(c, g->host[g->proc[mem[0]].host].unseen, mem[0], w, 0);
+		return;
+	}
+	double t = 0;
+	for (size_t m = 0; m < nmem; m++) {
+		const double *sec = vgraph_sec(g, mem[m], i);
+		for (size_t a = 0; a < sizeof active / sizeof *active; a++)
+			t += sec[active[a]];
+		for (size_t x = c->efirst[mem[m]]; x < c->efirst[mem[m] + 1]; x++)
+			if (leaves(c, &g->edge[c->eout[x]], k))
+				t += g->edge[c->eout[x]].sec[i];
+	}
+	double f = t > w ? w / t : 1;
+	for (size_t m = 0; m < nmem && t > 0; m++) {
+		int p = mem[m];
+		const double *sec = vgraph_sec(g, p, i);
+		for (size_t a = 0; a < sizeof active / sizeof *active; a++) {
+			enum vstate s = active[a];
+			if (sec[s] <= 0)
+				continue;
+			if (s == VS_RUN || s == VS_RUNQ)
+				charge_cpu(c, p, sec[s] * f, s == VS_RUNQ);
+			else
+				charge(c, own_res(c, p, s, via), p, sec[s] * f, 0);
+		}
+		for (size_t x = c->efirst[p]; x < c->efirst[p + 1]; x++) {
+			const struct vg_edge *e = &g->edge[c->eout[x]];
+			if (!leaves(c, e, k))
+				continue;
+			double a = e->sec[i] * f;
+			if (e->res >= 0 && (via >= 0 || e->to < 0))
+				charge(c, via >= 0 ? via : e->res, p, a, 0);
+			else
+				pour(c, c->knot[e->to], a, depth + 1, e->res);
+		}
+	}
+	if (t >= w)
+		return;
+	/* the rest: waits on nothing known, by the member that had most */
+	int who = mem[0];
+	double most = -1;
+	for (size_t m = 0; m < nmem; m++) {
+		const double *sec = vgraph_sec(g, mem[m], i);
+		double o = sec[VS_OTHER] + sec[VS_IDLE];
+		if (o > most) {
+			most = o;
+			who = mem[m];
+		}
+	}
+	charge(c, g->host[g->proc[who].host].unseen, who, w - t, 0);
+}
+
+static int by_root_sec(const void *a, const void *b)
+{
+	const struct vcharge *x = a, *y = b;
+	if (x->root != y->root)
+		return x->root < y->root ? -1 : 1;
+	if (x->sec != y->sec)
+		return x->sec > y->sec ? -1 : 1;
+	if (x->res != y->res)
+		return x->res < y->res ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+/* This root's charges into s->c; acc emptied. */
+static int flush(struct ctx *c, struct vsolution *s, int root)
+{
+	size_t n = c->g->nres * c->g->nproc;
+	for (size_t k = 0; k < n; k++) {
+		if (c->acc[k] <= 0)
+			continue;
+		if (s->n == s->cap) {
+			size_t nc = s->cap ? s->cap * 2 : 32;
+			struct vcharge *p = realloc(s->c, nc * sizeof *p);
+			if (!p)
+				return -1;
+			s->c = p;
+			s->cap = nc;
+		}
+		s->c[s->n++] = (struct vcharge){
+			.root = root, .res = (int)(k / c->g->nproc),
+			.proc = (int)(k % c->g->nproc), .sec = c->acc[k],
+			.queued = c->accq[k] };
+		c->acc[k] = c->accq[k] = 0;
+	}
+	return 0;
+}
+
+/* Out-edges by process, as a compressed list. */
+static int out_edges(const struct vgraph *g, size_t **first, int **out)
+{
+	*first = calloc(g->nproc + 1, sizeof **first);
+	*out = malloc((g->nedge ? g->nedge : 1) * sizeof **out);
+	if (!*first || !*out)
+		return -1;
+	for (size_t e = 0; e < g->nedge; e++)
+		(*first)[g->edge[e].from + 1]++;
+	for (size_t p = 0; p < g->nproc; p++)
+		(*first)[p + 1] += (*first)[p];
+	for (size_t e = 0, *fill = *first; e < g->nedge; e++) {
+		size_t slot = fill[g->edge[e].from]++;
+		(*out)[slot] = (int)e;
+	}
+	for (size_t p = g->nproc; p > 0; p--)	/* undo the fill's shift */
+		(*first)[p] = (*first)[p - 1];
+	(*first)[0] = 0;
+	return 0;
+}
+
+/* Members by knot, as a compressed list. */
+static void members(const int *knot, size_t nproc, long nknots,
+		    size_t *kfirst, int *kmem)
+{
+	memset(kfirst, 0, ((size_t)nknots + 1) * sizeof *kfirst);
+	for (size_t p = 0; p < nproc; p++)
+		kfirst[knot[p] + 1]++;
+	for (long k = 0; k < nknots; k++)
+		kfirst[k + 1] += kfirst[k];
+	for (size_t p = 0; p < nproc; p++)
+		kmem[kfirst[knot[p]]++] = (int)p;
+	for (long k = nknots; k > 0; k--)
+		kfirst[k] = kfirst[k - 1];
+	kfirst[0] = 0;
+}
+
+int verdict_solve(const struct vgraph *g, const int *roots, size_t nroots,
+		  struct vsolution *s)
+{
+	memset(s, 0, sizeof *s);
+	size_t np = g->nproc ? g->nproc : 1;
+	struct ctx c = { .g = g };
+	int *knot = malloc(np * sizeof *knot);
+	int *kmem = malloc(np * sizeof *kmem);
+	size_t *kfirst = malloc((np + 1) * sizeof *kfirst);
+	size_t *efirst = NULL;
+	int *eout = NULL;
+	c.acc = calloc(g->nres * np, sizeof *c.acc);
+	c.accq = calloc(g->nres * np, sizeof *c.accq);
+	s->roots = malloc((nroots ? nroots : 1) * sizeof *s->roots);
+	s->followed = calloc(nroots ? nroots : 1, sizeof *s->followed);
+	int rc = -1;
+	if (!knot || !kmem || !kfirst || !c.acc || !c.accq || !s->roots ||
+	    !s->followed || out_edges(g, &efirst, &eout))
+		goto out;
+	c.knot = knot;
+	c.kmem = kmem;
+	c.kfirst = kfirst;
+	c.efirst = efirst;
+	c.eout = eout;
+	s->nroots = nroots;
+	if (nroots)
+		memcpy(s->roots, roots, nroots * sizeof *roots);
+	for (size_t r = 0; r < nroots; r++) {
+		for (size_t i = 0; i < g->nint; i++) {
+			/* knots again per interval and root: cheap beside
+			 * the pour, and the tables stay one */
+			long nk = verdict_knots(g, i, knot);
+			if (nk < 0)
+				goto out;
+			members(knot, g->nproc, nk, kfirst, kmem);
+			c.i = i;
+			double w = g->proc[roots[r]].alive[i];
+			s->followed[r] += w;
+			pour(&c, knot[roots[r]], w, 0, -1);
+		}
+		if (flush(&c, s, (int)r))
+			goto out;
+	}
+	qsort(s->c, s->n, sizeof *s->c, by_root_sec);
+	rc = 0;
+out:
+	free(knot);
+	free(kmem);
+	free(kfirst);
+	free(efirst);
+	free(eout);
+	free(c.acc);
+	free(c.accq);
+	if (rc)
+		vsolution_free(s);
+	return rc;
+}
+
+void vsolution_free(struct vsolution *s)
+{
+	free(s->roots);
+	free(s->followed);
+	free(s->c);
+	memset(s, 0, sizeof *s);
+}
+
+double verdict_res_seconds(const struct vsolution *s, size_t r, int res)
+{
+	double sum = 0;
+	for (size_t k = 0; k < s->n; k++)
+		if (s->c[k].root == (int)r && s->c[k].res == res)
+			sum += s->c[k].sec;
+	return sum;
+}
+
+int verdict_res_user(const struct vsolution *s, size_t r, int res,
+		     double *sec)
+{
+	/* sorted by seconds within a root: the first is the most */
+	for (size_t k = 0; k < s->n; k++)
+		if (s->c[k].root == (int)r && s->c[k].res == res) {
+			if (sec)
+				*sec = s->c[k].sec;
+			return s->c[k].proc;
+		}
+	if (sec)
+		*sec = 0;
+	return -1;
+}
+
+void verdict_of(const struct vgraph *g, const struct vsolution *s, size_t r,
+		struct verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	v->res = v->proc = v->runner_res = v->runner_proc = v->host = -1;
+	v->kind = VERDICT_NOTHING;
+	v->word = verdict_word(VRES_UNSEEN);
+	double best = 0, second = 0;
+	for (size_t res = 0; res < g->nres; res++) {
+		double x = verdict_res_seconds(s, r, (int)res);
+		if (x > best) {
+			second = best;
+			v->runner_res = v->res;
+			best = x;
+			v->res = (int)res;
+		} else if (x > second) {
+			second = x;
+			v->runner_res = (int)res;
+		}
+	}
+	if (v->res < 0)
+		return;
+	double session = vgraph_seconds(g);
+	v->word = verdict_word(g->res[v->res].type);
+	v->kind = v->word->kind;
+	v->host = g->res[v->res].host;
+	v->sec = best;
+	v->share = session > 0 ? best / session : 0;
+	v->proc = verdict_res_user(s, r, v->res, &v->proc_sec);
+	if (v->runner_res >= 0 && second * VERDICT_MARGIN >= best) {
+		v->runner_sec = second;
+		v->runner_proc = verdict_res_user(s, r, v->runner_res, NULL);
+	} else {
+		v->runner_res = -1;
+	}
+}
