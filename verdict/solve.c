@@ -22,9 +22,14 @@
  *     followed again.
  * A knot passes on at most its outlets' seconds: a process alive 2% of
  * the session absorbs at most its 2%, and a pool of idle threads adds
- * nothing (its parked seconds are no outlet). What it cannot cover was a
- * wait on something the log does not see: charged to the knot's host's
- * "not seen", with the member that waited on nothing known.
+ * nothing (its parked seconds are no outlet). When it receives more, a
+ * knot of several whose members waited on each other at the same time
+ * (rsync's sender on ssh's pipe while ssh waited on the sender's) waited
+ * as a whole: up to its internal waits' seconds, the gap goes to its
+ * waiting outlets (disk, network, memory, pacing, waits out of the knot,
+ * waits on nothing known), in proportion. What is left was a wait on
+ * something the log does not see: charged to the knot's host's "not
+ * seen", with the member that waited on nothing known most.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +46,6 @@ struct ctx {
 	const int *eout;
 	double *acc, *accq;	/* [nres * nproc]: this root's charges */
 };
-
-/* The states a knot passes seconds on through, and the ones that only
- * cover what nothing else does. */
-static const enum vstate active[] = { VS_RUN, VS_RUNQ, VS_DISK, VS_NET,
-				      VS_MEMORY, VS_SLEEP };
 
 static void charge(struct ctx *c, int res, int proc, double sec, int queued)
 {
@@ -107,33 +107,57 @@ static int leaves(const struct ctx *c, const struct vg_edge *e, int k)
 	       (e->res >= 0 || e->to < 0 || c->knot[e->to] != k);
 }
 
-static void pour(struct ctx *c, int k, double w, int depth, int via)
+static void pour(struct ctx *c, int k, double w, int depth, int via);
+
+struct outlets {
+	const enum vstate *st;	/* the members' states that pass seconds */
+	size_t n;
+};
+
+/* The active outlets, and the waiting ones a knot's mutual waits go to. */
+static const enum vstate active_st[] = { VS_RUN, VS_RUNQ, VS_DISK, VS_NET,
+					 VS_MEMORY, VS_SLEEP };
+static const enum vstate waiting_st[] = { VS_DISK, VS_NET, VS_MEMORY,
+					  VS_SLEEP, VS_OTHER };
+static const struct outlets active = { active_st, 6 };
+static const struct outlets waiting = { waiting_st, 5 };
+
+/* The seconds of knot k's outlets o and its edges out of the knot, in
+ * the interval; *internal (may be NULL) those of its edges within. */
+static double outlet_sum(const struct ctx *c, int k, struct outlets o,
+			 double *internal)
+{
+	const struct vgraph *g = c->g;
+	double t = 0, in = 0;
+	for (size_t m = c->kfirst[k]; m < c->kfirst[k + 1]; m++) {
+		int p = c->kmem[m];
+		const double *sec = vgraph_sec(g, p, c->i);
+		for (size_t a = 0; a < o.n; a++)
+			t += sec[o.st[a]];
+		for (size_t x = c->efirst[p]; x < c->efirst[p + 1]; x++) {
+			const struct vg_edge *e = &g->edge[c->eout[x]];
+			if (leaves(c, e, k))
+				t += e->sec[c->i];
+			else
+				in += e->sec[c->i];
+		}
+	}
+	if (internal)
+		*internal = in;
+	return t;
+}
+
+/* Pass f times each of knot k's outlets o and edges out on. */
+static void pass(struct ctx *c, int k, struct outlets o, double f, int depth,
+		 int via)
 {
 	const struct vgraph *g = c->g;
 	size_t i = c->i;
-	const int *mem = c->kmem + c->kfirst[k];
-	size_t nmem = c->kfirst[k + 1] - c->kfirst[k];
-	if (w <= 0 || !nmem)
-		return;
-	if (depth > VERDICT_DEPTH) {
-		charge(c, g->host[g->proc[mem[0]].host].unseen, mem[0], w, 0);
-		return;
-	}
-	double t = 0;
-	for (size_t m = 0; m < nmem; m++) {
-		const double *sec = vgraph_sec(g, mem[m], i);
-		for (size_t a = 0; a < sizeof active / sizeof *active; a++)
-			t += sec[active[a]];
-		for (size_t x = c->efirst[mem[m]]; x < c->efirst[mem[m] + 1]; x++)
-			if (leaves(c, &g->edge[c->eout[x]], k))
-				t += g->edge[c->eout[x]].sec[i];
-	}
-	double f = t > w ? w / t : 1;
-	for (size_t m = 0; m < nmem && t > 0; m++) {
-		int p = mem[m];
+	for (size_t m = c->kfirst[k]; m < c->kfirst[k + 1]; m++) {
+		int p = c->kmem[m];
 		const double *sec = vgraph_sec(g, p, i);
-		for (size_t a = 0; a < sizeof active / sizeof *active; a++) {
-			enum vstate s = active[a];
+		for (size_t a = 0; a < o.n; a++) {
+			enum vstate s = o.st[a];
 			if (sec[s] <= 0)
 				continue;
 			if (s == VS_RUN || s == VS_RUNQ)
@@ -152,20 +176,48 @@ static void pour(struct ctx *c, int k, double w, int depth, int via)
 				pour(c, c->knot[e->to], a, depth + 1, e->res);
 		}
 	}
+}
+
+static void pour(struct ctx *c, int k, double w, int depth, int via)
+{
+	const struct vgraph *g = c->g;
+	const int *mem = c->kmem + c->kfirst[k];
+	size_t nmem = c->kfirst[k + 1] - c->kfirst[k];
+	if (w <= 0 || !nmem)
+		return;
+	if (depth > VERDICT_DEPTH) {
+		charge(c, g->host[g->proc[mem[0]].host].unseen, mem[0], w, 0);
+		return;
+	}
+	double internal;
+	double t = outlet_sum(c, k, active, &internal);
+	if (t > 0)
+		pass(c, k, active, t > w ? w / t : 1, depth, via);
 	if (t >= w)
+		return;
+	double gap = w - t;
+	/* the members waited on each other at once: the knot as a whole
+	 * waited, on what its members waited on outside it */
+	double mutual = gap < internal ? gap : internal;
+	double tw = mutual > 0 ? outlet_sum(c, k, waiting, NULL) : 0;
+	if (tw > 0) {
+		pass(c, k, waiting, mutual / tw, depth, via);
+		gap -= mutual;
+	}
+	if (gap <= 0)
 		return;
 	/* the rest: waits on nothing known, by the member that had most */
 	int who = mem[0];
 	double most = -1;
 	for (size_t m = 0; m < nmem; m++) {
-		const double *sec = vgraph_sec(g, mem[m], i);
+		const double *sec = vgraph_sec(g, mem[m], c->i);
 		double o = sec[VS_OTHER] + sec[VS_IDLE];
 		if (o > most) {
 			most = o;
 			who = mem[m];
 		}
 	}
-	charge(c, g->host[g->proc[who].host].unseen, who, w - t, 0);
+	charge(c, g->host[g->proc[who].host].unseen, who, gap, 0);
 }
 
 static int by_root_sec(const void *a, const void *b)

@@ -250,6 +250,40 @@ static void test_knot(void)
 	vgraph_free(&g);
 }
 
+/* rsync's sender and ssh wait on each other at once (the sampler saw
+ * each on the other's pipe): the knot waited as a whole, on what its
+ * members waited on outside it (ssh's socket, their waits on nothing
+ * known), in proportion; not 6 s of "not seen". */
+static void test_knot_waits_out(void)
+{
+	struct vgraph g;
+	OK(!one(&g, 8), "knot out: graph");
+	int h = vgraph_host(&g, "cli");
+	int path = vgraph_res(&g, VRES_NET, h, -1, "eth0");
+	int rs = proc(&g, h, 64, "rsync", 0, 8,
+		      (double[VS_N]){ [VS_RUN] = 0.6, [VS_OTHER] = 0.3 });
+	int ssh = proc(&g, h, 65, "ssh", 0, 8,
+		       (double[VS_N]){ [VS_RUN] = 0.4, [VS_OTHER] = 0.6 });
+	waits(&g, rs, ssh, "pipe", 0, 7);
+	waits(&g, ssh, rs, "pipe", 0, 6);
+	int e = vgraph_edge(&g, ssh, -1, path, "net");
+	g.edge[e].sec[0] = 1;
+	struct vsolution s;
+	OK(!verdict_solve(&g, &rs, 1, &s), "knot out: solved");
+	EQ_DBL(verdict_res_seconds(&s, 0, path), 1 + 6 / 1.9, TOL,
+	       "knot out: the path's 1 s and its share of the 6 s gap");
+	EQ_DBL(verdict_res_seconds(&s, 0, g.host[h].unseen), 0.9 * 6 / 1.9, TOL,
+	       "knot out: the rest of the gap, by their waits on nothing known");
+	EQ_DBL(verdict_res_seconds(&s, 0, g.host[h].cpu), 1.0, TOL,
+	       "knot out: their CPU, once");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "network", "knot out: network");
+	EQ_INT(v.proc, ssh, "knot out: ssh used it");
+	vsolution_free(&s);
+	vgraph_free(&g);
+}
+
 /* Two hosts: the client's ssh waits on the network path; the far end's
  * receiver busy on its disk makes it the far disk, waiting on its socket
  * the network. */
@@ -413,6 +447,7 @@ int main(void)
 	test_first_stage_exits();
 	test_pool();
 	test_knot();
+	test_knot_waits_out();
 	two_hosts(15, 4, "disk", 13.5, "two hosts: the far disk");
 	two_hosts(2, 17, "network", 15.3, "two hosts: the network");
 	test_not_seen();
