@@ -220,6 +220,32 @@ fail:
 	return -1;
 }
 
+/* Whether another process of p's tree waits on p. */
+static int waited_on(const struct vgraph *g, int p)
+{
+	for (size_t e = 0; e < g->nedge; e++) {
+		const struct vg_edge *x = &g->edge[e];
+		if (x->to == p && x->res < 0 &&
+		    !strcmp(g->proc[x->from].tree, g->proc[p].tree))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether p comes before b as the tree's root: its main thread started
+ * first (a start unknown last), then no process of the tree waits on it
+ * (the command waits on its stages, not they on it), then the lower pid. */
+static int before(const struct vgraph *g, int p, int b)
+{
+	unsigned long long sp = g->proc[p].start, sb = g->proc[b].start;
+	if (sp != sb)
+		return sp && (!sb || sp < sb);
+	int wp = waited_on(g, p), wb = waited_on(g, b);
+	if (wp != wb)
+		return !wp;
+	return g->proc[p].pid < g->proc[b].pid;
+}
+
 int verdict_tree_root(const struct vgraph *g, const char *host,
 		      const char *label)
 {
@@ -227,18 +253,9 @@ int verdict_tree_root(const struct vgraph *g, const char *host,
 	for (size_t p = 0; p < g->nproc; p++) {
 		const struct vg_proc *pr = &g->proc[p];
 		if (strcmp(g->host[pr->host].name, host) ||
-		    strcmp(pr->tree, label))
+		    strcmp(pr->tree, label) || !(pr->alive[0] > 0))
 			continue;
-		if (best < 0) {
-			best = (int)p;
-			continue;
-		}
-		const struct vg_proc *b = &g->proc[best];
-		/* the main thread started first; none known: the longest
-		 * alive */
-		if (pr->start && (!b->start || pr->start < b->start))
-			best = (int)p;
-		else if (!pr->start && !b->start && pr->alive[0] > b->alive[0])
+		if (best < 0 || before(g, (int)p, best))
 			best = (int)p;
 	}
 	return best;

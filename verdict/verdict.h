@@ -281,9 +281,11 @@ struct verdict_tree_in {
  * hosts. 0, -1 out of memory (g then freed). */
 int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
 		  size_t n, double seconds);
-/* The process a tree's seconds start from: its main thread started
- * first (the command, or the client a mark session watches); -1 when the
- * tree has no process in g. */
+/* The process a tree's seconds start from: of its processes alive, the
+ * one whose main thread started first (the command, or the client a mark
+ * session watches); of those started together, one no process of the
+ * tree waits on (the command waits on its stages), then the lowest pid;
+ * -1 when the tree has no process alive in g. */
 int verdict_tree_root(const struct vgraph *g, const char *host,
 		      const char *label);
 
