@@ -7,6 +7,7 @@
  * thread, a child by command, a peer not seen, a memory limit), solved:
  * the server's disk, in seconds.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,9 +161,45 @@ static void test_old_file(void)
 	unparse(&p);
 }
 
+/* A local rsync --fsync, its three processes started in one tick: the
+ * root is the one no other waits on (the generator, 101), and the
+ * receiver's disk holds the session (t5130's set). */
+static void test_local_rsync(void)
+{
+	struct parsed p;
+	parse(&p, WH
+	      "100\trsync\t1\t60.000\t4.800\t0.600\t0.000\t0.000\t54.600\t0.000\t9000000\t1\t1\t100\n"
+	      "101\trsync\t1\t60.000\t1.800\t0.000\t1.200\t0.000\t57.000\t0.000\t90000\t1\t1\t101\n"
+	      "102\trsync\t1\t60.000\t3.000\t0.000\t54.600\t0.000\t2.400\t0.000\t9000000\t1\t1\t102\n",
+	      EH
+	      "100\trsync\tout\tunix\t102\trsync\t-\t-\t51.000\t0\n"
+	      "101\trsync\tout\tunix\t100\trsync\t-\t-\t54.000\t0\n"
+	      "102\trsync\tin\tunix\t100\trsync\t-\t-\t2.400\t0\n");
+	struct verdict_tree_in in = { .host = "vm", .label = "job",
+				      .waits = &p.w, .edges = p.e,
+				      .nedges = (size_t)p.ne, .disk = "sdb",
+				      .cg = { .quota = NAN } };
+	struct vgraph g;
+	OK(!verdict_build(&g, &in, 1, 60.0), "local rsync: built");
+	int r = verdict_tree_root(&g, "vm", "job");
+	EQ_INT(r, find(&g, "vm", 101), "local rsync: the root is the generator");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &r, 1, &s), "local rsync: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "disk", "local rsync: disk");
+	EQ_STR(g.res[v.res].name, "sdb", "local rsync: sdb");
+	EQ_INT(v.proc, find(&g, "vm", 102), "local rsync: the receiver");
+	EQ_DBL(v.sec, 48.0, 1e-3, "local rsync: 48 s of 60");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&p);
+}
+
 int main(void)
 {
 	test_rsync_over_ssh();
 	test_old_file();
+	test_local_rsync();
 	return done_testing();
 }
