@@ -3,9 +3,10 @@
  * cascaded redistribution, on seconds).
  *
  * Interval by interval, the root's wall seconds alive are poured into its
- * knot (knots.c: a process in no cycle is a knot of one). A knot passes
- * what it receives on to its outlets in proportion to their seconds in
- * that same interval:
+ * knot (knots.c: a process in no cycle is a knot of one), and the knots
+ * are swept in their order along the waits, each once with all it
+ * received (sweep). A knot passes what it receives on to its outlets in
+ * proportion to their seconds in that same interval:
  *   - its members' own seconds: running and waiting to run to the host's
  *     CPUs (to the cgroup's quota for the share it was throttled), disk
  *     to the disk its files are on, network with no edge to its host's
@@ -45,6 +46,10 @@ struct ctx {
 	const size_t *efirst;	/* [nproc + 1]: out-edges by process */
 	const int *eout;
 	double *acc, *accq;	/* [nres * nproc]: this root's charges */
+	/* per knot of the interval: the seconds poured in (plain, and
+	 * through a network path: via), how many knots deep */
+	double *in, *vin, *next_vin;
+	int *vres, *next_vres, *depth;
 };
 
 static void charge(struct ctx *c, int res, int proc, double sec, int queued)
@@ -107,8 +112,6 @@ static int leaves(const struct ctx *c, const struct vg_edge *e, int k)
 	       (e->res >= 0 || e->to < 0 || c->knot[e->to] != k);
 }
 
-static void pour(struct ctx *c, int k, double w, int depth, int via);
-
 struct outlets {
 	const enum vstate *st;	/* the members' states that pass seconds */
 	size_t n;
@@ -147,9 +150,24 @@ static double outlet_sum(const struct ctx *c, int k, struct outlets o,
 	return t;
 }
 
+/* Seconds a poured into the knot of process `to` from knot k: through a
+ * network path res (the far end's, poured in the next sweep), or -1. */
+static void flow(struct ctx *c, int k, int to, int res, double a)
+{
+	int kk = c->knot[to];
+	if (c->depth[kk] < c->depth[k] + 1)
+		c->depth[kk] = c->depth[k] + 1;
+	if (res < 0) {
+		c->in[kk] += a;
+		return;
+	}
+	c->next_vin[kk] += a;
+	if (c->next_vres[kk] < 0)
+		c->next_vres[kk] = res;
+}
+
 /* Pass f times each of knot k's outlets o and edges out on. */
-static void pass(struct ctx *c, int k, struct outlets o, double f, int depth,
-		 int via)
+static void pass(struct ctx *c, int k, struct outlets o, double f, int via)
 {
 	const struct vgraph *g = c->g;
 	size_t i = c->i;
@@ -173,26 +191,29 @@ static void pass(struct ctx *c, int k, struct outlets o, double f, int depth,
 			if (e->res >= 0 && (via >= 0 || e->to < 0))
 				charge(c, via >= 0 ? via : e->res, p, a, 0);
 			else
-				pour(c, c->knot[e->to], a, depth + 1, e->res);
+				flow(c, k, e->to, e->res, a);
 		}
 	}
 }
 
-static void pour(struct ctx *c, int k, double w, int depth, int via)
+/* Knot k's seconds w, all poured in before (its inflows summed: it
+ * absorbs at most its outlets' seconds whoever waited on it), on to its
+ * outlets. */
+static void pour(struct ctx *c, int k, double w, int via)
 {
 	const struct vgraph *g = c->g;
 	const int *mem = c->kmem + c->kfirst[k];
 	size_t nmem = c->kfirst[k + 1] - c->kfirst[k];
 	if (w <= 0 || !nmem)
 		return;
-	if (depth > VERDICT_DEPTH) {
+	if (c->depth[k] > VERDICT_DEPTH) {
 		charge(c, g->host[g->proc[mem[0]].host].unseen, mem[0], w, 0);
 		return;
 	}
 	double internal;
 	double t = outlet_sum(c, k, active, &internal);
 	if (t > 0)
-		pass(c, k, active, t > w ? w / t : 1, depth, via);
+		pass(c, k, active, t > w ? w / t : 1, via);
 	if (t >= w)
 		return;
 	double gap = w - t;
@@ -201,7 +222,7 @@ static void pour(struct ctx *c, int k, double w, int depth, int via)
 	double mutual = gap < internal ? gap : internal;
 	double tw = mutual > 0 ? outlet_sum(c, k, waiting, NULL) : 0;
 	if (tw > 0) {
-		pass(c, k, waiting, mutual / tw, depth, via);
+		pass(c, k, waiting, mutual / tw, via);
 		gap -= mutual;
 	}
 	if (gap <= 0)
@@ -218,6 +239,46 @@ static void pour(struct ctx *c, int k, double w, int depth, int via)
 		}
 	}
 	charge(c, g->host[g->proc[who].host].unseen, who, gap, 0);
+}
+
+/* Root r's seconds w of interval c->i, through the knots: Tarjan
+ * numbers a knot after every knot it waits on, so a sweep from the
+ * highest number down pours each knot once, all its inflows in. A wait
+ * through the network into another host's knot is poured in the next
+ * sweep (the knots are per host: those waits are no knot's edges). */
+static void sweep(struct ctx *c, long nk, int root, double w)
+{
+	for (long k = 0; k < nk; k++) {
+		c->in[k] = c->vin[k] = c->next_vin[k] = 0;
+		c->vres[k] = c->next_vres[k] = -1;
+		c->depth[k] = 0;
+	}
+	c->in[c->knot[root]] = w;
+	for (int round = 0; round <= VERDICT_DEPTH; round++) {
+		int more = 0;
+		for (long k = nk - 1; k >= 0; k--) {
+			double x = c->in[k], v = c->vin[k];
+			c->in[k] = c->vin[k] = 0;
+			pour(c, (int)k, x, -1);
+			pour(c, (int)k, v, c->vres[k]);
+		}
+		for (long k = 0; k < nk; k++) {
+			c->vin[k] = c->next_vin[k];
+			c->vres[k] = c->next_vres[k];
+			c->next_vin[k] = 0;
+			c->next_vres[k] = -1;
+			more |= c->vin[k] > 0;
+		}
+		if (!more)
+			return;
+	}
+	/* hosts crossed more often than the bound: not seen */
+	for (long k = 0; k < nk; k++)
+		if (c->vin[k] > 0) {
+			int m = c->kmem[c->kfirst[k]];
+			charge(c, c->g->host[c->g->proc[m].host].unseen, m,
+			       c->vin[k], 0);
+		}
 }
 
 static int by_root_sec(const void *a, const void *b)
@@ -306,10 +367,18 @@ int verdict_solve(const struct vgraph *g, const int *roots, size_t nroots,
 	int *eout = NULL;
 	c.acc = calloc(g->nres * np, sizeof *c.acc);
 	c.accq = calloc(g->nres * np, sizeof *c.accq);
+	c.in = malloc(np * sizeof *c.in);
+	c.vin = malloc(np * sizeof *c.vin);
+	c.next_vin = malloc(np * sizeof *c.next_vin);
+	c.vres = malloc(np * sizeof *c.vres);
+	c.next_vres = malloc(np * sizeof *c.next_vres);
+	c.depth = malloc(np * sizeof *c.depth);
 	s->roots = malloc((nroots ? nroots : 1) * sizeof *s->roots);
 	s->followed = calloc(nroots ? nroots : 1, sizeof *s->followed);
 	int rc = -1;
-	if (!knot || !kmem || !kfirst || !c.acc || !c.accq || !s->roots ||
+	if (!knot || !kmem || !kfirst || !c.acc || !c.accq || !c.in ||
+	    !c.vin || !c.next_vin || !c.vres || !c.next_vres || !c.depth ||
+	    !s->roots ||
 	    !s->followed || out_edges(g, &efirst, &eout))
 		goto out;
 	c.knot = knot;
@@ -331,7 +400,7 @@ int verdict_solve(const struct vgraph *g, const int *roots, size_t nroots,
 			c.i = i;
 			double w = g->proc[roots[r]].alive[i];
 			s->followed[r] += w;
-			pour(&c, knot[roots[r]], w, 0, -1);
+			sweep(&c, nk, roots[r], w);
 		}
 		if (flush(&c, s, (int)r))
 			goto out;
@@ -346,6 +415,12 @@ out:
 	free(eout);
 	free(c.acc);
 	free(c.accq);
+	free(c.in);
+	free(c.vin);
+	free(c.next_vin);
+	free(c.vres);
+	free(c.next_vres);
+	free(c.depth);
 	if (rc)
 		vsolution_free(s);
 	return rc;

@@ -399,6 +399,32 @@ static void test_roots(void)
 	vgraph_free(&g);
 }
 
+/* Two waiters on one process (a diamond): it absorbs at most its own
+ * seconds in all, not its seconds once per path to it. */
+static void test_diamond(void)
+{
+	struct vgraph g;
+	OK(!one(&g, 10), "diamond: graph");
+	int h = vgraph_host(&g, "cli");
+	int r = proc(&g, h, 300, "root", 0, 10, (double[VS_N]){ 0 });
+	int a = proc(&g, h, 301, "a", 0, 10, (double[VS_N]){ [VS_IDLE] = 5 });
+	int b = proc(&g, h, 302, "b", 0, 10, (double[VS_N]){ [VS_IDLE] = 5 });
+	int p = proc(&g, h, 303, "p", 0, 10, (double[VS_N]){ [VS_RUN] = 5,
+							   [VS_OTHER] = 5 });
+	waits(&g, r, a, "pipe", 0, 5);
+	waits(&g, r, b, "pipe", 0, 5);
+	waits(&g, a, p, "unix", 0, 5);
+	waits(&g, b, p, "unix", 0, 5);
+	struct vsolution s;
+	OK(!verdict_solve(&g, &r, 1, &s), "diamond: solved");
+	EQ_DBL(by(&s, g.host[h].cpu, p), 5, TOL, "diamond: p's 5 s, once");
+	EQ_DBL(by(&s, g.host[h].unseen, p), 5, TOL,
+	       "diamond: the rest, p's waits on nothing known");
+	EQ_DBL(total(&s, 0), 10, TOL, "diamond: 10 s");
+	vsolution_free(&s);
+	vgraph_free(&g);
+}
+
 /* A chain longer than VERDICT_DEPTH: the rest is not seen, every second
  * still charged once. */
 static void test_depth(void)
@@ -453,6 +479,7 @@ int main(void)
 	test_not_seen();
 	test_quota();
 	test_roots();
+	test_diamond();
 	test_depth();
 	test_words();
 	return done_testing();
