@@ -23,6 +23,7 @@
  * its waits, each once.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +198,45 @@ static int add_edge(struct vgraph *g, const struct verdict_tree_in *trees,
 	return 0;
 }
 
+/* A net edge no row of another host mirrors (the far end's process, an
+ * sshd say, is not watched) reaches, when the report has exactly one
+ * other host, that host's first tree's root: the server's watched
+ * process, which the relay fed. 0, -1 out of memory. */
+static int far_root(struct vgraph *g, const struct verdict_tree_in *trees,
+		    size_t n, const int *hosts)
+{
+	for (size_t e = 0; e < g->nedge; e++) {
+		struct vg_edge *x = &g->edge[e];
+		if (x->res < 0 || x->to >= 0 || g->res[x->res].type != VRES_NET)
+			continue;
+		int from = g->proc[x->from].host, far = -1;
+		size_t first = n;
+		for (size_t k = 0; k < n; k++) {
+			if (hosts[k] == from)
+				continue;
+			if (far >= 0 && hosts[k] != far)
+				return 0;	/* two other hosts: which? */
+			far = hosts[k];
+			if (first == n)
+				first = k;
+		}
+		if (far < 0)
+			return 0;
+		int to = verdict_tree_root(g, g->host[far].name,
+					   trees[first].label);
+		if (to < 0)
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "%s", g->res[x->res].name);
+		int res = vgraph_res(g, VRES_NET, from, far, name);
+		if (res < 0)
+			return -1;
+		x->to = to;
+		x->res = res;
+	}
+	return 0;
+}
+
 int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
 		  size_t n, double seconds)
 {
@@ -212,6 +252,8 @@ int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
 		for (size_t j = 0; j < trees[k].nedges; j++)
 			if (add_edge(g, trees, n, hosts, k, &trees[k].edges[j]))
 				goto fail;
+	if (far_root(g, trees, n, hosts))
+		goto fail;
 	free(hosts);
 	return 0;
 fail:

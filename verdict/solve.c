@@ -20,7 +20,8 @@
  *     (the far end waited on its socket: the network) and whose other
  *     seconds are followed as any process's (busy on its disk: the disk);
  *     its waits back through the network are the same path's, not
- *     followed again.
+ *     followed again, and what it cannot cover (it was not alive, or
+ *     idle) is the path's too.
  * A knot passes on at most its outlets' seconds: a process alive 2% of
  * the session absorbs at most its 2%, and a pool of idle threads adds
  * nothing (its parked seconds are no outlet). When it receives more, a
@@ -150,20 +151,37 @@ static double outlet_sum(const struct ctx *c, int k, struct outlets o,
 	return t;
 }
 
+/* Whether process p has no seconds in the interval: a peer the log does
+ * not see. */
+static int unseen(const struct ctx *c, int p)
+{
+	const double *sec = vgraph_sec(c->g, p, c->i);
+	double x = c->g->proc[p].alive[c->i];
+	for (int s = 0; s < VS_N; s++)
+		x += sec[s];
+	return !(x > 0);
+}
+
 /* Seconds a poured into the knot of process `to` from knot k: through a
- * network path res (the far end's, poured in the next sweep), or -1. */
-static void flow(struct ctx *c, int k, int to, int res, double a)
+ * network path res (the far end's, poured in the next sweep), or -1; via:
+ * the path k itself was reached through, or -1 (the far host's processes
+ * downstream of a connection wait on it as its far end did). */
+static void flow(struct ctx *c, int k, int to, int res, int via, double a)
 {
 	int kk = c->knot[to];
 	if (c->depth[kk] < c->depth[k] + 1)
 		c->depth[kk] = c->depth[k] + 1;
-	if (res < 0) {
+	if (res < 0 && via < 0) {
 		c->in[kk] += a;
-		return;
+	} else if (res < 0) {
+		c->vin[kk] += a;	/* a lower number: this sweep */
+		if (c->vres[kk] < 0)
+			c->vres[kk] = via;
+	} else {
+		c->next_vin[kk] += a;
+		if (c->next_vres[kk] < 0)
+			c->next_vres[kk] = res;
 	}
-	c->next_vin[kk] += a;
-	if (c->next_vres[kk] < 0)
-		c->next_vres[kk] = res;
 }
 
 /* Pass f times each of knot k's outlets o and edges out on. */
@@ -188,10 +206,14 @@ static void pass(struct ctx *c, int k, struct outlets o, double f, int via)
 			if (!leaves(c, e, k))
 				continue;
 			double a = e->sec[i] * f;
-			if (e->res >= 0 && (via >= 0 || e->to < 0))
+			/* reached through the network, a wait on a peer the
+			 * log does not see is on the connection's relay (the
+			 * sshd the client's ssh talks to): the path's */
+			if ((e->res >= 0 && (via >= 0 || e->to < 0)) ||
+			    (via >= 0 && e->to >= 0 && unseen(c, e->to)))
 				charge(c, via >= 0 ? via : e->res, p, a, 0);
 			else
-				flow(c, k, e->to, e->res, a);
+				flow(c, k, e->to, e->res, via, a);
 		}
 	}
 }
@@ -227,7 +249,9 @@ static void pour(struct ctx *c, int k, double w, int via)
 	}
 	if (gap <= 0)
 		return;
-	/* the rest: waits on nothing known, by the member that had most */
+	/* the rest: waits on nothing known, by the member that had most;
+	 * reached through the network, the far end was not there to hold
+	 * the wait (not alive, or idle): the path's */
 	int who = mem[0];
 	double most = -1;
 	for (size_t m = 0; m < nmem; m++) {
@@ -238,7 +262,8 @@ static void pour(struct ctx *c, int k, double w, int via)
 			who = mem[m];
 		}
 	}
-	charge(c, g->host[g->proc[who].host].unseen, who, gap, 0);
+	charge(c, via >= 0 ? via : g->host[g->proc[who].host].unseen, who,
+	       gap, 0);
 }
 
 /* Root r's seconds w of interval c->i, through the knots: Tarjan

@@ -278,7 +278,9 @@ struct verdict_tree_in {
  * edge names that no tree has is a process of no seconds (not seen); a
  * net edge whose mirror (addresses swapped) is a net edge of another
  * host's tree joins the two processes through the path between the
- * hosts. 0, -1 out of memory (g then freed). */
+ * hosts; one no row mirrors (the far end, an sshd, not watched) reaches
+ * the first tree's root of the other host when there is exactly one.
+ * 0, -1 out of memory (g then freed). */
 int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
 		  size_t n, double seconds);
 /* The process a tree's seconds start from: of its processes alive, the

@@ -134,6 +134,50 @@ static void test_rsync_over_ssh(void)
 	unparse(&sv);
 }
 
+/* rsync over ssh with the server's sshd not watched: no row mirrors
+ * ssh's; the report has one other host, so the edge reaches its tree's
+ * root, the server's rsync. */
+static void test_far_unwatched(void)
+{
+	struct parsed cl, sv;
+	parse(&cl, WH
+	      "11\tssh\t3\t8.000\t0.400\t0.000\t0.000\t7.600\t0.000\t0.000\t9000000\t1\t1\t11\n",
+	      EH
+	      "11\tssh\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:22\t7.600\t-\n");
+	parse(&sv, WH
+	      "20\trsync\t2\t8.000\t0.400\t0.000\t7.300\t0.000\t0.300\t0.000\t9000000\t1\t1\t20\n",
+	      EH
+	      "20\trsync\tin\tpipe\t19\tsshd\t-\t-\t0.300\t-\n");
+	struct verdict_tree_in in[2] = {
+		{ .host = "vm", .label = "sync", .waits = &cl.w, .edges = cl.e,
+		  .nedges = (size_t)cl.ne, .cg = { .quota = NAN } },
+		{ .host = "srv", .label = "sync", .waits = &sv.w, .edges = sv.e,
+		  .nedges = (size_t)sv.ne, .disk = "vdb", .cg = { .quota = NAN } },
+	};
+	struct vgraph g;
+	OK(!verdict_build(&g, in, 2, 8.0), "unwatched sshd: built");
+	int ssh = find(&g, "vm", 11), srs = find(&g, "srv", 20);
+	int net = -1;
+	for (size_t e = 0; e < g.nedge; e++)
+		if (g.edge[e].from == ssh && g.edge[e].res >= 0)
+			net = (int)e;
+	OK(net >= 0 && g.edge[net].to == srs,
+	   "unwatched sshd: ssh's net edge reaches the server's tree root");
+	OK(net >= 0 && g.res[g.edge[net].res].far_host == g.proc[srs].host,
+	   "unwatched sshd: through the path vm -> srv");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &ssh, 1, &s), "unwatched sshd: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "disk", "unwatched sshd: the far disk");
+	EQ_STR(g.res[v.res].name, "vdb", "unwatched sshd: vdb");
+	EQ_DBL(v.sec, 7.6 * 7.3 / 8.0, TOL, "unwatched sshd: its share of ssh's wait");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&cl);
+	unparse(&sv);
+}
+
 /* A file of before issue 29 (no pid column): the tree is one process. */
 static void test_old_file(void)
 {
@@ -199,6 +243,7 @@ static void test_local_rsync(void)
 int main(void)
 {
 	test_rsync_over_ssh();
+	test_far_unwatched();
 	test_old_file();
 	test_local_rsync();
 	return done_testing();

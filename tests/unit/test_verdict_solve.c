@@ -323,6 +323,34 @@ static void two_hosts(double disk, double net, const char *word, double sec,
 	vgraph_free(&g);
 }
 
+/* Two hosts, the server's sshd not watched: the receiver waits on it
+ * 6 s (a peer of no seconds, reached through the network: the
+ * connection's relay, so the path's) and lived 8 s of the client's 10 s
+ * wait (the rest the path's too: the far end was not there). */
+static void test_far_relay(void)
+{
+	struct vgraph g;
+	OK(!one(&g, 10), "relay: graph");
+	int cli = vgraph_host(&g, "cli"), srv = vgraph_host(&g, "srv");
+	int path = vgraph_res(&g, VRES_NET, cli, srv, "eth0");
+	int ssh = proc(&g, cli, 70, "ssh", 0, 10, (double[VS_N]){ 0 });
+	int rcv = proc(&g, srv, 80, "rsync", 0, 8, (double[VS_N]){ [VS_DISK] = 2 });
+	int sshd = vgraph_proc(&g, srv, 79, "sshd", NULL);
+	int e = vgraph_edge(&g, ssh, rcv, path, "net");
+	g.edge[e].sec[0] = 10;
+	waits(&g, rcv, sshd, "pipe", 0, 6);
+	struct vsolution s;
+	OK(!verdict_solve(&g, &ssh, 1, &s), "relay: solved");
+	EQ_DBL(verdict_res_seconds(&s, 0, path), 8, TOL,
+	       "relay: the relay's 6 s and the 2 s the receiver was gone");
+	EQ_DBL(verdict_res_seconds(&s, 0, g.host[srv].disk), 2, TOL,
+	       "relay: the receiver's own disk");
+	EQ_DBL(verdict_res_seconds(&s, 0, g.host[srv].unseen), 0, TOL,
+	       "relay: nothing not seen");
+	vsolution_free(&s);
+	vgraph_free(&g);
+}
+
 /* A wait on a peer the log has no states of: not seen, with the peer. */
 static void test_not_seen(void)
 {
@@ -476,6 +504,7 @@ int main(void)
 	test_knot_waits_out();
 	two_hosts(15, 4, "disk", 13.5, "two hosts: the far disk");
 	two_hosts(2, 17, "network", 15.3, "two hosts: the network");
+	test_far_relay();
 	test_not_seen();
 	test_quota();
 	test_roots();
