@@ -49,7 +49,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(WERROR) $(PKG_CFLAGS) -D_XOPEN_SOURCE_EXTENDED $(CPPFLAGS) $(CFLAGS)
 LIBS := $(PKG_LIBS) -lm -pthread
 
-MODULES := common sources process counters waits logs client collector run export report viewer estimate workload import
+MODULES := common sources process counters waits logs client collector run export verdict report viewer estimate workload import
 SRCS    := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 OBJS    := $(SRCS:%.c=build/obj/%.o)
 ASAN_OBJS := $(SRCS:%.c=build/asan/%.o)

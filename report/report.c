@@ -175,6 +175,7 @@ int report_build(const char *dir, const char *instr_file,
 					 instr_file, lend, e) < 0)
 			goto fail;
 		report_stages_verdict(&r->s[i]);
+		report_graph_of(&r->s[i]);
 	}
 	free(ss);
 	free(given);
@@ -199,6 +200,7 @@ void report_free(struct report *r)
 		if (r->s[i].stages) {
 			report_stages_free(r->s[i].stages);
 			free(r->s[i].stages);
+			report_graph_free(&r->s[i]);
 		}
 	free(r->s);
 	free(r);

@@ -57,6 +57,10 @@ struct report_session {
 	/* the stages of its data path (report_stages_of.c), malloc'ed or
 	 * NULL; with --with, the servers' stages appended */
 	struct report_stages *stages;
+	/* the session's wait graph and where its seconds went
+	 * (report_graph.c, verdict/verdict.h), malloc'ed or NULL (no
+	 * tree's rows read) */
+	struct report_graph *graph;
 	char net_want[64];	/* the interface of its connections to
 				 * another host (its `net` edges): its
 				 * network figures are that one's */
@@ -182,6 +186,17 @@ int report_judge_session(struct logset *ls, const char *dir,
  * its instance; the command's cgroup counters. w->have is 0 without. */
 void report_waits_of(struct logset *ls, const char *dir,
 		     const struct report_session *s, struct report_waits *w);
+
+/* The session's wait graph from its stages' trees on every host
+ * (report_graph.c): built and solved from the root, the first tree's
+ * process started first; s->graph replaced (NULL when no tree's rows
+ * were read). Printed after the stages table, in seconds and shares of
+ * the session, and in --json as "graph", "charges" and "graph_verdict". */
+void report_graph_of(struct report_session *s);
+void report_graph_free(struct report_session *s);
+void report_graph_print(FILE *f, const struct report_session *s);
+struct json;
+void report_graph_json(struct json *j, const struct report_session *s);
 
 /* The stages of session s on its host (report_stages_of.c): its own
  * tree, the trees its end marker names (KEY.waits=FILE), the Process its

@@ -174,6 +174,7 @@ int report_add_hosts(struct report *r, char *const *dirs, size_t n,
 		}
 		/* the stages first: when they decide, their verdict */
 		report_stages_across(r, s);
+		report_graph_of(s);	/* again, over every host */
 		if (s->stages && s->stages->judged)
 			continue;
 		if (judge_across(r, s) < 0)

@@ -337,6 +337,7 @@ static void session(struct json *j, const struct report *r,
 	instrumentation(j, s);
 	servers(j, r, s);
 	report_stages_json(j, s->stages);
+	report_graph_json(j, s);
 	verdict_obj(j, &s->verdict, s->verdict_host, s->verdict_peer);
 	json_object_end(j);
 }

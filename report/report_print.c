@@ -312,6 +312,7 @@ void report_print_session(FILE *f, const struct report *r,
 	if (s->verdict.hint[0] &&
 	    (s->fig.rows || s->verdict.kind != REPORT_NONE))
 		fprintf(f, "  (%s)\n", s->verdict.hint);
+	report_graph_print(f, s);
 }
 
 void report_print(FILE *f, const struct report *r)

@@ -155,6 +155,34 @@ long report_stages_add_edges(struct report_stages *ss, int tree,
 	return added;
 }
 
+/* A copy of n elements of size sz (NULL when none or out of memory). */
+static void *dup(const void *p, size_t n, size_t sz)
+{
+	void *c = p && n ? malloc(n * sz) : NULL;
+	if (c)
+		memcpy(c, p, n * sz);
+	return c;
+}
+
+void report_stages_keep(struct report_stages *ss, int tree,
+			struct waits_totals *tot, struct waitedge_row **edges,
+			size_t nedges)
+{
+	struct report_stage_tree *t = &ss->trees[tree];
+
+	free(t->rows);
+	t->rows = tot->t;
+	t->nrows = tot->n;
+	tot->t = NULL;
+	tot->n = tot->cap = 0;
+	if (edges) {
+		free(t->edges);
+		t->edges = *edges;
+		t->nedges = *edges ? nedges : 0;
+		*edges = NULL;
+	}
+}
+
 void report_stages_append(struct report_stages *ss,
 			  const struct report_stages *from, int side)
 {
@@ -162,8 +190,16 @@ void report_stages_append(struct report_stages *ss,
 
 	for (size_t t = 0; t < from->ntrees && ss->ntrees <
 	     REPORT_STAGE_TREES_MAX; t++) {
-		ss->trees[ss->ntrees] = from->trees[t];
-		ss->trees[ss->ntrees++].side = side;
+		struct report_stage_tree *to = &ss->trees[ss->ntrees++];
+		*to = from->trees[t];
+		to->side = side;
+		to->rows = dup(from->trees[t].rows, to->nrows, sizeof(*to->rows));
+		to->edges = dup(from->trees[t].edges, to->nedges,
+				sizeof(*to->edges));
+		if (!to->rows)
+			to->nrows = 0;
+		if (!to->edges)
+			to->nedges = 0;
 	}
 	for (size_t i = 0; i < from->n && ss->n < REPORT_STAGES_MAX; i++) {
 		if (tree0 + (size_t)from->st[i].tree >= ss->ntrees)
@@ -193,6 +229,12 @@ void report_stages_append(struct report_stages *ss,
 
 void report_stages_free(struct report_stages *ss)
 {
+	for (size_t t = 0; t < ss->ntrees; t++) {
+		free(ss->trees[t].rows);
+		free(ss->trees[t].edges);
+		ss->trees[t].rows = NULL;
+		ss->trees[t].edges = NULL;
+	}
 	free(ss->e);
 	ss->e = NULL;
 	ss->ne = 0;

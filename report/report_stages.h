@@ -45,6 +45,13 @@ struct report_stage_tree {
 	char label[128];
 	int side;			/* 0: the report's host, i: --with i */
 	struct report_waits w;
+	/* the rows of its files as parsed, for the session's wait graph
+	 * (report_graph.c): malloc'ed, owned by the stages (appending
+	 * copies them), NULL when none was read */
+	struct waits_total *rows;
+	size_t nrows;
+	struct waitedge_row *edges;
+	size_t nedges;
 };
 
 /* One row of edges-LABEL.tsv (contract: pid comm dir kind peer_pid
@@ -101,6 +108,11 @@ int report_stages_tree(struct report_stages *ss, int side, const char *label,
  * the tree is one stage). The stages added. */
 long report_stages_add_waits(struct report_stages *ss, int tree,
 			     const struct waits_totals *tot);
+/* Keep the parsed rows of tree's files (report_stage_tree.rows, .edges):
+ * tot's rows and *edges are taken (tot->t and *edges set to NULL). */
+void report_stages_keep(struct report_stages *ss, int tree,
+			struct waits_totals *tot, struct waitedge_row **edges,
+			size_t nedges);
 /* A tree known only by its logged Process counters: one stage of the
  * shares pct (percent of its threads' time) over seconds. */
 void report_stages_add_tree(struct report_stages *ss, int tree,

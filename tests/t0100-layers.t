@@ -26,12 +26,13 @@ rank() {
 	run) echo 8 ;;			# perflog run: the client parsers, the
 					# control protocol
 	export) echo 9 ;;
-	report|viewer|estimate|workload|import) echo 10 ;;
+	verdict) echo 10 ;;		# the session's wait graph, solved
+	report|viewer|estimate|workload|import) echo 11 ;;
 	*) echo "" ;;
 	esac
 }
 
-FOLDERS="common sources process counters waits logs client collector run export report viewer estimate workload import"
+FOLDERS="common sources process counters waits logs client collector run export verdict report viewer estimate workload import"
 n=0
 fail=0
 for d in $FOLDERS; do
@@ -65,7 +66,7 @@ done
 # The rooms of the counters have one header each that is their whole
 # interface: other folders include it, not its parts (the unit tests
 # under tests/ may).
-for room in sources:source.h process:process.h counters:counters.h waits:waitstates.h; do
+for room in sources:source.h process:process.h counters:counters.h waits:waitstates.h verdict:verdict.h; do
 	d=${room%%:*} h=${room#*:}
 	n=$((n + 1))
 	bad=$(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./'"$d"'/' */*.c */*.h 2>/dev/null |

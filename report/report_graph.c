@@ -1,0 +1,325 @@
+/*
+ * report_graph.c - the session's wait graph (verdict/verdict.h, issue
+ * 46) from the rows its stages kept of each watched tree's files on each
+ * host, solved from the session's root, printed in seconds and shares of
+ * the session, and in --json:
+ *
+ *   Seconds (the wait graph: where the session's 19.1 s went):
+ *     stage              host          alive     run    cpuw    disk     net   other  charged
+ *     zstd               (vm)           19.1    18.9     0.0     0.0     0.0     0.2   18.9 s  99%
+ *     ...
+ *     CPU on vm                                                                          19.0 s  99%  zstd 18.9 s
+ *   graph verdict: CPU on vm, zstd: 18.9 s of 19.1 s (99% of the session)
+ *
+ * The verdict line of the report stays the rules' until the switch-over;
+ * this is the model's, beside it.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/json.h"
+#include "../verdict/verdict.h"
+
+struct report_graph {
+	struct vgraph g;
+	struct vsolution s;
+	struct verdict v;
+	int root;
+};
+
+void report_graph_free(struct report_session *s)
+{
+	if (!s->graph)
+		return;
+	vsolution_free(&s->graph->s);
+	vgraph_free(&s->graph->g);
+	free(s->graph);
+	s->graph = NULL;
+}
+
+/* A tree's side's host name. */
+static const char *host_of(const struct report_stages *ss, int side)
+{
+	return side >= 0 && side < 4 && ss->hosts[side][0] ? ss->hosts[side] :
+	       "?";
+}
+
+void report_graph_of(struct report_session *s)
+{
+	const struct report_stages *ss = s->stages;
+	report_graph_free(s);
+	if (!ss || !ss->ntrees || !(s->seconds > 0))
+		return;
+	size_t n = ss->ntrees, rows = 0;
+	struct verdict_tree_in *in = calloc(n, sizeof(*in));
+	struct waits_totals *tot = calloc(n, sizeof(*tot));
+	struct report_graph *rg = calloc(1, sizeof(*rg));
+	if (!in || !tot || !rg)
+		goto out;
+	for (size_t t = 0; t < n; t++) {
+		const struct report_stage_tree *tr = &ss->trees[t];
+		int side = tr->side;
+		tot[t].t = tr->rows;
+		tot[t].n = tot[t].cap = tr->nrows;
+		rows += tr->nrows;
+		double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;
+		in[t] = (struct verdict_tree_in){
+			.host = host_of(ss, side), .label = tr->label,
+			.waits = tr->rows ? &tot[t] : NULL,
+			.edges = tr->edges, .nedges = tr->nedges,
+			/* the host's busiest disk until the tree's own is
+			 * known (its open files' devices) */
+			.disk = side >= 0 && side < 4 && ss->disks[side][0] ?
+				ss->disks[side] : NULL,
+			.cg = { .name = tr->label,
+				.quota = tr->w.have ? tr->w.quota : NAN,
+				.throttled = isnan(thr) ? 0 : thr / 100.0 },
+		};
+	}
+	if (!rows || verdict_build(&rg->g, in, n, s->seconds))
+		goto out;
+	rg->root = verdict_tree_root(&rg->g, host_of(ss, ss->trees[0].side),
+				     ss->trees[0].label);
+	if (rg->root < 0 || verdict_solve(&rg->g, &rg->root, 1, &rg->s)) {
+		vgraph_free(&rg->g);
+		goto out;
+	}
+	verdict_of(&rg->g, &rg->s, 0, &rg->v);
+	s->graph = rg;
+	rg = NULL;
+out:
+	free(rg);
+	free(tot);
+	free(in);
+}
+
+/* "CPU on vm", "disk vdb on srv", "network eth0 from vm to srv",
+ * "nothing (not-seen) on vm" */
+static void res_name(const struct vgraph *g, int r, char *buf, size_t n)
+{
+	const struct vg_res *x = &g->res[r];
+	const struct verdict_word *w = verdict_word(x->type);
+	const char *word = verdict_kind_word(w->kind);
+	char what[112];
+
+	if (w->kind == VERDICT_NOTHING)
+		snprintf(what, sizeof(what), "%s (%s)", word, w->detail);
+	else if (x->type == VRES_QUOTA)
+		snprintf(what, sizeof(what), "%s quota %s", word, x->name);
+	else
+		snprintf(what, sizeof(what), "%s%s%s", word, x->name[0] ? " " : "",
+			 x->name);
+	if (x->type == VRES_NET && x->far_host >= 0)
+		snprintf(buf, n, "%s from %s to %s", what, g->host[x->host].name,
+			 g->host[x->far_host].name);
+	else
+		snprintf(buf, n, "%s on %s", what, g->host[x->host].name);
+}
+
+/* p's name: COMM, or COMM[PID] when another process of its host has
+ * that command (as the stages table names them). */
+static void proc_name(const struct vgraph *g, int p, char *buf, size_t n)
+{
+	const struct vg_proc *pr = &g->proc[p];
+	for (size_t q = 0; q < g->nproc; q++)
+		if ((int)q != p && g->proc[q].host == pr->host &&
+		    !strcmp(g->proc[q].comm, pr->comm) && pr->pid > 0) {
+			snprintf(buf, n, "%s[%d]", pr->comm, (int)pr->pid);
+			return;
+		}
+	snprintf(buf, n, "%s", pr->comm);
+}
+
+/* Seconds charged with process p (its own seconds spent for the root). */
+static double charged(const struct vsolution *s, int p)
+{
+	double x = 0;
+	for (size_t k = 0; k < s->n; k++)
+		if (s->c[k].proc == p)
+			x += s->c[k].sec;
+	return x;
+}
+
+static double pct(double x, double of)
+{
+	return of > 0 ? 100.0 * x / of : 0;
+}
+
+void report_graph_print(FILE *f, const struct report_session *s)
+{
+	const struct report_graph *rg = s->graph;
+	if (!rg)
+		return;
+	const struct vgraph *g = &rg->g;
+	double all = vgraph_seconds(g);
+	fprintf(f, "  Seconds (the wait graph: where the session's %.1f s went):\n", all);
+	fprintf(f, "    %-18s %-12s %6s  %6s  %6s  %6s  %6s  %6s  charged\n",
+		"stage", "host", "alive", "run", "cpuw", "disk", "net", "other");
+	for (size_t p = 0; p < g->nproc; p++) {
+		const struct vg_proc *pr = &g->proc[p];
+		const double *sec = vgraph_sec(g, (int)p, 0);
+		double c = charged(&rg->s, (int)p);
+		char host[72], name[40];
+		if (!(pr->alive[0] > 0) && !(c > 0))
+			continue;
+		snprintf(host, sizeof(host), "(%s)", g->host[pr->host].name);
+		proc_name(g, (int)p, name, sizeof(name));
+		fprintf(f, "    %-18s %-12s %6.1f  %6.1f  %6.1f  %6.1f  %6.1f  %6.1f  %5.1f s %3.0f%%\n",
+			name, host, pr->alive[0], sec[VS_RUN], sec[VS_RUNQ],
+			sec[VS_DISK], sec[VS_NET], sec[VS_OTHER], c, pct(c, all));
+	}
+	for (size_t r = 0; r < g->nres; r++) {
+		double x = verdict_res_seconds(&rg->s, 0, (int)r), ps;
+		char name[256];
+		if (!(x >= 0.05))
+			continue;
+		int p = verdict_res_user(&rg->s, 0, (int)r, &ps);
+		char who[40];
+		res_name(g, (int)r, name, sizeof(name));
+		fprintf(f, "    %-76s %5.1f s %3.0f%%", name, x, pct(x, all));
+		if (p >= 0) {
+			proc_name(g, p, who, sizeof(who));
+			fprintf(f, "  %s %.1f s", who, ps);
+		}
+		fputc('\n', f);
+	}
+	const struct verdict *v = &rg->v;
+	if (v->res < 0)
+		return;
+	char name[256], who[40] = "-";
+	res_name(g, v->res, name, sizeof(name));
+	if (v->proc >= 0)
+		proc_name(g, v->proc, who, sizeof(who));
+	fprintf(f, "  graph verdict: %s, %s: %.1f s of %.1f s (%.0f%% of the session)",
+		name, who, v->sec, all, 100.0 * v->share);
+	if (v->runner_res >= 0) {
+		res_name(g, v->runner_res, name, sizeof(name));
+		fprintf(f, "; close behind: %s, %.1f s", name, v->runner_sec);
+	}
+	fputc('\n', f);
+}
+
+static void proc_ref(struct json *j, const char *key, int p)
+{
+	if (p < 0)
+		json_null(j, key);
+	else
+		json_int(j, key, p);
+}
+
+static void res_obj(struct json *j, const struct vgraph *g, int r)
+{
+	const struct vg_res *x = &g->res[r];
+	const struct verdict_word *w = verdict_word(x->type);
+	json_str(j, "kind", verdict_kind_word(w->kind));
+	json_str(j, "detail", w->detail);
+	json_str(j, "host", g->host[x->host].name);
+	if (x->far_host >= 0)
+		json_str(j, "far_host", g->host[x->far_host].name);
+	else
+		json_null(j, "far_host");
+	json_str(j, "name", x->name);
+}
+
+static void graph_nodes(struct json *j, const struct vgraph *g)
+{
+	static const char *const st[VS_N] = {
+		[VS_RUN] = "run", [VS_RUNQ] = "cpu_wait", [VS_DISK] = "disk",
+		[VS_NET] = "net", [VS_MEMORY] = "memory", [VS_SLEEP] = "sleep",
+		[VS_OTHER] = "other", [VS_IDLE] = "idle" };
+	json_array_begin(j, "nodes");
+	for (size_t p = 0; p < g->nproc; p++) {
+		const struct vg_proc *pr = &g->proc[p];
+		json_object_begin(j, NULL);
+		json_int(j, "id", (long long)p);
+		json_str(j, "type", "process");
+		json_str(j, "host", g->host[pr->host].name);
+		json_int(j, "pid", pr->pid);
+		json_str(j, "comm", pr->comm);
+		json_str(j, "tree", pr->tree);
+		json_num(j, "alive", pr->alive[0]);
+		for (int k = 0; k < VS_N; k++)
+			json_num(j, st[k], vgraph_sec(g, (int)p, 0)[k]);
+		json_object_end(j);
+	}
+	for (size_t r = 0; r < g->nres; r++) {
+		json_object_begin(j, NULL);
+		json_int(j, "id", (long long)(g->nproc + r));
+		json_str(j, "type", "resource");
+		res_obj(j, g, (int)r);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+void report_graph_json(struct json *j, const struct report_session *s)
+{
+	const struct report_graph *rg = s->graph;
+	if (!rg) {
+		json_null(j, "graph");
+		json_null(j, "charges");
+		json_null(j, "graph_verdict");
+		return;
+	}
+	const struct vgraph *g = &rg->g;
+	double all = vgraph_seconds(g);
+	json_object_begin(j, "graph");
+	json_num(j, "seconds", all);
+	json_int(j, "root", rg->root);
+	graph_nodes(j, g);
+	json_array_begin(j, "edges");
+	for (size_t e = 0; e < g->nedge; e++) {
+		const struct vg_edge *x = &g->edge[e];
+		json_object_begin(j, NULL);
+		json_int(j, "from", x->from);
+		proc_ref(j, "to", x->to);
+		if (x->res >= 0)
+			json_int(j, "via", (long long)(g->nproc + (size_t)x->res));
+		else
+			json_null(j, "via");
+		json_str(j, "kind", x->kind);
+		json_num(j, "seconds", x->sec[0]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+	json_array_begin(j, "charges");
+	for (size_t k = 0; k < rg->s.n; k++) {
+		const struct vcharge *c = &rg->s.c[k];
+		json_object_begin(j, NULL);
+		json_int(j, "resource", (long long)(g->nproc + (size_t)c->res));
+		json_int(j, "process", c->proc);
+		json_num(j, "seconds", c->sec);
+		json_num(j, "queued", c->queued);
+		json_num(j, "share", pct(c->sec, all));
+		json_object_end(j);
+	}
+	json_array_end(j);
+	const struct verdict *v = &rg->v;
+	json_object_begin(j, "graph_verdict");
+	if (v->res >= 0) {
+		res_obj(j, g, v->res);
+		json_int(j, "resource", (long long)(g->nproc + (size_t)v->res));
+	} else {
+		json_str(j, "kind", verdict_kind_word(v->kind));
+		json_str(j, "detail", v->word->detail);
+	}
+	proc_ref(j, "process", v->proc);
+	json_str(j, "comm", v->proc >= 0 ? g->proc[v->proc].comm : "");
+	json_num(j, "seconds", v->sec);
+	json_num(j, "process_seconds", v->proc_sec);
+	json_num(j, "share", 100.0 * v->share);
+	if (v->runner_res >= 0) {
+		json_object_begin(j, "runner_up");
+		res_obj(j, g, v->runner_res);
+		proc_ref(j, "process", v->runner_proc);
+		json_num(j, "seconds", v->runner_sec);
+		json_object_end(j);
+	} else {
+		json_null(j, "runner_up");
+	}
+	json_object_end(j);
+}

@@ -1,0 +1,250 @@
+/*
+ * test_verdict_build.c - a session's graph from the rows of its trees'
+ * files (verdict/build.c), the texts read by the files' own parsers as
+ * the report reads them: rsync over ssh to a second host whose sshd is
+ * watched (the client's net edge joined to sshd by its mirrored
+ * addresses, the edges' seconds out of the processes' states, an idle
+ * thread, a child by command, a peer not seen, a memory limit), solved:
+ * the server's disk, in seconds.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "../../verdict/verdict.h"
+
+#define TOL 1e-6
+#define WH "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\tio_bytes\tworking\tthreads\tpid\n"
+#define EH "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n"
+
+struct parsed {
+	struct waits_totals w;
+	struct waitedge_row *e;
+	long ne;
+};
+
+static void parse(struct parsed *p, const char *waits, const char *edges)
+{
+	size_t bad = 0;
+	memset(p, 0, sizeof *p);
+	OK(waitrates_parse(waits, strlen(waits), &p->w, &bad) > 0 && !bad,
+	   "a waits fixture parses");
+	p->ne = waitedges_parse(edges, strlen(edges), &p->e, &bad);
+	OK(p->ne >= 0 && !bad, "an edges fixture parses");
+}
+
+static void unparse(struct parsed *p)
+{
+	waitrates_totals_free(&p->w);
+	free(p->e);
+}
+
+static int find(const struct vgraph *g, const char *host, pid_t pid)
+{
+	for (size_t h = 0; h < g->nhost; h++)
+		if (!strcmp(g->host[h].name, host))
+			return vgraph_find_proc(g, (int)h, pid, NULL);
+	return -1;
+}
+
+static void test_rsync_over_ssh(void)
+{
+	struct parsed cl, sv;
+	/* the client: sh runs rsync, rsync's sender and ssh wait on each
+	 * other, ssh on its socket to the server; a helper thread of ssh
+	 * parked all along; rsync's wait on an agent nobody watched */
+	parse(&cl, WH
+	      "9\tsh\t1\t8.000\t0.001\t0.000\t0.000\t0.000\t7.999\t0.000\t100\t0\t1\t9\n"
+	      "10\trsync\t2\t8.000\t0.600\t0.000\t0.100\t0.000\t7.300\t0.000\t9000000\t1\t1\t10\n"
+	      "11\tssh\t3\t8.000\t0.400\t0.000\t0.000\t1.000\t6.600\t0.000\t9000000\t1\t1\t11\n"
+	      "12\tssh\t3\t8.000\t0.000\t0.000\t0.000\t0.000\t8.000\t0.000\t0\t0\t1\t11\n",
+	      EH
+	      "9\tsh\tin\tchild\t0\trsync\t-\t-\t7.999\t-\n"
+	      "10\trsync\tout\tpipe\t11\tssh\t-\t-\t7.000\t-\n"
+	      "10\trsync\tin\tunix\t77\tagent\t-\t-\t0.200\t-\n"
+	      "11\tssh\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:22\t1.000\t-\n"
+	      "11\tssh\tin\tpipe\t10\trsync\t-\t-\t6.000\t-\n");
+	/* the server: sshd of the connection and rsync fsync'ing on vdb */
+	parse(&sv, WH
+	      "19\tsshd\t1\t8.000\t0.300\t0.000\t0.000\t0.500\t7.200\t0.000\t9000000\t1\t1\t19\n"
+	      "20\trsync\t2\t8.000\t0.400\t0.000\t7.300\t0.000\t0.300\t0.000\t9000000\t1\t1\t20\n",
+	      EH
+	      "19\tsshd\tin\tnet\t0\teth0\t10.0.0.2:22\t10.0.0.1:40000\t0.500\t-\n"
+	      "19\tsshd\tout\tpipe\t20\trsync\t-\t-\t6.500\t-\n"
+	      "20\trsync\tin\tpipe\t19\tsshd\t-\t-\t0.300\t-\n");
+	struct verdict_tree_in in[2] = {
+		{ .host = "vm", .label = "sync", .waits = &cl.w, .edges = cl.e,
+		  .nedges = (size_t)cl.ne, .disk = "sda",
+		  .cg = { .name = "sync.scope", .quota = NAN,
+			  .memory_limit = 1, .memory_stall = 0.01 } },
+		{ .host = "srv", .label = "sync", .waits = &sv.w, .edges = sv.e,
+		  .nedges = (size_t)sv.ne, .disk = "vdb" },
+	};
+	struct vgraph g;
+	OK(!verdict_build(&g, in, 2, 8.0), "rsync/ssh: built");
+	int sh = find(&g, "vm", 9), rs = find(&g, "vm", 10);
+	int ssh = find(&g, "vm", 11), agent = find(&g, "vm", 77);
+	int sshd = find(&g, "srv", 19), srs = find(&g, "srv", 20);
+	OK(sh >= 0 && rs >= 0 && ssh >= 0 && agent >= 0 && sshd >= 0 && srs >= 0,
+	   "rsync/ssh: every process, the agent too");
+	EQ_INT(verdict_tree_root(&g, "vm", "sync"), sh,
+	       "rsync/ssh: the root is the tree's first process");
+	EQ_DBL(g.proc[agent].alive[0], 0, TOL, "rsync/ssh: the agent has no seconds");
+	const double *s_ssh = vgraph_sec(&g, ssh, 0);
+	EQ_DBL(s_ssh[VS_NET], 0, TOL, "rsync/ssh: ssh's net wait is its edge's");
+	EQ_DBL(s_ssh[VS_OTHER], 6.6 - 0.08 - 6.0, TOL,
+	       "rsync/ssh: ssh's other less its memory stall and its pipe wait");
+	EQ_DBL(s_ssh[VS_IDLE], 8, TOL, "rsync/ssh: the parked thread is idle");
+	const double *s_rs = vgraph_sec(&g, rs, 0);
+	EQ_DBL(s_rs[VS_MEMORY], 0.08, TOL, "rsync/ssh: 1% of 8 s stalled on memory");
+	EQ_DBL(s_rs[VS_DISK], 0.02, TOL, "rsync/ssh: taken from its disk first");
+	EQ_DBL(s_rs[VS_OTHER], 0.1, TOL, "rsync/ssh: its other less its two waits");
+	EQ_DBL(vgraph_sec(&g, sh, 0)[VS_IDLE], 0, TOL,
+	       "rsync/ssh: the shell's wait is its child edge");
+	int net = -1, child = -1;
+	for (size_t e = 0; e < g.nedge; e++) {
+		if (g.edge[e].from == ssh && g.edge[e].res >= 0)
+			net = (int)e;
+		if (g.edge[e].from == sh)
+			child = (int)e;
+	}
+	OK(net >= 0 && g.edge[net].to == sshd, "rsync/ssh: ssh's net edge reaches sshd");
+	OK(net >= 0 && g.res[g.edge[net].res].far_host == g.proc[sshd].host &&
+	   !strcmp(g.res[g.edge[net].res].name, "eth0"),
+	   "rsync/ssh: through the path vm -> srv on eth0");
+	OK(child >= 0 && g.edge[child].to == rs, "rsync/ssh: the child by its command");
+
+	struct vsolution s;
+	OK(!verdict_solve(&g, &sh, 1, &s), "rsync/ssh: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "disk", "rsync/ssh: disk");
+	EQ_STR(g.host[v.host].name, "srv", "rsync/ssh: on srv");
+	EQ_STR(g.res[v.res].name, "vdb", "rsync/ssh: vdb, the device of its files");
+	EQ_INT(v.proc, srs, "rsync/ssh: the server's rsync");
+	double total = 0;
+	for (size_t k = 0; k < s.n; k++)
+		total += s.c[k].sec;
+	EQ_DBL(total, 8.0, 1e-3, "rsync/ssh: the session's 8 s, each once");
+	OK(v.sec > 3.0 && v.sec < 8.0, "rsync/ssh: seconds, not a share of a life");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&cl);
+	unparse(&sv);
+}
+
+/* rsync over ssh with the server's sshd not watched: no row mirrors
+ * ssh's; the report has one other host, so the edge reaches its tree's
+ * root, the server's rsync. */
+static void test_far_unwatched(void)
+{
+	struct parsed cl, sv;
+	parse(&cl, WH
+	      "11\tssh\t3\t8.000\t0.400\t0.000\t0.000\t7.600\t0.000\t0.000\t9000000\t1\t1\t11\n",
+	      EH
+	      "11\tssh\tout\tnet\t0\teth0\t10.0.0.1:40000\t10.0.0.2:22\t7.600\t-\n");
+	parse(&sv, WH
+	      "20\trsync\t2\t8.000\t0.400\t0.000\t7.300\t0.000\t0.300\t0.000\t9000000\t1\t1\t20\n",
+	      EH
+	      "20\trsync\tin\tpipe\t19\tsshd\t-\t-\t0.300\t-\n");
+	struct verdict_tree_in in[2] = {
+		{ .host = "vm", .label = "sync", .waits = &cl.w, .edges = cl.e,
+		  .nedges = (size_t)cl.ne, .cg = { .quota = NAN } },
+		{ .host = "srv", .label = "sync", .waits = &sv.w, .edges = sv.e,
+		  .nedges = (size_t)sv.ne, .disk = "vdb", .cg = { .quota = NAN } },
+	};
+	struct vgraph g;
+	OK(!verdict_build(&g, in, 2, 8.0), "unwatched sshd: built");
+	int ssh = find(&g, "vm", 11), srs = find(&g, "srv", 20);
+	int net = -1;
+	for (size_t e = 0; e < g.nedge; e++)
+		if (g.edge[e].from == ssh && g.edge[e].res >= 0)
+			net = (int)e;
+	OK(net >= 0 && g.edge[net].to == srs,
+	   "unwatched sshd: ssh's net edge reaches the server's tree root");
+	OK(net >= 0 && g.res[g.edge[net].res].far_host == g.proc[srs].host,
+	   "unwatched sshd: through the path vm -> srv");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &ssh, 1, &s), "unwatched sshd: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "disk", "unwatched sshd: the far disk");
+	EQ_STR(g.res[v.res].name, "vdb", "unwatched sshd: vdb");
+	EQ_DBL(v.sec, 7.6 * 7.3 / 8.0, TOL, "unwatched sshd: its share of ssh's wait");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&cl);
+	unparse(&sv);
+}
+
+/* A file of before issue 29 (no pid column): the tree is one process. */
+static void test_old_file(void)
+{
+	struct parsed p;
+	const char *w = "tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\tio_bytes\tworking\n"
+			"5\tgzip\t1\t4.000\t3.500\t0.100\t0.000\t0.000\t0.400\t0.000\t9000000\t1\n"
+			"6\ttar\t1\t4.000\t0.500\t0.000\t3.500\t0.000\t0.000\t0.000\t9000000\t1\n";
+	parse(&p, w, EH);
+	struct verdict_tree_in in = { .host = "h", .label = "backup",
+				      .waits = &p.w, .cg = { .quota = NAN } };
+	struct vgraph g;
+	OK(!verdict_build(&g, &in, 1, 4.0), "old: built");
+	EQ_INT(g.nproc, 1, "old: one process");
+	int r = verdict_tree_root(&g, "h", "backup");
+	EQ_DBL(vgraph_sec(&g, r, 0)[VS_RUN], 4.0, TOL, "old: its threads' CPU");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &r, 1, &s), "old: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	/* 4 s poured over run 4, runq 0.1, disk 3.5 */
+	EQ_DBL(v.sec, 4.0 * 4.1 / 7.6, TOL, "old: CPU by its seconds");
+	EQ_INT(v.runner_res, g.host[0].disk, "old: the disk within the margin");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&p);
+}
+
+/* A local rsync --fsync, its three processes started in one tick: the
+ * root is the one no other waits on (the generator, 101), and the
+ * receiver's disk holds the session (t5130's set). */
+static void test_local_rsync(void)
+{
+	struct parsed p;
+	parse(&p, WH
+	      "100\trsync\t1\t60.000\t4.800\t0.600\t0.000\t0.000\t54.600\t0.000\t9000000\t1\t1\t100\n"
+	      "101\trsync\t1\t60.000\t1.800\t0.000\t1.200\t0.000\t57.000\t0.000\t90000\t1\t1\t101\n"
+	      "102\trsync\t1\t60.000\t3.000\t0.000\t54.600\t0.000\t2.400\t0.000\t9000000\t1\t1\t102\n",
+	      EH
+	      "100\trsync\tout\tunix\t102\trsync\t-\t-\t51.000\t0\n"
+	      "101\trsync\tout\tunix\t100\trsync\t-\t-\t54.000\t0\n"
+	      "102\trsync\tin\tunix\t100\trsync\t-\t-\t2.400\t0\n");
+	struct verdict_tree_in in = { .host = "vm", .label = "job",
+				      .waits = &p.w, .edges = p.e,
+				      .nedges = (size_t)p.ne, .disk = "sdb",
+				      .cg = { .quota = NAN } };
+	struct vgraph g;
+	OK(!verdict_build(&g, &in, 1, 60.0), "local rsync: built");
+	int r = verdict_tree_root(&g, "vm", "job");
+	EQ_INT(r, find(&g, "vm", 101), "local rsync: the root is the generator");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &r, 1, &s), "local rsync: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "disk", "local rsync: disk");
+	EQ_STR(g.res[v.res].name, "sdb", "local rsync: sdb");
+	EQ_INT(v.proc, find(&g, "vm", 102), "local rsync: the receiver");
+	EQ_DBL(v.sec, 48.0, 1e-3, "local rsync: 48 s of 60");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&p);
+}
+
+int main(void)
+{
+	test_rsync_over_ssh();
+	test_far_unwatched();
+	test_old_file();
+	test_local_rsync();
+	return done_testing();
+}

@@ -1,0 +1,203 @@
+/*
+ * graph.c - the session's wait graph: vertices found by identity or
+ * added, every amount a second per interval (verdict.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict.h"
+
+/* Grow *arr (of *cap elements of size sz) to hold n + 1: 0, -1. */
+static int grow(void *arr, size_t *cap, size_t n, size_t sz)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 8;
+	void *p = realloc(*(void **)arr, nc * sz);
+	if (!p)
+		return -1;
+	*(void **)arr = p;
+	*cap = nc;
+	return 0;
+}
+
+static void copy(char *dst, size_t n, const char *src)
+{
+	size_t l = src ? strlen(src) : 0;
+	if (l >= n)
+		l = n - 1;
+	if (l)
+		memcpy(dst, src, l);
+	dst[l] = '\0';
+}
+
+int vgraph_init(struct vgraph *g, size_t nint, const double *len)
+{
+	memset(g, 0, sizeof *g);
+	if (!nint)
+		return -1;
+	g->len = malloc(nint * sizeof *g->len);
+	if (!g->len)
+		return -1;
+	memcpy(g->len, len, nint * sizeof *g->len);
+	g->nint = nint;
+	return 0;
+}
+
+void vgraph_free(struct vgraph *g)
+{
+	for (size_t i = 0; i < g->ncg; i++)
+		free(g->cg[i].throttled);
+	for (size_t i = 0; i < g->nproc; i++) {
+		free(g->proc[i].alive);
+		free(g->proc[i].sec);
+	}
+	for (size_t i = 0; i < g->nedge; i++)
+		free(g->edge[i].sec);
+	free(g->len);
+	free(g->host);
+	free(g->res);
+	free(g->cg);
+	free(g->proc);
+	free(g->edge);
+	memset(g, 0, sizeof *g);
+}
+
+double vgraph_seconds(const struct vgraph *g)
+{
+	double s = 0;
+	for (size_t i = 0; i < g->nint; i++)
+		s += g->len[i];
+	return s;
+}
+
+int vgraph_host(struct vgraph *g, const char *name)
+{
+	for (size_t i = 0; i < g->nhost; i++)
+		if (!strcmp(g->host[i].name, name ? name : ""))
+			return (int)i;
+	if (grow(&g->host, &g->caphost, g->nhost, sizeof *g->host))
+		return -1;
+	int h = (int)g->nhost++;
+	copy(g->host[h].name, sizeof g->host[0].name, name);
+	int cpu = vgraph_res(g, VRES_CPU, h, -1, "");
+	int disk = vgraph_res(g, VRES_DISK, h, -1, "");
+	int net = vgraph_res(g, VRES_NET, h, -1, "");
+	int pacing = vgraph_res(g, VRES_PACING, h, -1, "");
+	int unseen = vgraph_res(g, VRES_UNSEEN, h, -1, "");
+	if (cpu < 0 || disk < 0 || net < 0 || pacing < 0 || unseen < 0)
+		return -1;
+	g->host[h] = (struct vg_host){ .cpu = cpu, .disk = disk, .net = net,
+				       .pacing = pacing, .unseen = unseen };
+	copy(g->host[h].name, sizeof g->host[0].name, name);
+	return h;
+}
+
+int vgraph_res(struct vgraph *g, enum vres_type type, int host, int far_host,
+	       const char *name)
+{
+	if (type != VRES_NET)
+		far_host = -1;
+	for (size_t i = 0; i < g->nres; i++) {
+		const struct vg_res *r = &g->res[i];
+		if (r->type == type && r->host == host &&
+		    r->far_host == far_host &&
+		    !strcmp(r->name, name ? name : ""))
+			return (int)i;
+	}
+	if (grow(&g->res, &g->capres, g->nres, sizeof *g->res))
+		return -1;
+	struct vg_res *r = &g->res[g->nres];
+	r->type = type;
+	r->host = host;
+	r->far_host = far_host;
+	copy(r->name, sizeof r->name, name);
+	return (int)g->nres++;
+}
+
+int vgraph_cgroup(struct vgraph *g, int host, const char *name, double quota,
+		  int memory_limit)
+{
+	for (size_t i = 0; i < g->ncg; i++)
+		if (g->cg[i].host == host && !strcmp(g->cg[i].name, name))
+			return (int)i;
+	if (grow(&g->cg, &g->capcg, g->ncg, sizeof *g->cg))
+		return -1;
+	struct vg_cgroup *c = &g->cg[g->ncg];
+	memset(c, 0, sizeof *c);
+	c->host = host;
+	copy(c->name, sizeof c->name, name);
+	c->throttled = calloc(g->nint, sizeof *c->throttled);
+	if (!c->throttled)
+		return -1;
+	c->quota_res = c->memory_res = -1;
+	g->ncg++;
+	if (quota > 0 &&
+	    (c->quota_res = vgraph_res(g, VRES_QUOTA, host, -1, name)) < 0)
+		return -1;
+	if (memory_limit &&
+	    (c->memory_res = vgraph_res(g, VRES_MEMORY, host, -1, name)) < 0)
+		return -1;
+	return (int)(c - g->cg);
+}
+
+int vgraph_find_proc(const struct vgraph *g, int host, pid_t pid,
+		     const char *comm)
+{
+	for (size_t i = 0; i < g->nproc; i++) {
+		const struct vg_proc *p = &g->proc[i];
+		if (p->host != host || p->pid != pid)
+			continue;
+		if (pid || !strcmp(p->comm, comm ? comm : ""))
+			return (int)i;
+	}
+	return -1;
+}
+
+int vgraph_proc(struct vgraph *g, int host, pid_t pid, const char *comm,
+		const char *tree)
+{
+	int f = vgraph_find_proc(g, host, pid, comm);
+	if (f >= 0)
+		return f;
+	if (grow(&g->proc, &g->capproc, g->nproc, sizeof *g->proc))
+		return -1;
+	struct vg_proc *p = &g->proc[g->nproc];
+	memset(p, 0, sizeof *p);
+	p->alive = calloc(g->nint, sizeof *p->alive);
+	p->sec = calloc(g->nint * VS_N, sizeof *p->sec);
+	if (!p->alive || !p->sec) {
+		free(p->alive);
+		free(p->sec);
+		return -1;
+	}
+	p->host = host;
+	p->pid = pid;
+	copy(p->comm, sizeof p->comm, comm);
+	copy(p->tree, sizeof p->tree, tree);
+	p->cgroup = p->disk_res = -1;
+	return (int)g->nproc++;
+}
+
+int vgraph_edge(struct vgraph *g, int from, int to, int res,
+		const char *kind)
+{
+	for (size_t i = 0; i < g->nedge; i++) {
+		const struct vg_edge *e = &g->edge[i];
+		if (e->from == from && e->to == to && e->res == res &&
+		    !strcmp(e->kind, kind))
+			return (int)i;
+	}
+	if (grow(&g->edge, &g->capedge, g->nedge, sizeof *g->edge))
+		return -1;
+	struct vg_edge *e = &g->edge[g->nedge];
+	memset(e, 0, sizeof *e);
+	e->sec = calloc(g->nint, sizeof *e->sec);
+	if (!e->sec)
+		return -1;
+	e->from = from;
+	e->to = to;
+	e->res = res;
+	copy(e->kind, sizeof e->kind, kind);
+	return (int)g->nedge++;
+}

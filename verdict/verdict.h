@@ -1,0 +1,294 @@
+/*
+ * verdict.h - the interface of verdict/: a session's wait graph and its
+ * solution, where the seconds of the session's root went (issue 46,
+ * DESIGN.md "The verdict"; verdict/README.md has the model).
+ *
+ *   graph.c    the graph: hosts, processes with their seconds in each
+ *              state, resources, wait edges in seconds, interval by
+ *              interval (vgraph_*)
+ *   solve.c    follows each second of a root through its waits to the
+ *              resources that held it (verdict_solve), and the verdict
+ *              of a root (verdict_of)
+ *   knots.c    the knots of an interval: Tarjan's strongly connected
+ *              components of the process-to-process waits
+ *   build.c    a graph from the parsed files of a session's trees
+ *              (waits and edges rows, hosts, cgroups, disks): data in,
+ *              no paths (verdict_build)
+ *   words.c    the verdict's words, one table (verdict_word)
+ *
+ * Pure: no printing, no file I/O, no clock. Every figure is seconds; a
+ * percentage is only ever a share of the session.
+ */
+#ifndef PERFLOG_VERDICT_H
+#define PERFLOG_VERDICT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../waits/waitstates.h"
+
+/* ---- the words ---------------------------------------------------- */
+
+/* The verdict's first word (scripts read it): one of five. */
+enum verdict_kind {
+	VERDICT_NOTHING,
+	VERDICT_CPU,
+	VERDICT_DISK,
+	VERDICT_NETWORK,
+	VERDICT_MEMORY,
+	VERDICT_NKIND
+};
+
+/* The resources a second can be charged to. */
+enum vres_type {
+	VRES_CPU,	/* a host's CPUs: ran, or waited to run */
+	VRES_QUOTA,	/* a cgroup's CPU quota, when it throttled */
+	VRES_DISK,	/* a disk device (by name; "" unknown) */
+	VRES_NET,	/* the network path from a host (to another, with
+			 * the interface) */
+	VRES_MEMORY,	/* a cgroup's memory limit */
+	VRES_PACING,	/* a process's own pacing: asleep by choice */
+	VRES_UNSEEN,	/* what the log does not see: a peer with no
+			 * states, a wait on nobody found */
+	VRES_NTYPE
+};
+
+/* One row of the table the report, the man page and the README take
+ * their words from: a resource's first word (its kind) and its detail. */
+struct verdict_word {
+	enum vres_type type;
+	enum verdict_kind kind;	/* its word: verdict_kind_word */
+	const char *detail;	/* "cpu", "cpu-quota", "disk", "network",
+				 * "memory", "paced", "not-seen" */
+	const char *means;	/* a phrase: "ran on the host's CPUs" */
+};
+
+const struct verdict_word *verdict_word(enum vres_type t);
+/* "CPU", "disk", "network", "memory", "nothing" */
+const char *verdict_kind_word(enum verdict_kind k);
+
+/* ---- the graph ---------------------------------------------------- */
+
+/* A process's own seconds, by what it did (a thread's seconds: a process
+ * of four threads has up to four seconds a second). */
+enum vstate {
+	VS_RUN,		/* on a CPU */
+	VS_RUNQ,	/* runnable, waiting for a CPU */
+	VS_DISK,	/* blocked on the disk */
+	VS_NET,		/* blocked on the network, no edge known */
+	VS_MEMORY,	/* stalled on its cgroup's memory limit */
+	VS_SLEEP,	/* asleep by choice, in a thread that moved data */
+	VS_OTHER,	/* blocked on something no edge names (not seen) */
+	VS_IDLE,	/* threads that did no work: parked pools, helpers;
+			 * never charged but for what nothing else covers */
+	VS_N
+};
+
+/* A host, with the resources every host has (added with it). */
+struct vg_host {
+	char name[64];
+	int cpu, disk, net, pacing, unseen;	/* its CPUs, its disk and
+						 * network when the device or
+						 * path is unknown, pacing,
+						 * not seen */
+};
+
+struct vg_res {
+	enum vres_type type;
+	int host;		/* its host */
+	int far_host;		/* VRES_NET: the other end's, -1 unknown */
+	char name[64];		/* device, interface, cgroup; "" unknown */
+};
+
+struct vg_cgroup {
+	int host;
+	char name[128];
+	int quota_res;		/* VRES_QUOTA resource, -1 none */
+	int memory_res;		/* VRES_MEMORY resource, -1 no limit */
+	double *throttled;	/* [nint]: share 0..1 of its CPU time the
+				 * quota held (throttled periods) */
+};
+
+struct vg_proc {
+	int host;
+	pid_t pid;		/* 0: a tree known as one, or a peer by name */
+	char comm[16];
+	char tree[128];		/* the watched tree's label, "" a peer */
+	unsigned long long start;	/* its main thread's start, or 0 */
+	int cgroup;		/* -1 none */
+	int disk_res;		/* the disk its files are on, -1 unknown */
+	double *alive;		/* [nint]: wall seconds alive */
+	double *sec;		/* [nint * VS_N]: its threads' seconds */
+};
+
+/* One wait: process `from` waited `sec[i]` seconds of interval i on
+ * process `to` (a pipe, a socket, wait4), or on the network path `res`
+ * (then `to` is the far end's process when known, else -1). */
+struct vg_edge {
+	int from, to, res;
+	char kind[8];		/* pipe unix tcp udp child net */
+	double *sec;		/* [nint] */
+};
+
+struct vgraph {
+	size_t nint;		/* intervals; session totals are one */
+	double *len;		/* [nint]: each interval's seconds */
+	struct vg_host *host;
+	size_t nhost, caphost;
+	struct vg_res *res;
+	size_t nres, capres;
+	struct vg_cgroup *cg;
+	size_t ncg, capcg;
+	struct vg_proc *proc;
+	size_t nproc, capproc;
+	struct vg_edge *edge;
+	size_t nedge, capedge;
+};
+
+/* An empty graph of nint intervals of len[i] seconds: 0, -1 out of
+ * memory. */
+int vgraph_init(struct vgraph *g, size_t nint, const double *len);
+void vgraph_free(struct vgraph *g);
+/* The session's seconds: the intervals' sum. */
+double vgraph_seconds(const struct vgraph *g);
+
+/* Each of these finds the vertex with the same identity or adds it: its
+ * index, or -1 out of memory. */
+int vgraph_host(struct vgraph *g, const char *name);
+/* A resource by (type, host, far_host, name); far_host -1 but for
+ * VRES_NET. */
+int vgraph_res(struct vgraph *g, enum vres_type type, int host, int far_host,
+	       const char *name);
+/* A cgroup of host by name; quota > 0 (CPUs) gives it a VRES_QUOTA
+ * resource, memory_limit a VRES_MEMORY one. */
+int vgraph_cgroup(struct vgraph *g, int host, const char *name, double quota,
+		  int memory_limit);
+/* A process by (host, pid), or (host, comm) when pid is 0; comm and tree
+ * are set when it is added (tree may be NULL: a peer). */
+int vgraph_proc(struct vgraph *g, int host, pid_t pid, const char *comm,
+		const char *tree);
+/* The process (host, pid) or (host, comm) if the graph has it, else -1. */
+int vgraph_find_proc(const struct vgraph *g, int host, pid_t pid,
+		     const char *comm);
+/* An edge by (from, to, res, kind). */
+int vgraph_edge(struct vgraph *g, int from, int to, int res,
+		const char *kind);
+
+/* A process's seconds in interval i: state s, and alive. */
+static inline double *vgraph_sec(const struct vgraph *g, int p, size_t i)
+{
+	return g->proc[p].sec + i * VS_N;
+}
+
+/* ---- the solver ----------------------------------------------------- */
+
+/* A runner-up resource within this factor of the verdict's seconds is
+ * named beside it: which of the two held the session is not clear. */
+#define VERDICT_MARGIN 1.25
+/* Waits are followed at most this deep; a longer chain's rest is not
+ * seen. */
+#define VERDICT_DEPTH 32
+
+/* Seconds of a root charged to a resource, because process `proc` spent
+ * them on it (ran, waited for it). */
+struct vcharge {
+	int root;		/* index in the solution's roots */
+	int res, proc;
+	double sec;
+	double queued;		/* of sec: runnable, waiting for a CPU */
+};
+
+struct vsolution {
+	int *roots;		/* process of each root */
+	size_t nroots;
+	double *followed;	/* [nroots]: the root's seconds followed */
+	struct vcharge *c;	/* sorted by root, then seconds (most
+				 * first) */
+	size_t n, cap;
+};
+
+/* Follow each second each root was alive through its waits (roots
+ * separate: each root's charges add up to its own seconds). 0, -1 out of
+ * memory. */
+int verdict_solve(const struct vgraph *g, const int *roots, size_t nroots,
+		  struct vsolution *s);
+void vsolution_free(struct vsolution *s);
+
+/* Seconds charged to resource res for root r (all processes). */
+double verdict_res_seconds(const struct vsolution *s, size_t r, int res);
+/* The process whose own seconds on res were charged most for root r
+ * (-1 none), and those seconds in *sec (may be NULL). */
+int verdict_res_user(const struct vsolution *s, size_t r, int res,
+		     double *sec);
+
+struct verdict {
+	enum verdict_kind kind;	/* the first word */
+	const struct verdict_word *word;	/* kind and detail */
+	int res;		/* the resource, -1: nothing charged */
+	int host;		/* its host */
+	int proc;		/* the process that used it most, -1 */
+	double sec;		/* seconds charged to it */
+	double proc_sec;	/* of those, the process's */
+	double share;		/* sec, as a share 0..1 of the session */
+	int runner_res;		/* a resource within VERDICT_MARGIN, -1 */
+	int runner_proc;
+	double runner_sec;
+};
+
+/* The verdict of root r: the resource holding the most of its seconds
+ * (a resource of no kind, pacing or not seen, is the verdict only when
+ * nothing else holds more: then the word is "nothing"). */
+void verdict_of(const struct vgraph *g, const struct vsolution *s, size_t r,
+		struct verdict *v);
+
+/* ---- the knots ------------------------------------------------------ */
+
+/* The knot of each process in interval i (knot[p], numbered from 0; a
+ * process in no cycle is a knot of one): Tarjan's strongly connected
+ * components over the process-to-process edges with seconds in i. The
+ * knots' count, or -1 out of memory. */
+long verdict_knots(const struct vgraph *g, size_t i, int *knot);
+
+/* ---- the builder ---------------------------------------------------- */
+
+/* A cgroup's figures over the session, as the report has them. */
+struct verdict_cgroup_in {
+	const char *name;	/* NULL: the tree has no cgroup of its own */
+	double quota;		/* CPUs; 0 or NAN: none */
+	double throttled;	/* share 0..1 of the session throttled */
+	int memory_limit;	/* a limit of its own */
+	double memory_stall;	/* share 0..1 of the session stalled on
+				 * memory (Pressure some) */
+};
+
+/* One watched tree of one host, parsed (waitrates_parse,
+ * waitedges_parse). */
+struct verdict_tree_in {
+	const char *host;	/* the host's name */
+	const char *label;	/* Process(LABEL) */
+	const struct waits_totals *waits;
+	const struct waitedge_row *edges;
+	size_t nedges;
+	const char *disk;	/* the device its files are on, NULL unknown */
+	struct verdict_cgroup_in cg;
+};
+
+/* The graph of a session of `seconds` from its trees (one interval: the
+ * files are session totals). Processes are each tree's pids; a peer an
+ * edge names that no tree has is a process of no seconds (not seen); a
+ * net edge whose mirror (addresses swapped) is a net edge of another
+ * host's tree joins the two processes through the path between the
+ * hosts; one no row mirrors (the far end, an sshd, not watched) reaches
+ * the first tree's root of the other host when there is exactly one.
+ * 0, -1 out of memory (g then freed). */
+int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
+		  size_t n, double seconds);
+/* The process a tree's seconds start from: of its processes alive, the
+ * one whose main thread started first (the command, or the client a mark
+ * session watches); of those started together, one no process of the
+ * tree waits on (the command waits on its stages), then the lowest pid;
+ * -1 when the tree has no process alive in g. */
+int verdict_tree_root(const struct vgraph *g, const char *host,
+		      const char *label);
+
+#endif
