@@ -21,12 +21,14 @@ BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-
 # t3720's receiver under a CPU quota), sshd and ssh (the second host of
 # t3700, tests/lib-hosts.sh), libfuse3 (t7710's hung mount), stress-ng
 # (make check-stress), nmon (t3600 imports its files: skipped without
-# it), fio (a real disk load for trying the collector beside one)
+# it), fio (a real disk load for trying the collector beside one),
+# libreoffice-calc-nogui (t5010 opens the plain CSV as a spreadsheet and
+# reads its time back as a date: the smallest Calc that converts headless)
 CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
 	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
 	bash-completion systemd debhelper fakeroot lintian dpkg-dev
 	restic borgbackup rsync tar xz-utils openssh-server openssh-client
-	libfuse3-dev fuse3 stress-ng nmon fio"
+	libfuse3-dev fuse3 stress-ng nmon fio libreoffice-calc-nogui"
 
 case $what in
 build) pkgs=$BUILD ;;
