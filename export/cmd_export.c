@@ -46,7 +46,7 @@ static void usage(FILE *f)
 		"               perflog import reads either form back\n"
 		"  --from TIME  first row to write, ISO 8601 UTC (2026-11-30T04:50:00Z)\n"
 		"  --to TIME    last row to write\n"
-		"  --png OUTDIR one PNG per chart (export/png_export.h) and charts.tsv\n"
+		"  --png OUTDIR one PNG per chart (man perflog-export) and charts.tsv\n"
 		"  --session S  charts cover session S with a small margin\n"
 		"  --width W --height H  image size in pixels (default 1000x400)\n"
 		"  --counters LIST  with --png, more charts: groups split by ',',\n"
@@ -112,7 +112,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
+	while ((c = util_getopt(argc, argv, "h", longopts, &li)) != -1) {
 		if (c != 'h' && c != '?' && c != 'P' && !*optarg) {
 			fprintf(stderr, "perflog export: --%s needs a value\n",
 				longopts[li].name);

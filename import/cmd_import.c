@@ -125,7 +125,7 @@ int cmd_import(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((c = util_getopt(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o.parent = optarg; break;
 		case 'z': tz = optarg; break;
