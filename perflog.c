@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "common/suggest.h"
 #include "common/util.h"
 
 struct command {
@@ -32,19 +33,48 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: perflog COMMAND [ARGS]   (perflog COMMAND --help)\n\n");
+	fprintf(f, "usage: perflog COMMAND [ARGS]   (perflog help COMMAND, perflog COMMAND --help)\n\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 }
 
+static const struct command *find(const char *name)
+{
+	struct suggest s;
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	suggest_init(&s, name);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		suggest_offer(&s, commands[i].name);
+	if (suggest_best(&s))
+		fprintf(stderr, "perflog: unknown command '%s': did you mean '%s'? (see perflog --help)\n",
+			name, suggest_best(&s));
+	else
+		fprintf(stderr, "perflog: unknown command '%s' (see perflog --help)\n",
+			name);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
+	const struct command *c;
+
 	/* a reader that goes away (perflog export --csv - | head) must not
 	 * kill us mid-write; writes then fail with EPIPE and are reported */
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
+	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* perflog help CMD: the command's own usage, as CMD --help */
+		char *help[] = { argv[2], (char *)"--help", NULL };
+
+		if (!(c = find(argv[2])))
+			return 2;
+		return c->run(2, help);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
@@ -55,10 +85,7 @@ int main(int argc, char **argv)
 		printf("perflog %s\n", PERFLOG_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "perflog: unknown command '%s' (see perflog --help)\n",
-		argv[1]);
-	return 2;
+	if (!(c = find(argv[1])))
+		return 2;
+	return c->run(argc - 1, argv + 1);
 }

@@ -44,7 +44,7 @@ int cmd_stop(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+fh", longopts, NULL)) != -1) {
+	while ((o = util_getopt(argc, argv, "+fh", longopts, NULL)) != -1) {
 		if (o == 'f') {
 			force = 1;
 			continue;
@@ -184,7 +184,7 @@ int cmd_status(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((o = util_getopt(argc, argv, "+h", longopts, NULL)) != -1) {
 		if (o == 'j') {
 			json = 1;
 			continue;

@@ -293,7 +293,7 @@ int cmd_counters(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:h", longopts, NULL)) != -1) {
+	while ((c = util_getopt(argc, argv, "+c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': file = optarg; break;
 		case 'p': paths = 1; break;

@@ -62,7 +62,7 @@ int cmd_mark(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:d:h", longopts, NULL)) != -1) {
+	while ((c = util_getopt(argc, argv, "+s:d:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 		case 'e':

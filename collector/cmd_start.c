@@ -177,7 +177,7 @@ int cmd_start(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:o:i:fh", longopts, NULL)) != -1) {
+	while ((c = util_getopt(argc, argv, "+c:o:i:fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': file = optarg; break;
 		case 'o': dir = optarg; break;

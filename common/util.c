@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "strbuf.h"
+#include "suggest.h"
 
 int perr_set(struct perr *e, const char *fmt, ...)
 {
@@ -446,17 +447,77 @@ int util_list_add(char *list, size_t n, const char *item)
 	return 1;
 }
 
+/* What util_getopt last parsed with, for util_bad_option. */
+static const struct option *opt_long;
+static const char *opt_short;
+static const char *opt_cut;	/* a long option given by a beginning */
+
+int util_getopt(int argc, char **argv, const char *shortopts,
+		const struct option *longopts, int *longindex)
+{
+	int li = -1, c = getopt_long(argc, argv, shortopts, longopts, &li);
+	const struct option *o;
+	const char *tok, *name;
+
+	opt_long = longopts;
+	opt_short = shortopts;
+	opt_cut = NULL;
+	if (longindex)
+		*longindex = li;
+	if (c == -1 || c == '?' || c == ':' || li < 0 || optind < 1)
+		return c;
+	o = &longopts[li];
+	/* the token: the value is the argument after it, or after its = */
+	tok = argv[optind - 1];
+	if (o->has_arg == required_argument && optind >= 2 &&
+	    optarg == argv[optind - 1])
+		tok = argv[optind - 2];
+	if (strncmp(tok, "--", 2))
+		return c;
+	name = tok + 2;
+	if (strcspn(name, "=") != strlen(o->name) ||
+	    strncmp(name, o->name, strlen(o->name))) {
+		opt_cut = tok;
+		optopt = 0;
+		return '?';
+	}
+	return c;
+}
+
 int util_bad_option(const char *cmd, char **argv, int optind_now,
 		    int optopt_now)
 {
-	const char *arg = argv[optind_now - 1];
+	const char *arg = opt_cut ? opt_cut : argv[optind_now - 1];
+	char name[64], guess[80] = "";
+	struct suggest s;
 
-	if (optopt_now && arg[0] == '-' && arg[1] != '-')
-		fprintf(stderr, "perflog %s: unknown option or missing value: '-%c' (see perflog %s --help)\n",
-			cmd, optopt_now, cmd);
-	else
-		fprintf(stderr, "perflog %s: unknown option or missing value: '%s' (see perflog %s --help)\n",
-			cmd, arg, cmd);
+	if (optopt_now && arg[0] == '-' && arg[1] != '-') {
+		const char *k = opt_short ? strchr(opt_short, optopt_now) : NULL;
+
+		if (k && k[1] == ':')
+			fprintf(stderr, "perflog %s: option '-%c' needs a value (see perflog %s --help)\n",
+				cmd, optopt_now, cmd);
+		else
+			fprintf(stderr, "perflog %s: unknown option '-%c' (see perflog %s --help)\n",
+				cmd, optopt_now, cmd);
+		return 2;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	suggest_init(&s, name + (strncmp(name, "--", 2) ? 0 : 2));
+	for (const struct option *o = opt_long; o && o->name; o++) {
+		if (!strcmp(o->name, s.word) && o->has_arg == required_argument &&
+		    !opt_cut) {
+			fprintf(stderr, "perflog %s: option '--%s' needs a value (see perflog %s --help)\n",
+				cmd, o->name, cmd);
+			return 2;
+		}
+		suggest_offer(&s, o->name);
+	}
+	if (suggest_best(&s))
+		snprintf(guess, sizeof(guess), ": did you mean '--%s'?",
+			 suggest_best(&s));
+	fprintf(stderr, "perflog %s: unknown option '%s'%s (see perflog %s --help)\n",
+		cmd, name, guess, cmd);
 	return 2;
 }
 

@@ -8,6 +8,7 @@
 #ifndef PERFLOG_UTIL_H
 #define PERFLOG_UTIL_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -122,20 +123,29 @@ int util_cmp_pid(const void *a, const void *b);
 int util_list_has(const char *list, const char *item);
 int util_list_add(char *list, size_t n, const char *item);
 
-/* Every command parses its options with getopt_long (optind = 1, opterr =
+/* Every command parses its options with util_getopt (optind = 1, opterr =
  * 0, "+" in optstring when arguments after the first operand belong to
- * something else, as run's command does) and hands whatever getopt does
- * not know to util_bad_option, so a bad option is always the same one
- * line. */
+ * something else, as run's command does) and hands whatever it does not
+ * know to util_bad_option, so a bad option is always the same one line. */
+
+/* getopt_long, but a long option only by its whole name: getopt_long
+ * takes a beginning of one ("--htm" for --html), and `report --htm x`
+ * then said "no log set given". Such a beginning comes back as '?', for
+ * util_bad_option to name. The options are kept for util_bad_option's
+ * "did you mean". */
+int util_getopt(int argc, char **argv, const char *shortopts,
+		const struct option *longopts, int *longindex);
 
 /* util_read_file for a reader that reports: NULL with e set to "unable to
  * read 'PATH': REASON" (errno kept, so a caller may still treat ENOENT
  * apart). */
 char *util_load_file(const char *path, size_t *len, struct perr *e);
 
-/* The one-line message for a getopt failure: call from the '?' / ':' case
- * with the command name; prints "perflog CMD: unknown option or missing
- * value: 'X'" and a pointer to --help, returns 2 (the usage status). */
+/* The one-line message for a util_getopt failure: call from the '?' / ':'
+ * case with the command name; prints "perflog CMD: unknown option '--X'"
+ * (with "did you mean '--Y'?" for a near miss of one of its options) or
+ * "perflog CMD: option '--Y' needs a value", and a pointer to --help;
+ * returns 2 (the usage status). */
 int util_bad_option(const char *cmd, char **argv, int optind_now,
 		    int optopt_now);
 

@@ -214,7 +214,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = util_getopt(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			if (o->listing)

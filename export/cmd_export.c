@@ -38,13 +38,15 @@ static void usage(FILE *f)
 		"                      [--with SERVERDIR]... [--shift SET=SECONDS]...\n"
 		"\n"
 		"  --csv FILE   write the log set as CSV (\"-\" = standard output):\n"
-		"               time, then one column per counter, \\\\HOST\\Object(Instance)\\Counter\n"
+		"               time (2026-11-30 04:50:15, UTC: a date to a spreadsheet),\n"
+		"               then one column per counter, \\\\HOST\\Object(Instance)\\Counter\n"
 		"  --pdh        with --csv, relog's own form (PDH-CSV 4.0, times UTC as\n"
 		"               MM/DD/YYYY HH:MM:SS.mmm, every cell quoted): perfmon,\n"
-		"               relog and PAL open it, perflog import reads it back\n"
+		"               relog and PAL open it, with PAL's counter names;\n"
+		"               perflog import reads either form back\n"
 		"  --from TIME  first row to write, ISO 8601 UTC (2026-11-30T04:50:00Z)\n"
 		"  --to TIME    last row to write\n"
-		"  --png OUTDIR one PNG per chart (export/png_export.h) and charts.tsv\n"
+		"  --png OUTDIR one PNG per chart (man perflog-export) and charts.tsv\n"
 		"  --session S  charts cover session S with a small margin\n"
 		"  --width W --height H  image size in pixels (default 1000x400)\n"
 		"  --counters LIST  with --png, more charts: groups split by ',',\n"
@@ -110,7 +112,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
+	while ((c = util_getopt(argc, argv, "h", longopts, &li)) != -1) {
 		if (c != 'h' && c != '?' && c != 'P' && !*optarg) {
 			fprintf(stderr, "perflog export: --%s needs a value\n",
 				longopts[li].name);
@@ -318,7 +320,7 @@ static int export_csv(struct logset *ls, const struct options *o,
 				strerror(errno));
 	}
 	rc = csv_export_form(ls, f, name, o->from, o->to, cols, (size_t)ncols,
-			     o->pdh ? CSV_PDH : CSV_ISO, e);
+			     o->pdh ? CSV_PDH : CSV_PLAIN, e);
 	free(cols);
 	if (!to_stdout && fclose(f) != 0 && rc == 0)
 		rc = perr_set(e, "unable to write '%s': %s", o->csv,

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/strbuf.h"
+#include "../common/suggest.h"
 #include "../common/util.h"
 #include "../counters/counters.h"
 #include "../logs/lookup.h"
@@ -243,6 +245,35 @@ static int plan_group(struct plan *p, struct logset *ls, const char *group,
 	return 0;
 }
 
+/* "log set 'DIR' has no session 'X': did you mean 'Y'? (its sessions:
+ * a, b, c)", at most 8 named, or "(it has none)". -1. */
+static int no_session(struct logset *ls, const char *name,
+		      const struct session *ss, long nss, struct perr *e)
+{
+	struct strbuf list = STRBUF_INIT;
+	struct suggest s;
+	int rc;
+
+	suggest_init(&s, name);
+	for (long k = 0; k < nss; k++) {
+		suggest_offer(&s, ss[k].name);
+		if (k < 8)
+			strbuf_printf(&list, "%s'%s'", k ? ", " : "",
+				      ss[k].name);
+	}
+	if (nss > 8)
+		strbuf_printf(&list, " and %ld more", nss - 8);
+	rc = perr_set(e, "log set '%s' has no session '%s'%s%s%s (%s%s)",
+		      logset_dir(ls), name,
+		      suggest_best(&s) ? ": did you mean '" : "",
+		      suggest_best(&s) ? suggest_best(&s) : "",
+		      suggest_best(&s) ? "'?" : "",
+		      nss ? "its sessions: " : "it has none",
+		      nss && list.p ? list.p : "");
+	strbuf_free(&list);
+	return rc;
+}
+
 /* The time axis: the options' span or the whole log, or a session with
  * a margin each side. 0 or -1 with e set. */
 static int time_range(struct logset *ls, const struct png_export_options *o,
@@ -260,8 +291,7 @@ static int time_range(struct logset *ls, const struct png_export_options *o,
 			if (!strcmp(ss[k].name, o->session))
 				break;
 		if (k == nss)
-			return perr_set(e, "log set '%s' has no session '%s'",
-					logset_dir(ls), o->session);
+			return no_session(ls, o->session, ss, nss, e);
 		time_t b = ss[k].begin->t;
 		time_t en = ss[k].end ? ss[k].end->t + (ss[k].end->ms > 0) :
 			    (last ? last : b + 1);

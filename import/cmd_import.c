@@ -102,7 +102,7 @@ static int parse_one(const char *path, const char *tz, struct import_set *s,
 			 path, path);
 		break;
 	default:
-		perr_set(e, "%s:1: neither an nmon file (AAA, ZZZZ lines) nor a perfmon CSV (\"(PDH-CSV 4.0) ...\" header)",
+		perr_set(e, "%s:1: neither an nmon file (AAA, ZZZZ lines) nor a perfmon CSV (\"(PDH-CSV 4.0) ...\" header) nor perflog's (\"time,\\\\HOST\\...\" header)",
 			 path);
 	}
 	free(text);
@@ -125,7 +125,7 @@ int cmd_import(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((c = util_getopt(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o.parent = optarg; break;
 		case 'z': tz = optarg; break;

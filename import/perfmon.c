@@ -17,6 +17,11 @@
  * name (counters/README.md "Imported counters") land under their
  * perflog paths; the other columns are kept as they are, in the set's
  * imported-other.csv. Cells are quoted, with "" for a quote.
+ *
+ * perflog's own plain CSV (`perflog export --csv`, logs/csv.h) is read
+ * here too: its first header cell is "time", its times are UTC, as
+ * "2026-11-30 04:50:15" (or "2026-11-30T04:50:15Z", the form before),
+ * its cells quoted only when they must be.
  */
 #define _GNU_SOURCE
 #include "import.h"
@@ -43,6 +48,8 @@ enum import_format import_detect(const char *text, size_t len)
 		i++;
 	if (len - i >= 13 && !memcmp(text + i, "\"(PDH-CSV 4.0", 13))
 		return IMPORT_PERFMON;
+	if (len - i >= 7 && !memcmp(text + i, "time,\\\\", 7))
+		return IMPORT_PERFMON;	/* perflog export --csv */
 	if (len - i >= 4 && !memcmp(text + i, "AAA,", 4))
 		return IMPORT_NMON;
 	if (len - i >= 5 && !memcmp(text + i, "ZZZZ,", 5))
@@ -221,15 +228,17 @@ static int object_is(const char *pattern, const char *obj, int physical)
 }
 
 /* A counter of perflog's own catalog by its path (what `perflog export
- * --csv --pdh` writes: the round trip gives back every counter but
- * LogicalDisk's % Disk Time, whose name Windows gives to another figure,
- * the queue length x 100, over 100 on a busy disk). */
+ * --csv` and `--pdh` write). LogicalDisk's % Disk Time only from
+ * perflog's own plain CSV (own): Windows gives the name to another
+ * figure, the queue length x 100, over 100 on a busy disk; the PDH form
+ * writes the busy share as % Idle Time. */
 static void catalog_column(const char *obj, const char *inst,
-			   const char *ctr, int physical, struct column *c)
+			   const char *ctr, int physical, int own,
+			   struct column *c)
 {
 	const struct counter_def *d = catalog_find(obj, ctr);
 
-	if (!d || d->id == CTR_DISK_TIME ||
+	if (!d || (d->id == CTR_DISK_TIME && !own) ||
 	    (d->object == OBJ_LOGICALDISK && physical) ||
 	    catalog_objects[d->object].has_instances != (inst != NULL) ||
 	    (inst && (!*inst || strlen(inst) >= sizeof(c->instance))))
@@ -244,8 +253,8 @@ static void catalog_column(const char *obj, const char *inst,
 	c->invert = 0;
 }
 
-static void map_column(char *path, int physical, struct column *c,
-		       char *host, size_t host_n)
+static void map_column(char *path, int physical, int own,
+		       struct column *c, char *host, size_t host_n)
 {
 	char *h, *obj, *inst, *ctr;
 
@@ -281,7 +290,7 @@ static void map_column(char *path, int physical, struct column *c,
 		c->invert = m->invert;
 		return;
 	}
-	catalog_column(obj, inst, ctr, physical, c);
+	catalog_column(obj, inst, ctr, physical, own, c);
 }
 
 /* "(PDH-CSV 4.0) (Eastern Daylight Time)(240)": the zone and bias. */
@@ -319,6 +328,7 @@ struct pm {
 	size_t unmapped;
 	const char *tz;		/* the zone's rules, NULL: the bias alone */
 	int given;		/* tz is --tz's */
+	int plain;		/* perflog's own CSV: YYYY-MM-DD times */
 	char zone[80];		/* the header's zone name */
 };
 
@@ -333,9 +343,21 @@ static int row_time(const struct pm *pm, const char *s, double prev,
 	double sec;
 	struct tm tm = { 0 };
 
-	*why = "want MM/DD/YYYY HH:MM:SS.mmm";
-	if (sscanf(s, "%d/%d/%d %d:%d:%lf%n", &mo, &d, &y, &h, &mi, &sec,
-		   &k) != 6 || s[k] || mo < 1 || mo > 12 || d < 1 || d > 31 ||
+	char sep = ' ';
+
+	*why = pm->plain ? "want YYYY-MM-DD HH:MM:SS" :
+			   "want MM/DD/YYYY HH:MM:SS.mmm";
+	if (pm->plain) {
+		if (sscanf(s, "%d-%d-%d%c%d:%d:%lf%n", &y, &mo, &d, &sep, &h,
+			   &mi, &sec, &k) != 7 || (sep != ' ' && sep != 'T'))
+			return -1;
+		if (sep == 'T' && s[k] == 'Z')	/* the ISO form before */
+			k++;
+	} else if (sscanf(s, "%d/%d/%d %d:%d:%lf%n", &mo, &d, &y, &h, &mi,
+			  &sec, &k) != 6) {
+		return -1;
+	}
+	if (s[k] || mo < 1 || mo > 12 || d < 1 || d > 31 ||
 	    y < 1970 || y > 9999 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
 	    !(sec >= 0 && sec < 61))
 		return -1;
@@ -453,15 +475,49 @@ static int add_row(struct pm *pm, char **f, size_t nf, int line,
 	return 0;
 }
 
+/* Two columns of one counter (Memory\Available Bytes and Available
+ * MBytes, both in a relog file and in `export --pdh`): the one in the
+ * counter's own unit is kept, the other goes to imported-other.csv with
+ * the columns perflog has no counter for; between two alike, the first.
+ * Quadratic in the mapped columns, which are few (a log's thousands of
+ * Process(*) columns map to nothing). */
+static void one_column_a_counter(struct pm *pm)
+{
+	for (size_t i = 0; i < pm->ncol; i++) {
+		struct column *a = &pm->col[i];
+
+		for (size_t j = i + 1; a->obj >= 0 && j < pm->ncol; j++) {
+			struct column *b = &pm->col[j];
+			int a_own = a->scale == 1 && !a->invert;
+			int b_own = b->scale == 1 && !b->invert;
+
+			if (b->obj != a->obj || b->id != a->id ||
+			    strcmp(b->instance, a->instance))
+				continue;
+			if (b_own && !a_own) {
+				a->obj = -1;
+				break;
+			}
+			b->obj = -1;
+		}
+	}
+}
+
 static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 		  struct perr *e)
 {
 	char *zone = pm->zone;
 	int physical = 0;
 
-	if (header_zone(f[0], pm->zone, sizeof(pm->zone), &pm->bias) < 0)
+	if (!strcmp(f[0], "time")) {
+		pm->plain = 1;	/* perflog's own: UTC */
+		util_strlcpy(pm->zone, "UTC", sizeof(pm->zone));
+		pm->bias = 0;
+	} else if (header_zone(f[0], pm->zone, sizeof(pm->zone),
+			       &pm->bias) < 0) {
 		return perr_set(e, "%s:1: bad header '%.60s' (want \"(PDH-CSV 4.0) (ZONE)(BIAS)\")",
 				pm->name, f[0]);
+	}
 	pm->ncol = nf - 1;
 	pm->col = calloc(nf, sizeof(*pm->col));
 	if (!pm->col)
@@ -469,20 +525,22 @@ static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 	for (size_t i = 1; i < nf; i++)
 		if (strstr(f[i], "\\PhysicalDisk("))
 			physical = 1;
-	strbuf_puts(&s->other, "time");
 	for (size_t i = 1; i < nf; i++) {
 		char *copy = strdup(f[i]);
 
 		if (!copy)
 			return perr_set(e, "%s: out of memory", pm->name);
-		map_column(copy, physical, &pm->col[i - 1], s->host,
-			   sizeof(s->host));
+		map_column(copy, physical, pm->plain, &pm->col[i - 1],
+			   s->host, sizeof(s->host));
 		free(copy);
+	}
+	one_column_a_counter(pm);
+	strbuf_puts(&s->other, "time");
+	for (size_t i = 1; i < nf; i++)
 		if (pm->col[i - 1].obj < 0) {
 			pm->unmapped++;
 			other_cell(&s->other, f[i]);
 		}
-	}
 	strbuf_puts(&s->other, "\n");
 	if (!pm->unmapped)
 		strbuf_free(&s->other);
@@ -490,6 +548,12 @@ static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 		strbuf_printf(&s->notes,
 			      "%s:1: %zu of %zu counters have no perflog counter: kept as they are in imported-other.csv\n",
 			      pm->name, pm->unmapped, pm->ncol);
+	if (pm->plain) {
+		snprintf(s->source, sizeof(s->source),
+			 "perflog CSV %.150s, UTC%s%.40s", pm->name,
+			 pm->tz ? " read in " : "", pm->tz ? pm->tz : "");
+		return 0;
+	}
 	if (!pm->tz)
 		pm->tz = import_windows_zone(zone);
 	if (pm->tz)
@@ -576,7 +640,8 @@ next:
 	}
 	if (!out->host[0])
 		util_strlcpy(out->host, "perfmon", sizeof(out->host));
-	util_strlcpy(out->os, "Windows (perfmon CSV)", sizeof(out->os));
+	util_strlcpy(out->os, pm.plain ? "(perflog CSV)" : "Windows (perfmon CSV)",
+		     sizeof(out->os));
 	if (import_finish(out, name, e) < 0)
 		goto out;
 	rc = 0;

@@ -1,12 +1,14 @@
 /*
- * csv.h - a log set as CSV, perfmon relog style (DESIGN.md "CSV export"):
+ * csv.h - a log set as CSV (DESIGN.md "CSV export"):
  *
  *   time,\\HOST\Processor(_Total)\% Processor Time,\\HOST\Memory\Available Bytes
- *   2026-11-30T04:50:15Z,12.5,1234567890
- *   2026-11-30T04:50:20Z,,1234500000
+ *   2026-11-30 04:50:15,12.5,1234567890
+ *   2026-11-30 04:50:20,,1234500000
  *
  * One column per counter in perflog.meta order; a row per interval, stamped
- * with the END of the interval it averages (logset.h); time in ISO 8601 UTC;
+ * with the END of the interval it averages (logset.h); time UTC as
+ * YYYY-MM-DD HH:MM:SS, which Excel and LibreOffice read as a date (ISO's
+ * T and Z kept it text in Excel);
  * values with %.15g (exact for counts and bytes below 10^15); an empty cell for unknown. A field is quoted (RFC 4180,
  * quotes doubled) only when it holds a comma, a quote or a line break.
  */
@@ -35,17 +37,23 @@ int csv_export_columns(struct logset *ls, FILE *f, const char *name,
 		       time_t from, time_t to, const size_t *cols,
 		       size_t ncols, struct perr *e);
 
-/* The form of the rows. CSV_ISO: the above. CSV_PDH: relog's own
+/* The form of the rows. CSV_PLAIN: the above. CSV_PDH: relog's own
  * (relog -f csv, PDH-CSV 4.0), which perfmon, relog and PAL open:
  *
- *   "(PDH-CSV 4.0) (Coordinated Universal Time)(0)","\\HOST\Memory\Available Bytes"
- *   "11/30/2026 04:50:15.000","1234567890"
- *   "11/30/2026 04:50:20.000"," "
+ *   "(PDH-CSV 4.0) (Coordinated Universal Time)(0)","\\HOST\Memory\Available Bytes","\\HOST\Memory\Available MBytes"
+ *   "11/30/2026 04:50:15.000","1234567890","1177.4"
+ *   "11/30/2026 04:50:20.000"," "," "
  *
  * every cell quoted (quotes doubled), the zone UTC with bias 0 (so the
  * times are UTC), MM/DD/YYYY HH:MM:SS.mmm, " " for no value, CRLF line
- * ends; `perflog import` reads it back (import/perfmon.c). */
-enum csv_form { CSV_ISO, CSV_PDH };
+ * ends. Its columns are named as Windows names them, so that PAL's
+ * threshold files (QuickSystemOverview.xml) find theirs: LogicalDisk (a
+ * block device) as PhysicalDisk, its % Disk Time as % Idle Time (100
+ * less it), and beside the counters the ones PAL reads that perflog has
+ * as parts: Memory\Available MBytes, PhysicalDisk(*)\Disk Bytes/sec and
+ * Disk Transfers/sec. `perflog import` reads it back (import/perfmon.c),
+ * as it reads the plain form. */
+enum csv_form { CSV_PLAIN, CSV_PDH };
 
 /* csv_export_columns in the given form. */
 int csv_export_form(struct logset *ls, FILE *f, const char *name,

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/suggest.h"
+
 /* The pattern without a leading "\\HOST\" or "\". */
 static const char *strip_prefix(const char *p)
 {
@@ -85,7 +87,16 @@ long pattern_select(const struct logset_meta *m, const char *list,
 			pick[i] = 1;
 		}
 		if (!any) {
-			perr_set(e, "--counters: no counter of the log set matches '%.200s'", p);
+			struct suggest s;
+
+			suggest_init(&s, p);
+			for (size_t i = 0; i < m->ncounters; i++)
+				suggest_offer(&s, m->counters[i].path);
+			if (suggest_best(&s))
+				perr_set(e, "--counters: no counter of the log set matches '%.200s': did you mean '%.200s'?",
+					 p, suggest_best(&s));
+			else
+				perr_set(e, "--counters: no counter of the log set matches '%.200s'", p);
 			goto fail;
 		}
 	}

@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"  per session of the log set DIR (the whole log without sessions): times,\n"
 		"  the backup client's figures, average / 95th percentile / peak of CPU,\n"
 		"  disk, memory and network, and the resource nearest saturation\n"
-		"  (rules: report/README.md)\n"
+		"  (rules: man perflog-report)\n"
 		"  DIR2                   compare: DIR's sessions against DIR2's\n"
 		"  --with SERVERDIR       a server's log set of the same sessions: both\n"
 		"                         hosts' figures and one verdict along the data\n"
@@ -143,7 +143,7 @@ static int report_main(int argc, char **argv, struct withs *w, char ***shiftp,
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, &li)) != -1) {
+	while ((c = util_getopt(argc, argv, "h", longopts, &li)) != -1) {
 		if (c != 'h' && c != 'j' && c != '?' && !*optarg) {
 			fprintf(stderr, "perflog report: --%s needs a value\n",
 				longopts[li].name);

@@ -63,7 +63,7 @@ int run_parse_args(struct run *r, int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:o:i:l:h", longopts, NULL)) != -1) {
+	while ((c = util_getopt(argc, argv, "+c:o:i:l:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': r->file = optarg; break;
 		case 'o': r->dir = optarg; break;

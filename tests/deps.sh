@@ -22,12 +22,15 @@ BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-
 # t3700, tests/lib-hosts.sh), libfuse3 (t7710's hung mount), stress-ng
 # (make check-stress), nmon (t3600 imports its files: skipped without
 # it), fio (a real disk load for trying the collector beside one),
-# chromium (t5140: the HTML report in a real browser), time (bench/report.sh)
+# chromium (t5140: the HTML report in a real browser), time (bench/report.sh),
+# libreoffice-calc-nogui (t5010 opens the plain CSV as a spreadsheet and
+# reads its time back as a date: the smallest Calc that converts headless)
 CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
 	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
 	bash-completion systemd debhelper fakeroot lintian dpkg-dev
 	restic borgbackup rsync tar xz-utils openssh-server openssh-client
-	libfuse3-dev fuse3 stress-ng nmon fio chromium time"
+	libfuse3-dev fuse3 stress-ng nmon fio chromium time
+	libreoffice-calc-nogui"
 
 case $what in
 build) pkgs=$BUILD ;;

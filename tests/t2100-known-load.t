@@ -101,6 +101,6 @@ hdr=$(head -1 $SCRATCH/fetch.txt)
 dsavail=$(awk '/^counter/ && /Available Bytes/ { print $NF }' "$dir/perflog.meta")
 pos=$(echo $hdr | tr ' ' '\n' | grep -nx "$dsavail" | cut -d: -f1)
 awk -v p=$pos '/^[0-9]+:/ { v = $(p + 1); if (v !~ /nan/) printf "%d %.0f\n", $1, v }' $SCRATCH/fetch.txt > $SCRATCH/rrd.txt
-awk -F, -v c=$c 'NR > 1 && $c != "" { cmd = "date -d " $1 " +%s"; cmd | getline t; close(cmd); printf "%d %.0f\n", t, $c }' $SCRATCH/all.csv > $SCRATCH/csv.txt
+awk -F, -v c=$c 'NR > 1 && $c != "" { cmd = "date -u -d \"" $1 "\" +%s"; cmd | getline t; close(cmd); printf "%d %.0f\n", t, $c }' $SCRATCH/all.csv > $SCRATCH/csv.txt
 ok 'rrdtool fetch and the CSV export agree (Available Bytes)' sh -c "test -s $SCRATCH/rrd.txt && join $SCRATCH/rrd.txt $SCRATCH/csv.txt | awk '\$2 != \$3 { bad = 1 } END { exit bad }' && test \$(join $SCRATCH/rrd.txt $SCRATCH/csv.txt | wc -l) -ge 5"
 done_testing

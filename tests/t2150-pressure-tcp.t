@@ -81,7 +81,7 @@ cf=$(csv_col $csv 'Pressure(cpu)\% Full Stalled Time')
 # the CPUs'): on a loaded 2-core VM single rows were seen from 64% to
 # 100%. What must hold: the stall is plainly there, on average.
 high=$(awk -F, -v c="$cs" -v a="$b0" -v b="$b1" 'NR > 1 { s = $1; gsub(/"/, "", s)
-	cmd = "date -u -d " s " +%s"; cmd | getline t; close(cmd)
+	cmd = "date -u -d \"" s "\" +%s"; cmd | getline t; close(cmd)
 	if (t >= a + 2 && t <= b - 1 && $c != "") { n++; sum += $c; v = v " " $c } }
 	END { printf "%d %.1f%s\n", n, n ? sum / n : 0, v }' $csv)
 echo "# Pressure(cpu) some in the burn (rows, mean, values): $high" >&2

@@ -119,7 +119,7 @@ $PERFLOG run -i 2 -o $SCRATCH/own2 -l rows -- sleep 5 2>/dev/null
 R=$(ls -d $SCRATCH/own2/*/ | head -n 1)
 $PERFLOG export "$R" --csv $SCRATCH/rows.csv
 first=$(sed -n 2p $SCRATCH/rows.csv | cut -d, -f1 | tr -d '"')
-first=$(date -u -d "${first%Z}Z" +%s 2>/dev/null)
+first=$(date -u -d "$first" +%s 2>/dev/null)
 b=$(stamp "$R" begin rows)
 ok "the begin marker ($b) is before the first row ($first)" lt "$b" "${first:-0}"
 ok 'the rows have Process(rows)' sh -c "head -n 1 $SCRATCH/rows.csv | grep -qF 'Process(rows)'"

@@ -104,7 +104,7 @@ cw=$(csv_col $SCRATCH/imp.csv "LogicalDisk($DEV)\\Disk Write Bytes/sec")
 # (KB/s to three decimals: awk's %s of a number keeps six digits, and
 # beside other suites writing 100 MB/s and more a DISKWRITE of 117222.5
 # printed as 117222, a row "differing" from nmon's by half a KB/s)
-awk -F, -v u=$cu -v w=$cw 'NR > 1 { split($1, a, "T"); printf "2026-00-00T%s %s %s\n", substr(a[2], 1, 8), $u, (w ? sprintf("%.3f", $w / 1024) : "") }' \
+awk -F, -v u=$cu -v w=$cw 'NR > 1 { split($1, a, " "); printf "2026-00-00T%s %s %s\n", substr(a[2], 1, 8), $u, (w ? sprintf("%.3f", $w / 1024) : "") }' \
 	$SCRATCH/imp.csv | sort > $SCRATCH/imp.cols
 # Another suite's device that comes or goes while nmon records (make check
 # runs suites side by side: loop devices, veths) makes nmon write shorter

@@ -37,7 +37,7 @@ printf '%s\r\n' '"(PDH-CSV 4.0) (W. Europe Standard Time)(-60)","\\fs01\Memory\P
 	'"03/29/2026 01:59:30.000","1"' '"03/29/2026 01:59:45.000","2"' \
 	'"03/29/2026 03:00:00.000","3"' > $SCRATCH/dst.csv
 set=$("$PERFLOG" import -o $OUT $SCRATCH/dst.csv 2>$SCRATCH/e)
-is "$("$PERFLOG" export "$set" --csv - | awk -F, '$2 == 3 { print $1 }')" 2026-03-29T01:00:00Z \
+is "$("$PERFLOG" export "$set" --csv - | awk -F, '$2 == 3 { print $1 }')" '2026-03-29 01:00:00' \
 	'DST: 03:00 CEST is 01:00Z (the bias alone put it at 02:00Z)'
 is "$("$PERFLOG" export "$set" --csv - | awk 'END { print NR - 1 }')" 3 'DST: no hour of empty rows'
 rm -rf $OUT

@@ -38,7 +38,7 @@ like "$axis1" '[0-9][0-9]:[0-9][0-9]' 'time axis labelled'
 T send-keys Enter
 ok 'cursor on' await '^cursor '
 S=$(screen)
-when=$(printf '%s\n' "$S" | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+when=$(printf '%s\n' "$S" | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1 \2/p')
 got=$(printf '%s\n' "$S" | grep -o 'total [0-9.]*%' | head -1 | tr -dc '0-9.')
 "$PERFLOG" export "$SET" --csv - > "$SCRATCH/all.csv"
 col=$(head -1 "$SCRATCH/all.csv" | tr ',' '\n' | grep -n 'Processor(_Total)\\% Processor Time' | cut -d: -f1)
@@ -57,8 +57,8 @@ within 'available memory readout in GiB equals the CSV' "$gotm" \
 # one sample on: the readout's time moves by the interval
 T send-keys .
 sleep 0.3
-when2=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
-is "$(( $(date -u -d "${when2%Z}" +%s) - $(date -u -d "${when%Z}" +%s) ))" 1 \
+when2=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1 \2/p')
+is "$(( $(date -u -d "$when2" +%s) - $(date -u -d "$when" +%s) ))" 1 \
 	'"." moves the cursor one sample'
 T send-keys Enter
 

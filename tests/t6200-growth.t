@@ -102,7 +102,7 @@ ok "Processor(_Total)\\% Processor Time: within 2 points ($a vs $b)" \
 # rrdtool fetch and the export agree, value for value
 c=$(csv_col $SCRATCH/g.csv 'System\Context Switches/sec')
 ok 'the export has the column' test -n "$c"
-tail -n +2 $SCRATCH/g.csv | cut -d, -f1,$c | tr , ' ' | while read -r t v; do
+tail -n +2 $SCRATCH/g.csv | cut -d, -f1,$c | while IFS=, read -r t v; do
 	echo "$(date -u -d "$t" +%s) $v"
 done > $SCRATCH/csv.vals
 rrdtool fetch $gdir/System.rrd AVERAGE -r 1 -s $gstart | tr -d : |

@@ -48,7 +48,7 @@ after_kill 'mid-run' "$dir" "$pid"
 rows=$(csv_rows_with_values $SCRATCH/k.csv)
 ok "mid-run: every written sample exports ($rows rows)" test "$rows" -ge 2
 last_row=$(tail -1 $SCRATCH/k.csv | cut -d, -f1)
-is "$last_row" "$(date -u -d @"$(rrd_last "$dir/Memory.rrd")" +%Y-%m-%dT%H:%M:%SZ)" 'mid-run: the export ends at the last update'
+is "$last_row" "$(date -u -d @"$(rrd_last "$dir/Memory.rrd")" +'%Y-%m-%d %H:%M:%S')" 'mid-run: the export ends at the last update'
 ok 'mid-run: the last update is at least what it was before the kill' test "$(rrd_last "$dir/Memory.rrd")" -ge "$last_before"
 ok 'mid-run: the report reads the killed set' sh -c "$PERFLOG report '$dir' > $SCRATCH/report.txt"
 ok 'mid-run: PNG export of the killed set' sh -c "$PERFLOG export '$dir' --png $SCRATCH/png && head -c 8 \$(ls $SCRATCH/png/*.png | head -1) | od -c | grep -q 'P   N   G'"

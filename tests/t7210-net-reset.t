@@ -95,7 +95,7 @@ ok "and the flood itself was logged (peak $top B/s sent)" test "${top:-0}" -gt 1
 # the interval after each remake is unknown; the ones after are known
 unknown_near() { # T: an empty plr0 cell in a row stamped within (T-1, T+2]
 	awk -F, -v t="$1" -v a="$rx" 'NR > 1 { s = $1; gsub(/"/, "", s)
-		cmd = "date -u -d " s " +%s"; cmd | getline e; close(cmd)
+		cmd = "date -u -d \"" s "\" +%s"; cmd | getline e; close(cmd)
 		if (e > t - 1 && e <= t + 2 && $a == "") n++ }
 		END { exit n == 0 }' $csv
 }

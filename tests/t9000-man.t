@@ -92,4 +92,24 @@ for page in "$MAN"/*.[1-8]; do
 	is "$bad" "" "$name: every perflog page it refers to exists"
 done
 [ $have_mandoc = 1 ] || diag "mandoc not installed: its lint was skipped"
+
+# self-contained (issue 49): a page cites no file of the source tree, which
+# is not installed (report/README.md, export/png_export.h); what it cites
+# is in it. Nor does a --help.
+cited=$(for page in "$MAN"/*.[15]; do
+	render "$page" | grep -oE '[a-z_]+/[A-Za-z_.-]+\.(md|h|c)\b' | sed "s|^|$(basename "$page"): |"
+done | sort -u)
+is "$cited" "" 'no page cites a file of the source tree'
+helps=$(for c in $commands; do "$PERFLOG" "$c" --help; done | grep -oE '[a-z_]+/[A-Za-z_.-]+\.(md|h|c)\b' | sort -u)
+is "$helps" "" 'no --help cites a file of the source tree'
+# every counter of the catalog (perflog counters lists them all) has its
+# definition in perflog-counters(1)
+text=$(render "$MAN/perflog-counters.1")
+miss=$("$PERFLOG" counters | awk -F'  +' '/^  [^ ]/ { n = split($2, p, "\\"); c = p[n]
+	# a path as long as its column keeps one blank before its unit
+	sub(/ (%|B|B\/s|\/s|s)$/, "", c); print c }' | sort -u |
+	while read -r ctr; do printf '%s\n' "$text" | grep -qF -- "$ctr" || echo "$ctr"; done)
+n=$("$PERFLOG" counters | grep -c '^  [^ ]')
+ok "perflog counters lists the catalog ($n counters)" test "$n" -ge 80
+is "$miss" "" 'perflog-counters(1) defines every counter'
 done_testing

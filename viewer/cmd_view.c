@@ -138,7 +138,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	optind = 1;
 	opterr = 0;
-	while (!rc && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while (!rc && (c = util_getopt(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': a->ascii = 1; break;
 		case 's': shift[nshift++] = optarg; break;

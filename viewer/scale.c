@@ -24,11 +24,13 @@ static double prefixed(double v, enum counter_unit u, const char **pfx)
 	return v;
 }
 
-/* 3 significant digits, no more than needed. */
+/* 3 significant digits, no more than needed; below a thousandth, 0
+ * (an idle host's 5e-20% is rounding left in an average, and the
+ * readout said "2e-04": never e-notation, issue 49). */
 static void fmt_sig(char *buf, size_t n, double v)
 {
 	double a = fabs(v);
-	if (a == 0)
+	if (a < 0.0005)
 		snprintf(buf, n, "0");
 	else if (a >= 99.95)
 		snprintf(buf, n, "%.0f", v);
@@ -36,10 +38,21 @@ static void fmt_sig(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.1f", v);
 	else if (a >= 0.9995)
 		snprintf(buf, n, "%.2f", v);
-	else if (a >= 0.001)
-		snprintf(buf, n, "%.3f", v);
 	else
-		snprintf(buf, n, "%.0e", v);
+		snprintf(buf, n, "%.3f", v);
+}
+
+/* The least value the readout shows as more than zero in the unit
+ * (units_fmt: 0.1%, 0.01 ms, a byte, 0.01 a second): a scale whose top
+ * is below it is flat, not 1e-20 steps labelled in e-notation. */
+static double resolution(enum counter_unit u)
+{
+	switch (u) {
+	case UNIT_PERCENT: return 0.05;
+	case UNIT_BYTES: case UNIT_BYTES_SEC: return 0.5;
+	case UNIT_SECONDS: return 5e-6;
+	default: return 0.005;
+	}
 }
 
 /* The report's and the PNGs' format (counters/units.h): the viewer's
@@ -106,6 +119,8 @@ struct vl_scale vl_nice_scale(double min, double max, int nticks,
 		max = 0;
 	if (isnan(min) || isinf(min) || min > 0)
 		min = 0;
+	if (max - min < resolution(u))
+		max = min;	/* nothing the readout would show */
 	if (max <= min) {
 		/* flat or empty: a default range in the unit */
 		max = min + (u == UNIT_PERCENT ? 10 :

@@ -116,7 +116,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	optind = 1;
 	opterr = 0;
 	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	       (c = util_getopt(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': rc = number("--scale", optarg, 0, 100, &a->scale); break;
 		case 'S': rc = number("--seconds", optarg, 0, 3600, &a->seconds); break;

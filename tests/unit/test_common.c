@@ -9,6 +9,7 @@
 
 #include "../../common/sig.h"
 #include "../../common/strbuf.h"
+#include "../../common/suggest.h"
 #include "../../common/util.h"
 #include "tap.h"
 
@@ -99,10 +100,51 @@ static void test_fmt_step(void)
 	}
 }
 
+/* "did you mean": the distance, and which name is near enough */
+static const char *nearest(const char *word, const char *const *names)
+{
+	struct suggest s;
+
+	suggest_init(&s, word);
+	for (; *names; names++)
+		suggest_offer(&s, *names);
+	return suggest_best(&s);
+}
+
+static void test_suggest(void)
+{
+	static const char *const cmds[] = { "start", "stop", "status",
+		"counters", "export", "mark", "run", "workload", "report",
+		"estimate", "view", "import", NULL };
+	static const char *const opts[] = { "json", "html", "with", "width",
+		"height", "shift", NULL };
+	const char *g;
+
+	EQ_INT(suggest_distance("kitten", "sitting"), 3, "distance: kitten, sitting");
+	EQ_INT(suggest_distance("reprot", "report"), 1, "distance: a swap of neighbours is one");
+	EQ_INT(suggest_distance("", "abc"), 3, "distance: from nothing");
+	EQ_INT(suggest_distance("JSON", "json"), 0, "distance: case ignored");
+	g = nearest("reprot", cmds);
+	EQ_STR(g ? g : "(none)", "report", "reprot: report");
+	g = nearest("stat", cmds);
+	EQ_STR(g ? g : "(none)", "start", "stat: start (one slip), before status (a beginning)");
+	g = nearest("htm", opts);
+	EQ_STR(g ? g : "(none)", "html", "htm: html");
+	g = nearest("widht", opts);
+	EQ_STR(g ? g : "(none)", "width", "widht: width, not with");
+	OK(!nearest("frobnicate", cmds), "frobnicate: none near");
+	OK(!nearest("x", opts), "one letter: no beginning guessed");
+	OK(!nearest("json", opts), "the name itself is no suggestion");
+	g = nearest("Memory\\Avalable Bytes", (const char *const[]){
+		"Memory\\Cache Bytes", "Memory\\Available Bytes", NULL });
+	EQ_STR(g ? g : "(none)", "Memory\\Available Bytes", "a counter path one letter off");
+}
+
 int main(void)
 {
 	test_strbuf();
 	test_sig();
 	test_fmt_step();
+	test_suggest();
 	return done_testing();
 }

@@ -280,6 +280,69 @@ static void check_perfmon(void)
 	import_set_free(&s);
 }
 
+/* perflog's own plain CSV (export --csv), in the form of now and of
+ * before; Available Bytes kept over Available MBytes in either order. */
+static void check_own_csv(void)
+{
+	static const char *const forms[] = {
+		"time,\\\\b01\\LogicalDisk(sda)\\% Disk Time,\\\\b01\\Memory\\Available Bytes\n"
+		"2026-11-30 04:50:15,12.5,1000\n"
+		"2026-11-30 04:50:20,,2000\n",
+		"time,\\\\b01\\LogicalDisk(sda)\\% Disk Time,\\\\b01\\Memory\\Available Bytes\n"
+		"2026-11-30T04:50:15Z,12.5,1000\n"
+		"2026-11-30T04:50:20Z,,2000\n",
+	};
+	static const char *const both[] = {
+		"\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\b01\\Memory\\Available MBytes\",\"\\\\b01\\Memory\\Available Bytes\"\r\n"
+		"\"11/30/2026 04:50:15.000\",\"0.0009765625\",\"1025\"\r\n",
+		"\"(PDH-CSV 4.0) (Coordinated Universal Time)(0)\",\"\\\\b01\\Memory\\Available Bytes\",\"\\\\b01\\Memory\\Available MBytes\"\r\n"
+		"\"11/30/2026 04:50:15.000\",\"1025\",\"0.0009765625\"\r\n",
+	};
+	struct import_set s;
+	struct perr e;
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *t = forms[i];
+
+		EQ_INT(import_detect(t, strlen(t)), IMPORT_PERFMON,
+		       "own CSV: told apart by its time header");
+		if (import_perfmon(t, strlen(t), "own.csv", NULL, &s, &e) != 0) {
+			OK(0, "own CSV read");
+			printf("# %s\n", e.msg);
+			continue;
+		}
+		EQ_STR(s.host, "b01", "own CSV: host from the paths");
+		EQ_INT(s.n, 2, "own CSV: two rows");
+		/* 2026-11-30T04:50:15Z */
+		EQ_DBL(s.snap[0].t, 1796014215, 1e-3,
+		       i ? "own CSV, ISO form: the time in UTC" :
+			   "own CSV: YYYY-MM-DD HH:MM:SS in UTC");
+		EQ_DBL(val(&s, 0, OBJ_LOGICALDISK, "sda", CTR_DISK_TIME), 12.5,
+		       1e-9, "own CSV: its % Disk Time is perflog's, kept");
+		EQ_DBL(val(&s, 1, OBJ_LOGICALDISK, "sda", CTR_DISK_TIME), NAN, 0,
+		       "own CSV: an empty cell is no value");
+		EQ_DBL(val(&s, 1, OBJ_MEMORY, "", CTR_MEM_AVAILABLE), 2000, 1e-9,
+		       "own CSV: Available Bytes");
+		EQ_INT(s.other.len, 0, "own CSV: every counter mapped");
+		import_set_free(&s);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		const char *t = both[i];
+
+		if (import_perfmon(t, strlen(t), "both.csv", NULL, &s, &e) != 0) {
+			OK(0, "both.csv");
+			printf("# %s\n", e.msg);
+			continue;
+		}
+		EQ_DBL(val(&s, 0, OBJ_MEMORY, "", CTR_MEM_AVAILABLE), 1025, 1e-9,
+		       i ? "Available Bytes before MBytes: the bytes kept" :
+			   "Available MBytes before Bytes: the bytes kept");
+		OK(s.other.len && strstr(s.other.p, "Available MBytes"),
+		   "the MBytes column kept in the other CSV");
+		import_set_free(&s);
+	}
+}
+
 /* Whole-second stamps of a late nmon (1, 1, 2 ... apart) evened out; a
  * real gap kept. */
 static void check_late(void)
@@ -524,6 +587,7 @@ int main(void)
 	check_linux();
 	check_dst();
 	check_perfmon();
+	check_own_csv();
 	check_late();
 	check_perfmon_dst();
 	check_nmon_edges();

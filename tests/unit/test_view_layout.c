@@ -37,6 +37,30 @@ static void test_format(void)
 	EQ_STR(vl_fmt_axis(b, sizeof(b), 0, UNIT_BYTES), "0", "axis 0");
 	OK(strlen(vl_fmt_axis(b, sizeof(b), 1023.0 * 1048576, UNIT_BYTES)) <= 5,
 	   "axis label fits 5 cells");
+	/* an idle host's residues: the readout's range said "2e-04" (issue 49) */
+	EQ_STR(vl_fmt_axis(b, sizeof(b), 2e-4, UNIT_PERCENT), "0%", "axis 2e-4% is 0%");
+	EQ_STR(vl_fmt_axis(b, sizeof(b), 5e-20, UNIT_PERCENT), "0%", "axis 5e-20% is 0%");
+	EQ_STR(vl_fmt_axis(b, sizeof(b), 3e-9, UNIT_SECONDS), "0m", "axis 3 ns is 0 ms");
+	{
+		static const enum counter_unit us[] = { UNIT_PERCENT,
+			UNIT_BYTES_SEC, UNIT_PER_SEC, UNIT_BYTES, UNIT_SECONDS,
+			UNIT_BITS_SEC, UNIT_COUNT, UNIT_MILLISECONDS };
+		int sci = 0;
+
+		for (size_t k = 0; k < sizeof(us) / sizeof(us[0]); k++)
+			for (double v = 1e-25; v < 1e16; v *= 7.3) {
+				char a[40], c[40];
+
+				vl_fmt_axis(a, sizeof(a), v, us[k]);
+				vl_fmt_value(c, sizeof(c), v, us[k]);
+				if (strstr(a, "e-") || strstr(a, "e+") ||
+				    strstr(c, "e-") || strstr(c, "e+")) {
+					if (!sci++)
+						printf("# %g: '%s', '%s'\n", v, a, c);
+				}
+			}
+		EQ_INT(sci, 0, "no axis label or readout in e-notation, 1e-25..1e16, every unit");
+	}
 }
 
 static void test_scale(void)
@@ -56,6 +80,10 @@ static void test_scale(void)
 	OK(s.hi > s.lo, "empty series still gets a scale");
 	s = vl_nice_scale(5, 5, 2, UNIT_COUNT);
 	OK(s.hi >= 5 && s.lo == 0, "flat series");
+	s = vl_nice_scale(0, 5e-20, 2, UNIT_PERCENT);
+	EQ_DBL(s.hi, 10, 1e-9, "5e-20% is flat: the default 0..10%, not 1e-20 steps");
+	s = vl_nice_scale(0, 2e-4, 2, UNIT_SECONDS);
+	OK(s.step >= 1e-4, "0.2 ms: steps a readout shows");
 	s = vl_nice_scale(-3, 7, 2, UNIT_COUNT);
 	OK(s.lo <= -3 && s.hi >= 7, "negative data inside the scale");
 }
