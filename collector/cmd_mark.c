@@ -6,7 +6,10 @@
  * nothing twice, appends it with one write under flock and checks the
  * peer's uid, so only the collector's owner may mark and concurrent marks
  * from several processes never interleave. Which collector: -d DIR, else
- * $PERFLOG_LOGSET, else the only one running (control_find).
+ * $PERFLOG_LOGSET, else the one whose set has the session open, else the
+ * only one running (mark_find.c). --at TIME stamps the marker at TIME
+ * (a session closed after the fact); the collector checks it lies in the
+ * set's span and after the session's begin (sessions_check_mark).
  *
  * --watch SPEC with --begin: the collector logs SPEC (a PID, UNIT.service
  * or name=COMM) as Process(SESSION) until the session's --end, as perflog
@@ -25,7 +28,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog mark [--begin|--end] [-s SESSION] [-d DIR] [--watch SPEC] TEXT\n"
+		"usage: perflog mark [--begin|--end] [-s SESSION] [-d DIR] [--at TIME] [--watch SPEC] TEXT\n"
 		"       perflog mark --remote [-d DIR]\n"
 		"  --begin     the marker opens SESSION\n"
 		"  --end       the marker closes SESSION (and ends its --watch)\n"
@@ -36,9 +39,35 @@ static void usage(FILE *f)
 		"  -s SESSION  session name (default \"session\" with --begin/--end,\n"
 		"              none for a point marker)\n"
 		"  -d DIR      the log set to mark (default: $PERFLOG_LOGSET, else the\n"
-		"              only running collector)\n"
+		"              one with SESSION open, else the only running collector)\n"
+		"  --at TIME   stamp the marker at TIME, not now: ISO 8601 UTC as\n"
+		"              markers.tsv has it (2026-11-30T04:50:12.345Z) or -DURATION\n"
+		"              ago (-90s, -5m, -2h); within the log set, after the\n"
+		"              session's begin (a session closed after the fact)\n"
 		"TEXT may hold any bytes; tabs, newlines and control bytes are escaped\n"
 		"so one marker is always one line of markers.tsv.\n");
+}
+
+/* --at TIME into *when, the marker's time as the protocol has it
+ * (KIND@SECONDS, control.h): ISO 8601 UTC as markers.tsv has it, or
+ * -DURATION before now. The collector's clock is the wall clock (but for
+ * its test seam), so a time read off markers.tsv is taken as it is. 0, or
+ * -1 when TIME is neither. */
+static int parse_at(const char *s, double *when)
+{
+	time_t t;
+	int ms;
+	unsigned long secs;
+
+	if (util_parse_iso8601(s, &t, &ms) == 0) {
+		*when = (double)t + ms / 1000.0;
+		return 0;
+	}
+	if (s[0] == '-' && util_parse_duration(s + 1, &secs) == 0 && secs) {
+		*when = util_walltime() - (double)secs;
+		return 0;
+	}
+	return -1;
 }
 
 int cmd_mark(int argc, char **argv)
@@ -50,11 +79,13 @@ int cmd_mark(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "remote", no_argument, NULL, 'r' },
+		{ "at", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum marker_kind kind = MARK_POINT;
-	const char *session = NULL, *dir = NULL, *watch = NULL;
+	const char *session = NULL, *dir = NULL, *watch = NULL, *at = NULL;
+	double when = 0;
 	struct collector_info col;
 	char warn[600];
 	struct perr e;
@@ -76,6 +107,7 @@ int cmd_mark(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 'w': watch = optarg; break;
 		case 'r': remote = 1; break;
+		case 'a': at = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, "perflog mark: unknown option '%s' (see perflog mark --help)\n",
@@ -84,7 +116,8 @@ int cmd_mark(int argc, char **argv)
 		}
 	}
 	if (remote) {
-		if (optind != argc || kind != MARK_POINT || watch || session) {
+		if (optind != argc || kind != MARK_POINT || watch || session ||
+		    at) {
 			fprintf(stderr, "perflog mark: --remote takes only -d DIR\n");
 			return 2;
 		}
@@ -92,6 +125,11 @@ int cmd_mark(int argc, char **argv)
 	}
 	if (watch && kind != MARK_BEGIN) {
 		fprintf(stderr, "perflog mark: --watch goes with --begin\n");
+		return 2;
+	}
+	if (at && parse_at(at, &when) < 0) {
+		fprintf(stderr, "perflog mark: --at: bad time '%s' (want ISO 8601 UTC such as 2026-11-30T04:50:12.345Z, or -DURATION such as -5m)\n",
+			at);
 		return 2;
 	}
 	if (optind != argc - 1) {
@@ -102,9 +140,9 @@ int cmd_mark(int argc, char **argv)
 	}
 	if (!session)
 		session = kind == MARK_POINT ? "" : "session";
-	if (control_find(dir, &col, &e) < 0 ||
-	    mark_session(&col, kind, session, argv[optind], watch, NULL, 0,
-			 warn, sizeof(warn), &e) < 0) {
+	if (mark_find(dir, kind, session, &col, &e) < 0 ||
+	    mark_session(&col, when, kind, session, argv[optind], watch, NULL,
+			 0, warn, sizeof(warn), &e) < 0) {
 		fprintf(stderr, "perflog mark: %s\n", e.msg);
 		return 1;
 	}

@@ -519,6 +519,23 @@ static void raise_nofile(void)
 	}
 }
 
+/* A start that failed (its set not written whole at the first sample:
+ * a full disk; stopped before that sample; set up only in part) leaves
+ * no set behind: nothing was logged whole, and on a full disk the set
+ * held the space and read as a normal one-row log. One that someone
+ * marked meanwhile stays (logset_discard). */
+static void teardown_failed(struct collector *c)
+{
+	char dir[PATH_MAX] = "";
+	struct perr pe;
+
+	if (c->w)
+		util_strlcpy(dir, logset_writer_dir(c->w), sizeof(dir));
+	teardown(c);
+	if (dir[0] && logset_discard(dir, NULL, &pe) < 0)
+		fprintf(stderr, "perflog: %s\n", pe.msg);
+}
+
 int collector_run(const struct collector_options *opt)
 {
 	struct collector c;
@@ -555,8 +572,8 @@ int collector_run(const struct collector_options *opt)
 	 * keeping them in the heap for the collector's whole life. */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	if (setup(&c, &e) < 0) {
+		teardown_failed(&c);
 		notify(&c, 0, e.msg);
-		teardown(&c);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
@@ -586,10 +603,13 @@ int collector_run(const struct collector_options *opt)
 		if (opt->max_samples && (long)c.samples >= opt->max_samples)
 			break;
 	}
-	if (!notified)
+	if (notified) {
+		teardown(&c);
+	} else {	/* gone before the starter hears of it */
+		teardown_failed(&c);
 		notify(&c, 0, c.failed[0] ? c.failed :
 			 "stopped before the first sample");
-	teardown(&c);
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return notified ? 0 : 1;
 }

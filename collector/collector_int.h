@@ -29,6 +29,7 @@
 #include "../sources/source.h"
 #include "../process/process.h"
 #include "../logs/logset.h"
+#include "../logs/markers.h"
 #include "collector.h"
 #include "complain.h"
 #include "schedule.h"
@@ -175,6 +176,16 @@ void serve_finish(struct collector *c, struct loop_request *lr);
 int sessions_is_open(const struct collector *c, const char *name);
 void sessions_begin(struct collector *c, const char *name);
 void sessions_end(struct collector *c, const char *name);
+/* May a marker of kind for session name go to the set (serve.c)? An end
+ * needs its session open ("no session 'X' is open in DIR (open: A, B)");
+ * a marker stamped at a given time (at: when, on the collector's clock)
+ * must lie within the set's span (its start to now) and, for an end, not
+ * before its session's begin, for a begin, not before that name's last
+ * end: markers.tsv is appended in the order markers come, and a marker
+ * stamped earlier (perflog run's end, `mark --at`) pairs in that order
+ * (logs/markers.h). 0, or -1 with e set. */
+int sessions_check_mark(struct collector *c, enum marker_kind kind,
+			const char *name, double when, int at, struct perr *e);
 /* Write an end marker for session name (from the collector itself). */
 void sessions_end_marker(struct collector *c, const char *name,
 			 const char *text);

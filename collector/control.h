@@ -23,7 +23,10 @@
  *   mark KIND<TAB>SESSION<TAB>TEXT[<TAB>key=value...]
  *                               fields escaped as in markers.tsv; KIND
  *                               may be KIND@SECONDS (wall clock, ms):
- *                               the marker's time, not when it came
+ *                               the marker's time, not when it came;
+ *                               refused ("error WHY") when an end's
+ *                               session is not open, or the time is
+ *                               outside the set or before the begin
  *   watch PID<TAB>LABEL[<TAB>KEY=VALUE...]
  *                               log PID's process tree as Process(LABEL')
  *                               (process/process.h; keys shim=1,

@@ -31,14 +31,24 @@
 
 #include "control.h"
 
+/* The collector a marker of session goes to: -d DIR's, else
+ * $PERFLOG_LOGSET's, else (a session named) the one collector whose set
+ * has that session open, else the only one running (control_find). Two
+ * with it open: an error naming both sets; an end of a session no
+ * collector has open: an error listing the open ones (mark_find.c). */
+int mark_find(const char *dir, enum marker_kind kind, const char *session,
+	      struct collector_info *out, struct perr *e);
+
 /* Write a marker to col; with kind MARK_BEGIN and watch non-NULL, first
  * ask the collector to watch SPEC as Process(session) (the begin marker
  * then says watch=SPEC, accounting=..., watch.procs=N, or watch.error=);
  * with MARK_END, a tree watched for session gets its wait-state totals in
  * the end marker and is unwatched after it. A SPEC that matches nothing
- * is not an error: warn (size wn) says so, else warn[0] = '\0'.
+ * is not an error: warn (size wn) says so, else warn[0] = '\0'. when:
+ * the marker's time (wall clock seconds, control_mark_to), 0 for now.
  * Returns 0, or -1 with e set when the marker was not written. */
-int mark_session(const struct collector_info *col, enum marker_kind kind,
+int mark_session(const struct collector_info *col, double when,
+		 enum marker_kind kind,
 		 const char *session, const char *text, const char *watch,
 		 const char *const *extra, size_t nextra, char *warn,
 		 size_t wn, struct perr *e);

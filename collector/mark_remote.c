@@ -118,7 +118,7 @@ static void do_mark(const struct collector_info *col, char *args)
 	}
 	if (bad)
 		reply_error("mark: bad escape in a field");
-	else if (mark_session(col, kind, f[1], f[2], watch, extra, nx, warn,
+	else if (mark_session(col, 0, kind, f[1], f[2], watch, extra, nx, warn,
 			      sizeof(warn), &e) < 0)
 		reply_error("%s", e.msg);
 	else if (warn[0] && (ew = markers_escape(warn))) {

@@ -88,7 +88,8 @@ static void bound(struct fields *f, const char *dir, const char *session)
 	f->n = nk;
 }
 
-int mark_session(const struct collector_info *col, enum marker_kind kind,
+int mark_session(const struct collector_info *col, double when,
+		 enum marker_kind kind,
 		 const char *session, const char *text, const char *watch,
 		 const char *const *extra, size_t nextra, char *warn,
 		 size_t wn, struct perr *e)
@@ -136,7 +137,7 @@ int mark_session(const struct collector_info *col, enum marker_kind kind,
 				add(&f, "%s%s", p, "");
 	}
 	bound(&f, col->logset, session);
-	rc = control_mark_to(col, 0, kind, session, text, f.v, f.n, e);
+	rc = control_mark_to(col, when, kind, session, text, f.v, f.n, e);
 	if (watched) {
 		free(req);
 		req = NULL;

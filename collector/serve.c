@@ -13,7 +13,10 @@
  *
  * A marker's KIND may carry its time, "end@SECONDS" (wall clock, the
  * epoch's seconds with milliseconds): perflog run stamps its end marker
- * with the moment the command ended, not the moment the marker came.
+ * with the moment the command ended, not the moment the marker came, and
+ * `perflog mark --at` closes a session after the fact. An end of a
+ * session not open, and a time outside the set's span or before the
+ * session's begin, are refused (sessions_check_mark).
  *
  * A marker may carry any number of fields; the request's 64 KiB bound is
  * the only limit (perflog run keeps what would not fit in a file beside
@@ -46,8 +49,8 @@ static enum marker_kind kind_of(const char *s)
 }
 
 /* "end", or "end@1764626721.095": the kind, and the time when one is
- * given (*when stays as it is otherwise). A time in the future (beyond a
- * second of clock granularity) is refused. */
+ * given (*when stays as it is otherwise). Whether the set takes a marker
+ * at that time is sessions_check_mark's. */
 static enum marker_kind kind_at(char *s, double *when)
 {
 	char *at = strchr(s, '@'), *end;
@@ -56,8 +59,7 @@ static enum marker_kind kind_at(char *s, double *when)
 		double t = strtod(at + 1, &end);
 
 		*at = '\0';
-		if (end == at + 1 || *end || !(t > 0) ||
-		    t > util_walltime() + 1.0)
+		if (end == at + 1 || *end || !(t > 0))
 			return (enum marker_kind)-1;
 		*when = t;
 	}
@@ -114,7 +116,8 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 		if (bad)
 			util_strlcpy(pe.msg, "mark: bad escape in a field",
 				     sizeof(pe.msg));
-		else
+		else if (sessions_check_mark(c, kind, field[1], stamp_of(when),
+					     when > 0, &pe) == 0)
 			ok = markers_append_at(logset_writer_dir(c->w),
 					       stamp_of(when), kind, field[1],
 					       field[2],

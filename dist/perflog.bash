@@ -255,7 +255,7 @@ _perflog()
 		COMPREPLY=($(cd /usr/share/zoneinfo 2>/dev/null &&
 			compgen -f -- "$cur"))
 		return ;;
-	-s | -i | -l | --to | --width | --height | --scale | --rates | --shift | --host | --seconds | --remote-perflog)
+	-s | -i | -l | --at | --to | --width | --height | --scale | --rates | --shift | --host | --seconds | --remote-perflog)
 		return ;;
 	esac
 

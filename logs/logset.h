@@ -103,7 +103,9 @@ struct logset_writer;
 /* Create the log set directory, fresh (0755, parents as needed; one
  * that exists is never reused: "log set 'X' already exists"), in a
  * parent owned by the user or root and not writable by others unless
- * sticky; take the lock, write perflog.meta and an empty markers.tsv. */
+ * sticky; take the lock, write perflog.meta and an empty markers.tsv.
+ * A directory made here that could not be started whole (a full disk)
+ * is removed again. */
 int logset_create(const struct logset_options *opt,
 		  struct logset_writer **out, struct perr *e);
 const char *logset_writer_dir(const struct logset_writer *w);
@@ -168,6 +170,12 @@ size_t logset_failing(const struct logset_writer *w, struct perr *e);
  * when the daemon is gone, the rows still held are written to the files
  * directly), unlock and free. Safe with w == NULL. */
 int logset_close_writer(struct logset_writer *w, double stop, struct perr *e);
+
+/* Remove the set at dir, which its caller made and no longer writes,
+ * when it holds no marker but those of session (NULL: none at all): a
+ * start that failed, a run whose command never ran (discard.c). 1 when
+ * removed, 0 when kept (someone marked it), -1 with e set. */
+int logset_discard(const char *dir, const char *session, struct perr *e);
 
 /* ---- reading (export, viewer, report) ---- */
 

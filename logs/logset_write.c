@@ -248,6 +248,7 @@ int logset_create(const struct logset_options *opt,
 	const char *parent = opt->parent && *opt->parent ? opt->parent : ".";
 	char abs[PATH_MAX];
 	struct logset_writer *w;
+	int made;
 
 	*out = NULL;
 	if (check_options(opt, e) < 0)
@@ -261,8 +262,16 @@ int logset_create(const struct logset_options *opt,
 	w->dfd = -1;
 	w->lockfd = -1;
 	w->grower.fd = -1;
-	if (make_set(w, abs, opt->name, e) < 0 || take_lock(w, e) < 0 ||
-	    start_set(w, opt, e) < 0) {
+	made = make_set(w, abs, opt->name, e) == 0;
+	if (!made || take_lock(w, e) < 0 || start_set(w, opt, e) < 0) {
+		struct perr re;
+
+		/* a set made here and not started whole (a full disk: its
+		 * .lock or perflog.meta could not be written) is removed,
+		 * not left to hold a start that failed (what cannot be
+		 * removed stays: e says why the start failed) */
+		if (made)
+			setdir_remove(w->dir, &re);
 		if (w->cached[0])
 			rrdc_disconnect();
 		if (w->lockfd >= 0)

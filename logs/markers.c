@@ -520,6 +520,32 @@ long markers_sessions(const struct marker_list *l, struct session **out)
 	return (long)n;
 }
 
+const struct marker *markers_open(const struct marker_list *l,
+				  const char *name, char *names, size_t n)
+{
+	struct session *s = NULL;
+	const struct marker *found = NULL;
+	long ns = markers_sessions(l, &s);
+	size_t len = 0;
+
+	if (names && n)
+		names[0] = '\0';
+	for (long i = 0; i < ns; i++) {
+		if (s[i].end)
+			continue;
+		if (!strcmp(s[i].name, name))
+			found = s[i].begin;
+		if (names && len < n) {
+			int k = snprintf(names + len, n - len, "%s%s",
+					 len ? ", " : "", s[i].name);
+
+			len += k > 0 ? (size_t)k : 0;
+		}
+	}
+	free(s);
+	return found;
+}
+
 const char *marker_get(const struct marker *m, const char *key)
 {
 	for (size_t i = 0; i < m->nextra; i++)

@@ -13,6 +13,12 @@
  * adds to an end marker (cmd=, status=, duration=, and the backup client's
  * figures as client.*=); readers that know only the first four ignore them.
  *
+ * Lines are in the order the markers came, which is not always the order
+ * of their times: perflog run's end marker bears the moment its command
+ * ended, and `perflog mark --at` closes a session after the fact. Readers
+ * take each marker's own time, and pair sessions in file order (below),
+ * so an end appended late still closes the session it was meant for.
+ *
  * A session is the span from a begin to the next end with the same session
  * name. A begin with no end (collector killed, still running) is an open
  * session that ends at the log's last sample. A second begin of a name that
@@ -88,6 +94,13 @@ void markers_free(struct marker_list *l);
 /* Pair begins and ends into sessions, in order of their begin. Returns the
  * number of sessions (*out malloc'ed, pointing into l) or -1. */
 long markers_sessions(const struct marker_list *l, struct session **out);
+
+/* The sessions open in l (a begin and no end yet): the begin of the one
+ * named name (NULL when it is not open), and when names is not NULL the
+ * names of all of them, ", "-separated and cut to n bytes ("" when none
+ * is open): what `perflog mark --end` of a session not open lists. */
+const struct marker *markers_open(const struct marker_list *l,
+				  const char *name, char *names, size_t n);
 
 /*
  * Figures beside a marker. What a marker carries is one line of

@@ -392,3 +392,50 @@ int setdir_size(const char *dir, unsigned long long *bytes, struct perr *e)
 	closedir(dp);
 	return 0;
 }
+
+/* Remove the entries of the directory open as dfd (closed here); one
+ * level of subdirectory (a grow worker's .grow.PID) is emptied first.
+ * Symlinks are removed, never followed. 0, or -1 with errno. */
+static int empty_dir(int dfd, int depth)
+{
+	DIR *dp = fdopendir(dfd);
+	struct dirent *d;
+	int rc = 0;
+
+	if (!dp) {
+		close(dfd);
+		return -1;
+	}
+	while ((d = readdir(dp))) {
+		struct stat st;
+		int sub;
+
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;	/* gone meanwhile */
+		if (!S_ISDIR(st.st_mode)) {
+			if (unlinkat(dfd, d->d_name, 0) < 0 && errno != ENOENT)
+				rc = -1;
+			continue;
+		}
+		sub = depth > 0 ? -1
+				: openat(dfd, d->d_name, O_RDONLY | O_DIRECTORY |
+						     O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 || empty_dir(sub, depth + 1) < 0 ||
+		    unlinkat(dfd, d->d_name, AT_REMOVEDIR) < 0)
+			rc = -1;
+	}
+	closedir(dp);
+	return rc;
+}
+
+int setdir_remove(const char *dir, struct perr *e)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (dfd < 0 || empty_dir(dfd, 0) < 0 || rmdir(dir) < 0)
+		return perr_set(e, "unable to remove log set '%s': %s", dir,
+				strerror(errno));
+	return 0;
+}

@@ -101,4 +101,12 @@ const char *setdir_rrd_why(const struct setdir_rrd *r, const char *name,
  * size. 0, or -1 with e set. */
 int setdir_size(const char *dir, unsigned long long *bytes, struct perr *e);
 
+/* Remove a set directory the caller made and everything in it (a
+ * start that failed, a run whose command never ran: nothing was logged
+ * that anyone could want, and on a full disk the set holds the space).
+ * The directory itself is not followed if a symlink; symlinks inside are
+ * removed, not followed. 0, or -1 with e set (what could not be removed
+ * stays). */
+int setdir_remove(const char *dir, struct perr *e);
+
 #endif

@@ -29,7 +29,8 @@
  *      kept (client/client.h: the client --client names, else CMD's, else
  *      any known), "sync" (a sample now), end marker, "unwatch",
  *      remove the cgroup, release the collector if we started it (it
- *      stops once no run that joined it is left), and exit with the
+ *      stops once no run that joined it is left; when the command could
+ *      not be run, the set made only for it is removed), and exit with the
  *      command's status: its exit code, 128+N for signal N, 127 when it
  *      could not be run; 1 when the end marker could be written nowhere
  *      and the command itself succeeded
@@ -69,6 +70,7 @@
 #include <unistd.h>
 
 #include "../commands.h"
+#include "../logs/logset.h"
 #include "run_int.h"
 
 
@@ -257,6 +259,32 @@ static void pump(struct run *r, int out, int err)
 	}
 }
 
+/* The collector this run started is released: it stops once no run
+ * that joined it is left. When the command never ran (`perflog run --
+ * nosuchcmd`), the set made only for it goes too, as a failed start's
+ * does: under the runs' lock, so that none joins it meanwhile, and only
+ * once it stopped holding nothing but this run's session
+ * (logset_discard: a run that joined it, or a mark, keeps it). */
+static void release(struct run *r)
+{
+	int never_ran = r->shim.exec_errno != 0, deferred = 0, lock = -1;
+	struct perr e;
+
+	if (never_ran)
+		lock = run_lock();
+	if (control_release(&r->col, &deferred, &e) < 0) {
+		fprintf(stderr, ME ": stopping the collector: %s\n", e.msg);
+	} else if (never_ran && !deferred && kill(r->col.pid, 0) < 0 &&
+		   errno == ESRCH) {
+		int d = logset_discard(r->col.logset, r->label, &e);
+
+		if (d < 0)
+			fprintf(stderr, ME ": %s\n", e.msg);
+		r->discarded = d > 0;
+	}
+	run_unlock(lock);
+}
+
 /* 7. Close the books. Returns 0, or -1 when the end marker could be
  * written nowhere. */
 static int finish(struct run *r)
@@ -265,7 +293,7 @@ static int finish(struct run *r)
 	struct run_extras x = { 0 };
 	struct perr e;
 	char text[64], req[64];
-	int rc = 0, deferred, gone = 0;
+	int rc = 0, gone = 0;
 
 	if (shim_rusage(&r->shim) < 0)
 		memset(&r->shim.ru, 0, sizeof(r->shim.ru));
@@ -320,8 +348,8 @@ static int finish(struct run *r)
 	shim_finish(&r->shim);
 	if (cgroup_any(&r->cg) && cgroup_remove(&r->cg, &e) < 0)
 		fprintf(stderr, ME ": %s\n", e.msg);
-	if (r->started && control_release(&r->col, &deferred, &e) < 0)
-		fprintf(stderr, ME ": stopping the collector: %s\n", e.msg);
+	if (r->started)
+		release(r);
 	return rc;
 }
 
@@ -361,7 +389,7 @@ int cmd_run(int argc, char **argv)
 	/* where it went, as perflog start prints it (stdout is the
 	 * command's), for the set this run started: one it joined was
 	 * named by -o, or said when joined under -o DIR */
-	if (own)
+	if (own && !r.discarded)
 		fprintf(stderr, ME ": log set %s\n", r.col.logset);
 	run_output_free(&r.out);
 	free(r.cmdline);

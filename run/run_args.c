@@ -178,19 +178,34 @@ static int start_collector(const struct run *r, char *logset, size_t n)
 	return util_strlcpy(logset, buf, n);
 }
 
-/* 1. Join or start, under a lock so that runs started together do not
- * each start their own collector. */
-int run_find_or_start(struct run *r)
+int run_lock(void)
 {
 	struct perr e;
 	const char *rt = control_runtime_dir(&e);
-	char lock[PATH_MAX], logset[PATH_MAX];
-	int fd = -1, rc = 0;
+	char lock[PATH_MAX];
+	int fd = -1;
 
 	if (rt && snprintf(lock, sizeof(lock), "%s/run.lock", rt) < (int)sizeof(lock))
 		fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	while (fd >= 0 && flock(fd, LOCK_EX) < 0 && errno == EINTR)
 		;
+	return fd;
+}
+
+void run_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* releases the lock */
+}
+
+/* 1. Join or start, under a lock so that runs started together do not
+ * each start their own collector. */
+int run_find_or_start(struct run *r)
+{
+	struct perr e;
+	char logset[PATH_MAX];
+	int fd = run_lock(), rc = 0;
+
 	if (r->dir && control_find_under(r->dir, &r->col, &e) == 0) {
 		if (r->file || r->interval)
 			fprintf(stderr, ME ": joining the collector logging to '%s'; -c and -i ignored\n",
@@ -203,7 +218,6 @@ int run_find_or_start(struct run *r)
 	} else {
 		r->started = 1;
 	}
-	if (fd >= 0)
-		close(fd);	/* releases the lock */
+	run_unlock(fd);
 	return rc;
 }

@@ -37,6 +37,8 @@ struct run {
 	char *cmdline;
 	struct collector_info col;
 	int started, watching;
+	int discarded;		/* the set it started was removed: the
+				 * command never ran (cmd_run.c release) */
 	char label[SRC_NAME_MAX];
 	char method[128], note[600];
 	struct cgroup_set cg;
@@ -67,6 +69,13 @@ int run_parse_args(struct run *r, int argc, char **argv);
  * started together do not each start their own. 0, or -1 said on
  * stderr. */
 int run_find_or_start(struct run *r);
+
+/* The runs' lock in the runtime directory, held while a run finds or
+ * starts its collector and while one removes the set of a command that
+ * never ran, so that no run joins a collector being discarded: its
+ * descriptor, or -1 (no runtime directory: unlocked). */
+int run_lock(void);
+void run_unlock(int fd);
 
 /* The end marker's fields (listed at the top of cmd_run.c): the
  * command's status, duration, output, processes left, rusage and the

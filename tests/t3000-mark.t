@@ -2,7 +2,9 @@
 # perflog mark: markers through the running collector. Hostile text stays
 # one line, marks from 8 processes at once are neither lost nor
 # interleaved, and with no collector (or someone else's) it is a one-line
-# error with a non-zero status.
+# error with a non-zero status. A session's end goes to the collector
+# that has it open when two run; an end of a session not open is an
+# error that lists the open ones; --at closes one after the fact.
 . "$(dirname "$0")/lib.sh"
 LOGS=$SCRATCH/logs
 
@@ -36,6 +38,8 @@ is "$(tail -n 1 $M | awk -F'\t' '{print length($4)}')" 20000 'kept whole'
 
 ok '--begin, default session' $PERFLOG mark --begin 'go'
 like "$(tail -n 1 $M)" $'\tbegin\tsession\tgo$' 'session "session"'
+ok '--end, default session' $PERFLOG mark --end 'stop'
+ok '--begin -s name' $PERFLOG mark --begin -s 'my backup' 'go'
 ok '--end -s name' $PERFLOG mark --end -s 'my backup' 'done'
 like "$(tail -n 1 $M)" $'\tend\tmy backup\tdone$' 'named session'
 ok 'PERFLOG_LOGSET names the log set' env PERFLOG_LOGSET="$LS" $PERFLOG mark via-env
@@ -66,6 +70,60 @@ else
 	echo "ok $((_tap_n + 1)) # SKIP needs root and setpriv"; _tap_n=$((_tap_n + 1))
 fi
 
+# --- a session's end with a second collector running (issue 50) ---
+# mark --begin, then another collector starts (the packaged service, a
+# second run): the end goes to the collector that has the session open
+# ("2 collectors are running; name the log set" before, and the session
+# stayed open for good)
+ok 'begin tar' $PERFLOG mark --begin -s tar 'backup'
+ok 'begin full' $PERFLOG mark --begin -s full 'full backup'
+LS2=$($PERFLOG start -o $SCRATCH/logs2 -i 1)
+is "$?" 0 'a second collector started'
+$PERFLOG mark --end -s tar 'done' 2>$SCRATCH/tar.err
+is "$?:$(cat $SCRATCH/tar.err)" '0:' 'mark --end finds the collector that has tar open'
+like "$(tail -n 1 $M)" $'\tend\ttar\tdone$' 'the end marker is in that set'
+ok 'nothing went to the other set' test ! -s "$LS2/markers.tsv"
+# a typo: an error listing the open sessions, nothing written
+n2=$(lines)
+out=$($PERFLOG mark --end -s ful 'done' 2>&1); st=$?
+is "$st" 1 'an end of a session no collector has open fails'
+like "$out" "^perflog mark: no session 'ful' is open in the 2 running log sets \\(open: full in $LS\\)\$" 'one line listing the open ones'
+out=$($PERFLOG mark -d "$LS" --end -s ful 'done' 2>&1); st=$?
+like "$st:$out" "^1:perflog mark: no session 'ful' is open in $LS \\(open: full\\)\$" 'with -d too, from the collector'
+is "$(lines)" "$n2" 'no marker written'
+# open in both: ambiguous, and it says where
+ok 'begin x in the first set' $PERFLOG mark -d "$LS" --begin -s both 'one'
+ok 'begin x in the second' $PERFLOG mark -d "$LS2" --begin -s both 'two'
+out=$($PERFLOG mark --end -s both 'done' 2>&1); st=$?
+like "$st:$out" "^1:perflog mark: session 'both' is open in 2 log sets \\([^)]*$(basename $LS)[^)]*\\); name one with -d\$" 'open in two sets: an error naming both ...'
+like "$out" "$(basename $LS2)" '... the second too'
+
+# --- mark --at: a session closed after the fact ---
+b=$(grep -P '\tbegin\tfull\t' $M | cut -f1)
+bs=$(date -u -d "$b" +%s)
+at=$(date -u -d "@$((bs + 1))" +%Y-%m-%dT%H:%M:%S).250Z
+while [ "$(date +%s)" -le $((bs + 2)) ]; do sleep 0.2; done
+ok 'a later point marker' $PERFLOG mark -d "$LS" 'after the real end'
+ok "--end --at $at" $PERFLOG mark --end -s full --at "$at" 'ended earlier'
+is "$(tail -n 1 $M | cut -f1-3)" "$at"$'\tend\tfull' 'stamped at that time, to the millisecond'
+$PERFLOG report "$LS" >$SCRATCH/report.txt 2>&1
+ok 'the report ends session full there' grep -A1 -x 'Session full' $SCRATCH/report.txt
+like "$(grep -A1 -x 'Session full' $SCRATCH/report.txt | tail -n 1)" "from $b to $at" '... from its begin to that time'
+ok '--begin -s early' $PERFLOG mark -d "$LS" --begin -s early 'x'
+out=$($PERFLOG mark -d "$LS" --end -s early --at "$at" 'x' 2>&1); st=$?
+like "$st:$out" "^1:perflog mark: the end of 'early' at $at is before its begin" '--at before the session'"'"'s begin: refused'
+out=$($PERFLOG mark -d "$LS" --end -s early --at 2020-01-01T00:00:00Z 'x' 2>&1); st=$?
+like "$st:$out" "^1:perflog mark: 2020-01-01T00:00:00.000Z is before the log set's start" '--at before the set: refused'
+out=$($PERFLOG mark -d "$LS" --end -s early --at 2099-01-01T00:00:00Z 'x' 2>&1); st=$?
+like "$st:$out" "^1:perflog mark: 2099-01-01T00:00:00.000Z is in the future" '--at in the future: refused'
+err_is '--at garbage: usage error' "--at: bad time 'yesterday'" $PERFLOG mark -d "$LS" --end -s early --at yesterday x
+sleep 1.2
+ok '--at -1s (relative)' $PERFLOG mark -d "$LS" --end -s early --at -1s 'a second ago'
+e=$(date -u -d "$(tail -n 1 $M | cut -f1)" +%s.%N)
+eb=$(date -u -d "$(grep -P '\tbegin\tearly\t' $M | cut -f1)" +%s.%N)
+ok "... stamped after the begin and a second before now ($eb < $e)" sh -c "echo '$e > $eb && $e < $(date +%s.%N) - 0.9' | bc | grep -qx 1"
+
 ok 'stop' $PERFLOG stop "$LS"
+ok 'stop the second' $PERFLOG stop "$LS2"
 err_is 'after stop: error' 'no collector' $PERFLOG mark -d "$LS" late
 done_testing

@@ -23,6 +23,14 @@ like "$(extra own duration)" '^[0-9]+\.[0-9]{3}$' 'end marker: duration in ms'
 is "$(extra own cmd)" "sh -c 'exit 7'" 'end marker: the command line'
 ok 'begin marker before it' grep -qP "\tbegin\town\tsh -c 'exit 7'(\t|$)" "$LS/markers.tsv"
 
+# a command that cannot be run: the set started only for it is removed
+# (issue 50: it was left behind, a set of nothing)
+$PERFLOG run -i 1 -o $SCRATCH/never -- /nonexistent/backup-client >$SCRATCH/never.out 2>&1
+is "$?" 127 'cannot run, own collector: 127'
+is "$(cat $SCRATCH/never.out)" "perflog run: cannot run '/nonexistent/backup-client': No such file or directory" 'one line, no log set named'
+is "$(ls -A $SCRATCH/never)" '' 'the set it started for the command is removed'
+is "$(ls $PERFLOG_RUNTIME_DIR/*.info 2>/dev/null | wc -l)" 0 'and its collector stopped'
+
 # --- the rest joins one collector ---
 LS=$($PERFLOG start -o $LOGS -i 1)
 is "$?" 0 'a shared collector'
@@ -32,6 +40,7 @@ is "$?" 127 'cannot run: 127'
 like "$(cat $SCRATCH/e127)" "cannot run '/nonexistent/backup-client'" 'says why'
 is "$(extra backup-client status)" 127 'end marker written anyway'
 ok 'joined collector still running' $PERFLOG mark -d "$LS" still-here
+ok 'its set is kept' test -f "$LS/perflog.meta"
 
 $PERFLOG run -o "$LS" -l sig -- sh -c 'kill -TERM $$'
 is "$?" 143 'killed by SIGTERM: 128+15'

@@ -103,11 +103,21 @@ rm -f $FULL/filler.*
 # (the default counter set's files need more than 200 KiB); start fails
 # with the errno, not "librrd gave no reason", and leaves no collector
 dd if=/dev/zero of=$FULL/filler.near bs=1k count=$(( $(avail) - 200 )) 2>/dev/null
+free0=$(avail)
 out=$($PERFLOG start -i 1 -o $FULL/near 2>&1); st=$?
 is "$st" 1 'start on a nearly full disk fails'
 like "$out" "^perflog start: unable to create '.*\.rrd': No space left on device" 'with one line that names the file and the errno'
 is "$(printf '%s\n' "$out" | grep -c .)" 1 'one line'
 ok 'no collector left running on it' sh -c "! $PERFLOG status | grep -q '$FULL/near'"
+# (issue 50: the failed start left a set that held the space, with a
+# stop line, reporting as a normal one-row log)
+is "$(ls -A $FULL/near)" '' 'the failed start left no log set behind'
+is "$(avail)" "$free0" 'and the space it took is free again'
+# a disk with no space at all: the set's .lock cannot be written
+dd if=/dev/zero of=$FULL/filler.rest bs=1k 2>/dev/null
+out=$($PERFLOG start -i 1 -o $FULL/near 2>&1); st=$?
+like "$st:$out" "^1:perflog start: unable to lock '.*/\.lock': No space left on device\$" 'start on a full disk: one line naming .lock'
+is "$(ls -A $FULL/near)" '' 'and no set directory left behind'
 rm -f $FULL/filler.*
 ok 'a new collector starts on the same directory once there is space' sh -c "d=\$($PERFLOG start -c $SCRATCH/s.pml -o $FULL) && $PERFLOG stop \"\$d\""
 done_testing

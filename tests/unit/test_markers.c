@@ -183,6 +183,48 @@ static void test_sessions(void)
 	markers_free(&l);
 }
 
+/* markers_open (issue 50: `mark --end -s ful` for an open "full" lists
+ * the open ones), and an end appended after later markers but stamped
+ * before them (`mark --at`) closing the session it names */
+static void test_open(void)
+{
+	static const char text[] =
+		"2026-11-30T00:00:00Z\tbegin\tfull\t\n"
+		"2026-11-30T00:00:01Z\tbegin\ttar\t\n"
+		"2026-11-30T00:00:02Z\tend\ttar\t\n"
+		"2026-11-30T00:00:03Z\tbegin\tincr 2\t\n"
+		"2026-11-30T00:00:09Z\tpoint\t\tlater\n"
+		"2026-11-30T00:00:05.250Z\tend\tincr 2\tat\n";
+	struct marker_list l;
+	struct session *s;
+	const struct marker *m;
+	char names[64];
+	long n;
+
+	markers_parse(text, "m", &l);
+	m = markers_open(&l, "full", names, sizeof(names));
+	OK(m == &l.m[0], "full is open: its begin");
+	EQ_STR(names, "full", "the open ones: full (incr 2 closed at 00:05.250)");
+	OK(markers_open(&l, "ful", names, sizeof(names)) == NULL,
+	   "a typo is not open");
+	OK(markers_open(&l, "tar", NULL, 0) == NULL, "tar is closed");
+	n = markers_sessions(&l, &s);
+	EQ_INT(n, 3, "three sessions");
+	if (n == 3) {
+		OK(s[2].end == &l.m[5], "the late end closes incr 2");
+		EQ_INT((int)(s[2].end->t - s[2].begin->t), 2,
+		       "at its own time, before the point written earlier");
+		EQ_INT(s[2].end->ms, 250, "to the millisecond");
+	}
+	free(s);
+	markers_free(&l);
+	markers_parse("2026-11-30T00:00:00Z\tbegin\ta\t\n"
+		      "2026-11-30T00:00:01Z\tbegin\tb\t\n", "m", &l);
+	markers_open(&l, "x", names, 4);
+	EQ_STR(names, "a, ", "the list cut to its buffer");
+	markers_free(&l);
+}
+
 static void test_append(void)
 {
 	char dir[] = "/tmp/perflog-markers-XXXXXX";
@@ -307,6 +349,7 @@ int main(void)
 	test_escape();
 	test_format_parse();
 	test_sessions();
+	test_open();
 	test_append();
 	test_figures();
 	return done_testing();
