@@ -1,0 +1,113 @@
+/*
+ * writer_remote.c - the log set through rrdcached over TCP, from another
+ * host (README "Many hosts: rrdcached", DESIGN.md "Where users outgrow
+ * one machine").
+ *
+ * A daemon reached over TCP takes only names relative to its base
+ * directory (-b; librrd's client refuses absolute ones), and it carries
+ * RRD files only: no command of its protocol writes perflog.meta or
+ * appends a marker. So the set's parent directory ([log] directory, -o)
+ * is the daemon's base directory as mounted on this host (NFS, SMB,
+ * sshfs), the convention of librrd's own RRDCACHED_STRIPPATH: the
+ * collector makes the set's directory there and writes its small files
+ * into it as it always does (perflog.meta, markers.tsv, .lock,
+ * collector.log, the waits and edges files), and the RRD files are
+ * created (rrdc_create_r2, grow.c) and updated (rrdc_update) through the
+ * daemon as "SET/FILE.rrd". Why a mount rather than the files kept here
+ * and copied at the end (over ssh, as perflog run --server marks): the
+ * set is whole on the daemon's host while it is written, for perflog
+ * view, and after a kill -9 of the collector, when no end would have
+ * copied anything; and small appends and renames are what a network file
+ * system does well, where the RRD files' rewrite every sample is what it
+ * does badly and what the daemon is for.
+ *
+ * At the start the collector makes a small RRD file in the set's new
+ * directory and asks the daemon for its last update: a daemon that cannot
+ * read it under "SET/" is not behind the directory given here, and the
+ * start fails saying so before any file is split between two hosts (a
+ * daemon started with -R would otherwise make a directory of its own and
+ * fill it with RRD files no perflog.meta maps). (librrd 1.7.2 does not
+ * export rrdc_list, which would have asked for the directory itself.)
+ *
+ * Files are created at their final size (layout_max_span) and never
+ * grown: growing needs the file on this side (grow.c rebuilds it with
+ * rrd_resize and renames it over the old one), and the daemon can rename
+ * nothing; its create from a source file (CREATE -r, a larger file built
+ * from the old one) fills rows that were unknown from the coarser
+ * archives (librrd 1.7.2: a one-second row logged unknown came back as
+ * its minute's average), and fetching the rows back to replay them into
+ * a larger file cannot rebuild the consolidations older than retention.
+ * The daemon's disk pays at the start what a local set pays after a year
+ * (layout.h; the collector's README has the sizes).
+ */
+#include "writer.h"
+
+#include <rrd.h>
+#include <rrd_client.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The set's directory name (w->dir is absolute). */
+static const char *set_name(const struct logset_writer *w)
+{
+	return strrchr(w->dir, '/') + 1;
+}
+
+/* The probe: made here, read there (above). */
+#define PROBE ".rrdcached-probe.rrd"
+
+/* Whether the daemon reads the probe under "SET/": 0, or -1 with e set. */
+static int daemon_sees_set(struct logset_writer *w, struct perr *e)
+{
+	const char *probe_args[] = { "DS:x:GAUGE:2:U:U",
+				     "RRA:AVERAGE:0.5:1:2" };
+	time_t stamp = w->meta.start - 1, seen;
+	char here[64], there[NAME_MAX + 32];
+	const char *why;
+
+	/* librrd takes a path: the set's directory through its descriptor */
+	snprintf(here, sizeof(here), "/proc/self/fd/%d/" PROBE, w->dfd);
+	snprintf(there, sizeof(there), "%s/" PROBE, set_name(w));
+	rrd_clear_error();
+	if (rrd_create_r2(here, 1, stamp, 1, NULL, NULL, 2, probe_args) != 0) {
+		why = rrd_get_error();
+		return perr_set(e, "unable to create '%s/%s': %s", w->dir, PROBE,
+				why && *why ? why : "librrd gave no reason");
+	}
+	rrd_clear_error();
+	seen = rrdc_last(there);
+	why = rrd_get_error();
+	(void)unlinkat(w->dfd, PROBE, 0);
+	if (seen == stamp)
+		return 0;
+	return perr_set(e, "rrdcached at '%s' does not see the log set's directory: it cannot read '%s' (%s); over TCP the log directory ('%.*s') must be the daemon's -b directory, mounted here",
+			w->cached, there, why && *why ? why : "another file",
+			(int)(set_name(w) - 1 - w->dir), w->dir);
+}
+
+int writer_remote_open(struct logset_writer *w, struct perr *e)
+{
+	/* librrd's client: "unix:PATH" or "/PATH" is a socket here */
+	w->remote = w->cached[0] && w->cached[0] != '/' &&
+		    strncmp(w->cached, "unix:", 5) != 0;
+	if (!w->remote)
+		return 0;
+	if (daemon_sees_set(w, e) < 0)
+		return -1;
+	w->span = layout_max_span(&w->layout);
+	w->grower.remote = set_name(w);
+	return 0;
+}
+
+int writer_file_path(const struct logset_writer *w, struct wfile *f,
+		     struct perr *e)
+{
+	const char *dir = w->remote ? set_name(w) : w->dir;
+
+	if (snprintf(f->path, sizeof(f->path), "%s/%s", dir, f->name) >=
+	    (int)sizeof(f->path))
+		return perr_set(e, "path too long: '%s'", w->dir);
+	return 0;
+}
