@@ -12,9 +12,10 @@
 # ("rrdcreate request" in its log, under its own base directory) and
 # every row goes through it (with -w 3600 the files on disk lag while
 # logging); the set's other files (perflog.meta, markers.tsv,
-# collector.log) are written through the mount; after stop, report and
-# export run inside the daemon's namespace on $BASE/SET find the set
-# whole: its session and every row the collector sampled. A log directory
+# collector.log, and a perflog run's waits, edges and output files) are
+# written through the mount; after stop, report and export run inside the
+# daemon's namespace on $BASE/SET find the set whole: the run's session,
+# its wait states, and every row the collector sampled. A log directory
 # that is not the daemon's fails the start with one line saying so.
 . "$(dirname "$0")/lib.sh"
 command -v rrdcached >/dev/null || skip_all "rrdcached not installed"
@@ -38,7 +39,7 @@ ip netns exec $PEER_NS unshare -m --propagation private sh -c '
 RRDC=$!
 track_pid $RRDC
 there() { nsenter -t $RRDC -m -n "$@"; }	# a command on the daemon's host
-plan 16
+plan 18
 ok 'rrdcached listening on the second host' \
 	wait_for 10 bash -c "exec 3<>/dev/tcp/$PEER_ADDR/42217"
 is "$(ls -A $BASE)" "" 'its base directory is not this host'"'"'s to see'
@@ -63,9 +64,12 @@ is "$(ls -A $BASE)" "" 'and leaves nothing on the daemon'"'"'s host'
 dir=$($PERFLOG start -c $SCRATCH/tcp.pml -o $SHARE 2>$SCRATCH/start.err)
 like "$dir" "^$SHARE/" "collector started through rrdcached over TCP ($(cat $SCRATCH/start.err))"
 set=$(basename "$dir")
-$PERFLOG mark --begin -s tcp -d "$dir" start >/dev/null
-sleep 6
-$PERFLOG mark --end -s tcp -d "$dir" done >/dev/null
+sleep 1
+# a session with a watched command: its markers, wait states, edges and
+# output files beside the RRD files, and its Process(tcp) file
+$PERFLOG run -o "$dir" -l tcp -- sh -c 'head -c 200000000 /dev/zero | gzip -1 | wc -c; sleep 3' \
+	> $SCRATCH/run.out 2>&1
+is "$?" 0 "perflog run joins the set ($(tail -1 $SCRATCH/run.out))"
 sleep 1
 disk_last=$(rrdtool last $dir/System.rrd)
 sent_last=$($PERFLOG status | awk -v d="$dir" '$6 == d { print $4 }')
@@ -77,16 +81,18 @@ ok 'perflog stop returns 0' $PERFLOG stop "$dir"
 
 created=$(grep -o "rrdcreate request for [^ ]*" $SCRATCH/rrdcached.log |
 	awk '{ print $4 }' | sort | tr '\n' ' ')
-is "$created" "$BASE/$set/Memory.rrd $BASE/$set/Processor-_Total.rrd $BASE/$set/System.rrd " \
+is "$created" "$BASE/$set/Memory.rrd $BASE/$set/Process-tcp.rrd $BASE/$set/Processor-_Total.rrd $BASE/$set/System.rrd " \
 	'the daemon created every RRD file, under its own base directory'
 is "$(ls -A "$dir/" | grep -v '\.rrd$' | sort | tr '\n' ' ')" \
-	".lock collector.log markers.tsv perflog.meta " \
+	".lock collector.log edges-tcp.tsv markers.tsv output-tcp.log perflog.meta waits-tcp.tsv " \
 	'the set holds its other files and no leftover (probe, temporary)'
 
 # on the daemon's host, in its directory: the set whole
 there $PERFLOG report "$BASE/$set" > $SCRATCH/report 2>&1
 is "$?" 0 'perflog report opens the set on the daemon'"'"'s host'
 ok 'and finds its session' grep -q '^Session tcp' $SCRATCH/report
+ok 'with its command and wait states' \
+	sh -c "grep -q 'exit status: 0' $SCRATCH/report && grep -q 'wait states, Process(tcp)' $SCRATCH/report"
 there $PERFLOG export "$BASE/$set" --csv - > $SCRATCH/there.csv 2>$SCRATCH/export.err
 is "$?" 0 "perflog export there ($(head -c 300 $SCRATCH/export.err))"
 start=$(date -u -d "$(awk -F'\t' '$1 == "start" { print $2 }' $dir/perflog.meta)" +%s)
@@ -96,5 +102,6 @@ ok "the stop time is recorded ($((stop - start)) s)" test $((stop - start)) -ge 
 col=$(csv_col $SCRATCH/there.csv 'System\Processes')
 known=$(awk -F, -v c="$col" 'NR > 2 && $c != "" { k++ } END { print k + 0 }' $SCRATCH/there.csv)
 rows=$(tail -n +2 $SCRATCH/there.csv | wc -l)
-is "$rows" "$((stop - start))" 'export there has a row for every second logged'
+ok "export there has a row for every second logged ($rows)" \
+	test "$rows" -ge 6 -a "$rows" = "$((stop - start))"
 is "$known" "$((rows - 1))" 'and every one after the first holds what the collector sampled'
