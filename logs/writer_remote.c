@@ -30,15 +30,19 @@
  * export rrdc_list, which would have asked for the directory itself.)
  *
  * Files are created at their final size (layout_max_span) and never
- * grown: growing needs the file on this side (grow.c rebuilds it with
- * rrd_resize and renames it over the old one), and the daemon can rename
- * nothing; its create from a source file (CREATE -r, a larger file built
- * from the old one) fills rows that were unknown from the coarser
- * archives (librrd 1.7.2: a one-second row logged unknown came back as
- * its minute's average), and fetching the rows back to replay them into
- * a larger file cannot rebuild the consolidations older than retention.
- * The daemon's disk pays at the start what a local set pays after a year
- * (layout.h; the collector's README has the sizes).
+ * grown. Growing here (grow.c: rrd_resize reads the file whole and a
+ * copy is renamed over it) would do it through the mount: every doubling
+ * would copy the file over the network and read what the daemon wrote
+ * through this host's cache of another host's file, the RRD traffic over
+ * a network file system that the daemon is there to avoid. The daemon
+ * itself can rename nothing; its create from a source file (CREATE -r, a
+ * larger file built from the old one) fills rows that were unknown from
+ * the coarser archives (librrd 1.7.2: a one-second row logged unknown
+ * came back as its minute's average); and fetching the rows back to
+ * replay them into a larger file cannot rebuild the consolidations older
+ * than retention. So the daemon's disk pays at the start what a local set
+ * pays after a year (layout.h; README "Many hosts: rrdcached" has the
+ * sizes).
  */
 #include "writer.h"
 
