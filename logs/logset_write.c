@@ -196,6 +196,10 @@ static int connect_cached(struct logset_writer *w, const char *cached,
 		return 0;
 	if (util_strlcpy(w->cached, cached, sizeof(w->cached)) < 0)
 		return perr_set(e, "rrdcached address too long: '%s'", cached);
+	if (writer_remote_reach(w, e) < 0) {
+		w->cached[0] = '\0';
+		return -1;
+	}
 	rrd_clear_error();
 	if (rrdc_connect(cached) != 0 || !rrdc_is_connected(cached)) {
 		const char *why = rrd_get_error();
@@ -204,6 +208,7 @@ static int connect_cached(struct logset_writer *w, const char *cached,
 		return perr_set(e, "unable to connect to rrdcached at '%s': %s",
 				cached, why && *why ? why : "connection failed");
 	}
+	writer_remote_bound(w);
 	return 0;
 }
 

@@ -34,6 +34,7 @@
 #define PERFLOG_WRITER_H
 
 #include <limits.h>
+#include <sys/socket.h>
 
 #include "grow.h"
 #include "layout.h"
@@ -84,6 +85,10 @@ struct logset_writer {
 	int meta_dirty;
 	char cached[256];		/* rrdcached address, "" direct */
 	int remote;			/* cached is over TCP (writer_remote.c) */
+	double remote_retry;		/* monotonic: no new try before */
+	char remote_why[400];		/* why the last try failed */
+	struct sockaddr_storage remote_addr;	/* the daemon, as reached */
+	socklen_t remote_addrlen;
 	unsigned batch;			/* rows held back per file, >= 1 */
 	unsigned long nsamples;		/* samples written (staggers flushes) */
 	char *lines;			/* SEND_ROWS x LINE_MAX_LEN update text */
@@ -110,6 +115,18 @@ int writer_map_counters(struct logset_writer *w, struct wfile *f);
 
 /* Write perflog.meta now (logset_write.c). 0, or -1 with e set. */
 int writer_write_meta(struct logset_writer *w, struct perr *e);
+
+/* Before librrd connects to w->cached (writer_remote.c): over TCP, the
+ * daemon must answer a connection within REMOTE_REACH_MS, and after one
+ * that did not, no new try is made for REMOTE_RETRY seconds (librrd's own
+ * connect waits minutes for a host that does not answer, and the sampler
+ * with it); sets w->remote. 0, or -1 with e set. */
+int writer_remote_reach(struct logset_writer *w, struct perr *e);
+
+/* librrd is connected: over TCP, its socket gets a bound on each request
+ * (REMOTE_REQUEST_S), so a daemon host that vanished fails the request
+ * (librrd drops the connection, the rows are held) instead of stalling. */
+void writer_remote_bound(struct logset_writer *w);
 
 /* rrdcached over TCP (writer_remote.c): when w->cached is a TCP address,
  * check that the daemon sees the set's directory under its base directory

@@ -29,6 +29,18 @@
  * fill it with RRD files no perflog.meta maps). (librrd 1.7.2 does not
  * export rrdc_list, which would have asked for the directory itself.)
  *
+ * A daemon host that stops answering (a link down, a host powered off:
+ * no refusal, no reset) would stall the sampler: librrd's client has no
+ * timeout, its connect waits out the kernel's SYN retries (minutes) and
+ * a request its reply for good. So a connection is first tried here,
+ * non-blocking, for 1 s (REMOTE_REACH_MS), and after a failed try none is
+ * made for REMOTE_RETRY seconds (the rows are held as for any outage);
+ * once librrd is connected its socket (found by its peer's address) gets
+ * SO_RCVTIMEO and SO_SNDTIMEO of REMOTE_REQUEST_S, so a request left
+ * without an answer fails and librrd drops the connection. An outage
+ * then costs the sampler one request's bound once and a 1 s try every
+ * REMOTE_RETRY seconds (t6120: the link down for 8 s).
+ *
  * Files are created at their final size (layout_max_span) and never
  * grown. Growing here (grow.c: rrd_resize reads the file whole and a
  * copy is renamed over it) would do it through the mount: every doubling
@@ -44,14 +56,31 @@
  * pays after a year (layout.h; README "Many hosts: rrdcached" has the
  * sizes).
  */
+#define _GNU_SOURCE
 #include "writer.h"
 
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
 #include <rrd.h>
 #include <rrd_client.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
+
+/* librrd's default port */
+#define REMOTE_PORT "42217"
+/* a connection must be answered within, in ms (writer.h; the message
+ * says 1 s) */
+#define REMOTE_REACH_MS 1000
+/* seconds before a new try after one that failed */
+#define REMOTE_RETRY 10.0
+/* seconds a request may take before it fails */
+#define REMOTE_REQUEST_S 5
+/* descriptors searched for librrd's socket */
+#define REMOTE_FD_SCAN 1024
 
 /* The set's directory name (w->dir is absolute). */
 static const char *set_name(const struct logset_writer *w)
@@ -91,11 +120,122 @@ static int daemon_sees_set(struct logset_writer *w, struct perr *e)
 			(int)(set_name(w) - 1 - w->dir), w->dir);
 }
 
-int writer_remote_open(struct logset_writer *w, struct perr *e)
+/* HOST:PORT, [V6]:PORT or HOST (librrd's default port) into host and
+ * port. */
+static void split_address(const char *addr, char *host, size_t nhost,
+			  char *port, size_t nport)
 {
+	const char *colon;
+	size_t n;
+
+	snprintf(port, nport, "%s", REMOTE_PORT);
+	if (addr[0] == '[' && strchr(addr, ']')) {
+		const char *end = strchr(addr, ']');
+
+		n = (size_t)(end - addr - 1);
+		snprintf(host, nhost, "%.*s", (int)n, addr + 1);
+		if (end[1] == ':')
+			snprintf(port, nport, "%s", end + 2);
+		return;
+	}
+	colon = strchr(addr, ':');
+	if (colon && !strchr(colon + 1, ':')) {
+		snprintf(host, nhost, "%.*s", (int)(colon - addr), addr);
+		snprintf(port, nport, "%s", colon + 1);
+	} else {
+		snprintf(host, nhost, "%s", addr);
+	}
+}
+
+/* A connection to addr within REMOTE_REACH_MS (non-blocking connect and
+ * poll): 0 with the address reached in w, or -1 with why. */
+static int try_reach(struct logset_writer *w, char *why, size_t nwhy)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	char host[256], port[32];
+	int rc, err = ETIMEDOUT;
+
+	split_address(w->cached, host, sizeof(host), port, sizeof(port));
+	rc = getaddrinfo(host, port, &hints, &res);
+	if (rc != 0) {
+		snprintf(why, nwhy, "rrdcached at '%s' is unreachable: %s",
+			 w->cached, gai_strerror(rc));
+		return -1;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK |
+				SOCK_CLOEXEC, 0);
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		socklen_t len = sizeof(err);
+
+		if (fd < 0)
+			continue;
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			err = 0;
+		else if (errno != EINPROGRESS)
+			err = errno;
+		else if (poll(&p, 1, REMOTE_REACH_MS) == 1 &&
+			 getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0)
+			;	/* err is the connect's outcome */
+		else
+			err = ETIMEDOUT;
+		close(fd);
+		if (err == 0 && ai->ai_addrlen <= sizeof(w->remote_addr)) {
+			memcpy(&w->remote_addr, ai->ai_addr, ai->ai_addrlen);
+			w->remote_addrlen = ai->ai_addrlen;
+			break;
+		}
+	}
+	freeaddrinfo(res);
+	if (err == 0)
+		return 0;
+	/* the same text at every try until it works: complained once */
+	snprintf(why, nwhy, "rrdcached at '%s' is unreachable: %s (rows are held and sent when it is back)",
+		 w->cached, err == ETIMEDOUT ? "no answer within 1 s" :
+		 strerror(err));
+	return -1;
+}
+
+int writer_remote_reach(struct logset_writer *w, struct perr *e)
+{
+	double now = util_monotonic();
+
 	/* librrd's client: "unix:PATH" or "/PATH" is a socket here */
 	w->remote = w->cached[0] && w->cached[0] != '/' &&
 		    strncmp(w->cached, "unix:", 5) != 0;
+	if (!w->remote)
+		return 0;
+	if (now < w->remote_retry)
+		return perr_set(e, "%s", w->remote_why);
+	if (try_reach(w, w->remote_why, sizeof(w->remote_why)) == 0)
+		return 0;
+	w->remote_retry = now + REMOTE_RETRY;
+	return perr_set(e, "%s", w->remote_why);
+}
+
+void writer_remote_bound(struct logset_writer *w)
+{
+	struct timeval tv = { .tv_sec = REMOTE_REQUEST_S };
+
+	if (!w->remote || !w->remote_addrlen)
+		return;
+	/* librrd keeps its socket to itself: it is the one connected to
+	 * the address just reached */
+	for (int fd = 0; fd < REMOTE_FD_SCAN; fd++) {
+		struct sockaddr_storage peer;
+		socklen_t len = sizeof(peer);
+
+		if (getpeername(fd, (struct sockaddr *)&peer, &len) < 0 ||
+		    len != w->remote_addrlen ||
+		    memcmp(&peer, &w->remote_addr, len) != 0)
+			continue;
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
+}
+
+int writer_remote_open(struct logset_writer *w, struct perr *e)
+{
 	if (!w->remote)
 		return 0;
 	if (daemon_sees_set(w, e) < 0)

@@ -15,7 +15,10 @@
 # collector.log, and a perflog run's waits, edges and output files) are
 # written through the mount; after stop, report and export run inside the
 # daemon's namespace on $BASE/SET find the set whole: the run's session,
-# its wait states, and every row the collector sampled. A log directory
+# its wait states, and every row the collector sampled, an outage of the
+# daemon's host included (its link down for 8 s: the collector samples
+# on, holds the rows and sends them once it is back; before, librrd's
+# client waited in its request with no end). A log directory
 # that is not the daemon's fails the start with one line saying so.
 . "$(dirname "$0")/lib.sh"
 command -v rrdcached >/dev/null || skip_all "rrdcached not installed"
@@ -39,7 +42,7 @@ ip netns exec $PEER_NS unshare -m --propagation private sh -c '
 RRDC=$!
 track_pid $RRDC
 there() { nsenter -t $RRDC -m -n "$@"; }	# a command on the daemon's host
-plan 18
+plan 20
 ok 'rrdcached listening on the second host' \
 	wait_for 10 bash -c "exec 3<>/dev/tcp/$PEER_ADDR/42217"
 is "$(ls -A $BASE)" "" 'its base directory is not this host'"'"'s to see'
@@ -70,6 +73,21 @@ sleep 1
 $PERFLOG run -o "$dir" -l tcp -- sh -c 'head -c 200000000 /dev/zero | gzip -1 | wc -c; sleep 3' \
 	> $SCRATCH/run.out 2>&1
 is "$?" 0 "perflog run joins the set ($(tail -1 $SCRATCH/run.out))"
+# the daemon's host stops answering (its link down: no refusal, no
+# reset): librrd alone would wait minutes in a request and in each
+# connect, the sampler with it; the collector goes on sampling, holds the
+# rows, and sends them when the link is back
+ip -n $PEER_NS link set dev plv$$b down
+sleep 8
+now=$(date +%s)
+last=$(timeout 30 $PERFLOG status | awk -v d="$dir" '$6 == d { print $4 }')
+age=$((now - $(date -u -d "$last" +%s 2>/dev/null || echo 0)))
+ip -n $PEER_NS link set dev plv$$b up
+ok "the collector samples on while the daemon's host does not answer ($age s behind)" \
+	test "$age" -lt 6
+wait_for 20 grep -q 'works again' $dir/collector.log
+ok 'and writes again when it is back' grep -q 'works again' $dir/collector.log
+sed 's/^/# collector.log: /' $dir/collector.log
 sleep 1
 disk_last=$(rrdtool last $dir/System.rrd)
 sent_last=$($PERFLOG status | awk -v d="$dir" '$6 == d { print $4 }')
