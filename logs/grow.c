@@ -75,6 +75,27 @@ int grow_created_name(char *buf, size_t n, const char *name)
 	return snprintf(buf, n, ".%s.tmp.new", name) >= (int)n ? -1 : 0;
 }
 
+/* Over TCP: the daemon creates the file at "SET/NAME" (grow.h). */
+static int create_remote(const struct grower *g, const struct grow_job *j,
+			 int argc, const char **argv, char *msg, size_t nmsg)
+{
+	char name[PATH_MAX];
+
+	snprintf(name, sizeof(name), "%s/%s", g->remote, j->name);
+	rrd_clear_error();
+	if (rrdc_connect(g->cached) != 0 ||
+	    rrdc_create_r2(name, g->layout.step, j->last_up, 0, NULL, NULL,
+			   argc, argv) != 0) {
+		char what[PATH_MAX + 300];
+
+		snprintf(what, sizeof(what), "rrdcached at '%s': unable to create '%s'",
+			 g->cached, name);
+		rrd_why(msg, nmsg, what);
+		return -1;
+	}
+	return 0;
+}
+
 static int do_create(const struct grower *g, const struct grow_job *j,
 		     char *msg, size_t nmsg)
 {
@@ -83,6 +104,8 @@ static int do_create(const struct grower *g, const struct grow_job *j,
 	int argc = layout_args(&g->layout, j->span, j->obj, j->idx, j->n, args,
 			       argv);
 
+	if (g->remote)
+		return create_remote(g, j, argc, argv, msg, nmsg);
 	/* left under its temporary name: the writer renames it into place
 	 * once perflog.meta names it (grow.h) */
 	if (grow_created_name(tmp, sizeof(tmp), j->name) < 0) {

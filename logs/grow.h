@@ -16,7 +16,10 @@
  *           (a name the metadata maps may lack its file until the
  *           rename, and for good after a kill -9 in between: a reader
  *           reads its rows as unknown while .NAME.tmp.new is there,
- *           logset_read.c open_rrd).
+ *           logset_read.c open_rrd). Over TCP (g->remote) the daemon
+ *           creates "SET/NAME" (rrdc_create_r2; librrd there writes its
+ *           own temporary and renames it whole) at its final size, and
+ *           nothing is renamed or grown (logs/writer_remote.c has why).
  *   grow    NAME is resized archive by archive (rrd_resize: the rows, the
  *           consolidations in progress and the header are copied as they
  *           are, new empty rows go before the oldest, so every row keeps
@@ -74,6 +77,9 @@ struct grower {
 	const char *dir;		/* its path (messages, rrdcached) */
 	struct layout layout;
 	const char *cached;		/* rrdcached address, NULL direct */
+	const char *remote;		/* over TCP: the set's directory in the
+					 * daemon's base directory, which
+					 * creates the files; NULL otherwise */
 	pid_t pid;			/* the worker, 0 when idle */
 	int fd;				/* its result pipe */
 	struct grow_job *jobs;

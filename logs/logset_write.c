@@ -23,11 +23,12 @@
  * exist, so a reader never sees a counter whose file is missing).
  *
  * rrdcached: with opt->rrdcached (or $RRDCACHED_ADDRESS) every update goes
- * through librrd's client (rrdc_update) with absolute paths. The files are
- * created and grown by the worker on the file system (the daemon must see
- * the set's directory at the same path, as it always had to), and
- * logset_close_writer flushes every file so the set is complete on disk
- * when it returns.
+ * through librrd's client (rrdc_update). On a local socket the paths are
+ * absolute and the files are created and grown by the worker on the file
+ * system (the daemon sees the set's directory at the same path); over TCP
+ * the names are relative to the daemon's base directory and the daemon
+ * creates the files (writer_remote.c). logset_close_writer flushes every
+ * file so the set is complete on the daemon's disk when it returns.
  */
 #define _GNU_SOURCE
 #include "writer.h"
@@ -195,6 +196,10 @@ static int connect_cached(struct logset_writer *w, const char *cached,
 		return 0;
 	if (util_strlcpy(w->cached, cached, sizeof(w->cached)) < 0)
 		return perr_set(e, "rrdcached address too long: '%s'", cached);
+	if (writer_remote_reach(w, e) < 0) {
+		w->cached[0] = '\0';
+		return -1;
+	}
 	rrd_clear_error();
 	if (rrdc_connect(cached) != 0 || !rrdc_is_connected(cached)) {
 		const char *why = rrd_get_error();
@@ -203,6 +208,7 @@ static int connect_cached(struct logset_writer *w, const char *cached,
 		return perr_set(e, "unable to connect to rrdcached at '%s': %s",
 				cached, why && *why ? why : "connection failed");
 	}
+	writer_remote_bound(w);
 	return 0;
 }
 
@@ -228,7 +234,8 @@ static int start_set(struct logset_writer *w,
 	w->argv = calloc(SEND_ROWS, sizeof(*w->argv));
 	if (!w->lines || !w->argv)
 		return perr_set(e, "out of memory");
-	if (connect_cached(w, opt->rrdcached, e) < 0 || writer_write_meta(w, e) < 0)
+	if (connect_cached(w, opt->rrdcached, e) < 0 ||
+	    writer_remote_open(w, e) < 0 || writer_write_meta(w, e) < 0)
 		return -1;
 	mfd = setdir_openat(w->dfd, w->dir, LOGSET_MARKERS,
 			    O_WRONLY | O_CREAT | O_EXCL, 0644, e);

@@ -8,6 +8,8 @@
  *                   (reconnecting, resending what was held)
  *   writer_grow.c   the worker's jobs (grow.h): create the files of new
  *                   instances, grow files before an archive fills
+ *   writer_remote.c rrdcached over TCP: names relative to the daemon's
+ *                   base directory, the set's directory checked there
  *
  * A file's life: NEW (its create job is queued or running: rows are held)
  * -> CREATED (the worker made it under its temporary name; its counters
@@ -32,6 +34,7 @@
 #define PERFLOG_WRITER_H
 
 #include <limits.h>
+#include <sys/socket.h>
 
 #include "grow.h"
 #include "layout.h"
@@ -50,7 +53,8 @@ enum wfile_state { WF_NEW, WF_CREATED, WF_READY, WF_BUSY };
 
 struct wfile {
 	char name[192];			/* file name in the set */
-	char path[PATH_MAX];		/* absolute: rrdcached, messages */
+	char path[PATH_MAX];		/* rrdcached's name for it (absolute,
+					 * or relative over TCP), messages */
 	enum counter_object obj;
 	char instance[SRC_NAME_MAX];
 	int idx[CATALOG_MAX_PER_OBJECT];	/* counter index per DS */
@@ -80,6 +84,11 @@ struct logset_writer {
 	double last;			/* last sample's time, 0 none */
 	int meta_dirty;
 	char cached[256];		/* rrdcached address, "" direct */
+	int remote;			/* cached is over TCP (writer_remote.c) */
+	double remote_retry;		/* monotonic: no new try before */
+	char remote_why[400];		/* why the last try failed */
+	struct sockaddr_storage remote_addr;	/* the daemon, as reached */
+	socklen_t remote_addrlen;
 	unsigned batch;			/* rows held back per file, >= 1 */
 	unsigned long nsamples;		/* samples written (staggers flushes) */
 	char *lines;			/* SEND_ROWS x LINE_MAX_LEN update text */
@@ -106,6 +115,31 @@ int writer_map_counters(struct logset_writer *w, struct wfile *f);
 
 /* Write perflog.meta now (logset_write.c). 0, or -1 with e set. */
 int writer_write_meta(struct logset_writer *w, struct perr *e);
+
+/* Before librrd connects to w->cached (writer_remote.c): over TCP, the
+ * daemon must answer a connection within REMOTE_REACH_MS, and after one
+ * that did not, no new try is made for REMOTE_RETRY seconds (librrd's own
+ * connect waits minutes for a host that does not answer, and the sampler
+ * with it); sets w->remote. 0, or -1 with e set. */
+int writer_remote_reach(struct logset_writer *w, struct perr *e);
+
+/* librrd is connected: over TCP, its socket gets a bound on each request
+ * (REMOTE_REQUEST_S), so a daemon host that vanished fails the request
+ * (librrd drops the connection, the rows are held) instead of stalling. */
+void writer_remote_bound(struct logset_writer *w);
+
+/* rrdcached over TCP (writer_remote.c): when w->cached is a TCP address,
+ * check that the daemon sees the set's directory under its base directory
+ * (the parent given is that directory as mounted here) and size the files
+ * for the set's whole life (no growth through the daemon). 0, or -1 with
+ * e set. */
+int writer_remote_open(struct logset_writer *w, struct perr *e);
+
+/* f->path: the name rrdcached knows f's file by (the set's directory and
+ * the file name relative to the daemon's base directory over TCP, else
+ * absolute). 0, or -1 with e set when it does not fit. */
+int writer_file_path(const struct logset_writer *w, struct wfile *f,
+		     struct perr *e);
 
 /* Write the rows f holds (writer_send.c). 0, or -1 with e set. */
 int writer_send(struct logset_writer *w, struct wfile *f, struct perr *e);

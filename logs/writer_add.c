@@ -111,9 +111,8 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	memcpy(f->idx, counter_index, ncounters * sizeof(int));
 	f->n = ncounters;
 	logset_file_name(f->name, sizeof(f->name), obj, instance);
-	if (snprintf(f->path, sizeof(f->path), "%s/%s", w->dir, f->name) >=
-	    (int)sizeof(f->path))
-		return perr_set(e, "path too long: '%s'", w->dir);
+	if (writer_file_path(w, f, e) < 0)
+		return -1;
 	/* two instances whose names differ only in characters that the file
 	 * name replaces would share a file: refuse the second */
 	for (size_t i = 0; i < w->nfiles; i++)

@@ -83,7 +83,9 @@ static void place_created(struct logset_writer *w)
 
 		if (f->state != WF_CREATED)
 			continue;
-		if (grow_created_name(tmp, sizeof(tmp), f->name) == 0 &&
+		/* (over TCP the daemon made it at its name: writer_remote.c) */
+		if (!w->remote &&
+		    grow_created_name(tmp, sizeof(tmp), f->name) == 0 &&
 		    renameat(w->dfd, tmp, w->dfd, f->name) < 0) {
 			perr_set(&e, "unable to rename '%s/%s': %s", w->dir,
 				 tmp, strerror(errno));

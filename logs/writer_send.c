@@ -78,9 +78,13 @@ static int connect_cached(struct logset_writer *w, struct perr *e)
 {
 	if (rrdc_is_connected(w->cached))
 		return 0;
+	if (writer_remote_reach(w, e) < 0)
+		return -1;
 	rrd_clear_error();
-	if (rrdc_connect(w->cached) == 0 && rrdc_is_connected(w->cached))
+	if (rrdc_connect(w->cached) == 0 && rrdc_is_connected(w->cached)) {
+		writer_remote_bound(w);
 		return 0;
+	}
 	return perr_set(e, "rrdcached at '%s' is unreachable: %s (rows are held and sent when it is back)",
 			w->cached, why_or("connection refused"));
 }

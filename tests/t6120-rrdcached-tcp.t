@@ -1,0 +1,125 @@
+#!/bin/bash
+# rrdcached over TCP from another host (issue 50, item 10). The daemon's
+# host is a network namespace of our own with its own mount namespace:
+# rrdcached listens on the veth address with -b on a directory only that
+# namespace has ($BASE: a bind mount of $SHARE made there, private, so
+# from here $BASE is an empty directory the collector is never told).
+# This host sees the daemon's directory as $SHARE, the way a file server's
+# directory is mounted (NFS, SMB), and the collector, here, logs to
+# `-o $SHARE` with `rrdcached = ADDR:PORT`. Before the fix it failed at
+# once ("absolute path names not allowed when talking to a remote
+# daemon") and made its RRD files itself. Now the daemon creates them
+# ("rrdcreate request" in its log, under its own base directory) and
+# every row goes through it (with -w 3600 the files on disk lag while
+# logging); the set's other files (perflog.meta, markers.tsv,
+# collector.log, and a perflog run's waits, edges and output files) are
+# written through the mount; after stop, report and export run inside the
+# daemon's namespace on $BASE/SET find the set whole: the run's session,
+# its wait states, and every row the collector sampled, an outage of the
+# daemon's host included (its link down for 8 s: the collector samples
+# on, holds the rows and sends them once it is back; before, librrd's
+# client waited in its request with no end). A log directory
+# that is not the daemon's fails the start with one line saying so.
+. "$(dirname "$0")/lib.sh"
+command -v rrdcached >/dev/null || skip_all "rrdcached not installed"
+command -v rrdtool >/dev/null || skip_all "rrdtool not installed"
+for t in unshare nsenter mount; do
+	command -v $t >/dev/null || skip_all "no $t (util-linux)"
+done
+make_veth || skip_all "cannot make a network namespace and veth pair (root, ip)"
+unset RRDCACHED_ADDRESS
+SHARE=$SCRATCH/share	# the daemon's directory as mounted on this host
+BASE=$SCRATCH/base	# its -b: a bind mount of $SHARE in its namespace only
+mkdir -p $SHARE $BASE $SCRATCH/elsewhere
+ADDR=$PEER_ADDR:42217
+# exec all the way: $! is rrdcached's pid (ip netns exec and unshare
+# without -f exec too); its private mount goes with it
+ip netns exec $PEER_NS unshare -m --propagation private sh -c '
+	mount --bind "$1" "$2" &&
+	exec rrdcached -g -l "$3" -b "$2" -B -w 3600 -f 7200 -V LOG_INFO \
+		-o "$4" -p "$5"' sh $SHARE $BASE $ADDR $SCRATCH/rrdcached.log \
+	$SCRATCH/rrdcached.pid > $SCRATCH/rrdcached.out 2>&1 &
+RRDC=$!
+track_pid $RRDC
+there() { nsenter -t $RRDC -m -n "$@"; }	# a command on the daemon's host
+plan 20
+ok 'rrdcached listening on the second host' \
+	wait_for 10 bash -c "exec 3<>/dev/tcp/$PEER_ADDR/42217"
+is "$(ls -A $BASE)" "" 'its base directory is not this host'"'"'s to see'
+
+cat > $SCRATCH/tcp.pml <<PML
+[log]
+interval = 1
+retention = 1h
+rrdcached = $ADDR
+[counters]
+\Processor(_Total)\*
+\Memory\*
+\System\*
+PML
+err=$($PERFLOG start -c $SCRATCH/tcp.pml -o $SCRATCH/elsewhere 2>&1 >/dev/null); st=$?
+diag "$err"
+ok "a log directory that is not the daemon's fails the start" test $st != 0
+like "$err" "does not see the log set's directory.*must be the daemon's -b directory" \
+	'in one line that says why'
+is "$(ls -A $BASE)" "" 'and leaves nothing on the daemon'"'"'s host'
+
+dir=$($PERFLOG start -c $SCRATCH/tcp.pml -o $SHARE 2>$SCRATCH/start.err)
+like "$dir" "^$SHARE/" "collector started through rrdcached over TCP ($(cat $SCRATCH/start.err))"
+set=$(basename "$dir")
+sleep 1
+# a session with a watched command: its markers, wait states, edges and
+# output files beside the RRD files, and its Process(tcp) file
+$PERFLOG run -o "$dir" -l tcp -- sh -c 'head -c 200000000 /dev/zero | gzip -1 | wc -c; sleep 3' \
+	> $SCRATCH/run.out 2>&1
+is "$?" 0 "perflog run joins the set ($(tail -1 $SCRATCH/run.out))"
+# the daemon's host stops answering (its link down: no refusal, no
+# reset): librrd alone would wait minutes in a request and in each
+# connect, the sampler with it; the collector goes on sampling, holds the
+# rows, and sends them when the link is back
+ip -n $PEER_NS link set dev plv$$b down
+sleep 8
+now=$(date +%s)
+last=$(timeout 30 $PERFLOG status | awk -v d="$dir" '$6 == d { print $4 }')
+age=$((now - $(date -u -d "$last" +%s 2>/dev/null || echo 0)))
+ip -n $PEER_NS link set dev plv$$b up
+ok "the collector samples on while the daemon's host does not answer ($age s behind)" \
+	test "$age" -lt 6
+wait_for 20 grep -q 'works again' $dir/collector.log
+ok 'and writes again when it is back' grep -q 'works again' $dir/collector.log
+sed 's/^/# collector.log: /' $dir/collector.log
+sleep 1
+disk_last=$(rrdtool last $dir/System.rrd)
+sent_last=$($PERFLOG status | awk -v d="$dir" '$6 == d { print $4 }')
+sent_epoch=$(date -u -d "$sent_last" +%s 2>/dev/null || echo 0)
+diag "on disk up to $disk_last, sent up to $sent_epoch"
+ok 'rows go through the daemon (the files on disk lag)' \
+	test "$disk_last" -lt $((sent_epoch - 2))
+ok 'perflog stop returns 0' $PERFLOG stop "$dir"
+
+created=$(grep -o "rrdcreate request for [^ ]*" $SCRATCH/rrdcached.log |
+	awk '{ print $4 }' | sort | tr '\n' ' ')
+is "$created" "$BASE/$set/Memory.rrd $BASE/$set/Process-tcp.rrd $BASE/$set/Processor-_Total.rrd $BASE/$set/System.rrd " \
+	'the daemon created every RRD file, under its own base directory'
+is "$(ls -A "$dir/" | grep -v '\.rrd$' | sort | tr '\n' ' ')" \
+	".lock collector.log edges-tcp.tsv markers.tsv output-tcp.log perflog.meta waits-tcp.tsv " \
+	'the set holds its other files and no leftover (probe, temporary)'
+
+# on the daemon's host, in its directory: the set whole
+there $PERFLOG report "$BASE/$set" > $SCRATCH/report 2>&1
+is "$?" 0 'perflog report opens the set on the daemon'"'"'s host'
+ok 'and finds its session' grep -q '^Session tcp' $SCRATCH/report
+ok 'with its command and wait states' \
+	sh -c "grep -q 'exit status: 0' $SCRATCH/report && grep -q 'wait states, Process(tcp)' $SCRATCH/report"
+there $PERFLOG export "$BASE/$set" --csv - > $SCRATCH/there.csv 2>$SCRATCH/export.err
+is "$?" 0 "perflog export there ($(head -c 300 $SCRATCH/export.err))"
+start=$(date -u -d "$(awk -F'\t' '$1 == "start" { print $2 }' $dir/perflog.meta)" +%s)
+stop=$(date -u -d "$(awk -F'\t' '$1 == "stop" { print $2 }' $dir/perflog.meta)" +%s)
+ok "the stop time is recorded ($((stop - start)) s)" test $((stop - start)) -ge 6
+# every row from the second to the stop holds the collector's values
+col=$(csv_col $SCRATCH/there.csv 'System\Processes')
+known=$(awk -F, -v c="$col" 'NR > 2 && $c != "" { k++ } END { print k + 0 }' $SCRATCH/there.csv)
+rows=$(tail -n +2 $SCRATCH/there.csv | wc -l)
+ok "export there has a row for every second logged ($rows)" \
+	test "$rows" -ge 6 -a "$rows" = "$((stop - start))"
+is "$known" "$((rows - 1))" 'and every one after the first holds what the collector sampled'
