@@ -121,6 +121,11 @@ int journal_load(int dfd, const char *dir, unsigned step,
 		 struct journal **out, struct perr *note);
 void journal_free(struct journal *j);
 
+/* 1 when its reading stopped at a last record cut short: a kill -9
+ * mid-write, or a write in progress (a live set's reader may see part of
+ * the collector's one write). */
+int journal_cut_short(const struct journal *j);
+
 /* The end of the last whole row the journal's samples reach, 0 none. */
 double journal_last(const struct journal *j);
 

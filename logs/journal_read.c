@@ -45,6 +45,7 @@ struct journal {
 	size_t nfiles;
 	struct rsample *samples;
 	size_t nsamples;
+	int cut_short;		/* it ends in a record cut short */
 };
 
 static uint32_t get32(const unsigned char *p)
@@ -195,6 +196,8 @@ int journal_load(int dfd, const char *dir, unsigned step,
 			return perr_set(note, "out of memory");
 		}
 		if (rc > 0) {
+			j->cut_short = left < JOURNAL_FRAME ||
+				       len > left - JOURNAL_FRAME;
 			perr_set(note, "log set '%s': %s: damaged at byte %zu of %zu: replayed up to there",
 				 dir, JOURNAL_NAME, off, j->len);
 			break;
@@ -203,6 +206,11 @@ int journal_load(int dfd, const char *dir, unsigned step,
 	}
 	*out = j;
 	return 0;
+}
+
+int journal_cut_short(const struct journal *j)
+{
+	return j && j->cut_short;
 }
 
 double journal_last(const struct journal *j)

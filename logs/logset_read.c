@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,9 +104,25 @@ static int read_meta(int dfd, const char *dir, struct logset_meta *m,
 	return 0;
 }
 
+/* 1 when a collector holds the set's .lock (it is being written). */
+static int being_written(const struct logset *ls)
+{
+	int fd = setdir_openat(ls->dfd, ls->dir, ".lock", O_RDONLY, 0, NULL);
+	int live = 0;
+
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0)
+		live = errno == EWOULDBLOCK;
+	close(fd);
+	return live;
+}
+
 /* (Re)read the journal. Its note (damage, a layout not known) is one line
  * on stderr, said once for the same note: the rows before the damage are
- * read all the same. -1 only out of memory. */
+ * read all the same. A live set's last record cut short is the
+ * collector's write in progress, not damage: no note. -1 only out of
+ * memory. */
 static int load_journal(struct logset *ls, struct perr *e)
 {
 	struct journal *j;
@@ -115,6 +132,8 @@ static int load_journal(struct logset *ls, struct perr *e)
 		return perr_set(e, "%s", note.msg);
 	journal_free(ls->journal);
 	ls->journal = j;
+	if (note.msg[0] && journal_cut_short(j) && being_written(ls))
+		note.msg[0] = '\0';
 	if (note.msg[0] && strcmp(note.msg, ls->noted.msg)) {
 		fprintf(stderr, "perflog: note: %s\n", note.msg);
 		ls->noted = note;
