@@ -23,7 +23,10 @@
  *   mark KIND<TAB>SESSION<TAB>TEXT[<TAB>key=value...]
  *                               fields escaped as in markers.tsv; KIND
  *                               may be KIND@SECONDS (wall clock, ms):
- *                               the marker's time, not when it came
+ *                               the marker's time, not when it came;
+ *                               "ok held=WHY" when markers.tsv cannot
+ *                               take it now (written when it can:
+ *                               markhold.h)
  *   watch PID<TAB>LABEL[<TAB>KEY=VALUE...]
  *                               log PID's process tree as Process(LABEL')
  *                               (process/process.h; keys shim=1,
@@ -123,7 +126,10 @@ int control_mark_at(const char *dir, double when, enum marker_kind kind,
 		    const char *session, const char *text,
 		    const char *const *extra, size_t nextra, struct perr *e);
 
-/* The same, to the collector col. */
+/* The same, to the collector col. A marker the collector holds because
+ * markers.tsv cannot be written now (a full disk; it is written when
+ * space returns, collector/markhold.h) returns 0 with e->msg saying so;
+ * a marker written returns 0 with e->msg empty. */
 int control_mark_to(const struct collector_info *col, double when,
 		    enum marker_kind kind, const char *session,
 		    const char *text, const char *const *extra, size_t nextra,
