@@ -271,7 +271,13 @@ int journal_sample_end(struct journal_writer *j, struct perr *e)
 	memcpy(p + 24, j->vals, j->nvals * 8);
 	close_record(j, len);
 	j->grown += len + JOURNAL_FRAME;
-	if (j->fd < 0 || j->written == j->len)
+	if (j->fd < 0) {
+		/* no file since a cut could not reopen it (said then): keep
+		 * nothing */
+		j->len = j->written = j->nrecs = 0;
+		return 0;
+	}
+	if (j->written == j->len)
 		return 0;
 	if (write_all(j->fd, j->buf + j->written, j->len - j->written) < 0) {
 		int err = errno;
