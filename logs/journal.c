@@ -161,21 +161,6 @@ static void header(unsigned char *h, unsigned step, double base)
 	memset(h + 28, 0, 4);
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 int journal_create(int dfd, const char *dir, unsigned step, double base,
 		   struct journal_writer **out, struct perr *e)
 {
@@ -197,7 +182,7 @@ int journal_create(int dfd, const char *dir, unsigned step, double base,
 		return -1;
 	}
 	header(h, step, base);
-	if (write_all(j->fd, h, sizeof(h)) < 0) {
+	if (util_write_full(j->fd, h, sizeof(h)) < 0) {
 		perr_set(e, "unable to write '%s/%s': %s", dir, JOURNAL_NAME,
 			 strerror(errno));
 		journal_close(j, 1);
@@ -279,7 +264,7 @@ int journal_sample_end(struct journal_writer *j, struct perr *e)
 	}
 	if (j->written == j->len)
 		return 0;
-	if (write_all(j->fd, j->buf + j->written, j->len - j->written) < 0) {
+	if (util_write_full(j->fd, j->buf + j->written, j->len - j->written) < 0) {
 		int err = errno;
 
 		/* a part written would be damage before every later record:
