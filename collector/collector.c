@@ -168,6 +168,22 @@ static void tell_rows_lost(struct collector *c, double now)
 	c->rows_lost = lost;
 }
 
+/* Markers held while markers.tsv could not be written (markhold.h): in
+ * once it takes them again. */
+static void write_held_marks(struct collector *c, double now)
+{
+	struct perr pe;
+
+	if (!c->held.n)
+		return;
+	if (markhold_flush(&c->held, logset_writer_dir(c->w), &pe) < 0)
+		complain(&c->c_marks, now, "markers held (%zu): %s",
+			 c->held.n, pe.msg);
+	else
+		complain_release(&c->c_marks,
+				 "the held markers are written");
+}
+
 /* Read, compute and write one sample. stamp and deadline are the next
  * scheduled sample's; the update carries when the counters were really
  * read on the schedule's clock, stamp + (read - deadline), which is before
@@ -210,6 +226,7 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 	else
 		complain_release(&c->c_write, "writing the log set works again");
 	tell_rows_lost(c, now);
+	write_held_marks(c, now);
 	cost_lap(c, ST_WRITE, &lap);
 	c->cost.samples++;
 	c->samples++;
@@ -368,6 +385,11 @@ static void teardown(struct collector *c)
 	struct perr pe;
 	int closed = 1;
 
+	if (c->w && c->held.n &&
+	    markhold_flush(&c->held, logset_writer_dir(c->w), &pe) < 0)
+		fprintf(stderr, "perflog: %zu marker(s) lost: %s\n", c->held.n,
+			pe.msg);
+	markhold_free(&c->held);
 	if (c->w && logset_close_writer(c->w, closing(c), &pe) < 0) {
 		fprintf(stderr, "perflog: %s\n", pe.msg);
 		closed = 0;

@@ -32,6 +32,7 @@
 #include "../logs/markers.h"
 #include "collector.h"
 #include "complain.h"
+#include "markhold.h"
 #include "schedule.h"
 #include "select.h"
 #include "server.h"
@@ -138,7 +139,8 @@ struct collector {
 	char **open;		/* sessions begun and not yet ended */
 	size_t nopen;
 	struct complaint c_read, c_write, c_add, c_late, c_exits, c_lost,
-			 c_waits;
+			 c_waits, c_marks;
+	struct markhold held;	/* markers markers.tsv could not take */
 	unsigned long rows_lost;	/* logset_rows_lost when last told */
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 	struct collector_cost cost;	/* cost.c */

@@ -378,7 +378,7 @@ int control_mark_to(const struct collector_info *col, double when,
 		    const char *text, const char *const *extra, size_t nextra,
 		    struct perr *e)
 {
-	char at[40] = "";
+	char at[40] = "", reply[1024];
 	char *req, *es, *et;
 	size_t len;
 	int r;
@@ -416,8 +416,14 @@ int control_mark_to(const struct collector_info *col, double when,
 		strcat(req, x);
 		free(x);
 	}
-	r = control_request(col, req, NULL, 0, e);
+	r = control_request(col, req, reply, sizeof(reply), e);
 	free(req);
+	/* held (markhold.h): written, as far as the caller goes, and e says
+	 * so */
+	if (r == 0 && e)
+		e->msg[0] = '\0';
+	if (r == 0 && !strncmp(reply, "held=", 5))
+		perr_set(e, "%s", reply + 5);
 	return r;
 }
 

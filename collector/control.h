@@ -26,7 +26,10 @@
  *                               the marker's time, not when it came;
  *                               refused ("error WHY") when an end's
  *                               session is not open, or the time is
- *                               outside the set or before the begin
+ *                               outside the set or before the begin;
+ *                               "ok held=WHY" when markers.tsv cannot
+ *                               take it now (written when it can:
+ *                               markhold.h)
  *   watch PID<TAB>LABEL[<TAB>KEY=VALUE...]
  *                               log PID's process tree as Process(LABEL')
  *                               (process/process.h; keys shim=1,
@@ -126,7 +129,10 @@ int control_mark_at(const char *dir, double when, enum marker_kind kind,
 		    const char *session, const char *text,
 		    const char *const *extra, size_t nextra, struct perr *e);
 
-/* The same, to the collector col. */
+/* The same, to the collector col. A marker the collector holds because
+ * markers.tsv cannot be written now (a full disk; it is written when
+ * space returns, collector/markhold.h) returns 0 with e->msg saying so;
+ * a marker written returns 0 with e->msg empty. */
 int control_mark_to(const struct collector_info *col, double when,
 		    enum marker_kind kind, const char *session,
 		    const char *text, const char *const *extra, size_t nextra,

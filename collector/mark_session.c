@@ -138,6 +138,11 @@ int mark_session(const struct collector_info *col, double when,
 	}
 	bound(&f, col->logset, session);
 	rc = control_mark_to(col, when, kind, session, text, f.v, f.n, e);
+	if (rc == 0 && e->msg[0]) {	/* held: markers.tsv is full */
+		size_t k = strlen(warn);
+
+		snprintf(warn + k, wn - k, "%s%s", k ? "; " : "", e->msg);
+	}
 	if (watched) {
 		free(req);
 		req = NULL;

@@ -77,6 +77,26 @@ static double stamp_of(double when)
 	return when > 0 ? when + (now - util_walltime()) : now;
 }
 
+/* The marker of fields [1..n) into markers.tsv, or held when it cannot
+ * be written (markhold.h): 0 written, 1 held, -1 with e set. */
+static int serve_append(struct collector *c, double when,
+			enum marker_kind kind, char **field, size_t n,
+			struct perr *e)
+{
+	char *line = markers_format(when, kind, field[1], field[2],
+				    (const char *const *)field + 3, n - 3);
+	int rc;
+
+	if (!line)
+		return perr_set(e, "out of memory");
+	rc = markhold_append(&c->held, logset_writer_dir(c->w), line, e);
+	free(line);
+	if (rc > 0)
+		complain(&c->c_marks, util_monotonic(),
+			 "markers held (%zu): %s", c->held.n, e->msg);
+	return rc;
+}
+
 /* "mark KIND[@SECONDS]<TAB>SESSION<TAB>TEXT[<TAB>EXTRA...]", every field
  * escaped. */
 static void handle_mark(struct collector *c, struct request *r, char *args)
@@ -86,7 +106,7 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 	struct perr pe;
 	enum marker_kind kind;
 	double when = 0;
-	int ok = 0;
+	int ok = 0, held = -1;
 
 	for (const char *p = args; *p; p++)
 		n += *p == '\t';
@@ -118,18 +138,19 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 				     sizeof(pe.msg));
 		else if (sessions_check_mark(c, kind, field[1], stamp_of(when),
 					     when > 0, &pe) == 0)
-			ok = markers_append_at(logset_writer_dir(c->w),
-					       stamp_of(when), kind, field[1],
-					       field[2],
-					       (const char *const *)field + 3,
-					       n - 3, &pe) == 0;
+			held = serve_append(c, stamp_of(when), kind, field,
+					    n, &pe);
+		ok = held >= 0;
 		if (ok && kind == MARK_BEGIN)
 			sessions_begin(c, field[1]);
 		else if (ok && kind == MARK_END)
 			sessions_end(c, field[1]);
 		for (size_t i = 1; i < n; i++)
 			free(field[i]);
-		if (ok)
+		if (held > 0)
+			server_reply(r, 1, "held=%s: held, written when it can be",
+				     pe.msg);
+		else if (ok)
 			server_reply(r, 1, "%s", "");
 		else
 			server_reply(r, 0, "%s", pe.msg);

@@ -133,10 +133,17 @@ void sessions_end_marker(struct collector *c, const char *name,
 {
 	const char *dir = logset_writer_dir(c->w);
 	struct perr pe;
+	char *line;
 
-	if (open_in_file(dir, name) &&
-	    markers_append_at(dir, collector_clock(), MARK_END, name, text,
-			      NULL, 0, &pe) < 0)
-		complain(&c->c_write, util_monotonic(), "%s", pe.msg);
+	/* a begin still held is not in the file yet: it is open too */
+	if (!open_in_file(dir, name) && !c->held.n) {
+		sessions_end(c, name);
+		return;
+	}
+	line = markers_format(collector_clock(), MARK_END, name, text, NULL, 0);
+	if (!line || markhold_append(&c->held, dir, line, &pe) != 0)
+		complain(&c->c_marks, util_monotonic(), "markers held (%zu): %s",
+			 c->held.n, line ? pe.msg : "out of memory");
+	free(line);
 	sessions_end(c, name);
 }

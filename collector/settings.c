@@ -153,7 +153,7 @@ int settings_default(struct settings *s)
 	s->interval = 5;
 	strcpy(s->directory, "./logs");
 	s->retention = 2 * 86400;
-	s->flush = 10;
+	s->flush = 60;
 	s->output = 1ULL << 20;
 	for (int i = 0; settings_default_counters[i]; i++)
 		if (add_counter_line(s, settings_default_counters[i],
@@ -241,7 +241,7 @@ static int set_log_key(struct settings *s, const char *key, const char *val,
 		unsigned long f;
 
 		if (util_parse_duration(val, &f) < 0 || f > 3600)
-			return perr_set(e, "%s:%d: flush '%s' is not a duration between 0 and 1h (e.g. 10s, 0)",
+			return perr_set(e, "%s:%d: flush '%s' is not a duration between 0 and 1h (e.g. 60s, 0)",
 					where, line, val);
 		s->flush = f;
 	} else if (!strcasecmp(key, "rrdcached")) {

@@ -5,6 +5,8 @@
  *     perflog.meta      metadata: format, host, OS, start/stop, interval,
  *                       retention, and the counter map (path -> file, DS)
  *     markers.tsv       markers, see markers.h
+ *     perflog.journal   every sample as it was taken, until the RRD files
+ *                       hold its rows (journal.h); readers replay it
  *     OBJECT[-INST].rrd one RRD file per object instance, a DS per counter:
  *                       Processor-_Total.rrd, Processor-0.rrd,
  *                       LogicalDisk-sda.rrd, Memory.rrd, System.rrd,
@@ -149,8 +151,8 @@ int logset_write_sample(struct logset_writer *w, double t,
  * and rewrites the header of the file, and dirtying a page of a mapped
  * file costs a page fault on every write-back cycle; one update of N rows
  * pays that once (docs/PERFORMANCE.md). A collector killed with -9 loses
- * at most the rows held back (and, for a file being grown, those of the
- * growth step: milliseconds to a second). */
+ * nothing: every sample is in the journal (journal.h), which readers
+ * replay. */
 int logset_flush(struct logset_writer *w, struct perr *e);
 
 /* Rows lost so far: a file holds its rows while it cannot be written (its
@@ -188,16 +190,17 @@ const struct logset_meta *logset_meta(const struct logset *ls);
 const char *logset_dir(const struct logset *ls);
 void logset_close(struct logset *ls);
 
-/* Re-read perflog.meta (a set still being written may have gained
- * instances or a stop time). Counter indices stay valid: new counters are
- * appended. */
+/* Re-read perflog.meta and the journal (a set still being written may
+ * have gained instances, rows or a stop time). Counter indices stay
+ * valid: new counters are appended. */
 int logset_refresh(struct logset *ls, struct perr *e);
 
 /* Index of a counter path ("Object(Instance)\Counter", case-insensitive),
  * or -1. */
 long logset_find(const struct logset *ls, const char *path);
 
-/* Time of the newest row written (rrd "last update"), 0 if none. */
+/* Time of the newest row written (rrd "last update"), or replayed from the
+ * journal when later, 0 if none. */
 time_t logset_last(struct logset *ls);
 
 /* A block of values: rows x ncols, row-major, NAN = unknown. Row i ends at

@@ -42,10 +42,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "grow.h"
+#include "journal.h"
 #include "rrdlock.h"
 #include "setdir.h"
 
@@ -53,6 +55,8 @@ struct logset {
 	char dir[PATH_MAX];
 	int dfd;
 	struct logset_meta meta;
+	struct journal *journal;	/* the rows the files lack (journal.h) */
+	struct perr noted;		/* the journal's last note, said once */
 };
 
 const struct logset_meta *logset_meta(const struct logset *ls)
@@ -100,6 +104,43 @@ static int read_meta(int dfd, const char *dir, struct logset_meta *m,
 	return 0;
 }
 
+/* 1 when a collector holds the set's .lock (it is being written). */
+static int being_written(const struct logset *ls)
+{
+	int fd = setdir_openat(ls->dfd, ls->dir, ".lock", O_RDONLY, 0, NULL);
+	int live = 0;
+
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0)
+		live = errno == EWOULDBLOCK;
+	close(fd);
+	return live;
+}
+
+/* (Re)read the journal. Its note (damage, a layout not known) is one line
+ * on stderr, said once for the same note: the rows before the damage are
+ * read all the same. A live set's last record cut short is the
+ * collector's write in progress, not damage: no note. -1 only out of
+ * memory. */
+static int load_journal(struct logset *ls, struct perr *e)
+{
+	struct journal *j;
+	struct perr note;
+
+	if (journal_load(ls->dfd, ls->dir, ls->meta.interval, &j, &note) < 0)
+		return perr_set(e, "%s", note.msg);
+	journal_free(ls->journal);
+	ls->journal = j;
+	if (note.msg[0] && journal_cut_short(j) && being_written(ls))
+		note.msg[0] = '\0';
+	if (note.msg[0] && strcmp(note.msg, ls->noted.msg)) {
+		fprintf(stderr, "perflog: note: %s\n", note.msg);
+		ls->noted = note;
+	}
+	return 0;
+}
+
 int logset_open(const char *dir, struct logset **out, struct perr *e)
 {
 	struct logset *ls;
@@ -122,6 +163,10 @@ int logset_open(const char *dir, struct logset **out, struct perr *e)
 		free(ls);
 		return -1;
 	}
+	if (load_journal(ls, e) < 0) {
+		logset_close(ls);
+		return -1;
+	}
 	*out = ls;
 	return 0;
 }
@@ -131,6 +176,7 @@ void logset_close(struct logset *ls)
 	if (!ls)
 		return;
 	logset_meta_free(&ls->meta);
+	journal_free(ls->journal);
 	close(ls->dfd);
 	free(ls);
 }
@@ -156,7 +202,7 @@ int logset_refresh(struct logset *ls, struct perr *e)
 		}
 	logset_meta_free(&ls->meta);
 	ls->meta = m;
-	return 0;
+	return load_journal(ls, e);
 }
 
 long logset_find(const struct logset *ls, const char *path)
@@ -206,6 +252,9 @@ time_t logset_last(struct logset *ls)
 			last = t;
 	}
 	rrd_clear_error();
+	/* the rows the journal holds beyond the files' */
+	if ((time_t)journal_last(ls->journal) > last)
+		last = (time_t)journal_last(ls->journal);
 	/* a file's last update starts at the set's start before any row */
 	return last > ls->meta.start ? last : 0;
 }
@@ -290,6 +339,86 @@ static int open_rrd(struct logset *ls, const char *file,
 	return setdir_rrd_open(ls->dfd, ls->dir, file, 0, r, e);
 }
 
+/* Where counter k's values are in its file's journal records: the
+ * writer maps a file's counters together, in its data sources' order
+ * (writer_add.c). */
+static size_t ds_position(const struct logset *ls, size_t k, size_t *nds)
+{
+	const char *file = ls->meta.counters[k].file;
+	size_t first = k, end = k + 1;
+
+	while (first > 0 && !strcmp(ls->meta.counters[first - 1].file, file))
+		first--;
+	while (end < ls->meta.ncounters &&
+	       !strcmp(ls->meta.counters[end].file, file))
+		end++;
+	*nds = end - first;
+	return k - first;
+}
+
+/* One grid row's value from the journal's rows ending in (end - step,
+ * end] of data source d: as the archive would consolidate them (cf), known
+ * when at least half of them are. */
+static double consolidate(const struct rows *r, size_t d, time_t end,
+			  unsigned long step, unsigned long interval,
+			  const char *cf)
+{
+	double acc = NAN;
+	size_t known = 0;
+
+	for (size_t i = 0; i < r->nheld; i++) {
+		double t = r->held_t[i], v = r->held[i * r->n + d];
+
+		if (t <= (double)end - (double)step || t > (double)end ||
+		    !isfinite(v))
+			continue;
+		known++;
+		if (isnan(acc))
+			acc = v;
+		else if (*cf == 'A')
+			acc += v;
+		else if ((*cf == 'M' && cf[1] == 'I') == (v < acc))
+			acc = v;
+	}
+	if (!known || known * 2 * interval < step)
+		return NAN;
+	return *cf == 'A' ? acc / (double)known : acc;
+}
+
+/* The rows a file lacks (unknown in out) from the journal's replay: a
+ * killed collector's last rows, a live set's rows not yet written. */
+static void overlay_journal(struct logset *ls, const char *file,
+			    const size_t *idx, const size_t *cols,
+			    size_t ncols, const char *cf,
+			    struct logset_series *out)
+{
+	const struct rows *r = NULL;
+	size_t nds, pos;
+
+	if (!ls->journal || !out->rows || !ncols)
+		return;
+	pos = ds_position(ls, idx[cols[0]], &nds);
+	r = journal_rows(ls->journal, file, nds);
+	if (!r || !r->nheld)
+		return;
+	for (size_t row = 0; row < out->rows; row++) {
+		time_t end = out->first + (time_t)(row * out->step);
+
+		if ((double)end <= r->held_t[0] - (double)out->step ||
+		    (double)end - (double)out->step >= r->held_t[r->nheld - 1])
+			continue;
+		for (size_t c = 0; c < ncols; c++) {
+			double *cell = &out->values[row * out->ncols + cols[c]];
+
+			if (!isnan(*cell))
+				continue;
+			pos = ds_position(ls, idx[cols[c]], &nds);
+			*cell = consolidate(r, pos, end, out->step,
+					    ls->meta.interval, cf);
+		}
+	}
+}
+
 /* Fetch one file and place its DS into the columns listed in cols (which
  * are the positions in idx of counters of this file); 1 when the file is
  * absent (its columns left unknown), -1 on an error. */
@@ -311,8 +440,13 @@ static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
 	if (ncols > sizeof(dsmap) / sizeof(dsmap[0]))
 		return perr_set(e, "log set '%s': %s: too many counters",
 				ls->dir, file);
-	if (open_rrd(ls, file, &r, e) < 0)
-		return errno == EINPROGRESS ? 1 : -1;
+	if (open_rrd(ls, file, &r, e) < 0) {
+		if (errno != EINPROGRESS)
+			return -1;
+		if (!first)
+			overlay_journal(ls, file, idx, cols, ncols, cf, out);
+		return 1;
+	}
 	/* nothing before the set's start: see the top of this file */
 	floor_start = ls->meta.start - (time_t)ls->meta.interval;
 	start = from - (time_t)step;
@@ -349,6 +483,7 @@ static int fetch_file(struct logset *ls, const char *file, const size_t *idx,
 			out->values[row * out->ncols + cols[c]] =
 				data[k * ds_cnt + (size_t)dsmap[c]];
 	}
+	overlay_journal(ls, file, idx, cols, ncols, cf, out);
 	rc = 0;
 out:
 	for (unsigned long d = 0; d < ds_cnt; d++)

@@ -246,7 +246,8 @@ static int start_set(struct logset_writer *w,
 	w->grower.dir = w->dir;
 	w->grower.layout = w->layout;
 	w->grower.cached = w->cached[0] ? w->cached : NULL;
-	return 0;
+	return journal_create(w->dfd, w->dir, w->meta.interval,
+			      (double)w->meta.start, &w->journal, e);
 }
 
 int logset_create(const struct logset_options *opt,
@@ -319,10 +320,8 @@ static const struct instance_values *find_values(const struct sample *s,
  * a file always did: the collector relies on it (a watched tree's first
  * sample is its zeros up to the watch request, collector_int.h). */
 static void hold(struct wfile *f, double from, double t,
-		 const struct instance_values *iv)
+		 const struct instance_values *iv, double *v)
 {
-	double v[CATALOG_MAX_PER_OBJECT];
-
 	if (f->fresh) {
 		from = (double)f->born;
 		f->fresh = 0;
@@ -360,9 +359,59 @@ static int check_time(const struct logset_writer *w, double t,
 	return 0;
 }
 
+/* The end of the rows every file has written: the journal keeps the
+ * samples after it. A file's held rows start one step before the first
+ * one's end (a held unknown row may stand for more: those rows are
+ * unknown in the file and in the replay alike); a file that holds
+ * nothing but an unknown row has written all it will. */
+static double written_through(const struct logset_writer *w)
+{
+	double step = (double)w->meta.interval, base = floor(w->last / step) * step;
+
+	for (size_t i = 0; i < w->nfiles; i++) {
+		const struct rows *r = &w->files[i].rows;
+		double f = floor(r->at / step) * step;
+
+		if (r->nheld > 1 || (r->nheld == 1 && !r->tail_unknown))
+			f = r->held_t[0] - step;
+		if (f < base)
+			base = f;
+	}
+	return base;
+}
+
+/* The sample's values into the files' rows and, first, the journal:
+ * -1 with e set when the journal could not be written (the rows still
+ * go in). */
+static int hold_all(struct logset_writer *w, double from, double t,
+		    const struct sample *s, struct perr *e)
+{
+	double local[CATALOG_MAX_PER_OBJECT], *v = NULL;
+	size_t off = 0;
+
+	for (size_t i = journal_files(w->journal); i < w->nfiles; i++) {
+		struct wfile *f = &w->files[i];
+
+		if (journal_announce(w->journal, f->name, f->n,
+				     (double)f->born, f->fresh) < 0)
+			return perr_set(e, "out of memory");
+	}
+	v = journal_sample_begin(w->journal, from, t);
+	for (size_t i = 0; i < w->nfiles; i++) {
+		struct wfile *f = &w->files[i];
+
+		hold(f, from, t, find_values(s, f), v ? v + off : local);
+		off += f->n;
+	}
+	if (!v)
+		return perr_set(e, "out of memory");
+	return journal_sample_end(w->journal, e);
+}
+
 int logset_write_span(struct logset_writer *w, double from, double t,
 		      const struct sample *s, struct perr *e)
 {
+	struct perr pe;
 	int rc = 0;
 
 	if (check_time(w, t, e) < 0)
@@ -380,10 +429,13 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 	 * about three times one right after it (docs/PERFORMANCE.md: the
 	 * default set's 17 files in one sample instead of one or two a
 	 * sample cut the collector's CPU by a fifth). */
+	if (hold_all(w, from, t, s, &pe) < 0) {
+		perr_set(e, "%s", pe.msg);
+		rc = -1;
+	}
 	for (size_t i = 0; i < w->nfiles; i++) {
 		struct wfile *f = &w->files[i];
 
-		hold(f, from, t, find_values(s, f));
 		if ((f->rows.nheld >= w->batch ||
 		     (i / WRITE_GROUP) % w->batch == w->nsamples % w->batch) &&
 		    writer_send(w, f, rc ? NULL : e) < 0)
@@ -391,6 +443,8 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 	}
 	w->nsamples++;
 	w->last = t;
+	if (journal_cut(w->journal, written_through(w), rc ? NULL : e) < 0)
+		rc = -1;
 	/* a problem that lasts (a file that cannot be created or grown,
 	 * rrdcached away) is reported at every sample until it is over, so
 	 * the collector complains once and hears of the recovery once */
@@ -466,6 +520,13 @@ static int close_cached(struct logset_writer *w, int rc, struct perr *e)
 
 static void free_writer(struct logset_writer *w)
 {
+	size_t held = 0;
+
+	/* the journal goes when the files hold every row */
+	for (size_t i = 0; i < w->nfiles; i++)
+		held += w->files[i].rows.nheld > 1 ||
+			(w->files[i].rows.nheld && !w->files[i].rows.tail_unknown);
+	journal_close(w->journal, held == 0);
 	logset_meta_free(&w->meta);
 	for (size_t i = 0; i < w->nfiles; i++)
 		rows_free(&w->files[i].rows);

@@ -228,29 +228,35 @@ int markers_append_at(const char *dir, double when, enum marker_kind kind,
 		      const char *session, const char *text,
 		      const char *const *extra, size_t nextra, struct perr *e)
 {
-	char path[4096];
 	char *line;
-	size_t len;
+	int rc;
+
+	if ((unsigned)kind > MARK_END)
+		return perr_set(e, "invalid marker kind %d", (int)kind);
+	line = markers_format(when, kind, session, text, extra, nextra);
+	if (!line)
+		return perr_set(e, "out of memory");
+	rc = markers_append_line(dir, line, e);
+	free(line);
+	return rc;
+}
+
+int markers_append_line(const char *dir, const char *line, struct perr *e)
+{
+	char path[4096];
+	size_t len = strlen(line);
 	struct stat st;
 	ssize_t n;
 	int fd, rc = -1;
 
-	if ((unsigned)kind > MARK_END)
-		return perr_set(e, "invalid marker kind %d", (int)kind);
 	if (snprintf(path, sizeof(path), "%s/%s", dir, LOGSET_MARKERS) >=
 	    (int)sizeof(path))
 		return perr_set(e, "path too long: '%s'", dir);
-	line = markers_format(when, kind, session, text, extra, nextra);
-	if (!line)
-		return perr_set(e, "out of memory");
-	len = strlen(line);
 	/* never through a symlink planted in the set (setdir.h) */
 	fd = setdir_open_file(dir, LOGSET_MARKERS,
 			      O_WRONLY | O_APPEND | O_CREAT, 0644, e);
-	if (fd < 0) {
-		free(line);
+	if (fd < 0)
 		return -1;
-	}
 	while (flock(fd, LOCK_EX) < 0) {
 		if (errno != EINTR) {
 			perr_set(e, "unable to lock '%s': %s", path,
@@ -272,6 +278,7 @@ int markers_append_at(const char *dir, double when, enum marker_kind kind,
 		 * appended after it */
 		if (n > 0 && ftruncate(fd, st.st_size) < 0)
 			err = errno;
+		errno = err;
 		perr_set(e, "unable to write '%s': %s", path, strerror(err));
 		goto out;
 	}
@@ -282,7 +289,6 @@ int markers_append_at(const char *dir, double when, enum marker_kind kind,
 	rc = 0;
 out:
 	close(fd);	/* releases the lock */
-	free(line);
 	return rc;
 }
 

@@ -77,6 +77,11 @@ int markers_append_at(const char *dir, double when, enum marker_kind kind,
 		      const char *session, const char *text,
 		      const char *const *extra, size_t nextra, struct perr *e);
 
+/* Append one line markers_format made, as markers_append_at does: what
+ * the collector holds while markers.tsv cannot be written (a full disk)
+ * and writes when space returns. */
+int markers_append_line(const char *dir, const char *line, struct perr *e);
+
 /* Format one marker line (with its newline) into a malloc'ed string. */
 char *markers_format(double when, enum marker_kind kind, const char *session,
 		     const char *text, const char *const *extra,

@@ -37,6 +37,7 @@
 #include <sys/socket.h>
 
 #include "grow.h"
+#include "journal.h"
 #include "layout.h"
 #include "logset.h"
 #include "rows.h"
@@ -101,6 +102,7 @@ struct logset_writer {
 	double lock_until;		/* writes wait out readers' locks until
 					 * then (rrdlock.h): one sample's budget */
 	struct perr failure;		/* the latest failure's message */
+	struct journal_writer *journal;	/* every sample, as it comes */
 };
 
 /* Note a file's job or write failure (e set from msg) or its recovery. */

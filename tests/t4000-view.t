@@ -3,6 +3,7 @@
 # under the scratch dir), on a log set made by tests/tools/mkwaveset: panes,
 # titles, markers, sessions, cursor readout against the CSV export, zoom,
 # session jump, resize, help, quit with the terminal restored, signals,
+# follow of a live set at the production flush (the journal's last sample),
 # and bad log sets refused before the terminal is touched.
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || skip_all "tmux not installed"
@@ -204,6 +205,52 @@ if [ -n "$LIVE" ] && wait_for 10 sh -c "'$PERFLOG' export '$LIVE' --csv - | sed 
 else
 	diag "collector did not start: $(cat "$SCRATCH/start.err")"
 	_result 1 'collector for the follow test'
+fi
+
+# follow with the production flush ([log] flush = 60s: the RRD files are
+# written once a minute): the window ends at the last sample, read from
+# the journal, within 2 s at -i 1 (the header's "WHEN +SPAN": the window's
+# start and span), at five of six looks a second apart (a loaded machine
+# may delay one; before the journal the lag grew to the flush between
+# writes)
+LIVE=$(env -u PERFLOG_BATCH "$PERFLOG" start -i 1 -o "$SCRATCH/live60" 2>"$SCRATCH/start.err")
+if [ -n "$LIVE" ] && sleep 2; then
+	T new-session -d -x 100 -y 24 \
+		"env LANG=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$LIVE'; echo EXIT=\$?; sleep 60"
+	ok 'live set (flush 60 s) opens' await 'CPU \[%\]'
+	T send-keys f
+	ok 'follow mode shown' await 'FOLLOW'
+	near=0 lags=
+	for i in 1 2 3 4 5 6; do
+		sleep 1
+		h=$(screen | head -1 | grep -o '[0-9-]\{10\} [0-9:]\{8\} +[0-9]*[sm]  FOLLOW')
+		now=$(date +%s)
+		[ -n "$h" ] || continue
+		set -- $h
+		span=${3#+}
+		case $span in *m) span=$((${span%m} * 60)) ;; *s) span=${span%s} ;; esac
+		lag=$((now - $(TZ=UTC date -d "$1 $2" +%s) - span))
+		lags="$lags $lag"
+		[ "$lag" -le 2 ] && near=$((near + 1))
+	done
+	ok "follow shows the last sample within 2 s at -i 1 (lags:$lags s)" test "$near" -ge 5
+	T send-keys q
+	await 'EXIT='
+	T kill-server 2>/dev/null
+	SOCK=$SCRATCH/tmux$((n_sock += 1)).sock
+	lags=
+	for i in 1 2 3; do
+		last=$("$PERFLOG" export "$LIVE" --csv - | tail -1 | cut -d, -f1)
+		lags="$lags $(($(date +%s) - $(date -d "$last" +%s)))"
+		sleep 1
+	done
+	ok "export of the running set reaches the last sample (lags:$lags s)" \
+		sh -c "for l in $lags; do [ \$l -le 2 ] || exit 1; done"
+	"$PERFLOG" stop "$LIVE" >/dev/null 2>&1
+	ok 'a set stopped whole keeps no journal' test ! -e "$LIVE/perflog.journal"
+else
+	diag "collector did not start: $(cat "$SCRATCH/start.err")"
+	_result 1 'collector for the follow test (flush 60 s)'
 fi
 
 # bad log sets: one line, exit 1, before any terminal output

@@ -36,7 +36,7 @@ int main(void)
 	EQ_INT(s.interval, 5, "default interval 5 s");
 	EQ_STR(s.directory, "./logs", "default directory ./logs");
 	EQ_INT(s.retention, 2 * 86400, "default retention 2 days");
-	EQ_INT(s.flush, 10, "default flush 10 s");
+	EQ_INT(s.flush, 60, "default flush 60 s (the journal has every sample)");
 	OK(s.nsel >= 20, "default set: whole objects of the seed kit");
 	{
 		int cpu = 0, disk = 0, avail = 0, pages = 0, net = 0;
