@@ -259,6 +259,16 @@ static void test_diag(void)
 	EQ_INT((int)n, 1, "... one kept");
 }
 
+/* A resolver on the fake /proc (*procfd its descriptor), or NULL. */
+static struct waitpeer *open_root(int *procfd)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/proc", root);
+	*procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return *procfd >= 0 ? waitpeer_open(*procfd, 0) : NULL;
+}
+
 static int resolve(struct waitpeer *p, int fd, int dir, double now,
 		   struct waitpeer_edge *e)
 {
@@ -341,15 +351,12 @@ static void test_forked_holder(struct waitpeer *p)
 
 static void test_resolve(void)
 {
-	char path[128];
 	int procfd;
 	struct waitpeer *p;
 	struct waitpeer_edge e;
 	unsigned scans, reads;
 
-	snprintf(path, sizeof(path), "%s/proc", root);
-	procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	p = procfd >= 0 ? waitpeer_open(procfd, 0) : NULL;
+	p = open_root(&procfd);
 	OK(p != NULL, "resolver on the fake /proc");
 	if (!p)
 		return;
@@ -584,7 +591,6 @@ static int ns_resolve(struct waitpeer *p, int k, double now)
  * end unknown for good: the resolver returned 0). */
 static void test_many_ns(void)
 {
-	char path[128];
 	int procfd, all;
 	struct waitpeer *p;
 	unsigned scans, reads, r0;
@@ -592,9 +598,7 @@ static void test_many_ns(void)
 
 	for (int k = 0; k < NS_PROCS; k++)
 		ns_process(k);
-	snprintf(path, sizeof(path), "%s/proc", root);
-	procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	p = procfd >= 0 ? waitpeer_open(procfd, 0) : NULL;
+	p = open_root(&procfd);
 	OK(p != NULL, "namespaces: a resolver");
 	if (!p)
 		return;
