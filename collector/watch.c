@@ -38,6 +38,18 @@
 #include "../logs/markers.h"
 #include "collector_int.h"
 
+/* proctree_read, and the exit records it placed at last (their parent
+ * now known: proctree_late) to the tree's wait-state sampler, as
+ * on_exit_record hands those the tree took at once. */
+static int read_tree(struct watch *w, struct proc_raw *out)
+{
+	const struct proctree_late *late;
+	int rc = proctree_read(w->tree, out, NULL);
+
+	watch_waits_late(w->ww, late, proctree_late(w->tree, &late));
+	return rc;
+}
+
 static int label_taken(const struct collector *c, const char *label)
 {
 	for (int i = 0; i < c->nwatch; i++)
@@ -191,7 +203,7 @@ int watch_add(struct collector *c, struct request *r,
 	w->client = follow ? 0 : r->pid;
 	w->client_start = follow ? 0 : proctree_start_time(c->opt->proc_root,
 							   r->pid);
-	w->have_prev = proctree_read(w->tree, &w->prev, NULL) == 0;
+	w->have_prev = read_tree(w, &w->prev) == 0;
 	w->state = WATCH_NEW;
 	/* the zero row part before it began (see the top of the file): the
 	 * loop takes that sample, then watch_finish answers */
@@ -366,7 +378,7 @@ static int sample_one(struct collector *c, struct watch *w, double when)
 			rates_process_idle(iv);
 		return when >= w->fill_until;
 	}
-	if (proctree_read(w->tree, &now, NULL) < 0) {
+	if (read_tree(w, &now) < 0) {
 		w->root_gone = 1;
 		w->have_prev = 0;
 		w->state = WATCH_ACTIVE;
@@ -414,7 +426,7 @@ void watch_baseline(struct collector *c)
 		if (w->state != WATCH_NEW)
 			continue;
 		/* the log set starts now: so does the tree in it */
-		w->have_prev = proctree_read(w->tree, &w->prev, NULL) == 0;
+		w->have_prev = read_tree(w, &w->prev) == 0;
 		w->prev.mono = c->prev->mono;	/* the baseline's clock */
 		watch_waits_baseline(w->ww, w->tree, w->prev.mono);
 		w->state = WATCH_ACTIVE;

@@ -183,6 +183,16 @@ void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x,
 		waitsampler_exit(ww->s, x, at);
 }
 
+void watch_waits_late(struct watch_waits *ww, const struct proctree_late *v,
+		      size_t n)
+{
+	double now = util_monotonic();
+
+	for (size_t i = 0; i < n; i++)
+		if (now - v[i].at <= WAITS_GONE_SEC)
+			watch_waits_exit(ww, &v[i].x, v[i].at);
+}
+
 static void add_waits(struct watch_waits *ww, struct instance_values *iv)
 {
 	struct waits_values v;

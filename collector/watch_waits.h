@@ -62,6 +62,13 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x,
 		      double at);
 
+/* The records the tree's read placed late (proctree_late), those that
+ * came at most WAITS_GONE_SEC ago: an older one may be of a thread whose
+ * row the sampler wrote and forgot, and would make it a second row (a
+ * shell's first jobs at -i 30, their shell not read yet). */
+void watch_waits_late(struct watch_waits *ww, const struct proctree_late *v,
+		      size_t n);
+
 /* The next sample reads every thread, not a turn of WAITS_READ_MAX
  * (waits.h): the session's last, before watch_waits_finish. */
 void watch_waits_whole(struct watch_waits *ww);

@@ -52,9 +52,15 @@ static double quota_at(const char *dir, int v1)
 	return (double)q / (double)p;
 }
 
+/* The quota in force is the smallest on the way up to the root, not the
+ * nearest: v2 lets a child ask for more than its parent allows (parent
+ * 50000/100000, child 200000/100000 held the child to half a CPU, and
+ * 2.0 was said), and its throttling is counted in the group that has it.
+ * v1 refuses a child more than its parent; the walk is the same. */
 int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
 {
 	char cur[PATH_MAX];
+	int found = 0;
 
 	if (!dir[0] || util_strlcpy(cur, dir, sizeof(cur)) < 0)
 		return 0;
@@ -63,19 +69,18 @@ int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
 		char *slash;
 
 		if (q < 0)
-			return 0;	/* above the hierarchy's root */
-		if (q > 0) {
-			out->quota = 1;
+			break;	/* above the hierarchy's root */
+		if (q > 0 && (!found || q < out->quota_cpus)) {
+			found = out->quota = 1;
 			out->quota_cpus = q;
 			util_strlcpy(out->quota_dir, cur, sizeof(out->quota_dir));
-			return 1;
 		}
 		slash = strrchr(cur, '/');
 		if (!slash || slash == cur)
-			return 0;
+			break;
 		*slash = '\0';
 	}
-	return 0;
+	return found;
 }
 
 /* The quota group's throttling from its cpu.stat: the throttled time in

@@ -59,8 +59,9 @@ void cgstat_read(const struct cgroup_set *g, double mono,
 		 struct cgstat_raw *out);
 
 /* The quota group for v1 (v1 = 1: cpu.cfs_quota_us) or v2 (cpu.max)
- * starting at dir: fills out->quota, quota_cpus, quota_dir. Returns 1
- * when found, 0 when not (exposed for tests). */
+ * starting at dir: the smallest quota from dir up to the hierarchy's
+ * root, the one in force. Fills out->quota, quota_cpus, quota_dir.
+ * Returns 1 when found, 0 when not (exposed for tests). */
 int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out);
 
 #endif

@@ -377,6 +377,7 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e)
 
 	memset(out, 0, sizeof(*out));
 	out->mono = util_monotonic();
+	t->nlate = 0;	/* the last read's are handed on */
 	if (!proctree_alive(t))
 		return t->pid ? perr_set(e, "process %d has exited", (int)t->pid)
 			      : perr_set(e, "its cgroup is gone");

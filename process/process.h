@@ -118,8 +118,24 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e);
 /* Offer one exit record (any task of the host). Returns 1 when it was the
  * tree's and is counted, 0 otherwise (a record that may yet turn out to
  * be the tree's, when its parent shows up, is kept until the next two
- * reads). */
+ * reads: proctree_late). */
 int proctree_exit(struct proctree *t, const struct taskstats_exit *x);
+
+/* A record proctree_exit kept waiting that a later read found to be the
+ * tree's, and the monotonic time it came (util_monotonic). */
+struct proctree_late {
+	struct taskstats_exit x;
+	double at;
+};
+
+/* The records the last proctree_read placed (none when it failed), *v
+ * valid until the next read: counted in its figures like those
+ * proctree_exit took, and owed to whoever else wants the tree's records
+ * (the wait-state sampler: a child of a parent born since the last read,
+ * `sh -c 'head | cat'`, had its bytes in Process and 0 in its waits
+ * row). */
+size_t proctree_late(const struct proctree *t,
+		     const struct proctree_late **v);
 
 /* Tell the tree of an exit record before any tree takes it (every tree
  * is told; one takes it): a process whose thread exited has its task

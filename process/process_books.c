@@ -73,6 +73,7 @@ void pbooks_free(struct proctree *t)
 	pidmap_free(&t->tomb);
 	pidmap_free(&t->stranger);
 	free(t->pend);
+	free(t->late);
 	procfds_free(t->fds);
 	t->fds = NULL;
 }
@@ -332,8 +333,25 @@ static void pending_add(struct proctree *t, const struct taskstats_exit *x)
 	if (t->npend >= PEND_MAX ||
 	    util_grow(&t->pend, &t->cappend, t->npend + 1, sizeof(*t->pend)) < 0)
 		return;
-	t->pend[t->npend].x = *x;
+	t->pend[t->npend].r.x = *x;
+	t->pend[t->npend].r.at = util_monotonic();
 	t->pend[t->npend++].gen = t->gen;
+}
+
+/* Record r, placed, owed to the tree's other readers (proctree_late;
+ * out of memory: counted here all the same). */
+static void late_add(struct proctree *t, const struct proctree_late *r)
+{
+	if (util_grow(&t->late, &t->caplate, t->nlate + 1,
+		      sizeof(*t->late)) == 0)
+		t->late[t->nlate++] = *r;
+}
+
+size_t proctree_late(const struct proctree *t,
+		     const struct proctree_late **v)
+{
+	*v = t->late;
+	return t->nlate;
 }
 
 /* Place waiting records until nothing more can be; forget old ones. A
@@ -353,9 +371,10 @@ void pbooks_pending_resolve(struct proctree *t)
 		changed = 0;
 		n = 0;
 		for (size_t i = 0; i < t->npend; i++) {
-			if (is_member(t, &t->pend[i].x)) {
-				if (!close_entry(t, &t->pend[i].x))
-					count_record(t, &t->pend[i].x);
+			if (is_member(t, &t->pend[i].r.x)) {
+				if (!close_entry(t, &t->pend[i].r.x))
+					count_record(t, &t->pend[i].r.x);
+				late_add(t, &t->pend[i].r);
 				changed = 1;
 			} else {
 				t->pend[n++] = t->pend[i];

@@ -69,7 +69,7 @@ struct pb_entry {
  *             (when 1; 0: could not tell): the records of its threads and
  *             children are dropped at once, not kept waiting */
 struct pb_pending {
-	struct taskstats_exit x;
+	struct proctree_late r;	/* the record, and when it came */
 	unsigned gen;
 };
 
@@ -103,6 +103,8 @@ struct proctree {
 	double last_read;	/* wall clock of the last read */
 	struct pb_pending *pend;
 	size_t npend, cappend;
+	struct proctree_late *late;	/* placed by the last read */
+	size_t nlate, caplate;
 	uint64_t ex_cpu, ex_rd, ex_wr, ex_drd, ex_dwr;
 	unsigned gen;
 	int lost;

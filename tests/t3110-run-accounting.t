@@ -33,6 +33,10 @@ integral() {
 
 LS=$($PERFLOG start -o $LOGS -i 1)
 is "$?" 0 'a collector at 1 s'
+# (one at -i 30 for the exit records placed late, below: its first
+# sample comes while the others run)
+t30=$(date +%s)
+[ "$(id -u)" != 0 ] || LSIO=$($PERFLOG start -o $SCRATCH/logs-io -i 30 --early)
 
 # --- 2. the tree is the command's own ---
 $PERFLOG run -o "$LS" -l big -- sh -c "$LOADGEN stdout 52428800 2>/dev/null" >/dev/null
@@ -130,6 +134,30 @@ if [ -n "$stale" ]; then
 	rmdir "$stale" 2>/dev/null
 else
 	echo "ok $((_tap_n + 1)) # SKIP cannot create a cgroup"; _tap_n=$((_tap_n + 1))
+fi
+
+# --- exit records placed late: their bytes in the wait-state rows ---
+# `sh -c 'head | cat'`: sh is born after the watch's read, so head's and
+# cat's exit records wait for their parent to be known (process.h
+# proctree_late); the next read places them, and Process logged their
+# 400 MB/s, but they never reached the wait-state sampler: waits-io.tsv
+# said io_bytes 0 for both (in one run of two at -i 1; every run here:
+# joined at -i 30, no read comes between the watch, before sh began, and
+# the end). io_bytes is rchar + wchar: each moved 200 MB in and 200 MB
+# out.
+if [ "$(id -u)" = 0 ]; then
+	wait_for 40 sh -c "[ \$(rrdtool last '$LSIO/System.rrd') -gt $t30 ]"
+	$PERFLOG run -o "$LSIO" -l io -- \
+		sh -c 'head -c 200000000 /dev/zero | cat >/dev/null' 2>/dev/null
+	$PERFLOG stop "$LSIO" >/dev/null
+	wio=$LSIO/waits-io.tsv
+	diag "$(awk -F'\t' '{ print $2, $11, $12 }' "$wio" 2>/dev/null | tr '\n' ';')"
+	for c in head cat; do
+		b=$(awk -F'\t' -v c=$c 'NR > 1 && $2 == c { s += $11 } END { print s + 0 }' "$wio" 2>/dev/null)
+		within "$c's waits row: the 2 x 200 MB its exit record has" "$b" 400000000 401000000 400000000
+	done
+else
+	for i in 1 2; do skip 'exit records need root (taskstats)'; done
 fi
 
 # --- without root: the fallback, said ---

@@ -31,9 +31,11 @@ static void raise_to(uint64_t *have, uint64_t v)
 /* A record's final figures into the row of its thread (pub: a listed
  * thread's, or a row a tick ended and no read has taken yet): its last
  * tick was up to a period before its end (a job of 0.15 s had 0.124 s
- * in its row), so they now run to its exit. Its run-queue time since
- * its last read stays unknown. 1 when they were the same task's: born
- * when the record says, within its 10 ms grain and the record's delay. */
+ * in its row), so they now run to its exit, and its name is the one it
+ * ended with (a child listed before its exec, never read after, was
+ * `sh` for head's 400 MB). Its run-queue time since its last read stays
+ * unknown. 1 when they were the same task's: born when the record says,
+ * within its 10 ms grain and the record's delay. */
 static int final(struct waits_thread *pub, const struct taskstats_exit *x,
 		 double at)
 {
@@ -45,6 +47,8 @@ static int final(struct waits_thread *pub, const struct taskstats_exit *x,
 	raise_to(&pub->wchar, x->wchar);
 	raise_to(&pub->read_bytes, x->read_bytes);
 	raise_to(&pub->write_bytes, x->write_bytes);
+	memcpy(pub->comm, x->comm, sizeof(pub->comm));
+	pub->comm[sizeof(pub->comm) - 1] = '\0';
 	pub->t = at;
 	return 1;
 }

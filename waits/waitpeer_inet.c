@@ -3,7 +3,13 @@
  * waiter's network namespace's /proc/PID/net/{tcp,tcp6,udp,udp6} (read
  * again at most once a WAITPEER_RESCAN_SEC, and only for a socket or a
  * mirror not in them), its own addresses (fib_trie, if_inet6) and routes
- * (route) for the interface toward another host.
+ * (route) for the interface toward another host. The tables of MAX_NS
+ * namespaces are kept; a namespace past them takes the place of the
+ * least recently used, whose sockets go with it (a host of many
+ * containers: the eviction went by first read and left the evicted
+ * namespace's sockets behind, so they grew with every namespace seen and
+ * a socket of an evicted one whose mirror was among them was never read
+ * again, its far end unknown for good).
  */
 #define _GNU_SOURCE
 #include "waitpeer_int.h"
@@ -67,32 +73,52 @@ static struct nsinfo *ns_find(struct waitpeer *p, unsigned long ns)
 	return NULL;
 }
 
+/* The sockets of namespace ns forgotten. */
+static void drop_sockets(struct waitpeer *p, unsigned long ns)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < p->ninet; i++)
+		if (p->inet[i].ns != ns)
+			p->inet[keep++] = p->inet[i];
+	p->ninet = keep;
+}
+
+/* A slot for namespace ns, not kept yet: a free one, else the least
+ * recently used one's, emptied. */
+static struct nsinfo *ns_slot(struct waitpeer *p, unsigned long ns)
+{
+	struct nsinfo *n = &p->ns[p->nns];
+
+	if (p->nns == MAX_NS) {
+		n = &p->ns[0];
+		for (size_t i = 1; i < p->nns; i++)
+			if (p->ns[i].used < n->used)
+				n = &p->ns[i];
+		drop_sockets(p, n->ns);
+		free(n->if6);
+		free(n->route);
+	} else {
+		p->nns++;
+	}
+	memset(n, 0, sizeof(*n));
+	n->ns = ns;
+	return n;
+}
+
 /* Read the socket tables and own addresses of tgid's namespace ns. */
 static struct nsinfo *read_ns(struct waitpeer *p, pid_t tgid,
 			      unsigned long ns, double now)
 {
 	static const char *const tab[4] = { "tcp", "tcp6", "udp", "udp6" };
 	struct nsinfo *n = ns_find(p, ns);
-	size_t keep = 0;
 	char rel[64], *text;
 
-	if (!n) {
-		if (p->nns == MAX_NS) {	/* the oldest goes */
-			free(p->ns[0].if6);
-			free(p->ns[0].route);
-			memmove(&p->ns[0], &p->ns[1], (MAX_NS - 1) * sizeof(p->ns[0]));
-			p->nns--;
-		}
-		n = &p->ns[p->nns++];
-		memset(n, 0, sizeof(*n));
-		n->ns = ns;
-	}
-	n->at = now;
+	if (!n)
+		n = ns_slot(p, ns);
+	n->at = n->used = now;
 	p->reads++;
-	for (size_t i = 0; i < p->ninet; i++)
-		if (p->inet[i].ns != ns)
-			p->inet[keep++] = p->inet[i];
-	p->ninet = keep;
+	drop_sockets(p, ns);
 	for (int t = 0; t < 4; t++) {
 		snprintf(rel, sizeof(rel), "%d/net/%s", (int)tgid, tab[t]);
 		if (!(text = read_all(p->procfd, rel)))
@@ -204,6 +230,8 @@ int waitpeer_inet_peer(struct waitpeer *p, pid_t tgid, unsigned long ino,
 		me = inet_find(p, ns, ino);
 		m = me ? mirror_of(p, me) : -1;
 	}
+	if (n)
+		n->used = now;
 	/* a listener (accept) or an unconnected datagram socket has no far
 	 * end yet: not told */
 	if (!me || !n || me->s.rport == 0)

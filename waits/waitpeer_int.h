@@ -12,7 +12,8 @@
 #include "waitpeer.h"
 
 #define MAX_ANSWERS 65536	/* a table of twice that: cleared when full */
-#define MAX_NS 8
+#define MAX_NS 8	/* namespaces' tables kept; past it the least
+			 * recently used goes, its sockets with it */
 #define MAX_LOCAL4 256
 #define MAX_HOLDERS 8
 /* The fd scans' share of a CPU at most: the next scan waits the last
@@ -35,6 +36,7 @@ struct inet_ent {
 struct nsinfo {
 	unsigned long ns;
 	double at;		/* when its tables were read */
+	double used;		/* when a socket of it was last looked up */
 	uint32_t local4[MAX_LOCAL4];
 	size_t nlocal4;
 	char *if6, *route;	/* net/if_inet6, net/route texts */

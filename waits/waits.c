@@ -243,15 +243,10 @@ static void alive_until(struct wthread *th, double t)
 	th->pub.t = t;
 }
 
-/* Rows ended by the sampler are remembered this long at least, twice
- * at most: an exit record comes within milliseconds of the end, unless
- * the collector's loop is held (a librrd file grown). */
-#define GONE_KEEP_SEC 1.0
-
 /* The older second forgotten, once a second. */
 static void gone_rotate(struct waits *w, double now)
 {
-	if (now - w->gone_since < GONE_KEEP_SEC)
+	if (now - w->gone_since < WAITS_GONE_SEC)
 		return;
 	w->gen ^= 1;
 	w->ngone[w->gen] = w->sorted[w->gen] = 0;

@@ -183,6 +183,13 @@ int waits_exits(struct waits *w, const struct waits_exit *e, size_t n);
  * makes no row (a client making 10,000 threads a second, bench/hostile.sh
  * churn, cost the collector a point of a CPU more as rows). */
 #define WAITS_EXIT_MIN_SEC (1.0 / WAITS_MAX_HZ)
+/* Rows ended by the sampler are remembered this long at least, twice
+ * at most (waits_was_gone): an exit record comes within milliseconds of
+ * the end, unless the collector's loop is held (a librrd file grown). A
+ * record older than this may be of a thread whose row was written and
+ * forgotten: given then, it would make a second row (the collector
+ * keeps the records the Process books placed late to this age). */
+#define WAITS_GONE_SEC 1.0
 
 /* One tick at monotonic time now. Returns the threads sampled. */
 int waits_tick(struct waits *w, double now);

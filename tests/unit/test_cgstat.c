@@ -154,6 +154,24 @@ static void test_v2(void)
 	rates_cgroup(&b, &a, &iv);
 	OK(isnan(at(&iv, CTR_PROC_CPU_SOME)), "v2: a total that went back: unknown");
 	EQ_DBL(at(&iv, CTR_PROC_MEM_SOME), 0, 0, "v2: memory unchanged: 0");
+	/* a child may ask for more than its parent allows (issue 50 item
+	 * 7): the parent's half CPU is in force, and its throttling; the
+	 * child's 2.0 was said */
+	dir("unified/lim/big");
+	put("unified/lim/big/cpu.max", "200000 100000\n");
+	put("unified/lim/big/cpu.stat", "usage_usec 5\nnr_periods 3\nnr_throttled 0\nthrottled_usec 0\n");
+	dir("unified/lim/big/cmd");
+	snprintf(g.v2, sizeof(g.v2), "%s/unified/lim/big/cmd", root);
+	cgstat_read(&g, 15.5, &b);
+	EQ_DBL(b.quota_cpus, 0.5, 1e-9,
+	       "v2: a child's 2.0 under its parent's 0.5: 0.5 in force");
+	EQ_STR(b.quota_dir, path, "v2: ... the parent's group named");
+	EQ_INT(b.throttled_us, 1400000, "v2: ... its throttling read there");
+	put("unified/lim/big/cpu.max", "25000 100000\n");
+	cgstat_read(&g, 15.6, &b);
+	EQ_DBL(b.quota_cpus, 0.25, 1e-9,
+	       "v2: a child's 0.25 under 0.5: the child's, the smaller");
+	snprintf(g.v2, sizeof(g.v2), "%s/unified/lim/cmd", root);
 	put("unified/lim/cpu.max", "max 100000\n");
 	cgstat_read(&g, 16.0, &b);
 	EQ_INT(b.quota, 0, "v2: cpu.max max: no quota");

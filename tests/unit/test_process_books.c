@@ -455,6 +455,17 @@ static void test_pending_entry(void)
 	   "pending: the child read late in its exit and its record placed: "
 	   "its bytes once");
 	printf("# written %llu bytes\n", (unsigned long long)r.write_bytes);
+	{
+		const struct proctree_late *late = NULL;
+		size_t n = t ? proctree_late(t, &late) : 0;
+
+		OK(n == 1 && late[0].x.tid == 900 && late[0].x.wchar == 1000000,
+		   "pending: the record placed is handed on (proctree_late: "
+		   "the wait-state sampler's too)");
+		OK(t && proctree_read(t, &r, &e) == 0 &&
+		   proctree_late(t, &late) == 0,
+		   "... once: the next read has none");
+	}
 	put_task(dir, 800, 700, 'S', 5900, 16, "");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/900", dir);
 	OK(system(cmd) == 0, "pending: the child gone");

@@ -11,6 +11,9 @@
  *   rescan     an unknown inode scans the fd tables once, not again
  *              within a second; a known one never
  *   the file   rows summed per peer, formatted, parsed back
+ *   namespaces ten network namespaces, more than the MAX_NS kept: each
+ *              still resolves, the least recently used goes, the
+ *              sockets kept stay bounded
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -28,6 +31,7 @@
 
 #include "../../waits/waitedges.h"
 #include "../../waits/waitpeer.h"
+#include "../../waits/waitpeer_int.h"	/* the namespaces kept */
 #include "../../waits/waitrates.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -255,6 +259,16 @@ static void test_diag(void)
 	EQ_INT((int)n, 1, "... one kept");
 }
 
+/* A resolver on the fake /proc (*procfd its descriptor), or NULL. */
+static struct waitpeer *open_root(int *procfd)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/proc", root);
+	*procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return *procfd >= 0 ? waitpeer_open(*procfd, 0) : NULL;
+}
+
 static int resolve(struct waitpeer *p, int fd, int dir, double now,
 		   struct waitpeer_edge *e)
 {
@@ -337,15 +351,12 @@ static void test_forked_holder(struct waitpeer *p)
 
 static void test_resolve(void)
 {
-	char path[128];
 	int procfd;
 	struct waitpeer *p;
 	struct waitpeer_edge e;
 	unsigned scans, reads;
 
-	snprintf(path, sizeof(path), "%s/proc", root);
-	procfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	p = procfd >= 0 ? waitpeer_open(procfd, 0) : NULL;
+	p = open_root(&procfd);
 	OK(p != NULL, "resolver on the fake /proc");
 	if (!p)
 		return;
@@ -537,6 +548,101 @@ static void test_leave_out(void)
 	OK(th[1].alive == 1.0, "leave out: the gzip untouched");
 }
 
+/* Process 1000 + k, alone in network namespace k, waits on socket fd 3
+ * of a loopback TCP pair whose both ends its namespace's table has. */
+#define NS_PROCS 10
+static void ns_process(int k)
+{
+	char rel[64], text[512];
+	int pid = 1000 + k, ino = 8000 + 2 * k;
+
+	process(pid, "client");
+	snprintf(rel, sizeof(rel), "proc/%d/ns", pid);
+	dir(rel);
+	snprintf(rel, sizeof(rel), "%s/proc/%d/ns/net", root, pid);
+	snprintf(text, sizeof(text), "net:[%ld]", 4026532000L + k);
+	if (symlink(text, rel) < 0)
+		printf("# symlink %s: failed\n", rel);
+	snprintf(text, sizeof(text), "socket:[%d]", ino);
+	link_fd(pid, 3, text, O_RDWR);
+	snprintf(text, sizeof(text), "%s"
+		 "   0: 0100007F:9C40 0100007F:1388 01 00000000:00000000 00:00000000 00000000     0        0 %d 1 0000000000000000 20 4 30 10 -1\n"
+		 "   1: 0100007F:1388 0100007F:9C40 01 00000000:00000000 00:00000000 00000000     0        0 %d 1 0000000000000000 20 4 30 10 -1\n",
+		 "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n",
+		 ino, ino + 1);
+	snprintf(rel, sizeof(rel), "proc/%d/net/tcp", pid);
+	put(rel, text);
+}
+
+static int ns_resolve(struct waitpeer *p, int k, double now)
+{
+	struct waitpeer_edge e;
+
+	memset(&e, 0, sizeof(e));
+	return waitpeer_resolve(p, 1000 + k, 1000 + k, 3, NULL, PEER_IN, now,
+				&e) == 1 && e.kind == PEER_TCP;
+}
+
+/* More network namespaces than the MAX_NS whose tables are kept (a host
+ * of many containers). The ninth took the place of the first read, not
+ * of the least used, and left the evicted namespace's sockets in the
+ * table: they grew with each namespace seen, and a socket of an evicted
+ * namespace whose mirror was among them was never read again (its far
+ * end unknown for good: the resolver returned 0). */
+static void test_many_ns(void)
+{
+	int procfd, all;
+	struct waitpeer *p;
+	unsigned scans, reads, r0;
+	double t = 100;
+
+	for (int k = 0; k < NS_PROCS; k++)
+		ns_process(k);
+	p = open_root(&procfd);
+	OK(p != NULL, "namespaces: a resolver");
+	if (!p)
+		return;
+	all = 1;
+	for (int k = 0; k < NS_PROCS; k++)
+		all &= ns_resolve(p, k, t + 0.01 * k);
+	OK(all, "namespaces: a socket in each of 10 namespaces resolved (tcp)");
+	/* past the answers' time: each asks its namespace's table again */
+	t += WAITPEER_KEEP_SEC + 1;
+	all = 1;
+	for (int k = 0; k < NS_PROCS; k++) {
+		int ok = ns_resolve(p, k, t + 0.01 * k);
+
+		if (!ok)
+			printf("# namespace %d: not resolved\n", k);
+		all &= ok;
+	}
+	OK(all, "namespaces: ... and again, those evicted read again");
+	printf("# %zu namespaces kept, %zu sockets\n", p->nns, p->ninet);
+	OK(p->nns <= MAX_NS && p->ninet <= 2 * MAX_NS,
+	   "namespaces: at most MAX_NS kept, and only their sockets");
+	waitpeer_close(p);
+
+	/* a namespace looked up between each new one stays: the least
+	 * recently used goes, not the first read */
+	p = waitpeer_open(procfd, 0);
+	if (!p)
+		return;
+	t = 200;
+	all = ns_resolve(p, 0, t);
+	waitpeer_stats(p, &scans, &r0);
+	for (int k = 1; k < NS_PROCS; k++) {
+		t += WAITPEER_KEEP_SEC + 1;	/* its answer forgotten */
+		all &= ns_resolve(p, k, t);
+		all &= ns_resolve(p, 0, t + 0.5);
+	}
+	waitpeer_stats(p, &scans, &reads);
+	OK(all, "namespaces: one in use throughout resolves throughout");
+	EQ_INT((int)(reads - r0), NS_PROCS - 1,
+	       "... its table read once: kept while the others came and went");
+	waitpeer_close(p);
+	close(procfd);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -547,6 +653,7 @@ int main(void)
 	test_resolve();
 	test_file();
 	test_leave_out();
+	test_many_ns();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (root[0] && system(cmd) != 0)
 		printf("# could not remove %s\n", root);
