@@ -192,8 +192,9 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 {
 	struct perr pe;
 	struct raw_snapshot *t;
-	double now, when, lap = util_monotonic();
+	double now, when, lap;
 
+	cost_begin(c, &lap);
 	snapshot_reset(c->cur);
 	pe.msg[0] = '\0';
 	if (source_read(c->proc, c->cur, &pe) < 0) {

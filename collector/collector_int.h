@@ -106,6 +106,10 @@ enum cost_stage { ST_READ, ST_RATES, ST_WATCH, ST_SELECT, ST_WRITE, ST_COUNT };
 struct collector_cost {
 	unsigned long samples;	/* samples timed */
 	double stage[ST_COUNT];	/* seconds in each stage, in all */
+	/* seconds in each part of the source over the same reads as
+	 * stage[ST_READ] (the samples', not the baseline's nor a failed
+	 * one's), and the source's totals when this read began */
+	double part[SP_COUNT], part_at[SP_COUNT];
 };
 
 struct collector {
@@ -149,7 +153,10 @@ struct collector {
 };
 
 /* cost.c */
-/* Charge the time since *t to stage st and restart the clock at *t. */
+/* A sample's read begins: the clock in *t, the source's parts noted. */
+void cost_begin(struct collector *c, double *t);
+/* Charge the time since *t to stage st and restart the clock at *t;
+ * ST_READ charges the source's parts since cost_begin too. */
 void cost_lap(struct collector *c, enum cost_stage st, double *t);
 /* "samples:N,read:US,...,stat:US,...": totals since the start in
  * microseconds, the status reply's cost= field; -1 when n is too small. */

@@ -2,8 +2,9 @@
  * cmd_import.c - `perflog import FILE... [-o DIR] [--tz ZONE] [--host NAME]`:
  * nmon files and perfmon CSV as log sets (import.h).
  *
- * Each FILE is read and parsed whole before anything is written; files
- * of one host, one interval and one format that follow one another in
+ * Each FILE is read and parsed whole before anything is written; a
+ * perfmon CSV of several hosts gives a set each (import.h); a host's sets
+ * of one interval and one format from files that follow one another in
  * time (a day's nmon files of one server) make one log set, others one
  * each. Prints each set's path. Exit status: 0 done, 1 a file is at
  * fault (one line naming it and its line; sets already written stay,
@@ -109,6 +110,82 @@ static int parse_one(const char *path, const char *tz, struct import_set *s,
 	return rc;
 }
 
+/* A set to write: one host's set of a file (a perfmon CSV of several
+ * hosts gives one each, chained: import.h). */
+struct part {
+	const struct import_set *s;
+	size_t file;
+	enum import_format fmt;
+	int done;
+};
+
+/* The part of the next file that continues part p (same format, host
+ * and interval, starting after it ends), or -1. */
+static long continued(const struct part *v, size_t n, size_t p)
+{
+	const struct import_set *a = v[p].s;
+
+	for (size_t q = p + 1; q < n; q++) {
+		const struct import_set *b = v[q].s;
+
+		if (v[q].file != v[p].file + 1 || v[q].done ||
+		    v[q].fmt != v[p].fmt || strcmp(b->host, a->host) ||
+		    b->step != a->step || !(b->snap[0].t > a->snap[a->n - 1].t))
+			continue;
+		return (long)q;
+	}
+	return -1;
+}
+
+/* Write the sets of the files, each printed: a host's sets of files that
+ * continue one another (a day's nmon files of one server; a week of
+ * perfmon CSVs of two) make one log set, the others one each. 0, or 1
+ * with the error said. */
+static int write_runs(const struct import_set *sets,
+		      const enum import_format *fmts, size_t nfiles,
+		      const struct import_options *o)
+{
+	struct part *v = NULL;
+	const struct import_set **run = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < nfiles; i++)
+		for (const struct import_set *s = &sets[i]; s; s = s->next) {
+			if (util_grow(&v, &cap, n + 1, sizeof(*v)) < 0)
+				goto oom;
+			v[n++] = (struct part){ .s = s, .file = i,
+						.fmt = fmts[i] };
+		}
+	if (!(run = calloc(n ? n : 1, sizeof(*run))))
+		goto oom;
+	for (size_t p = 0; p < n && !rc; p++) {
+		size_t k = 0;
+		char dir[PATH_MAX];
+		struct perr e;
+
+		if (v[p].done)
+			continue;
+		for (long q = (long)p; q >= 0; q = continued(v, n, (size_t)q)) {
+			v[q].done = 1;
+			run[k++] = v[q].s;
+		}
+		if (import_write(run, k, o, dir, sizeof(dir), &e) < 0) {
+			fprintf(stderr, "perflog import: %s\n", e.msg);
+			rc = 1;
+		} else {
+			printf("%s\n", dir);
+		}
+	}
+	free(run);
+	free(v);
+	return rc;
+oom:
+	fprintf(stderr, "perflog import: out of memory\n");
+	free(v);
+	return 1;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -165,6 +242,13 @@ int cmd_import(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
+		if (o.host && sets[i].next) {
+			fprintf(stderr, "perflog import: --host %s: %s holds the counters of several hosts (%s, %s ...), one log set each, named for its host\n",
+				o.host, argv[optind + i], sets[i].host,
+				sets[i].next->host);
+			rc = 2;
+			goto out;
+		}
 	}
 	/* the notes once every file is read: a file at fault is one line */
 	for (int i = 0; i < nfiles; i++)
@@ -172,26 +256,7 @@ int cmd_import(int argc, char **argv)
 			fprintf(stderr, "%s", sets[i].notes.p);
 	catch_signals();
 	o.stop = &import_signal;
-	/* runs of files that continue one another become one set */
-	for (int i = 0; i < nfiles;) {
-		int j = i + 1;
-		char dir[PATH_MAX];
-		struct perr e;
-
-		while (j < nfiles && fmts[j] == fmts[i] &&
-		       !strcmp(sets[j].host, sets[i].host) &&
-		       sets[j].step == sets[i].step &&
-		       sets[j].snap[0].t > sets[j - 1].snap[sets[j - 1].n - 1].t)
-			j++;
-		if (import_write(&sets[i], (size_t)(j - i), &o, dir,
-				 sizeof(dir), &e) < 0) {
-			fprintf(stderr, "perflog import: %s\n", e.msg);
-			rc = 1;
-			goto out;
-		}
-		printf("%s\n", dir);
-		i = j;
-	}
+	rc = write_runs(sets, fmts, (size_t)nfiles, &o);
 out:
 	if (import_signal) {
 		/* the hidden set is gone: end as the signal would have, now

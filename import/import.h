@@ -52,6 +52,9 @@ struct import_set {
 				 * counter for, as CSV (time, then each of
 				 * them), kept in the set as
 				 * imported-other.csv; "" when none */
+	struct import_set *next;	/* perfmon CSV of several hosts: the
+				 * next host's set (malloc'ed, freed with
+				 * this one); NULL: none */
 };
 
 enum import_format { IMPORT_UNKNOWN, IMPORT_NMON, IMPORT_PERFMON,
@@ -70,8 +73,11 @@ int import_nmon(const char *text, size_t len, const char *name,
  * in its header, a Windows zone name (winzone.c maps the common ones to
  * the zone database, so a DST change within the file is placed by the
  * zone's rules) and the bias at the log's start. tz (--tz), when not
- * NULL, is the zone its local times are read in instead. 0, or -1 with
- * e set. */
+ * NULL, is the zone its local times are read in instead. A file whose
+ * counter paths name several hosts (\\SRV1\..., \\SRV2\...) gives one
+ * set a host, in the order of their first columns: out is the first,
+ * out->next the second ... (a column naming no host is the first's); the
+ * notes are all in out. 0, or -1 with e set. */
 int import_perfmon(const char *text, size_t len, const char *name,
 		   const char *tz, struct import_set *out, struct perr *e);
 
@@ -82,6 +88,7 @@ int import_perfmon(const char *text, size_t len, const char *name,
  * Universal Time"), or NULL when not in the table. */
 const char *import_windows_zone(const char *name);
 
+/* Free s's contents and the sets chained after it (next). */
 void import_set_free(struct import_set *s);
 
 /* ---- snaps.c: shared by the parsers ---- */
@@ -142,12 +149,12 @@ struct import_options {
 	const volatile sig_atomic_t *stop;
 };
 
-/* Write sets[0..n) (snapshots of one host in time order, one step) as
+/* Write *sets[0..n) (snapshots of one host in time order, one step) as
  * one log set under opt->parent, named HOST-YYYYmmddTHHMMSS (UTC of its
  * start; -2, -3 ... when taken). Built as a hidden directory and renamed
  * into place when complete, removed on failure: no half set is left
  * behind. Its path goes to dir. 0, or -1 with e set. */
-int import_write(const struct import_set *sets, size_t n,
+int import_write(const struct import_set *const *sets, size_t n,
 		 const struct import_options *opt, char *dir, size_t dir_n,
 		 struct perr *e);
 

@@ -72,15 +72,15 @@ static int collect(struct wants *ws, const struct sample *s)
 
 /* Every instance with a known value somewhere, with those counters. */
 static int add_instances(struct logset_writer *lw,
-			 const struct import_set *sets, size_t n,
+			 const struct import_set *const *sets, size_t n,
 			 struct perr *e)
 {
 	struct wants ws = { 0 };
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < sets[i].n; k++)
-			if (collect(&ws, &sets[i].snap[k].s) < 0) {
+		for (size_t k = 0; k < sets[i]->n; k++)
+			if (collect(&ws, &sets[i]->snap[k].s) < 0) {
 				free(ws.w);
 				return perr_set(e, "out of memory");
 			}
@@ -174,8 +174,9 @@ static int place(const char *parent, const char *from, const char *host,
 /* The columns a perfmon CSV had that perflog has no counter for, kept
  * in the set beside the RRD files (imported-other.csv, -2 ... for a
  * second file of the set). */
-static int keep_other(struct logset_writer *w, const struct import_set *sets,
-		      size_t n, struct perr *e)
+static int keep_other(struct logset_writer *w,
+		      const struct import_set *const *sets, size_t n,
+		      struct perr *e)
 {
 	int k = 0;
 
@@ -183,7 +184,7 @@ static int keep_other(struct logset_writer *w, const struct import_set *sets,
 		char name[64];
 		int fd;
 
-		if (!sets[i].other.len)
+		if (!sets[i]->other.len)
 			continue;
 		if (k++)
 			snprintf(name, sizeof(name), "imported-other-%d.csv", k);
@@ -193,7 +194,7 @@ static int keep_other(struct logset_writer *w, const struct import_set *sets,
 				      O_WRONLY | O_CREAT | O_EXCL, 0644, e);
 		if (fd < 0)
 			return -1;
-		if (util_write_full(fd, sets[i].other.p, sets[i].other.len) < 0 ||
+		if (util_write_full(fd, sets[i]->other.p, sets[i]->other.len) < 0 ||
 		    fsync(fd) < 0) {
 			perr_set(e, "unable to write '%s/%s': %s",
 				 logset_writer_dir(w), name, strerror(errno));
@@ -205,16 +206,16 @@ static int keep_other(struct logset_writer *w, const struct import_set *sets,
 	return 0;
 }
 
-static int check_order(const struct import_set *sets, size_t n,
+static int check_order(const struct import_set *const *sets, size_t n,
 		       struct perr *e)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (!sets[i].n)
+		if (!sets[i]->n)
 			return perr_set(e, "nothing to import");
-		if (sets[i].step != sets[0].step)
+		if (sets[i]->step != sets[0]->step)
 			return perr_set(e, "one log set wants one interval: %u s and %u s",
-					sets[0].step, sets[i].step);
-		if (i && sets[i].snap[0].t <= sets[i - 1].snap[sets[i - 1].n - 1].t)
+					sets[0]->step, sets[i]->step);
+		if (i && sets[i]->snap[0].t <= sets[i - 1]->snap[sets[i - 1]->n - 1].t)
 			return perr_set(e, "the files overlap in time: import them one at a time");
 	}
 	return 0;
@@ -229,13 +230,13 @@ static int stopped(const struct import_options *opt, struct perr *e)
 	return 1;
 }
 
-int import_write(const struct import_set *sets, size_t n,
+int import_write(const struct import_set *const *sets, size_t n,
 		 const struct import_options *opt, char *dir, size_t dir_n,
 		 struct perr *e)
 {
 	const char *parent = opt->parent ? opt->parent : "logs";
-	const char *host = opt->host ? opt->host : sets[0].host;
-	const struct import_set *last = &sets[n - 1];
+	const char *host = opt->host ? opt->host : sets[0]->host;
+	const struct import_set *last = sets[n - 1];
 	char abs[PATH_MAX], tmp[200], hp[64], tmpdir[PATH_MAX];
 	struct logset_options lo;
 	struct logset_writer *w = NULL;
@@ -253,21 +254,21 @@ int import_write(const struct import_set *sets, size_t n,
 	if (snprintf(tmpdir, sizeof(tmpdir), "%s/%s", abs, tmp) >=
 	    (int)sizeof(tmpdir))
 		return perr_set(e, "path too long: '%s'", abs);
-	first = sets[0].snap[0].from;
+	first = sets[0]->snap[0].from;
 	end = last->snap[last->n - 1].t;
 	memset(&lo, 0, sizeof(lo));
 	lo.parent = abs;
 	lo.name = tmp;
-	lo.interval = sets[0].step;
+	lo.interval = sets[0]->step;
 	lo.start = (time_t)floor(first);
 	lo.host = host;
-	lo.os = sets[0].os;
-	lo.source = sets[0].source;
+	lo.os = sets[0]->os;
+	lo.source = sets[0]->source;
 	/* no rows wait long: the files exist before the first is written */
-	lo.batch = sets[0].step >= 450 ? 1 : 450 / sets[0].step;
+	lo.batch = sets[0]->step >= 450 ? 1 : 450 / sets[0]->step;
 	if (lo.batch > 64)
 		lo.batch = 64;
-	l.step = sets[0].step;
+	l.step = sets[0]->step;
 	l.retention = 2UL * 86400;
 	lo.retention = l.retention;
 	lo.first_span = layout_span_for(&l, layout_first_span(), end - first);
@@ -280,9 +281,9 @@ int import_write(const struct import_set *sets, size_t n,
 	    keep_other(w, sets, n, e) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < sets[i].n; k++) {
-			const struct import_snap *p = &sets[i].snap[k];
-			double from = k ? p->from : i ? sets[i - 1].snap[sets[i - 1].n - 1].t : p->from;
+		for (size_t k = 0; k < sets[i]->n; k++) {
+			const struct import_snap *p = &sets[i]->snap[k];
+			double from = k ? p->from : i ? sets[i - 1]->snap[sets[i - 1]->n - 1].t : p->from;
 
 			if (stopped(opt, e))
 				goto out;

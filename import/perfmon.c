@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,7 @@ static long cells(char *line, char ***out, size_t *cap)
 /* ---- counter paths ---- */
 
 struct column {
+	size_t host;		/* its host's set (pm.set), by its path */
 	int obj;		/* perflog object, -1: not mapped */
 	int id;			/* counter id */
 	char instance[SRC_NAME_MAX];
@@ -253,16 +255,17 @@ static void catalog_column(const char *obj, const char *inst,
 	c->invert = 0;
 }
 
-static void map_column(char *path, int physical, int own,
-		       struct column *c, char *host, size_t host_n)
+/* Map a column by its path (modified; own: perflog's own CSV, its
+ * paths as perflog names them); its host's name (in path), NULL when the
+ * path names none or is no counter path. */
+static const char *map_column(char *path, int physical, int own,
+			      struct column *c)
 {
 	char *h, *obj, *inst, *ctr;
 
 	c->obj = -1;
 	if (split_path(path, &h, &obj, &inst, &ctr) < 0)
-		return;
-	if (h && !*host)
-		util_strlcpy(host, h, host_n);
+		return NULL;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct name_map *m = &names[i];
 		int has = catalog_objects[m->obj].has_instances;
@@ -271,13 +274,13 @@ static void map_column(char *path, int physical, int own,
 		    strcasecmp(m->counter, ctr))
 			continue;
 		if (has != (inst != NULL))
-			return;
+			return h;
 		if (inst) {
 			if (!*inst || strlen(inst) >= sizeof(c->instance))
-				return;
+				return h;
 			if (m->obj == OBJ_PROCESS &&
 			    (!strcmp(inst, "_Total") || !strcmp(inst, "Idle")))
-				return;
+				return h;
 			util_strlcpy(c->instance, inst, sizeof(c->instance));
 			/* the meta's paths hold no backslash in an instance */
 			for (char *p = c->instance; *p; p++)
@@ -288,9 +291,10 @@ static void map_column(char *path, int physical, int own,
 		c->id = m->id;
 		c->scale = m->scale;
 		c->invert = m->invert;
-		return;
+		return h;
 	}
 	catalog_column(obj, inst, ctr, physical, own, c);
+	return h;
 }
 
 /* "(PDH-CSV 4.0) (Eastern Daylight Time)(240)": the zone and bias. */
@@ -330,6 +334,13 @@ struct pm {
 	int given;		/* tz is --tz's */
 	int plain;		/* perflog's own CSV: YYYY-MM-DD times */
 	char zone[80];		/* the header's zone name */
+	/* one set a host, in the order of their first columns: set[0] is
+	 * the caller's, each chained to the next (import_set.next); a
+	 * column that names no host is the first host's */
+	struct import_set **set;
+	char **hostname;	/* set[k]'s host as the paths spell it */
+	struct import_snap **row;	/* this row's snapshot of each set */
+	size_t nset;
 };
 
 /* "MM/DD/YYYY HH:MM:SS.mmm" local -> UTC: by the zone's rules (the
@@ -417,7 +428,6 @@ static void other_cell(struct strbuf *b, const char *v)
 static int add_row(struct pm *pm, char **f, size_t nf, int line,
 		   struct import_set *s, struct perr *e)
 {
-	struct import_snap *snap;
 	const char *why;
 	double t;
 	char iso[40];
@@ -433,20 +443,23 @@ static int add_row(struct pm *pm, char **f, size_t nf, int line,
 	if (nf != pm->ncol + 1)
 		return perr_set(e, "%s:%d: %zu cells, the header has %zu",
 				pm->name, line, nf, pm->ncol + 1);
-	if (!(snap = import_snap_add(s, t, line)))
-		return perr_set(e, "%s: out of memory", pm->name);
-	if (pm->unmapped)
-		strbuf_puts(&s->other, util_iso8601(iso, sizeof(iso), (time_t)t,
-						    (int)(fmod(t, 1) * 1000)));
+	util_iso8601(iso, sizeof(iso), (time_t)t, (int)(fmod(t, 1) * 1000));
+	for (size_t k = 0; k < pm->nset; k++) {
+		if (!(pm->row[k] = import_snap_add(pm->set[k], t, line)))
+			return perr_set(e, "%s: out of memory", pm->name);
+		if (pm->set[k]->other.len)
+			strbuf_puts(&pm->set[k]->other, iso);
+	}
 	for (size_t i = 0; i < pm->ncol; i++) {
 		const struct column *c = &pm->col[i];
 		const char *cell = f[i + 1];
+		struct sample *smp = &pm->row[c->host]->s;
 		struct instance_values *iv;
 		double v;
 		char *end;
 
 		if (c->obj < 0) {
-			other_cell(&s->other, cell);
+			other_cell(&pm->set[c->host]->other, cell);
 			continue;
 		}
 		while (*cell == ' ')
@@ -460,9 +473,8 @@ static int add_row(struct pm *pm, char **f, size_t nf, int line,
 					pm->name, line, f[i + 1], i + 2);
 		if (!isfinite(v) || v < 0)
 			v = NAN;	/* perfmon's -1 and the like: unknown */
-		iv = sample_find(&snap->s, (enum counter_object)c->obj,
-				 c->instance);
-		if (!iv && !(iv = sample_add(&snap->s, (enum counter_object)c->obj,
+		iv = sample_find(smp, (enum counter_object)c->obj, c->instance);
+		if (!iv && !(iv = sample_add(smp, (enum counter_object)c->obj,
 					     c->instance)))
 			return perr_set(e, "%s: out of memory", pm->name);
 		v *= c->scale;
@@ -470,15 +482,42 @@ static int add_row(struct pm *pm, char **f, size_t nf, int line,
 			v = v > 100 ? 0 : 100 - v;
 		iv->v[catalog_counters[c->id].index] = v;
 	}
-	if (pm->unmapped)
-		strbuf_puts(&s->other, "\n");
+	for (size_t k = 0; k < pm->nset; k++)
+		if (pm->set[k]->other.len)
+			strbuf_puts(&pm->set[k]->other, "\n");
 	return 0;
+}
+
+/* The set of host h (its name as the paths spell it), a new one chained
+ * after the last when h is new: the first is the caller's (set[0]).
+ * Names that differ in case only are one host (Windows' names do not
+ * tell case). The index, or -1 when out of memory. */
+static long host_set(struct pm *pm, const char *h)
+{
+	struct import_set *s;
+
+	for (size_t k = 0; k < pm->nset; k++)
+		if (!strcasecmp(pm->hostname[k], h))
+			return (long)k;
+	if (!(pm->hostname[pm->nset] = strdup(h)))
+		return -1;
+	if (pm->nset) {
+		if (!(s = calloc(1, sizeof(*s)))) {
+			free(pm->hostname[pm->nset]);
+			return -1;
+		}
+		pm->set[pm->nset - 1]->next = s;
+		pm->set[pm->nset] = s;
+	}
+	util_strlcpy(pm->set[pm->nset]->host, h, sizeof(s->host));
+	return (long)pm->nset++;
 }
 
 /* Two columns of one counter (Memory\Available Bytes and Available
  * MBytes, both in a relog file and in `export --pdh`): the one in the
  * counter's own unit is kept, the other goes to imported-other.csv with
  * the columns perflog has no counter for; between two alike, the first.
+ * Columns of two hosts are two counters (a file of several hosts).
  * Quadratic in the mapped columns, which are few (a log's thousands of
  * Process(*) columns map to nothing). */
 static void one_column_a_counter(struct pm *pm)
@@ -491,8 +530,8 @@ static void one_column_a_counter(struct pm *pm)
 			int a_own = a->scale == 1 && !a->invert;
 			int b_own = b->scale == 1 && !b->invert;
 
-			if (b->obj != a->obj || b->id != a->id ||
-			    strcmp(b->instance, a->instance))
+			if (b->host != a->host || b->obj != a->obj ||
+			    b->id != a->id || strcmp(b->instance, a->instance))
 				continue;
 			if (b_own && !a_own) {
 				a->obj = -1;
@@ -503,11 +542,62 @@ static void one_column_a_counter(struct pm *pm)
 	}
 }
 
+/* The columns of the header: each mapped, and given to its host's set
+ * (issue 50 item 3: a CSV perfmon logged several servers into is one
+ * set a host, not the first host's name over the last one's values).
+ * Each set's imported-other.csv starts with its own unmapped columns. */
+static int columns(struct pm *pm, char **f, size_t nf, struct perr *e)
+{
+	int physical = 0;
+
+	for (size_t i = 1; i < nf; i++)
+		if (strstr(f[i], "\\PhysicalDisk("))
+			physical = 1;
+	for (size_t i = 1; i < nf; i++) {
+		struct column *c = &pm->col[i - 1];
+		char *copy = strdup(f[i]);
+		const char *h;
+		long k = -2;	/* -2: names no host */
+
+		if (!copy)
+			return perr_set(e, "%s: out of memory", pm->name);
+		h = map_column(copy, physical, pm->plain, c);
+		if (h && *h)
+			k = host_set(pm, h);
+		free(copy);
+		if (k == -1)
+			return perr_set(e, "%s: out of memory", pm->name);
+		c->host = k >= 0 ? (size_t)k : SIZE_MAX;
+	}
+	if (!pm->nset)
+		pm->nset = 1;	/* no path names a host: set[0], unnamed */
+	for (size_t i = 0; i < pm->ncol; i++)
+		if (pm->col[i].host == SIZE_MAX)
+			pm->col[i].host = 0;	/* the first host's */
+	one_column_a_counter(pm);
+	for (size_t k = 0; k < pm->nset; k++)
+		strbuf_puts(&pm->set[k]->other, "time");
+	for (size_t i = 0; i < pm->ncol; i++) {
+		pm->unmapped += pm->col[i].obj < 0;
+		if (pm->col[i].obj < 0)
+			other_cell(&pm->set[pm->col[i].host]->other, f[i + 1]);
+	}
+	for (size_t k = 0; k < pm->nset; k++) {
+		struct strbuf *o = &pm->set[k]->other;
+
+		if (o->len == strlen("time"))
+			strbuf_free(o);
+		else
+			strbuf_puts(o, "\n");
+	}
+	return 0;
+}
+
+
 static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 		  struct perr *e)
 {
 	char *zone = pm->zone;
-	int physical = 0;
 
 	if (!strcmp(f[0], "time")) {
 		pm->plain = 1;	/* perflog's own: UTC */
@@ -520,34 +610,26 @@ static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 	}
 	pm->ncol = nf - 1;
 	pm->col = calloc(nf, sizeof(*pm->col));
-	if (!pm->col)
+	pm->set = calloc(nf, sizeof(*pm->set));
+	pm->hostname = calloc(nf, sizeof(*pm->hostname));
+	pm->row = calloc(nf, sizeof(*pm->row));
+	if (!pm->col || !pm->set || !pm->hostname || !pm->row)
 		return perr_set(e, "%s: out of memory", pm->name);
-	for (size_t i = 1; i < nf; i++)
-		if (strstr(f[i], "\\PhysicalDisk("))
-			physical = 1;
-	for (size_t i = 1; i < nf; i++) {
-		char *copy = strdup(f[i]);
-
-		if (!copy)
-			return perr_set(e, "%s: out of memory", pm->name);
-		map_column(copy, physical, pm->plain, &pm->col[i - 1],
-			   s->host, sizeof(s->host));
-		free(copy);
-	}
-	one_column_a_counter(pm);
-	strbuf_puts(&s->other, "time");
-	for (size_t i = 1; i < nf; i++)
-		if (pm->col[i - 1].obj < 0) {
-			pm->unmapped++;
-			other_cell(&s->other, f[i]);
-		}
-	strbuf_puts(&s->other, "\n");
-	if (!pm->unmapped)
-		strbuf_free(&s->other);
-	else
+	pm->set[0] = s;
+	if (columns(pm, f, nf, e) < 0)
+		return -1;
+	if (pm->unmapped)
 		strbuf_printf(&s->notes,
 			      "%s:1: %zu of %zu counters have no perflog counter: kept as they are in imported-other.csv\n",
 			      pm->name, pm->unmapped, pm->ncol);
+	if (pm->nset > 1) {
+		strbuf_printf(&s->notes, "%s:1: counters of %zu hosts (",
+			      pm->name, pm->nset);
+		for (size_t k = 0; k < pm->nset; k++)
+			strbuf_printf(&s->notes, "%s%s", k ? ", " : "",
+				      pm->hostname[k]);
+		strbuf_puts(&s->notes, "): one log set each\n");
+	}
 	if (pm->plain) {
 		snprintf(s->source, sizeof(s->source),
 			 "perflog CSV %.150s, UTC%s%.40s", pm->name,
@@ -564,6 +646,8 @@ static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 		snprintf(s->source, sizeof(s->source),
 			 "perfmon CSV %.150s, local time of %.60s (bias %ld min)",
 			 pm->name, zone, pm->bias);
+	for (size_t k = 1; k < pm->nset; k++)
+		memcpy(pm->set[k]->source, s->source, sizeof(s->source));
 	if (!pm->tz)
 		strbuf_printf(&s->notes,
 			      "%s:1: zone '%s' is not one perflog knows: read with the header's bias (%ld min) all through, so local times after a DST change in the file cannot be placed (give --tz ZONE)\n",
@@ -640,13 +724,24 @@ next:
 	}
 	if (!out->host[0])
 		util_strlcpy(out->host, "perfmon", sizeof(out->host));
-	util_strlcpy(out->os, pm.plain ? "(perflog CSV)" : "Windows (perfmon CSV)",
-		     sizeof(out->os));
-	if (import_finish(out, name, e) < 0)
-		goto out;
+	for (size_t k = 0; k < pm.nset; k++) {
+		struct import_set *s = pm.set[k];
+
+		util_strlcpy(s->os, pm.plain ? "(perflog CSV)" :
+			     "Windows (perfmon CSV)", sizeof(s->os));
+		if (import_finish(s, name, e) < 0)
+			goto out;
+		if (k)	/* the same rows: the first set's notes say it */
+			strbuf_free(&s->notes);
+	}
 	rc = 0;
 out:
 	import_zone_leave(&zone);
+	for (size_t k = 0; k < pm.nset; k++)
+		free(pm.hostname[k]);
+	free(pm.hostname);
+	free(pm.set);
+	free(pm.row);
 	free(pm.col);
 	free(f);
 	free(copy);

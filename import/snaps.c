@@ -58,14 +58,25 @@ struct import_snap *import_snap_add(struct import_set *s, double t, int line)
 
 void import_set_free(struct import_set *s)
 {
+	struct import_set *next;
+
 	if (!s)
 		return;
+	next = s->next;
 	for (size_t i = 0; i < s->n; i++)
 		sample_free(&s->snap[i].s);
 	free(s->snap);
 	strbuf_free(&s->notes);
 	strbuf_free(&s->other);
 	memset(s, 0, sizeof(*s));
+	while (next) {
+		struct import_set *n = next;
+
+		next = n->next;
+		n->next = NULL;
+		import_set_free(n);
+		free(n);
+	}
 }
 
 /* ---- local time ---- */

@@ -4,7 +4,8 @@
 # later rows moved on by a day; an nmon file cut inside its last ZZZZ
 # line (copied while nmon writes) gives the snapshots before it, with a
 # note; a perfmon CSV through the start of summer time placed by its
-# zone's rules; SIGINT, SIGTERM and SIGHUP during an import leave no
+# zone's rules; a perfmon CSV of two hosts as one set each (issue 50);
+# SIGINT, SIGTERM and SIGHUP during an import leave no
 # hidden .import-PID-HOST/ set behind. No nmon needed: the files are
 # made here from tests/fixtures/import/.
 . "$(dirname "$0")/lib.sh"
@@ -40,6 +41,34 @@ set=$("$PERFLOG" import -o $OUT $SCRATCH/dst.csv 2>$SCRATCH/e)
 is "$("$PERFLOG" export "$set" --csv - | awk -F, '$2 == 3 { print $1 }')" '2026-03-29 01:00:00' \
 	'DST: 03:00 CEST is 01:00Z (the bias alone put it at 02:00Z)'
 is "$("$PERFLOG" export "$set" --csv - | awk 'END { print NR - 1 }')" 3 'DST: no hour of empty rows'
+rm -rf $OUT
+
+# 6. a perfmon CSV of two servers (issue 50 item 3): one set a host,
+# named for it, each with its own values (SRV2's were logged as SRV1's);
+# the next file of both continues each host's set
+sed 's/10:00:/10:01:/' $FIX/twohosts.csv > $SCRATCH/twohosts-b.csv
+"$PERFLOG" import -o $OUT $FIX/twohosts.csv $SCRATCH/twohosts-b.csv >$SCRATCH/o 2>$SCRATCH/e; st=$?
+is "$st" 0 'two hosts: imported'
+is "$(sed 's|.*/||; s|-[0-9T]*$||' $SCRATCH/o | tr '\n' ' ')" 'SRV1 SRV2 ' \
+	'two hosts: one set each, named for its host'
+like "$(cat $SCRATCH/e)" 'twohosts.csv:1: counters of 2 hosts \(SRV1, SRV2\): one log set each' \
+	'two hosts: a note says the file was split'
+cpu_of() { "$PERFLOG" export "$1" --csv - | awk -F, -v h="$2" 'NR == 1 {
+	for (i = 2; i <= NF; i++) if ($i == "\\\\" h "\\Processor(_Total)\\% Processor Time") c = i }
+	NR > 1 && $c != "" { printf "%s ", $c }'; }
+is "$(cpu_of "$(sed -n 1p $SCRATCH/o)" SRV1)" '10 20 30 10 20 30 ' 'two hosts: SRV1 has its own values, both files'
+is "$(cpu_of "$(sed -n 2p $SCRATCH/o)" SRV2)" '90 80 70 90 80 70 ' 'two hosts: SRV2 has its own values, both files'
+is "$(grep -h '^host' $(sed 's|$|/perflog.meta|' $SCRATCH/o) | cut -f2 | tr '\n' ' ')" 'SRV1 SRV2 ' \
+	'two hosts: each meta names its host'
+ok 'two hosts: SRV2 keeps its unmapped counter' grep -q 'Page life expectancy' "$(sed -n 2p $SCRATCH/o)/imported-other.csv"
+ok 'two hosts: SRV1 has none' test ! -e "$(sed -n 1p $SCRATCH/o)/imported-other.csv"
+rm -rf $OUT
+"$PERFLOG" import -o $OUT --host srv $FIX/twohosts.csv >$SCRATCH/o 2>$SCRATCH/e; st=$?
+is "$st" 2 'two hosts with --host: refused'
+is "$(wc -l < $SCRATCH/e)" 1 'two hosts with --host: one line'
+like "$(cat $SCRATCH/e)" "^perflog import: --host srv: .*twohosts.csv holds the counters of several hosts \(SRV1, SRV2" \
+	'two hosts with --host: the line names the option, the file and its hosts'
+is "$(ls -A $OUT 2>/dev/null | wc -l)" 0 'two hosts with --host: no set'
 rm -rf $OUT
 
 # 5. a signal during an import: the hidden set removed, the exit by it.

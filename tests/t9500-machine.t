@@ -6,7 +6,7 @@
 #    text output says: same sessions, same verdict lines, same figures, the
 #    client's summary, even with bytes that are not UTF-8 in a marker;
 #    status --json has the collector's cost table (cost_us), and a stopped
-#    daemon's collector.log ends with it;
+#    daemon's collector.log ends with it, its parts adding up to the read;
 #  - perflog export --csv --counters LIST writes only the columns its
 #    patterns pick, in their order, with the values of the full export; a
 #    pattern matching nothing is one line of error and the file untouched;
@@ -115,9 +115,19 @@ is "$(jget "$SCRATCH/s1.json" 'join " ", grep { !defined '"$cost"'->{$_} } qw(re
 	'cost_us: every stage and every part of the source'
 is "$(jget "$SCRATCH/s1.json" "$cost"'{read} > 0 && '"$cost"'{write} > 0 && '"$cost"'{stat} > 0 ? 1 : 0')" 1 \
 	'cost_us: the read, the write and proc/stat took time'
+# the parts are of the same reads as the read (issue 50 item 11: the
+# baseline's read, the first and dearest, was in the parts only): they
+# add up to the read, less the read's own bookkeeping between them
+parts='qw(stat diskstats meminfo vmstat netdev snmp psi nfs cifs tape fc)'
+is "$(jget "$SCRATCH/s1.json" 'my $s = 0; $s += '"$cost"'->{$_} for '"$parts"'; $s <= '"$cost"'{read} + 6 ? 1 : "parts $s us > read " . '"$cost"'{read}')" 1 \
+	'cost_us: the parts add up to no more than the read'
 "$PERFLOG" stop "$live" >/dev/null
 like "$(tail -n 1 "$live/collector.log")" '^perflog: cost per sample over [0-9]+ samples, in microseconds: read [0-9.]+ rates [0-9.]+ watch [0-9.]+ select [0-9.]+ write [0-9.]+; of the read: stat [0-9.]+ .* fc [0-9.]+$' \
 	'on stop, the last line of collector.log is the cost table'
+is "$(tail -n 1 "$live/collector.log" | awk '{ for (i = 1; i < NF; i++) if ($i == "read") { read = $(i + 1); break }
+	sub(/.*of the read: /, ""); for (i = 2; i <= NF; i += 2) s += $i
+	print ((s <= read + 0.6 && s >= read / 2) ? 1 : "parts " s " us, read " read " us") }')" 1 \
+	'collector.log: the means of the parts add up to the read'"'"'s (over the same reads)'
 err_is 'status: an unknown option is one line of error' "--bogus" "$PERFLOG" status --bogus
 
 # ---- export --csv --counters ----

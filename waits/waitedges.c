@@ -127,18 +127,21 @@ size_t waitedges_format(const struct waitedge_row *rows, size_t n, char *buf,
 			w = snprintf(line, sizeof(line), "%s", HEADER);
 		} else {
 			const struct waitpeer_edge *e = &rows[i - 1].e;
+			char bytes[32] = "-", comm[16], peer_comm[16];
 
-			char bytes[32] = "-";
-
+			/* the names as the waits file writes them: one
+			 * field each, and the same in both files */
+			waitrates_comm(comm, e->comm);
+			waitrates_comm(peer_comm, e->peer_comm);
 			if (!isnan(rows[i - 1].bytes))
 				snprintf(bytes, sizeof(bytes), "%.0f",
 					 rows[i - 1].bytes);
 			w = snprintf(line, sizeof(line),
 				     "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.3f\t%s\n",
-				     (int)e->pid, dash(e->comm),
+				     (int)e->pid, dash(comm),
 				     e->dir == PEER_OUT ? "out" : "in",
 				     waitpeer_kind_name(e->kind), (int)e->peer_pid,
-				     dash(e->peer_comm), dash(e->local),
+				     dash(peer_comm), dash(e->local),
 				     dash(e->remote), rows[i - 1].seconds,
 				     bytes);
 		}

@@ -18,7 +18,9 @@
  * none of its waits caught (a writer done at once). bytes: "-", not
  * measured: the kernel counts no bytes of a pipe or an AF_UNIX socket,
  * and a process's rchar/wchar do not say through which descriptor
- * (the files of issue 29's first stop wrote 0 for it: read as "-"). The file's name is the waits file's with its
+ * (the files of issue 29's first stop wrote 0 for it: read as "-"). comm and
+ * peer_comm are written as the waits file writes a comm (waitrates_comm:
+ * a tab or a newline as '?'). The file's name is the waits file's with its
  * leading "waits-" replaced by "edges-" (waitedges_name); no file means
  * no edges known (a log set of before issue 29).
  */

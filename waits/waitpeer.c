@@ -88,10 +88,11 @@ void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16])
 	snprintf(rel, sizeof(rel), "%d/comm", (int)pid);
 	if (util_read_text_at(p->procfd, rel, buf, sizeof(buf)) <= 0)
 		return;
-	buf[strcspn(buf, "\n")] = '\0';
-	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < 32 || *c == '\t')
-			*c = '?';
+	/* the kernel's newline ends it; one inside is the name's own (a
+	 * command exec'ed through "he<NL>ad"): kept, as /proc/PID/stat's
+	 * comm keeps it, and written '?' by the files (waitrates_comm) */
+	if (strlen(buf) && buf[strlen(buf) - 1] == '\n')
+		buf[strlen(buf) - 1] = '\0';
 	buf[15] = '\0';
 	memcpy(comm, buf, 16);
 	ce->pid = pid;

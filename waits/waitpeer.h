@@ -172,9 +172,10 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 		     const char *link, int dir, double now,
 		     struct waitpeer_edge *out);
 
-/* The command of pid (ROOT/proc/PID/comm, cached WAITPEER_RESCAN_SEC),
- * control characters and tabs made '?' (it goes into a TSV file); ""
- * when it cannot be read. */
+/* The command of pid (ROOT/proc/PID/comm without the kernel's newline,
+ * cached WAITPEER_RESCAN_SEC), as it is: a tab or a newline in it is
+ * written '?' by the files (waitrates_comm), as a thread's comm from
+ * /proc/PID/stat is; "" when it cannot be read. */
 void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16]);
 
 /* Fd tables scanned and socket tables read so far (for the bench and

@@ -218,6 +218,12 @@ double waitrates_split_error(const struct waits_totals *tot,
  * the return is >= n, as snprintf). */
 size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n);
 
+/* A command name as the waits' files write it (waitrates_format's comm,
+ * waitedges_format's comm and peer_comm): each byte below ' ' as '?'
+ * (a tab or a newline, which a process's comm can hold, would add a
+ * field or a line: issue 50 item 5), cut at 15 bytes. out holds 16. */
+void waitrates_comm(char out[16], const char *name);
+
 /* Read back what waitrates_format wrote (the header line first; lines
  * that do not parse are skipped and counted in *bad when bad is not
  * NULL; files without the threads column, of before the fold, are

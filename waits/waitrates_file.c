@@ -19,16 +19,22 @@
 #define TSV_HEADER1 TSV_HEADER0 "\tthreads"
 #define TSV_HEADER TSV_HEADER1 "\tpid\n"
 
+void waitrates_comm(char out[16], const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < 15 && name[k]; k++)
+		out[k] = (unsigned char)name[k] < ' ' ? '?' : name[k];
+	out[k] = '\0';
+}
+
 static int format_row(const struct waits_total *t, char *line, size_t n)
 {
 	char comm[16];
 
 	if (!t)
 		return snprintf(line, n, "%s", TSV_HEADER);
-	for (size_t k = 0; k < sizeof(comm); k++)
-		comm[k] = t->comm[k] && (unsigned char)t->comm[k] < 32 ? '?' :
-			t->comm[k];
-	comm[sizeof(comm) - 1] = '\0';
+	waitrates_comm(comm, t->comm);
 	return snprintf(line, n, "%d\t%s\t%llu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f"
 			"\t%.3f\t%.3f\t%llu\t%d\t%zu\t%d\n", (int)t->tid, comm,
 			(unsigned long long)t->start, t->alive, t->sec[WS_CPU],

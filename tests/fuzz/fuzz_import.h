@@ -2,7 +2,8 @@
  * fuzz_import.h - shared by fuzz_nmon and fuzz_perfmon: what every
  * import reader must give (import/import.h). A failure is one line; what
  * parses has snapshots whose times go strictly forward, each covering
- * (from, t], and a step of 1 s or more: what the log set writer needs.
+ * (from, t], and a step of 1 s or more: what the log set writer needs
+ * (each host's set of a perfmon CSV of several, with the same rows).
  * Aborts otherwise; frees the set.
  */
 #ifndef PERFLOG_FUZZ_IMPORT_H
@@ -21,13 +22,16 @@ static inline void fuzz_import_check(int rc, struct import_set *s,
 			abort();
 		return;
 	}
-	if (!s->n || s->step < 1)
-		abort();
-	for (size_t i = 0; i < s->n; i++) {
-		if (!(s->snap[i].from < s->snap[i].t))
+	/* a perfmon CSV of several hosts: each host's set (import.h) */
+	for (const struct import_set *h = s; h; h = h->next) {
+		if (!h->n || h->step < 1 || h->n != s->n)
 			abort();
-		if (i && !(s->snap[i].t >= s->snap[i - 1].t + 0.001))
-			abort();
+		for (size_t i = 0; i < h->n; i++) {
+			if (!(h->snap[i].from < h->snap[i].t))
+				abort();
+			if (i && !(h->snap[i].t >= h->snap[i - 1].t + 0.001))
+				abort();
+		}
 	}
 	import_set_free(s);
 }

@@ -513,6 +513,56 @@ static void check_nmon_edges(void)
 	}
 }
 
+/* issue 50 item 3: a perfmon CSV whose columns name two hosts (perfmon
+ * logging two servers into one file) is one set a host, each with its
+ * own values; \\srv1 and \\SRV1 are one host (Windows' names do not
+ * tell case); the column perflog has no counter for is kept with its
+ * host's set only. */
+static void check_perfmon_hosts(void)
+{
+	struct import_set s;
+	struct perr e;
+	const struct import_set *b;
+
+	if (parse("twohosts.csv", NULL, &s, &e) != 0) {
+		OK(0, "twohosts.csv parses");
+		printf("# %s\n", e.msg);
+		return;
+	}
+	b = s.next;
+	EQ_STR(s.host, "SRV1", "two hosts: the first set is SRV1's");
+	OK(b && !strcmp(b->host, "SRV2"), "two hosts: the next set is SRV2's");
+	OK(b && !b->next, "two hosts: two sets, srv1 is SRV1");
+	if (!b) {
+		import_set_free(&s);
+		return;
+	}
+	EQ_INT(s.n, 3, "two hosts: SRV1 has the three rows");
+	EQ_INT(b->n, 3, "two hosts: SRV2 has the three rows");
+	EQ_INT(b->step, 15, "two hosts: SRV2's step");
+	EQ_DBL(b->snap[2].t, s.snap[2].t, 0, "two hosts: the same times");
+	for (size_t i = 0; i < 3; i++) {
+		EQ_DBL(val(&s, i, OBJ_PROCESSOR, "_Total", CTR_CPU_PROCESSOR_TIME),
+		       10 * (double)(i + 1), 1e-9, "two hosts: SRV1's own CPU");
+		EQ_DBL(val(b, i, OBJ_PROCESSOR, "_Total", CTR_CPU_PROCESSOR_TIME),
+		       90 - 10 * (double)i, 1e-9, "two hosts: SRV2's own CPU");
+	}
+	EQ_DBL(val(&s, 0, OBJ_MEMORY, "", CTR_MEM_AVAILABLE), 1024 * 1048576., 1e-3,
+	       "two hosts: srv1's memory is SRV1's");
+	EQ_DBL(val(b, 0, OBJ_MEMORY, "", CTR_MEM_AVAILABLE), 2048 * 1048576., 1e-3,
+	       "two hosts: SRV2's memory");
+	EQ_DBL(val(b, 1, OBJ_MEMORY, "", CTR_MEM_AVAILABLE), NAN, 0,
+	       "two hosts: SRV2's empty cell unknown");
+	OK(!s.other.len, "two hosts: SRV1 has no unmapped column");
+	OK(b->other.len && strstr(b->other.p, "Page life expectancy") &&
+	   strstr(b->other.p, "\"310\""), "two hosts: SRV2's unmapped column kept with it");
+	OK(s.notes.len && strstr(s.notes.p, "twohosts.csv:1: counters of 2 hosts (SRV1, SRV2): one log set each"),
+	   "two hosts: a note says the file is split");
+	OK(!b->notes.len, "two hosts: notes once, in the first set");
+	OK(!strcmp(s.source, b->source), "two hosts: one source line");
+	import_set_free(&s);
+}
+
 /* Garbage: one line naming the file and line, never a crash. */
 static void check_bad(void)
 {
@@ -590,6 +640,7 @@ int main(void)
 	check_own_csv();
 	check_late();
 	check_perfmon_dst();
+	check_perfmon_hosts();
 	check_nmon_edges();
 	check_bad();
 	return done_testing();

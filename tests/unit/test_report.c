@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../report/report.h"
 #include "../../report/report_rules.h"
 #include "report_fixture.h"
 #include "tap.h"
@@ -457,6 +458,56 @@ static void test_psi(void)
 	judge(&f, NULL, REPORT_CPU, NULL, "a saturated CPU before its stalls");
 }
 
+/* issue 50 item 12: `report A B` printed "0.1 0.1 -0.1" for 0.14
+ * against 0.06, the change of the unrounded figures beside the rounded
+ * ones: the change and its share are of the figures as printed. */
+static void test_compare_rounding(void)
+{
+	struct report_session sa, sb;
+	struct report a, b;
+	char *text = NULL, *row;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	double va, vb, ch;
+
+	memset(&sa, 0, sizeof(sa));
+	memset(&sb, 0, sizeof(sb));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	strcpy(sa.name, "full");
+	strcpy(sb.name, "full");
+	idle(&sa.fig);
+	idle(&sb.fig);
+	sa.fig.cpu.avg = 0.14;
+	sb.fig.cpu.avg = 0.06;
+	sa.fig.cpu1.avg = 2.25;	/* "2.2" or "2.3": printf's rounding */
+	sb.fig.cpu1.avg = 3.36;	/* "3.4": +1.2 as printed, +1.11 not */
+	sa.seconds = 6.817;
+	sb.seconds = 7.182;
+	a.s = &sa;
+	b.s = &sb;
+	a.n = b.n = 1;
+	if (!f) {
+		OK(0, "compare: open_memstream");
+		return;
+	}
+	report_compare(f, &a, &b);
+	fclose(f);
+	row = strstr(text, "CPU total avg");
+	OK(row && sscanf(row + strlen("CPU total avg"), "%lf %lf %lf", &va,
+			 &vb, &ch) == 3, "compare: the CPU row reads");
+	EQ_STR(row ? strtok(row, "\n") : NULL,
+	       "CPU total avg                             0.1            0.1         +0.0     +0.0%  %",
+	       "compare: 0.14 against 0.06 is 0.1 -> 0.1, change +0.0, +0.0%");
+	row = strstr(row ? row + strlen(row) + 1 : text, "busiest CPU avg");
+	OK(row && sscanf(row + strlen("busiest CPU avg"), "%lf %lf %lf", &va,
+			 &vb, &ch) == 3 && fabs(vb - va - ch) < 1e-9,
+	   "compare: the busiest CPU's change is B - A as printed");
+	if (row)
+		printf("# %s\n", strtok(row, "\n"));
+	free(text);
+}
+
 int main(void)
 {
 	test_stats();
@@ -465,5 +516,6 @@ int main(void)
 	test_client_waits();
 	test_psi();
 	test_format();
+	test_compare_rounding();
 	return done_testing();
 }

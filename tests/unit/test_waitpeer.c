@@ -420,6 +420,16 @@ static void test_resolve(void)
 	EQ_INT((int)scans, 2, "... one more scan");
 	test_forked_holder(p);
 	test_scan_share(p);
+	{
+		/* issue 50 item 5: a comm with a newline of its own is
+		 * the name, not its end (it was cut to "he", the waits
+		 * file's he?ad: the files disagreed) */
+		char comm[16];
+
+		process(7001, "he\nad");
+		waitpeer_comm(p, 7001, 100, comm);
+		EQ_STR(comm, "he\nad", "comm: a newline in the name kept, the kernel's dropped");
+	}
 	waitpeer_close(p);
 	close(procfd);
 }
@@ -643,6 +653,54 @@ static void test_many_ns(void)
 	close(procfd);
 }
 
+/* issue 50 item 5: a command named with a tab or a newline (a process's
+ * comm can hold them) added a field to edges-LABEL.tsv, whose row the
+ * report then dropped, and the waits file named it s?h: both files write
+ * a name as waitrates_comm does, and read it back as one row. */
+static void test_names(void)
+{
+	struct waitedge_row row, *back = NULL;
+	struct waits_total th;
+	struct waits_totals tot;
+	char buf[1024], name[16];
+	size_t bad = 99;
+	long n;
+
+	memset(&row, 0, sizeof(row));
+	row.e.pid = 10;
+	row.e.kind = PEER_PIPE;
+	row.e.dir = PEER_IN;
+	row.e.peer_pid = 11;
+	strcpy(row.e.comm, "s\th");
+	strcpy(row.e.peer_comm, "he\nad\x01");
+	row.seconds = 1.5;
+	row.bytes = NAN;
+	waitrates_comm(name, "s\th");
+	EQ_STR(name, "s?h", "names: a tab as '?'");
+	waitrates_comm(name, "0123456789abcdefgh");
+	EQ_STR(name, "0123456789abcde", "names: cut at 15 bytes");
+	waitedges_format(&row, 1, buf, sizeof(buf));
+	n = waitedges_parse(buf, strlen(buf), &back, &bad);
+	EQ_INT((int)n, 1, "names: the edges row with a tab and a newline reads back");
+	EQ_INT((int)bad, 0, "names: no row dropped");
+	if (n == 1) {
+		EQ_STR(back[0].e.comm, "s?h", "names: edges comm as the waits file writes it");
+		EQ_STR(back[0].e.peer_comm, "he?ad?", "names: edges peer_comm too");
+		EQ_DBL(back[0].seconds, 1.5, 0, "names: the row's seconds are its own");
+	}
+	free(back);
+	memset(&th, 0, sizeof(th));
+	memset(&tot, 0, sizeof(tot));
+	th.tid = th.pid = 10;
+	th.alive = 1;
+	th.sec[WS_OTHER] = 1;
+	strcpy(th.comm, "s\th");
+	tot.t = &th;
+	tot.n = 1;
+	waitrates_format(&tot, buf, sizeof(buf));
+	OK(strstr(buf, "\n10\ts?h\t") != NULL, "names: the waits file's comm is the same");
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -654,6 +712,7 @@ int main(void)
 	test_file();
 	test_leave_out();
 	test_many_ns();
+	test_names();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (root[0] && system(cmd) != 0)
 		printf("# could not remove %s\n", root);
