@@ -362,6 +362,9 @@ static int read_thread(struct waits *w, struct wthread *th, double now,
 		if (waits_read_file(w, th, F_STAT, buf, sizeof(buf)) <= 0 ||
 		    pidstat_parse(buf, &ps) < 0 || ps.starttime != th->pub.start)
 			return -1;
+		if (strncmp(th->pub.comm, ps.comm, sizeof(ps.comm)) &&
+		    th->pub.tid == th->pub.pid)
+			waits_renamed(w, th->pub.pid, ps.comm, now);
 		memcpy(th->pub.comm, ps.comm, sizeof(th->pub.comm));
 		if (delayacct != 0 && ps.blkio_ticks != PIDSTAT_NA)
 			th->pub.blkio_ns = ps.blkio_ticks *
@@ -438,16 +441,6 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	if (util_grow(&out->th, &out->cap, w->nlive + w->nended,
 		 sizeof(*out->th)) < 0)
 		return -1;
-	if (out->nkeys > w->nkeys)
-		out->nkeys = 0;	/* another sampler's snap: start again */
-	if (out->nkeys < w->nkeys) {
-		if (util_grow(&out->keys, &out->capkeys, w->nkeys,
-			      sizeof(*out->keys)) < 0)
-			return -1;
-		memcpy(out->keys + out->nkeys, w->keys + out->nkeys,
-		       (w->nkeys - out->nkeys) * sizeof(*w->keys));
-		out->nkeys = w->nkeys;
-	}
 	n = w->nlive;
 	turn = w->read_whole || n <= WAITS_READ_MAX ? n : WAITS_READ_MAX;
 	from = n ? w->read_from % n : 0;
@@ -474,6 +467,18 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 		if (keep != i)
 			w->live[keep] = *th;
 		keep++;
+	}
+	/* the edges after the reads: a name read again adds edges
+	 * (waits_renamed) */
+	if (out->nkeys > w->nkeys)
+		out->nkeys = 0;	/* another sampler's snap: start again */
+	if (out->nkeys < w->nkeys) {
+		if (util_grow(&out->keys, &out->capkeys, w->nkeys,
+			      sizeof(*out->keys)) < 0)
+			return -1;
+		memcpy(out->keys + out->nkeys, w->keys + out->nkeys,
+		       (w->nkeys - out->nkeys) * sizeof(*w->keys));
+		out->nkeys = w->nkeys;
 	}
 	for (size_t i = 0; i < w->nended; i++)
 		out->th[out->n++] = w->ended[i];
