@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 
 #include "../common/util.h"
-#include "../process/pidstat.h"
+#include "../process/process.h"
 #include "waitclass.h"
 
 #ifndef P_PID

@@ -216,6 +216,38 @@ uint32_t waits_edge_id(struct waits *w, const struct waitpeer_edge *e)
 	return (uint32_t)w->nkeys++;
 }
 
+/* A process's name changed (it exec'ed: read_thread, waits.c): each edge
+ * naming it is added again under its new name (ids are append-only, the
+ * snaps copy them as they grow; waitedges_rows takes a row's names from
+ * its last id), its pipe ends joined from now on under the new name, and
+ * the resolver told. Else the names of its first sight stayed: a process
+ * first seen between its fork and its exec was its shell in every edge
+ * (`head waited on bash` for a python3). Cost: the edges once over (at
+ * most WAITS_MAX_EDGES) per name changed. */
+void waits_renamed(struct waits *w, pid_t pid, const char *comm, double now)
+{
+	size_t n = w->nkeys;
+
+	waitpeer_renamed(w->peer, pid, comm, now);
+	for (size_t i = 0; i < w->nlinks; i++)
+		if (w->links[i].pid == pid)
+			util_strlcpy(w->links[i].comm, comm,
+				     sizeof(w->links[i].comm));
+	for (size_t i = 0; i < n; i++) {
+		struct waitpeer_edge e = w->keys[i];
+		int mine = e.pid == pid, peer = e.peer_pid == pid &&
+			e.kind != PEER_NET && e.kind != PEER_CHILD;
+
+		if (!mine && !peer)
+			continue;
+		if (mine)
+			util_strlcpy(e.comm, comm, sizeof(e.comm));
+		if (peer)
+			util_strlcpy(e.peer_comm, comm, sizeof(e.peer_comm));
+		(void)waits_edge_id(w, &e);
+	}
+}
+
 void waits_exclude(struct waits *w, pid_t tid)
 {
 	w->exclude = tid;

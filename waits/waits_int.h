@@ -124,7 +124,7 @@ struct waits_link {
 void waits_links_scan(struct waits *w, pid_t pid, const char *comm);
 
 /* Process pid (its main thread read by the sampler) is named comm from
- * now on, no longer what it was when first seen (waitlinks.c): the edges
+ * now on, no longer what it was when first seen (waits.c): the edges
  * that name it added again under the new name, its pipe ends renamed,
  * the resolver told. */
 void waits_renamed(struct waits *w, pid_t pid, const char *comm, double now);
