@@ -55,6 +55,43 @@ static int cmp_row(const void *x, const void *y)
 	return (a->seconds < b->seconds) - (a->seconds > b->seconds);
 }
 
+/* The name the last id naming pid gave it (its comm as the waiter, its
+ * peer_comm as a process at the far end), or NULL. */
+static const char *last_name(const struct waitpeer_edge *keys, size_t nkeys,
+			     pid_t pid)
+{
+	for (size_t id = nkeys; id-- > 0;) {
+		const struct waitpeer_edge *k = &keys[id];
+
+		if (k->pid == pid && k->comm[0])
+			return k->comm;
+		if (k->peer_pid == pid && k->kind != PEER_NET &&
+		    k->kind != PEER_CHILD && k->peer_comm[0])
+			return k->peer_comm;
+	}
+	return NULL;
+}
+
+/* One name for each process in every row: the last it was seen under
+ * (ids grow with time). A process renamed by its exec (waits_renamed)
+ * kept its shell's name in the rows whose ids were all older, or whose
+ * far end was renamed before it: "sh out pipe gzip" for head. */
+static void name_rows(struct waitedge_row *rows, size_t n,
+		      const struct waitpeer_edge *keys, size_t nkeys)
+{
+	for (size_t r = 0; r < n; r++) {
+		struct waitpeer_edge *e = &rows[r].e;
+		const char *c = last_name(keys, nkeys, e->pid);
+
+		if (c)
+			memcpy(e->comm, c, sizeof(e->comm));
+		if (e->peer_pid > 0 && e->kind != PEER_NET &&
+		    e->kind != PEER_CHILD &&
+		    (c = last_name(keys, nkeys, e->peer_pid)))
+			memcpy(e->peer_comm, c, sizeof(e->peer_comm));
+	}
+}
+
 long waitedges_rows(const double *sec, size_t nsec,
 		    const struct waitpeer_edge *keys, size_t nkeys,
 		    struct waitedge_row **rows)
@@ -103,6 +140,7 @@ long waitedges_rows(const double *sec, size_t nsec,
 		       sizeof(keys[id].peer_comm));
 	}
 	free(best);
+	name_rows(*rows, n, keys, nkeys);
 	if (n > 1)
 		qsort(*rows, n, sizeof(**rows), cmp_row);
 	return (long)n;

@@ -7,12 +7,16 @@
  *
  * One row per (pid, dir, kind, peer_pid) (peer_comm too when peer_pid
  * is 0) and, for kind net, remote host: several sockets to one peer are
- * summed (the row's local and remote are its busiest socket's, its names
- * the last seen: a shell that exec'ed gzip is gzip). dir: in (waited for input: the
+ * summed (the row's local and remote are its busiest socket's). A
+ * process has one name in every row, the last it was seen under: a
+ * shell that exec'ed gzip is gzip (the sampler adds its edges again
+ * under the new name, waits_renamed). dir: in (waited for input: the
  * peer is upstream) or out (waited to output: the peer is downstream).
  * kind: pipe, unix, tcp, udp (a local process), net (another host: then
  * peer_pid 0 and peer_comm the interface), child (wait4/waitid on its
- * children: peer_pid 0, peer_comm their command). peer_pid 0 and peer_comm "-"
+ * children: peer_pid 0, peer_comm their command; of several children
+ * the one its call names, else those at work, waittick.c child_wait).
+ * peer_pid 0 and peer_comm "-"
  * when not found; local and remote "-" but for tcp, udp and net. A row of
  * 0.000 seconds is a pipe the processes' fd tables showed joining them,
  * none of its waits caught (a writer done at once). bytes: "-", not

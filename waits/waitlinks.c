@@ -118,4 +118,3 @@ void waits_links_scan(struct waits *w, pid_t pid, const char *comm)
 
 	(void)waitpeer_each_link(w->procfd, pid, LINK_FDS_MAX, pipe_end, &sc);
 }
-

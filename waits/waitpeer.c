@@ -1,8 +1,6 @@
 /*
  * waitpeer.c - the reads and the cache of waitpeer.h: which process
- * holds an inode (every process's fd table, scanned at most once a
- * WAITPEER_RESCAN_SEC and SCAN_SHARE of a CPU, and only for an inode not
- * in the last scan), the AF_UNIX peers (one sock_diag dump, once a
+ * holds an inode (waitpeer_fds.c), the AF_UNIX peers (one sock_diag dump, once a
  * WAITPEER_RESCAN_SEC, same rule), a network namespace's
  * sockets and own addresses (waitpeer_inet.c), and the answers per
  * (process, inode, direction) for WAITPEER_KEEP_SEC.
@@ -10,7 +8,6 @@
 #define _GNU_SOURCE
 #include "waitpeer_int.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
@@ -20,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/util.h"
@@ -74,20 +70,16 @@ int waitpeer_add_unix(struct waitpeer *p, unsigned long ino,
 }
 
 
-void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16])
+/* ROOT/proc/PID/comm into comm (the files write its control characters
+ * and tabs '?': waitrates_comm): 0, or -1 ("") when it cannot be read. */
+static int read_comm(const struct waitpeer *p, pid_t pid, char comm[16])
 {
 	char rel[32], buf[64];
-	struct comm_ent *ce = &p->comms[(unsigned)pid % NCOMM];
 
-	if (ce->pid == pid && now - ce->at < WAITPEER_RESCAN_SEC) {
-		memcpy(comm, ce->comm, 16);
-		return;
-	}
 	comm[0] = '\0';
-	ce->pid = 0;
 	snprintf(rel, sizeof(rel), "%d/comm", (int)pid);
 	if (util_read_text_at(p->procfd, rel, buf, sizeof(buf)) <= 0)
-		return;
+		return -1;
 	/* the kernel's newline ends it; one inside is the name's own (a
 	 * command exec'ed through "he<NL>ad"): kept, as /proc/PID/stat's
 	 * comm keeps it, and written '?' by the files (waitrates_comm) */
@@ -95,195 +87,39 @@ void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16])
 		buf[strlen(buf) - 1] = '\0';
 	buf[15] = '\0';
 	memcpy(comm, buf, 16);
+	return 0;
+}
+
+void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16])
+{
+	struct comm_ent *ce = &p->comms[(unsigned)pid % NCOMM];
+
+	if (ce->pid == pid && now - ce->at < WAITPEER_RESCAN_SEC) {
+		memcpy(comm, ce->comm, 16);
+		return;
+	}
+	ce->pid = 0;
+	if (read_comm(p, pid, comm) < 0)
+		return;
 	ce->pid = pid;
 	ce->at = now;
 	memcpy(ce->comm, comm, 16);
 }
 
-static int cmp_owner(const void *a, const void *b)
+void waitpeer_comm_now(const struct waitpeer *p, pid_t pid, char comm[16])
 {
-	const struct owner *x = a, *y = b;
-
-	if (x->ino != y->ino)
-		return (x->ino > y->ino) - (x->ino < y->ino);
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	(void)read_comm(p, pid, comm);
 }
 
-int waitpeer_each_link(int procfd, pid_t pid, int max,
-		       void (*fn)(void *ctx, pid_t pid, int fd, char kind,
-				  unsigned long ino),
-		       void *ctx)
+void waitpeer_renamed(struct waitpeer *p, pid_t pid, const char *comm,
+		      double now)
 {
-	char rel[64], link[64];
-	struct dirent *f;
-	int ffd, seen = 0;
-	DIR *fdir;
+	struct comm_ent *ce = &p->comms[(unsigned)pid % NCOMM];
 
-	snprintf(rel, sizeof(rel), "%d/fd", (int)pid);
-	ffd = openat(procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (ffd < 0 || !(fdir = fdopendir(ffd))) {
-		if (ffd >= 0)
-			close(ffd);
-		return -1;
-	}
-	while ((f = readdir(fdir)) && (max <= 0 || seen < max)) {
-		unsigned long ino;
-		ssize_t n;
-		int kind;
-
-		if (f->d_name[0] == '.')
-			continue;
-		seen++;
-		n = readlinkat(ffd, f->d_name, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		if ((kind = waitpeer_link(link, &ino)))
-			fn(ctx, pid, atoi(f->d_name), (char)kind, ino);
-	}
-	closedir(fdir);
-	return 0;
-}
-
-/* waitpeer_each_link's callback of scan_fds: inode -> (pid, fd). */
-static void own_link(void *ctx, pid_t pid, int fd, char kind,
-		     unsigned long ino)
-{
-	struct waitpeer *p = ctx;
-
-	(void)kind;
-	if (util_grow(&p->own, &p->capown, p->nown + 1, sizeof(*p->own)) == 0)
-		p->own[p->nown++] = (struct owner){ ino, pid, fd };
-}
-
-/* Every process's pipes and sockets: inode -> (pid, fd). */
-static void scan_fds(struct waitpeer *p, double now)
-{
-	int dfd = openat(p->procfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	struct dirent *e;
-	double cpu0 = util_thread_cpu();
-
-	p->scanned = now;
-	p->scans++;
-	p->nown = 0;
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
-		return;
-	}
-	while ((e = readdir(d))) {
-		pid_t pid = (pid_t)atoi(e->d_name);
-
-		if (pid > 0)
-			waitpeer_each_link(p->procfd, pid, 0, own_link, p);
-	}
-	closedir(d);
-	qsort(p->own, p->nown, sizeof(*p->own), cmp_owner);
-	p->scan_gap = (util_thread_cpu() - cpu0) / SCAN_SHARE;
-	if (p->scan_gap < WAITPEER_RESCAN_SEC)
-		p->scan_gap = WAITPEER_RESCAN_SEC;
-}
-
-/* The first holder of ino in the table, or NULL. */
-static const struct owner *first_owner(const struct waitpeer *p,
-				       unsigned long ino, size_t *count)
-{
-	size_t lo = 0, hi = p->nown, k;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->own[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = lo; k < p->nown && p->own[k].ino == ino; k++)
-		;
-	*count = k - lo;
-	return k > lo ? &p->own[lo] : NULL;
-}
-
-int waitpeer_acc_mode(int procfd, pid_t pid, int fd)
-{
-	char rel[64], buf[256], *f;
-
-	snprintf(rel, sizeof(rel), "%d/fdinfo/%d", (int)pid, fd);
-	if (util_read_text_at(procfd, rel, buf, sizeof(buf)) <= 0 ||
-	    !(f = strstr(buf, "flags:")))
-		return -1;
-	return (int)(strtoul(f + 6, NULL, 8) & 3);
-}
-
-/* Whether pid's descriptor fd still names ino: the fd tables are read
- * once a scan, and a process just forked holds its parent's ends until
- * it closes them (rsync's generator, its receiver's socket). */
-static int still_holds(const struct waitpeer *p, const struct owner *o)
-{
-	char rel[64], link[64];
-	unsigned long ino;
-	ssize_t n;
-
-	snprintf(rel, sizeof(rel), "%d/fd/%d", (int)o->pid, o->fd);
-	n = readlinkat(p->procfd, rel, link, sizeof(link) - 1);
-	if (n <= 0)
-		return 0;
-	link[n] = '\0';
-	return waitpeer_link(link, &ino) && ino == o->ino;
-}
-
-/* The process holding ino other than tgid (any other holder's end will
- * do for a socket; for a pipe, want: the access mode of the end we look
- * for, O_WRONLY feeding a reader, O_RDONLY draining a writer, -1 any).
- * A holder the last scan saw is asked again whether it still holds it;
- * the fd tables are scanned again when nobody else holds it (or nobody
- * the scan saw still does) and the last scan is old enough. *unsure is
- * set when the answer may be wrong (another holder held it too, or for
- * a pipe not the end wanted, or the holders seen are gone and no scan
- * was due): it is kept only a WAITPEER_RESCAN_SEC. 0 when not found. */
-static pid_t holder(struct waitpeer *p, unsigned long ino,
-		    pid_t tgid, int want, double now, int *unsure)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		size_t n = 0, seen = 0, gone = 0;
-		const struct owner *o = first_owner(p, ino, &n);
-		pid_t first = 0, self = 0;
-
-		for (size_t i = 0; i < n && seen < MAX_HOLDERS; i++) {
-			if (o[i].pid == tgid) {
-				self = tgid;
-				continue;
-			}
-			seen++;
-			if (!still_holds(p, &o[i])) {
-				gone++;
-				continue;
-			}
-			if (want >= 0 &&
-			    waitpeer_acc_mode(p->procfd, o[i].pid, o[i].fd) == want)
-				return o[i].pid;
-			if (!first) {
-				first = o[i].pid;
-			} else if (want < 0) {
-				*unsure = 1;
-				break;
-			}
-		}
-		/* a pipe's end not seen: the other holder, unsure */
-		if (first) {
-			*unsure |= want >= 0;
-			return first;
-		}
-		/* known to the last scan and held by the waiter alone (a
-		 * socketpair kept by one process): no scan again for it */
-		if ((n && !gone) || pass || now - p->scanned < p->scan_gap) {
-			*unsure |= gone > 0;
-			return self;
-		}
-		scan_fds(p, now);
-	}
-	return 0;
+	ce->pid = pid;
+	ce->at = now;
+	memset(ce->comm, 0, sizeof(ce->comm));
+	util_strlcpy(ce->comm, comm, sizeof(ce->comm));
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -385,7 +221,7 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 		e->kind = PEER_PIPE;
 		/* a reader waits on the writing end's holder and the
 		 * other way round */
-		e->peer_pid = holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
+		e->peer_pid = waitpeer_holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
 				     O_RDONLY, now, unsure);
 		return 1;
 	}
@@ -395,7 +231,7 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 
 		if (waitpeer_inet_peer(p, tgid, ino, now, e, &mirror)) {
 			if (mirror)
-				e->peer_pid = holder(p, mirror, tgid,
+				e->peer_pid = waitpeer_holder(p, mirror, tgid,
 						     -1, now, unsure);
 			return 1;
 		}
@@ -404,7 +240,7 @@ static int resolve(struct waitpeer *p, pid_t tgid, char kind,
 	}
 	e->kind = PEER_UNIX;
 	if (peer)
-		e->peer_pid = holder(p, peer, tgid, -1, now, unsure);
+		e->peer_pid = waitpeer_holder(p, peer, tgid, -1, now, unsure);
 	return 1;
 }
 
@@ -462,6 +298,23 @@ static struct answer *ans_slot(struct waitpeer *p, pid_t tgid,
 	}
 }
 
+/* An answer's names read again (cached WAITPEER_RESCAN_SEC): kept as
+ * they were when a process is gone. */
+static void name_answer(struct waitpeer *p, struct waitpeer_edge *e,
+			double now)
+{
+	char c[16];
+
+	waitpeer_comm(p, e->pid, now, c);
+	if (c[0])
+		memcpy(e->comm, c, sizeof(c));
+	if (e->peer_pid) {
+		waitpeer_comm(p, e->peer_pid, now, c);
+		if (c[0])
+			memcpy(e->peer_comm, c, sizeof(c));
+	}
+}
+
 int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 		     const char *link, int dir, double now,
 		     struct waitpeer_edge *out)
@@ -488,6 +341,10 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	if (!(a = ans_slot(p, tgid, ino, dir)))
 		return 0;
 	if (a->used && now < a->until) {
+		/* the names as of now (a process that exec'ed since the
+		 * answer was made: head waited on "bash" for a python3) */
+		if (a->ok)
+			name_answer(p, &a->e, now);
 		*out = a->e;
 		return a->ok;
 	}
@@ -507,11 +364,8 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	 * looked for again sooner */
 	if (!a->ok || unsure || (a->e.kind != PEER_NET && !a->e.peer_pid))
 		a->until = now + WAITPEER_RESCAN_SEC;
-	if (a->ok) {
-		waitpeer_comm(p, tgid, now, a->e.comm);
-		if (a->e.peer_pid)
-			waitpeer_comm(p, a->e.peer_pid, now, a->e.peer_comm);
-	}
+	if (a->ok)
+		name_answer(p, &a->e, now);
 	*out = a->e;
 	return a->ok;
 }

@@ -8,8 +8,10 @@
  * How the other end is found (as lsof, ss and CRIU do, STYLE 20):
  *   pipe, FIFO  its inode (ROOT/proc/PID/fd/N reads "pipe:[INO]", a FIFO
  *               a path: its inode from statx(DONT_SYNC)) in another
- *               process's fd table; with several holders, the one whose
- *               end (fdinfo flags) is the opposite of the waiter's
+ *               process's fd table; with several holders, one whose end
+ *               (fdinfo flags) is the opposite of the waiter's, and of
+ *               those the one doing the work (waitactive.h: the writer,
+ *               not the shell that holds the end it gave it)
  *   AF_UNIX     sock_diag (NETLINK_SOCK_DIAG, UDIAG_SHOW_PEER): the peer's
  *               inode, then that inode in an fd table
  *   TCP, UDP    the waiter's network namespace's ROOT/proc/PID/net/
@@ -23,7 +25,8 @@
  *               address's).
  * Cost: answers are cached per (process, inode, direction) for
  * WAITPEER_KEEP_SEC (WAITPEER_RESCAN_SEC when the far end's process was
- * not found, or was one of several holders: a process just forked holds
+ * not found, or was one of several holders or a holder waiting on its
+ * children: who among them works moves, and a process just forked holds
  * its parent's ends until it closes them); a holder the last scan saw is
  * asked again (its fd's link) before it is the answer; the fd tables of
  * every process and the socket
@@ -55,8 +58,9 @@ enum peer_kind {
 	PEER_UDP,	/* UDP to a process of this host */
 	PEER_NET,	/* TCP/UDP to another host */
 	PEER_CHILD,	/* wait4/waitid: the waiter's children, by the
-			 * command of its first child then (peer_pid 0,
-			 * ROOT/proc/PID/task/TID/children) */
+			 * command of each it waits on (peer_pid 0,
+			 * ROOT/proc/PID/task/TID/children: the one its
+			 * call names, else those at work) */
 	PEER_NKIND
 };
 
@@ -177,6 +181,17 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
  * written '?' by the files (waitrates_comm), as a thread's comm from
  * /proc/PID/stat is; "" when it cannot be read. */
 void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16]);
+
+/* The same read now, and not kept: a child just forked is named for its
+ * parent until it execs, and that name cached was the name of every
+ * edge to it for a second (waittick.c child_wait). */
+void waitpeer_comm_now(const struct waitpeer *p, pid_t pid, char comm[16]);
+
+/* Process pid is named comm from now on (the sampler saw it exec): its
+ * name in the answers given from now (waitpeer_resolve reads the names
+ * of a cached answer again). */
+void waitpeer_renamed(struct waitpeer *p, pid_t pid, const char *comm,
+		      double now);
 
 /* Fd tables scanned and socket tables read so far (for the bench and
  * the tests of the rescan rule). */

@@ -1,7 +1,8 @@
 /*
- * waitpeer_int.h - what waitpeer.c (the cache, fd tables, AF_UNIX peers,
- * the answers) shares with waitpeer_inet.c (a network namespace's socket
- * tables and own addresses). Not an interface: waitpeer.h is.
+ * waitpeer_int.h - what waitpeer.c (the cache, AF_UNIX peers, the
+ * answers) shares with waitpeer_fds.c (the fd tables: who holds an
+ * inode) and waitpeer_inet.c (a network namespace's socket tables and
+ * own addresses). Not an interface: waitpeer.h is.
  */
 #ifndef PERFLOG_WAITPEER_INT_H
 #define PERFLOG_WAITPEER_INT_H
@@ -16,6 +17,7 @@
 			 * recently used goes, its sockets with it */
 #define MAX_LOCAL4 256
 #define MAX_HOLDERS 8
+#define MAX_CHILD_FDS 64	/* a holder's child's descriptors looked at */
 /* The fd scans' share of a CPU at most: the next scan waits the last
  * one's CPU time over this (a host with a process of 4,000 descriptors:
  * a scan of about 0.1 s, one every 10 s rather than every second). */
@@ -78,6 +80,13 @@ struct waitpeer {
 	size_t nans, capans;
 	unsigned scans, reads;
 };
+
+/* waitpeer_fds.c: the process holding ino other than tgid (want: the
+ * access mode of a pipe's end looked for, -1 any), the fd tables
+ * scanned again when due; *unsure set when the answer may change soon.
+ * 0 when not found. */
+pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
+		      int want, double now, int *unsure);
 
 /* An inet socket's far end (waitpeer_inet.c; calls run one way,
  * waitpeer.c -> waitpeer_inet.c): 1 with e filled but its peer_pid, and

@@ -216,6 +216,38 @@ uint32_t waits_edge_id(struct waits *w, const struct waitpeer_edge *e)
 	return (uint32_t)w->nkeys++;
 }
 
+/* A process's name changed (it exec'ed: read_thread, waits.c): each edge
+ * naming it is added again under its new name (ids are append-only, the
+ * snaps copy them as they grow; waitedges_rows takes a row's names from
+ * its last id), its pipe ends joined from now on under the new name, and
+ * the resolver told. Else the names of its first sight stayed: a process
+ * first seen between its fork and its exec was its shell in every edge
+ * (`head waited on bash` for a python3). Cost: the edges once over (at
+ * most WAITS_MAX_EDGES) per name changed. */
+void waits_renamed(struct waits *w, pid_t pid, const char *comm, double now)
+{
+	size_t n = w->nkeys;
+
+	waitpeer_renamed(w->peer, pid, comm, now);
+	for (size_t i = 0; i < w->nlinks; i++)
+		if (w->links[i].pid == pid)
+			util_strlcpy(w->links[i].comm, comm,
+				     sizeof(w->links[i].comm));
+	for (size_t i = 0; i < n; i++) {
+		struct waitpeer_edge e = w->keys[i];
+		int mine = e.pid == pid, peer = e.peer_pid == pid &&
+			e.kind != PEER_NET && e.kind != PEER_CHILD;
+
+		if (!mine && !peer)
+			continue;
+		if (mine)
+			util_strlcpy(e.comm, comm, sizeof(e.comm));
+		if (peer)
+			util_strlcpy(e.peer_comm, comm, sizeof(e.peer_comm));
+		(void)waits_edge_id(w, &e);
+	}
+}
+
 void waits_exclude(struct waits *w, pid_t tid)
 {
 	w->exclude = tid;
@@ -357,6 +389,9 @@ static int read_thread(struct waits *w, struct wthread *th, double now,
 		if (waits_read_file(w, th, F_STAT, buf, sizeof(buf)) <= 0 ||
 		    pidstat_parse(buf, &ps) < 0 || ps.starttime != th->pub.start)
 			return -1;
+		if (strncmp(th->pub.comm, ps.comm, sizeof(ps.comm)) &&
+		    th->pub.tid == th->pub.pid)
+			waits_renamed(w, th->pub.pid, ps.comm, now);
 		memcpy(th->pub.comm, ps.comm, sizeof(th->pub.comm));
 		if (delayacct != 0 && ps.blkio_ticks != PIDSTAT_NA)
 			th->pub.blkio_ns = ps.blkio_ticks *
@@ -433,16 +468,6 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	if (util_grow(&out->th, &out->cap, w->nlive + w->nended,
 		 sizeof(*out->th)) < 0)
 		return -1;
-	if (out->nkeys > w->nkeys)
-		out->nkeys = 0;	/* another sampler's snap: start again */
-	if (out->nkeys < w->nkeys) {
-		if (util_grow(&out->keys, &out->capkeys, w->nkeys,
-			      sizeof(*out->keys)) < 0)
-			return -1;
-		memcpy(out->keys + out->nkeys, w->keys + out->nkeys,
-		       (w->nkeys - out->nkeys) * sizeof(*w->keys));
-		out->nkeys = w->nkeys;
-	}
 	n = w->nlive;
 	turn = w->read_whole || n <= WAITS_READ_MAX ? n : WAITS_READ_MAX;
 	from = n ? w->read_from % n : 0;
@@ -469,6 +494,18 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 		if (keep != i)
 			w->live[keep] = *th;
 		keep++;
+	}
+	/* the edges after the reads: a name read again adds edges
+	 * (waits_renamed) */
+	if (out->nkeys > w->nkeys)
+		out->nkeys = 0;	/* another sampler's snap: start again */
+	if (out->nkeys < w->nkeys) {
+		if (util_grow(&out->keys, &out->capkeys, w->nkeys,
+			      sizeof(*out->keys)) < 0)
+			return -1;
+		memcpy(out->keys + out->nkeys, w->keys + out->nkeys,
+		       (w->nkeys - out->nkeys) * sizeof(*w->keys));
+		out->nkeys = w->nkeys;
 	}
 	for (size_t i = 0; i < w->nended; i++)
 		out->th[out->n++] = w->ended[i];

@@ -32,6 +32,9 @@ struct wthread {
 	int ntg;		/* the edges of the current wait, by id */
 	uint32_t tg[WAITPROBE_MAX_TARGETS];
 	double tg_of;		/* memo.until they were taken from */
+	double child_at;	/* when the children of its wait on them
+				 * were last looked at (waittick.c
+				 * child_wait), 0 not in such a wait */
 	double unfound_at;	/* since when its wait's far end is not found
 				 * (PROBE_LATER), 0 none */
 	int exited;		/* its figures are its exit record's, final
@@ -119,6 +122,12 @@ struct waits_link {
  * data between its processes even when no thread was caught waiting on
  * the pipe (tar | ssh: tar filled ssh's buffers in 0.1 s). */
 void waits_links_scan(struct waits *w, pid_t pid, const char *comm);
+
+/* Process pid (its main thread read by the sampler) is named comm from
+ * now on, no longer what it was when first seen (waits.c): the edges
+ * that name it added again under the new name, its pipe ends renamed,
+ * the resolver told. */
+void waits_renamed(struct waits *w, pid_t pid, const char *comm, double now);
 
 /* The id of edge e (added when new): WAITS_NO_EDGE past
  * WAITS_MAX_EDGES or out of memory. */

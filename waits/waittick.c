@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "../process/process.h"
+#include "waitactive.h"
 #include "waitset.h"
 
 /* The process of thread tid: the last new thread's when tid is in its
@@ -287,8 +288,14 @@ static enum waitprobe_result call(struct waits *w, struct wthread *th,
 	}
 	if (th->tg_of != th->memo.until || th->memo.ntg == 0) {
 		th->ntg = th->memo.ntg;
-		for (int i = 0; i < th->ntg; i++)
-			th->tg[i] = waits_edge_id(w, &th->memo.tg[i]);
+		for (int i = 0; i < th->ntg; i++) {
+			struct waitpeer_edge e = th->memo.tg[i];
+
+			/* the waiter's name the sampler's: one name for
+			 * each process, renamed at its exec (waits_renamed) */
+			memcpy(e.comm, th->pub.comm, sizeof(e.comm));
+			th->tg[i] = waits_edge_id(w, &e);
+		}
 		th->tg_of = th->memo.until;
 	}
 	return r;
@@ -317,45 +324,83 @@ static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
 	return 0;
 }
 
-/* The children a thread of a process set waits for (list: pids, space
- * separated) join the set now, not at the collector's next sample: a
- * shell's jobs of a fraction of a second each were never read. (A
- * cgroup's set lists them itself: waitset_add_pid does nothing there.) */
-static void adopt(struct waits *w, const char *list)
+/* The children a thread of a process set waits for join the set now,
+ * not at the collector's next sample: a shell's jobs of a fraction of a
+ * second each were never read. (A cgroup's set lists them itself:
+ * waitset_add_pid does nothing there.) */
+static void adopt(struct waits *w, const pid_t *kids, size_t n)
 {
-	char *end;
-
 	if (!w->set)
 		return;
-	for (long pid; (pid = strtol(list, &end, 10)) > 0; list = end)
-		if (waitset_add_pid(w->set, w->procfd, (pid_t)pid) < 0)
+	for (size_t i = 0; i < n; i++)
+		if (waitset_add_pid(w->set, w->procfd, kids[i]) < 0)
 			return;
 }
 
-/* A thread waiting for a child (wait4, waitid): an edge to its children
- * by the command of the first (the one a shell waits for in the
- * foreground), so a parent's wait is known as a wait on another process
- * of the tree, not a resource (issue 29: a shell's loop of gzips was
- * "other 86%"). By command, not pid: a loop's children are a new pid
- * every 0.1 s, and a thread's few edge slots would lose most ticks. */
+/* A thread waiting for a child (wait4, waitid): an edge to the children
+ * it waits on, by their command, so a parent's wait is known as a wait
+ * on another process of the tree, not a resource (issue 29: a shell's
+ * loop of gzips was "other 86%"). By command, not pid: a loop's children
+ * are a new pid every 0.1 s, and a thread's few edge slots would lose
+ * most ticks. Which children (issue 46: `sh -c 'sleep 20 & head | gzip'`
+ * said the shell waited on sleep, the first of its children): the one
+ * its call names (wait4(pid), waitid(P_PID): a shell's `wait PID`, or
+ * its foreground job when it waits by pid), else (wait4(-1): any child,
+ * as dash and bash wait for their foreground job) those that work
+ * (waitactive.h: not asleep on a timer; a subshell waiting on its own
+ * children works through them), the tick split among them; none
+ * working, all of them. Looked at again every CHILD_SEC while the wait
+ * lasts: the shell does not run meanwhile, and its children come, exec
+ * and go. */
+#define CHILD_SEC 0.25
+#define CHILD_LOOK 16	/* children looked at */
 static void child_wait(struct waits *w, struct wthread *th, double now)
 {
-	char rel[64], buf[256];
+	char buf[256];
+	pid_t kids[CHILD_LOOK], pick[WAITPROBE_MAX_TARGETS], one = 0;
+	enum waitactive act[CHILD_LOOK], best = ACTIVE_UNKNOWN;
+	size_t n, np = 0;
 	struct waitpeer_edge e = { 0 };
 
 	e.pid = th->pub.pid;
 	memcpy(e.comm, th->pub.comm, sizeof(e.comm));
 	e.dir = PEER_IN;
 	e.kind = PEER_CHILD;
-	snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)th->pub.pid,
-		 (int)th->pub.tid);
-	if (util_read_text_at(w->procfd, rel, buf, sizeof(buf)) > 0 &&
-	    atoi(buf) > 0) {
-		waitpeer_comm(w->peer, (pid_t)atoi(buf), now, e.peer_comm);
-		adopt(w, buf);
+	th->child_at = now;
+	waits_keep_open(w, th, F_SYSCALL, -1);
+	if (waits_read_file(w, th, F_SYSCALL, buf, sizeof(buf)) > 0)
+		one = waitactive_waited(buf);
+	n = waitactive_children(w->procfd, th->pub.pid, th->pub.tid, kids,
+				CHILD_LOOK);
+	if (n)
+		adopt(w, kids, n);
+	for (size_t i = 0; i < n && !one; i++) {
+		act[i] = waitactive_of(w->procfd, kids[i]);
+		if (act[i] != ACTIVE_IDLE && act[i] > best)
+			best = act[i];
 	}
-	th->ntg = 1;
-	th->tg[0] = waits_edge_id(w, &e);
+	if (one) {
+		pick[np++] = one;
+	} else {
+		/* working: any not idle; none, all */
+		for (size_t i = 0; i < n && np < WAITPROBE_MAX_TARGETS; i++)
+			if (best == ACTIVE_UNKNOWN || act[i] != ACTIVE_IDLE)
+				pick[np++] = kids[i];
+	}
+	th->ntg = 0;
+	for (size_t i = 0; i < np || (i == 0 && !np); i++) {
+		uint32_t id;
+
+		e.peer_comm[0] = '\0';
+		if (np)
+			waitpeer_comm_now(w->peer, pick[i], e.peer_comm);
+		id = waits_edge_id(w, &e);
+		for (int k = 0; k < th->ntg && id != WAITS_NO_EDGE; k++)
+			if (th->tg[k] == id)
+				id = WAITS_NO_EDGE;	/* two of one command */
+		if (id != WAITS_NO_EDGE || !th->ntg)
+			th->tg[th->ntg++] = id;
+	}
 }
 
 /* Classify a blocked thread past its wait channel: the system call,
@@ -374,6 +419,11 @@ static int probe(struct waits *w, struct wthread *th, char state,
 	if (r == PROBE_LATER)
 		return 0;	/* asked again at the next tick */
 	if (r == PROBE_CLASS) {
+		/* a wait on children whose wait channel was not told (not
+		 * dequeued yet at the first look: the shell's whole wait
+		 * went without an edge) */
+		if (th->ntg == 0 && waitactive_child_call(th->memo.nr))
+			child_wait(w, th, now);
 		count(th, c, 0, 0);
 		count_later(th, c);
 		return 0;
@@ -413,10 +463,14 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 	th->pcount = ss[2];
 	th->pub.t = now;
 	if (!moved && th->last != WAIT_NCLASS && th->last != WAIT_RUN) {
-		/* not run since the last tick, blocked then: the same wait */
+		/* not run since the last tick, blocked then: the same wait
+		 * (on its children: which of them work looked at again) */
+		if (th->child_at && now - th->child_at >= CHILD_SEC)
+			child_wait(w, th, now);
 		count(th, th->last, th->last_guess, th->last_hidden);
 		return 0;
 	}
+	th->child_at = 0;	/* ran: whichever wait it is in now */
 	if (waits_read_file(w, th, F_WCHAN, buf, sizeof(buf)) < 0 && errno == ESRCH)
 		return 1;
 	v = waitclass_wchan(buf, &c);

@@ -10,7 +10,11 @@
  *              namespace's net files; each edge's kind, direction, peer
  *   rescan     an unknown inode scans the fd tables once, not again
  *              within a second; a known one never
- *   the file   rows summed per peer, formatted, parsed back
+ *   holders    of several, the one doing the work (gzip, not the shell
+ *              that holds the pipe it gave it), a child forked since the
+ *              scan (issue 46); wait4's child from its arguments
+ *   the file   rows summed per peer, formatted, parsed back; one name
+ *              for each process, its last
  *   namespaces ten network namespaces, more than the MAX_NS kept: each
  *              still resolves, the least recently used goes, the
  *              sockets kept stay bounded
@@ -27,8 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../../waits/waitactive.h"
 #include "../../waits/waitedges.h"
 #include "../../waits/waitpeer.h"
 #include "../../waits/waitpeer_int.h"	/* the namespaces kept */
@@ -349,6 +355,69 @@ static void test_forked_holder(struct waitpeer *p)
 	EQ_INT(e.peer_pid, 260, "... and after the answers' time");
 }
 
+/* A process of the fake /proc doing something: its main thread's state
+ * and wait channel (waitactive.h), and its children. */
+static void doing(int pid, char state, const char *wchan, const char *kids)
+{
+	char rel[64], text[160];
+
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	snprintf(text, sizeof(text),
+		 "%d (x) %c 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n",
+		 pid, state, pid, pid);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "proc/%d/wchan", pid);
+	put(rel, wchan);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/children", pid, pid);
+	put(rel, kids);
+}
+
+/* `(head | gzip; echo done) | cat` (issue 46): the pipe cat reads is
+ * written by gzip, and held by the subshell too, which only waits on its
+ * children. The fd tables list the subshell first (the lower pid): cat
+ * "waited on sh". Then the subshell alone in the tables (gzip forked
+ * after the scan): found among its children. */
+static void test_busy_holder(struct waitpeer *p)
+{
+	struct waitpeer_edge e;
+
+	process(700, "sh");	/* the subshell */
+	process(710, "gzip");
+	process(720, "head");
+	doing(700, 'S', "do_wait", "720 710 ");
+	doing(710, 'R', "0", "");
+	doing(720, 'S', "pipe_write", "");
+	link_fd(100, 40, "pipe:[8001]", O_RDONLY);	/* 100: cat */
+	link_fd(700, 1, "pipe:[8001]", O_WRONLY);
+	link_fd(710, 1, "pipe:[8001]", O_WRONLY);
+	OK(resolve(p, 40, PEER_IN, 200.0, &e) && e.kind == PEER_PIPE,
+	   "busy holder: a pipe with two writers");
+	EQ_INT(e.peer_pid, 710, "... the running one (gzip), not the shell "
+	       "waiting on its children");
+	EQ_STR(e.peer_comm, "gzip", "... named");
+	doing(710, 'S', "pipe_write", "");
+	resolve(p, 40, PEER_IN, 200.0 + WAITPEER_RESCAN_SEC + 0.1, &e);
+	EQ_INT(e.peer_pid, 710, "... blocked writing, still it (asked again "
+	       "a second later: one of several)");
+
+	process(800, "sh");
+	process(810, "head");
+	process(820, "gzip");
+	doing(800, 'S', "do_wait", "");
+	doing(810, 'S', "pipe_write", "");
+	doing(820, 'S', "pipe_write", "");
+	link_fd(100, 41, "pipe:[8002]", O_RDONLY);
+	link_fd(800, 1, "pipe:[8002]", O_WRONLY);
+	OK(resolve(p, 41, PEER_IN, 300.0, &e) && e.peer_pid == 800,
+	   "busy holder: the subshell alone holds it, no child yet: it");
+	link_fd(820, 1, "pipe:[8002]", O_WRONLY);	/* after the scan */
+	doing(800, 'S', "do_wait", "810 820\n");
+	resolve(p, 41, PEER_IN, 300.0 + WAITPEER_RESCAN_SEC + 0.1, &e);
+	EQ_INT(e.peer_pid, 820, "... its children forked since: the one "
+	       "holding the pipe (gzip), though no scan saw it");
+	EQ_STR(e.peer_comm, "gzip", "... named");
+}
+
 static void test_resolve(void)
 {
 	int procfd;
@@ -430,6 +499,7 @@ static void test_resolve(void)
 		waitpeer_comm(p, 7001, 100, comm);
 		EQ_STR(comm, "he\nad", "comm: a newline in the name kept, the kernel's dropped");
 	}
+	test_busy_holder(p);
 	waitpeer_close(p);
 	close(procfd);
 }
@@ -516,6 +586,63 @@ static void test_file(void)
 	   "interfaces: a net row whose interface was not found names none");
 	free(rows);
 	free(back);
+}
+
+/* A process renamed by its exec (waits_renamed adds its edges again
+ * under the new name): one name for each process in every row, the
+ * last it was seen under, though a row's own ids are all older. */
+static void test_last_name(void)
+{
+	struct waitpeer_edge keys[3];
+	double sec[3] = { 0.7, 0.4, 0 };
+	struct waitedge_row *rows = NULL;
+	long n;
+
+	memset(keys, 0, sizeof(keys));
+	keys[0].pid = 10;	/* head, seen before its exec */
+	strcpy(keys[0].comm, "sh");
+	keys[0].dir = PEER_OUT;
+	keys[0].kind = PEER_PIPE;
+	keys[0].peer_pid = 11;
+	strcpy(keys[0].peer_comm, "gzip");
+	keys[1] = keys[0];	/* its wait on 12, then named sh too */
+	keys[1].peer_pid = 12;
+	strcpy(keys[1].peer_comm, "sh");
+	keys[2] = keys[1];	/* renamed: both exec'ed */
+	strcpy(keys[2].comm, "head");
+	strcpy(keys[2].peer_comm, "python3");
+	n = waitedges_rows(sec, 3, keys, 3, &rows);
+	EQ_INT((int)n, 2, "names: two rows");
+	OK(n == 2 && !strcmp(rows[0].e.comm, "head") &&
+	   !strcmp(rows[1].e.comm, "head"),
+	   "... the waiter by its last name in both (the first row's ids "
+	   "all named it sh)");
+	OK(n == 2 && rows[1].e.peer_pid == 12 &&
+	   !strcmp(rows[1].e.peer_comm, "python3"),
+	   "... its peer too");
+	OK(n == 2 && !strcmp(rows[0].e.peer_comm, "gzip"), "... gzip kept");
+	free(rows);
+}
+
+/* wait4's and waitid's arguments: which child (waitactive.h) */
+static void test_waited(void)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%d 0xffffffffffffffff 0x7ffd1 0x0 0x0",
+		 (int)SYS_wait4);
+	EQ_INT(waitactive_waited(buf), 0, "wait4(-1): any child");
+	snprintf(buf, sizeof(buf), "%d 0x1f5 0x7ffd1 0x0 0x0", (int)SYS_wait4);
+	EQ_INT(waitactive_waited(buf), 501, "wait4(501): that child");
+	snprintf(buf, sizeof(buf), "%d 0x1 0x1f6 0x7ffd1 0x4", (int)SYS_waitid);
+	EQ_INT(waitactive_waited(buf), 502, "waitid(P_PID, 502): that child");
+	snprintf(buf, sizeof(buf), "%d 0x0 0x0 0x7ffd1 0x4", (int)SYS_waitid);
+	EQ_INT(waitactive_waited(buf), 0, "waitid(P_ALL): any");
+	snprintf(buf, sizeof(buf), "%d 0x1f5 0x0", (int)SYS_read);
+	EQ_INT(waitactive_waited(buf), 0, "another call: none");
+	EQ_INT(waitactive_waited("running"), 0, "running: none");
+	OK(waitactive_child_call(SYS_wait4) && !waitactive_child_call(SYS_read),
+	   "wait4 is a wait on children, read is not");
 }
 
 /* a shell's loop of gzips, and rsync's sender on its receiver: the waits
@@ -710,6 +837,8 @@ int main(void)
 	test_diag();
 	test_resolve();
 	test_file();
+	test_last_name();
+	test_waited();
 	test_leave_out();
 	test_many_ns();
 	test_names();

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t7725-waits-names: commands named with a tab or a newline (issue 50
+# t7726-waits-names: commands named with a tab or a newline (issue 50
 # item 5). A process's comm is the name it was exec'ed through, and a
 # symlink can hold any byte but '/' and NUL: `s<TAB>h` (a shell) and
 # `he<NL>ad` (head) added a field to edges-LABEL.tsv, whose rows the

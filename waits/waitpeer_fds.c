@@ -1,0 +1,275 @@
+/*
+ * waitpeer_fds.c - which process holds an inode (waitpeer.h): every
+ * process's fd table, scanned at most once a WAITPEER_RESCAN_SEC and
+ * SCAN_SHARE of a CPU, and only for an inode not in the last scan; of
+ * several holders, the one doing the work (waitactive.h).
+ */
+#define _GNU_SOURCE
+#include "waitpeer_int.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/util.h"
+#include "waitactive.h"
+
+static int cmp_owner(const void *a, const void *b)
+{
+	const struct owner *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return (x->ino > y->ino) - (x->ino < y->ino);
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+int waitpeer_each_link(int procfd, pid_t pid, int max,
+		       void (*fn)(void *ctx, pid_t pid, int fd, char kind,
+				  unsigned long ino),
+		       void *ctx)
+{
+	char rel[64], link[64];
+	struct dirent *f;
+	int ffd, seen = 0;
+	DIR *fdir;
+
+	snprintf(rel, sizeof(rel), "%d/fd", (int)pid);
+	ffd = openat(procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ffd < 0 || !(fdir = fdopendir(ffd))) {
+		if (ffd >= 0)
+			close(ffd);
+		return -1;
+	}
+	while ((f = readdir(fdir)) && (max <= 0 || seen < max)) {
+		unsigned long ino;
+		ssize_t n;
+		int kind;
+
+		if (f->d_name[0] == '.')
+			continue;
+		seen++;
+		n = readlinkat(ffd, f->d_name, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if ((kind = waitpeer_link(link, &ino)))
+			fn(ctx, pid, atoi(f->d_name), (char)kind, ino);
+	}
+	closedir(fdir);
+	return 0;
+}
+
+/* waitpeer_each_link's callback of scan_fds: inode -> (pid, fd). */
+static void own_link(void *ctx, pid_t pid, int fd, char kind,
+		     unsigned long ino)
+{
+	struct waitpeer *p = ctx;
+
+	(void)kind;
+	if (util_grow(&p->own, &p->capown, p->nown + 1, sizeof(*p->own)) == 0)
+		p->own[p->nown++] = (struct owner){ ino, pid, fd };
+}
+
+/* Every process's pipes and sockets: inode -> (pid, fd). */
+static void scan_fds(struct waitpeer *p, double now)
+{
+	int dfd = openat(p->procfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *e;
+	double cpu0 = util_thread_cpu();
+
+	p->scanned = now;
+	p->scans++;
+	p->nown = 0;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+
+		if (pid > 0)
+			waitpeer_each_link(p->procfd, pid, 0, own_link, p);
+	}
+	closedir(d);
+	qsort(p->own, p->nown, sizeof(*p->own), cmp_owner);
+	p->scan_gap = (util_thread_cpu() - cpu0) / SCAN_SHARE;
+	if (p->scan_gap < WAITPEER_RESCAN_SEC)
+		p->scan_gap = WAITPEER_RESCAN_SEC;
+}
+
+/* The first holder of ino in the table, or NULL. */
+static const struct owner *first_owner(const struct waitpeer *p,
+				       unsigned long ino, size_t *count)
+{
+	size_t lo = 0, hi = p->nown, k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->own[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < p->nown && p->own[k].ino == ino; k++)
+		;
+	*count = k - lo;
+	return k > lo ? &p->own[lo] : NULL;
+}
+
+int waitpeer_acc_mode(int procfd, pid_t pid, int fd)
+{
+	char rel[64], buf[256], *f;
+
+	snprintf(rel, sizeof(rel), "%d/fdinfo/%d", (int)pid, fd);
+	if (util_read_text_at(procfd, rel, buf, sizeof(buf)) <= 0 ||
+	    !(f = strstr(buf, "flags:")))
+		return -1;
+	return (int)(strtoul(f + 6, NULL, 8) & 3);
+}
+
+/* Whether pid's descriptor fd still names ino: the fd tables are read
+ * once a scan, and a process just forked holds its parent's ends until
+ * it closes them (rsync's generator, its receiver's socket). */
+static int still_holds(const struct waitpeer *p, const struct owner *o)
+{
+	char rel[64], link[64];
+	unsigned long ino;
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "%d/fd/%d", (int)o->pid, o->fd);
+	n = readlinkat(p->procfd, rel, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	return waitpeer_link(link, &ino) && ino == o->ino;
+}
+
+/* waitpeer_each_link's callback of held_by: whether the process holds
+ * the inode (ctx: struct held), with the access mode wanted. */
+struct held {
+	const struct waitpeer *p;
+	unsigned long ino;
+	int want, found;
+};
+
+static void held_link(void *ctx, pid_t pid, int fd, char kind,
+		      unsigned long ino)
+{
+	struct held *h = ctx;
+
+	(void)kind;
+	if (!h->found && ino == h->ino &&
+	    (h->want < 0 || waitpeer_acc_mode(h->p->procfd, pid, fd) == h->want))
+		h->found = 1;
+}
+
+/* The busiest of parent's descendants (up to DESCEND_DEPTH down) that
+ * hold ino with access mode want (-1 any), when busier than the parent
+ * (*act its activity): the parent itself otherwise. A shell waiting on
+ * its children holds the end it gave them, and one forked after the
+ * last fd scan is not in the table: `(head | gzip; echo) | cat`, cat's
+ * writer is gzip, not the subshell that only holds the pipe. */
+#define DESCEND_DEPTH 3
+#define DESCEND_CHILDREN 8
+static pid_t busiest_child(const struct waitpeer *p, pid_t parent,
+			   unsigned long ino, int want, int depth,
+			   enum waitactive *act)
+{
+	pid_t kids[DESCEND_CHILDREN], best = parent;
+	size_t n;
+
+	if (*act != ACTIVE_PARENT || depth >= DESCEND_DEPTH)
+		return parent;
+	n = waitactive_children(p->procfd, parent, parent, kids,
+				DESCEND_CHILDREN);
+	for (size_t i = 0; i < n; i++) {
+		struct held h = { p, ino, want, 0 };
+		enum waitactive a;
+		pid_t k;
+
+		if (waitpeer_each_link(p->procfd, kids[i], MAX_CHILD_FDS,
+				       held_link, &h) < 0 || !h.found)
+			continue;
+		a = waitactive_of(p->procfd, kids[i]);
+		k = busiest_child(p, kids[i], ino, want, depth + 1, &a);
+		if (a > *act) {
+			*act = a;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/* The process holding ino other than tgid (for a pipe, want: the access
+ * mode of the end we look for, O_WRONLY feeding a reader, O_RDONLY
+ * draining a writer; -1 any end, a socket's). Of several holders, the
+ * one doing the work (waitactive.h: running, then blocked on something,
+ * then asleep, last waiting on its children), its busiest descendant
+ * holding it too when it waits on them: the first in the fd tables was
+ * a shell that only held the end its children write (issue 46). Ties go
+ * to the first (the lower pid). A holder the last scan saw is asked
+ * again whether it still holds it; the fd tables are scanned again when
+ * nobody else holds it (or nobody the scan saw still does) and the last
+ * scan is old enough. *unsure is set when the answer may change soon
+ * (several holders, or one waiting on its children: who works among
+ * them moves; for a pipe not the end wanted; the holders seen are gone
+ * and no scan was due): it is kept only a WAITPEER_RESCAN_SEC. 0 when
+ * not found. */
+pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
+		      int want, double now, int *unsure)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = 0, seen = 0, gone = 0, nbest = 0;
+		const struct owner *o = first_owner(p, ino, &n);
+		pid_t other = 0, self = 0, best = 0;
+		enum waitactive act = ACTIVE_UNKNOWN;
+
+		for (size_t i = 0; i < n && seen < MAX_HOLDERS; i++) {
+			enum waitactive a;
+
+			if (o[i].pid == tgid) {
+				self = tgid;
+				continue;
+			}
+			seen++;
+			if (!still_holds(p, &o[i])) {
+				gone++;
+				continue;
+			}
+			if (want >= 0 &&
+			    waitpeer_acc_mode(p->procfd, o[i].pid, o[i].fd) != want) {
+				if (!other)
+					other = o[i].pid;
+				continue;
+			}
+			a = waitactive_of(p->procfd, o[i].pid);
+			if (!nbest++ || a > act) {
+				best = o[i].pid;
+				act = a;
+			}
+		}
+		if (best) {
+			*unsure |= nbest > 1 || act == ACTIVE_PARENT;
+			return busiest_child(p, best, ino, want, 0, &act);
+		}
+		/* a pipe's end not seen: the other holder, unsure */
+		if (other) {
+			*unsure = 1;
+			return other;
+		}
+		/* known to the last scan and held by the waiter alone (a
+		 * socketpair kept by one process): no scan again for it */
+		if ((n && !gone) || pass || now - p->scanned < p->scan_gap) {
+			*unsure |= gone > 0;
+			return self;
+		}
+		scan_fds(p, now);
+	}
+	return 0;
+}
