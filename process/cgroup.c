@@ -186,6 +186,12 @@ static int place(const char *mountinfo, const char *cgroup, const char *ctrl,
 	return 0;
 }
 
+int cgroup_place(const char *mountinfo, const char *cgroup,
+		 const char *ctrl, char *dir, size_t n)
+{
+	return place(mountinfo, cgroup, ctrl, dir, n);
+}
+
 int cgroup_parse(const char *mountinfo, const char *cgroup,
 		 struct cgroup_set *out)
 {

@@ -62,6 +62,21 @@ int cgroup_any(const struct cgroup_set *g);
 int cgroup_parse(const char *mountinfo, const char *cgroup,
 		 struct cgroup_set *out);
 
+/* One hierarchy's directory of the group cgroup text places a process
+ * in: cgroup2 (ctrl NULL) or the v1 one mounted with controller ctrl
+ * ("memory"). 0, or -1 ("" in dir) when it cannot be placed. */
+int cgroup_place(const char *mountinfo, const char *cgroup,
+		 const char *ctrl, char *dir, size_t n);
+
+/* How many processes the OOM killer has ended in the memory domains a
+ * process of this group is under (ROOT/proc/self/{mountinfo,cgroup};
+ * root "/" or "" the real one, the directories under root too): v2 its
+ * group's memory.events oom_kill (hierarchical: the kills below it), v1
+ * the oom_kill of memory.oom_control of its memory group and of each
+ * group above it (a kill is counted where the limit was hit). -1 when
+ * no such file can be read (cgroup_oom.c). */
+long cgroup_oom_kills(const char *root);
+
 /* cgroup_parse of this process's own files. */
 int cgroup_self(struct cgroup_set *out, struct perr *e);
 

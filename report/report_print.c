@@ -68,7 +68,9 @@ static void print_command(FILE *f, const struct marker *end)
 	if ((v = marker_get(end, "cmd")))
 		fprintf(f, "  command: %s\n", v);
 	if ((v = marker_get(end, "status")))
-		fprintf(f, "  exit status: %s\n", v);
+		fprintf(f, "  exit status: %s%s\n", v,
+			marker_get(end, "oom_kill") ?
+			" (killed by the OOM killer: its memory cgroup's limit)" : "");
 	if ((v = marker_get(end, "duration")))
 		fprintf(f, "  command duration: %s s\n", v);
 }

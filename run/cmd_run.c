@@ -40,6 +40,8 @@
  * a fallback was taken.
  * End marker extras (markers.tsv, after TEXT; documented in README.md):
  *   cmd=COMMAND LINE  status=N  signal=N (when killed)  duration=S.mmm
+ *   oom_kill=N (killed while the OOM killer ended N processes in its
+ *   memory domains: its memory cgroup's limit; cgroup.h cgroup_oom_kills)
  *   output=output-LABEL.log  output.bytes=N (all the output)
  *   output.cut=N (bytes not kept: the file holds the last --output bytes)
  *   output.after=N (bytes after the command's end, from processes it left)
@@ -143,6 +145,7 @@ static int begin(struct run *r, int po[2], int pe[2])
 	struct perr e;
 	char *text;
 
+	r->oom0 = cgroup_oom_kills(NULL);
 	if (shim_start(&r->shim, r->cmd, po[1], pe[1], reads, 2,
 		       r->col.logset, relayed, r->orig, NRELAYED, &e) < 0) {
 		fprintf(stderr, ME ": %s\n", e.msg);

@@ -42,6 +42,9 @@ struct run {
 	char label[SRC_NAME_MAX];
 	char method[128], note[600];
 	struct cgroup_set cg;
+	long oom0;		/* the OOM killer's count over its memory
+				 * domains before the command (cgroup.h
+				 * cgroup_oom_kills), -1 unknown */
 	struct shim shim;
 	struct sigaction orig[NRELAYED];
 	struct run_output out;

@@ -32,6 +32,8 @@
 #           fresh machine (issue 50, three runs of three) running 58%.
 #           The checks are what holds on any disk: the word memory, both
 #           parts in the line, the larger first, and no other wait
+#   oom     a command that outgrows the same limit (256 MB in python3):
+#           the OOM killer ends it; the end marker and the report say so
 # A case this host cannot set up (no such controller, /tmp not on a block
 # device, no tc) skips with its reason.
 # The dsync and memory clients run SCHED_FIFO (chrt -f, where the host
@@ -114,6 +116,14 @@ if [ -n "$mem" ]; then
 else
 	skip 'memory: no cgroup memory controller to limit with'
 fi
+# oom: a command that outgrows the same limit (issue 50 item 8): the OOM
+# killer ends it, and "exit status 137" was all that was said
+if [ -n "$mem" ]; then
+	zoo_run oom "$mem/cgroup.procs" -- python3 -c 'b = bytearray(256 << 20)'
+	is "$?" 137 'oom: killed, 128 + SIGKILL'
+else
+	skip 'oom: no cgroup memory controller to limit with'
+fi
 zoo_stop
 
 if [ -n "$dev" ]; then
@@ -175,6 +185,14 @@ if [ -n "$mem" ]; then
 	fi
 else
 	for i in 1 2 3 4 5 6 7; do skip 'memory: not set up'; done
+fi
+if [ -n "$mem" ]; then
+	like "$(awk -F'\t' '$2 == "end" && $3 == "oom"' "$ZOO_SET/markers.tsv")" 'oom_kill=[1-9]' \
+		'oom: the end marker says the OOM killer ended it'
+	like "$(_zoo_session oom)" 'exit status: 137 \(killed by the OOM killer' \
+		'oom: the report says so beside the exit status'
+else
+	skip 'oom: not set up'; skip 'oom: not set up'
 fi
 # the HTML report: every perflog run session has its wait-state chart
 "$PERFLOG" report "$ZOO_SET" --html "$SCRATCH/html" >/dev/null

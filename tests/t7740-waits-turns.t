@@ -35,8 +35,10 @@ err=$(field "$SCRATCH/l1" pool waits.split_error_all)
 ok "the end marker: the share of blocked ticks read (${share:-none}%) and the split's error (${err:-none} points)" \
 	awk -v s="${share:-100}" -v e="$err" 'BEGIN { exit !(s > 0 && s < 100 && e != "" && e > 0) }'
 "$PERFLOG" report "$SCRATCH"/l1/* >"$SCRATCH/r1.txt" 2>&1
+# (the working threads' error too when one worked: loadgen's main
+# thread, 92 ms starting 300 threads, is one in some runs)
 ok "the report says the states were read in turns, with the error" \
-	grep -Eq 'read in turns: [0-9]+% of the blocked ticks read.*within \+-[0-9.]+ points \(all threads\), 95%' "$SCRATCH/r1.txt"
+	grep -Eq 'read in turns: [0-9]+% of the blocked ticks read.*within (\+-[0-9.]+ points \(working\), )?\+-[0-9.]+ points \(all threads\), 95%' "$SCRATCH/r1.txt"
 grep -q 'read in turns' "$SCRATCH/r1.txt" || sed 's/^/#   /' "$SCRATCH/r1.txt" >&2
 other=$(state "$SCRATCH/r1.txt" "other wait")
 sleep=$(state "$SCRATCH/r1.txt" "sleep")

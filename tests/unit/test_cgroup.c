@@ -24,6 +24,7 @@
 #include "../../process/cgroup.h"
 #include "../../process/taskstats.h"
 #include "tap.h"
+#include "fixtures.h"
 
 static const char hybrid_mi[] =
 	"22 1 254:1 / / rw - ext4 /dev/vda1 rw\n"
@@ -216,10 +217,41 @@ static void test_taskstats_parse(void)
 	OK(1, "taskstats: truncated datagrams are skipped, no overread (ASan)");
 }
 
+/* The OOM killer's count over a process's memory domains (issue 50 item
+ * 8), on a scratch root: v1, a kill counted in the group above (where
+ * its limit is) and one in its own; v2, its group's memory.events
+ * (hierarchical); neither: unknown. */
+static void test_oom_kills(void)
+{
+	char root[] = "/tmp/perflog-test-oom.XXXXXX", cmd[300];
+
+	if (!mkdtemp(root)) {
+		OK(0, "oom: scratch root");
+		return;
+	}
+	fixture_put(root, "proc/self/mountinfo", hybrid_mi);
+	fixture_put(root, "proc/self/cgroup", hybrid_cg);
+	EQ_INT((int)cgroup_oom_kills(root), -1, "oom: no memory file: unknown");
+	fixture_put(root, "sys/fs/cgroup/memory/process_api/x/memory.oom_control",
+		    "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n");
+	fixture_put(root, "sys/fs/cgroup/memory/process_api/memory.oom_control",
+		    "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
+	fixture_put(root, "sys/fs/cgroup/memory/memory.oom_control",
+		    "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n");
+	EQ_INT((int)cgroup_oom_kills(root), 3,
+	       "oom: v1, its group's and the one above's (where the limit was hit)");
+	fixture_put(root, "sys/fs/cgroup/unified/memory.events",
+		    "low 0\nhigh 0\nmax 4\noom 2\noom_kill 5\noom_group_kill 0\n");
+	EQ_INT((int)cgroup_oom_kills(root), 8, "oom: v2's memory.events too");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	OK(system(cmd) == 0, "oom: scratch root removed");
+}
+
 int main(void)
 {
 	test_parse();
 	test_live();
 	test_taskstats_parse();
+	test_oom_kills();
 	return done_testing();
 }
