@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "../process/process.h"
@@ -38,32 +37,6 @@ static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig)
 {
 	stop_signal = sig;
-}
-
-/* A directory name for the log set: HOST-YYYYmmddTHHMMSS, with -2, -3 ...
- * when two collectors start in the same second. */
-static void default_name(const char *parent, time_t now, char *buf,
-			 size_t n)
-{
-	struct utsname u;
-	struct tm tm;
-	char stamp[32], host[65];
-
-	if (uname(&u) < 0)
-		strcpy(u.nodename, "localhost");
-	util_strlcpy(host, u.nodename, sizeof(host));
-	host[strcspn(host, ".")] = '\0';	/* short host name */
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
-	snprintf(buf, n, "%s-%s", host, stamp);
-	for (int i = 2; i < 1000; i++) {
-		char path[PATH_MAX];
-
-		if (snprintf(path, sizeof(path), "%s/%s", parent, buf) >=
-		    (int)sizeof(path) || access(path, F_OK) < 0)
-			return;
-		snprintf(buf, n, "%s-%s-%d", host, stamp, i);
-	}
 }
 
 static void notify(const struct collector *c, int ok, const char *msg)
@@ -295,92 +268,6 @@ static double closing(struct collector *c)
 	return row_end;
 }
 
-static int setup(struct collector *c, struct perr *e)
-{
-	const struct settings *s = c->set;
-	struct logset_options lo;
-	char name[300], parent[PATH_MAX];
-	double mono, wall;
-
-	if (util_mkdirs(s->directory, 0755) < 0)
-		return perr_set(e, "unable to create log directory '%s': %s",
-				s->directory, strerror(errno));
-	if (!realpath(s->directory, parent))
-		return perr_set(e, "log directory '%s': %s", s->directory,
-				strerror(errno));
-	c->proc = source_open(c->opt->proc_root, e);
-	if (!c->proc)
-		return -1;
-	c->prev = &c->a;
-	c->cur = &c->b;
-	c->sel = select_new(s);
-	if (!c->sel)
-		return perr_set(e, "out of memory");
-	mono = util_monotonic();
-	wall = collector_clock();
-	/* The first deadline takes the baseline and the file starts there:
-	 * every row, the first included, then covers exactly the time its
-	 * counters were measured over (a baseline read between deadlines
-	 * would have its first delta spread over a whole step by librrd). */
-	schedule_init(&c->sched, s->interval, mono, wall, 0.05);
-	memset(&lo, 0, sizeof(lo));
-	lo.parent = parent;
-	if (s->name[0])
-		util_strlcpy(name, s->name, sizeof(name));
-	else
-		default_name(parent, (time_t)wall, name, sizeof(name));
-	lo.name = name;
-	lo.interval = s->interval;
-	lo.retention = s->retention;
-	lo.rrdcached = s->rrdcached[0] ? s->rrdcached : getenv("RRDCACHED_ADDRESS");
-	lo.start = schedule_stamp(&c->sched);
-	/* perflog run's collector takes its baseline at once (collector_run):
-	 * the set starts a step earlier, so the rows before the first
-	 * deadline (the command's first moments, the zero row of its watch)
-	 * have a place; only that first row is spread over its whole step */
-	if (c->opt->notify_early)
-		lo.start -= (time_t)s->interval;
-	/* Rows are held back and each file written every [log] flush seconds
-	 * (10 by default): one librrd update per file per batch instead of
-	 * per sample, since the update, not the reading, is what costs
-	 * (docs/PERFORMANCE.md). A "sync" or stop flushes; a kill -9 loses
-	 * the rows held. $PERFLOG_BATCH=N (samples) overrides, for tests. */
-	lo.batch = s->flush > s->interval ? (unsigned)(s->flush / s->interval) : 1;
-	if (getenv("PERFLOG_BATCH")) {
-		long b = strtol(getenv("PERFLOG_BATCH"), NULL, 10);
-
-		lo.batch = b >= 1 && b <= 3600 ? (unsigned)b : lo.batch;
-	}
-	if (logset_create(&lo, &c->w, e) < 0)
-		return -1;
-	if (c->opt->notify_fd >= 0) {
-		/* a daemon: its complaints go with the log set they concern */
-		int fd;
-
-		fd = setdir_open_file(logset_writer_dir(c->w), "collector.log",
-				      O_WRONLY | O_CREAT | O_EXCL | O_APPEND,
-				      0644, NULL);
-		if (fd >= 0) {
-			dup2(fd, 2);
-			close(fd);
-		}
-		complain_syslog(1);
-	}
-	c->srv = server_open(logset_writer_dir(c->w), s->interval, e);
-	if (!c->srv)
-		return -1;
-	/* $PERFLOG_TRACE=FILE (a debugging and benchmark knob, bench/timing.sh):
-	 * append "DEADLINE ACTUAL DONE" per sample, monotonic seconds: when the
-	 * sample was due, when taking it began, and when it was written */
-	if (getenv("PERFLOG_TRACE") && *getenv("PERFLOG_TRACE")) {
-		c->trace = fopen(getenv("PERFLOG_TRACE"), "ae");
-		if (!c->trace)
-			return perr_set(e, "unable to open PERFLOG_TRACE '%s': %s",
-					getenv("PERFLOG_TRACE"), strerror(errno));
-	}
-	return 0;
-}
-
 static void teardown(struct collector *c)
 {
 	struct perr pe;
@@ -594,7 +481,7 @@ int collector_run(const struct collector_options *opt)
 	 * the system when freed, instead of glibc raising the threshold and
 	 * keeping them in the heap for the collector's whole life. */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-	if (setup(&c, &e) < 0) {
+	if (collector_setup(&c, &e) < 0) {
 		teardown_failed(&c);
 		notify(&c, 0, e.msg);
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -170,6 +170,11 @@ void cost_log(const struct collector *c, FILE *f);
  * CLOCK_REALTIME, plus the test seam's offset (clock.c). */
 double collector_clock(void);
 
+/* The collector's log set, source, schedule, writer and control socket
+ * (setup.c): 0, or -1 with e set (what was made is in c, for the
+ * teardown). */
+int collector_setup(struct collector *c, struct perr *e);
+
 /* serve.c */
 /* Accept one control request (control.h, the protocol) and answer it, or
  * say in lr what the loop must do before serve_finish answers it. */

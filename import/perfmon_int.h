@@ -1,0 +1,31 @@
+/*
+ * perfmon_int.h - what perfmon.c (the file: header, zone, rows, one set
+ * a host) and perfmon_paths.c (a counter path mapped to perflog's
+ * counter) share.
+ */
+#ifndef PERFLOG_PERFMON_INT_H
+#define PERFLOG_PERFMON_INT_H
+
+#include <stddef.h>
+
+#include "import.h"
+
+/* One column of the file: its host's set and the perflog counter its
+ * path maps to. */
+struct column {
+	size_t host;		/* its host's set (pm.set), by its path */
+	int obj;		/* perflog object, -1: not mapped */
+	int id;			/* counter id */
+	char instance[SRC_NAME_MAX];
+	double scale;
+	int invert;		/* % Idle Time -> % Disk Time */
+};
+
+/* Map a column by its path (modified; own: perflog's own CSV, its paths
+ * as perflog names them; physical: the file names PhysicalDisk, whose
+ * disks are perflog's LogicalDisk instances): its host's name (in path),
+ * NULL when the path names none or is no counter path. */
+const char *perfmon_map_column(char *path, int physical, int own,
+			       struct column *c);
+
+#endif
