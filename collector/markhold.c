@@ -33,15 +33,8 @@ int markhold_append(struct markhold *h, const char *dir, const char *line,
 		memmove(h->lines, h->lines + 1, --h->n * sizeof(*h->lines));
 		h->dropped++;
 	}
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 16;
-		char **nl = realloc(h->lines, cap * sizeof(*nl));
-
-		if (!nl)
-			return perr_set(e, "out of memory");
-		h->lines = nl;
-		h->cap = cap;
-	}
+	if (util_grow(&h->lines, &h->cap, h->n + 1, sizeof(*h->lines)) < 0)
+		return perr_set(e, "out of memory");
 	copy = strdup(line);
 	if (!copy)
 		return perr_set(e, "out of memory");

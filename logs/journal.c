@@ -71,27 +71,9 @@ struct journal_writer {
 
 static int reserve(struct journal_writer *j, size_t more)
 {
-	if (j->len + more > j->cap) {
-		size_t cap = j->cap ? j->cap : 4096;
-		unsigned char *nb;
-
-		while (cap < j->len + more)
-			cap *= 2;
-		nb = realloc(j->buf, cap);
-		if (!nb)
-			return -1;
-		j->buf = nb;
-		j->cap = cap;
-	}
-	if (j->nrecs == j->caprecs) {
-		size_t cap = j->caprecs ? j->caprecs * 2 : 64;
-		struct jrec *nr = realloc(j->recs, cap * sizeof(*nr));
-
-		if (!nr)
-			return -1;
-		j->recs = nr;
-		j->caprecs = cap;
-	}
+	if (util_grow(&j->buf, &j->cap, j->len + more, 1) < 0 ||
+	    util_grow(&j->recs, &j->caprecs, j->nrecs + 1, sizeof(*j->recs)) < 0)
+		return -1;
 	return 0;
 }
 
@@ -204,15 +186,9 @@ int journal_announce(struct journal_writer *j, const char *name, size_t n,
 	struct jfile *f;
 	size_t len;
 
-	if (j->nfiles == j->capfiles) {
-		size_t cap = j->capfiles ? j->capfiles * 2 : 16;
-		struct jfile *nf = realloc(j->files, cap * sizeof(*nf));
-
-		if (!nf)
-			return -1;
-		j->files = nf;
-		j->capfiles = cap;
-	}
+	if (util_grow(&j->files, &j->capfiles, j->nfiles + 1,
+		      sizeof(*j->files)) < 0)
+		return -1;
 	f = &j->files[j->nfiles];
 	util_strlcpy(f->name, name, sizeof(f->name));
 	f->n = n;
@@ -229,14 +205,8 @@ int journal_announce(struct journal_writer *j, const char *name, size_t n,
 
 double *journal_sample_begin(struct journal_writer *j, double from, double t)
 {
-	if (j->nvals > j->capvals) {
-		double *nv = realloc(j->vals, j->nvals * sizeof(double));
-
-		if (!nv)
-			return NULL;
-		j->vals = nv;
-		j->capvals = j->nvals;
-	}
+	if (util_grow(&j->vals, &j->capvals, j->nvals, sizeof(*j->vals)) < 0)
+		return NULL;
 	j->from = from;
 	j->t = t;
 	return j->vals;

@@ -42,9 +42,9 @@ struct journal {
 	double base;
 	unsigned long step;
 	struct rfile *files;
-	size_t nfiles;
+	size_t nfiles, capfiles;
 	struct rsample *samples;
-	size_t nsamples;
+	size_t nsamples, capsamples;
 	int cut_short;		/* it ends in a record cut short */
 };
 
@@ -83,15 +83,14 @@ static int take(struct journal *j, char type, const unsigned char *p,
 		size_t len, size_t *nvals)
 {
 	if (type == 'F') {
-		struct rfile *nf, *f;
+		struct rfile *f;
 
 		if (len < 17 || len - 16 >= sizeof(f->name))
 			return 1;
-		nf = realloc(j->files, (j->nfiles + 1) * sizeof(*nf));
-		if (!nf)
+		if (util_grow(&j->files, &j->capfiles, j->nfiles + 1,
+			      sizeof(*j->files)) < 0)
 			return -1;
-		j->files = nf;
-		f = &nf[j->nfiles];
+		f = &j->files[j->nfiles];
 		memset(f, 0, sizeof(*f));
 		f->born = getf64(p);
 		f->n = get32(p + 8);
@@ -106,15 +105,14 @@ static int take(struct journal *j, char type, const unsigned char *p,
 		return 0;
 	}
 	if (type == 'S') {
-		struct rsample *ns, *s;
+		struct rsample *s;
 
 		if (len < 16 || (len - 16) % 8 || (len - 16) / 8 != *nvals)
 			return 1;
-		ns = realloc(j->samples, (j->nsamples + 1) * sizeof(*ns));
-		if (!ns)
+		if (util_grow(&j->samples, &j->capsamples, j->nsamples + 1,
+			      sizeof(*j->samples)) < 0)
 			return -1;
-		j->samples = ns;
-		s = &ns[j->nsamples++];
+		s = &j->samples[j->nsamples++];
 		s->from = getf64(p);
 		s->t = getf64(p + 8);
 		s->v = p + 16;

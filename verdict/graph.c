@@ -7,19 +7,7 @@
 
 #include "verdict.h"
 
-/* Grow *arr (of *cap elements of size sz) to hold n + 1: 0, -1. */
-static int grow(void *arr, size_t *cap, size_t n, size_t sz)
-{
-	if (n < *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 8;
-	void *p = realloc(*(void **)arr, nc * sz);
-	if (!p)
-		return -1;
-	*(void **)arr = p;
-	*cap = nc;
-	return 0;
-}
+#include "../common/util.h"
 
 static void copy(char *dst, size_t n, const char *src)
 {
@@ -76,7 +64,7 @@ int vgraph_host(struct vgraph *g, const char *name)
 	for (size_t i = 0; i < g->nhost; i++)
 		if (!strcmp(g->host[i].name, name ? name : ""))
 			return (int)i;
-	if (grow(&g->host, &g->caphost, g->nhost, sizeof *g->host))
+	if (util_grow(&g->host, &g->caphost, g->nhost + 1, sizeof *g->host))
 		return -1;
 	int h = (int)g->nhost++;
 	copy(g->host[h].name, sizeof g->host[0].name, name);
@@ -105,7 +93,7 @@ int vgraph_res(struct vgraph *g, enum vres_type type, int host, int far_host,
 		    !strcmp(r->name, name ? name : ""))
 			return (int)i;
 	}
-	if (grow(&g->res, &g->capres, g->nres, sizeof *g->res))
+	if (util_grow(&g->res, &g->capres, g->nres + 1, sizeof *g->res))
 		return -1;
 	struct vg_res *r = &g->res[g->nres];
 	r->type = type;
@@ -121,7 +109,7 @@ int vgraph_cgroup(struct vgraph *g, int host, const char *name, double quota,
 	for (size_t i = 0; i < g->ncg; i++)
 		if (g->cg[i].host == host && !strcmp(g->cg[i].name, name))
 			return (int)i;
-	if (grow(&g->cg, &g->capcg, g->ncg, sizeof *g->cg))
+	if (util_grow(&g->cg, &g->capcg, g->ncg + 1, sizeof *g->cg))
 		return -1;
 	struct vg_cgroup *c = &g->cg[g->ncg];
 	memset(c, 0, sizeof *c);
@@ -160,7 +148,7 @@ int vgraph_proc(struct vgraph *g, int host, pid_t pid, const char *comm,
 	int f = vgraph_find_proc(g, host, pid, comm);
 	if (f >= 0)
 		return f;
-	if (grow(&g->proc, &g->capproc, g->nproc, sizeof *g->proc))
+	if (util_grow(&g->proc, &g->capproc, g->nproc + 1, sizeof *g->proc))
 		return -1;
 	struct vg_proc *p = &g->proc[g->nproc];
 	memset(p, 0, sizeof *p);
@@ -188,7 +176,7 @@ int vgraph_edge(struct vgraph *g, int from, int to, int res,
 		    !strcmp(e->kind, kind))
 			return (int)i;
 	}
-	if (grow(&g->edge, &g->capedge, g->nedge, sizeof *g->edge))
+	if (util_grow(&g->edge, &g->capedge, g->nedge + 1, sizeof *g->edge))
 		return -1;
 	struct vg_edge *e = &g->edge[g->nedge];
 	memset(e, 0, sizeof *e);

@@ -325,14 +325,8 @@ static int flush(struct ctx *c, struct vsolution *s, int root)
 	for (size_t k = 0; k < n; k++) {
 		if (c->acc[k] <= 0)
 			continue;
-		if (s->n == s->cap) {
-			size_t nc = s->cap ? s->cap * 2 : 32;
-			struct vcharge *p = realloc(s->c, nc * sizeof *p);
-			if (!p)
-				return -1;
-			s->c = p;
-			s->cap = nc;
-		}
+		if (util_grow(&s->c, &s->cap, s->n + 1, sizeof *s->c) < 0)
+			return -1;
 		s->c[s->n++] = (struct vcharge){
 			.root = root, .res = (int)(k / c->g->nproc),
 			.proc = (int)(k % c->g->nproc), .sec = c->acc[k],
