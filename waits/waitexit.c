@@ -118,6 +118,8 @@ int waits_exits(struct waits *w, const struct waits_exit *e, size_t n)
 			      sizeof(*w->ended)) < 0)
 			return -1;
 		row_of(w, &e[i].x, e[i].at, up, now, &w->ended[w->nended++]);
+		if (up >= 0)	/* a tick listing it now makes no second */
+			waits_made_add(w, e[i].x.tid, up - (now - e[i].at));
 		added++;
 	}
 	return added;

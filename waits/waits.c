@@ -142,6 +142,8 @@ void waits_close(struct waits *w)
 	free(w->ended);
 	free(w->gone[0]);
 	free(w->gone[1]);
+	free(w->made[0]);
+	free(w->made[1]);
 	free(w);
 }
 
@@ -282,6 +284,7 @@ static void gone_rotate(struct waits *w, double now)
 		return;
 	w->gen ^= 1;
 	w->ngone[w->gen] = w->sorted[w->gen] = 0;
+	w->nmade[w->gen] = w->msorted[w->gen] = 0;
 	w->gone_since = now;
 }
 
@@ -310,6 +313,50 @@ int waits_was_gone(struct waits *w, pid_t tid)
 		if (bsearch(&tid, w->gone[g], w->ngone[g], sizeof(pid_t),
 			    util_cmp_pid))
 			return 1;
+	}
+	return 0;
+}
+
+void waits_made_add(struct waits *w, pid_t tid, double by)
+{
+	int g;
+
+	gone_rotate(w, util_monotonic());
+	g = w->gen;
+	if (util_grow(&w->made[g], &w->capmade[g], w->nmade[g] + 1,
+		      sizeof(*w->made[g])) == 0)
+		w->made[g][w->nmade[g]++] = (struct waits_made){ tid, by };
+}
+
+static int cmp_made(const void *a, const void *b)
+{
+	const struct waits_made *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+int waits_made_row(struct waits *w, pid_t tid, double start)
+{
+	for (int g = 0; g < 2; g++) {
+		const struct waits_made *m = w->made[g];
+		size_t lo = 0, hi = w->nmade[g];
+
+		if (w->msorted[g] != hi) {
+			qsort(w->made[g], hi, sizeof(*m), cmp_made);
+			w->msorted[g] = hi;
+		}
+		while (lo < hi) {	/* the first of tid (a tid reused may
+					 * have two) */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (m[mid].tid < tid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < w->nmade[g] && m[lo].tid == tid; lo++)
+			if (start <= m[lo].by)
+				return 1;
 	}
 	return 0;
 }

@@ -88,7 +88,9 @@ struct waits_thread {
 	uint64_t reads;		/* the reads that found it blocked; each
 				 * counted for the ticks it stood for
 				 * (waitshare.c), so a thread read in turn
-				 * has fewer reads than blocked ticks */
+				 * has fewer reads than blocked ticks (a
+				 * read held for a socket's far end counts
+				 * once its class is known) */
 	uint64_t weight2;	/* the sum of those reads' ticks squared
 				 * (reads of unequal weight tell less than
 				 * as many of equal weight) */

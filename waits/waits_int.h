@@ -37,8 +37,20 @@ struct wthread {
 				 * child_wait), 0 not in such a wait */
 	double unfound_at;	/* since when its wait's far end is not found
 				 * (PROBE_LATER), 0 none */
+	uint64_t held_reads;	/* the reads whose ticks are held still
+				 * (pub.held less held_as): each a read of
+				 * the thread, counted in pub.reads when
+				 * their class is known (waittick.c
+				 * count_later) */
 	int exited;		/* its figures are its exit record's, final
 				 * (waitexit.c) */
+};
+
+/* A row made from an exit record: its thread, and when the record came
+ * (seconds since boot), so no task started after it is taken for it. */
+struct waits_made {
+	pid_t tid;
+	double by;
 };
 
 struct waits {
@@ -58,6 +70,10 @@ struct waits {
 				 * gone[gen] since gone_since, the other the
 				 * second before */
 	size_t ngone[2], capgone[2], sorted[2];
+	struct waits_made *made[2];	/* the threads whose exit records
+					 * made their rows (waitexit.c) in
+					 * the same 1-2 s (waits_made_row) */
+	size_t nmade[2], capmade[2], msorted[2];
 	int gen;
 	double gone_since;
 	int fds_open, fd_cap;
@@ -97,6 +113,19 @@ struct waits {
 /* The rows the sampler ended itself (waits_end_thread), kept 1-2 s:
  * whether tid is one (waitexit.c asks, for its exit record). */
 int waits_was_gone(struct waits *w, pid_t tid);
+
+/* The rows exit records made (waitexit.c), kept as long: tid's record
+ * came at by (seconds since boot); and whether a task tid started at
+ * start (seconds since boot) is one of them. A task sends its record
+ * before it leaves /proc: the collector's read can list it alive late
+ * in its exit, after its record came, and give it to the set (a reaper's
+ * job, a child of a parent born since the read before: process.h
+ * proctree_late), and a tick listing it then made it a second row of
+ * the same (tid, start), its CPU counted twice in the session's totals
+ * (t3015: six jobs 0.452 s against the 0.383 s they used). A task of
+ * the same tid started after the record came is another. */
+void waits_made_add(struct waits *w, pid_t tid, double by);
+int waits_made_row(struct waits *w, pid_t tid, double start);
 
 /* Seconds since boot (ROOT/proc/uptime), or -1. */
 double waits_uptime(struct waits *w);
