@@ -230,6 +230,16 @@ int control_find(const char *dir, struct collector_info *out, struct perr *e)
 	return 0;
 }
 
+int control_sync_live(const char *dir, struct perr *e)
+{
+	struct collector_info c;
+	struct perr none;
+
+	if (control_find(dir, &c, &none) < 0)
+		return 0;	/* not live: its files hold every row written */
+	return control_request(&c, "sync", NULL, 0, e);
+}
+
 int control_find_under(const char *dir, struct collector_info *out,
 		       struct perr *e)
 {

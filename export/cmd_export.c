@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../collector/control.h"
 #include "../commands.h"
 #include "../common/util.h"
 #include "../logs/align.h"
@@ -335,6 +336,20 @@ static void free_options(struct options *o)
 	free(o->shifts);
 }
 
+/* The PNGs are drawn by librrd from the RRD files themselves (DEFs that
+ * `rrdtool graph` can redo), not through the journal: a live set's
+ * collector, which holds rows back for [log] flush (60 s), is asked to
+ * write them first, as the report does; a set no collector logs to has
+ * nothing held. Said once when it will not. */
+static void sync_live(const char *dir)
+{
+	struct perr e;
+
+	if (control_sync_live(dir, &e) < 0)
+		fprintf(stderr, "perflog export: warning: '%s' is live and its collector did not sync (%s): the rows it still holds are not in the charts\n",
+			dir, e.msg);
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct options o;
@@ -347,6 +362,11 @@ int cmd_export(int argc, char **argv)
 	if (rc) {
 		free_options(&o);
 		return rc < 0 ? 0 : rc;
+	}
+	if (o.png) {
+		sync_live(o.dir);
+		for (size_t i = 0; i < o.nwith; i++)
+			sync_live(o.with[i]);
 	}
 	if (logset_open(o.dir, &ls, &e) < 0) {
 		fprintf(stderr, "perflog export: %s\n", e.msg);

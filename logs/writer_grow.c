@@ -127,6 +127,18 @@ static unsigned long long add_job(struct logset_writer *w, struct wfile *f,
 	return layout_bytes(&w->layout, w->span, f->n);
 }
 
+/* Files with a job to do: to create, or smaller than the set needs. */
+static size_t count_due(const struct logset_writer *w)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->nfiles; i++)
+		n += w->files[i].state == WF_NEW ||
+		     (w->files[i].span < w->span &&
+		      w->files[i].last_known > w->files[i].sized);
+	return n;
+}
+
 /* Start a batch of due jobs (creates first); force: pauses after a
  * failure ignored. Returns the jobs started. */
 static size_t start_jobs(struct logset_writer *w, int force)
@@ -136,7 +148,9 @@ static size_t start_jobs(struct logset_writer *w, int force)
 	struct grow_job *jobs;
 	struct perr e;
 
-	if (grow_busy(&w->grower) || max == 0)
+	/* none due, the steady state: no allocation and no clock read per
+	 * file at every sample */
+	if (grow_busy(&w->grower) || max == 0 || !count_due(w))
 		return 0;
 	jobs = malloc(max * sizeof(*jobs));
 	if (!jobs)
@@ -178,18 +192,6 @@ void writer_jobs(struct logset_writer *w, double now)
 	w->span = layout_span_for(&w->layout, w->span,
 				  now - (double)w->meta.start);
 	start_jobs(w, 0);
-}
-
-/* Files with a job to do: to create, or smaller than the set needs. */
-static size_t count_due(const struct logset_writer *w)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < w->nfiles; i++)
-		n += w->files[i].state == WF_NEW ||
-		     (w->files[i].span < w->span &&
-		      w->files[i].last_known > w->files[i].sized);
-	return n;
 }
 
 void writer_jobs_wait(struct logset_writer *w)

@@ -97,18 +97,15 @@ static int add_shifts(struct withs *w, char **shift, size_t nshift)
 	return 0;
 }
 
-/* A live set: the collector holds rows back ([log] flush, 10 s) and
- * the report would show n/a where they belong (CPU n/a for a session
- * just ended). Ask it to sync, as perflog run does at its end; say so
- * when it will not. Not a live set (no collector logs to it): nothing. */
+/* A live set: the collector holds rows back ([log] flush) and the
+ * report would show n/a where they belong (CPU n/a for a session just
+ * ended). Ask it to sync, as perflog run does at its end; say so when it
+ * will not. */
 static void sync_live(const char *dir)
 {
-	struct collector_info c;
 	struct perr e;
 
-	if (control_find(dir, &c, &e) < 0)
-		return;
-	if (control_request(&c, "sync", NULL, 0, &e) < 0)
+	if (control_sync_live(dir, &e) < 0)
 		fprintf(stderr, "perflog report: warning: '%s' is live and its collector did not sync (%s): the rows it still holds are not in the report\n",
 			dir, e.msg);
 }

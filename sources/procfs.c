@@ -12,7 +12,9 @@
  * Cost matters: the collector reads every second on hosts with hundreds of
  * block devices and interfaces and must stay cheaper than sadc. So:
  * - files stay open; a read is one pread per file (seq_file regenerates the
- *   content when read from offset 0), plus one per interface speed file;
+ *   content when read from offset 0; a short first read of a file of
+ *   short lines is the whole file, procfs_int.h procfs_read_fd), plus one
+ *   per interface speed file;
  * - nothing is allocated per sample once the buffer, the snapshot arrays
  *   and the device caches have grown to the host's size;
  * - what needs a stat()/opendir() (is this block device a whole disk? what
@@ -51,6 +53,14 @@ static const char *const file_rel[F_COUNT] = {
 	[F_CIFS] = "proc/fs/cifs/Stats",
 };
 
+/* The files of short lines (procfs_read_fd): all but where backups land,
+ * whose records are a mount's or a share's statistics. */
+static const unsigned char short_lines[F_COUNT] = {
+	[F_STAT] = 1, [F_DISKSTATS] = 1, [F_MEMINFO] = 1, [F_VMSTAT] = 1,
+	[F_NETDEV] = 1, [F_SNMP] = 1, [F_PSI_CPU] = 1, [F_PSI_IO] = 1,
+	[F_PSI_MEMORY] = 1,
+};
+
 /* Read one of the kept files, (re)opening it if needed. NULL when missing;
  * the first failure of a required file is reported through e. */
 static char *read_main(struct procfs *p, int which, size_t *len,
@@ -66,7 +76,7 @@ static char *read_main(struct procfs *p, int which, size_t *len,
 		if (p->fd[which] < 0)
 			goto fail;
 	}
-	n = procfs_read_fd(p, p->fd[which]);
+	n = procfs_read_fd(p, p->fd[which], short_lines[which]);
 	if (n >= 0) {
 		*len = (size_t)n;
 		return p->buf;
@@ -178,7 +188,7 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 {
 	char *buf;
 	size_t len;
-	double t;
+	double t, look;
 
 	snapshot_reset(s);
 	s->mono = t = util_monotonic();
@@ -214,15 +224,17 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 	lap(p, SP_PSI, &t);
 	/* where backups land: NFS mounts, SMB shares, tape drives, FC ports
 	 * (the last two are directories of sysfs files); while absent,
-	 * looked for only now and then (procfs_absent.c) */
-	if (procfs_absent_look(p, A_NFS, t)) {
+	 * looked for only now and then (procfs_absent.c); NFS and SMB at
+	 * one time, so they share a poll of the mount table */
+	look = t;
+	if (procfs_absent_look(p, A_NFS, look)) {
 		buf = read_main(p, F_MOUNTSTATS, &len, e);
 		if (buf && procfs_parse_mountstats(buf, len, s) < 0)
 			return perr_set(e, "out of memory");
 		procfs_absent_found(p, A_NFS, t, s->nnfs);
 	}
 	lap(p, SP_NFS, &t);
-	if (procfs_absent_look(p, A_CIFS, t)) {
+	if (procfs_absent_look(p, A_CIFS, look)) {
 		buf = read_main(p, F_CIFS, &len, e);
 		if (buf && procfs_parse_cifs(buf, len, s) < 0)
 			return perr_set(e, "out of memory");

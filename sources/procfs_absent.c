@@ -37,20 +37,23 @@ void procfs_absent_open(struct procfs *p)
 }
 
 /* Whether the mount table changed since the last call (the poll clears
- * it: mounts_poll records the event it reported). */
-static int mounts_changed(struct procfs *p)
+ * it: mounts_poll records the event it reported). Asked once a read:
+ * the NFS and the CIFS look of one read share the answer (a change
+ * resets both), so the second poll could only say no. */
+static int mounts_changed(struct procfs *p, double now)
 {
 	struct pollfd f = { .fd = p->mounts_fd, .events = POLLPRI };
 
-	if (p->mounts_fd < 0)
+	if (p->mounts_fd < 0 || p->mounts_polled == now)
 		return 0;
+	p->mounts_polled = now;
 	return poll(&f, 1, 0) > 0 && (f.revents & (POLLPRI | POLLERR));
 }
 
 int procfs_absent_look(struct procfs *p, enum procfs_absent a, double now)
 {
 	if ((a == A_NFS || a == A_CIFS) && p->next_look[a] > 0 &&
-	    mounts_changed(p)) {
+	    mounts_changed(p, now)) {
 		/* a mount or an unmount: both kinds of share are looked for */
 		p->next_look[A_NFS] = 0;
 		p->next_look[A_CIFS] = 0;

@@ -106,6 +106,7 @@ struct procfs {
 	double next_look[A_COUNT];	/* monotonic; 0: look at every read */
 	double absent_retry;	/* seconds; 0 (fixture roots): every read */
 	int mounts_fd;		/* proc/self/mounts (live), -1 */
+	double mounts_polled;	/* the read that last polled it */
 };
 
 /* ---- procfs_text.c ---- */
@@ -113,8 +114,19 @@ struct procfs {
 int procfs_path(const struct procfs *p, char *out, size_t n, const char *a,
 		const char *b, const char *c);
 /* The whole file behind fd (pread from 0) into p->buf, NUL-terminated;
- * its length, or -1 (errno). Cut after the last line past the max. */
-ssize_t procfs_read_fd(struct procfs *p, int fd);
+ * its length, or -1 (errno). Cut after the last line past the max.
+ * short_lines: the file is one record (single_open: stat, meminfo,
+ * pressure, snmp) or records of one line under 512 bytes (diskstats'
+ * 20 numbers of up to 20 digits and a name; net/dev, vmstat), so a
+ * first read that returns less than PROCFS_SHORT_END is the whole file
+ * and the read that would return 0 is not made: a seq_file fills its
+ * page (4 KiB) with whole records and returns early only at the end or
+ * when the next record does not fit. One system call a file instead of
+ * two (issue 48: the call, not the text, is most of reading a small
+ * /proc file). Not for files of large records (mountstats: a mount's
+ * record is kilobytes). */
+#define PROCFS_SHORT_END (4096 - 512)
+ssize_t procfs_read_fd(struct procfs *p, int fd, int short_lines);
 /* A small sysfs file (pread from 0) into buf; 0 or -1 (errno). */
 int procfs_read_small(int fd, char *buf, size_t n);
 /* Open ROOT/a/b/c, read it into buf and close; 0 or -1. */

@@ -30,7 +30,7 @@ int procfs_path(const struct procfs *p, char *out, size_t n, const char *a,
 	return (r < 0 || (size_t)r >= n) ? -1 : 0;
 }
 
-ssize_t procfs_read_fd(struct procfs *p, int fd)
+ssize_t procfs_read_fd(struct procfs *p, int fd, int short_lines)
 {
 	size_t off = 0;
 
@@ -62,6 +62,8 @@ ssize_t procfs_read_fd(struct procfs *p, int fd)
 		if (r == 0)
 			break;
 		off += (size_t)r;
+		if (short_lines && off == (size_t)r && off < PROCFS_SHORT_END)
+			break;
 	}
 	p->buf[off] = '\0';
 	return (ssize_t)off;
