@@ -2,10 +2,8 @@
  * cmd_start.c - `perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f]`.
  *
  * Without -f the collector daemonizes (fork, setsid, fork) and the command
- * returns once the log set's files are made and the collector answers,
- * printing the log set's path, without waiting for the first sample (up
- * to two intervals away): the daemon reports "ok DIR" or "error MSG"
- * through a pipe. Once
+ * returns only once the first sample is written, printing the log set's
+ * path: the daemon reports "ok DIR" or "error MSG" through a pipe. Once
  * the log set exists the daemon's stderr (its complaints: disk full, late
  * samples) goes to DIR/collector.log.
  */
@@ -34,13 +32,11 @@ static void usage(FILE *f)
 		"  -i SECONDS  sampling interval, whole seconds >= 1\n"
 		"  -f          stay in the foreground (systemd, tests); stop with\n"
 		"              Ctrl-C, SIGTERM or perflog stop\n"
-		"  --early     read the counters' baseline at once, not at the first\n"
-		"              aligned deadline; the set starts an interval earlier\n"
-		"              (perflog run, whose command starts at once)\n"
+		"  --early     return as soon as the log set is made and the collector\n"
+		"              answers, before its first sample (perflog run)\n"
 		"  --owner PID stop once process PID is gone and no tree is watched\n"
 		"              (perflog run, for the collector it starts)\n"
-		"Prints the log set's path once the set exists and the collector\n"
-		"answers, before its first sample.\n");
+		"Prints the log set's path once the first sample is written.\n");
 }
 
 /* Shared by start and run: parse -c/-o/-i into settings. Returns 0, or the

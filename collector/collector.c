@@ -383,12 +383,27 @@ static void take_baseline(struct collector *c, int on_schedule)
 }
 
 /* A scheduled sample. */
-static void at_deadline(struct collector *c, double deadline, double now)
+static void at_deadline(struct collector *c, double deadline, double now,
+			int *notified)
 {
 	time_t stamp = schedule_stamp(&c->sched);
 	long skipped;
 
-	take_sample(c, stamp, deadline);
+	if (take_sample(c, stamp, deadline) == 0 && !*notified) {
+		struct perr pe;
+
+		/* the first row is on disk before start returns, in every
+		 * file: a set that cannot be created whole (a full disk)
+		 * fails the start, not a report of "network n/a" later */
+		if (logset_flush(c->w, &pe) < 0 ||
+		    logset_failing(c->w, &pe)) {
+			util_strlcpy(c->failed, pe.msg, sizeof(c->failed));
+			stop_signal = -1;
+			return;
+		}
+		*notified = 1;
+		notify(c, 1, logset_writer_dir(c->w));
+	}
 	if (c->trace)
 		fprintf(c->trace, "%.6f %.6f %.6f\n", deadline, now,
 			util_monotonic());
@@ -414,35 +429,10 @@ static void raise_nofile(void)
 	}
 }
 
-/*
- * The set's files, made before the starter hears of the set (issue 48:
- * `perflog start` returns once the set exists and the collector
- * answers, not after its first sample, which is up to two intervals
- * away: the baseline is the first deadline's read). The instances two
- * reads find (rates_compute lists those present in both) are selected
- * as a sample's are and their files created now, and perflog.meta maps
- * them: a set that cannot be made whole (a nearly full disk) fails the
- * start with the file and the errno, as before. An instance that comes
- * later joins at its sample, as any new device does.
- */
-static int make_files(struct collector *c, struct perr *e)
-{
-	snapshot_reset(c->prev);
-	snapshot_reset(c->cur);
-	if (source_read(c->proc, c->prev, e) < 0 ||
-	    source_read(c->proc, c->cur, e) < 0)
-		return -1;
-	if (rates_compute(c->prev, c->cur, &c->sample) < 0)
-		return perr_set(e, "unable to compute rates");
-	select_instances(c, c->cur->mono);
-	if (logset_flush(c->w, e) < 0 || logset_failing(c->w, e))
-		return -1;
-	return 0;
-}
-
-/* A start that failed (its set not made whole: a full disk; set up only
- * in part) leaves no set behind: nothing was logged, and on a full disk
- * the set held the space and read as a normal log. One that someone
+/* A start that failed (its set not written whole at the first sample:
+ * a full disk; stopped before that sample; set up only in part) leaves
+ * no set behind: nothing was logged whole, and on a full disk the set
+ * held the space and read as a normal one-row log. One that someone
  * marked meanwhile stays (logset_discard). */
 static void teardown_failed(struct collector *c)
 {
@@ -462,6 +452,7 @@ int collector_run(const struct collector_options *opt)
 	struct perr e;
 	sigset_t block, old;
 	struct sigaction sa;
+	int notified = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.opt = opt;
@@ -490,21 +481,22 @@ int collector_run(const struct collector_options *opt)
 	 * the system when freed, instead of glibc raising the threshold and
 	 * keeping them in the heap for the collector's whole life. */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-	if (collector_setup(&c, &e) < 0 || make_files(&c, &e) < 0) {
+	if (collector_setup(&c, &e) < 0) {
 		teardown_failed(&c);
 		notify(&c, 0, e.msg);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
 	/* perflog run: its command must not wait for the first aligned
-	 * deadline (140 s of a 150 s interval); the baseline is taken now,
-	 * so a tree watched before the first deadline is counted from its
-	 * watch, as when joining (its first moments were lost: t3110
-	 * 'children reaped by their parent') */
-	if (opt->notify_early)
+	 * deadline (140 s of a 150 s interval); requests are answered from
+	 * here on; the baseline is taken now, so a tree watched before the
+	 * first deadline is counted from its watch, as when joining (its
+	 * first moments were lost: t3110 'children reaped by their parent') */
+	if (opt->notify_early) {
 		take_baseline(&c, 0);
-	/* requests are answered from here on */
-	notify(&c, 1, logset_writer_dir(c.w));
+		notified = 1;
+		notify(&c, 1, logset_writer_dir(c.w));
+	}
 	while (!stop_signal) {
 		double deadline = schedule_deadline(&c.sched);
 		double now = util_monotonic();
@@ -517,11 +509,17 @@ int collector_run(const struct collector_options *opt)
 		else if (!c.have_base)
 			take_baseline(&c, 1);
 		else
-			at_deadline(&c, deadline, now);
+			at_deadline(&c, deadline, now, &notified);
 		if (opt->max_samples && (long)c.samples >= opt->max_samples)
 			break;
 	}
-	teardown(&c);
+	if (notified) {
+		teardown(&c);
+	} else {	/* gone before the starter hears of it */
+		teardown_failed(&c);
+		notify(&c, 0, c.failed[0] ? c.failed :
+			 "stopped before the first sample");
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return 0;
+	return notified ? 0 : 1;
 }

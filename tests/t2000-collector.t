@@ -28,7 +28,7 @@ ok 'counters lists this host' sh -c "$PERFLOG counters | grep -q 'Processor: _To
 ok 'the sample settings validate' $PERFLOG counters -c $TOP/perftest.pml.sample
 ok 'every command has --help' sh -c "for c in start stop status counters export; do $PERFLOG \$c --help >/dev/null || exit 1; done"
 
-# start: returns once the set exists and the collector answers, prints it
+# start: returns once the first sample is written, prints the log set
 t0=$(date +%s.%N)
 dir=$($PERFLOG start -o $LOGS -i 1)
 st=$?
@@ -64,7 +64,7 @@ fg=$!
 track_pid $fg
 wait_for 10 test -s $SCRATCH/fg.out
 dir2=$(head -1 $SCRATCH/fg.out)
-ok '-f prints the log set path once the set exists' test -f "$dir2/perflog.meta"
+ok '-f prints the log set path once the first sample is written' test -f "$dir2/perflog.meta"
 sleep 1.5
 kill -TERM $fg
 wait $fg
