@@ -83,11 +83,17 @@ static int has_pids(const struct waits_totals *w)
 }
 
 /* x[0..w) over [a, e) of the report's clock added into out[c * nint +
- * i] by the share of [a, e) in interval i. */
+ * i] by the share of [a, e) in interval i. A bin the session's begin or
+ * end cuts is taken as the part inside: the process was alive in the
+ * session (the totals count nothing before the session's first read),
+ * and a bin spread over its whole length would leave a process started
+ * mid-bin a part of its first seconds before the begin. */
 static void to_grid(const struct bctx *b, double a, double e, const double *x,
 		    size_t w, double *out)
 {
 	size_t nint = b->g->nint, lo = 0, hi = nint;
+	a = a > b->edge[0] ? a : b->edge[0];
+	e = e < b->edge[nint] ? e : b->edge[nint];
 	if (!(e > a))
 		return;
 	while (lo < hi) {	/* the first interval ending after a */

@@ -93,12 +93,16 @@ static void spread(struct waitrows *r, struct waitrows_series *s, size_t w,
 static struct waitrows_proc *proc_of(struct waitrows *r, pid_t pid,
 				     const char *comm)
 {
+	/* a pool's threads come one after another: the last one's first */
+	if (r->last < r->np && pid && r->p[r->last].pid == pid)
+		return &r->p[r->last];
 	for (size_t i = r->np; i-- > 0;)	/* the newest first */
 		if (r->p[i].pid == pid &&
 		    (pid || !strncmp(r->p[i].comm, comm, sizeof(r->p[i].comm))))
-			return &r->p[i];
+			return &r->p[r->last = i];
 	if (util_grow(&r->p, &r->capp, r->np + 1, sizeof(*r->p)))
 		return NULL;
+	r->last = r->np;
 	struct waitrows_proc *p = &r->p[r->np++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;

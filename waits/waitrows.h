@@ -80,6 +80,7 @@ struct waitrows {
 	int any;
 	struct waitrows_proc *p;
 	size_t np, capp, fold_at;
+	size_t last;		/* the process found last */
 	struct waitrows_series *e;	/* by the sampler's edge id */
 	size_t ne, cape;
 	int failed;		/* out of memory once: the file is not

@@ -209,11 +209,64 @@ static void test_name(void)
 	OK(waitrows_name("waits-job.tsv", out, 10) < 0, "name: too long");
 }
 
+/* The file of a session of 20 processes, each waiting on the next
+ * through a pipe, every one busy the whole time, at -i 1: its size for
+ * an hour and for a night of 8 hours (the bins stay 64-128, so the
+ * size does not grow with the session). */
+static size_t session_bytes(int seconds, double *step)
+{
+	struct waitrows r;
+	struct waitpeer_edge keys[20];
+	double sec[WS_N] = { [WS_CPU] = 0.31, [WS_CPU_WAIT] = 0.02,
+			     [WS_DISK] = 0.11, [WS_OTHER] = 0.56 };
+
+	memset(keys, 0, sizeof(keys));
+	for (int k = 0; k < 20; k++) {
+		keys[k].pid = 1000 + k;
+		snprintf(keys[k].comm, sizeof(keys[k].comm), "stage%d", k);
+		keys[k].dir = PEER_OUT;
+		keys[k].kind = PEER_PIPE;
+		keys[k].peer_pid = 1001 + k;
+		snprintf(keys[k].peer_comm, sizeof(keys[k].peer_comm), "stage%d",
+			 k + 1);
+	}
+	waitrows_init(&r, 1);
+	waitrows_clock(&r, 1765000000);
+	for (int s = 0; s < seconds; s++) {
+		for (int k = 0; k < 20; k++) {
+			waitrows_thread(&r, 1000 + k, keys[k].comm, s, s + 1, sec);
+			waitrows_edge(&r, (uint32_t)k, s, s + 1, 0.5);
+		}
+		waitrows_next(&r);
+	}
+	size_t len;
+	char *text = format(&r, keys, 20, &len);
+	*step = r.step;
+	free(text);
+	waitrows_free(&r);
+	return len;
+}
+
+static void test_size(void)
+{
+	double step;
+	size_t hour = session_bytes(3600, &step);
+	printf("# 1 h, 20 processes and 20 edges at -i 1: %zu bytes, %.0f s bins\n",
+	       hour, step);
+	EQ_DBL(step, 32, TOL, "size: an hour in 32 s bins");
+	size_t night = session_bytes(8 * 3600, &step);
+	printf("# 8 h, the same: %zu bytes, %.0f s bins\n", night, step);
+	EQ_DBL(step, 256, TOL, "size: a night in 256 s bins");
+	OK(hour < 400 * 1024 && night <= hour * 11 / 10,
+	   "size: under 400 KB, a night no larger than an hour");
+}
+
 int main(void)
 {
 	test_bins();
 	test_doubling();
 	test_fold();
 	test_name();
+	test_size();
 	return done_testing();
 }
