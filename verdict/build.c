@@ -410,9 +410,10 @@ static int far_root(struct vgraph *g, const struct verdict_tree_in *trees,
 	return 0;
 }
 
-/* The intervals: the session cut at the multiples of the coarsest rows'
- * step (a tree's bins of another step or clock are redistributed), at
- * most VERDICT_INTERVALS; one when no tree has rows or begin is unknown.
+/* The intervals: the session cut at the multiples of the finest rows'
+ * step (a tree's bins of a coarser step, or on another clock, are
+ * redistributed by overlap: what is known of it), at most
+ * VERDICT_INTERVALS; one when no tree has rows or begin is unknown.
  * Their bounds into *edge (NULL for one), their count. */
 static size_t intervals(const struct verdict_tree_in *trees, size_t n,
 			double begin, double seconds, double **edge)
@@ -421,7 +422,7 @@ static size_t intervals(const struct verdict_tree_in *trees, size_t n,
 	*edge = NULL;
 	for (size_t k = 0; k < n; k++)
 		if (trees[k].rows && trees[k].rows->np &&
-		    trees[k].rows->step > step)
+		    (!(step > 0) || trees[k].rows->step < step))
 			step = trees[k].rows->step;
 	if (!(step > 0) || !isfinite(begin) || !(seconds > 0))
 		return 1;

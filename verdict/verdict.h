@@ -287,7 +287,7 @@ struct verdict_tree_in {
 
 /* The graph of a session of `seconds` from `begin` (wall seconds on the
  * report's clock) from its trees. Intervals: when a tree has rows and
- * begin is known, the session cut at the multiples of the coarsest
+ * begin is known, the session cut at the multiples of the finest
  * rows' step (every host and tree on the same spans; at most
  * VERDICT_INTERVALS of them, the step doubled until so), else one. Each
  * tree's totals stay its amounts (the rows add up to them but for the

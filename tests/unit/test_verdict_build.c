@@ -336,7 +336,7 @@ static void test_intervals(void)
 }
 
 /* Two hosts' rows of different steps and clocks onto one set of
- * intervals: the coarsest step's, on the report's clock, each bin
+ * intervals: the finest step's, on the report's clock, each bin
  * redistributed by overlap. */
 static void test_align(void)
 {
@@ -371,12 +371,20 @@ static void test_align(void)
 	};
 	struct vgraph g;
 	OK(!verdict_build(&g, in, 2, 2000.0, 8.0), "align: built");
-	EQ_INT(g.nint, 2, "align: the coarsest step's intervals");
-	EQ_DBL(g.len[0], 4, TOL, "align: 4 s each");
-	int s = find(&g, "srv", 40);
-	EQ_DBL(vgraph_sec(&g, s, 0)[VS_RUN], 2, TOL, "align: the server's CPU first");
-	EQ_DBL(vgraph_sec(&g, s, 0)[VS_DISK], 0, TOL, "align: no disk first");
-	EQ_DBL(vgraph_sec(&g, s, 1)[VS_DISK], 6, TOL, "align: its disk second");
+	EQ_INT(g.nint, 8, "align: the finest step's intervals");
+	EQ_DBL(g.len[0], 1, TOL, "align: 1 s each");
+	int s = find(&g, "srv", 40), cl = find(&g, "vm", 30);
+	double first[VS_N] = { 0 }, second[VS_N] = { 0 };
+	for (size_t i = 0; i < g.nint; i++)
+		for (int k = 0; k < VS_N; k++)
+			(i < 4 ? first : second)[k] += vgraph_sec(&g, s, i)[k];
+	EQ_DBL(first[VS_RUN], 2, TOL, "align: the server's CPU in the first half");
+	EQ_DBL(vgraph_sec(&g, s, 0)[VS_RUN], 1, TOL, "align: ... its first second on the client's");
+	EQ_DBL(first[VS_DISK], 0, TOL, "align: no disk then");
+	EQ_DBL(second[VS_DISK], 6, TOL, "align: its disk in the second half");
+	EQ_DBL(vgraph_sec(&g, s, 4)[VS_DISK], 1.5, TOL, "align: 1.5 s a second");
+	EQ_DBL(vgraph_sec(&g, cl, 5)[VS_RUN], 1, TOL,
+	       "align: the client's 4 s bins spread over their seconds");
 	vgraph_free(&g);
 	waitrows_file_free(&fc);
 	waitrows_file_free(&fs);
