@@ -29,8 +29,10 @@ void waitrows_init(struct waitrows *r, double step)
 
 void waitrows_clock(struct waitrows *r, double off)
 {
-	if (r)
+	if (r && !r->clocked) {
 		r->off = off;
+		r->clocked = 1;
+	}
 }
 
 /* Bin k of s (width w), the series grown to hold it; NULL on OOM. */

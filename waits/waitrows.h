@@ -74,7 +74,9 @@ struct waitrows_proc {
 struct waitrows {
 	double step;		/* the bin's length, s (0: not set up) */
 	double off;		/* wall - monotonic: the sampler's times on
-				 * the collector's clock */
+				 * the collector's clock, as at the first
+				 * sample */
+	int clocked;		/* off set */
 	uint64_t sample;	/* the sample being added (from 1) */
 	int64_t lo, hi;		/* the bins spanned so far */
 	int any;
@@ -89,7 +91,10 @@ struct waitrows {
 
 /* Start rows of bins of step seconds (the sample interval). */
 void waitrows_init(struct waitrows *r, double step);
-/* The sampler's monotonic clock onto the wall: wall - monotonic now. */
+/* The sampler's monotonic clock onto the wall: wall - monotonic now.
+ * The first call's holds for the session: a step of the wall clock
+ * later (an admin's date -s, t7300's seam) does not tear its bins apart
+ * nor double the step to span the jump. */
 void waitrows_clock(struct waitrows *r, double off);
 /* A thread of process pid (comm its name now) spent sec[] between
  * monotonic t0 and t1: spread over the bins it overlaps. */

@@ -124,7 +124,8 @@ static void test_bins(void)
 }
 
 /* 300 one-second samples: the step doubles twice (300 > 128, 150 >
- * 128), 75 bins of 4 s, every second kept. */
+ * 128), 75 bins of 4 s, every second kept; a step of the wall clock
+ * in between leaves them in one piece. */
 static void test_doubling(void)
 {
 	struct waitrows r;
@@ -135,6 +136,8 @@ static void test_doubling(void)
 	waitrows_init(&r, 1);
 	waitrows_clock(&r, 0);
 	for (int s = 0; s < 300; s++) {
+		/* the wall clock stepped an hour ahead at 100 s: kept off */
+		waitrows_clock(&r, s < 100 ? 0 : 3600);
 		waitrows_thread(&r, 1, "a", s, s + 1, cpu);
 		waitrows_edge(&r, 0, s, s + 1, 0.25);
 		waitrows_next(&r);
