@@ -189,7 +189,7 @@ int watch_add(struct collector *c, struct request *r,
 	w->pid = o.pid;
 	w->follow = follow;
 	w->ww = watch_waits_open(c->opt->proc_root, w->tree,
-				 o.shim ? o.pid : 0, pe);
+				 o.shim ? o.pid : 0, c->set->interval, pe);
 	if (!w->ww || !watch_waits_ok(w->ww))
 		complain(&c->c_waits, util_monotonic(),
 			 "wait states not sampled: %s", pe->msg);

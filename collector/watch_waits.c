@@ -16,6 +16,7 @@
 #include "../process/process.h"
 #include "../waits/waitstates.h"
 #include "../logs/markers.h"
+#include "collector_int.h"
 
 struct watch_waits {
 	struct waitsampler *s;	/* NULL: the sampler could not start */
@@ -24,6 +25,7 @@ struct watch_waits {
 	struct waits_snap a, b, *prev, *cur;
 	int have_prev;
 	struct waits_totals tot;
+	struct waitrows rows;	/* tot's seconds interval by interval */
 	double t0;		/* the baseline read's time */
 	uint64_t ticks0;	/* and its tick count */
 	double blocked, guessed;	/* blocked ticks of the session */
@@ -61,7 +63,7 @@ static const char *list_dir(const struct cgroup_set *g)
 
 struct watch_waits *watch_waits_open(const char *proc_root,
 				     struct proctree *tree, pid_t exclude,
-				     struct perr *e)
+				     double step, struct perr *e)
 {
 	struct watch_waits *ww = calloc(1, sizeof(*ww));
 	const struct cgroup_set *g = proctree_cgroup(tree);
@@ -77,6 +79,8 @@ struct watch_waits *watch_waits_open(const char *proc_root,
 	ww->cprev = &ww->ca;
 	ww->ccur = &ww->cb;
 	ww->exact_disk = 1;
+	waitrows_init(&ww->rows, step);
+	ww->tot.rows = &ww->rows;
 	util_strlcpy(ww->proc_root, proc_root, sizeof(ww->proc_root));
 	if (g) {
 		ww->cg = *g;
@@ -204,6 +208,8 @@ static void add_waits(struct watch_waits *ww, struct instance_values *iv)
 	ww->stuck += r == 1;
 	if (r != 0)
 		return;
+	/* the rows' bins on the clock of the set's rows and markers */
+	waitrows_clock(&ww->rows, collector_clock() - util_monotonic());
 	if (ww->have_prev &&
 	    waitrates_compute(ww->prev, ww->cur, &v, &ww->tot) == 0) {
 		waitrates_fill(&v, iv);
@@ -289,8 +295,30 @@ static int write_totals(struct watch_waits *ww, const char *dir,
 	return rc;
 }
 
-/* The edges as edges-LABEL.tsv, named after the waits file (wname):
- * readers find it by that name alone (waitedges.h). */
+/* A file named after the waits file (edges-LABEL.tsv,
+ * waits-LABEL.rows.tsv: readers find it by that name alone) of len
+ * bytes of buf. */
+static int write_beside(const char *dir, const char *name, const char *buf,
+			size_t len, struct perr *e)
+{
+	int dfd, fd, rc;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = dfd < 0 ? -1 : openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC |
+				   O_NOFOLLOW | O_CLOEXEC, 0644);
+	rc = fd < 0 ? -1 : util_write_full(fd, buf, len);
+	if (rc < 0)
+		perr_set(e, "unable to write '%s/%s': %s", dir, name,
+			 strerror(errno ? errno : ENOSPC));
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	return rc;
+}
+
+/* The edges as edges-LABEL.tsv, named after the waits file (wname,
+ * waitedges.h). */
 static int write_edges(struct watch_waits *ww, const char *dir,
 		       const char *wname, struct perr *e)
 {
@@ -299,7 +327,7 @@ static int write_edges(struct watch_waits *ww, const char *dir,
 				ww->prev->nkeys, &rows);
 	char name[160], *buf;
 	size_t len;
-	int dfd, fd, rc;
+	int rc;
 
 	if (n < 0 || waitedges_name(wname, name, sizeof(name)) < 0) {
 		free(rows);
@@ -313,18 +341,28 @@ static int write_edges(struct watch_waits *ww, const char *dir,
 	}
 	waitedges_format(rows, (size_t)n, buf, len + 1);
 	free(rows);
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	fd = dfd < 0 ? -1 : openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC |
-				   O_NOFOLLOW | O_CLOEXEC, 0644);
-	rc = fd < 0 ? -1 : util_write_full(fd, buf, len);
-	if (rc < 0)
-		perr_set(e, "unable to write '%s/%s': %s", dir, name,
-			 strerror(errno ? errno : ENOSPC));
-	if (fd >= 0)
-		close(fd);
-	if (dfd >= 0)
-		close(dfd);
+	rc = write_beside(dir, name, buf, len, e);
 	free(buf);
+	return rc;
+}
+
+/* The rows as waits-LABEL.rows.tsv (waitrows.h), named after the waits
+ * file; a failure costs the rows only (a reader then has the totals). */
+static int write_rows(struct watch_waits *ww, const char *dir,
+		      const char *wname, struct perr *e)
+{
+	struct strbuf b = STRBUF_INIT;
+	char name[160];
+	int rc;
+
+	if (waitrows_name(wname, name, sizeof(name)) < 0)
+		return perr_set(e, "rows of %s: name too long", wname);
+	if (waitrows_format(&ww->rows, ww->prev->keys, ww->prev->nkeys, &b)) {
+		strbuf_free(&b);
+		return perr_set(e, "rows of %s: out of memory", wname);
+	}
+	rc = write_beside(dir, name, strbuf_str(&b), b.len, e);
+	strbuf_free(&b);
 	return rc;
 }
 
@@ -362,6 +400,10 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		 * and costs only the edges (the report then has none) */
 		if (write_edges(ww, dir, name, e) < 0) {
 			ADD("waits.edges_error=%s\t", e->msg);
+			rc = -1;
+		}
+		if (write_rows(ww, dir, name, e) < 0) {
+			ADD("waits.rows_error=%s\t", e->msg);
 			rc = -1;
 		}
 	}
@@ -409,6 +451,7 @@ void watch_waits_close(struct watch_waits *ww)
 	waits_snap_free(&ww->a);
 	waits_snap_free(&ww->b);
 	waitrates_totals_free(&ww->tot);
+	waitrows_free(&ww->rows);
 	free(ww->pids);
 	free(ww);
 }

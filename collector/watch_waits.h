@@ -15,7 +15,9 @@
  *             thread's seconds are added to the session's totals
  *   finish    the totals written beside the end marker as waits-LABEL.tsv
  *             (waitrates_format), the edges as edges-LABEL.tsv
- *             (waitedges.h) and the end-marker fields about them
+ *             (waitedges.h), the same seconds interval by interval as
+ *             waits-LABEL.rows.tsv (waitrows.h) and the end-marker
+ *             fields about them
  * A tree without a cgroup of its own (watched by PID or name=) has its
  * first process's groups read for the cgroup counters and the quota (a
  * daemon held by a quota, issue 29); its threads are still the tree's.
@@ -37,11 +39,13 @@
 struct watch_waits;
 
 /* Start sampling tree's threads below proc_root, leaving exclude (the
- * shim, 0 none) out. NULL with e set when the sampler cannot start (its
- * counters are then unknown; the cgroup's are still read). */
+ * shim, 0 none) out; the session's rows in bins of step seconds at
+ * first (the sample interval, waits/waitrows.h). NULL with e set when
+ * the sampler cannot start (its counters are then unknown; the
+ * cgroup's are still read). */
 struct watch_waits *watch_waits_open(const char *proc_root,
 				     struct proctree *tree, pid_t exclude,
-				     struct perr *e);
+				     double step, struct perr *e);
 
 /* Whether the sampler runs (0: its counters are unknown). */
 int watch_waits_ok(const struct watch_waits *ww);

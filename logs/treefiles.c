@@ -3,7 +3,9 @@
  */
 #include "treefiles.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "markers.h"
 
@@ -39,4 +41,24 @@ long treefiles_edges(const char *dir, const char *name,
 	n = waitedges_parse(text, len, rows, NULL);
 	free(text);
 	return n;
+}
+
+long treefiles_rows(const char *dir, const char *name,
+		    struct waitrows_file *f, struct perr *e)
+{
+	char rows[256], path[600];
+	struct perr ignored;
+	size_t len;
+	long n;
+	char *text;
+
+	memset(f, 0, sizeof(*f));
+	if (waitrows_name(name, rows, sizeof(rows)) < 0 ||
+	    !(text = markers_read_beside(dir, rows, "waits", TREEFILES_MAX,
+					 &len, &ignored)))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", dir, rows);
+	n = waitrows_parse(text, len, path, f, e);
+	free(text);
+	return n < 0 ? -2 : n;
 }

@@ -1,8 +1,8 @@
 /*
  * treefiles.h - a watched tree's files beside a log set's markers
- * (waits-LABEL.tsv and the edges-LABEL.tsv beside it, written by the
- * collector), each read with one bound and parsed by its module's one
- * parser (waits/waitrates.h, waits/waitedges.h), for the report's wait
+ * (waits-LABEL.tsv, the edges-LABEL.tsv and waits-LABEL.rows.tsv beside
+ * it, written by the collector), each read with one bound and parsed by its module's one
+ * parser (waits/waitrates.h, waits/waitedges.h, waits/waitrows.h), for the report's wait
  * states and stages and for export's session charts alike.
  */
 #ifndef PERFLOG_TREEFILES_H
@@ -29,5 +29,13 @@ long treefiles_waits(const char *dir, const char *name,
  * old set) or it cannot be read. */
 long treefiles_edges(const char *dir, const char *name,
 		     struct waitedge_row **rows);
+
+/* The rows file beside the waits file name (waits-LABEL.rows.tsv,
+ * waits/waitrows.h) into f: its lines read; -1 when there is none (a
+ * set of before them, or a tree cut by a full disk) or it cannot be
+ * read; -2 with e ("FILE:LINE: WHY") when a line is not the format's
+ * (f then empty: a reader falls back to the totals). */
+long treefiles_rows(const char *dir, const char *name,
+		    struct waitrows_file *f, struct perr *e);
 
 #endif

@@ -70,6 +70,8 @@ void report_graph_of(struct report_session *s)
 			.host = host_of(ss, side), .label = tr->label,
 			.waits = tr->rows ? &tot[t] : NULL,
 			.edges = tr->edges, .nedges = tr->nedges,
+			.rows = tr->intervals.version ? &tr->intervals : NULL,
+			.shift = tr->shift,
 			/* the host's busiest disk until the tree's own is
 			 * known (its open files' devices) */
 			.disk = side >= 0 && side < 4 && ss->disks[side][0] ?
@@ -79,7 +81,9 @@ void report_graph_of(struct report_session *s)
 				.throttled = isnan(thr) ? 0 : thr / 100.0 },
 		};
 	}
-	if (!rows || verdict_build(&rg->g, in, n, s->seconds))
+	double begin = s->begin_m ? (double)s->begin_m->t +
+		       s->begin_m->ms / 1000.0 : NAN;
+	if (!rows || verdict_build(&rg->g, in, n, begin, s->seconds))
 		goto out;
 	rg->root = verdict_tree_root(&rg->g, host_of(ss, ss->trees[0].side),
 				     ss->trees[0].label);
@@ -160,15 +164,15 @@ void report_graph_print(FILE *f, const struct report_session *s)
 		"stage", "host", "alive", "run", "cpuw", "disk", "net", "other");
 	for (size_t p = 0; p < g->nproc; p++) {
 		const struct vg_proc *pr = &g->proc[p];
-		const double *sec = vgraph_sec(g, (int)p, 0);
+		double sec[VS_N], alive = vgraph_proc_total(g, (int)p, sec);
 		double c = charged(&rg->s, (int)p);
 		char host[72], name[40];
-		if (!(pr->alive[0] > 0) && !(c > 0))
+		if (!(alive > 0) && !(c > 0))
 			continue;
 		snprintf(host, sizeof(host), "(%s)", g->host[pr->host].name);
 		proc_name(g, (int)p, name, sizeof(name));
 		fprintf(f, "    %-18s %-12s %6.1f  %6.1f  %6.1f  %6.1f  %6.1f  %6.1f  %5.1f s %3.0f%%\n",
-			name, host, pr->alive[0], sec[VS_RUN], sec[VS_RUNQ],
+			name, host, alive, sec[VS_RUN], sec[VS_RUNQ],
 			sec[VS_DISK], sec[VS_NET], sec[VS_OTHER], c, pct(c, all));
 	}
 	for (size_t r = 0; r < g->nres; r++) {
@@ -233,6 +237,7 @@ static void graph_nodes(struct json *j, const struct vgraph *g)
 	json_array_begin(j, "nodes");
 	for (size_t p = 0; p < g->nproc; p++) {
 		const struct vg_proc *pr = &g->proc[p];
+		double sec[VS_N], alive = vgraph_proc_total(g, (int)p, sec);
 		json_object_begin(j, NULL);
 		json_int(j, "id", (long long)p);
 		json_str(j, "type", "process");
@@ -240,9 +245,9 @@ static void graph_nodes(struct json *j, const struct vgraph *g)
 		json_int(j, "pid", pr->pid);
 		json_str(j, "comm", pr->comm);
 		json_str(j, "tree", pr->tree);
-		json_num(j, "alive", pr->alive[0]);
+		json_num(j, "alive", alive);
 		for (int k = 0; k < VS_N; k++)
-			json_num(j, st[k], vgraph_sec(g, (int)p, 0)[k]);
+			json_num(j, st[k], sec[k]);
 		json_object_end(j);
 	}
 	for (size_t r = 0; r < g->nres; r++) {
@@ -281,7 +286,7 @@ void report_graph_json(struct json *j, const struct report_session *s)
 		else
 			json_null(j, "via");
 		json_str(j, "kind", x->kind);
-		json_num(j, "seconds", x->sec[0]);
+		json_num(j, "seconds", vgraph_edge_total(g, (int)e));
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -183,6 +183,14 @@ void report_stages_keep(struct report_stages *ss, int tree,
 	}
 }
 
+void report_stages_keep_rows(struct report_stages *ss, int tree,
+			     struct waitrows_file *f)
+{
+	waitrows_file_free(&ss->trees[tree].intervals);
+	ss->trees[tree].intervals = *f;
+	memset(f, 0, sizeof(*f));
+}
+
 void report_stages_append(struct report_stages *ss,
 			  const struct report_stages *from, int side)
 {
@@ -200,6 +208,12 @@ void report_stages_append(struct report_stages *ss,
 			to->nrows = 0;
 		if (!to->edges)
 			to->nedges = 0;
+		to->intervals.p = dup(to->intervals.p, to->intervals.np,
+				      sizeof(*to->intervals.p));
+		to->intervals.e = dup(to->intervals.e, to->intervals.ne,
+				      sizeof(*to->intervals.e));
+		if (!to->intervals.p || (to->intervals.ne && !to->intervals.e))
+			waitrows_file_free(&to->intervals);
 	}
 	for (size_t i = 0; i < from->n && ss->n < REPORT_STAGES_MAX; i++) {
 		if (tree0 + (size_t)from->st[i].tree >= ss->ntrees)
@@ -234,6 +248,7 @@ void report_stages_free(struct report_stages *ss)
 		free(ss->trees[t].edges);
 		ss->trees[t].rows = NULL;
 		ss->trees[t].edges = NULL;
+		waitrows_file_free(&ss->trees[t].intervals);
 	}
 	free(ss->e);
 	ss->e = NULL;

@@ -52,6 +52,11 @@ struct report_stage_tree {
 	size_t nrows;
 	struct waitedge_row *edges;
 	size_t nedges;
+	/* its waits-LABEL.rows.tsv (the seconds interval by interval),
+	 * empty when none; shift: seconds onto the report's clock (a
+	 * --with host's offset) */
+	struct waitrows_file intervals;
+	double shift;
 };
 
 /* One row of edges-LABEL.tsv (contract: pid comm dir kind peer_pid
@@ -113,6 +118,10 @@ long report_stages_add_waits(struct report_stages *ss, int tree,
 void report_stages_keep(struct report_stages *ss, int tree,
 			struct waits_totals *tot, struct waitedge_row **edges,
 			size_t nedges);
+/* Keep tree's parsed rows file (report_stage_tree.intervals): f's
+ * arrays are taken (f emptied). */
+void report_stages_keep_rows(struct report_stages *ss, int tree,
+			     struct waitrows_file *f);
 /* A tree known only by its logged Process counters: one stage of the
  * shares pct (percent of its threads' time) over seconds. */
 void report_stages_add_tree(struct report_stages *ss, int tree,

@@ -44,6 +44,11 @@ static void read_files(struct report_stages *ss, const char *dir, int tree,
 	report_stages_keep(ss, tree, &tot, &rows, n > 0 ? (size_t)n : 0);
 	waitrates_totals_free(&tot);
 	free(rows);
+	/* none, or a line not the format's: the tree's seconds are its
+	 * totals alone (spread evenly over the session's intervals) */
+	struct waitrows_file f;
+	if (treefiles_rows(dir, waits, &f, &e) >= 0)
+		report_stages_keep_rows(ss, tree, &f);
 }
 
 /* A tree of label over session s's span: its tree-wide waits (the end
@@ -219,7 +224,10 @@ void report_stages_across(struct report *r, struct report_session *s)
 		struct report_session *p = &s->peers[i].s;
 		if (!p->stages)
 			continue;
+		size_t t0 = all->ntrees;
 		report_stages_append(all, p->stages, (int)i + 1);
+		for (size_t t = t0; t < all->ntrees; t++)	/* its rows' times */
+			all->trees[t].shift = r->with[i].shift.seconds;
 		util_strlcpy(all->hosts[i + 1], logset_meta(r->with[i].ls)->host,
 			     sizeof(all->hosts[0]));
 		disks[i + 1] = p->fig.disk;

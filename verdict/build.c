@@ -21,6 +21,14 @@
  * from other, idle, net, sleep in that order; a wait on the network from
  * net, other, idle), so a process's seconds are what it did itself and
  * its waits, each once.
+ *
+ * Interval by interval: the totals are each thread's and edge's amounts,
+ * the rows file (waits/waitrows.h) when they fell. Each process gets
+ * weights, per interval, for its alive and for each state (its rows'
+ * seconds, redistributed onto the graph's intervals by overlap, as
+ * shares summing to 1); its threads' seconds go into the intervals by
+ * them and are classified there as above, the memory stall and the
+ * edges' seconds (by their own rows' weights) taken per interval.
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,12 +37,28 @@
 
 #include "verdict.h"
 
-/* Take up to x seconds from states order[] of process p: what was not
- * there to take. */
-static double take(struct vgraph *g, int p, const enum vstate *order,
+/* What the builder carries: the intervals' bounds and each process's
+ * weights. */
+struct bctx {
+	struct vgraph *g;
+	const double *edge;	/* [nint + 1]: the intervals' bounds on the
+				 * report's clock; NULL: one, no rows read */
+	double seconds;
+	double *even;		/* [nint]: an interval's share of the session */
+	double **w;		/* [nw]: process p's weights, W columns of
+				 * nint (alive, then the WS_N states), NULL
+				 * not made yet */
+	size_t nw;
+};
+
+#define W (1 + WS_N)
+
+/* Take up to x seconds from states order[] of process p in interval i:
+ * what was not there to take. */
+static double take(struct vgraph *g, int p, size_t i, const enum vstate *order,
 		   size_t n, double x)
 {
-	double *sec = vgraph_sec(g, p, 0);
+	double *sec = vgraph_sec(g, p, i);
 	for (size_t k = 0; k < n && x > 0; k++) {
 		double t = sec[order[k]] < x ? sec[order[k]] : x;
 		sec[order[k]] -= t;
@@ -58,10 +82,109 @@ static int has_pids(const struct waits_totals *w)
 	return 0;
 }
 
-static int add_thread(struct vgraph *g, const struct verdict_tree_in *in,
-		      int host, int cg, int disk, const struct waits_total *t,
-		      int pids, double seconds)
+/* x[0..w) over [a, e) of the report's clock added into out[c * nint +
+ * i] by the share of [a, e) in interval i. A bin the session's begin or
+ * end cuts is taken as the part inside: the process was alive in the
+ * session (the totals count nothing before the session's first read),
+ * and a bin spread over its whole length would leave a process started
+ * mid-bin a part of its first seconds before the begin. */
+static void to_grid(const struct bctx *b, double a, double e, const double *x,
+		    size_t w, double *out)
 {
+	size_t nint = b->g->nint, lo = 0, hi = nint;
+	a = a > b->edge[0] ? a : b->edge[0];
+	e = e < b->edge[nint] ? e : b->edge[nint];
+	if (!(e > a))
+		return;
+	while (lo < hi) {	/* the first interval ending after a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->edge[mid + 1] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < nint && b->edge[i] < e; i++) {
+		double s = a > b->edge[i] ? a : b->edge[i];
+		double t = e < b->edge[i + 1] ? e : b->edge[i + 1];
+		if (!(t > s))
+			continue;
+		for (size_t c = 0; c < w; c++)
+			out[c * nint + i] += x[c] * (t - s) / (e - a);
+	}
+}
+
+/* col[0..nint) as shares summing to 1, else fallback's. */
+static void norm(double *col, size_t nint, const double *fallback)
+{
+	double sum = 0;
+	for (size_t i = 0; i < nint; i++)
+		sum += col[i];
+	for (size_t i = 0; i < nint; i++)
+		col[i] = sum > 0 ? col[i] / sum : fallback[i];
+}
+
+/* A tree's weights when a process of it has no row: its processes'
+ * alive together (when the tree ran), else even. out[nint]. */
+static void tree_weights(const struct bctx *b, const struct verdict_tree_in *in,
+			 double *out)
+{
+	size_t nint = b->g->nint;
+	memset(out, 0, nint * sizeof *out);
+	for (size_t k = 0; b->edge && in->rows && k < in->rows->np; k++) {
+		const struct waitrows_prow *r = &in->rows->p[k];
+		double a = r->start + in->shift;
+		to_grid(b, a, a + in->rows->step, &r->alive, 1, out);
+	}
+	norm(out, nint, b->even);
+}
+
+/* Process p's weights (tree in; tw its tree's): its rows by pid, else
+ * its name's summed row (pid 0); NULL out of memory. */
+static const double *proc_weights(struct bctx *b,
+				  const struct verdict_tree_in *in,
+				  const double *tw, int p)
+{
+	struct vgraph *g = b->g;
+	size_t nint = g->nint;
+	if ((size_t)p >= b->nw) {
+		size_t cap = b->nw, need = (size_t)p + 1;
+		if (util_grow(&b->w, &cap, need, sizeof *b->w))
+			return NULL;
+		memset(b->w + b->nw, 0, (need - b->nw) * sizeof *b->w);
+		b->nw = need;
+	}
+	if (b->w[p])
+		return b->w[p];
+	double *w = calloc(W * nint, sizeof *w);
+	if (!(b->w[p] = w))
+		return NULL;
+	const struct vg_proc *pr = &g->proc[p];
+	const struct waitrows_file *f = b->edge ? in->rows : NULL;
+	for (int pass = 0, found = 0; f && pass < 2 && !found; pass++)
+		for (size_t k = 0; k < f->np; k++) {
+			const struct waitrows_prow *r = &f->p[k];
+			if (pass ? r->pid || strcmp(r->comm, pr->comm) :
+			    !pr->pid || r->pid != pr->pid)
+				continue;
+			double x[W], a = r->start + in->shift;
+			x[0] = r->alive;
+			memcpy(x + 1, r->sec, sizeof r->sec);
+			to_grid(b, a, a + f->step, x, W, w);
+			found = 1;
+		}
+	norm(w, nint, tw);
+	for (size_t c = 1; c < W; c++)
+		norm(w + c * nint, nint, w);
+	return w;
+}
+
+/* The seconds of thread t in each interval, by its process's weights,
+ * classified (see the top). */
+static int add_thread(struct bctx *b, const struct verdict_tree_in *in,
+		      int host, int cg, int disk, const struct waits_total *t,
+		      int pids, const double *tw)
+{
+	struct vgraph *g = b->g;
 	const char *comm = pids ? t->comm : in->label;
 	int p = vgraph_proc(g, host, pids ? t->pid : 0, comm, in->label);
 	if (p < 0)
@@ -71,34 +194,47 @@ static int add_thread(struct vgraph *g, const struct verdict_tree_in *in,
 	pr->disk_res = disk;
 	if (!pr->tree[0])	/* named by an edge first */
 		strncpy(pr->tree, in->label, sizeof pr->tree - 1);
-	double alive = t->alive < seconds ? t->alive : seconds;
-	if (alive > pr->alive[0])
-		pr->alive[0] = alive;
 	if (t->tid && t->tid == t->pid && (!pr->start || t->start < pr->start))
 		pr->start = t->start;
-	double *sec = vgraph_sec(g, p, 0);
-	sec[VS_RUN] += t->sec[WS_CPU];
-	sec[VS_RUNQ] += t->sec[WS_CPU_WAIT];
-	if (!waitrates_working(t)) {
-		sec[VS_IDLE] += t->sec[WS_DISK] + t->sec[WS_NET] +
-				t->sec[WS_OTHER] + t->sec[WS_SLEEP];
-		return 0;
+	const double *w = proc_weights(b, in, tw, p);
+	if (!w)
+		return -1;
+	size_t nint = g->nint;
+	int working = waitrates_working(t), moved = waitrates_moved_data(t);
+	double life = t->alive < b->seconds ? t->alive : b->seconds;
+	for (size_t i = 0; i < nint; i++) {
+		double x[WS_N], alive = life * w[i];
+		for (int k = 0; k < WS_N; k++)
+			x[k] = t->sec[k] * w[(size_t)(1 + k) * nint + i];
+		if (alive > g->len[i])
+			alive = g->len[i];
+		if (alive > pr->alive[i])
+			pr->alive[i] = alive;
+		double *sec = vgraph_sec(g, p, i);
+		sec[VS_RUN] += x[WS_CPU];
+		sec[VS_RUNQ] += x[WS_CPU_WAIT];
+		if (!working) {
+			sec[VS_IDLE] += x[WS_DISK] + x[WS_NET] + x[WS_OTHER] +
+					x[WS_SLEEP];
+			continue;
+		}
+		sec[VS_DISK] += x[WS_DISK];
+		sec[VS_NET] += x[WS_NET];
+		sec[VS_OTHER] += x[WS_OTHER];
+		sec[moved ? VS_SLEEP : VS_IDLE] += x[WS_SLEEP];
+		double m = in->cg.memory_limit && in->cg.memory_stall > 0 ?
+			   in->cg.memory_stall * t->alive * w[i] : 0;
+		if (m > 0)
+			sec[VS_MEMORY] += m - take(g, p, i, to_memory, 2, m);
 	}
-	sec[VS_DISK] += t->sec[WS_DISK];
-	sec[VS_NET] += t->sec[WS_NET];
-	sec[VS_OTHER] += t->sec[WS_OTHER];
-	sec[waitrates_moved_data(t) ? VS_SLEEP : VS_IDLE] += t->sec[WS_SLEEP];
-	double m = in->cg.memory_limit && in->cg.memory_stall > 0 ?
-		   in->cg.memory_stall * t->alive : 0;
-	if (m > 0)
-		sec[VS_MEMORY] += m - take(g, p, to_memory, 2, m);
 	return 0;
 }
 
 /* A tree's processes and seconds; *hosts[k] its host's index. */
-static int add_tree(struct vgraph *g, const struct verdict_tree_in *in,
-		    int *host, double seconds)
+static int add_tree(struct bctx *b, const struct verdict_tree_in *in,
+		    int *host)
 {
+	struct vgraph *g = b->g;
 	if ((*host = vgraph_host(g, in->host)) < 0)
 		return -1;
 	int cg = -1, disk = -1;
@@ -109,7 +245,9 @@ static int add_tree(struct vgraph *g, const struct verdict_tree_in *in,
 		if (cg < 0)
 			return -1;
 		double th = in->cg.throttled;
-		g->cg[cg].throttled[0] = isnan(th) || th < 0 ? 0 : th > 1 ? 1 : th;
+		for (size_t i = 0; i < g->nint; i++)
+			g->cg[cg].throttled[i] = isnan(th) || th < 0 ? 0 :
+						 th > 1 ? 1 : th;
 	}
 	if (in->disk && in->disk[0] &&
 	    (disk = vgraph_res(g, VRES_DISK, *host, -1, in->disk)) < 0)
@@ -117,11 +255,16 @@ static int add_tree(struct vgraph *g, const struct verdict_tree_in *in,
 	if (!in->waits)
 		return 0;
 	int pids = has_pids(in->waits);
-	for (size_t k = 0; k < in->waits->n; k++)
-		if (add_thread(g, in, *host, cg, disk, &in->waits->t[k], pids,
-			       seconds))
-			return -1;
-	return 0;
+	double *tw = malloc(g->nint * sizeof *tw);
+	if (!tw)
+		return -1;
+	tree_weights(b, in, tw);
+	int rc = 0;
+	for (size_t k = 0; k < in->waits->n && !rc; k++)
+		rc = add_thread(b, in, *host, cg, disk, &in->waits->t[k], pids,
+				tw);
+	free(tw);
+	return rc;
 }
 
 /* The process of another host whose net row mirrors row r (addresses
@@ -165,10 +308,28 @@ static int peer_of(struct vgraph *g, const struct verdict_tree_in *in,
 	return vgraph_proc(g, host, 0, name, NULL);
 }
 
-static int add_edge(struct vgraph *g, const struct verdict_tree_in *trees,
-		    size_t n, const int *hosts, size_t k,
-		    const struct waitedge_row *r)
+/* Edge row r's weights over the intervals into out[nint]: its rows',
+ * else its waiting process's (from) alive. */
+static void edge_weights(const struct bctx *b, const struct verdict_tree_in *in,
+			 const struct waitedge_row *r, const double *from_w,
+			 double *out)
 {
+	size_t nint = b->g->nint;
+	memset(out, 0, nint * sizeof *out);
+	for (size_t k = 0; b->edge && in->rows && k < in->rows->ne; k++) {
+		const struct waitrows_erow *x = &in->rows->e[k];
+		double a = x->start + in->shift;
+		if (waitedges_same_row(&x->r.e, &r->e))
+			to_grid(b, a, a + in->rows->step, &x->r.seconds, 1, out);
+	}
+	norm(out, nint, from_w);
+}
+
+static int add_edge(struct bctx *b, const struct verdict_tree_in *trees,
+		    size_t n, const int *hosts, size_t k,
+		    const struct waitedge_row *r, double *ew)
+{
+	struct vgraph *g = b->g;
 	const struct verdict_tree_in *in = &trees[k];
 	int host = hosts[k];
 	if (!(r->seconds > 0))
@@ -177,24 +338,36 @@ static int add_edge(struct vgraph *g, const struct verdict_tree_in *trees,
 	if (from < 0)
 		return -1;
 	int to, res = -1;
+	const enum vstate *order = from_proc_wait;
+	size_t norder = 4;
 	if (r->e.kind == PEER_NET) {
 		int far = -1;
 		to = mirror(g, trees, n, hosts, host, r, &far);
 		res = vgraph_res(g, VRES_NET, host, far, r->e.peer_comm);
 		if (res < 0)
 			return -1;
-		take(g, from, from_net_wait, 3, r->seconds);
+		order = from_net_wait;
+		norder = 3;
 	} else {
 		if ((to = peer_of(g, in, host, from, &r->e)) < 0)
 			return -1;
 		if (to == from)
 			return 0;
-		take(g, from, from_proc_wait, 4, r->seconds);
 	}
+	/* the waiter's weights: its tree's fallback is even here (a
+	 * process first named by an edge has no threads of its own) */
+	const double *fw = proc_weights(b, in, b->even, from);
+	if (!fw)
+		return -1;
+	edge_weights(b, in, r, fw, ew);
 	int e = vgraph_edge(g, from, to, res, waitpeer_kind_name(r->e.kind));
 	if (e < 0)
 		return -1;
-	g->edge[e].sec[0] += r->seconds;
+	for (size_t i = 0; i < g->nint; i++) {
+		double x = r->seconds * ew[i];
+		take(g, from, i, order, norder, x);
+		g->edge[e].sec[i] += x;
+	}
 	return 0;
 }
 
@@ -237,29 +410,85 @@ static int far_root(struct vgraph *g, const struct verdict_tree_in *trees,
 	return 0;
 }
 
-int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
-		  size_t n, double seconds)
+/* The intervals: the session cut at the multiples of the finest rows'
+ * step (a tree's bins of a coarser step, or on another clock, are
+ * redistributed by overlap: what is known of it), at most
+ * VERDICT_INTERVALS; one when no tree has rows or begin is unknown.
+ * Their bounds into *edge (NULL for one), their count. */
+static size_t intervals(const struct verdict_tree_in *trees, size_t n,
+			double begin, double seconds, double **edge)
 {
-	int *hosts = malloc((n ? n : 1) * sizeof *hosts);
-	if (!hosts || vgraph_init(g, 1, &seconds)) {
-		free(hosts);
-		return -1;
-	}
+	double step = 0;
+	*edge = NULL;
 	for (size_t k = 0; k < n; k++)
-		if (add_tree(g, &trees[k], &hosts[k], seconds))
+		if (trees[k].rows && trees[k].rows->np &&
+		    (!(step > 0) || trees[k].rows->step < step))
+			step = trees[k].rows->step;
+	if (!(step > 0) || !isfinite(begin) || !(seconds > 0))
+		return 1;
+	while (seconds / step > VERDICT_INTERVALS - 2)
+		step *= 2;
+	double end = begin + seconds;
+	double k0 = floor(begin / step) + 1, k1 = ceil(end / step) - 1;
+	size_t nint = k1 >= k0 ? (size_t)(k1 - k0) + 2 : 1;
+	double *e = malloc((nint + 1) * sizeof *e);
+	if (!e)
+		return 0;
+	e[0] = begin;
+	for (size_t i = 1; i < nint; i++)
+		e[i] = (k0 + (double)(i - 1)) * step;
+	e[nint] = end;
+	*edge = e;
+	return nint;
+}
+
+int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
+		  size_t n, double begin, double seconds)
+{
+	struct bctx b = { .g = g, .seconds = seconds };
+	double *edge = NULL, *len = NULL, *ew = NULL;
+	int rc = -1;
+	size_t nint = intervals(trees, n, begin, seconds, &edge);
+	int *hosts = malloc((n ? n : 1) * sizeof *hosts);
+	memset(g, 0, sizeof *g);
+	if (nint)
+		len = malloc(nint * sizeof *len);
+	if (nint)
+		b.even = malloc(nint * sizeof *b.even);
+	if (nint)
+		ew = malloc(nint * sizeof *ew);
+	if (!hosts || !len || !b.even || !ew)
+		goto fail;
+	for (size_t i = 0; i < nint; i++) {
+		len[i] = edge ? edge[i + 1] - edge[i] : seconds;
+		b.even[i] = seconds > 0 ? len[i] / seconds : 1.0 / (double)nint;
+	}
+	if (vgraph_init(g, nint, len))
+		goto fail;
+	b.edge = edge;
+	for (size_t k = 0; k < n; k++)
+		if (add_tree(&b, &trees[k], &hosts[k]))
 			goto fail;
 	for (size_t k = 0; k < n; k++)
 		for (size_t j = 0; j < trees[k].nedges; j++)
-			if (add_edge(g, trees, n, hosts, k, &trees[k].edges[j]))
+			if (add_edge(&b, trees, n, hosts, k, &trees[k].edges[j],
+				     ew))
 				goto fail;
 	if (far_root(g, trees, n, hosts))
 		goto fail;
-	free(hosts);
-	return 0;
+	rc = 0;
 fail:
+	if (rc)
+		vgraph_free(g);
+	for (size_t p = 0; p < b.nw; p++)
+		free(b.w[p]);
+	free(b.w);
+	free(b.even);
+	free(ew);
+	free(len);
+	free(edge);
 	free(hosts);
-	vgraph_free(g);
-	return -1;
+	return rc;
 }
 
 /* Whether another process of p's tree waits on p. */
@@ -295,7 +524,8 @@ int verdict_tree_root(const struct vgraph *g, const char *host,
 	for (size_t p = 0; p < g->nproc; p++) {
 		const struct vg_proc *pr = &g->proc[p];
 		if (strcmp(g->host[pr->host].name, host) ||
-		    strcmp(pr->tree, label) || !(pr->alive[0] > 0))
+		    strcmp(pr->tree, label) ||
+		    !(vgraph_proc_total(g, (int)p, NULL) > 0))
 			continue;
 		if (best < 0 || before(g, (int)p, best))
 			best = (int)p;

@@ -59,6 +59,27 @@ double vgraph_seconds(const struct vgraph *g)
 	return s;
 }
 
+double vgraph_proc_total(const struct vgraph *g, int p, double sec[VS_N])
+{
+	double alive = 0;
+	if (sec)
+		memset(sec, 0, VS_N * sizeof *sec);
+	for (size_t i = 0; i < g->nint; i++) {
+		alive += g->proc[p].alive[i];
+		for (int k = 0; sec && k < VS_N; k++)
+			sec[k] += vgraph_sec(g, p, i)[k];
+	}
+	return alive;
+}
+
+double vgraph_edge_total(const struct vgraph *g, int e)
+{
+	double s = 0;
+	for (size_t i = 0; i < g->nint; i++)
+		s += g->edge[e].sec[i];
+	return s;
+}
+
 int vgraph_host(struct vgraph *g, const char *name)
 {
 	for (size_t i = 0; i < g->nhost; i++)

@@ -179,6 +179,11 @@ static inline double *vgraph_sec(const struct vgraph *g, int p, size_t i)
 {
 	return g->proc[p].sec + i * VS_N;
 }
+/* A process's seconds over the session: alive returned, each state in
+ * sec (may be NULL). */
+double vgraph_proc_total(const struct vgraph *g, int p, double sec[VS_N]);
+/* An edge's seconds over the session. */
+double vgraph_edge_total(const struct vgraph *g, int e);
 
 /* ---- the solver ----------------------------------------------------- */
 
@@ -262,19 +267,37 @@ struct verdict_cgroup_in {
 };
 
 /* One watched tree of one host, parsed (waitrates_parse,
- * waitedges_parse). */
+ * waitedges_parse, waitrows_parse). */
 struct verdict_tree_in {
 	const char *host;	/* the host's name */
 	const char *label;	/* Process(LABEL) */
 	const struct waits_totals *waits;
 	const struct waitedge_row *edges;
 	size_t nedges;
+	/* the same seconds interval by interval (waits-LABEL.rows.tsv),
+	 * NULL: none (a set of before them): its seconds spread over the
+	 * session evenly */
+	const struct waitrows_file *rows;
+	double shift;		/* seconds added to the rows' times to put
+				 * them on the report's clock (a --with
+				 * host's offset; 0 the report's own) */
 	const char *disk;	/* the device its files are on, NULL unknown */
 	struct verdict_cgroup_in cg;
 };
 
-/* The graph of a session of `seconds` from its trees (one interval: the
- * files are session totals). Processes are each tree's pids; a peer an
+/* The graph of a session of `seconds` from `begin` (wall seconds on the
+ * report's clock) from its trees. Intervals: when a tree has rows and
+ * begin is known, the session cut at the multiples of the finest
+ * rows' step (every host and tree on the same spans; at most
+ * VERDICT_INTERVALS of them, the step doubled until so), else one. Each
+ * tree's totals stay its amounts (the rows add up to them but for the
+ * totals' later corrections); the rows say when: a process's seconds
+ * in each state, its wall seconds alive and each edge's seconds are
+ * spread over the intervals as its rows' (redistributed by overlap,
+ * bins of another step or host's clock too); a process no row names
+ * (past the rows' bound: its name's summed row) as its name's, else as
+ * its tree's alive; a state its rows never had as its alive; a tree of
+ * no rows evenly. Processes are each tree's pids; a peer an
  * edge names that no tree has is a process of no seconds (not seen); a
  * net edge whose mirror (addresses swapped) is a net edge of another
  * host's tree joins the two processes through the path between the
@@ -282,7 +305,9 @@ struct verdict_tree_in {
  * the first tree's root of the other host when there is exactly one.
  * 0, -1 out of memory (g then freed). */
 int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
-		  size_t n, double seconds);
+		  size_t n, double begin, double seconds);
+/* Intervals of a graph at most (a night of 10 hours at 128 s). */
+#define VERDICT_INTERVALS 512
 /* The process a tree's seconds start from: of its processes alive, the
  * one whose main thread started first (the command, or the client a mark
  * session watches); of those started together, one no process of the

@@ -31,8 +31,8 @@ static size_t host_len(const char *a)
 	return c ? (size_t)(c - a) : strlen(a);
 }
 
-/* Rows a and b are one row of the file (see the header). */
-static int same_row(const struct waitpeer_edge *a, const struct waitpeer_edge *b)
+int waitedges_same_row(const struct waitpeer_edge *a,
+		       const struct waitpeer_edge *b)
 {
 	/* a known peer is its pid whatever it was named when seen (a shell
 	 * that exec'ed gzip); an unknown one, or an interface, its name */
@@ -111,7 +111,7 @@ long waitedges_rows(const double *sec, size_t nsec,
 				 keys[id].kind == PEER_NONE ||
 				 keys[id].peer_pid <= 0))
 			continue;
-		for (r = 0; r < n && !same_row(&(*rows)[r].e, &keys[id]); r++)
+		for (r = 0; r < n && !waitedges_same_row(&(*rows)[r].e, &keys[id]); r++)
 			;
 		if (r == n) {
 			if (util_grow(rows, &cap, n + 1, sizeof(**rows)) < 0 ||
@@ -151,6 +151,24 @@ static const char *dash(const char *s)
 	return s[0] ? s : "-";
 }
 
+int waitedges_line(const struct waitedge_row *row, char *line, size_t n)
+{
+	const struct waitpeer_edge *e = &row->e;
+	char bytes[32] = "-", comm[16], peer_comm[16];
+
+	/* the names as the waits file writes them: one field each, and
+	 * the same in both files */
+	waitrates_comm(comm, e->comm);
+	waitrates_comm(peer_comm, e->peer_comm);
+	if (!isnan(row->bytes))
+		snprintf(bytes, sizeof(bytes), "%.0f", row->bytes);
+	return snprintf(line, n, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.3f\t%s\n",
+			(int)e->pid, dash(comm), e->dir == PEER_OUT ? "out" : "in",
+			waitpeer_kind_name(e->kind), (int)e->peer_pid,
+			dash(peer_comm), dash(e->local), dash(e->remote),
+			row->seconds, bytes);
+}
+
 size_t waitedges_format(const struct waitedge_row *rows, size_t n, char *buf,
 			size_t len)
 {
@@ -159,30 +177,9 @@ size_t waitedges_format(const struct waitedge_row *rows, size_t n, char *buf,
 	char line[512];
 
 	for (size_t i = 0; i <= n; i++) {
-		int w;
+		int w = i == 0 ? snprintf(line, sizeof(line), "%s", HEADER) :
+			waitedges_line(&rows[i - 1], line, sizeof(line));
 
-		if (i == 0) {
-			w = snprintf(line, sizeof(line), "%s", HEADER);
-		} else {
-			const struct waitpeer_edge *e = &rows[i - 1].e;
-			char bytes[32] = "-", comm[16], peer_comm[16];
-
-			/* the names as the waits file writes them: one
-			 * field each, and the same in both files */
-			waitrates_comm(comm, e->comm);
-			waitrates_comm(peer_comm, e->peer_comm);
-			if (!isnan(rows[i - 1].bytes))
-				snprintf(bytes, sizeof(bytes), "%.0f",
-					 rows[i - 1].bytes);
-			w = snprintf(line, sizeof(line),
-				     "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.3f\t%s\n",
-				     (int)e->pid, dash(comm),
-				     e->dir == PEER_OUT ? "out" : "in",
-				     waitpeer_kind_name(e->kind), (int)e->peer_pid,
-				     dash(peer_comm), dash(e->local),
-				     dash(e->remote), rows[i - 1].seconds,
-				     bytes);
-		}
 		if (w < 0)
 			continue;
 		if (!full && out + (size_t)w < len) {
@@ -210,7 +207,7 @@ static const char *field(const char *p, char *out, size_t n)
 	return p[l] == '\t' ? p + l + 1 : p + l;
 }
 
-static int parse_row(const char *line, size_t len, struct waitedge_row *r)
+int waitedges_parse_row(const char *line, size_t len, struct waitedge_row *r)
 {
 	char buf[512], dir[8], kind[8], num[32], *end;
 	const char *p = buf;
@@ -266,7 +263,7 @@ long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
 		size_t ll = (size_t)((nl ? nl : end) - p);
 		struct waitedge_row r;
 
-		if (ll && parse_row(p, ll, &r) == 0) {
+		if (ll && waitedges_parse_row(p, ll, &r) == 0) {
 			if (util_grow(rows, &cap, n + 1, sizeof(**rows)) < 0) {
 				free(*rows);
 				*rows = NULL;

@@ -84,6 +84,17 @@ const char *waitedges_iface(const char *kind, const char *peer_comm);
 size_t waitedges_ifaces(const struct waitedge_row *rows, size_t n,
 			char *buf, size_t len);
 
+/* Rows a and b are one row of the file (the identity above: pid, dir,
+ * kind, peer_pid or, when 0, peer_comm, and a net row's remote host). */
+int waitedges_same_row(const struct waitpeer_edge *a,
+		       const struct waitpeer_edge *b);
+/* One row as a line of the file (its newline too), as snprintf into
+ * line[n]; waitedges_parse_row reads it back (without the newline):
+ * 0, or -1 when it is not one. The rows file (waitrows.h) writes its
+ * edges with these. */
+int waitedges_line(const struct waitedge_row *row, char *line, size_t n);
+int waitedges_parse_row(const char *line, size_t len, struct waitedge_row *r);
+
 /* Read back waitedges_format's text into *rows (malloc'ed; lines that do
  * not parse are skipped and counted in *bad when not NULL): the rows
  * read, or -1 when the header is not the format's or out of memory. */

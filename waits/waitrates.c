@@ -2,6 +2,7 @@
  * waitrates.c - the wait counters of an interval (waitrates.h).
  */
 #include "waitrates.h"
+#include "waitrows.h"
 
 #include <limits.h>
 #include <math.h>
@@ -178,7 +179,8 @@ static double edge_ticks(const struct waits_thread *p, uint32_t id)
 /* The interval's net + other seconds of thread c shared among its
  * edges by their ticks. */
 static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
-		     const struct waits_thread *c, const double sec[WS_N])
+		     const struct waits_thread *c, double t0,
+		     const double sec[WS_N])
 {
 	double on = (double)(c->ticks[WAIT_NET] + c->ticks[WAIT_OTHER]) -
 		(p ? (double)(p->ticks[WAIT_NET] + p->ticks[WAIT_OTHER]) : 0);
@@ -207,6 +209,7 @@ static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
 			tot->nedge = (size_t)id + 1;
 		}
 		tot->edge_sec[id] += share * blocked;
+		waitrows_edge(tot->rows, id, t0, c->t, share * blocked);
 	}
 	return 0;
 }
@@ -326,14 +329,17 @@ static double held(struct waits_total *t, const struct waits_thread *p,
 }
 
 static int add_total(struct waits_totals *tot, const struct waits_thread *p,
-		     const struct waits_thread *c, double elapsed,
+		     const struct waits_thread *c, double t0, double elapsed,
 		     const double in[WS_N])
 {
 	struct waits_total *t = total_of(tot, c);
 	double sec[WS_N], kept;
 
-	if (!t || add_edges(tot, p, c, in) < 0)
+	if (!t || add_edges(tot, p, c, t0, in) < 0)
 		return -1;
+	/* the interval's own split, by process: what the totals move
+	 * later (held, unseen) is their correction, not this interval's */
+	waitrows_thread(tot->rows, c->pid, c->comm, t0, c->t, in);
 	kept = held(t, p, c, in, sec);
 	/* the latest name: a thread that exec'ed is its new program's */
 	memcpy(t->comm, c->comm, sizeof(c->comm));
@@ -452,9 +458,11 @@ int waitrates_compute(const struct waits_snap *prev,
 		}
 		guessed += (double)(c->guessed - (p ? p->guessed : 0));
 		out->hidden |= c->hidden > (p ? p->hidden : 0);
-		if (tot && add_total(tot, p, c, e, sec) < 0)
+		if (tot && add_total(tot, p, c, t0, e, sec) < 0)
 			return -1;
 	}
+	if (tot)
+		waitrows_next(tot->rows);
 	if (tot && tot->n >= (tot->fold_at ? tot->fold_at : WAITRATES_FOLD_AT) &&
 	    fold(tot) < 0)
 		return -1;

@@ -110,6 +110,8 @@ struct waits_total {
  * count in the row's threads column); the live ones keep their rows. */
 #define WAITRATES_FOLD_AT 4096
 
+struct waitrows;
+
 struct waits_totals {
 	struct waits_total *t;	/* sorted by (tid, start) */
 	size_t n, cap;
@@ -120,6 +122,8 @@ struct waits_totals {
 	double *edge_sec;	/* blocked seconds on each edge, by the
 				 * sampler's edge id (waits_snap.keys) */
 	size_t nedge, capedge;
+	struct waitrows *rows;	/* the same seconds interval by interval
+				 * (waitrows.h), by process; NULL: none */
 	double since;		/* the session's first read (monotonic), or
 				 * 0: a thread first read late (a process
 				 * that joined a PID or name= tree between

@@ -14,6 +14,7 @@
 #include "waitpeer.h"
 #include "waitprobe.h"
 #include "waitrates.h"
+#include "waitrows.h"
 #include "waits.h"
 #include "waitsampler.h"
 #include "waitset.h"

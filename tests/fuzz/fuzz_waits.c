@@ -12,7 +12,8 @@
  * through the cgroup, then through its process; two ticks and two reads,
  * schedstat rewritten in between, and the rates of the pair. Each part is
  * also read back as a per-thread totals file (waitrates_parse), whose
- * shares must stay within 0..100. */
+ * shares must stay within 0..100, and as a rows file (waitrows_parse),
+ * whose seconds must not be negative. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <math.h>
@@ -25,6 +26,7 @@
 #include "../../process/pidstat.h"
 #include "../../waits/waitclass.h"
 #include "../../waits/waitrates.h"
+#include "../../waits/waitrows.h"
 #include "../../waits/waits.h"
 #include "fuzz.h"
 
@@ -112,6 +114,22 @@ static void parse_alone(const unsigned char *d, size_t n)
 					abort();
 		}
 		waitrates_totals_free(&t);
+	}
+	/* and as a rows file (waitrows.h): read whole or refused, its
+	 * seconds never negative */
+	{
+		struct waitrows_file f;
+		struct perr e;
+
+		if (waitrows_parse((const char *)d, n, "rows", &f, &e) >= 0) {
+			for (size_t i = 0; i < f.np; i++)
+				for (int k = 0; k < WS_N; k++)
+					if (!(f.p[i].sec[k] >= 0) || !(f.p[i].alive >= 0))
+						abort();
+			if (!(f.step > 0))
+				abort();
+		}
+		waitrows_file_free(&f);
 	}
 }
 
