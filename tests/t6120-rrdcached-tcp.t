@@ -102,7 +102,7 @@ created=$(grep -o "rrdcreate request for [^ ]*" $SCRATCH/rrdcached.log |
 is "$created" "$BASE/$set/Memory.rrd $BASE/$set/Process-tcp.rrd $BASE/$set/Processor-_Total.rrd $BASE/$set/System.rrd " \
 	'the daemon created every RRD file, under its own base directory'
 is "$(ls -A "$dir/" | grep -v '\.rrd$' | sort | tr '\n' ' ')" \
-	".lock collector.log edges-tcp.tsv markers.tsv output-tcp.log perflog.meta waits-tcp.tsv " \
+	".lock collector.log edges-tcp.tsv markers.tsv output-tcp.log perflog.meta waits-tcp.rows.tsv waits-tcp.tsv " \
 	'the set holds its other files and no leftover (probe, temporary)'
 
 # on the daemon's host, in its directory: the set whole
