@@ -46,11 +46,21 @@ struct wthread {
 				 * (waitexit.c) */
 };
 
-/* A row made from an exit record: its thread, and when the record came
- * (seconds since boot), so no task started after it is taken for it. */
-struct waits_made {
+/* A recent row's thread, and until when (seconds since boot) a task of
+ * that tid started is taken for it: a row made from an exit record, by
+ * the time the record came (a task started later is another); a row the
+ * sampler ended, for good (INFINITY). */
+struct waits_tid {
 	pid_t tid;
 	double by;
+};
+
+/* The tids of rows ended or made in the last 1-2 s: tid[gen] since
+ * gone_since, the other the second before (waits.c tids_add,
+ * tids_find). */
+struct waits_tids {
+	struct waits_tid *tid[2];
+	size_t n[2], cap[2], sorted[2];
 };
 
 struct waits {
@@ -64,16 +74,12 @@ struct waits {
 	size_t nlive, caplive, capspare;
 	struct waits_thread *ended;
 	size_t nended, capended;
-	pid_t *gone[2];		/* tids of the rows a tick or read ended in
-				 * the last 1-2 s (waits_was_gone), whose exit
-				 * records are not to make a second row:
-				 * gone[gen] since gone_since, the other the
-				 * second before */
-	size_t ngone[2], capgone[2], sorted[2];
-	struct waits_made *made[2];	/* the threads whose exit records
-					 * made their rows (waitexit.c) in
-					 * the same 1-2 s (waits_made_row) */
-	size_t nmade[2], capmade[2], msorted[2];
+	struct waits_tids gone;	/* the rows a tick or read ended, whose
+				 * exit records are not to make a second
+				 * row (waits_was_gone) */
+	struct waits_tids made;	/* the rows exit records made
+				 * (waitexit.c), kept as long
+				 * (waits_made_row) */
 	int gen;
 	double gone_since;
 	int fds_open, fd_cap;
