@@ -152,13 +152,13 @@ static void check(FILE *f, const char *what, double client, const char *by,
 }
 
 /* The default level's figures of the client: one line, each in the
- * report's unit. */
+ * report's unit ("sent" is the normalised "sent or stored"). */
 static void figures_short(FILE *f, const char *name, long nsum,
 			  const double v[CLN_COUNT])
 {
 	char a[40], b[40];
 
-	fprintf(f, "  backup client %s%s: read %s, sent or stored %s", name,
+	fprintf(f, "  backup client %s%s: read %s, sent %s", name,
 		nsum > 1 ? " (its summaries summed)" : "",
 		report_fmt_bytes(a, sizeof(a), v[CLN_READ], NULL),
 		report_fmt_bytes(b, sizeof(b), v[CLN_SENT], NULL));
@@ -167,9 +167,9 @@ static void figures_short(FILE *f, const char *name, long nsum,
 	if (!isnan(v[CLN_ERRORS]))
 		fprintf(f, ", %.0f errors", v[CLN_ERRORS]);
 	if (!isnan(v[CLN_DURATION]))
-		fprintf(f, ", %.1f s", v[CLN_DURATION]);
+		fprintf(f, " in %.1f s", v[CLN_DURATION]);
 	if (!isnan(v[CLN_RATE]))
-		fprintf(f, ", %s", report_fmt_bytes(a, sizeof(a), v[CLN_RATE], "/s"));
+		fprintf(f, " at %s", report_fmt_bytes(a, sizeof(a), v[CLN_RATE], "/s"));
 	fputc('\n', f);
 }
 

@@ -22,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../logs/treefiles.h"
-#include "../waits/waitrates.h"
 
 /* One waits file of the set: its tree's label and the pids in it. */
 struct tree_pids {

@@ -71,16 +71,18 @@ static void fmt_session_duration(char *buf, size_t n,
 		 ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
 }
 
-/* What the end marker says of the command (its duration, the session's
- * within a few ms, with -v). */
+/* What the end marker says of the command: its line and its exit
+ * status, on one line at the default level, its duration (the
+ * session's within a few ms) with -v. */
 static void print_command(FILE *f, const struct marker *end, int verbose)
 {
+	const char *cmd = marker_get(end, "cmd"), *st = marker_get(end, "status");
 	const char *v;
 
-	if ((v = marker_get(end, "cmd")))
-		fprintf(f, "  command: %s\n", v);
-	if ((v = marker_get(end, "status")))
-		fprintf(f, "  exit status: %s%s\n", v,
+	if (cmd)
+		fprintf(f, "  command: %s%s", cmd, verbose || !st ? "\n" : "; ");
+	if (st)
+		fprintf(f, "%sexit status: %s%s\n", cmd && !verbose ? "" : "  ", st,
 			marker_get(end, "oom_kill") ?
 			" (killed by the OOM killer: its memory cgroup's limit)" : "");
 	if (verbose && (v = marker_get(end, "duration")))
@@ -401,37 +403,88 @@ static void put_wrapped(FILE *f, const char *line, size_t len)
 	}
 }
 
-/* The default level's session text as it goes out: each line cut to
+/* A row of the stages table names a stage the verdict line names: its
+ * name (the row's text before its "(host)") is in the line. */
+static int row_in_verdict(const char *row, size_t len, const char *verdict,
+			  size_t vlen)
+{
+	const char *p = row + 4, *end = row + len, *host = p;
+	char name[64];
+	size_t n;
+
+	while (host < end && *host != '(')
+		host++;
+	while (host > p && host[-1] == ' ')
+		host--;
+	n = (size_t)(host - p);
+	if (!n || n >= sizeof(name) || !verdict)
+		return 0;
+	memcpy(name, p, n);
+	name[n] = '\0';
+	for (const char *v = verdict; v + n <= verdict + vlen; v++)
+		if (!memcmp(v, name, n))
+			return 1;
+	return 0;
+}
+
+/* The stages table's rows from text (after its heading) to the first
+ * line that is no row: at most REPORT_STAGE_ROWS, the ones the verdict
+ * line names first, the others in order, then how many more -v shows.
+ * Returns where the rows end. */
+static const char *put_stage_rows(FILE *f, const char *text, const char *end)
+{
+	const char *row[REPORT_STAGES_MAX * 4], *p = text;
+	size_t len[REPORT_STAGES_MAX * 4], n = 0, kept = 0;
+	char keep[REPORT_STAGES_MAX * 4] = { 0 };
+	const char *verdict = NULL;
+	size_t vlen = 0;
+
+	while (p < end && n < sizeof(len) / sizeof(len[0]) &&
+	       !strncmp(p, "    ", 4)) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		row[n] = p;
+		len[n++] = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		p = nl ? nl + 1 : end;
+	}
+	for (const char *q = p; q < end && !verdict; ) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		if (!strncmp(q, "  Bottleneck:", 13)) {
+			verdict = q;
+			vlen = nl ? (size_t)(nl - q) : (size_t)(end - q);
+		}
+		q = nl ? nl + 1 : end;
+	}
+	for (size_t i = 0; i < n && kept < REPORT_STAGE_ROWS; i++)
+		if (row_in_verdict(row[i], len[i], verdict, vlen))
+			keep[i] = 1, kept++;
+	for (size_t i = 0; i < n && kept < REPORT_STAGE_ROWS; i++)
+		if (!keep[i])
+			keep[i] = 1, kept++;
+	for (size_t i = 0; i < n; i++)
+		if (keep[i])
+			put_wrapped(f, row[i], len[i]);
+	if (n > kept)
+		fprintf(f, "    (%zu more stage%s: -v)\n", n - kept,
+			n - kept == 1 ? "" : "s");
+	return p;
+}
+
+/* The default level's text as it goes out: each line cut to
  * REPORT_WIDTH, the stages table (the verdict's, report_stages_print)
- * cut at REPORT_STAGE_ROWS rows with how many more -v shows. */
+ * cut at REPORT_STAGE_ROWS rows (put_stage_rows). */
 static void put_default(FILE *f, const char *text, size_t n)
 {
 	const char *end = text + n;
-	int in_stages = 0;
-	size_t rows = 0, left = 0;
 
 	while (text < end) {
 		const char *nl = memchr(text, '\n', (size_t)(end - text));
 		size_t len = nl ? (size_t)(nl - text) : (size_t)(end - text);
 
-		if (in_stages && len > 4 && !strncmp(text, "    ", 4)) {
-			if (++rows > REPORT_STAGE_ROWS) {
-				left++;
-				text += len + (nl != NULL);
-				continue;
-			}
-		} else {
-			if (left)
-				fprintf(f, "    (%zu more stage%s: -v)\n", left,
-					left == 1 ? "" : "s");
-			in_stages = !strncmp(text, "  Stages (", 10);
-			rows = left = 0;
-		}
 		put_wrapped(f, text, len);
 		text += len + (nl != NULL);
+		if (!strncmp(text - len - (nl != NULL), "  Stages (", 10))
+			text = put_stage_rows(f, text, end);
 	}
-	if (left)
-		fprintf(f, "    (%zu more stage%s: -v)\n", left, left == 1 ? "" : "s");
 }
 
 static void print_session(FILE *f, const struct report *r,
