@@ -45,6 +45,28 @@ char *units_fmt_bytes(char *buf, size_t n, double bytes, const char *suffix)
 	return buf;
 }
 
+char *units_fmt_rate(char *buf, size_t n, double bytes_per_sec)
+{
+	double m = bytes_per_sec / 1048576;
+	int dec;
+
+	if (isnan(m)) {
+		snprintf(buf, n, "n/a");
+		return buf;
+	}
+	if (fabs(m) >= 1 || m == 0) {
+		snprintf(buf, n, "%.1f MiB/s", m);
+		return buf;
+	}
+	if (fabs(m) < 0.001) {
+		snprintf(buf, n, "%s0.001 MiB/s", m > 0 ? "<" : ">-");
+		return buf;
+	}
+	dec = 1 - (int)floor(log10(fabs(m)));
+	snprintf(buf, n, "%.*f MiB/s", dec > 3 ? 3 : dec, m);
+	return buf;
+}
+
 char *units_fmt_bits(char *buf, size_t n, double bits)
 {
 	static const char *const units[] = { "b/s", "Kb/s", "Mb/s", "Gb/s",

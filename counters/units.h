@@ -28,6 +28,13 @@ char *units_fmt(char *buf, size_t n, double v, enum counter_unit u);
  * "11.3 MiB/s"; "n/a" when NAN. */
 char *units_fmt_bytes(char *buf, size_t n, double bytes, const char *suffix);
 
+/* A rate of bytes as the report says every one of its own (issue 49:
+ * one unit a quantity across it, so a column of rates compares by
+ * eye): in MiB/s always, one decimal from 1 MiB/s, two significant
+ * digits below ("0.30 MiB/s", "0.0086 MiB/s" is "0.009"), at most three
+ * decimals: "<0.001 MiB/s" above 0 and under 1 KiB/s; "n/a" when NAN. */
+char *units_fmt_rate(char *buf, size_t n, double bytes_per_sec);
+
 /* bits per second in powers of 1000: "1 Gb/s", "2.5 Gb/s"; "n/a" when
  * NAN. */
 char *units_fmt_bits(char *buf, size_t n, double bits_per_sec);

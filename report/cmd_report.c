@@ -25,7 +25,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog report DIR [DIR2] [--json] [--html OUTDIR]\n"
+		"usage: perflog report DIR [DIR2] [-v] [--json] [--html OUTDIR]\n"
 		"                      [--with SERVERDIR]... [--shift SET=SECONDS]...\n"
 		"                      [--instrumentation FILE] [--width W --height H]\n"
 		"\n"
@@ -34,6 +34,9 @@ static void usage(FILE *f)
 		"  disk, memory and network, and the resource nearest saturation\n"
 		"  (rules: man perflog-report)\n"
 		"  DIR2                   compare: DIR's sessions against DIR2's\n"
+		"  -v, --verbose          the method's fine print too (every figure,\n"
+		"                         the client's checks and own lines, the wait\n"
+		"                         states' table, the wait graph), lines whole\n"
 		"  --with SERVERDIR       a server's log set of the same sessions: both\n"
 		"                         hosts' figures and one verdict along the data\n"
 		"                         path, aligned by the clock offset the markers\n"
@@ -123,11 +126,12 @@ static int report_main(int argc, char **argv, struct withs *w, char ***shiftp,
 		{ "height", required_argument, NULL, 'E' },
 		{ "with", required_argument, NULL, 'w' },
 		{ "shift", required_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dirs[2] = { NULL, NULL }, *html = NULL, *instr = NULL;
-	int ndirs = 0, width = 0, height = 0, json = 0, c, li;
+	int ndirs = 0, width = 0, height = 0, json = 0, verbose = 0, c, li;
 	struct report *a = NULL;
 	struct perr e;
 
@@ -140,14 +144,15 @@ static int report_main(int argc, char **argv, struct withs *w, char ***shiftp,
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = util_getopt(argc, argv, "h", longopts, &li)) != -1) {
-		if (c != 'h' && c != 'j' && c != '?' && !*optarg) {
+	while ((c = util_getopt(argc, argv, "hv", longopts, &li)) != -1) {
+		if (c != 'h' && c != 'j' && c != 'v' && c != '?' && !*optarg) {
 			fprintf(stderr, "perflog report: --%s needs a value\n",
 				longopts[li].name);
 			return 2;
 		}
 		switch (c) {
 		case 'j': json = 1; break;
+		case 'v': verbose = 1; break;
 		case 'H': html = optarg; break;
 		case 'I': instr = optarg; break;
 		case 'W': if (png_size_arg("report", "--width", optarg, &width)) return 2; break;
@@ -192,6 +197,7 @@ static int report_main(int argc, char **argv, struct withs *w, char ***shiftp,
 		report_free(a);
 		return 1;
 	}
+	a->verbose = verbose;
 	if (ndirs == 2)
 		return compare(a, dirs[1], instr, json);
 	if (json)

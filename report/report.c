@@ -8,6 +8,7 @@
  * (report_compare.c) or HTML (report_html.c).
  */
 #include "report.h"
+#include "report_names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,7 @@ int report_build(const char *dir, const char *instr_file,
 					 instr_file, lend, e) < 0)
 			goto fail;
 		report_stages_of(r->ls, r->dir, &r->markers, &r->s[i]);
+		report_names_of(r->s[i].stages, r->dir, &r->markers, &r->s[i]);
 		/* its connections used another interface than the busiest:
 		 * judged again with that one's figures */
 		if (report_stages_net_redo(r->ls, &r->s[i]) &&

@@ -96,6 +96,8 @@ struct report {
 	size_t n;
 	struct report_with *with;	/* --with sets, NULL without */
 	size_t nwith;
+	int verbose;	/* -v: the text report's fine print too, lines whole
+			 * (report_print.c) */
 };
 
 /* Open the log set, find its sessions and judge each. instr_file, when
@@ -123,7 +125,10 @@ void report_hosts_print(FILE *f, const struct report *r,
 			const struct report_session *s);
 
 /* The text report: the sessions at a glance (report_summary.h), then
- * each session. */
+ * each session: at the default level in about 25 lines of at most
+ * REPORT_WIDTH columns, with r->verbose the fine print too, lines whole. */
+#define REPORT_WIDTH 100
+#define REPORT_STAGE_ROWS 4
 void report_print(FILE *f, const struct report *r);
 /* One session's part of it (the HTML page shows it under its verdict). */
 void report_print_session(FILE *f, const struct report *r,
@@ -166,12 +171,13 @@ int report_figures_net(struct logset *ls, time_t from, time_t to,
 /* The resource table and the wait states' table of the text report
  * (report_print.c), for a server's side too; who names the process
  * ("client", "receiver"). */
-void report_print_resources(FILE *f, const struct report_figures *g);
+void report_print_resources(FILE *f, const struct report_figures *g,
+			    int verbose);
 /* The line before that table: how many rows it rests on, a warning under
  * REPORT_FEW_ROWS (suggesting -i 1), or that no row covers the span. */
 void report_print_rows(FILE *f, const struct report_figures *g);
 void report_print_waits(FILE *f, const struct report_waits *w,
-			const char *who);
+			const char *who, int verbose);
 
 /* A session's figures, its wait states and its own one-host verdict
  * (report.c): from its span and markers in ls (dir its directory), with

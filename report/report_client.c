@@ -122,8 +122,8 @@ static void figure(FILE *f, const char *label, double v, int k, unsigned derived
 			report_fmt_bytes(h, sizeof(h), v, NULL), v, mark);
 		break;
 	case CLN_RATE:
-		fprintf(f, "    %-22s %14s  %.0f bytes/s%s\n", label,
-			report_fmt_bytes(h, sizeof(h), v, "/s"), v, mark);
+		fprintf(f, "    %-22s %14s%s\n", label,
+			report_fmt_bytes(h, sizeof(h), v, "/s"), mark);
 		break;
 	case CLN_DURATION:
 		fprintf(f, "    %-22s %12.3f s%s\n", label, v, mark);
@@ -133,19 +133,48 @@ static void figure(FILE *f, const char *label, double v, int k, unsigned derived
 	}
 }
 
+/* One check of the client's figure against the logged one: with -v
+ * its line, at the default level only when it does not agree (those
+ * that agree counted in *agreed). */
 static void check(FILE *f, const char *what, double client, const char *by,
-		  double logged, int shared)
+		  double logged, int shared, int verbose, int *agreed)
 {
 	double ch;
 	if (isnan(client) || isnan(logged))
 		return;
 	const char *verdict = report_client_agree(client, logged, shared, &ch);
+	if (!verbose && !strcmp(verdict, "agree")) {
+		++*agreed;
+		return;
+	}
 	fprintf(f, "    %s %.0f bytes, %s %.0f bytes (%+.1f%%): %s\n", what, client,
 		by, logged, isnan(ch) ? 0.0 : 100 * ch, verdict);
 }
 
+/* The default level's figures of the client: one line, each in the
+ * report's unit ("sent" is the normalised "sent or stored"). */
+static void figures_short(FILE *f, const char *name, long nsum,
+			  const double v[CLN_COUNT])
+{
+	char a[40], b[40];
+
+	fprintf(f, "  backup client %s%s: read %s, sent %s", name,
+		nsum > 1 ? " (its summaries summed)" : "",
+		report_fmt_bytes(a, sizeof(a), v[CLN_READ], NULL),
+		report_fmt_bytes(b, sizeof(b), v[CLN_SENT], NULL));
+	if (!isnan(v[CLN_FILES]))
+		fprintf(f, ", %.0f files", v[CLN_FILES]);
+	if (!isnan(v[CLN_ERRORS]))
+		fprintf(f, ", %.0f errors", v[CLN_ERRORS]);
+	if (!isnan(v[CLN_DURATION]))
+		fprintf(f, " in %.1f s", v[CLN_DURATION]);
+	if (!isnan(v[CLN_RATE]))
+		fprintf(f, " at %s", report_fmt_bytes(a, sizeof(a), v[CLN_RATE], "/s"));
+	fputc('\n', f);
+}
+
 void report_client_print(FILE *f, struct logset *ls,
-			 const struct report_session *s)
+			 const struct report_session *s, int verbose)
 {
 	static const char *const labels[CLN_COUNT] = {
 		"read", "sent or stored", "files", "duration", "rate", "errors",
@@ -158,15 +187,19 @@ void report_client_print(FILE *f, struct logset *ls,
 	const char *ns = marker_get(s->end_m, "client.summaries");
 	long nsum = ns ? strtol(ns, NULL, 10) : 1;
 
-	if (nsum > 1)	/* client.c: several summaries are summed */
-		fprintf(f, "  backup client %s (the sums of its %ld summaries):\n",
-			name, nsum);
-	else
-		fprintf(f, "  backup client %s:\n", name);
-	for (int k = 0; k < CLN_COUNT; k++)
-		figure(f, labels[k], v[k], k, derived);
-	if (v[CLN_READ] > 0 && v[CLN_SENT] > 0)
-		fprintf(f, "    %-22s %14.2f\n", "read / sent", v[CLN_READ] / v[CLN_SENT]);
+	if (!verbose) {
+		figures_short(f, name, nsum, v);
+	} else {
+		if (nsum > 1)	/* client.c: several summaries are summed */
+			fprintf(f, "  backup client %s (the sums of its %ld summaries):\n",
+				name, nsum);
+		else
+			fprintf(f, "  backup client %s:\n", name);
+		for (int k = 0; k < CLN_COUNT; k++)
+			figure(f, labels[k], v[k], k, derived);
+		if (v[CLN_READ] > 0 && v[CLN_SENT] > 0)
+			fprintf(f, "    %-22s %14.2f\n", "read / sent", v[CLN_READ] / v[CLN_SENT]);
+	}
 
 	struct report_client_logged lg;
 	report_client_logged(ls, s, &lg);
@@ -175,22 +208,45 @@ void report_client_print(FILE *f, struct logset *ls,
 	    (!isnan(v[CLN_READ]) || !isnan(v[CLN_SENT]))) {
 		char by[256];
 		const char *proc = lg.process;
-		fprintf(f, "  client figures against the logged ones:\n");
+		int agreed = 0;
+		FILE *out = f;
+		char *held = NULL;
+		size_t nheld = 0;
+
+		/* the default level: the checks that agree counted on the
+		 * heading line, the others below it */
+		if (!verbose && !(out = open_memstream(&held, &nheld)))
+			out = f;
+		if (out == f)
+			fprintf(f, "  client figures against the logged ones:\n");
 		snprintf(by, sizeof(by), "process tree %s read", proc ? proc : "");
 		int own = report_client_reads_back(v, &lg) ?
 			REPORT_SHARED_OWN : REPORT_SHARED_NO;
-		check(f, "client read", v[CLN_READ], by, lg.proc_read, own);
+		check(out, "client read", v[CLN_READ], by, lg.proc_read, own,
+		      verbose, &agreed);
 		snprintf(by, sizeof(by), "process tree %s wrote", proc ? proc : "");
-		check(f, "client sent", v[CLN_SENT], by, lg.proc_written, own);
+		check(out, "client sent", v[CLN_SENT], by, lg.proc_written, own,
+		      verbose, &agreed);
 		snprintf(by, sizeof(by), "Network Interface(%s) carried", lg.net_if);
-		check(f, "client sent", v[CLN_SENT], by, lg.net_bytes,
-		      REPORT_SHARED_IFACE);
+		check(out, "client sent", v[CLN_SENT], by, lg.net_bytes,
+		      REPORT_SHARED_IFACE, verbose, &agreed);
 		snprintf(by, sizeof(by), "process tree%s %s wrote to storage",
 			 strchr(lg.stored_by, ',') ? "s" : "", lg.stored_by);
-		check(f, "client sent", v[CLN_SENT], by, lg.proc_stored,
-		      report_client_store_shared(v, &lg));
-		report_client_notes(f, v, &lg);
+		check(out, "client sent", v[CLN_SENT], by, lg.proc_stored,
+		      report_client_store_shared(v, &lg), verbose, &agreed);
+		if (verbose)
+			report_client_notes(f, v, &lg);
+		if (out != f) {
+			fclose(out);
+			if (agreed || nheld)
+				fprintf(f, "  client figures against the logged ones: %d agree%s\n",
+					agreed, nheld ? "; these do not:" : "");
+			fwrite(held, 1, nheld, f);
+			free(held);
+		}
 	}
+	if (!verbose)	/* the client's own lines are quotes: -v */
+		return;
 	char buf[32];
 	snprintf(buf, sizeof(buf), "  %s's own figures:\n", name);
 	fputs(buf, f);

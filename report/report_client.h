@@ -63,9 +63,11 @@ void report_client_notes(FILE *f, const double v[CLN_COUNT],
 
 /* Print the session's client figures (nothing when it has none): the
  * normalised ones, the check against the logged ones (ls over the
- * session), the client's own. */
+ * session), the client's own. The default level (verbose 0): the
+ * figures on one line, the checks that agree counted and only the
+ * others whole, no notes, no quotes of the client's own lines. */
 void report_client_print(FILE *f, struct logset *ls,
-			 const struct report_session *s);
+			 const struct report_session *s, int verbose);
 
 /* "agree" or "disagree by more than 10%" for a client's byte count
  * against the logged one; *change gets (logged - client) / client. With

@@ -36,8 +36,8 @@ void report_hosts_print(FILE *f, const struct report *r,
 		fprintf(f, "\n    %s from %s to %s (its own clock)\n",
 			p->matched ? "its session, from its markers," :
 			"no session of that name: the client's span,", t1, t2);
-		report_print_resources(f, &p->s.fig);
-		report_print_waits(f, &p->s.waits, "receiver");
+		report_print_resources(f, &p->s.fig, r->verbose);
+		report_print_waits(f, &p->s.waits, "receiver", r->verbose);
 		fprintf(f, "    %s alone: %s\n", m->host, p->s.verdict.line);
 	}
 	for (size_t i = 0; i < r->nwith; i++)

@@ -92,7 +92,8 @@ static void client_figures(struct json *j, const struct marker *m)
 	double v[CLN_COUNT];
 	unsigned derived = 0;
 	const char *name = m ? report_client_norm(m, v, &derived) : NULL;
-	long n = (long)num_of(m ? marker_get(m, "client.summaries") : NULL);
+	double ns = num_of(m ? marker_get(m, "client.summaries") : NULL);
+	long n = isnan(ns) ? 0 : (long)ns;	/* (long)NAN is undefined */
 
 	if (name) {
 		json_object_begin(j, "client");

@@ -3,10 +3,21 @@
  * command from the end marker, the backup client's figures
  * (report_client.h), a table of avg / p95 / peak / min per resource, the
  * client's instrumentation and the verdict.
+ *
+ * Two levels (issue 49). The default is what a manager reads: each
+ * session in about 25 lines no wider than REPORT_WIDTH columns (a longer
+ * line, the verdict's evidence or a quoted command, goes on at the next
+ * "; " or space, indented), the resources a row each that matters, the
+ * client's figures and wait states a line each, the stages table cut at
+ * REPORT_STAGE_ROWS rows. -v (r->verbose) adds the method's fine print,
+ * each line whole as scripts grep it: the client's checks and its own
+ * summary lines, every resource row, the wait states' table and how they
+ * were read (in turns, guessed), the wait graph's seconds.
  */
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../logs/setdir.h"
@@ -60,18 +71,21 @@ static void fmt_session_duration(char *buf, size_t n,
 		 ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
 }
 
-/* What the end marker says of the command. */
-static void print_command(FILE *f, const struct marker *end)
+/* What the end marker says of the command: its line and its exit
+ * status, on one line at the default level, its duration (the
+ * session's within a few ms) with -v. */
+static void print_command(FILE *f, const struct marker *end, int verbose)
 {
+	const char *cmd = marker_get(end, "cmd"), *st = marker_get(end, "status");
 	const char *v;
 
-	if ((v = marker_get(end, "cmd")))
-		fprintf(f, "  command: %s\n", v);
-	if ((v = marker_get(end, "status")))
-		fprintf(f, "  exit status: %s%s\n", v,
+	if (cmd)
+		fprintf(f, "  command: %s%s", cmd, verbose || !st ? "\n" : "; ");
+	if (st)
+		fprintf(f, "%sexit status: %s%s\n", cmd && !verbose ? "" : "  ", st,
 			marker_get(end, "oom_kill") ?
 			" (killed by the OOM killer: its memory cgroup's limit)" : "");
-	if ((v = marker_get(end, "duration")))
+	if (verbose && (v = marker_get(end, "duration")))
 		fprintf(f, "  command duration: %s s\n", v);
 }
 
@@ -97,17 +111,47 @@ void report_print_rows(FILE *f, const struct report_figures *g)
 		fprintf(f, "  figures from %zu rows%s\n", g->rows, step);
 }
 
+/* The Pressure rows of the default level in one: each resource's
+ * average (the table's avg column of -v). */
+static void print_pressure(FILE *f, const struct report_figures *g)
+{
+	static const char *const name[3] = { "cpu", "io", "memory" };
+	char line[128] = "";
+	size_t k = 0;
+
+	for (int r = 0; r < 3; r++)
+		if (g->psi[r].n && k < sizeof(line))
+			k += (size_t)snprintf(line + k, sizeof(line) - k, "%s%s %.1f%%",
+					      k ? ", " : "", name[r], g->psi[r].avg);
+	if (k)
+		fprintf(f, "    %-34s %s (avg)\n", "Pressure some stalled", line);
+}
+
 /* The table: a row per resource figure, in the chart sets' order (CPU,
- * disk, memory and paging, network). */
-void report_print_resources(FILE *f, const struct report_figures *g)
+ * disk, memory and paging, network). The default level leaves out the
+ * rows a reader of the verdict rarely needs (a transfer's time and size,
+ * paging, a share of a bandwidth not known) and says the pressures in
+ * one row. */
+void report_print_resources(FILE *f, const struct report_figures *g,
+			    int verbose)
 {
 	char lbl[192], bw[32];
 
-	report_print_rows(f, g);
-	if (!g->rows)	/* every figure n/a: said once, above */
-		return;
-	fprintf(f, "  %-36s %12s %12s %12s %12s\n", "resource", "avg", "p95",
-		"peak", "min");
+	if (!verbose && g->rows >= REPORT_FEW_ROWS) {	/* the rows line heads the table */
+		char rows[64];
+		snprintf(rows, sizeof(rows), "figures from %zu rows", g->rows);
+		if (g->step)
+			snprintf(rows + strlen(rows), sizeof(rows) - strlen(rows),
+				 " of %u s", g->step);
+		fprintf(f, "  %-36s %12s %12s %12s %12s\n", rows, "avg", "p95",
+			"peak", "min");
+	} else {
+		report_print_rows(f, g);
+		if (!g->rows)	/* every figure n/a: said once, above */
+			return;
+		fprintf(f, "  %-36s %12s %12s %12s %12s\n", "resource", "avg", "p95",
+			"peak", "min");
+	}
 	snprintf(lbl, sizeof(lbl), "CPU total (%d CPUs)", g->ncpu);
 	row(f, lbl, &g->cpu, 1, "%", 0);
 	snprintf(lbl, sizeof(lbl), "busiest CPU (%s most)",
@@ -124,26 +168,34 @@ void report_print_resources(FILE *f, const struct report_figures *g)
 		row(f, lbl, &g->disk_busy, 1, "%", 0);
 		snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) bytes/sec", g->disk);
 		row(f, lbl, &g->disk_bytes, 1, "/s", 1);
-		snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) transfers/sec", g->disk);
-		row(f, lbl, &g->disk_xfers, 1, "", 0);
-		snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) ms/transfer", g->disk);
-		row(f, lbl, &g->disk_service, 1000, "", 0);
-		if (!isnan(g->disk_xfer_size))
+		if (verbose) {
+			snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) transfers/sec", g->disk);
+			row(f, lbl, &g->disk_xfers, 1, "", 0);
+			snprintf(lbl, sizeof(lbl), "LogicalDisk(%s) ms/transfer", g->disk);
+			row(f, lbl, &g->disk_service, 1000, "", 0);
+		}
+		if (verbose && !isnan(g->disk_xfer_size))
 			fprintf(f, "    %-34s %12s\n", "average transfer size",
 				report_fmt_bytes(lbl, sizeof(lbl), g->disk_xfer_size, NULL));
 	} else {
 		fprintf(f, "    %-34s n/a\n", "disk");
 	}
 	row(f, "Memory available", &g->mem_avail, 1, "", 1);
-	row(f, "Memory pages/sec", &g->pages, 1, "", 0);
+	if (verbose)
+		row(f, "Memory pages/sec", &g->pages, 1, "", 0);
 	if (g->net[0]) {
 		snprintf(lbl, sizeof(lbl), "Network Interface(%s) bytes/sec", g->net);
 		row(f, lbl, &g->net_bytes, 1, "/s", 1);
 		snprintf(lbl, sizeof(lbl), "%s share of %s", g->net,
 			 report_fmt_bits(bw, sizeof(bw), g->net_bandwidth));
-		row(f, lbl, &g->net_share, 1, "%", 0);
+		if (verbose || g->net_share.n)
+			row(f, lbl, &g->net_share, 1, "%", 0);
 	} else {
 		fprintf(f, "    %-34s n/a\n", "network");
+	}
+	if (!verbose) {
+		print_pressure(f, g);
+		return;
 	}
 	for (int r = 0; r < 3; r++) {
 		static const char *const name[3] = { "cpu", "io", "memory" };
@@ -195,10 +247,36 @@ static void print_turns(FILE *f, const struct report_waits *w)
 	fprintf(f, "%s)\n", sep[0] == ',' ? ", 95%" : "");
 }
 
+/* The default level's wait states: the header and the dominant state
+ * on a line, the shares of the working threads (all of them from the
+ * logged counters) on the next. */
+static void print_waits_short(FILE *f, const struct report_waits *w,
+			      const char *who, int d)
+{
+	static const char *const label[WS_N] = { "running", "CPU wait",
+		"disk", "network", "other", "sleep" };
+	const double *pct = w->from_totals ? w->work : w->all;
+
+	if (w->from_totals)
+		fprintf(f, "  %s wait states, Process(%s): %zu of %zu threads worked; ",
+			who, w->process, w->nwork, w->nall);
+	else
+		fprintf(f, "  %s wait states, Process(%s), logged counters: ",
+			who, w->process);
+	fprintf(f, "dominant wait state: %s\n    %s:",
+		d < 0 ? "none" : waitrates_name((enum waits_state)d),
+		w->from_totals ? "working" : "all threads");
+	for (int k = 0; k < WS_N; k++)
+		if (!isnan(pct[k]))
+			fprintf(f, "%s %s %.1f%%", k ? "," : "", label[k], pct[k]);
+	fputc('\n', f);
+}
+
 /* The client's wait states: a row per state, its working threads and all
- * of them; the dominant one; the command's cgroup. */
+ * of them; the dominant one; the command's cgroup (-v; the default level
+ * in two lines: print_waits_short). */
 void report_print_waits(FILE *f, const struct report_waits *w,
-			const char *who)
+			const char *who, int verbose)
 {
 	static const char *const label[WS_N] = { "running", "CPU wait",
 		"disk wait", "network wait", "other wait", "sleep" };
@@ -207,6 +285,10 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 
 	if (!w->have)
 		return;
+	if (!verbose) {
+		print_waits_short(f, w, who, d);
+		return;
+	}
 	if (w->from_totals)
 		fprintf(f, "  %s wait states, Process(%s): %zu of %zu threads worked\n", who,
 			w->process, w->nwork, w->nall);
@@ -285,10 +367,131 @@ static void print_log_end(FILE *f, const struct report *r,
 			(long long)(s->end_m->t - last));
 }
 
-void report_print_session(FILE *f, const struct report *r,
+/* A line of the default level, cut to REPORT_WIDTH columns: at the last
+ * "; " that fits past half the line, else the last space, else where it
+ * must; what follows goes on indented 4 more than the line. */
+static void put_wrapped(FILE *f, const char *line, size_t len)
+{
+	size_t ind = strspn(line, " "), more = ind + 4;
+
+	if (more > REPORT_WIDTH / 2)
+		more = ind;
+	if (!len)
+		fputc('\n', f);
+	for (int first = 1; len; first = 0) {
+		size_t pad = first ? 0 : more;
+		size_t room = REPORT_WIDTH - pad, cut = len, semi = 0, space = 0;
+
+		if (len > room) {
+			for (size_t i = ind + 1; i < room; i++) {
+				if (line[i] == ';' && line[i + 1] == ' ')
+					semi = i + 1;
+				if (line[i] == ' ' && i > ind)
+					space = i;
+			}
+			/* a clause's end when it leaves the line half full */
+			cut = semi > room / 2 ? semi : space ? space : room;
+		}
+		fprintf(f, "%*s%.*s\n", (int)pad, "", (int)cut, line);
+		line += cut;
+		len -= cut;
+		while (len && *line == ' ') {
+			line++;
+			len--;
+		}
+		ind = 0;
+	}
+}
+
+/* A row of the stages table names a stage the verdict line names: its
+ * name (the row's text before its "(host)") is in the line. */
+static int row_in_verdict(const char *row, size_t len, const char *verdict,
+			  size_t vlen)
+{
+	const char *p = row + 4, *end = row + len, *host = p;
+	char name[64];
+	size_t n;
+
+	while (host < end && *host != '(')
+		host++;
+	while (host > p && host[-1] == ' ')
+		host--;
+	n = (size_t)(host - p);
+	if (!n || n >= sizeof(name) || !verdict)
+		return 0;
+	memcpy(name, p, n);
+	name[n] = '\0';
+	for (const char *v = verdict; v + n <= verdict + vlen; v++)
+		if (!memcmp(v, name, n))
+			return 1;
+	return 0;
+}
+
+/* The stages table's rows from text (after its heading) to the first
+ * line that is no row: at most REPORT_STAGE_ROWS, the ones the verdict
+ * line names first, the others in order, then how many more -v shows.
+ * Returns where the rows end. */
+static const char *put_stage_rows(FILE *f, const char *text, const char *end)
+{
+	const char *row[REPORT_STAGES_MAX * 4], *p = text;
+	size_t len[REPORT_STAGES_MAX * 4], n = 0, kept = 0;
+	char keep[REPORT_STAGES_MAX * 4] = { 0 };
+	const char *verdict = NULL;
+	size_t vlen = 0;
+
+	while (p < end && n < sizeof(len) / sizeof(len[0]) &&
+	       !strncmp(p, "    ", 4)) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		row[n] = p;
+		len[n++] = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		p = nl ? nl + 1 : end;
+	}
+	for (const char *q = p; q < end && !verdict; ) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		if (!strncmp(q, "  Bottleneck:", 13)) {
+			verdict = q;
+			vlen = nl ? (size_t)(nl - q) : (size_t)(end - q);
+		}
+		q = nl ? nl + 1 : end;
+	}
+	for (size_t i = 0; i < n && kept < REPORT_STAGE_ROWS; i++)
+		if (row_in_verdict(row[i], len[i], verdict, vlen))
+			keep[i] = 1, kept++;
+	for (size_t i = 0; i < n && kept < REPORT_STAGE_ROWS; i++)
+		if (!keep[i])
+			keep[i] = 1, kept++;
+	for (size_t i = 0; i < n; i++)
+		if (keep[i])
+			put_wrapped(f, row[i], len[i]);
+	if (n > kept)
+		fprintf(f, "    (%zu more stage%s: -v)\n", n - kept,
+			n - kept == 1 ? "" : "s");
+	return p;
+}
+
+/* The default level's text as it goes out: each line cut to
+ * REPORT_WIDTH, the stages table (the verdict's, report_stages_print)
+ * cut at REPORT_STAGE_ROWS rows (put_stage_rows). */
+static void put_default(FILE *f, const char *text, size_t n)
+{
+	const char *end = text + n;
+
+	while (text < end) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		size_t len = nl ? (size_t)(nl - text) : (size_t)(end - text);
+
+		put_wrapped(f, text, len);
+		text += len + (nl != NULL);
+		if (!strncmp(text - len - (nl != NULL), "  Stages (", 10))
+			text = put_stage_rows(f, text, end);
+	}
+}
+
+static void print_session(FILE *f, const struct report *r,
 			  const struct report_session *s)
 {
 	char t1[40], t2[40], du[32];
+	int v = r->verbose;
 
 	util_iso8601(t1, sizeof(t1), s->begin_m ? s->begin_m->t : s->begin,
 		     s->begin_m ? s->begin_m->ms : -1);
@@ -298,12 +501,12 @@ void report_print_session(FILE *f, const struct report *r,
 	fprintf(f, "\nSession %s%s\n", s->name, s->open ? " (open: no end marker)" : "");
 	fprintf(f, "  from %s to %s, duration %s\n", t1, t2, du);
 	if (s->end_m)
-		print_command(f, s->end_m);
+		print_command(f, s->end_m, v);
 	print_log_end(f, r, s);
-	report_client_print(f, r->ls, s);
-	report_print_resources(f, &s->fig);
+	report_client_print(f, r->ls, s, v);
+	report_print_resources(f, &s->fig, v);
 	print_targets(f, &s->targets);
-	report_print_waits(f, &s->waits, "client");
+	report_print_waits(f, &s->waits, "client", v);
 	print_instr(f, s);
 	if (s->peers)
 		report_hosts_print(f, r, s);
@@ -314,10 +517,29 @@ void report_print_session(FILE *f, const struct report *r,
 	if (s->verdict.hint[0] &&
 	    (s->fig.rows || s->verdict.kind != REPORT_NONE))
 		fprintf(f, "  (%s)\n", s->verdict.hint);
-	report_graph_print(f, s);
+	if (v)
+		report_graph_print(f, s);
 }
 
-void report_print(FILE *f, const struct report *r)
+void report_print_session(FILE *f, const struct report *r,
+			  const struct report_session *s)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *m;
+
+	if (r->verbose || !(m = open_memstream(&text, &n))) {
+		print_session(f, r, s);
+		return;
+	}
+	print_session(m, r, s);
+	if (fclose(m) == 0)
+		put_default(f, text, n);
+	free(text);
+}
+
+/* The report's head: the set, its host, its sessions at a glance. */
+static void print_head(FILE *f, const struct report *r)
 {
 	const struct logset_meta *m = logset_meta(r->ls);
 	unsigned long long bytes;
@@ -341,6 +563,22 @@ void report_print(FILE *f, const struct report *r)
 			r->markers.bad_lines, r->markers.first_bad.msg);
 	if (r->s[0].begin_m)
 		report_summary_print(f, r);
+}
+
+void report_print(FILE *f, const struct report *r)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *m;
+
+	if (r->verbose || !(m = open_memstream(&text, &n))) {
+		print_head(f, r);
+	} else {
+		print_head(m, r);
+		if (fclose(m) == 0)
+			put_default(f, text, n);
+		free(text);
+	}
 	for (size_t i = 0; i < r->n; i++)
 		report_print_session(f, r, &r->s[i]);
 }

@@ -6,6 +6,7 @@
 #include "report_stat.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -86,9 +87,11 @@ void report_stat_of(const double *v, size_t n, size_t stride,
 }
 
 /* The format is counters/units.h's, the one the viewer and the PNGs'
- * legends print too. */
+ * legends print too; a rate the report's one unit of a rate. */
 char *report_fmt_bytes(char *buf, size_t n, double bytes, const char *suffix)
 {
+	if (suffix && !strcmp(suffix, "/s"))
+		return units_fmt_rate(buf, n, bytes);
 	return units_fmt_bytes(buf, n, bytes, suffix);
 }
 

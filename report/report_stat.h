@@ -25,9 +25,10 @@ double report_percentile(const double *v, size_t n, double p);
 void report_stat_of(const double *v, size_t n, size_t stride,
 		    struct report_stat *out);
 
-/* "11.3 MiB/s"-style formatting (base 1024 for bytes, 1000 for bits:
- * "1 Gb/s"): counters/units.h's format; bits at or below 0 are
- * "unknown bandwidth". */
+/* "23.0 GiB"-style formatting (base 1024 for bytes, 1000 for bits:
+ * "1 Gb/s"): counters/units.h's format; a suffix "/s" makes bytes a rate,
+ * in the report's one unit of a rate (units_fmt_rate: "11.3 MiB/s",
+ * "0.30 MiB/s"); bits at or below 0 are "unknown bandwidth". */
 char *report_fmt_bytes(char *buf, size_t n, double bytes, const char *suffix);
 char *report_fmt_bits(char *buf, size_t n, double bits_per_sec);
 

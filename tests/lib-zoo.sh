@@ -34,7 +34,7 @@ zoo_start() {
 
 zoo_stop() {
 	"$PERFLOG" stop "$ZOO_SET" >/dev/null
-	"$PERFLOG" report "$ZOO_SET" >"$SCRATCH/report.txt" 2>&1
+	"$PERFLOG" report -v "$ZOO_SET" >"$SCRATCH/report.txt" 2>&1
 	"$PERFLOG" export "$ZOO_SET" --csv "$SCRATCH/zoo.csv" 2>&1
 }
 

@@ -106,7 +106,7 @@ while [ "$(date +%s)" -le $((bs + 2)) ]; do sleep 0.2; done
 ok 'a later point marker' $PERFLOG mark -d "$LS" 'after the real end'
 ok "--end --at $at" $PERFLOG mark --end -s full --at "$at" 'ended earlier'
 is "$(tail -n 1 $M | cut -f1-3)" "$at"$'\tend\tfull' 'stamped at that time, to the millisecond'
-$PERFLOG report "$LS" >$SCRATCH/report.txt 2>&1
+$PERFLOG report -v "$LS" >$SCRATCH/report.txt 2>&1
 ok 'the report ends session full there' grep -A1 -x 'Session full' $SCRATCH/report.txt
 like "$(grep -A1 -x 'Session full' $SCRATCH/report.txt | tail -n 1)" "from $b to $at" '... from its begin to that time'
 ok '--begin -s early' $PERFLOG mark -d "$LS" --begin -s early 'x'

@@ -71,7 +71,7 @@ printf '#!/bin/sh\nfor i in $(seq 50); do cat %s; done\n' $TOP/tests/fixtures/cl
 chmod +x $SCRATCH/dsmc4 $SCRATCH/dsmc200
 $PERFLOG run -o "$LS" -l four -- $SCRATCH/dsmc4 >/dev/null
 is "$(field "$LS" end four client.4.elapsed)" 0:01:52 'four summaries: the fourth is kept'
-$PERFLOG report "$LS" >$SCRATCH/report4 2>&1
+$PERFLOG report -v "$LS" >$SCRATCH/report4 2>&1
 ok 'the report shows summary 4 of 4' grep -q 'summary 4 of 4' $SCRATCH/report4
 $PERFLOG run -o "$LS" -l many -- $SCRATCH/dsmc200 >/dev/null 2>$SCRATCH/many.err
 is "$?" 0 '200 summaries: run exits 0'
@@ -81,11 +81,11 @@ fig=$(field "$LS" end many figures)
 is "$fig" figures-many.tsv 'it names the figures file beside it'
 ok 'the file holds the 200th summary' grep -q '^client\.200\.elapsed=0:01:52$' "$LS/$fig"
 is "$(field "$LS" end many client.summaries)" 200 'the marker keeps the count'
-$PERFLOG report "$LS" >$SCRATCH/report200 2>&1
+$PERFLOG report -v "$LS" >$SCRATCH/report200 2>&1
 ok 'the report reads the file: summary 200 of 200' grep -q 'summary 200 of 200' $SCRATCH/report200
 ln -sf /etc/passwd "$LS/figures-planted.tsv"
 printf '%s\tend\tplanted\tx\tfigures=figures-planted.tsv\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" >>"$LS/markers.tsv"
-$PERFLOG report "$LS" >$SCRATCH/report-planted 2>&1
+$PERFLOG report -v "$LS" >$SCRATCH/report-planted 2>&1
 ok 'a figures file that is a symlink is not read' sh -c "! grep -q 'root:' $SCRATCH/report-planted"
 
 # --- runs killed with -9 free their slots ---

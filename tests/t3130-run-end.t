@@ -111,7 +111,7 @@ Q=$(ls -d $SCRATCH/own60/*/ 2>/dev/null | head -n 1)
 ok 'the collector it started stopped with it' \
 	wait_for 10 sh -c "! $PERFLOG status | grep -q '$SCRATCH/own60/'"
 is "$(grep -cP '\t(begin|end)\tquick\t' "${Q}markers.tsv")" 2 'its begin and end markers are written'
-$PERFLOG report "$Q" >$SCRATCH/quick.rep 2>&1
+$PERFLOG report -v "$Q" >$SCRATCH/quick.rep 2>&1
 is "$?" 0 'the report of its log set works'
 like "$(cat $SCRATCH/quick.rep)" 'Session quick' 'and shows the session'
 # rows: the begin marker comes before the log set's first row
@@ -159,5 +159,5 @@ is "$?" 0 "the run ends with its command's status"
 is "$(grep -c collector $SCRATCH/cut.err)" 1 'the run says it once'
 like "$(cat $SCRATCH/cut.err)" "the collector \(pid [0-9]+\) stopped before the command ended \(perflog stop\?\): the log of '$CUT' ends early" 'in plain words'
 is "$(field "$CUT" end victim log.ended)" early 'the end marker: log.ended=early'
-like "$($PERFLOG report "$CUT")" 'the log ends early: its last row is at .*, [0-9]+ s before the session' 'the report says the log ends early'
+like "$($PERFLOG report -v "$CUT")" 'the log ends early: its last row is at .*, [0-9]+ s before the session' 'the report says the log ends early'
 done_testing

@@ -19,7 +19,7 @@ is "$(grep -v "^perflog run: log set $LOGS/" $SCRATCH/err)" "" "nothing on stder
 LS=$(ls -d $LOGS/*/ | head -1)
 M=$LS/markers.tsv
 $PERFLOG export $LS --csv $SCRATCH/all.csv
-$PERFLOG report $LS >$SCRATCH/report 2>&1
+$PERFLOG report -v $LS >$SCRATCH/report 2>&1
 is "$?" 0 'report'
 
 # a field of the end marker of session $1
@@ -108,7 +108,7 @@ else
 	like "$(grep -P '\tbegin\t1m1k\t' $LS2/markers.tsv)" "workload\.server=127\.0\.0\.1:$SCRATCH/remote" \
 		'the begin marker names the remote target'
 	$PERFLOG stop $LS2 >/dev/null
-	$PERFLOG report $LS2 >$SCRATCH/report2 2>&1
+	$PERFLOG report -v $LS2 >$SCRATCH/report2 2>&1
 	line=$(grep "client read [0-9]* bytes, process tree 25m100k read" $SCRATCH/report2)
 	like "$line" ': agree$' "through ssh, the client's tree is still the client's: $line"
 	is "$(test -e "$home_ssh" && echo yes || echo no)" $had_ssh "$home_ssh left as it was"

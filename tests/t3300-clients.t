@@ -24,7 +24,7 @@ run() {
 	$PERFLOG run -i 1 -o $SCRATCH/logs-$name -l $name -- "$@" >$SCRATCH/$name.out 2>&1
 	RC=$?
 	LS=$(ls -d $SCRATCH/logs-$name/*/ 2>/dev/null | head -n 1); LS=${LS%/}
-	$PERFLOG report "$LS" > $SCRATCH/$name.report 2>&1
+	$PERFLOG report -v "$LS" > $SCRATCH/$name.report 2>&1
 }
 # extra S KEY: the value of KEY in session S's end marker
 extra() { grep -P "\tend\t$1\t" "$LS/markers.tsv" | tail -n 1 | tr '\t' '\n' | sed -n "s/^$2=//p"; }
@@ -110,7 +110,7 @@ if have rsync; then
 	check rsync read "$(sed -n 's/^Total transferred file size: \([0-9,]*\) bytes/\1/p' $o | tr -d ,)"
 	check rsync 'sent or stored' "$(sed -n 's/^Total bytes sent: //p' $o | tr -d ,)"
 	check rsync files "$(sed -n 's/^Number of regular files transferred: //p' $o | tr -d ,)"
-	like "$(cat $SCRATCH/rsync.report)" 'rate +[0-9.]+ [KMG]?i?B/s +[0-9]+ bytes/s' 'rsync: its rate shown'
+	like "$(cat $SCRATCH/rsync.report)" 'rate +<?[0-9.]+ MiB/s' 'rsync: its rate shown, in MiB/s'
 fi
 
 if have tar; then
@@ -140,7 +140,7 @@ is "$?" 2 '--client with an unknown name: exit 2'
 like "$(cat $SCRATCH/bad.err)" "unknown client 'veeam'" 'and says which'
 
 if [ -n "${RESTIC_LS:-}" ] && [ -n "${BORG_LS:-}" ]; then
-	$PERFLOG report "$RESTIC_LS" "$BORG_LS" > $SCRATCH/ab.report 2>&1
+	$PERFLOG report -v "$RESTIC_LS" "$BORG_LS" > $SCRATCH/ab.report 2>&1
 	is "$?" 0 'report A B: restic against borg'
 	like "$(cat $SCRATCH/ab.report)" 'backup client +restic +borg' 'report A B: both clients named'
 	like "$(cat $SCRATCH/ab.report)" 'client read +[0-9.]+ +[0-9.]+ ' 'report A B: the read figures side by side'

@@ -267,7 +267,7 @@ TAP_TODO=""
 like "$(head -1 $SCRATCH/imp.csv)" 'Process\(' 'TOP: the busiest commands as Process(NAME)'
 
 # 3. the viewer and the report read it unchanged
-$PERFLOG report "$set" > $SCRATCH/report.txt 2>&1; st=$?
+$PERFLOG report -v "$set" > $SCRATCH/report.txt 2>&1; st=$?
 is "$st" 0 'report on the imported set exits 0'
 like "$(cat $SCRATCH/report.txt)" "host $(hostname), .*nmon" 'report names the host and nmon'
 like "$(cat $SCRATCH/report.txt)" 'Bottleneck: (CPU|disk|network|memory|nothing)' 'report gives a verdict'

@@ -116,7 +116,7 @@ fi
 
 srv "perflog stop $SRV_SET" >/dev/null </dev/null
 $PERFLOG stop "$CLI_SET" >/dev/null
-$PERFLOG report "$CLI_SET" --with "$SRV_SET" >"$SCRATCH/report.txt" 2>"$SCRATCH/report.err"
+$PERFLOG report -v "$CLI_SET" --with "$SRV_SET" >"$SCRATCH/report.txt" 2>"$SCRATCH/report.err"
 is "$?" 0 'report --with succeeds'
 $PERFLOG report "$CLI_SET" --with "$SRV_SET" --json >"$SCRATCH/report.json" 2>&1
 
@@ -154,7 +154,7 @@ run_case skew - "dd if=/dev/zero bs=$BS count=160 status=none" "of=/dev/null"
 is "$?" 0 'skew: the run succeeds'
 srv "perflog stop $SKEW_SET" >/dev/null </dev/null
 $PERFLOG stop "$CLI2" >/dev/null
-$PERFLOG report "$CLI2" --with "$SKEW_SET" >"$SCRATCH/skew.txt" 2>&1
+$PERFLOG report -v "$CLI2" --with "$SKEW_SET" >"$SCRATCH/skew.txt" 2>&1
 shift_line=$(grep -m1 'clock:' "$SCRATCH/skew.txt")
 diag "skew: $shift_line"
 like "$shift_line" 'clock: -(29\.[0-9]|30\.[0-9]) s from .*markers' \

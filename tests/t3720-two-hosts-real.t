@@ -161,7 +161,7 @@ fi
 srv "perflog stop $SRV_SET" >/dev/null </dev/null
 $PERFLOG stop "$CLI_SET" >/dev/null
 ZOO_REPORT=$SCRATCH/report.txt
-$PERFLOG report "$CLI_SET" --with "$SRV_SET" >"$ZOO_REPORT" 2>"$SCRATCH/report.err"
+$PERFLOG report -v "$CLI_SET" --with "$SRV_SET" >"$ZOO_REPORT" 2>"$SCRATCH/report.err"
 is "$?" 0 'report --with succeeds'
 [ -z "${ZOO_SHOW:-}" ] || sed 's/^/# /' "$ZOO_REPORT"
 

@@ -19,7 +19,7 @@ load_end "$own"
 printf '%s\tend\tburn\tdone\tstatus=0\n' "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" >> $dir/markers.tsv
 sleep 1.5
 "$PERFLOG" stop "$dir" > /dev/null
-out=$("$PERFLOG" report $dir)
+out=$("$PERFLOG" report -v $dir)
 like "$out" 'Session burn' 'real log set: the session'
 # one core burnt: the report averages the busiest CPU of each row. The
 # kernel's figures over the burn (/proc/stat, load_end) bound it: no less

@@ -10,7 +10,7 @@
 MK=$TOP/build/tools/mktargetset
 [ -x "$MK" ] || skip_all "build/tools/mktargetset not built (make check builds it)"
 verdict() { # KIND: the Bottleneck line of a fresh crafted set
-	d=$($MK $SCRATCH "$1" "$1") && $PERFLOG report "$d" | sed -n 's/^ *Bottleneck: //p'
+	d=$($MK $SCRATCH "$1" "$1") && $PERFLOG report -v "$d" | sed -n 's/^ *Bottleneck: //p'
 }
 v=$(verdict nfsdisk)
 like "$v" '^disk on the NFS server of /mnt/backup: writes took 200\.[0-9] ms each' 'NFS, slow writes, short round trip: disk on the server, named with the mount'

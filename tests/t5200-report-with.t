@@ -14,7 +14,7 @@ MK=$TOP/build/tools/mklogset
 [ -x "$MK" ] || skip_all "build/tools/mklogset not built (make check builds it)"
 L=$SCRATCH/sets
 
-verdict() { "$PERFLOG" report "$@" | grep '^  Bottleneck:'; }
+verdict() { "$PERFLOG" report -v "$@" | grep '^  Bottleneck:'; }
 # mk NAME KIND HOST [options]: a set for session "job"
 mk() { $MK "$L" "$1" "$2" --host "$3" --session job "${@:4}"; }
 # a client whose markers name the server, and a server 30 s ahead whose
@@ -24,7 +24,7 @@ srv() { mk "$1" "$2" srv --offset 30 --extra peer=cli --extra offset=-30.000 --e
 
 C_sock=$(cli c_sock idle --waits net)
 S_disk=$(srv s_disk wdisk --waits disk)
-out=$("$PERFLOG" report "$C_sock" --with "$S_disk")
+out=$("$PERFLOG" report -v "$C_sock" --with "$S_disk")
 like "$(printf '%s\n' "$out" | grep '^  Bottleneck:')" \
 	'^  Bottleneck: disk on srv: the receiver waited on the disk 9[0-9]%.*sdb 9[0-9]% busy.*while the client waited on its socket 9[0-9]%' \
 	'client on its socket, receiver on its disk: disk on the server'
@@ -53,20 +53,20 @@ like "$json" '"receiver_dominant_wait":"disk"' "--json: the receiver's dominant 
 # carry the offset (server - client = +30): read over the client's span
 # moved onto the server's clock
 S_imp=$(mk s_imp wdisk srv --offset 30 --no-markers)
-out=$("$PERFLOG" report "$C_sock" --with "$S_imp")
+out=$("$PERFLOG" report -v "$C_sock" --with "$S_imp")
 like "$out" 'clock: -30\.0 s from cli.s markers' 'no server markers: aligned by the client markers'
 like "$out" "no session of that name: the client's span, from 2023-11-14T22:14:20Z to 2023-11-14T22:15:20Z" "the client's span on the server's clock"
 like "$(printf '%s\n' "$out" | grep '^  Bottleneck:')" '^  Bottleneck: disk on srv: LogicalDisk\(sdb\) busy 9[0-9]%' 'imported server aligned: its disk'
 # the same unaligned (--shift 0): half the span is idle, the disk rule's
 # average is not reached, and the verdict is not the server's disk
-out0=$("$PERFLOG" report "$C_sock" --with "$S_imp" --shift "$S_imp=0")
+out0=$("$PERFLOG" report -v "$C_sock" --with "$S_imp" --shift "$S_imp=0")
 like "$out0" 'clock: \+0\.0 s given by --shift' '--shift overrides the recorded offset'
 b0=$(printf '%s\n' "$out0" | grep '^  Bottleneck:')
 if printf '%s' "$b0" | grep -q 'disk on srv'; then
 	_result 1 'unaligned, the server disk is not found'; diag "$b0"
 else _result 0 'unaligned, the server disk is not found'; fi
 C_plain=$(mk c_plain idle cli --waits net)
-like "$("$PERFLOG" report "$C_plain" --with "$S_imp")" 'clock: no recorded offset between srv and cli' 'no offset anywhere: says so'
+like "$("$PERFLOG" report -v "$C_plain" --with "$S_imp")" 'clock: no recorded offset between srv and cli' 'no offset anywhere: says so'
 
 # the network: both links full; both ends named
 C_net=$(cli c_net net --waits net)
@@ -102,7 +102,7 @@ is "$words" 1 'every verdict across hosts starts with its word'
 like "$(verdict "$C_sock" --with "$S_idle" --with "$S_disk")" '^  Bottleneck: disk on srv' 'two --with sets'
 
 # without --with: as before (no servers, the verdict names no host)
-plain=$("$PERFLOG" report "$C_sock")
+plain=$("$PERFLOG" report -v "$C_sock")
 if printf '%s' "$plain" | grep -q 'server \|alone:'; then _result 1 'without --with: no server lines'
 else _result 0 'without --with: no server lines'; fi
 like "$("$PERFLOG" report "$C_sock" --json | tr -d ' \n')" '"host":null,"peer":null}}]' 'without --with: the JSON verdict names no host'
@@ -144,7 +144,7 @@ is "$missing" 0 'every linked chart exists'
 
 # a server set logged at another time (issue 32): said, and left out
 S_late=$(mk s_late wdisk srv --session other --offset 100000)
-out=$("$PERFLOG" report "$C_idle" --with "$S_late")
+out=$("$PERFLOG" report -v "$C_idle" --with "$S_late")
 like "$out" "server srv \($S_late\) has no rows for this session \(from .* on its clock\): left out" 'a server with no rows: said'
 is "$(printf '%s\n' "$out" | grep -c 'n/a\|alone:')" 0 'a server with no rows: no table of n/a, no "alone" verdicts'
 like "$(printf '%s\n' "$out" | grep '^  Bottleneck:')" '^  Bottleneck: nothing near saturation: CPU' "the verdict is the client's own"
@@ -157,8 +157,8 @@ ok 'export: no -nan charts drawn for it' test ! -e "$P-late/srv"
 ok "export: the client's charts drawn" test -s "$P-late/disk.png"
 
 # bad input: one line, non-zero
-err_is 'a --with set that is not there' "$SCRATCH/nope" "$PERFLOG" report "$C_sock" --with "$SCRATCH/nope"
-err_is '--shift of a set that is not --with' 'not a --with set' "$PERFLOG" report "$C_sock" --with "$S_disk" --shift "$C_sock=3"
-err_is '--shift malformed' 'SET=SECONDS' "$PERFLOG" report "$C_sock" --with "$S_disk" --shift "$S_disk=soon"
-err_is '--with and a comparison' 'one client log set' "$PERFLOG" report "$C_sock" "$C_net" --with "$S_disk"
+err_is 'a --with set that is not there' "$SCRATCH/nope" "$PERFLOG" report -v "$C_sock" --with "$SCRATCH/nope"
+err_is '--shift of a set that is not --with' 'not a --with set' "$PERFLOG" report -v "$C_sock" --with "$S_disk" --shift "$C_sock=3"
+err_is '--shift malformed' 'SET=SECONDS' "$PERFLOG" report -v "$C_sock" --with "$S_disk" --shift "$S_disk=soon"
+err_is '--with and a comparison' 'one client log set' "$PERFLOG" report -v "$C_sock" "$C_net" --with "$S_disk"
 done_testing

@@ -106,7 +106,7 @@ is "$(ls -A "$dir/" | grep -v '\.rrd$' | sort | tr '\n' ' ')" \
 	'the set holds its other files and no leftover (probe, temporary)'
 
 # on the daemon's host, in its directory: the set whole
-there $PERFLOG report "$BASE/$set" > $SCRATCH/report 2>&1
+there $PERFLOG report -v "$BASE/$set" > $SCRATCH/report 2>&1
 is "$?" 0 'perflog report opens the set on the daemon'"'"'s host'
 ok 'and finds its session' grep -q '^Session tcp' $SCRATCH/report
 ok 'with its command and wait states' \

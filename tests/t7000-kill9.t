@@ -51,7 +51,7 @@ last_row=$(tail -1 $SCRATCH/k.csv | cut -d, -f1)
 ok 'mid-run: the export reaches the last update (the journal may hold one more)' \
 	test "$(date -u -d "$last_row" +%s)" -ge "$(rrd_last "$dir/Memory.rrd")"
 ok 'mid-run: the last update is at least what it was before the kill' test "$(rrd_last "$dir/Memory.rrd")" -ge "$last_before"
-ok 'mid-run: the report reads the killed set' sh -c "$PERFLOG report '$dir' > $SCRATCH/report.txt"
+ok 'mid-run: the report reads the killed set' sh -c "$PERFLOG report -v '$dir' > $SCRATCH/report.txt"
 ok 'mid-run: PNG export of the killed set' sh -c "$PERFLOG export '$dir' --png $SCRATCH/png && head -c 8 \$(ls $SCRATCH/png/*.png | head -1) | od -c | grep -q 'P   N   G'"
 ok 'mid-run: Memory values fetch' sh -c "rrdtool fetch '$dir/Memory.rrd' AVERAGE -s $((last_before - 2)) -e $last_before | grep -Eq '^ *[0-9]+: [0-9]'"
 

@@ -43,7 +43,7 @@ track_pid $update
 wait_for 5 grep -q locked $SCRATCH/update.out
 fails=0
 for i in 1 2 3; do
-	$PERFLOG report "$dir" > $SCRATCH/report.out 2> $SCRATCH/report.err || fails=$((fails + 1))
+	$PERFLOG report -v "$dir" > $SCRATCH/report.out 2> $SCRATCH/report.err || fails=$((fails + 1))
 	$PERFLOG export "$dir" --csv $SCRATCH/c$i.csv 2> $SCRATCH/csv.err || fails=$((fails + 1))
 done
 is "$fails" 0 'report and export --csv of the live set, 3 times each, while an update holds a file'

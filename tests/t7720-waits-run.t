@@ -75,17 +75,17 @@ is "$?" 0 'perflog run of loadgen burn 2'
 set -- "$SCRATCH"/l3/*/markers.tsv
 SET=$(dirname "$1")
 f=$(grep -P '\tend\tb\t' "$1" | tail -n 1 | tr '\t' '\n' | sed -n 's/^waits=//p')
-"$PERFLOG" report "$SET" >"$SCRATCH/r1.txt" 2>&1
+"$PERFLOG" report -v "$SET" >"$SCRATCH/r1.txt" 2>&1
 ok 'the totals used: no word of a fallback' sh -c \
 	"grep -q 'threads worked' '$SCRATCH/r1.txt' && ! grep -q 'not used' '$SCRATCH/r1.txt'"
 printf 'tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\tio_bytes\tworking\tthreads\ngarbage\n' >"$SET/$f"
-"$PERFLOG" report "$SET" >"$SCRATCH/r2.txt" 2>&1
+"$PERFLOG" report -v "$SET" >"$SCRATCH/r2.txt" 2>&1
 ok 'a damaged totals file: the report says it was not used, and why' \
 	grep -q "the per-thread totals were not used: '$f': no thread in it could be read" "$SCRATCH/r2.txt"
 ok "... and still gives a Bottleneck line" grep -q '^  Bottleneck: ' "$SCRATCH/r2.txt"
 grep -q 'not used' "$SCRATCH/r2.txt" || sed 's/^/#   /' "$SCRATCH/r2.txt" >&2
 rm -f "$SET/$f"
-"$PERFLOG" report "$SET" >"$SCRATCH/r3.txt" 2>&1
+"$PERFLOG" report -v "$SET" >"$SCRATCH/r3.txt" 2>&1
 ok 'the totals file gone: said, naming it' \
 	grep -q "the per-thread totals were not used: .*$f" "$SCRATCH/r3.txt"
 grep -q 'not used' "$SCRATCH/r3.txt" || sed 's/^/#   /' "$SCRATCH/r3.txt" >&2

@@ -58,6 +58,6 @@ done
 is "$missing" "" 'the two files name s<TAB>h and he<NL>ad alike'
 like "$(awk -F'\t' '$2 == "he?ad" && $4 == "pipe"' "$E")" . \
 	'edges: he?ad waited on its pipe, a row of its own'
-"$PERFLOG" report "$SET" >"$SCRATCH/report" 2>&1
+"$PERFLOG" report -v "$SET" >"$SCRATCH/report" 2>&1
 is "$?" 0 'the report reads the set'
 done_testing

@@ -34,7 +34,7 @@ share=$(field "$SCRATCH/l1" pool waits.read_share)
 err=$(field "$SCRATCH/l1" pool waits.split_error_all)
 ok "the end marker: the share of blocked ticks read (${share:-none}%) and the split's error (${err:-none} points)" \
 	awk -v s="${share:-100}" -v e="$err" 'BEGIN { exit !(s > 0 && s < 100 && e != "" && e > 0) }'
-"$PERFLOG" report "$SCRATCH"/l1/* >"$SCRATCH/r1.txt" 2>&1
+"$PERFLOG" report -v "$SCRATCH"/l1/* >"$SCRATCH/r1.txt" 2>&1
 # (the working threads' error too when one worked: loadgen's main
 # thread, 92 ms starting 300 threads, is one in some runs)
 ok "the report says the states were read in turns, with the error" \
@@ -55,5 +55,5 @@ ok "the stated error is a figure a reader can use (at most 5 points)" \
 "$PERFLOG" run -i 1 -o "$SCRATCH/l2" -l few -- "$LOADGEN" mixed 40 2 >/dev/null 2>"$SCRATCH/run.err"
 is "$?" 0 'perflog run of 40 threads'
 ok "read whole: no share read in the end marker" test -z "$(field "$SCRATCH/l2" few waits.read_share)"
-"$PERFLOG" report "$SCRATCH"/l2/* >"$SCRATCH/r2.txt" 2>&1
+"$PERFLOG" report -v "$SCRATCH"/l2/* >"$SCRATCH/r2.txt" 2>&1
 ok "... and no word of turns in the report" sh -c "grep -q 'threads worked' '$SCRATCH/r2.txt' && ! grep -q 'read in turns' '$SCRATCH/r2.txt'"

@@ -33,7 +33,7 @@ SET2=$SCRATCH/logs/wave2
 "$MK" "$SET2" -s 1h -i 5 -S incr:600:1200 -S other:1500:1800 -S full:2000:3000 >/dev/null
 
 # ---- report --json ----
-"$PERFLOG" report "$SET" >"$SCRATCH/r.txt"
+"$PERFLOG" report -v "$SET" >"$SCRATCH/r.txt"
 "$PERFLOG" report "$SET" --json >"$SCRATCH/r.json"; st=$?
 is "$st" 0 'report --json exits 0'
 ok 'report --json is valid JSON' valid "$SCRATCH/r.json"
@@ -72,7 +72,7 @@ is "$(jget "$SCRATCH/run.json" "$s0"'{client}{duration}')" 256 'its normalised f
 is "$(jget "$SCRATCH/run.json" "$s0"'{client}{errors}')" 2 '(errors)'
 is "$(jget "$SCRATCH/run.json" "$s0"'{client_figures}{bytes_transferred}{printed}')" "7.31 GB" 'its own figure as printed'
 is "$(jget "$SCRATCH/run.json" "$s0"'{client_figures}{elapsed}{value}')" 256 'and in base units (seconds)'
-"$PERFLOG" report "$rset" >"$SCRATCH/run.txt"
+"$PERFLOG" report -v "$rset" >"$SCRATCH/run.txt"
 # (a surplus or a shortfall the report explains is neither: other traffic,
 # temporary files read back, other files, whole pages, no block device)
 is "$(jget "$SCRATCH/run.json" '[map { ($_->{agree} ? "agree" : (grep { $_ } @$_{qw(other_traffic reads_back other_files whole_pages no_block_device)}) ? "explained" : "disagree") } @{'"$s0"'{client_check}}]')" \

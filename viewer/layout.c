@@ -146,20 +146,28 @@ static void column_line(const struct vl_plan *p, struct vl_grid *g, int x,
 		}
 }
 
+/* A span's first and last column in the window; 0 when out of it. */
+static int span_cols(const struct vl_view *v, const struct vl_plan *p,
+		     const struct vl_span *s, int *xa, int *xb)
+{
+	if (s->to < v->from || s->from > v->to)
+		return 0;
+	*xa = vl_time_col(p, v->from, v->to, s->from < v->from ? v->from : s->from);
+	*xb = vl_time_col(p, v->from, v->to, s->to > v->to ? v->to : s->to);
+	return *xa >= 0 && *xb >= 0;
+}
+
 /* A session: its plot columns shaded, its edges drawn where they are in
- * the window, its span bracketed on the marker row with the name inside. */
+ * the window, its span bracketed on the marker row (its name goes in
+ * after every bar is drawn: session_name). A session that begins in
+ * the column of an enclosing one's '[' or the next (the demo's sets a
+ * second into its run) takes that bracket as its own: two read '[['. */
 static void draw_session(const struct vl_view *v, const struct vl_plan *p,
 			 struct vl_grid *g, int ascii, const struct vl_span *s)
 {
-	int y = p->marker_row;
+	int y = p->marker_row, xa, xb;
 
-	if (s->to < v->from || s->from > v->to)
-		return;
-	double a = s->from < v->from ? v->from : s->from;
-	double b = s->to > v->to ? v->to : s->to;
-	int xa = vl_time_col(p, v->from, v->to, a);
-	int xb = vl_time_col(p, v->from, v->to, b);
-	if (xa < 0 || xb < 0)
+	if (!span_cols(v, p, s, &xa, &xb))
 		return;
 	for (size_t k = 0; k < p->npanes; k++)
 		for (int yy = p->pane[k].plot_y;
@@ -173,16 +181,64 @@ static void draw_session(const struct vl_view *v, const struct vl_plan *p,
 		column_line(p, g, xa, ascii);
 	if (s->to >= v->from && s->to <= v->to)
 		column_line(p, g, xb, ascii);
-	for (int x = xa; x <= xb; x++)
+	struct vl_cell *at = vl_grid_at(g, p->plot_x + xa, y);
+	struct vl_cell *before = xa > 0 ? vl_grid_at(g, p->plot_x + xa - 1, y) : NULL;
+	int opened = (at && at->ch == '[') || (before && before->ch == '[');
+	for (int x = xa + (before && before->ch == '['); x <= xb; x++)
 		vl_grid_put(g, p->plot_x + x, y, ascii ? '=' : 0x2550,
 			    VL_C_MARKER, 0);
-	if (s->from >= v->from)
+	if (s->from >= v->from && !opened)
 		vl_grid_put(g, p->plot_x + xa, y, '[', VL_C_MARKER, VL_A_BOLD);
 	if (s->to <= v->to)
 		vl_grid_put(g, p->plot_x + xb, y, ']', VL_C_MARKER, VL_A_BOLD);
-	if (s->name && *s->name && xb - xa >= 3)
-		vl_grid_words(g, p->plot_x + xa + 1, y, xb - xa - 1, s->name,
-			      VL_C_MARKER, VL_A_BOLD, ascii);
+}
+
+/* Session i's name on its bar: in the first stretch of its own bar (no
+ * bracket, no session inside it) that holds the whole name, else in the
+ * longest, cut at a word; an enclosing session's name so goes where its
+ * sessions leave room, not over the first one's. */
+static void session_name(const struct vl_view *v, const struct vl_plan *p,
+			 struct vl_grid *g, int ascii, size_t i)
+{
+	const struct vl_span *s = &v->spans[i];
+	int xa, xb, want, run = 0, best = 0, best_x = 0, fit_x = -1;
+	uint32_t bar = ascii ? '=' : 0x2550;
+
+	if (!s->name || !*s->name || !span_cols(v, p, s, &xa, &xb))
+		return;
+	want = vl_text_cells(s->name);
+	for (int x = xa; x <= xb + 1 && fit_x < 0; x++) {
+		struct vl_cell *c = x <= xb ? vl_grid_at(g, p->plot_x + x, p->marker_row) : NULL;
+		int open_cell = c && c->ch == bar;
+		for (size_t j = 0; open_cell && j < v->nspans; j++) {
+			int ja, jb;
+			/* a session inside this one (the later of two alike) */
+			if (j != i && v->spans[j].from >= s->from &&
+			    v->spans[j].to <= s->to &&
+			    (j > i || v->spans[j].from > s->from ||
+			     v->spans[j].to < s->to) &&
+			    span_cols(v, p, &v->spans[j], &ja, &jb) &&
+			    x >= ja && x <= jb)
+				open_cell = 0;
+		}
+		if (open_cell) {
+			run++;
+			continue;
+		}
+		if (run >= want)
+			fit_x = x - run;
+		if (run > best) {
+			best = run;
+			best_x = x - run;
+		}
+		run = 0;
+	}
+	if (fit_x >= 0)
+		vl_grid_text(g, p->plot_x + fit_x, p->marker_row, want, s->name,
+			     VL_C_MARKER, VL_A_BOLD, ascii);
+	else if (best >= 3)
+		vl_grid_words(g, p->plot_x + best_x, p->marker_row, best,
+			      s->name, VL_C_MARKER, VL_A_BOLD, ascii);
 }
 
 /* Room for marker i's label: up to the next marker's column or the next
@@ -218,6 +274,8 @@ static void draw_marks(const struct vl_view *v, const struct vl_plan *p,
 
 	for (size_t i = 0; i < v->nspans; i++)
 		draw_session(v, p, g, ascii, &v->spans[i]);
+	for (size_t i = 0; i < v->nspans; i++)
+		session_name(v, p, g, ascii, i);
 	for (size_t i = 0; i < v->nmarks; i++) {
 		const struct vl_mark *m = &v->marks[i];
 		int x = vl_time_col(p, v->from, v->to, m->t);

@@ -14,6 +14,21 @@
 #include "../../viewer/scale.h"
 #include "tap.h"
 
+/* The report's one unit of a rate (issue 49): MiB/s whatever the size */
+static void test_rate(void)
+{
+	char b[32];
+
+	EQ_STR(units_fmt_rate(b, sizeof(b), 419240632), "399.8 MiB/s", "400 MB/s");
+	EQ_STR(units_fmt_rate(b, sizeof(b), 11.5 * 1048576), "11.5 MiB/s", "11.5");
+	EQ_STR(units_fmt_rate(b, sizeof(b), 309340), "0.30 MiB/s",
+	       "302 KiB/s in MiB/s, two digits");
+	EQ_STR(units_fmt_rate(b, sizeof(b), 9000), "0.009 MiB/s", "three decimals at most");
+	EQ_STR(units_fmt_rate(b, sizeof(b), 500), "<0.001 MiB/s", "500 B/s: under the last decimal");
+	EQ_STR(units_fmt_rate(b, sizeof(b), 0), "0.0 MiB/s", "nothing");
+	EQ_STR(units_fmt_rate(b, sizeof(b), NAN), "n/a", "unknown");
+}
+
 static void test_fmt(void)
 {
 	char b[32];
@@ -78,6 +93,7 @@ static void test_axis(void)
 
 int main(void)
 {
+	test_rate();
 	test_fmt();
 	test_shared();
 	test_axis();
