@@ -33,6 +33,8 @@ struct plan {
 	char ds[MAX_SERIES][20];
 	char legend[MAX_SERIES][96];
 	double scale[MAX_SERIES];
+	int share_of[MAX_SERIES];	/* png_series.share_of */
+	long shift[MAX_SERIES];		/* png_series.shift */
 	size_t n;
 };
 
@@ -59,6 +61,8 @@ static void plan_add(struct plan *p, struct logset *ls, size_t i,
 	util_strlcpy(p->ds[p->n], c->ds, sizeof(p->ds[0]));
 	util_strlcpy(p->legend[p->n], legend, sizeof(p->legend[0]));
 	p->scale[p->n] = 1;
+	p->share_of[p->n] = 0;
+	p->shift[p->n] = 0;
 	p->n++;
 }
 
@@ -95,6 +99,12 @@ static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
 			snprintf(lg, sizeof(lg), "%s%s%s", inst, inst[0] ? " " : "",
 				 cs->legend ? cs->legend : catalog_counters[cs->ctr].name);
 			plan_add(p, ls, hit[h].idx, lg);
+			/* a stack is the shares of a whole: each state its
+			 * percent of all the states' sum at each point (the
+			 * threads' time, as the report's "all threads"
+			 * column), not 100 a thread stacked to 1000% */
+			if (c->stack && p->n)
+				p->share_of[p->n - 1] = 1;
 		}
 	}
 }
@@ -111,8 +121,16 @@ struct output {
 	int count;
 };
 
-/* Leave out of c the series whose legend figures stayed zero (not every
- * one: a chart of all zeros says so); p's legends follow. 1 when some
+/* Whether a series moved over the chart's span: a known value other
+ * than 0 (an idle loop0 stayed 0; a counter the set did not log there
+ * has no value; Available Bytes is never 0). */
+static int moved(const struct png_legend *lg)
+{
+	return !isnan(lg->max) && !(lg->max == 0 && lg->min == 0);
+}
+
+/* Leave out of c the series that did not move (not every one: a chart
+ * of nothing that moved says so); p's legends follow. 1 when some
  * were. */
 static int drop_zeros(struct plan *p, struct png_series *s,
 		      const struct png_legend *lg, struct png_chart *c)
@@ -120,13 +138,13 @@ static int drop_zeros(struct plan *p, struct png_series *s,
 	size_t k = 0;
 
 	for (size_t i = 0; i < p->n; i++)
-		if (!(lg[i].max == 0 && lg[i].min == 0))
+		if (moved(&lg[i]))
 			k++;
 	if (k == p->n || k == 0)
 		return 0;
 	k = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		if (lg[i].max == 0 && lg[i].min == 0)
+		if (!moved(&lg[i]))
 			continue;
 		s[k] = s[i];
 		if (k != i) {
@@ -155,6 +173,8 @@ static int draw(struct plan *p, const char *name, struct output *out,
 		s[i].legend = p->legend[i];
 		s[i].scale = p->scale[i];
 		s[i].step = out->interval;
+		s[i].share_of = p->share_of[i];
+		s[i].shift = p->shift[i];
 	}
 	struct png_chart c = { p->what, p->vlabel, p->unit, p->lower, p->upper,
 			       s, p->n };
@@ -309,8 +329,27 @@ static int time_range(struct logset *ls, const struct png_export_options *o,
 	return 0;
 }
 
+/* A marker's text as a chart lists it: a session's begin and end say
+ * which ("begin full: dsmc incr /data"), a point marker its text. */
+static char *mark_label(const struct marker *m)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	if (m->kind != MARK_POINT)
+		strbuf_printf(&b, "%s %s%s", marker_kind_name(m->kind),
+			      m->session ? m->session : "",
+			      m->text && *m->text ? ": " : "");
+	strbuf_printf(&b, "%s", m->text ? m->text : "");
+	if (b.failed) {
+		strbuf_free(&b);
+		return NULL;
+	}
+	return b.p ? b.p : strdup("");
+}
+
 /* Every marker, and the sessions as spans (an open one up to the last
- * row), into po; the caller frees *marks and *spans. */
+ * row; the markers' milliseconds kept), into po; the caller frees
+ * *marks, their labels and *spans (free_marks). */
 static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
 			   const struct session *ss, long nss,
 			   struct png_options *po, struct png_mark **marks,
@@ -324,14 +363,18 @@ static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
 	if (!*marks || !*spans)
 		return -1;
 	for (size_t i = 0; ml && i < ml->n; i++) {
-		(*marks)[po->nmarks].t = ml->m[i].t + sh;
-		(*marks)[po->nmarks].label = ml->m[i].text;
+		(*marks)[po->nmarks].t = (double)(ml->m[i].t + sh) +
+					 ml->m[i].ms / 1000.0;
+		if (!((*marks)[po->nmarks].label = mark_label(&ml->m[i])))
+			return -1;
 		po->nmarks++;
 	}
 	for (long k = 0; k < nss; k++) {
-		(*spans)[k].begin = ss[k].begin->t + sh;
-		(*spans)[k].end = ss[k].end ? ss[k].end->t + sh :
-				  (last ? last + sh : po->to);
+		(*spans)[k].begin = (double)(ss[k].begin->t + sh) +
+				    ss[k].begin->ms / 1000.0;
+		(*spans)[k].end = ss[k].end ?
+			(double)(ss[k].end->t + sh) + ss[k].end->ms / 1000.0 :
+			(double)(last ? last + sh : po->to);
 		(*spans)[k].label = ss[k].name;
 	}
 	po->marks = *marks;
@@ -354,8 +397,7 @@ static int draw_all(struct logset *ls, const struct png_export_options *o,
 			if (!ch->title || !ch->png)
 				continue;
 			plan_chart(p, ls, ch, proc, o->net_only);
-			if (draw(p, ch->png, out, o->drop_zero &&
-				 k == CHARTSET_NETWORK, e) < 0)
+			if (draw(p, ch->png, out, o->drop_zero, e) < 0)
 				return -1;
 		}
 	if (o->counters && *o->counters) {
@@ -458,6 +500,8 @@ done:
 		rc = perr_set(e, "unable to write '%s/charts.tsv': %s", outdir,
 			      strerror(errno));
 	free(p);
+	for (size_t i = 0; marks && i < out.po.nmarks; i++)
+		free((char *)marks[i].label);
 	free(marks);
 	free(spans);
 	free(ss);

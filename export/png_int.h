@@ -46,4 +46,44 @@ char *png_esc_path(char *buf, size_t n, const char *s);
 #define PNG_PALETTE 24
 const char *png_colour(char *buf, size_t n, size_t i);
 
+/* The k-th session's shade: one palette of light colours of clearly
+ * different hues (blue, orange, green, purple, yellow, pink, ...), so
+ * a session nested in another stands apart from it; round again after
+ * PNG_SESSION_PALETTE. As "#RRGGBB" (buf of at least 8 bytes) for the
+ * legend, and as bytes for the image (png_overlay.c). */
+#define PNG_SESSION_PALETTE 8
+const char *png_session_colour(char *buf, size_t n, size_t k);
+void png_session_rgb(unsigned char rgb[3], size_t k);
+
+/* What png_overlay draws on a finished chart: the plot (pixels) and
+ * the time it spans, the sessions to shade (their times, their
+ * colours) and the markers to number. */
+struct png_paint_span {
+	double begin, end;
+	unsigned char rgb[3];
+};
+
+struct png_paint_mark {
+	double t;
+	int num;		/* 0: a rule without a number */
+};
+
+struct png_paint {
+	long left, top, width, height;
+	double start, end;
+	const struct png_paint_span *spans;
+	size_t nspans;
+	const struct png_paint_mark *marks;
+	size_t nmarks;
+	int digit;		/* the numbers' size: 1 (5x7 pixels), 2 */
+};
+
+/* Read the PNG at path (libpng), shade each session from its begin to
+ * its end on the plot's background pixels (white: the lines and the
+ * grid stay as drawn; a later session over an earlier one), draw each
+ * marker as a dashed dark red rule at its time with its number in a
+ * small white box at the plot's top right of it, and write the image
+ * back. 0, or -1 with e set. */
+int png_overlay(const char *path, const struct png_paint *p, struct perr *e);
+
 #endif
