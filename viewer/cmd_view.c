@@ -260,6 +260,9 @@ int cmd_view(int argc, char **argv)
 	}
 	u.speed_i = 3;
 	u.focus = 0;
+	/* each pane's cur/avg/max beside it from the first frame (issue 49:
+	 * at 80x24 a pane's figures were a key away) */
+	u.legend = 1;
 	if (a.frames >= 0) {
 		u.ascii = a.ascii;
 		rc = bench(&u, a.frames, t_start);

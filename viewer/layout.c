@@ -44,8 +44,10 @@ void vl_plan(int cols, int rows, size_t npanes, int legend,
 	p->npanes = npanes;
 	p->legend_w = 0;
 	if (legend) {
-		/* name (8) + four value columns of 7 (9 when wide) */
-		int lw = cols >= 160 ? 44 : 36;
+		/* name (8) + four value columns of 7 (9 when wide); below 100
+		 * columns three (cur, avg, max: issue 49, each pane's numbers
+		 * readable at 80x24 beside a plot of 38 cells) */
+		int lw = cols >= 160 ? 44 : cols >= 100 ? 36 : VL_LEGEND_NARROW;
 		if (cols - lw - 2 * AXIS_W >= 30)
 			p->legend_w = lw;
 	}
@@ -344,14 +346,15 @@ char *vl_readout(char *buf, size_t n, const struct vl_pane *pane,
 	return buf;
 }
 
-/* A legend value in at most w characters: the unit's "/s" goes first (the
- * pane title names the unit), then the axis form. */
+/* A legend value in at most w characters: without the unit's "/s" (the
+ * pane title names the unit; one row said "300.0  60.0/s  300.0"), else
+ * the axis form. */
 static char *legend_value(char *buf, size_t n, double v, enum counter_unit u,
 			  int w)
 {
 	vl_fmt_value(buf, n, v, u);
 	size_t len = strlen(buf);
-	if ((int)len > w && len > 2 && !strcmp(buf + len - 2, "/s"))
+	if (len > 2 && !strcmp(buf + len - 2, "/s"))
 		buf[len - 2] = '\0';
 	if ((int)strlen(buf) > w)
 		vl_fmt_axis(buf, n, v, u);
@@ -370,7 +373,7 @@ static void draw_legend(const struct vl_pane *pane, const struct vl_plan *p,
 		if (l > labw)
 			labw = l;
 	}
-	if (labw > w - 2 - 4 * 6)
+	if (labw > w - 2 - 4 * 6 || w <= VL_LEGEND_NARROW)
 		ncol = 3;
 	if (labw > w - 2 - ncol * 6)
 		labw = w - 2 - ncol * 6;
