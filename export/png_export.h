@@ -69,6 +69,14 @@ struct png_export_options {
 	 * moved; the --counters groups keep every series) */
 	const char *net_only;
 	int drop_zero;
+	/* a second run laid over this one (export --png OUTDIR A B): its
+	 * series beside this set's in every chart, labelled B (this set's
+	 * A), moved so that its session cmp_session (else `session`, else
+	 * its first) begins when this set's `session` (else its first)
+	 * does; the time axis this set's, to the longer of the two */
+	struct logset *cmp;
+	const struct marker_list *cmp_ml;
+	const char *cmp_session;
 };
 
 /* A --width or --height value (1..100000 pixels) into *out; else "perflog
