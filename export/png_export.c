@@ -385,6 +385,7 @@ static int overlay_setup(struct logset *ls, const struct marker_list *ml,
 			 so->session, bs, nbs, e)) < 0)
 		goto out;
 	so->session = ss[ia].name;
+	so->drop_zero = 1;	/* as a session's charts: what moved */
 	b->ls = so->cmp;
 	b->proc = lookup_process(logset_meta(so->cmp), bs[ib].name);
 	b->shift = (long)(ss[ia].begin->t - bs[ib].begin->t);
