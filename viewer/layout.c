@@ -163,7 +163,11 @@ static int span_cols(const struct vl_view *v, const struct vl_plan *p,
  * the window, its span bracketed on the marker row (its name goes in
  * after every bar is drawn: session_name). A session that begins in
  * the column of an enclosing one's '[' or the next (the demo's sets a
- * second into its run) takes that bracket as its own: two read '[['. */
+ * second into its run) takes that bracket as its own: two read '[['.
+ * Its bar starts after the bracket either way: drawn from its own column
+ * it put '=' over a '[' in that column (a set beginning in the run's
+ * column once the legend narrowed the plot, or view A B's twin sessions,
+ * read 'a===' and 'B full==='). */
 static void draw_session(const struct vl_view *v, const struct vl_plan *p,
 			 struct vl_grid *g, int ascii, const struct vl_span *s)
 {
@@ -186,7 +190,7 @@ static void draw_session(const struct vl_view *v, const struct vl_plan *p,
 	struct vl_cell *at = vl_grid_at(g, p->plot_x + xa, y);
 	struct vl_cell *before = xa > 0 ? vl_grid_at(g, p->plot_x + xa - 1, y) : NULL;
 	int opened = (at && at->ch == '[') || (before && before->ch == '[');
-	for (int x = xa + (before && before->ch == '['); x <= xb; x++)
+	for (int x = xa + opened; x <= xb; x++)
 		vl_grid_put(g, p->plot_x + x, y, ascii ? '=' : 0x2550,
 			    VL_C_MARKER, 0);
 	if (s->from >= v->from && !opened)
