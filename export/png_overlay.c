@@ -104,6 +104,14 @@ static void shade(const struct canvas *c, const struct png_paint *p,
 				put(c, x, p->top + y, s->rgb);
 }
 
+/* The width of n's box (number) at k pixels a font pixel. */
+static long number_width(int n, long k)
+{
+	char s[12];
+
+	return (long)snprintf(s, sizeof(s), "%d", n) * 6 * k + k;
+}
+
 /* n in a white box with the rules' dark red, its top left at (x, y);
  * returns the box's width. */
 static long number(const struct canvas *c, long x, long y, int n, int k)
@@ -112,7 +120,7 @@ static long number(const struct canvas *c, long x, long y, int n, int k)
 	static const unsigned char red[3] = { 0xC0, 0, 0 };
 	char s[12];
 	int len = snprintf(s, sizeof(s), "%d", n);
-	long w = (long)len * 6 * k + k, h = 9L * k;
+	long w = number_width(n, k), h = 9L * k;
 
 	for (long yy = 0; yy < h; yy++)
 		for (long xx = 0; xx < w; xx++)
@@ -132,7 +140,9 @@ static long number(const struct canvas *c, long x, long y, int n, int k)
 
 /* Each marker a dashed rule (4 pixels on, 2 off) over the plot, on what
  * is drawn there (as librrd's VRULE was), then its number right of it
- * at the plot's top, a row lower when it would cover the one before. */
+ * at the plot's top, a row lower when it would cover the one before;
+ * left of it where the box would pass the plot's right edge (a run's end
+ * marker in the last column: its number covered the right axis' 100). */
 static void numbers(const struct canvas *c, const struct png_paint *p)
 {
 	static const unsigned char red[3] = { 0xC0, 0, 0 };
@@ -148,12 +158,14 @@ static void numbers(const struct canvas *c, const struct png_paint *p)
 		if (!p->marks[i].num)
 			continue;
 		long x = column(p, p->marks[i].t) + 2;
+		long w = number_width(p->marks[i].num, k);
+		if (x + w > p->left + p->width)
+			x -= w + 3;
 		if (x <= last_end)
 			row = (row + 1) % 4;
 		else
 			row = 0;
-		long w = number(c, x, p->top + 2 + row * 10 * k,
-				p->marks[i].num, (int)k);
+		number(c, x, p->top + 2 + row * 10 * k, p->marks[i].num, (int)k);
 		if (x + w > last_end)
 			last_end = x + w;
 	}

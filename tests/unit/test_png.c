@@ -260,6 +260,37 @@ static int shaded_between(const char *path, const struct png_frame *f,
 	return n;
 }
 
+/* Pixels of the marker numbers' dark red right of the plot, in the rows
+ * of the numbers' boxes at its top: a number that passed the plot's
+ * right edge, over the right axis' labels. */
+static int red_right_of_plot(const char *path, const struct png_frame *f)
+{
+	png_image img;
+	unsigned char *px;
+	int n = 0;
+
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_file(&img, path))
+		return -1;
+	img.format = PNG_FORMAT_RGB;
+	px = malloc(PNG_IMAGE_SIZE(img));
+	if (!px || !png_image_finish_read(&img, NULL, px, 0, NULL)) {
+		free(px);
+		png_image_free(&img);
+		return -1;
+	}
+	for (long y = f->graph_top; y < f->graph_top + 12; y++)
+		for (long x = f->graph_left + f->graph_width + 1;
+		     x < (long)img.width; x++) {
+			const unsigned char *q = px + 3 * ((size_t)y * img.width + (size_t)x);
+			n += q[0] == 0xC0 && q[1] == 0 && q[2] == 0;
+		}
+	free(px);
+	png_image_free(&img);
+	return n;
+}
+
 /* Issue 49's charts for a report: the session shaded from its begin
  * marker's time (a row holding it was shaded whole, a row early; the
  * row after its end too), a series at 100% under the plot's top border,
@@ -269,9 +300,10 @@ static void test_report_charts(const char *rrd, const char *png)
 	struct png_series s = { rrd, "busy", "flat", 1e-9, 1, 0, 0 };
 	struct png_chart c = { "CPU", "%", UNIT_PERCENT, 0, 100, &s, 1 };
 	static char text[400];
-	struct png_mark m[2] = { { T0 + 30.5, "begin full" }, { T0 + 90, text } };
+	struct png_mark m[3] = { { T0 + 30.5, "begin full" }, { T0 + 90, text },
+				 { T0 + ROWS - 0.5, "end run" } };
 	struct png_span sp[1] = { { T0 + 30.5, T0 + 60.5, "full" } };
-	struct png_options o = { "host", T0, T0 + ROWS, 640, 300, m, 2, sp, 1,
+	struct png_options o = { "host", T0, T0 + ROWS, 640, 300, m, 3, sp, 1,
 				 NULL, 0, NULL };
 	struct strbuf drawn = STRBUF_INIT;
 	struct png_legend lg[2];
@@ -290,6 +322,8 @@ static void test_report_charts(const char *rrd, const char *png)
 	EQ_INT(shaded_between(png, &f, T0 + 60.55, T0 + 61.5), 0,
 	   "nothing shaded after the end marker");
 	EQ_DBL(f.value_max, 105, 1e-9, "a percent axis to 105: 100% under the border");
+	EQ_INT(red_right_of_plot(png, &f), 0,
+	       "a marker in the plot's last pixels: its number inside the plot");
 	/* the long text listed whole, on wrapped lines under the legend */
 	struct strbuf all = STRBUF_INIT;
 	for (const char *l = drawn.p; l && *l; l = strchr(l, '\n') + 1) {
