@@ -236,7 +236,7 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 		png_arg(a, "CDEF:sp%zu=r0,POP,UNKN", k);
 		/* session legends flow on one line instead of a line each */
 		png_arg(a, "AREA:sp%zu%s:legend=session %s", k,
-		    png_session_colour(col, sizeof(col), k),
+		    png_session_colour(col, sizeof(col), shown - 1),
 		    png_esc(txt, sizeof(txt), o->spans[k].label));
 	}
 	if (shown)
@@ -669,7 +669,7 @@ static int overlay(const char *path, const struct png_options *o,
 			continue;
 		sp[p.nspans].begin = o->spans[k].begin;
 		sp[p.nspans].end = o->spans[k].end;
-		png_session_rgb(sp[p.nspans].rgb, k);
+		png_session_rgb(sp[p.nspans].rgb, p.nspans);
 		p.nspans++;
 	}
 	for (size_t k = 0; k < o->nmarks; k++)

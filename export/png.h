@@ -40,7 +40,8 @@
  *   SHIFT:vname:shift (rrd_graph fetches [from - shift, to - shift] and
  *   moves it), marks and spans given on the reference clock already;
  * - sessions shaded from the begin marker's time to the end's, to the
- *   pixel, each in its own colour of one palette (png_session_colour),
+ *   pixel, each in its own colour of one palette (png_session_colour)
+ *   by its place among the sessions drawn,
  *   an inner session over the outer; librrd has only rows to shade by
  *   (a row holding the begin was shaded whole: a row early), so the
  *   shading and the markers' numbers are drawn on the finished image

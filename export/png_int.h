@@ -78,6 +78,21 @@ struct png_paint {
 	int digit;		/* the numbers' size: 1 (5x7 pixels), 2 */
 };
 
+/* A marker number's white box on the image, in pixels. */
+struct png_box {
+	long x, y, w, h;
+};
+
+/* Where each numbered marker's box goes (box[i] for p->marks[i]; w 0 for
+ * a rule without a number): right of its rule at the plot's top, left of
+ * it where it would pass the plot's right edge (a run's end marker in
+ * the last column had its number over the right axis' 100); taken in
+ * time order, each in the first of 4 rows free there, else the row freed
+ * first. The marks come in their sets' order (export A B: A's, then B's):
+ * a row chosen from the mark before in the list put B's 7 on A's 1.
+ * 0, or -1 out of memory. */
+int png_number_boxes(const struct png_paint *p, struct png_box *box);
+
 /* Read the PNG at path (libpng), shade each session from its begin to
  * its end on the plot's background pixels (white: the lines and the
  * grid stay as drawn; a later session over an earlier one), draw each

@@ -138,15 +138,57 @@ static long number(const struct canvas *c, long x, long y, int n, int k)
 	return w;
 }
 
+/* Rows of numbers at the plot's top: a number goes in the first row
+ * whose boxes all end left of it. */
+#define NUMBER_ROWS 4
+
+int png_number_boxes(const struct png_paint *p, struct png_box *box)
+{
+	long row_end[NUMBER_ROWS], k = p->digit > 0 ? p->digit : 1;
+	size_t *order = malloc((p->nmarks + 1) * sizeof(*order)), n = 0;
+
+	if (!order)
+		return -1;
+	for (size_t i = 0; i < p->nmarks; i++) {
+		box[i] = (struct png_box){ 0, 0, 0, 0 };
+		if (!p->marks[i].num)
+			continue;
+		size_t j = n++;	/* by time, stable */
+		for (; j > 0 && p->marks[order[j - 1]].t > p->marks[i].t; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (int r = 0; r < NUMBER_ROWS; r++)
+		row_end[r] = -1;
+	for (size_t j = 0; j < n; j++) {
+		const struct png_paint_mark *m = &p->marks[order[j]];
+		long x = column(p, m->t) + 2, w = number_width(m->num, k);
+		int row = 0;
+
+		if (x + w > p->left + p->width)
+			x -= w + 3;
+		for (int r = 0; r < NUMBER_ROWS; r++)
+			if (row_end[r] < x) {
+				row = r;
+				break;
+			} else if (row_end[r] < row_end[row]) {
+				row = r;	/* none free: the one freed first */
+			}
+		box[order[j]] = (struct png_box){ x, p->top + 2 + row * 10 * k,
+						  w, 9 * k };
+		row_end[row] = x + w;
+	}
+	free(order);
+	return 0;
+}
+
 /* Each marker a dashed rule (4 pixels on, 2 off) over the plot, on what
- * is drawn there (as librrd's VRULE was), then its number right of it
- * at the plot's top, a row lower when it would cover the one before;
- * left of it where the box would pass the plot's right edge (a run's end
- * marker in the last column: its number covered the right axis' 100). */
+ * is drawn there (as librrd's VRULE was), then its number in its box
+ * (png_number_boxes). */
 static void numbers(const struct canvas *c, const struct png_paint *p)
 {
 	static const unsigned char red[3] = { 0xC0, 0, 0 };
-	long last_end = -1, row = 0, k = p->digit > 0 ? p->digit : 1;
+	struct png_box *box = malloc((p->nmarks + 1) * sizeof(*box));
 
 	for (size_t i = 0; i < p->nmarks; i++) {
 		long rx = column(p, p->marks[i].t);
@@ -154,21 +196,13 @@ static void numbers(const struct canvas *c, const struct png_paint *p)
 			if (y % 6 < 4)
 				put(c, rx, p->top + y, red);
 	}
-	for (size_t i = 0; i < p->nmarks; i++) {
-		if (!p->marks[i].num)
-			continue;
-		long x = column(p, p->marks[i].t) + 2;
-		long w = number_width(p->marks[i].num, k);
-		if (x + w > p->left + p->width)
-			x -= w + 3;
-		if (x <= last_end)
-			row = (row + 1) % 4;
-		else
-			row = 0;
-		number(c, x, p->top + 2 + row * 10 * k, p->marks[i].num, (int)k);
-		if (x + w > last_end)
-			last_end = x + w;
-	}
+	/* out of memory: the rules drawn, their numbers listed */
+	if (box && png_number_boxes(p, box) == 0)
+		for (size_t i = 0; i < p->nmarks; i++)
+			if (box[i].w)
+				number(c, box[i].x, box[i].y, p->marks[i].num,
+				       (int)(p->digit > 0 ? p->digit : 1));
+	free(box);
 }
 
 int png_overlay(const char *path, const struct png_paint *p, struct perr *e)

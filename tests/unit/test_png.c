@@ -227,9 +227,9 @@ static void test_units_drawn(const char *rrd, const char *png,
 
 /* The shaded columns of the image at path between times a and b (the
  * plot's middle row, on the frame librrd reported): how many have the
- * first session's colour. */
-static int shaded_between(const char *path, const struct png_frame *f,
-			  double a, double b)
+ * colour of the k-th session in the picture. */
+static int coloured_between(const char *path, const struct png_frame *f,
+			    double a, double b, size_t k)
 {
 	png_image img;
 	unsigned char rgb[3], *px;
@@ -246,7 +246,7 @@ static int shaded_between(const char *path, const struct png_frame *f,
 		png_image_free(&img);
 		return -1;
 	}
-	png_session_rgb(rgb, 0);
+	png_session_rgb(rgb, k);
 	long y = f->graph_top + f->graph_height / 2;
 	double per = (double)f->graph_width / (double)(f->graph_end - f->graph_start);
 	for (long x = f->graph_left; x < f->graph_left + f->graph_width; x++) {
@@ -258,6 +258,13 @@ static int shaded_between(const char *path, const struct png_frame *f,
 	free(px);
 	png_image_free(&img);
 	return n;
+}
+
+/* The shaded columns of the first session's colour (coloured_between). */
+static int shaded_between(const char *path, const struct png_frame *f,
+			  double a, double b)
+{
+	return coloured_between(path, f, a, b, 0);
 }
 
 /* Pixels of the marker numbers' dark red right of the plot, in the rows
@@ -353,6 +360,76 @@ static void test_report_charts(const char *rrd, const char *png)
 	EQ_DBL(f.value_max, 105, 1e-9, "a stack of shares on 0..105");
 	printf("# shares: avg %.1f%% + %.1f%%, max %.1f%%, %.1f%%\n",
 	       lg[0].avg, lg[1].avg, lg[0].max, lg[1].max);
+}
+
+/* Two sessions in one picture never share a colour: export A B's
+ * sessions are A's then B's, and the palette's 8 colours were taken by
+ * a session's place in that list, so B's fourth had A's first's
+ * (session B 25m100k and session A reference, both light blue). The
+ * colours go by the place among the sessions drawn. */
+static void test_session_colours(const char *rrd, const char *png)
+{
+	struct png_series s = { rrd, "busy", "busy", 0, 1, 0, 0 };
+	struct png_chart c = { "CPU", "%", UNIT_PERCENT, 0, 100, &s, 1 };
+	struct png_span sp[9];
+	struct png_frame f;
+	struct png_legend lg[1];
+	struct perr e = { "" };
+
+	/* the first and the ninth in the window, the others long before */
+	for (size_t i = 0; i < 9; i++)
+		sp[i] = (struct png_span){ T0 - 1000 + (double)i, T0 - 999 + (double)i, "old" };
+	sp[0] = (struct png_span){ T0 + 10, T0 + 40, "A full" };
+	sp[8] = (struct png_span){ T0 + 60, T0 + 90, "B full" };
+	struct png_options o = { "host", T0, T0 + ROWS, 640, 300, NULL, 0, sp, 9,
+				 NULL, 0, NULL };
+	o.frame = &f;
+	OK(png_render(png, &c, &o, lg, &e) == 0, "colours: drawn");
+	OK(coloured_between(png, &f, T0 + 11, T0 + 39, 0) > 50,
+	   "colours: the first drawn in the palette's first");
+	EQ_INT(coloured_between(png, &f, T0 + 61, T0 + 89, 0), 0,
+	       "colours: the second not in the first's colour");
+	OK(coloured_between(png, &f, T0 + 61, T0 + 89, 1) > 50,
+	   "colours: the second in the palette's second");
+}
+
+/* Marker numbers never on each other: export A B's markers come A's
+ * then B's, and each number's row was chosen from the one before it in
+ * that list (a row lower when it met it, else the top), so B's 7 at
+ * A's 1 went to the top row over it ('17'). In time order, each in the
+ * first row free; and inside the plot at its right edge. */
+static void test_number_boxes(void)
+{
+	/* A: 1, 2, 3; B: 4 .. 7 (4 by A's 1, 6 at the plot's end) */
+	struct png_paint_mark mk[] = {
+		{ 30, 1 }, { 31, 2 }, { 80, 3 }, { 30.5, 4 }, { 80.5, 5 },
+		{ 99.9, 6 }, { 30.2, 7 }, { 50, 0 },
+	};
+	size_t n = sizeof(mk) / sizeof(mk[0]);
+	struct png_paint p = { .left = 50, .top = 20, .width = 500, .height = 200,
+			       .start = 0, .end = 100, .marks = mk, .nmarks = n,
+			       .digit = 2 };
+	struct png_box box[sizeof(mk) / sizeof(mk[0])];
+	int overlap = 0, outside = 0;
+
+	OK(png_number_boxes(&p, box) == 0, "number boxes placed");
+	for (size_t i = 0; i < n; i++) {
+		if (!box[i].w)
+			continue;
+		if (box[i].x < p.left || box[i].x + box[i].w > p.left + p.width)
+			outside++;
+		for (size_t j = i + 1; j < n; j++)
+			if (box[j].w && box[i].x < box[j].x + box[j].w &&
+			    box[j].x < box[i].x + box[i].w &&
+			    box[i].y < box[j].y + box[j].h &&
+			    box[j].y < box[i].y + box[i].h) {
+				printf("# %d over %d\n", mk[i].num, mk[j].num);
+				overlap++;
+			}
+	}
+	EQ_INT(overlap, 0, "no number on another (four by one another, out of time order)");
+	EQ_INT(outside, 0, "every number inside the plot");
+	EQ_INT(box[7].w, 0, "a rule without a number: no box");
 }
 
 /* Another thread reading the environment while charts are drawn, as
@@ -485,6 +562,8 @@ int main(void)
 	}
 	test_units_drawn(rrd, png, &o);
 	test_report_charts(rrd, png);
+	test_session_colours(rrd, png);
+	test_number_boxes();
 
 	/* same chart at another size, default size, odd file name */
 	o.width = 1200;
