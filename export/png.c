@@ -8,7 +8,7 @@
  * lines with their legend, what the points are, and a VRULE per marker
  * (the vector itself and the escaping of text: png_args.c).
  *
- * Two passes: the first has no graph element, only the VDEFs of each
+ * Two passes (png_draw.c runs them): the first has no graph element, only the VDEFs of each
  * series' min, avg and max PRINTed (librrd then fetches and computes but
  * draws nothing); from the largest the axis takes its unit
  * (counters/units.h: MiB/s, ms), the series are divided into it by
@@ -42,18 +42,13 @@
  * at 100% is drawn a few pixels under the plot's border, not in it */
 #define PNG_TOP_ROOM 1.05
 
-#include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rrd.h>
-
 #include "../common/strbuf.h"
 #include "../common/util.h"
-#include "../logs/rrdlock.h"
 #include "png_int.h"
 
 /* "2026-11-30 04:50:12"; the time only when day is the same as from's */
@@ -65,20 +60,6 @@ static void fmt_utc(char *buf, size_t n, time_t t, time_t from)
 	gmtime_r(&from, &tf);
 	int same = from != t && tm.tm_year == tf.tm_year && tm.tm_yday == tf.tm_yday;
 	strftime(buf, n, same ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
-}
-
-static double parse_print(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno)
-		return NAN;
-	return v;
 }
 
 /* The drawing's options: size, title, vertical axis on ax (top: the
@@ -331,11 +312,8 @@ static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
 	}
 }
 
-/* The number of each marker in the picture (num[k], 0 for none): a text
- * once a number, in time order as markers.tsv has them (a session's
- * begin and end carry the same text and share one), the first
- * PNG_MARKER_LABELS texts; returns how many in the picture got none. */
-static size_t mark_numbers(const struct png_options *o, int *num)
+/* png_int.h */
+size_t png_vec_numbers(const struct png_options *o, int *num)
 {
 	size_t unnumbered = 0;
 	int next = 0;
@@ -438,82 +416,6 @@ static int image_height(const struct png_chart *c, const struct png_options *o,
 	       height;
 }
 
-/* rrd_graph_v, a live set's update holding a file's lock waited out
- * (rrdlock.h). In png_apart's child: its TZ is UTC. */
-static rrd_info_t *graph(int argc, char **argv)
-{
-	double until = rrdlock_deadline(RRDLOCK_READ_WAIT);
-	rrd_info_t *info;
-
-	do {
-		rrd_clear_error();
-		info = rrd_graph_v(argc, argv);
-	} while (!info && rrdlock_again(until));
-	return info;
-}
-
-/* The PRINT results, three per series: min, avg, max. */
-static void read_legend(const rrd_info_t *info, size_t nseries,
-			struct png_legend *legend)
-{
-	for (size_t i = 0; i < nseries; i++) {
-		legend[i].min = legend[i].avg = legend[i].max = NAN;
-		legend[i].max_text[0] = '\0';
-	}
-	for (const rrd_info_t *p = info; p; p = p->next) {
-		unsigned long k;
-		if (p->type != RD_I_STR || sscanf(p->key, "print[%lu]", &k) != 1)
-			continue;
-		if (k / 3 >= nseries)
-			continue;
-		double v = parse_print(p->value.u_str);
-		if (k % 3 == 0)
-			legend[k / 3].min = v;
-		else if (k % 3 == 1)
-			legend[k / 3].avg = v;
-		else
-			legend[k / 3].max = v;
-	}
-}
-
-/* Every legend text the graph drew, one a line, rrdtool's indent off. */
-static void read_texts(const rrd_info_t *info, struct strbuf *out)
-{
-	for (const rrd_info_t *p = info; p; p = p->next) {
-		if (p->type != RD_I_STR || strncmp(p->key, "legend[", 7))
-			continue;
-		strbuf_printf(out, "%s\n",
-			      p->value.u_str + strspn(p->value.u_str, " "));
-	}
-}
-
-static void read_frame(const rrd_info_t *info, struct png_frame *f)
-{
-	memset(f, 0, sizeof(*f));
-	for (const rrd_info_t *p = info; p; p = p->next) {
-		if (p->type == RD_I_CNT && !strcmp(p->key, "graph_left"))
-			f->graph_left = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "graph_width"))
-			f->graph_width = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "image_width"))
-			f->image_width = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "graph_top"))
-			f->graph_top = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "graph_height"))
-			f->graph_height = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "image_height"))
-			f->image_height = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "graph_start"))
-			f->graph_start = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "graph_end"))
-			f->graph_end = (long)p->value.u_cnt;
-		else if (p->type == RD_I_VAL && !strcmp(p->key, "value_min"))
-			f->value_min = p->value.u_val;
-		else if (p->type == RD_I_VAL && !strcmp(p->key, "value_max"))
-			f->value_max = p->value.u_val;
-	}
-}
-
 /* Each series' rows (png_rows_of, once per file) and whether it gets a
  * band: a line (not a stacked area) whose points hold more than one
  * sample. A file librrd cannot read gets none (rrd_graph says why). */
@@ -550,11 +452,10 @@ static void add_note(struct strbuf *a, const struct png_rows *r, int stack)
 	png_arg(a, "COMMENT:%s\\l", png_esc(txt, sizeof(txt), note));
 }
 
-/* The chart's checks and its series' rows and bands planned; 0, or -1
- * with e set. */
-static int plan(const char *path, const struct png_chart *c, int stack,
-		const struct png_options *o, struct png_rows *rows, int *band,
-		struct perr *e)
+/* png_int.h */
+int png_vec_plan(const char *path, const struct png_chart *c, int stack,
+		 const struct png_options *o, struct png_rows *rows, int *band,
+		 struct perr *e)
 {
 	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
 	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
@@ -591,14 +492,13 @@ static double top_of(const struct png_chart *c, int stack,
 	return isnan(top) ? top : top / ax->div;
 }
 
-/* The argument vector of a pass into a: the first (fig NULL) PRINTs the
- * figures, the second draws on the axis ax with fig in the legends and
- * the markers numbered num. */
-static void build(struct strbuf *a, const char *path, const struct png_chart *c,
-		  int stack, const struct png_options *o,
-		  const struct png_rows *rows, const int *band,
-		  const struct png_legend *fig, const struct units_axis *ax,
-		  const int *num, size_t unnumbered)
+/* png_int.h */
+void png_vec_build(struct strbuf *a, const char *path,
+		   const struct png_chart *c, int stack,
+		   const struct png_options *o, const struct png_rows *rows,
+		   const int *band, const struct png_legend *fig,
+		   const struct units_axis *ax, const int *num,
+		   size_t unnumbered)
 {
 	png_arg(a, "graph");
 	png_arg(a, "%s", path);
@@ -618,166 +518,3 @@ static void build(struct strbuf *a, const char *path, const struct png_chart *c,
 	add_marks(a, o, num, unnumbered);
 }
 
-/* One pass through rrd_graph_v: its info, or NULL with e set. */
-static rrd_info_t *pass(struct strbuf *a, const char *path, struct perr *e)
-{
-	size_t argc = 0;
-	char **argv = a->failed ? NULL : png_args_vector(a, &argc);
-	rrd_info_t *info = NULL;
-
-	if (!argv) {
-		perr_set(e, "out of memory");
-		return NULL;
-	}
-	info = graph((int)argc, argv);
-	if (!info) {
-		const char *m = rrd_get_error();
-		perr_set(e, "%s: rrd_graph: %s", path, m && *m ? m : "failed");
-		rrd_clear_error();
-	}
-	free(argv);
-	return info;
-}
-
-/* The sessions shaded and the markers numbered on the image librrd
- * wrote (png_overlay.c), on the plot it says it drew. 0, or -1 with e
- * set. */
-static int overlay(const char *path, const struct png_options *o,
-		   const struct png_frame *f, const int *num, struct perr *e)
-{
-	struct png_paint_span *sp = calloc(o->nspans + 1, sizeof(*sp));
-	struct png_paint_mark *mk = calloc(o->nmarks + 1, sizeof(*mk));
-	struct png_paint p = {
-		.left = f->graph_left, .top = f->graph_top,
-		.width = f->graph_width, .height = f->graph_height,
-		.start = f->graph_end > f->graph_start ? (double)f->graph_start :
-			 (double)o->from,
-		.end = f->graph_end > f->graph_start ? (double)f->graph_end :
-		       (double)o->to,
-		.spans = sp, .marks = mk,
-		.digit = (o->width ? o->width : PNG_DEFAULT_WIDTH) >= 600 ? 2 : 1,
-	};
-	int rc = 0;
-
-	if (!sp || !mk) {
-		free(sp);
-		free(mk);
-		return perr_set(e, "out of memory");
-	}
-	for (size_t k = 0; k < o->nspans; k++) {
-		if (o->spans[k].end < o->from || o->spans[k].begin > o->to)
-			continue;
-		sp[p.nspans].begin = o->spans[k].begin;
-		sp[p.nspans].end = o->spans[k].end;
-		png_session_rgb(sp[p.nspans].rgb, p.nspans);
-		p.nspans++;
-	}
-	for (size_t k = 0; k < o->nmarks; k++)
-		if (o->marks[k].t >= o->from && o->marks[k].t <= o->to) {
-			mk[p.nmarks].t = o->marks[k].t;
-			mk[p.nmarks].num = num[k];
-			p.nmarks++;
-		}
-	if (p.nspans || p.nmarks)
-		rc = png_overlay(path, &p, e);
-	free(sp);
-	free(mk);
-	return rc;
-}
-
-/* The axis of the chart: its unit at the size of the largest figure
- * (of a stack, the sum of the maxima: its top). */
-static void axis_of(const struct png_chart *c, int stack,
-		    const struct png_legend *fig, struct units_axis *ax)
-{
-	double top = NAN;
-
-	for (size_t i = 0; i < c->nseries; i++) {
-		if (isnan(fig[i].max))
-			continue;
-		if (isnan(top))
-			top = fig[i].max;
-		else
-			top = stack ? top + fig[i].max : fmax(top, fig[i].max);
-	}
-	units_axis_of(c->unit, top, ax);
-}
-
-int png_render_here(const char *path, const struct png_chart *c, int stack,
-		    const struct png_options *o, struct png_legend *legend,
-		    struct perr *e)
-{
-	struct strbuf a = STRBUF_INIT;
-	struct png_rows *rows = calloc(c->nseries + 1, sizeof(*rows));
-	int *band = calloc(c->nseries + 1, sizeof(*band));
-	struct png_legend *fig = calloc(c->nseries + 1, sizeof(*fig));
-	int *num = calloc(o->nmarks + 1, sizeof(*num));
-	struct units_axis ax;
-	struct png_frame frame;
-	rrd_info_t *info = NULL;
-	size_t unnumbered;
-	int rc = -1;
-
-	if (!rows || !band || !fig || !num) {
-		perr_set(e, "out of memory");
-		goto out;
-	}
-	if (plan(path, c, stack, o, rows, band, e) < 0)
-		goto out;
-	unnumbered = mark_numbers(o, num);
-	build(&a, path, c, stack, o, rows, band, NULL, NULL, num, unnumbered);
-	if (!(info = pass(&a, path, e)))
-		goto out;
-	read_legend(info, c->nseries, fig);
-	rrd_info_free(info);
-	axis_of(c, stack, fig, &ax);
-	strbuf_free(&a);
-	build(&a, path, c, stack, o, rows, band, fig, &ax, num, unnumbered);
-	if (!(info = pass(&a, path, e)))
-		goto out;
-	if (o->legends)
-		read_texts(info, o->legends);
-	read_frame(info, &frame);
-	if (o->frame)
-		*o->frame = frame;
-	rrd_info_free(info);
-	if (overlay(path, o, &frame, num, e) < 0)
-		goto out;
-	for (size_t i = 0; legend && i < c->nseries; i++) {
-		char mx[24];
-		legend[i] = fig[i];
-		snprintf(legend[i].max_text, sizeof(legend[i].max_text),
-			 "max %s", units_fmt(mx, sizeof(mx), fig[i].max, c->unit));
-		png_rows_note(legend[i].points, sizeof(legend[i].points),
-			      &rows[i], stack);
-	}
-	rc = 0;
-out:
-	strbuf_free(&a);
-	free(rows);
-	free(band);
-	free(fig);
-	free(num);
-	return rc;
-}
-
-int png_size(const char *path, int *width, int *height, struct perr *e)
-{
-	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n',
-					      0x1a, '\n' };
-	unsigned char h[24];
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return perr_set(e, "unable to open '%s': %s", path,
-				strerror(errno));
-	size_t got = fread(h, 1, sizeof(h), f);
-	fclose(f);
-	if (got < sizeof(h) || memcmp(h, sig, 8) || memcmp(h + 12, "IHDR", 4))
-		return perr_set(e, "'%s' is not a PNG file", path);
-	*width = (int)((uint32_t)h[16] << 24 | (uint32_t)h[17] << 16 |
-		       (uint32_t)h[18] << 8 | h[19]);
-	*height = (int)((uint32_t)h[20] << 24 | (uint32_t)h[21] << 16 |
-			(uint32_t)h[22] << 8 | h[23]);
-	return 0;
-}

@@ -225,38 +225,49 @@ static void test_units_drawn(const char *rrd, const char *png,
 	EQ_INT(same, 0, "64 series, 64 colours");
 }
 
+/* The image at path as RGB rows (free it); NULL when unreadable. */
+static unsigned char *read_rgb(const char *path, long *width)
+{
+	png_image img;
+	unsigned char *px;
+
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_file(&img, path))
+		return NULL;
+	img.format = PNG_FORMAT_RGB;
+	px = malloc(PNG_IMAGE_SIZE(img));
+	if (px && !png_image_finish_read(&img, NULL, px, 0, NULL)) {
+		free(px);
+		px = NULL;
+	}
+	*width = (long)img.width;
+	png_image_free(&img);
+	return px;
+}
+
 /* The shaded columns of the image at path between times a and b (the
  * plot's middle row, on the frame librrd reported): how many have the
  * colour of the k-th session in the picture. */
 static int coloured_between(const char *path, const struct png_frame *f,
 			    double a, double b, size_t k)
 {
-	png_image img;
-	unsigned char rgb[3], *px;
+	long w;
+	unsigned char rgb[3], *px = read_rgb(path, &w);
 	int n = 0;
 
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_file(&img, path))
+	if (!px)
 		return -1;
-	img.format = PNG_FORMAT_RGB;
-	px = malloc(PNG_IMAGE_SIZE(img));
-	if (!px || !png_image_finish_read(&img, NULL, px, 0, NULL)) {
-		free(px);
-		png_image_free(&img);
-		return -1;
-	}
 	png_session_rgb(rgb, k);
 	long y = f->graph_top + f->graph_height / 2;
 	double per = (double)f->graph_width / (double)(f->graph_end - f->graph_start);
 	for (long x = f->graph_left; x < f->graph_left + f->graph_width; x++) {
 		double t = (double)f->graph_start + ((double)(x - f->graph_left) + 0.5) / per;
-		const unsigned char *q = px + 3 * ((size_t)y * img.width + (size_t)x);
+		const unsigned char *q = px + 3 * ((size_t)y * (size_t)w + (size_t)x);
 		if (t > a && t < b && !memcmp(q, rgb, 3))
 			n++;
 	}
 	free(px);
-	png_image_free(&img);
 	return n;
 }
 
@@ -272,29 +283,18 @@ static int shaded_between(const char *path, const struct png_frame *f,
  * right edge, over the right axis' labels. */
 static int red_right_of_plot(const char *path, const struct png_frame *f)
 {
-	png_image img;
-	unsigned char *px;
+	long w;
+	unsigned char *px = read_rgb(path, &w);
 	int n = 0;
 
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_file(&img, path))
+	if (!px)
 		return -1;
-	img.format = PNG_FORMAT_RGB;
-	px = malloc(PNG_IMAGE_SIZE(img));
-	if (!px || !png_image_finish_read(&img, NULL, px, 0, NULL)) {
-		free(px);
-		png_image_free(&img);
-		return -1;
-	}
 	for (long y = f->graph_top; y < f->graph_top + 12; y++)
-		for (long x = f->graph_left + f->graph_width + 1;
-		     x < (long)img.width; x++) {
-			const unsigned char *q = px + 3 * ((size_t)y * img.width + (size_t)x);
+		for (long x = f->graph_left + f->graph_width + 1; x < w; x++) {
+			const unsigned char *q = px + 3 * ((size_t)y * (size_t)w + (size_t)x);
 			n += q[0] == 0xC0 && q[1] == 0 && q[2] == 0;
 		}
 	free(px);
-	png_image_free(&img);
 	return n;
 }
 
