@@ -300,6 +300,22 @@ static int sock_connect(const struct collector_info *c, struct perr *e)
 	return fd;
 }
 
+int control_gone(const struct collector_info *c)
+{
+	struct perr e;
+	const char *dir = c->rundir[0] ? c->rundir : control_runtime_dir(&e);
+	char sock[PATH_MAX];
+
+	if (!pid_alive(c->pid))
+		return 1;
+	if (!dir)
+		return 0;
+	if (snprintf(sock, sizeof(sock), "%s/%ld.sock", dir, (long)c->pid) >=
+	    (int)sizeof(sock))
+		return 0;
+	return access(sock, F_OK) < 0 && errno == ENOENT;
+}
+
 int control_request(const struct collector_info *c, const char *request,
 		    char *reply, size_t n, struct perr *e)
 {

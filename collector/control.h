@@ -121,6 +121,11 @@ int control_sync_live(const char *dir, struct perr *e);
 int control_find_under(const char *dir, struct collector_info *out,
 		       struct perr *e);
 
+/* 1 when the collector c has stopped or is stopping: its process gone,
+ * or its control socket removed (server_close, the last of its stop; it
+ * answers nothing after it, though its pid may live a moment longer). */
+int control_gone(const struct collector_info *c);
+
 /* Send one request and read the reply line into reply (without "ok ").
  * Returns 0 on "ok", -1 with e holding the error. */
 int control_request(const struct collector_info *c, const char *request,

@@ -42,7 +42,7 @@ struct import_set {
 	char host[64];
 	char os[128];
 	char source[256];	/* for perflog.meta: file, format, zone */
-	unsigned step;		/* seconds, from the snapshots' spacing */
+	unsigned step;		/* seconds: nmon's interval, else the snapshots' spacing */
 	int whole_seconds;	/* the source stamps in whole seconds (nmon):
 				 * import_finish evens out their jitter */
 	struct import_snap *snap;
@@ -128,7 +128,8 @@ int import_days_in_month(int year, int mon);
  * metadata. */
 const char *import_host_zone(char *buf, size_t n);
 
-/* After parsing: the step (the median spacing of the snapshots, whole
+/* After parsing: the step (unless the parser set it, as nmon's interval
+ * does: the median spacing of the snapshots, whole
  * seconds, at least 1), every snapshot's from (its previous snapshot's
  * time; the first: t - step), and times that go backwards or repeat
  * (a DST change, a clock set back) kept in order: the snapshot is

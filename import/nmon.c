@@ -314,6 +314,16 @@ static void aaa(struct nmon_ctx *c, struct import_set *s, char **f,
 		c->aix = 1;
 	else if (!strcmp(f[1], "version"))
 		util_strlcpy(version, f[2], vn);
+	else if (!strcmp(f[1], "interval")) {
+		/* nmon's own -s: on a host too busy for it the stamps come 2 s
+		 * apart as often as 1 (each snapshot late), and their median
+		 * said 2 for a run of -s 1 */
+		char *end;
+		long v = strtol(f[2], &end, 10);
+
+		if (end != f[2] && !*end && v >= 1 && v <= 86400)
+			s->step = (unsigned)v;
+	}
 }
 
 static int pass_lines(struct nmon_ctx *c, char *text, size_t len,

@@ -312,8 +312,8 @@ static int finish(struct run *r)
 	}
 	run_output_close(&r->out);
 	if (r->watching && control_request(&r->col, "sync", NULL, 0, &e) < 0) {
-		if (kill(r->col.pid, 0) < 0 && errno == ESRCH)
-			gone = 1;
+		if (control_gone(&r->col))
+			gone = 1;	/* or going: a stop under way */
 		else
 			fprintf(stderr, ME ": sync: %s\n", e.msg);
 	}

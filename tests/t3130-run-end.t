@@ -142,7 +142,10 @@ wait $sp 2>/dev/null
 # stop without a log set does not cut the run's log short unless --force;
 # the run says once, in words, that its collector went; the end marker
 # and the report say the log ends early
-$PERFLOG run -i 1 -o $SCRATCH/cut -l victim -- sleep 5 >$SCRATCH/cut.out 2>$SCRATCH/cut.err & rp=$!
+# (the command ends when told, not after a fixed time: on a loaded
+# machine the stop below took longer than a 5 s sleep, which then ended
+# first and the log was whole)
+$PERFLOG run -i 1 -o $SCRATCH/cut -l victim -- sh -c "until [ -e $SCRATCH/cut.go ]; do sleep 0.1; done" >$SCRATCH/cut.out 2>$SCRATCH/cut.err & rp=$!
 track_pid $rp
 wait_for 15 sh -c "grep -qP '\tbegin\tvictim\t' $SCRATCH/cut/*/markers.tsv"
 CUT=$(dirname $SCRATCH/cut/*/markers.tsv)
@@ -154,6 +157,8 @@ ok 'the collector still runs' sh -c "$PERFLOG status | grep -q '$CUT'"
 err=$($PERFLOG stop --force 2>&1 >/dev/null); st=$?
 is "$st" 0 'stop --force stops it'
 like "$err" 'warning: perflog run \(pid:label [0-9]+:victim\) was logging through it: its log ends early' 'and warns'
+sleep 2	# the command runs on past the log's last row
+touch $SCRATCH/cut.go
 wait $rp
 is "$?" 0 "the run ends with its command's status"
 is "$(grep -c collector $SCRATCH/cut.err)" 1 'the run says it once'

@@ -138,7 +138,7 @@ static void check_linux(void)
 	}
 	EQ_STR(s.host, "backup01", "linux: host");
 	EQ_INT(s.n, 3, "linux: the snapshot cut mid-line dropped");
-	EQ_INT(s.step, 10, "linux: step 10 (the header's interval is not used)");
+	EQ_INT(s.step, 10, "linux: step 10, the header's interval");
 	EQ_DBL(val(&s, 0, OBJ_MEMORY, "", CTR_MEM_PAGES_INPUT), 1.0, 1e-9,
 	       "linux: VM pswpin 10 in 10 s -> 1/s");
 	EQ_DBL(val(&s, 0, OBJ_MEMORY, "", CTR_MEM_PAGES), 3.0, 1e-9,
@@ -341,6 +341,34 @@ static void check_own_csv(void)
 		   "the MBytes column kept in the other CSV");
 		import_set_free(&s);
 	}
+}
+
+/* nmon -s 1 on a host too busy for it: its stamps 2 s apart more often
+ * than 1. The step is the header's interval, not the stamps' median (2:
+ * t3600 on a loaded machine, 'interval 1 s'). */
+static void check_busy_interval(void)
+{
+	static const char *const stamps[] = { "00", "02", "03", "05", "07",
+					       "08", "10" };
+	struct strbuf b = STRBUF_INIT;
+	struct import_set s;
+	struct perr e;
+
+	strbuf_puts(&b, "AAA,host,busy\nAAA,interval,1\n"
+		    "CPU_ALL,CPU Total busy,User%,Sys%,Wait%,Idle%\n");
+	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++)
+		strbuf_printf(&b, "ZZZZ,T%04zu,10:00:%s,01-DEC-2026\nCPU_ALL,T%04zu,1,1,1,97\n",
+			      i + 1, stamps[i], i + 1);
+	if (import_nmon(b.p, b.len, "busy.nmon", "UTC", &s, &e) != 0) {
+		OK(0, "busy: parses");
+		printf("# %s\n", e.msg);
+		strbuf_free(&b);
+		return;
+	}
+	EQ_INT(s.step, 1, "busy: step 1 s, nmon's interval, where the stamps' median is 2");
+	EQ_DBL(s.snap[6].t - s.snap[0].t, 10, 1e-9, "busy: the stamps' span kept");
+	import_set_free(&s);
+	strbuf_free(&b);
 }
 
 /* Whole-second stamps of a late nmon (1, 1, 2 ... apart) evened out; a
@@ -639,6 +667,7 @@ int main(void)
 	check_perfmon();
 	check_own_csv();
 	check_late();
+	check_busy_interval();
 	check_perfmon_dst();
 	check_perfmon_hosts();
 	check_nmon_edges();
