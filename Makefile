@@ -37,7 +37,7 @@ SYSTEMDUNITDIR := $(PREFIX)/lib/systemd/system
 endif
 endif
 CC      ?= cc
-PKGS    := librrd libstatgrab ncursesw
+PKGS    := librrd libstatgrab ncursesw libpng
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)

@@ -252,8 +252,11 @@ const struct chartset chartset_table[CHARTSET_COUNT] = {
 		.id = CHARTSET_WAITS, .title = "Wait states",
 		.ranked = 1, .rank = CTR_PROC_PROCESSOR_TIME, .top = 1,
 		.charts = {
+			/* the PNG: each state's share of the threads' time
+			 * (export/png_export.c), as the report's "all
+			 * threads" column */
 			{ .title = "Wait states", .png = "waits.png",
-			  .unit = UNIT_PERCENT, .axis = "% (100 = one thread)",
+			  .unit = UNIT_PERCENT, .axis = "% of the threads' time",
 			  .base = 1000, .lower = 0, .upper = NAN, .stack = 1,
 			  .series = {
 				{ .ctr = CTR_PROC_PROCESSOR_TIME, .inst = CI_EACH,

@@ -37,6 +37,7 @@ static void usage(FILE *f)
 		"       perflog export DIR --png OUTDIR [--session S] [--from TIME --to TIME]\n"
 		"                      [--width W --height H] [--counters LIST]\n"
 		"                      [--with SERVERDIR]... [--shift SET=SECONDS]...\n"
+		"       perflog export A B --png OUTDIR [--session S [--session S2]]\n"
 		"\n"
 		"  --csv FILE   write the log set as CSV (\"-\" = standard output):\n"
 		"               time (2026-11-30 04:50:15, UTC: a date to a spreadsheet),\n"
@@ -49,6 +50,9 @@ static void usage(FILE *f)
 		"  --to TIME    last row to write\n"
 		"  --png OUTDIR one PNG per chart (man perflog-export) and charts.tsv\n"
 		"  --session S  charts cover session S with a small margin\n"
+		"  A B          two runs laid over each other from their sessions' begins\n"
+		"               (S in each, or S in A and S2 in B; else each one's first),\n"
+		"               every chart with A's series and B's, labelled A and B\n"
 		"  --width W --height H  image size in pixels (default 1000x400)\n"
 		"  --counters LIST  with --png, more charts: groups split by ',',\n"
 		"               counters in a group joined by '+', (*) for every instance;\n"
@@ -61,6 +65,7 @@ static void usage(FILE *f)
 
 struct options {
 	const char *dir, *csv, *png;
+	const char *dir2;	/* --png A B: the second run, laid over */
 	int pdh;		/* --pdh: the CSV in relog's form */
 	time_t from, to;
 	struct png_export_options po;
@@ -124,8 +129,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'P': o->pdh = 1; break;
 		case 'p': o->png = optarg; break;
 		case 's':	/* a session's network chart: only the
-				 * interfaces that moved something (issue 29) */
-			o->po.session = optarg;
+				 * interfaces that moved something (issue 29);
+				 * a second --session: the second run's */
+			if (o->po.session)
+				o->po.cmp_session = optarg;
+			else
+				o->po.session = optarg;
 			o->po.drop_zero = 1;
 			break;
 		case 'C': o->po.counters = optarg; break;
@@ -143,9 +152,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	for (; optind < argc; optind++) {
+		if (o->dir && !o->dir2 && o->png && !o->csv && !o->nwith) {
+			o->dir2 = argv[optind];	/* two runs compared */
+			continue;
+		}
 		if (o->dir) {
-			fprintf(stderr, "perflog export: one log set at a time ('%s' and '%s')\n",
-				o->dir, argv[optind]);
+			fprintf(stderr, "perflog export: one log set at a time ('%s' and '%s'; two runs are compared with --png alone)\n",
+				o->dir, o->dir2 ? o->dir2 : argv[optind]);
 			return 2;
 		}
 		o->dir = argv[optind];
@@ -189,19 +202,29 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* The charts and charts.tsv into o->png. 0 or -1 with e set. */
+/* The charts and charts.tsv into o->png; with a second run (A B), its
+ * series laid over the first's from their sessions' begins. 0 or -1 with
+ * e set. */
 static int export_png(struct logset *ls, struct options *o, struct perr *e)
 {
-	struct marker_list ml = { 0 };
-	int n;
+	struct marker_list ml = { 0 }, ml2 = { 0 };
+	struct logset *ls2 = NULL;
+	int n = -1;
 
 	o->po.from = o->from;
 	o->po.to = o->to;
-	if (markers_load(o->dir, &ml, e) < 0)
-		n = -1;
-	else
+	if (o->dir2 && (logset_open(o->dir2, &ls2, e) < 0 ||
+			markers_load(o->dir2, &ml2, e) < 0))
+		goto out;
+	o->po.cmp = ls2;
+	o->po.cmp_ml = ls2 ? &ml2 : NULL;
+	if (markers_load(o->dir, &ml, e) == 0)
 		n = png_export(ls, &ml, o->png, &o->po, NULL, 0, e);
+out:
 	markers_free(&ml);
+	markers_free(&ml2);
+	if (ls2)
+		logset_close(ls2);
 	return n < 0 ? -1 : 0;
 }
 

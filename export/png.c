@@ -8,7 +8,7 @@
  * lines with their legend, what the points are, and a VRULE per marker
  * (the vector itself and the escaping of text: png_args.c).
  *
- * Two passes: the first has no graph element, only the VDEFs of each
+ * Two passes (png_draw.c runs them): the first has no graph element, only the VDEFs of each
  * series' min, avg and max PRINTed (librrd then fetches and computes but
  * draws nothing); from the largest the axis takes its unit
  * (counters/units.h: MiB/s, ms), the series are divided into it by
@@ -26,24 +26,29 @@
  */
 #include "png.h"
 
-/* marker labels shown in a chart's legend; the rest are drawn unlabelled */
-#define PNG_MARKER_LABELS 6
-/* characters of a marker's text in the legend: about half the width of
- * a default 1000-pixel chart, so two share a line */
-#define PNG_MARKER_LABEL_CHARS 64
+/* markers numbered and listed under a chart (distinct texts); the rest
+ * are drawn as plain rules and counted */
+#define PNG_MARKER_LABELS 12
+/* pixels a character of the legend's font (DEFAULT:9) takes, rounded
+ * up: a marker's text is wrapped to the image's width by it */
+#define PNG_LEGEND_CHAR_PX 8.2
+/* pixels a legend line takes, and what the title and time axis take: a
+ * chart whose legend would leave the plot less than a third of the
+ * image is made taller (full-size-mode shrank the plot to a line under a long
+ * legend: twelve wait states and the markers at 350 pixels) */
+#define PNG_LEGEND_LINE_PX 16
+#define PNG_FRAME_PX 50
+/* a percent axis' top over its highest value (100, or more): a series
+ * at 100% is drawn a few pixels under the plot's border, not in it */
+#define PNG_TOP_ROOM 1.05
 
-#include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <rrd.h>
-
 #include "../common/strbuf.h"
 #include "../common/util.h"
-#include "../logs/rrdlock.h"
 #include "png_int.h"
 
 /* "2026-11-30 04:50:12"; the time only when day is the same as from's */
@@ -57,27 +62,13 @@ static void fmt_utc(char *buf, size_t n, time_t t, time_t from)
 	strftime(buf, n, same ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
 }
 
-static double parse_print(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!s)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno)
-		return NAN;
-	return v;
-}
-
-/* The drawing's options: size, title, vertical axis on ax, and the
- * print-friendly style. */
+/* The drawing's options: size, title, vertical axis on ax (top: the
+ * highest value drawn, in its unit), and the print-friendly style. */
 static void add_options(struct strbuf *a, const struct png_chart *c,
-			const struct png_options *o, const struct units_axis *ax)
+			const struct png_options *o, const struct units_axis *ax,
+			double top, int height)
 {
 	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
-	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
 	char t1[64], t2[64];
 
 	fmt_utc(t1, sizeof(t1), o->from, o->from);
@@ -101,11 +92,17 @@ static void add_options(struct strbuf *a, const struct png_chart *c,
 	png_arg(a, "--right-axis-format=%%lg");
 	if (!isnan(c->lower))
 		png_arg(a, "--lower-limit=%g", c->lower / ax->div);
-	/* a share on a 0..100 axis ("1000 m" was a share under 1%'s top);
-	 * not rigid: a process's 250% still shows */
-	if (!isnan(c->upper) || c->unit == UNIT_PERCENT)
-		png_arg(a, "--upper-limit=%g",
-			isnan(c->upper) ? 100 : c->upper / ax->div);
+	/* a share on a 0..100 axis ("1000 m" was a share under 1%'s top)
+	 * with room above 100 (a series at 100% was drawn on the plot's top
+	 * border and lost in it); above 100 (a process's 250%) the axis
+	 * takes it in with the same room */
+	if (c->unit == UNIT_PERCENT && (isnan(c->upper) || c->upper == 100)) {
+		double up = !isnan(top) && top > 100 ? top : 100;
+		png_arg(a, "--upper-limit=%g", up * PNG_TOP_ROOM);
+		png_arg(a, "--rigid");
+	} else if (!isnan(c->upper)) {
+		png_arg(a, "--upper-limit=%g", c->upper / ax->div);
+	}
 	/* print-friendly: white, larger type, no 3D shading */
 	png_arg(a, "--font=DEFAULT:9:");
 	png_arg(a, "--font=TITLE:11:");
@@ -127,33 +124,72 @@ static void add_scaled(struct strbuf *a, const char *name, const char *raw,
 		png_arg(a, "CDEF:%s%zu=%s%zu", name, i, raw, i);
 }
 
+/* The seconds series i's times are moved by: the set's (another host's
+ * clock) and its own (a second run laid over the first). */
+static long series_shift(const struct png_chart *c, size_t i,
+			 const struct png_options *o)
+{
+	return o->shift + c->series[i].shift;
+}
+
+/* Series with share_of: each group's sum at each point (unknown states
+ * counted as none), then each series as its percent of it. */
+static void add_shares(struct strbuf *a, const struct png_chart *c)
+{
+	for (size_t i = 0; i < c->nseries; i++) {
+		int g = c->series[i].share_of;
+		int first = 1;
+
+		if (g <= 0)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			first = first && c->series[j].share_of != g;
+		if (first) {
+			struct strbuf sum = STRBUF_INIT;
+			size_t n = 0;
+
+			for (size_t j = i; j < c->nseries; j++)
+				if (c->series[j].share_of == g)
+					strbuf_printf(&sum, n++ ? ",r%zu,ADDNAN" : "r%zu", j);
+			png_arg(a, "CDEF:tot%d=%s", g, strbuf_str(&sum));
+			strbuf_free(&sum);
+		}
+		png_arg(a, "CDEF:v%zu=tot%d,0,GT,r%zu,0,ADDNAN,tot%d,/,100,*,UNKN,IF",
+			i, g, i, g);
+	}
+}
+
 /* A DEF per series (scaled by a CDEF: its own scale over the axis's
- * div), the DEFs of the bands (band[i]: rows[i] says whether MIN and MAX
- * archives serve them), then, when drawing, the sessions as shaded
- * areas, first so the lines are drawn over them. */
+ * div; a share by add_shares), the DEFs of the bands (band[i]: rows[i]
+ * says whether MIN and MAX archives serve them), then, when drawing, the
+ * sessions' legends in their colours (the shading itself is drawn on
+ * the image: png_overlay.c). */
 static void add_data(struct strbuf *a, const struct png_chart *c,
 		     const struct png_options *o, const int *band,
 		     const struct png_rows *rows, double div, int draw)
 {
-	static const char *shade[] = { "#DDE8F6", "#F6EBDD", "#E3F1DF" };
-	char txt[512], file[1024], span[64] = "";
+	char txt[512], file[1024], col[8];
 	size_t shown = 0;
 
-	/* another host's set: each DEF fetches its own clock's span and
-	 * SHIFT moves it onto the axis (SHIFT alone moves what the axis's
-	 * span fetched, leaving the far end empty) */
-	if (o->shift)
-		snprintf(span, sizeof(span), ":start=%lld:end=%lld",
-			 (long long)(o->from - o->shift),
-			 (long long)(o->to - o->shift));
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct png_series *s = &c->series[i];
+		long sh = series_shift(c, i, o);
+		char span[64] = "";
+
+		/* another clock: each DEF fetches its own clock's span and
+		 * SHIFT moves it onto the axis (SHIFT alone moves what the
+		 * axis's span fetched, leaving the far end empty) */
+		if (sh)
+			snprintf(span, sizeof(span), ":start=%lld:end=%lld",
+				 (long long)(o->from - sh),
+				 (long long)(o->to - sh));
 		png_esc_path(file, sizeof(file), s->file);
 		png_arg(a, "DEF:r%zu=%s:%s:AVERAGE%s", i, file, s->ds, span);
-		if (o->shift)
-			png_arg(a, "SHIFT:r%zu:%ld", i, o->shift);
+		if (sh)
+			png_arg(a, "SHIFT:r%zu:%ld", i, sh);
 		double scale = (s->scale != 0 ? s->scale : 1) / div;
-		add_scaled(a, "v", "r", i, scale);
+		if (!s->share_of)
+			add_scaled(a, "v", "r", i, scale);
 		if (!band[i])
 			continue;
 		if (rows[i].minmax) {
@@ -163,25 +199,25 @@ static void add_data(struct strbuf *a, const struct png_chart *c,
 			png_arg(a, "DEF:l%zu=%s:%s:AVERAGE:reduce=MIN%s", i, file, s->ds, span);
 			png_arg(a, "DEF:h%zu=%s:%s:AVERAGE:reduce=MAX%s", i, file, s->ds, span);
 		}
-		if (o->shift) {
-			png_arg(a, "SHIFT:l%zu:%ld", i, o->shift);
-			png_arg(a, "SHIFT:h%zu:%ld", i, o->shift);
+		if (sh) {
+			png_arg(a, "SHIFT:l%zu:%ld", i, sh);
+			png_arg(a, "SHIFT:h%zu:%ld", i, sh);
 		}
 		add_scaled(a, "lo", "l", i, scale);
 		add_scaled(a, "hi", "h", i, scale);
 		png_arg(a, "CDEF:rg%zu=hi%zu,lo%zu,-", i, i, i);
 	}
+	add_shares(a, c);
 	for (size_t k = 0; draw && k < o->nspans; k++) {
 		if (o->spans[k].end < o->from || o->spans[k].begin > o->to)
 			continue;	/* not in the picture: not in the legend */
 		shown++;
-		/* a row is stamped at its end (TIME) and drawn over the step
-		 * before it: shaded when it overlaps the session, so a
-		 * session inside one consolidated row still shows */
-		png_arg(a, "CDEF:sp%zu=r0,POP,TIME,%lld,GT,TIME,STEPWIDTH,-,%lld,LE,*,INF,UNKN,IF",
-		    k, (long long)o->spans[k].begin, (long long)o->spans[k].end);
+		/* the legend's box in the session's colour; the plot is
+		 * shaded on the image (png_overlay.c) */
+		png_arg(a, "CDEF:sp%zu=r0,POP,UNKN", k);
 		/* session legends flow on one line instead of a line each */
-		png_arg(a, "AREA:sp%zu%s:legend=session %s", k, shade[k % 3],
+		png_arg(a, "AREA:sp%zu%s:legend=session %s", k,
+		    png_session_colour(col, sizeof(col), shown - 1),
 		    png_esc(txt, sizeof(txt), o->spans[k].label));
 	}
 	if (shown)
@@ -213,8 +249,24 @@ static void add_figures(struct strbuf *a, const struct png_chart *c,
 			const int *band)
 {
 	for (size_t i = 0; i < c->nseries; i++) {
+		int g = c->series[i].share_of, first = g > 0;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = c->series[j].share_of != g;
+		if (first)
+			png_arg(a, "VDEF:ta%d=tot%d,AVERAGE", g, g);
 		png_arg(a, "VDEF:mn%zu=%s%zu,MINIMUM", i, band[i] ? "lo" : "v", i);
-		png_arg(a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
+		/* a share's average weighs each point by its sum (the
+		 * threads alive): its seconds over all the states' seconds,
+		 * as the report's "all threads" column, not the mean of the
+		 * points' shares */
+		if (g > 0) {
+			png_arg(a, "CDEF:w%zu=tot%d,UN,UNKN,r%zu,0,ADDNAN,100,*,ta%d,/,IF",
+				i, g, i, g);
+			png_arg(a, "VDEF:av%zu=w%zu,AVERAGE", i, i);
+		} else {
+			png_arg(a, "VDEF:av%zu=v%zu,AVERAGE", i, i);
+		}
 		png_arg(a, "VDEF:mx%zu=%s%zu,MAXIMUM", i, band[i] ? "hi" : "v", i);
 		png_arg(a, "PRINT:mn%zu:%%.9le", i);
 		png_arg(a, "PRINT:av%zu:%%.9le", i);
@@ -260,101 +312,108 @@ static void add_lines(struct strbuf *a, const struct png_chart *c, int stack,
 	}
 }
 
-/* A marker's label goes in the legend once (a session's begin and end
- * carry the same text), flowing on shared lines, and only the first few:
- * a long run of markers must not crowd out the chart. */
-static void add_marks(struct strbuf *a, const struct png_options *o)
+/* png_int.h */
+size_t png_vec_numbers(const struct png_options *o, int *num)
 {
-	size_t labelled = 0, unlabelled = 0;
-	char txt[512];
+	size_t unnumbered = 0;
+	int next = 0;
 
 	for (size_t k = 0; k < o->nmarks; k++) {
-		int dup = 0;
-
+		num[k] = 0;
 		if (o->marks[k].t < o->from || o->marks[k].t > o->to)
 			continue;	/* rrdtool would still list it */
-		for (size_t j = 0; j < k && !dup; j++)
-			dup = o->marks[j].label && o->marks[k].label &&
-			      !strcmp(o->marks[j].label, o->marks[k].label);
-		if (dup || labelled >= PNG_MARKER_LABELS) {
-			png_arg(a, "VRULE:%lld#C00000::dashes",
-			    (long long)o->marks[k].t);
-			unlabelled += !dup;
+		for (size_t j = 0; j < k && !num[k]; j++)
+			if (num[j] && o->marks[j].label && o->marks[k].label &&
+			    !strcmp(o->marks[j].label, o->marks[k].label))
+				num[k] = num[j];
+		if (!num[k] && next < PNG_MARKER_LABELS)
+			num[k] = ++next;
+		else if (!num[k])
+			unnumbered++;
+	}
+	return unnumbered;
+}
+
+/* One legend line of at most `room` characters of text from *s (UTF-8
+ * kept whole, cut at the last blank that fits, else at room), escaped
+ * into buf; *s moves past it and the blanks after it. */
+static void wrap_line(char *buf, size_t n, const char **s, size_t room)
+{
+	const char *p = *s, *cut = NULL;
+	size_t chars = 0;
+	char part[512];
+
+	for (; *p; p++) {
+		if (((unsigned char)*p & 0xC0) == 0x80)
 			continue;
+		if (chars == room)
+			break;
+		if (*p == ' ')
+			cut = p;
+		chars++;
+	}
+	if (*p && cut && cut > *s)
+		p = cut;
+	size_t len = (size_t)(p - *s) < sizeof(part) - 1 ?
+		     (size_t)(p - *s) : sizeof(part) - 1;
+	memcpy(part, *s, len);
+	part[len] = '\0';
+	png_esc(buf, n, part);
+	while (*p == ' ')
+		p++;
+	*s = p;
+}
+
+/* Under the legends each marker number's text whole, wrapped to the
+ * image's width (the rules and their numbers are drawn on the image,
+ * png_overlay.c); with a NULL, only the lines counted. */
+static size_t add_marks(struct strbuf *a, const struct png_options *o,
+			const int *num, size_t unnumbered)
+{
+	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
+	size_t room = (size_t)((width - 40) / PNG_LEGEND_CHAR_PX);
+	char txt[1024];
+	int listed = 0;
+	size_t lines = 0;
+
+	if (room < 20)
+		room = 20;
+	for (size_t k = 0; k < o->nmarks; k++) {
+		const char *t = o->marks[k].label ? o->marks[k].label : "";
+		char head[16];
+
+		if (num[k] <= listed)
+			continue;	/* none, or listed already */
+		listed = num[k];
+		snprintf(head, sizeof(head), "%2d  ", num[k]);
+		wrap_line(txt, sizeof(txt), &t, room - 4);
+		if (a)
+			png_arg(a, "COMMENT:%s%s\\l", head, txt);
+		lines++;
+		while (*t) {
+			wrap_line(txt, sizeof(txt), &t, room - 4);
+			if (a)
+				png_arg(a, "COMMENT:    %s\\l", txt);
+			lines++;
 		}
-		png_arg(a, "VRULE:%lld#C00000:legend=%s:dashes", (long long)o->marks[k].t,
-		    png_esc_cut(txt, sizeof(txt), o->marks[k].label,
-			    PNG_MARKER_LABEL_CHARS));
-		labelled++;
 	}
-	if (unlabelled)
-		png_arg(a, "COMMENT:(+%zu more markers)", unlabelled);
+	if (unnumbered && a)
+		png_arg(a, "COMMENT:(+%zu more markers)\\l", unnumbered);
+	return lines + (unnumbered > 0);
 }
 
-/* rrd_graph_v, a live set's update holding a file's lock waited out
- * (rrdlock.h). In png_apart's child: its TZ is UTC. */
-static rrd_info_t *graph(int argc, char **argv)
+/* The image's height: as asked, or taller when the legend (a line a
+ * series, the sessions', the points' note, the markers') would leave
+ * the plot less than a third of it. */
+static int image_height(const struct png_chart *c, const struct png_options *o,
+			const int *num, size_t unnumbered)
 {
-	double until = rrdlock_deadline(RRDLOCK_READ_WAIT);
-	rrd_info_t *info;
+	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
+	size_t lines = c->nseries + 2 + add_marks(NULL, o, num, unnumbered);
+	long need = 3L * (PNG_FRAME_PX + (long)lines * PNG_LEGEND_LINE_PX) / 2;
 
-	do {
-		rrd_clear_error();
-		info = rrd_graph_v(argc, argv);
-	} while (!info && rrdlock_again(until));
-	return info;
-}
-
-/* The PRINT results, three per series: min, avg, max. */
-static void read_legend(const rrd_info_t *info, size_t nseries,
-			struct png_legend *legend)
-{
-	for (size_t i = 0; i < nseries; i++) {
-		legend[i].min = legend[i].avg = legend[i].max = NAN;
-		legend[i].max_text[0] = '\0';
-	}
-	for (const rrd_info_t *p = info; p; p = p->next) {
-		unsigned long k;
-		if (p->type != RD_I_STR || sscanf(p->key, "print[%lu]", &k) != 1)
-			continue;
-		if (k / 3 >= nseries)
-			continue;
-		double v = parse_print(p->value.u_str);
-		if (k % 3 == 0)
-			legend[k / 3].min = v;
-		else if (k % 3 == 1)
-			legend[k / 3].avg = v;
-		else
-			legend[k / 3].max = v;
-	}
-}
-
-/* Every legend text the graph drew, one a line, rrdtool's indent off. */
-static void read_texts(const rrd_info_t *info, struct strbuf *out)
-{
-	for (const rrd_info_t *p = info; p; p = p->next) {
-		if (p->type != RD_I_STR || strncmp(p->key, "legend[", 7))
-			continue;
-		strbuf_printf(out, "%s\n",
-			      p->value.u_str + strspn(p->value.u_str, " "));
-	}
-}
-
-static void read_frame(const rrd_info_t *info, struct png_frame *f)
-{
-	memset(f, 0, sizeof(*f));
-	for (const rrd_info_t *p = info; p; p = p->next) {
-		if (p->type == RD_I_CNT && !strcmp(p->key, "graph_left"))
-			f->graph_left = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "graph_width"))
-			f->graph_width = (long)p->value.u_cnt;
-		else if (p->type == RD_I_CNT && !strcmp(p->key, "image_width"))
-			f->image_width = (long)p->value.u_cnt;
-		else if (p->type == RD_I_VAL && !strcmp(p->key, "value_min"))
-			f->value_min = p->value.u_val;
-		else if (p->type == RD_I_VAL && !strcmp(p->key, "value_max"))
-			f->value_max = p->value.u_val;
-	}
+	return need > height ? (int)(need < PNG_MAX_SIZE ? need : PNG_MAX_SIZE) :
+	       height;
 }
 
 /* Each series' rows (png_rows_of, once per file) and whether it gets a
@@ -369,11 +428,12 @@ static void plan_bands(const struct png_chart *c, const struct png_options *o,
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct png_series *s = &c->series[i];
 		band[i] = 0;
-		if (i && !strcmp(s->file, c->series[i - 1].file)) {
+		if (i && !strcmp(s->file, c->series[i - 1].file) &&
+		    s->shift == c->series[i - 1].shift) {
 			rows[i] = rows[i - 1];
-		} else if (png_rows_of(s->file, o->from - o->shift,
-				       o->to - o->shift, point, s->step,
-				       &rows[i], &e) < 0) {
+		} else if (png_rows_of(s->file, o->from - series_shift(c, i, o),
+				       o->to - series_shift(c, i, o), point,
+				       s->step, &rows[i], &e) < 0) {
 			memset(&rows[i], 0, sizeof(rows[i]));
 			continue;
 		}
@@ -392,11 +452,10 @@ static void add_note(struct strbuf *a, const struct png_rows *r, int stack)
 	png_arg(a, "COMMENT:%s\\l", png_esc(txt, sizeof(txt), note));
 }
 
-/* The chart's checks and its series' rows and bands planned; 0, or -1
- * with e set. */
-static int plan(const char *path, const struct png_chart *c, int stack,
-		const struct png_options *o, struct png_rows *rows, int *band,
-		struct perr *e)
+/* png_int.h */
+int png_vec_plan(const char *path, const struct png_chart *c, int stack,
+		 const struct png_options *o, struct png_rows *rows, int *band,
+		 struct perr *e)
 {
 	int width = o->width ? o->width : PNG_DEFAULT_WIDTH;
 	int height = o->height ? o->height : PNG_DEFAULT_HEIGHT;
@@ -413,12 +472,33 @@ static int plan(const char *path, const struct png_chart *c, int stack,
 	return 0;
 }
 
-/* The argument vector of a pass into a: the first (fig NULL) PRINTs the
- * figures, the second draws on the axis ax with fig in the legends. */
-static void build(struct strbuf *a, const char *path, const struct png_chart *c,
-		  int stack, const struct png_options *o,
-		  const struct png_rows *rows, const int *band,
-		  const struct png_legend *fig, const struct units_axis *ax)
+/* The highest value drawn, in the axis unit: a stack's top is the sum
+ * of its maxima, a stack of shares at most 100. */
+static double top_of(const struct png_chart *c, int stack,
+		     const struct png_legend *fig, const struct units_axis *ax)
+{
+	double top = NAN;
+	int shares = 1;
+
+	for (size_t i = 0; i < c->nseries; i++) {
+		shares = shares && c->series[i].share_of > 0;
+		if (isnan(fig[i].max))
+			continue;
+		top = isnan(top) ? fig[i].max :
+		      stack ? top + fig[i].max : fmax(top, fig[i].max);
+	}
+	if (stack && shares && top > 100)
+		top = 100;
+	return isnan(top) ? top : top / ax->div;
+}
+
+/* png_int.h */
+void png_vec_build(struct strbuf *a, const char *path,
+		   const struct png_chart *c, int stack,
+		   const struct png_options *o, const struct png_rows *rows,
+		   const int *band, const struct png_legend *fig,
+		   const struct units_axis *ax, const int *num,
+		   size_t unnumbered)
 {
 	png_arg(a, "graph");
 	png_arg(a, "%s", path);
@@ -430,119 +510,11 @@ static void build(struct strbuf *a, const char *path, const struct png_chart *c,
 		add_figures(a, c, band);
 		return;
 	}
-	add_options(a, c, o, ax);
+	add_options(a, c, o, ax, top_of(c, stack, fig, ax),
+		    image_height(c, o, num, unnumbered));
 	add_bands(a, c, band);
 	add_lines(a, c, stack, fig);
 	add_note(a, &rows[0], stack);
-	add_marks(a, o);
+	add_marks(a, o, num, unnumbered);
 }
 
-/* One pass through rrd_graph_v: its info, or NULL with e set. */
-static rrd_info_t *pass(struct strbuf *a, const char *path, struct perr *e)
-{
-	size_t argc = 0;
-	char **argv = a->failed ? NULL : png_args_vector(a, &argc);
-	rrd_info_t *info = NULL;
-
-	if (!argv) {
-		perr_set(e, "out of memory");
-		return NULL;
-	}
-	info = graph((int)argc, argv);
-	if (!info) {
-		const char *m = rrd_get_error();
-		perr_set(e, "%s: rrd_graph: %s", path, m && *m ? m : "failed");
-		rrd_clear_error();
-	}
-	free(argv);
-	return info;
-}
-
-/* The axis of the chart: its unit at the size of the largest figure
- * (of a stack, the sum of the maxima: its top). */
-static void axis_of(const struct png_chart *c, int stack,
-		    const struct png_legend *fig, struct units_axis *ax)
-{
-	double top = NAN;
-
-	for (size_t i = 0; i < c->nseries; i++) {
-		if (isnan(fig[i].max))
-			continue;
-		if (isnan(top))
-			top = fig[i].max;
-		else
-			top = stack ? top + fig[i].max : fmax(top, fig[i].max);
-	}
-	units_axis_of(c->unit, top, ax);
-}
-
-int png_render_here(const char *path, const struct png_chart *c, int stack,
-		    const struct png_options *o, struct png_legend *legend,
-		    struct perr *e)
-{
-	struct strbuf a = STRBUF_INIT;
-	struct png_rows *rows = calloc(c->nseries + 1, sizeof(*rows));
-	int *band = calloc(c->nseries + 1, sizeof(*band));
-	struct png_legend *fig = calloc(c->nseries + 1, sizeof(*fig));
-	struct units_axis ax;
-	rrd_info_t *info = NULL;
-	int rc = -1;
-
-	if (!rows || !band || !fig) {
-		perr_set(e, "out of memory");
-		goto out;
-	}
-	if (plan(path, c, stack, o, rows, band, e) < 0)
-		goto out;
-	build(&a, path, c, stack, o, rows, band, NULL, NULL);
-	if (!(info = pass(&a, path, e)))
-		goto out;
-	read_legend(info, c->nseries, fig);
-	rrd_info_free(info);
-	axis_of(c, stack, fig, &ax);
-	strbuf_free(&a);
-	build(&a, path, c, stack, o, rows, band, fig, &ax);
-	if (!(info = pass(&a, path, e)))
-		goto out;
-	if (o->legends)
-		read_texts(info, o->legends);
-	if (o->frame)
-		read_frame(info, o->frame);
-	rrd_info_free(info);
-	for (size_t i = 0; legend && i < c->nseries; i++) {
-		char mx[24];
-		legend[i] = fig[i];
-		snprintf(legend[i].max_text, sizeof(legend[i].max_text),
-			 "max %s", units_fmt(mx, sizeof(mx), fig[i].max, c->unit));
-		png_rows_note(legend[i].points, sizeof(legend[i].points),
-			      &rows[i], stack);
-	}
-	rc = 0;
-out:
-	strbuf_free(&a);
-	free(rows);
-	free(band);
-	free(fig);
-	return rc;
-}
-
-int png_size(const char *path, int *width, int *height, struct perr *e)
-{
-	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n',
-					      0x1a, '\n' };
-	unsigned char h[24];
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return perr_set(e, "unable to open '%s': %s", path,
-				strerror(errno));
-	size_t got = fread(h, 1, sizeof(h), f);
-	fclose(f);
-	if (got < sizeof(h) || memcmp(h, sig, 8) || memcmp(h + 12, "IHDR", 4))
-		return perr_set(e, "'%s' is not a PNG file", path);
-	*width = (int)((uint32_t)h[16] << 24 | (uint32_t)h[17] << 16 |
-		       (uint32_t)h[18] << 8 | h[19]);
-	*height = (int)((uint32_t)h[20] << 24 | (uint32_t)h[21] << 16 |
-			(uint32_t)h[22] << 8 | h[23]);
-	return 0;
-}

@@ -29,14 +29,31 @@
  *   (the highest sample, not the highest average), and a line under the
  *   legends says what the points are ("avg of 1 min rows, band
  *   min..max", png_rows_note);
- * - markers as labelled dashed vertical rules (VRULE); every legend is
- *   given as "legend=TEXT", so a text like "color=#0F0" or "legend=X"
- *   is drawn as it is, never taken for one of librrd's options;
+ * - markers as dashed vertical rules at their time (to the millisecond,
+ *   drawn with the shading: png_overlay.c), numbered at the plot's top
+ *   (a marker's text once a number: a session's begin and end share
+ *   it), each number's text listed whole under the legends, wrapped to
+ *   the image's width; every legend is given as "legend=TEXT", so a text
+ *   like "color=#0F0" or "legend=X" is drawn as it is, never taken for
+ *   one of librrd's options;
  * - another host's set on the reference clock: every DEF followed by
  *   SHIFT:vname:shift (rrd_graph fetches [from - shift, to - shift] and
  *   moves it), marks and spans given on the reference clock already;
- * - sessions shaded: an AREA of INF where TIME lies in [begin, end] (the
- *   CDEF "x,POP,TIME,b,GE,TIME,e,LE,*,INF,UNKN,IF");
+ * - sessions shaded from the begin marker's time to the end's, to the
+ *   pixel, each in its own colour of one palette (png_session_colour)
+ *   by its place among the sessions drawn,
+ *   an inner session over the outer; librrd has only rows to shade by
+ *   (a row holding the begin was shaded whole: a row early), so the
+ *   shading and the markers' numbers are drawn on the finished image
+ *   (png_overlay.c, libpng) onto the plot's background pixels, the
+ *   lines and the grid left as librrd drew them; the legend has each
+ *   session's colour;
+ * - a percent axis from 0 to a little above 100 (or above the highest
+ *   value), so a series at 100% is not lost in the plot's top border;
+ * - a series with share_of drawn as its share of its group's sum at
+ *   each point (the wait states: the threads' time split into states,
+ *   0..100%, as the report gives it; stacked, it reached 1000% for ten
+ *   threads);
  * - --full-size-mode: width and height are the whole image's.
  * Styling is rrdtool's with a white background and a larger font, for
  * printing.
@@ -64,15 +81,21 @@ struct png_series {
 	double scale;		/* values multiplied by this; 0 means 1 */
 	unsigned long step;	/* the file's step (the log set's interval),
 				   to tell consolidated rows; 0: unknown */
+	int share_of;		/* 0; k > 0: drawn as its percent of the sum
+				   of the chart's series with share_of k at
+				   each point (the unit is then a percent) */
+	long shift;		/* seconds added to this series' times, on top
+				   of png_options.shift (a second run laid
+				   over the first: export --png A B) */
 };
 
 struct png_mark {
-	time_t t;
+	double t;		/* the marker's time, milliseconds kept */
 	const char *label;
 };
 
 struct png_span {
-	time_t begin, end;
+	double begin, end;	/* the markers' times, milliseconds kept */
 	const char *label;
 };
 
@@ -108,9 +131,12 @@ struct png_options {
 };
 
 /* The plot inside the image, as rrd_graph_v says it drew it: pixels from
- * the left, and the vertical axis' range in the axis unit. */
+ * the left and the top, the time it spans, and the vertical axis' range
+ * in the axis unit. */
 struct png_frame {
 	long graph_left, graph_width, image_width;
+	long graph_top, graph_height, image_height;
+	long graph_start, graph_end;
 	double value_min, value_max;
 };
 

@@ -51,6 +51,30 @@ const char *png_colour(char *buf, size_t n, size_t i)
 	return buf;
 }
 
+/* Light, of hues far apart, so that the lines drawn over them (the
+ * series palette, dark) stay legible and two sessions, nested or side
+ * by side, never look alike: blue, orange, green, purple, yellow, pink,
+ * teal, grey. Defined here once: the legends and the image's shading
+ * both read it. */
+static const unsigned char session_palette[PNG_SESSION_PALETTE][3] = {
+	{ 0xC6, 0xDB, 0xF5 }, { 0xFD, 0xD4, 0xA8 }, { 0xC9, 0xEB, 0xC0 },
+	{ 0xDD, 0xCF, 0xF0 }, { 0xFA, 0xF0, 0xA0 }, { 0xF7, 0xC9, 0xDD },
+	{ 0xB8, 0xE8, 0xE3 }, { 0xDD, 0xDD, 0xDD },
+};
+
+void png_session_rgb(unsigned char rgb[3], size_t k)
+{
+	memcpy(rgb, session_palette[k % PNG_SESSION_PALETTE], 3);
+}
+
+const char *png_session_colour(char *buf, size_t n, size_t k)
+{
+	const unsigned char *c = session_palette[k % PNG_SESSION_PALETTE];
+
+	snprintf(buf, n, "#%02X%02X%02X", c[0], c[1], c[2]);
+	return buf;
+}
+
 void png_arg(struct strbuf *a, const char *fmt, ...)
 {
 	va_list ap;

@@ -20,89 +20,15 @@
 #include "../logs/lookup.h"
 #include "../logs/treefiles.h"
 #include "png.h"
+#include "png_plan.h"
 
-#define MAX_SERIES 24
-
-struct plan {
-	char what[96];
-	char vlabel[32];
-	enum counter_unit unit;
-	double lower, upper;
-	int stack;
-	char file[MAX_SERIES][1024];
-	char ds[MAX_SERIES][20];
-	char legend[MAX_SERIES][96];
-	double scale[MAX_SERIES];
-	size_t n;
-};
-
-static void plan_init(struct plan *p, const char *what, const char *vlabel,
-		      enum counter_unit unit, double lower, double upper)
-{
-	memset(p, 0, sizeof(*p));
-	util_strlcpy(p->what, what, sizeof(p->what));
-	util_strlcpy(p->vlabel, vlabel, sizeof(p->vlabel));
-	p->unit = unit;
-	p->lower = lower;
-	p->upper = upper;
-}
-
-static void plan_add(struct plan *p, struct logset *ls, size_t i,
-		     const char *legend)
-{
-	const struct logset_counter *c = &logset_meta(ls)->counters[i];
-
-	if (p->n >= MAX_SERIES)
-		return;
-	snprintf(p->file[p->n], sizeof(p->file[0]), "%s/%s", logset_dir(ls),
-		 c->file);
-	util_strlcpy(p->ds[p->n], c->ds, sizeof(p->ds[0]));
-	util_strlcpy(p->legend[p->n], legend, sizeof(p->legend[0]));
-	p->scale[p->n] = 1;
-	p->n++;
-}
-
-/* A chart of a set (counters/chartset.h): its series marked CV_PNG, each
- * instance in perflog.meta order, "INSTANCE LEGEND" as the legend; of the
- * Process object only instance `proc` when it is not NULL (the session's
- * own tree: another run's states do not belong in its chart). */
-/* Whether inst is one of list's comma-separated names. */
-static void plan_chart(struct plan *p, struct logset *ls, const struct chart *c,
-		       const char *proc, const char *net_only)
-{
-	const struct logset_meta *m = logset_meta(ls);
-
-	plan_init(p, c->title, c->axis ? c->axis : catalog_unit_label(c->unit),
-		  c->unit, c->lower, c->upper);
-	p->stack = c->stack;
-	for (size_t i = 0; i < chart_nseries(c); i++) {
-		const struct chart_series *cs = &c->series[i];
-		struct lookup_hit hit[MAX_SERIES];
-
-		if (!(cs->views & CV_PNG))
-			continue;
-		size_t n = lookup_series(m, cs, NULL, 0, hit, MAX_SERIES);
-		for (size_t h = 0; h < n; h++) {
-			const char *inst = hit[h].instance;
-			char lg[96];
-
-			if (proc && catalog_counters[cs->ctr].object == OBJ_PROCESS &&
-			    strcmp(inst, proc))
-				continue;
-			if (net_only && catalog_counters[cs->ctr].object == OBJ_NETWORK &&
-			    !util_list_has(net_only, inst))
-				continue;
-			snprintf(lg, sizeof(lg), "%s%s%s", inst, inst[0] ? " " : "",
-				 cs->legend ? cs->legend : catalog_counters[cs->ctr].name);
-			plan_add(p, ls, hit[h].idx, lg);
-		}
-	}
-}
 
 /* Where the charts go: the directory, the drawing options, charts.tsv,
  * and the names of the charts drawn so far. */
 struct output {
 	const char *outdir;
+	struct png_mark *marks;	/* po's markers and sessions, owned */
+	struct png_span *spans;
 	unsigned long interval;	/* the files' step */
 	struct png_options po;
 	FILE *tsv;
@@ -111,22 +37,30 @@ struct output {
 	int count;
 };
 
-/* Leave out of c the series whose legend figures stayed zero (not every
- * one: a chart of all zeros says so); p's legends follow. 1 when some
+/* Whether a series moved over the chart's span: a known value other
+ * than 0 (an idle loop0 stayed 0; a counter the set did not log there
+ * has no value; Available Bytes is never 0). */
+static int moved(const struct png_legend *lg)
+{
+	return !isnan(lg->max) && !(lg->max == 0 && lg->min == 0);
+}
+
+/* Leave out of c the series that did not move (not every one: a chart
+ * of nothing that moved says so); p's legends follow. 1 when some
  * were. */
-static int drop_zeros(struct plan *p, struct png_series *s,
+static int drop_zeros(struct png_plan *p, struct png_series *s,
 		      const struct png_legend *lg, struct png_chart *c)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < p->n; i++)
-		if (!(lg[i].max == 0 && lg[i].min == 0))
+		if (moved(&lg[i]))
 			k++;
 	if (k == p->n || k == 0)
 		return 0;
 	k = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		if (lg[i].max == 0 && lg[i].min == 0)
+		if (!moved(&lg[i]))
 			continue;
 		s[k] = s[i];
 		if (k != i) {
@@ -140,11 +74,11 @@ static int drop_zeros(struct plan *p, struct png_series *s,
 	return 1;
 }
 
-static int draw(struct plan *p, const char *name, struct output *out,
+static int draw(struct png_plan *p, const char *name, struct output *out,
 		int drop_zero, struct perr *e)
 {
-	struct png_series s[MAX_SERIES];
-	struct png_legend lg[MAX_SERIES];
+	struct png_series s[PNG_PLAN_MAX];
+	struct png_legend lg[PNG_PLAN_MAX];
 	char path[1200];
 
 	if (!p->n)
@@ -155,6 +89,8 @@ static int draw(struct plan *p, const char *name, struct output *out,
 		s[i].legend = p->legend[i];
 		s[i].scale = p->scale[i];
 		s[i].step = out->interval;
+		s[i].share_of = p->share_of[i];
+		s[i].shift = p->shift[i];
 	}
 	struct png_chart c = { p->what, p->vlabel, p->unit, p->lower, p->upper,
 			       s, p->n };
@@ -175,73 +111,6 @@ static int draw(struct plan *p, const char *name, struct output *out,
 	if (out->names && out->count < out->maxnames)
 		util_strlcpy(out->names[out->count], name, 64);
 	out->count++;
-	return 0;
-}
-
-/* "System\Processor Queue Length" -> "System_Processor_Queue_Length" */
-static void file_stem(char *buf, size_t n, const char *text)
-{
-	size_t j = 0;
-
-	for (const char *s = text; *s && j + 1 < n && j < 60; s++) {
-		char c = *s;
-		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 (c >= '0' && c <= '9') || c == '-' || c == '.';
-		if (ok)
-			buf[j++] = c;
-		else if (j && buf[j - 1] != '_')
-			buf[j++] = '_';
-	}
-	while (j && buf[j - 1] == '_')
-		j--;
-	buf[j] = '\0';
-	if (!j)
-		util_strlcpy(buf, "counters", n);
-}
-
-/* One --counters group ("A+B"): a chart of every matching counter. */
-static int plan_group(struct plan *p, struct logset *ls, const char *group,
-		      struct perr *e)
-{
-	const struct logset_meta *m = logset_meta(ls);
-	char buf[512], *save = NULL;
-
-	util_strlcpy(buf, group, sizeof(buf));
-	plan_init(p, group, "", UNIT_COUNT, NAN, NAN);
-	for (char *t = strtok_r(buf, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
-		struct counter_path cp;
-		size_t before = p->n;
-		while (*t == ' ')
-			t++;
-		/* why, not e: perr_set must not read the message it
-		 * writes (it printed "...: --counters: '...': bject") */
-		struct perr why;
-		if (catalog_parse_path(t, &cp, &why) < 0)
-			return perr_set(e, "--counters: '%s': %s", t, why.msg);
-		for (size_t i = 0; i < m->ncounters; i++) {
-			const struct logset_counter *c = &m->counters[i];
-			char lg[96];
-			if (c->def != cp.def)
-				continue;
-			if (strcmp(cp.instance, "*") &&
-			    strcasecmp(cp.instance, c->instance))
-				continue;
-			snprintf(lg, sizeof(lg), "%s%s%s", c->instance,
-				 c->instance[0] ? " " : "", c->def->name);
-			plan_add(p, ls, i, lg);
-		}
-		if (p->n == before)
-			return perr_set(e, "--counters: the log set has no counter '%s'", t);
-		if (!p->vlabel[0]) {
-			util_strlcpy(p->vlabel, catalog_unit_label(cp.def->unit),
-				     sizeof(p->vlabel));
-			if (!p->vlabel[0])
-				util_strlcpy(p->vlabel, "count", sizeof(p->vlabel));
-			p->unit = cp.def->unit;
-			if (cp.def->unit == UNIT_PERCENT)
-				p->lower = 0;
-		}
-	}
 	return 0;
 }
 
@@ -309,64 +178,161 @@ static int time_range(struct logset *ls, const struct png_export_options *o,
 	return 0;
 }
 
-/* Every marker, and the sessions as spans (an open one up to the last
- * row), into po; the caller frees *marks and *spans. */
-static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
-			   const struct session *ss, long nss,
-			   struct png_options *po, struct png_mark **marks,
-			   struct png_span **spans)
+/* A marker's text as a chart lists it: a session's begin and end say
+ * which ("begin full: dsmc incr /data"), a point marker its text. */
+static char *mark_label(const struct marker *m)
 {
-	long sh = po->shift;
-	time_t last = logset_last(ls);
+	struct strbuf b = STRBUF_INIT;
 
-	*marks = calloc(ml && ml->n ? ml->n : 1, sizeof(**marks));
-	*spans = calloc(nss > 0 ? (size_t)nss : 1, sizeof(**spans));
-	if (!*marks || !*spans)
+	if (m->kind != MARK_POINT)
+		strbuf_printf(&b, "%s %s%s", marker_kind_name(m->kind),
+			      m->session ? m->session : "",
+			      m->text && *m->text ? ": " : "");
+	strbuf_printf(&b, "%s", m->text ? m->text : "");
+	if (b.failed) {
+		strbuf_free(&b);
+		return NULL;
+	}
+	return b.p ? b.p : strdup("");
+}
+
+/* "TAG TEXT", allocated; NULL out of memory. */
+static char *tagged(const char *tag, const char *text)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	strbuf_printf(&b, "%s %s", tag, text);
+	if (b.failed || !b.p) {
+		strbuf_free(&b);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* Every marker of ml, and the sessions ss as spans (an open one up to
+ * the last row; the markers' milliseconds kept), moved by sh seconds,
+ * their labels after "TAG " when tag is not NULL (a second run laid over
+ * a first), appended to po's; *marks and *spans grow, their labels are
+ * the caller's to free (free_marks). 0, or -1 out of memory. */
+static int marks_and_spans(struct logset *ls, const struct marker_list *ml,
+			   const struct session *ss, long nss, long sh,
+			   const char *tag, struct png_options *po,
+			   struct png_mark **marks, struct png_span **spans)
+{
+	time_t last = logset_last(ls);
+	size_t nm = ml ? ml->n : 0, ns = nss > 0 ? (size_t)nss : 0;
+	struct png_mark *m = realloc(*marks, (po->nmarks + nm + 1) * sizeof(*m));
+	struct png_span *sp;
+
+	if (m)
+		*marks = m;
+	sp = m ? realloc(*spans, (po->nspans + ns + 1) * sizeof(*sp)) : NULL;
+	if (!sp)
 		return -1;
-	for (size_t i = 0; ml && i < ml->n; i++) {
-		(*marks)[po->nmarks].t = ml->m[i].t + sh;
-		(*marks)[po->nmarks].label = ml->m[i].text;
-		po->nmarks++;
-	}
-	for (long k = 0; k < nss; k++) {
-		(*spans)[k].begin = ss[k].begin->t + sh;
-		(*spans)[k].end = ss[k].end ? ss[k].end->t + sh :
-				  (last ? last + sh : po->to);
-		(*spans)[k].label = ss[k].name;
-	}
+	*spans = sp;
 	po->marks = *marks;
 	po->spans = *spans;
-	po->nspans = (size_t)nss;
+	for (size_t i = 0; i < nm; i++) {
+		char *l = mark_label(&ml->m[i]);
+		if (l && tag) {
+			char *t = tagged(tag, l);
+			free(l);
+			l = t;
+		}
+		if (!l)
+			return -1;
+		m[po->nmarks].t = (double)(ml->m[i].t + sh) + ml->m[i].ms / 1000.0;
+		m[po->nmarks++].label = l;
+	}
+	for (size_t k = 0; k < ns; k++) {
+		char *l = tag ? tagged(tag, ss[k].name) : strdup(ss[k].name);
+		if (!l)
+			return -1;
+		sp[po->nspans].begin = (double)(ss[k].begin->t + sh) +
+				       ss[k].begin->ms / 1000.0;
+		sp[po->nspans].end = ss[k].end ?
+			(double)(ss[k].end->t + sh) + ss[k].end->ms / 1000.0 :
+			(double)(last ? last + sh : po->to);
+		sp[po->nspans++].label = l;
+	}
 	return 0;
 }
 
-/* The charts of every chart set, then one per --counters group. */
+static void free_marks(struct png_options *po, struct png_mark *marks,
+		       struct png_span *spans)
+{
+	for (size_t i = 0; marks && i < po->nmarks; i++)
+		free((char *)marks[i].label);
+	for (size_t i = 0; spans && i < po->nspans; i++)
+		free((char *)spans[i].label);
+	free(marks);
+	free(spans);
+}
+
+/* A second run laid over a first (export --png A B): its set, the
+ * Process of its anchor session, and the seconds that move its anchor's
+ * begin onto the first's. */
+struct overlay_run {
+	struct logset *ls;
+	const char *proc;
+	long shift;
+};
+
+/* The index of the session a run is laid over by: the one named, else
+ * the first; -1 with e set when there is none. */
+static long anchor(struct logset *ls, const char *name,
+		   const struct session *ss, long nss, struct perr *e)
+{
+	if (!nss)
+		return perr_set(e, "log set '%s' has no session to lay the other run over (compare runs by their sessions)",
+				logset_dir(ls));
+	for (long k = 0; name && k < nss; k++)
+		if (!strcmp(ss[k].name, name))
+			return k;
+	if (name)
+		return no_session(ls, name, ss, nss, e);
+	return 0;
+}
+
+/* The charts of every chart set (with a second run, its series after
+ * this set's: "A ...", "B ..."), then one per --counters group. */
 static int draw_all(struct logset *ls, const struct png_export_options *o,
-		    struct plan *p, struct output *out, struct perr *e)
+		    const struct overlay_run *b, struct png_plan *p,
+		    struct output *out, struct perr *e)
 {
 	const char *proc = o->session ?
 		lookup_process(logset_meta(ls), o->session) : NULL;
+	struct png_plan *q = b ? malloc(sizeof(*q)) : NULL;
 
+	if (b && !q)
+		return perr_set(e, "out of memory");
 	for (size_t k = 0; k < CHARTSET_COUNT; k++)
 		for (size_t c = 0; c < CHARTSET_MAX_CHARTS; c++) {
 			const struct chart *ch = &chartset_table[k].charts[c];
 
 			if (!ch->title || !ch->png)
 				continue;
-			plan_chart(p, ls, ch, proc, o->net_only);
-			if (draw(p, ch->png, out, o->drop_zero &&
-				 k == CHARTSET_NETWORK, e) < 0)
+			png_plan_chart(p, ls, ch, proc, o->net_only);
+			if (b) {
+				png_plan_chart(q, b->ls, ch, b->proc, NULL);
+				png_plan_tag(p, "A");
+				png_plan_append(p, q, "B", b->shift);
+			}
+			if (draw(p, ch->png, out, o->drop_zero, e) < 0) {
+				free(q);
 				return -1;
+			}
 		}
+	free(q);
 	if (o->counters && *o->counters) {
 		char buf[1024], *save = NULL;
 		util_strlcpy(buf, o->counters, sizeof(buf));
 		for (char *g = strtok_r(buf, ",", &save); g;
 		     g = strtok_r(NULL, ",", &save)) {
 			char stem[64], name[72];
-			if (plan_group(p, ls, g, e) < 0)
+			if (png_plan_group(p, ls, g, e) < 0)
 				return -1;
-			file_stem(stem, sizeof(stem), g);
+			png_file_stem(stem, sizeof(stem), g);
 			snprintf(name, sizeof(name), "%s.png", stem);
 			if (draw(p, name, out, 0, e) < 0)
 				return -1;
@@ -397,6 +363,51 @@ static int session_ifaces(struct logset *ls, const struct session *ss,
 	return 1;
 }
 
+/* The second run of o (export --png A B) laid over ls: its anchor
+ * session's begin onto ls's anchor's (so->session, set to it), the time
+ * axis taken to the longer of the two, the titles naming both, its
+ * markers and sessions tagged "B" (ls's "A"). 0, or -1 with e set. */
+static int overlay_setup(struct logset *ls, const struct marker_list *ml,
+			 const struct session *ss, long nss,
+			 struct png_export_options *so,
+			 struct output *out, struct overlay_run *b,
+			 char *host, size_t nhost, struct perr *e)
+{
+	struct session *bs = NULL;
+	long nbs = so->cmp_ml ? markers_sessions(so->cmp_ml, &bs) : 0;
+	long ia, ib;
+	int rc = -1;
+
+	if (nbs < 0)
+		return perr_set(e, "out of memory");
+	if ((ia = anchor(ls, so->session, ss, nss, e)) < 0 ||
+	    (ib = anchor(so->cmp, so->cmp_session ? so->cmp_session :
+			 so->session, bs, nbs, e)) < 0)
+		goto out;
+	so->session = ss[ia].name;
+	so->drop_zero = 1;	/* as a session's charts: what moved */
+	b->ls = so->cmp;
+	b->proc = lookup_process(logset_meta(so->cmp), bs[ib].name);
+	b->shift = (long)(ss[ia].begin->t - bs[ib].begin->t);
+	snprintf(host, nhost, "A %s, B %s (%+ld s: both from their session's begin)",
+		 logset_meta(ls)->host, logset_meta(so->cmp)->host, b->shift);
+	if (time_range(ls, so, ss, nss, &out->po, e) < 0)
+		goto out;
+	time_t bend = (bs[ib].end ? bs[ib].end->t + 1 : logset_last(so->cmp)) +
+		      b->shift + PNG_SESSION_MARGIN_MIN;
+	if (bend > out->po.to)
+		out->po.to = bend;
+	rc = 0;
+	if (marks_and_spans(ls, ml, ss, nss, so->shift, "A", &out->po,
+			    &out->marks, &out->spans) < 0 ||
+	    marks_and_spans(so->cmp, so->cmp_ml, bs, nbs, b->shift, "B",
+			    &out->po, &out->marks, &out->spans) < 0)
+		rc = perr_set(e, "out of memory");
+out:
+	free(bs);
+	return rc;
+}
+
 int png_export(struct logset *ls, const struct marker_list *ml,
 	       const char *outdir, const struct png_export_options *o,
 	       char (*names)[64], int maxnames, struct perr *e)
@@ -407,9 +418,8 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 			      .maxnames = maxnames };
 	struct session *ss = NULL;
 	long nss = ml ? markers_sessions(ml, &ss) : 0;
-	struct png_mark *marks = NULL;
-	struct png_span *spans = NULL;
-	struct plan *p = NULL;
+	struct overlay_run b;
+	struct png_plan *p = NULL;
 	char path[1200], host[256];
 	int rc = -1;
 
@@ -425,18 +435,25 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 	out.interval = logset_meta(ls)->interval;
 	out.po.width = o->width;
 	out.po.height = o->height;
-	if (time_range(ls, o, ss, nss, &out.po, e) < 0)
+	if (o->cmp) {
+		if (overlay_setup(ls, ml, ss, nss, &so, &out, &b, host,
+				  sizeof(host), e) < 0)
+			goto done;
+	} else if (time_range(ls, o, ss, nss, &out.po, e) < 0) {
 		goto done;
+	}
 	/* a session's network charts: the interfaces its connections went
 	 * through (issue 29: another program's veth, an idle ifb0 were
 	 * drawn), none for a local repository; a --with server's (fixed
 	 * span) keeps every interface that moved: its receiver behind sshd
 	 * has no edge to the network */
-	if (o->session && !o->net_only && !o->fixed_span &&
+	if (o->session && !o->net_only && !o->fixed_span && !o->cmp &&
 	    session_ifaces(ls, ss, nss, o->session, ifs, sizeof(ifs)))
 		so.net_only = ifs;
 	p = malloc(sizeof(*p));
-	if (!p || marks_and_spans(ls, ml, ss, nss, &out.po, &marks, &spans) < 0) {
+	if (!p || (!o->cmp && marks_and_spans(ls, ml, ss, nss, o->shift, NULL,
+					       &out.po, &out.marks,
+					       &out.spans) < 0)) {
 		perr_set(e, "out of memory");
 		goto done;
 	}
@@ -451,15 +468,14 @@ int png_export(struct logset *ls, const struct marker_list *ml,
 		goto done;
 	}
 	fprintf(out.tsv, "chart\tseries\tmin\tavg\tmax\tpoints\n");
-	if (draw_all(ls, &so, p, &out, e) == 0)
+	if (draw_all(ls, &so, o->cmp ? &b : NULL, p, &out, e) == 0)
 		rc = out.count;
 done:
 	if (out.tsv && fclose(out.tsv) != 0 && rc >= 0)
 		rc = perr_set(e, "unable to write '%s/charts.tsv': %s", outdir,
 			      strerror(errno));
 	free(p);
-	free(marks);
-	free(spans);
+	free_marks(&out.po, out.marks, out.spans);
 	free(ss);
 	return rc;
 }

@@ -17,9 +17,11 @@
  *   network.png   Bytes Received/Sent/sec of each interface
  *   neterrors.png TCP Segments Retransmitted/sec; receive and send errors
  *                 and discards of each interface
- *   waits.png     the wait states of each Process (perflog run), stacked:
- *                 running, CPU wait, disk, network, other, sleep; with a
- *                 session, only that session's Process
+ *   waits.png     the wait states of each Process (perflog run), stacked
+ *                 as shares of the threads' time (0..100%, the report's
+ *                 "all threads"): running, CPU wait, disk, network,
+ *                 other, sleep; with a session, only that session's
+ *                 Process
  *   cgroup.png    its cgroup's CPU, I/O and memory stalls, quota throttling
  *   pressure.png  Pressure some of cpu, io, memory; full of io, memory
  *   NAME.png      one per --counters group (see png_export_options)
@@ -60,11 +62,21 @@ struct png_export_options {
 	int fixed_span;
 	/* the session's interfaces (report --html: its connections' `net`
 	 * edges, issue 29), comma-separated: the network charts draw only
-	 * them (NULL: every interface); drop_zero: series that stayed zero
-	 * over the span are left out of the network charts (idle ifb0, a
-	 * loopback nobody used; the --counters groups keep every series) */
+	 * them (NULL: every interface); drop_zero: series that did not
+	 * move over the span (stayed 0, or had no value) are left out of
+	 * every chart of the chart sets (idle loop0..loop3, ifb0, a
+	 * loopback nobody used: a session's charts and legends hold what
+	 * moved; the --counters groups keep every series) */
 	const char *net_only;
 	int drop_zero;
+	/* a second run laid over this one (export --png OUTDIR A B): its
+	 * series beside this set's in every chart, labelled B (this set's
+	 * A), moved so that its session cmp_session (else `session`, else
+	 * its first) begins when this set's `session` (else its first)
+	 * does; the time axis this set's, to the longer of the two */
+	struct logset *cmp;
+	const struct marker_list *cmp_ml;
+	const char *cmp_session;
 };
 
 /* A --width or --height value (1..100000 pixels) into *out; else "perflog

@@ -10,7 +10,7 @@
 set -eu
 what=${1:-check}
 
-BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-dev"
+BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-dev libpng-dev"
 # rrdcached (t6100), cmocka and clang with its fuzzer runtime (unit, fuzz,
 # check-clang), sysstat (accuracy against sar), tmux (the viewer's suites),
 # iproute2 (network namespaces), valgrind (t7600), groff, man-db and

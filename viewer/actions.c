@@ -134,7 +134,7 @@ static void chooser_line(struct ui *u, size_t i)
 static int chooser_open(struct ui *u)
 {
 	ui_chooser_free(u);
-	if (u->focus < 0 || (size_t)u->focus >= u->m.npanes)
+	if (u->focus < 0 || (size_t)u->focus >= u->m.nshown)
 		return -1;
 	const struct vm_pane *p = &u->m.panes[u->focus];
 	const struct logset_meta *mt = logset_meta(u->m.src[p->src].ls);

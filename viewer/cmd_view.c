@@ -30,11 +30,16 @@
 static int usage(FILE *f)
 {
 	fprintf(f, "usage: perflog view [--shift DIR=SECONDS]... [--ascii] DIR...\n"
+		"       perflog view [-s SESSION [-s SESSION2]] A B\n"
 		"  Browse log sets in the terminal: panes of CPU, disk, memory and\n"
 		"  paging, network on one time axis, markers and sessions.\n"
 		"  Several DIRs are shown on the first one's clock, each shifted by\n"
 		"  the clock offset its markers recorded (perflog run --server);\n"
 		"  --shift adds SECONDS (may be negative) to DIR's times instead.\n"
+		"  Two runs (two sets logged at different times, or -s given) are\n"
+		"  laid over each other from their sessions' begins, each pane with\n"
+		"  A's lines and B's: -s names the session (in each, or A's then B's),\n"
+		"  else each one's first.\n"
 		"  --ascii draws without Unicode. Press ? in the viewer for keys.\n");
 	return f == stdout ? 0 : 2;
 }
@@ -96,6 +101,9 @@ struct args {
 	double *shifts;		/* their --shift, seconds; NAN: the
 				   offset their markers recorded */
 	size_t ndirs;
+	const char *session[2];	/* -s: the anchors of two runs compared */
+	int nsession;
+	int nshift;		/* --shift given: side by side, never compared */
 	int ascii;
 	long frames;		/* --bench-frames, -1 without */
 };
@@ -123,7 +131,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option longopts[] = {
 		{ "ascii", no_argument, NULL, 'a' },
-		{ "shift", required_argument, NULL, 's' },
+		{ "shift", required_argument, NULL, 'S' },
+		{ "session", required_argument, NULL, 's' },
 		{ "bench-frames", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -138,10 +147,18 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	optind = 1;
 	opterr = 0;
-	while (!rc && (c = util_getopt(argc, argv, "h", longopts, NULL)) != -1) {
+	while (!rc && (c = util_getopt(argc, argv, "hs:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': a->ascii = 1; break;
-		case 's': shift[nshift++] = optarg; break;
+		case 'S': shift[nshift++] = optarg; break;
+		case 's':
+			if (a->nsession == 2) {
+				fprintf(stderr, "perflog view: -s names the anchor session of each of two runs: at most two\n");
+				rc = 2;
+				break;
+			}
+			a->session[a->nsession++] = optarg;
+			break;
 		case 'B':
 			if (util_parse_long(optarg, 0, LONG_MAX, &a->frames) < 0) {
 				fprintf(stderr, "perflog view: bad --bench-frames '%s'\n",
@@ -162,6 +179,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 	/* the shifts once the log sets are known, wherever they stood */
 	for (size_t k = 0; !rc && k < nshift; k++)
 		rc = add_shift(a, shift[k]);
+	a->nshift = (int)nshift;
+	if (!rc && a->nsession && (a->ndirs != 2 || nshift)) {
+		fprintf(stderr, "perflog view: -s names the sessions two runs are laid over by: give two log sets, no --shift\n");
+		rc = 2;
+	}
 	free(shift);
 	return rc;
 }
@@ -258,8 +280,21 @@ int cmd_view(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	/* two runs (sets logged at different times, or -s given) are laid
+	 * over each other from their sessions' begins, as perfmon overlays
+	 * logs; a client and its server logged together stay side by side
+	 * on one clock */
+	if (a.ndirs == 2 && !a.nshift && (a.nsession || !vm_overlap(&u.m)) &&
+	    vm_compare(&u.m, a.session, &e) < 0) {
+		fprintf(stderr, "perflog view: %s\n", e.msg);
+		rc = 1;
+		goto out;
+	}
 	u.speed_i = 3;
 	u.focus = 0;
+	/* each pane's cur/avg/max beside it from the first frame (issue 49:
+	 * at 80x24 a pane's figures were a key away) */
+	u.legend = 1;
 	if (a.frames >= 0) {
 		u.ascii = a.ascii;
 		rc = bench(&u, a.frames, t_start);

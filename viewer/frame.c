@@ -137,7 +137,7 @@ int ui_frame(struct ui *u, int cols, int rows, struct perr *e)
 	int rc = 0;
 
 	memset(&v, 0, sizeof(v));
-	vl_plan(cols, rows, u->m.npanes, u->legend,
+	vl_plan(cols, rows, u->m.nshown, u->legend,
 		u->ascii ? VL_ASCII : VL_BRAILLE, &u->plan);
 	if (u->plan.ok)
 		rc = vm_fetch(&u->m, u->plan.dots, 0, e);

@@ -42,7 +42,7 @@ static const struct key_binding bindings[] = {
 	{ '[', KA_SLOWER, "[", "replay slower" },
 	{ ']', KA_FASTER, "]", "replay faster" },
 	{ 'f', KA_FOLLOW, "f", "follow a live log" },
-	{ 'L', KA_LEGEND, "L", "legend cur/min/avg/max" },
+	{ 'L', KA_LEGEND, "L", "legend (cur/avg/max) on/off" },
 	{ 'e', KA_EXPORT, "e", "export view as PNG" },
 	{ 0x0c, KA_REDRAW, "^L", "redraw" },
 	{ '?', KA_HELP, "?", "this help" },

@@ -44,8 +44,10 @@ void vl_plan(int cols, int rows, size_t npanes, int legend,
 	p->npanes = npanes;
 	p->legend_w = 0;
 	if (legend) {
-		/* name (8) + four value columns of 7 (9 when wide) */
-		int lw = cols >= 160 ? 44 : 36;
+		/* name (8) + four value columns of 7 (9 when wide); below 100
+		 * columns three (cur, avg, max: issue 49, each pane's numbers
+		 * readable at 80x24 beside a plot of 38 cells) */
+		int lw = cols >= 160 ? 44 : cols >= 100 ? 36 : VL_LEGEND_NARROW;
 		if (cols - lw - 2 * AXIS_W >= 30)
 			p->legend_w = lw;
 	}
@@ -161,7 +163,11 @@ static int span_cols(const struct vl_view *v, const struct vl_plan *p,
  * the window, its span bracketed on the marker row (its name goes in
  * after every bar is drawn: session_name). A session that begins in
  * the column of an enclosing one's '[' or the next (the demo's sets a
- * second into its run) takes that bracket as its own: two read '[['. */
+ * second into its run) takes that bracket as its own: two read '[['.
+ * Its bar starts after the bracket either way: drawn from its own column
+ * it put '=' over a '[' in that column (a set beginning in the run's
+ * column once the legend narrowed the plot, or view A B's twin sessions,
+ * read 'a===' and 'B full==='). */
 static void draw_session(const struct vl_view *v, const struct vl_plan *p,
 			 struct vl_grid *g, int ascii, const struct vl_span *s)
 {
@@ -184,7 +190,7 @@ static void draw_session(const struct vl_view *v, const struct vl_plan *p,
 	struct vl_cell *at = vl_grid_at(g, p->plot_x + xa, y);
 	struct vl_cell *before = xa > 0 ? vl_grid_at(g, p->plot_x + xa - 1, y) : NULL;
 	int opened = (at && at->ch == '[') || (before && before->ch == '[');
-	for (int x = xa + (before && before->ch == '['); x <= xb; x++)
+	for (int x = xa + opened; x <= xb; x++)
 		vl_grid_put(g, p->plot_x + x, y, ascii ? '=' : 0x2550,
 			    VL_C_MARKER, 0);
 	if (s->from >= v->from && !opened)
@@ -344,14 +350,15 @@ char *vl_readout(char *buf, size_t n, const struct vl_pane *pane,
 	return buf;
 }
 
-/* A legend value in at most w characters: the unit's "/s" goes first (the
- * pane title names the unit), then the axis form. */
+/* A legend value in at most w characters: without the unit's "/s" (the
+ * pane title names the unit; one row said "300.0  60.0/s  300.0"), else
+ * the axis form. */
 static char *legend_value(char *buf, size_t n, double v, enum counter_unit u,
 			  int w)
 {
 	vl_fmt_value(buf, n, v, u);
 	size_t len = strlen(buf);
-	if ((int)len > w && len > 2 && !strcmp(buf + len - 2, "/s"))
+	if (len > 2 && !strcmp(buf + len - 2, "/s"))
 		buf[len - 2] = '\0';
 	if ((int)strlen(buf) > w)
 		vl_fmt_axis(buf, n, v, u);
@@ -370,7 +377,7 @@ static void draw_legend(const struct vl_pane *pane, const struct vl_plan *p,
 		if (l > labw)
 			labw = l;
 	}
-	if (labw > w - 2 - 4 * 6)
+	if (labw > w - 2 - 4 * 6 || w <= VL_LEGEND_NARROW)
 		ncol = 3;
 	if (labw > w - 2 - ncol * 6)
 		labw = w - 2 - ncol * 6;

@@ -20,7 +20,8 @@
  *   2..    panes, each a title line (name, unit, per line "name value":
  *          the newest value, or the value at the cursor when it is on)
  *          then plot rows; y labels on the left (and right for a second
- *          unit); optional legend table (cur/min/avg/max) on the right
+ *          unit); the legend table on the right (cur/min/avg/max;
+ *          cur/avg/max below 100 columns), on unless `L` hides it
  *   rows-2 time axis
  *   rows-1 status: cursor time and hints, or a message
  *
@@ -111,6 +112,9 @@ struct vl_pane_geom {
 };
 
 #define VL_MAX_PANES 32
+/* the legend table's width below 100 columns: a mark, the label (7) and
+ * three value columns of 7 (cur, avg, max) */
+#define VL_LEGEND_NARROW 30
 
 struct vl_plan {
 	int cols, rows;

@@ -44,7 +44,11 @@ static int load_marks(struct vm_model *m, struct perr *e)
 			struct vm_mark *o = &m->marks[m->nmarks++];
 			o->t = (double)mk->t + mk->ms / 1000.0 + (double)s->shift;
 			o->src = i;
-			util_strlcpy(o->label, mk->text, sizeof(o->label));
+			if (m->compare)
+				snprintf(o->label, sizeof(o->label), "%c %s",
+					 i ? 'B' : 'A', mk->text);
+			else
+				util_strlcpy(o->label, mk->text, sizeof(o->label));
 		}
 		for (long k = 0; k < s->nsessions; k++) {
 			const struct session *ss = &s->sessions[k];
@@ -60,7 +64,10 @@ static int load_marks(struct vm_model *m, struct perr *e)
 			if (o->to < o->from)
 				o->to = o->from;
 			o->src = i;
-			if (m->nsrc > 1)
+			if (m->compare)
+				snprintf(o->name, sizeof(o->name), "%c %s",
+					 i ? 'B' : 'A', ss->name);
+			else if (m->nsrc > 1)
 				snprintf(o->name, sizeof(o->name), "%s@%s",
 					 ss->name, logset_meta(s->ls)->host);
 			else
@@ -182,6 +189,9 @@ int vm_open(struct vm_model *m, char *const *dirs, const double *shifts,
 		}
 	if (load_marks(m, e) < 0)
 		goto fail;
+	m->nshown = m->npanes;
+	for (size_t i = 0; i < m->npanes; i++)
+		m->panes[i].twin = -1;
 	vm_set_window(m, m->data_from, m->data_to);
 	return 0;
 oom:
@@ -189,6 +199,111 @@ oom:
 fail:
 	vm_close(m);
 	return -1;
+}
+
+int vm_overlap(const struct vm_model *m)
+{
+	if (m->nsrc != 2)
+		return 1;
+	double a0 = (double)(m->src[0].first + m->src[0].shift);
+	double a1 = (double)(m->src[0].last + m->src[0].shift);
+	double b0 = (double)(m->src[1].first + m->src[1].shift);
+	double b1 = (double)(m->src[1].last + m->src[1].shift);
+	return a0 <= b1 && b0 <= a1;
+}
+
+/* The session a run is laid over by: the one named, else the first. */
+static long anchor(const struct vm_source *s, const char *name,
+		   struct perr *e)
+{
+	if (s->nsessions <= 0)
+		return perr_set(e, "log set '%s' has no session to lay the other run over",
+				s->dir);
+	for (long k = 0; name && k < s->nsessions; k++)
+		if (!strcmp(s->sessions[k].name, name))
+			return k;
+	if (name)
+		return perr_set(e, "log set '%s' has no session '%s' (its first: '%s')",
+				s->dir, name, s->sessions[0].name);
+	return 0;
+}
+
+static double begin_of(const struct session *ss)
+{
+	return (double)ss->begin->t + ss->begin->ms / 1000.0;
+}
+
+/* The second run's panes after the first's, each first-run pane's twin
+ * the second's of its chart set; the labels tagged A and B, B's lines in
+ * the colours after A's. */
+static void pair_panes(struct vm_model *m)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->npanes; i++)	/* stable: A's first */
+		if (m->panes[i].src == 0) {
+			struct vm_pane t = m->panes[i];
+			memmove(&m->panes[k + 1], &m->panes[k],
+				(i - k) * sizeof(t));
+			m->panes[k++] = t;
+		}
+	m->nshown = k;
+	for (size_t i = 0; i < m->npanes; i++) {
+		struct vm_pane *p = &m->panes[i];
+		char *at = strrchr(p->name, '@');
+		if (at)
+			*at = '\0';	/* the pane names both runs */
+		p->twin = -1;
+		for (size_t j = m->nshown; i < m->nshown && j < m->npanes; j++)
+			if (p->set >= 0 && m->panes[j].set == p->set)
+				p->twin = (long)j;
+		for (size_t s = 0; s < p->n; s++) {
+			char l[sizeof(p->s[s].label)];
+			snprintf(l, sizeof(l), "%c %s", p->src ? 'B' : 'A',
+				 p->s[s].label);
+			memcpy(p->s[s].label, l, sizeof(l));
+		}
+	}
+	for (size_t i = 0; i < m->nshown; i++) {
+		const struct vm_pane *a = &m->panes[i];
+		if (a->twin < 0)
+			continue;
+		struct vm_pane *b = &m->panes[a->twin];
+		for (size_t s = 0; s < b->n; s++)
+			b->s[s].color = (int)((a->n + s) % VL_NSERIES_COLORS) + 1;
+	}
+}
+
+int vm_compare(struct vm_model *m, const char *const names[2],
+	       struct perr *e)
+{
+	if (m->nsrc != 2)
+		return perr_set(e, "two runs are compared: give two log sets");
+	long ia = anchor(&m->src[0], names[0], e);
+	long ib = ia < 0 ? -1 : anchor(&m->src[1], names[1] ? names[1] :
+				       names[0], e);
+	if (ia < 0 || ib < 0)
+		return -1;
+	const struct session *a = &m->src[0].sessions[ia];
+	const struct session *b = &m->src[1].sessions[ib];
+	struct vm_source *sb = &m->src[1];
+	double ab = begin_of(a) + (double)m->src[0].shift;
+
+	sb->shift = lround(ab - begin_of(b));
+	align_manual((double)sb->shift, &sb->align);
+	m->compare = 1;
+	data_range(m);
+	if (load_marks(m, e) < 0)
+		return -1;
+	pair_panes(m);
+	double da = a->end ? (double)a->end->t + a->end->ms / 1000.0 +
+		      (double)m->src[0].shift - ab :
+		      (double)(m->src[0].last + m->src[0].shift) - ab;
+	double db = b->end ? (double)b->end->t + b->end->ms / 1000.0 - begin_of(b) :
+		    (double)sb->last - begin_of(b);
+	double span = da > db ? da : db, margin = span / 20 > 5 ? span / 20 : 5;
+	vm_set_window(m, ab - margin, ab + span + margin);
+	return 0;
 }
 
 void vm_close(struct vm_model *m)

@@ -71,6 +71,8 @@ struct vm_pane {
 	struct logset_series dlo, dhi;	/* its MIN and MAX when the block's
 					   rows are consolidated (empty when
 					   not) */
+	long twin;			/* two runs compared: the second run's
+					   pane drawn in this one, -1 none */
 };
 
 /* A marker or session on the common clock, for navigation and drawing. */
@@ -91,6 +93,10 @@ struct vm_model {
 	size_t nsrc;
 	struct vm_pane *panes;
 	size_t npanes;
+	size_t nshown;			/* panes drawn: the first nshown (two
+					   runs compared: the first run's, each
+					   with its twin's lines) */
+	int compare;			/* two runs laid over each other */
 	struct vm_mark *marks;		/* point markers, by time */
 	size_t nmarks;
 	struct vm_session *sessions;	/* by begin time */
@@ -157,6 +163,22 @@ int vm_fetch(struct vm_model *m, size_t dots, int force, struct perr *e);
  * series (vm_set_series) changed since; reads the window's rows when
  * they are the set's own interval. */
 double vm_read_at(struct vm_model *m, double t);
+
+/* Two runs laid over each other (`perflog view A B` of two runs, as
+ * perfmon overlays logs): the second set moved so that its anchor session
+ * (names[1], else names[0], else its first) begins when the first's
+ * (names[0], else its first) does; each pane of the first run draws the
+ * second's lines of the same chart set beside its own, labelled "A ..."
+ * and "B ...", sessions and markers tagged A and B; the window is the
+ * anchors' span with a margin. 0, or -1 with e set (a set with no
+ * session, a session named that a set has not). */
+int vm_compare(struct vm_model *m, const char *const names[2],
+	       struct perr *e);
+
+/* Whether the two sets' data ranges overlap on the common clock (a
+ * client and its server logged together: side by side; two runs at
+ * different times: compared). */
+int vm_overlap(const struct vm_model *m);
 
 /* Re-read the sets' metadata and last update (a set still being written).
  * Returns 1 when there are new rows, 0 when not, -1 on error. */

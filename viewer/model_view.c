@@ -367,6 +367,14 @@ static void view_header(struct vm_model *m)
 {
 	size_t k = (size_t)snprintf(m->header, sizeof(m->header), " perflog");
 
+	if (m->compare) {
+		snprintf(m->header + k, sizeof(m->header) - k,
+			 "  A %s | B %s(%+lds): from session begins",
+			 logset_meta(m->src[0].ls)->host,
+			 logset_meta(m->src[1].ls)->host, m->src[1].shift);
+		return;
+	}
+
 	for (size_t i = 0; i < m->nsrc && k < sizeof(m->header); i++) {
 		const struct vm_source *s = &m->src[i];
 		const char *host = logset_meta(s->ls)->host;
@@ -394,7 +402,7 @@ void vm_view(struct vm_model *m, struct vl_view *v)
 	v->npanes = 0;
 	if (view_buffers(m) < 0)
 		return;
-	for (size_t i = 0; i < m->npanes; i++) {
+	for (size_t i = 0; i < m->nshown; i++) {
 		struct vm_pane *p = &m->panes[i];
 		struct vl_pane *vp = &m->vpanes[i];
 		util_strlcpy(vp->title, p->name, sizeof(vp->title));
@@ -402,11 +410,17 @@ void vm_view(struct vm_model *m, struct vl_view *v)
 		vp->unit[1] = p->unit[1];
 		vp->lines = m->vlines + li;
 		vp->nlines = 0;
-		for (size_t k = 0; k < p->n; k++) {
-			if (!p->s[k].pts)
+		/* its lines, each followed by its twin's of the same rank
+		 * (two runs compared: "A total", "B total", "A user" ...),
+		 * so the rows a short pane has room for show both runs */
+		const struct vm_pane *t = p->twin >= 0 ? &m->panes[p->twin] : NULL;
+		size_t most = t && t->n > p->n ? t->n : p->n;
+		for (size_t k = 0; k < 2 * most; k++) {
+			const struct vm_pane *q = k % 2 ? t : p;
+			if (!q || k / 2 >= q->n || !q->s[k / 2].pts)
 				continue;
-			view_line(m, &p->s[k], &m->vlines[li++]);
-			vp->has_axis[p->s[k].axis] = 1;
+			view_line(m, &q->s[k / 2], &m->vlines[li++]);
+			vp->has_axis[q->s[k / 2].axis] = 1;
 			vp->nlines++;
 		}
 	}
@@ -421,7 +435,7 @@ void vm_view(struct vm_model *m, struct vl_view *v)
 	v->to = m->to;
 	v->header = m->header;
 	v->panes = m->vpanes;
-	v->npanes = m->npanes;
+	v->npanes = m->nshown;
 	v->marks = m->vmarks;
 	v->nmarks = m->nmarks;
 	v->spans = m->vspans;

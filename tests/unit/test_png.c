@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <png.h>
 #include <rrd.h>
 
 #include "../../common/strbuf.h"
@@ -109,7 +110,7 @@ static void test_band(void)
 	snprintf(rrd, sizeof(rrd), "%s/band.rrd", dir);
 	snprintf(png, sizeof(png), "%s/band.png", dir);
 	OK(make_layout_rrd(rrd) == 0, "log-set-like RRD made");
-	struct png_series s[1] = { { rrd, "busy", "busy", 1, 1 } };
+	struct png_series s[1] = { { rrd, "busy", "busy", 1, 1, 0, 0 } };
 	struct png_chart c = { "CPU", "%", UNIT_PERCENT, 0, 100, s, 1 };
 	struct png_options o = { "h", T0, T0 + BAND_ROWS, 640, 300, NULL, 0,
 				 NULL, 0, NULL, 0, NULL };
@@ -173,7 +174,7 @@ static void test_units_drawn(const char *rrd, const char *png,
 	struct strbuf drawn = STRBUF_INIT;
 	struct perr e = { "" };
 	/* 0..6 MiB/s scaled to 0..0.236 B/s: a quiet interface */
-	struct png_series q = { rrd, "bytes", "lo received", 0.236 / 6291456, 1 };
+	struct png_series q = { rrd, "bytes", "lo received", 0.236 / 6291456, 1, 0, 0 };
 	struct png_chart qc = { "Network", "B/s", UNIT_BYTES_SEC, 0, NAN, &q, 1 };
 
 	o.legends = &drawn;
@@ -195,7 +196,7 @@ static void test_units_drawn(const char *rrd, const char *png,
 	       f.image_width - f.graph_left - f.graph_width);
 
 	/* latency: 0..0.99 ms in ms, as sar's await, not "990.00u" */
-	struct png_series l = { rrd, "busy", "sda per write", 1e-5, 1 };
+	struct png_series l = { rrd, "busy", "sda per write", 1e-5, 1, 0, 0 };
 	struct png_chart lc = { "Disk latency", "ms per I/O", UNIT_SECONDS, 0,
 				NAN, &l, 1 };
 	strbuf_free(&drawn);
@@ -205,11 +206,11 @@ static void test_units_drawn(const char *rrd, const char *png,
 	printf("# latency axis 0..%g\n", f.value_max);
 
 	/* a share under 1%: on a 0..100 axis ("1000 m" at the top before) */
-	struct png_series p = { rrd, "busy", "copy I/O stalled", 0.01, 1 };
+	struct png_series p = { rrd, "busy", "copy I/O stalled", 0.01, 1, 0, 0 };
 	struct png_chart pc = { "Client cgroup stalls", "% of the time",
 				UNIT_PERCENT, 0, NAN, &p, 1 };
 	OK(png_render(png, &pc, &o, lg, &e) == 0, "small share drawn");
-	EQ_DBL(f.value_max, 100, 1e-9, "percent on a 0..100 axis");
+	EQ_DBL(f.value_max, 105, 1e-9, "percent on a 0..105 axis: room above 100");
 	EQ_STR(lg[0].max_text, "max 1.0%", "share legend in percent");
 	strbuf_free(&drawn);
 
@@ -222,6 +223,213 @@ static void test_units_drawn(const char *rrd, const char *png,
 			same += !strcmp(png_colour(a, sizeof(a), i),
 					png_colour(b, sizeof(b), j));
 	EQ_INT(same, 0, "64 series, 64 colours");
+}
+
+/* The image at path as RGB rows (free it); NULL when unreadable. */
+static unsigned char *read_rgb(const char *path, long *width)
+{
+	png_image img;
+	unsigned char *px;
+
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_file(&img, path))
+		return NULL;
+	img.format = PNG_FORMAT_RGB;
+	px = malloc(PNG_IMAGE_SIZE(img));
+	if (px && !png_image_finish_read(&img, NULL, px, 0, NULL)) {
+		free(px);
+		px = NULL;
+	}
+	*width = (long)img.width;
+	png_image_free(&img);
+	return px;
+}
+
+/* The shaded columns of the image at path between times a and b (the
+ * plot's middle row, on the frame librrd reported): how many have the
+ * colour of the k-th session in the picture. */
+static int coloured_between(const char *path, const struct png_frame *f,
+			    double a, double b, size_t k)
+{
+	long w;
+	unsigned char rgb[3], *px = read_rgb(path, &w);
+	int n = 0;
+
+	if (!px)
+		return -1;
+	png_session_rgb(rgb, k);
+	long y = f->graph_top + f->graph_height / 2;
+	double per = (double)f->graph_width / (double)(f->graph_end - f->graph_start);
+	for (long x = f->graph_left; x < f->graph_left + f->graph_width; x++) {
+		double t = (double)f->graph_start + ((double)(x - f->graph_left) + 0.5) / per;
+		const unsigned char *q = px + 3 * ((size_t)y * (size_t)w + (size_t)x);
+		if (t > a && t < b && !memcmp(q, rgb, 3))
+			n++;
+	}
+	free(px);
+	return n;
+}
+
+/* The shaded columns of the first session's colour (coloured_between). */
+static int shaded_between(const char *path, const struct png_frame *f,
+			  double a, double b)
+{
+	return coloured_between(path, f, a, b, 0);
+}
+
+/* Pixels of the marker numbers' dark red right of the plot, in the rows
+ * of the numbers' boxes at its top: a number that passed the plot's
+ * right edge, over the right axis' labels. */
+static int red_right_of_plot(const char *path, const struct png_frame *f)
+{
+	long w;
+	unsigned char *px = read_rgb(path, &w);
+	int n = 0;
+
+	if (!px)
+		return -1;
+	for (long y = f->graph_top; y < f->graph_top + 12; y++)
+		for (long x = f->graph_left + f->graph_width + 1; x < w; x++) {
+			const unsigned char *q = px + 3 * ((size_t)y * (size_t)w + (size_t)x);
+			n += q[0] == 0xC0 && q[1] == 0 && q[2] == 0;
+		}
+	free(px);
+	return n;
+}
+
+/* Issue 49's charts for a report: the session shaded from its begin
+ * marker's time (a row holding it was shaded whole, a row early; the
+ * row after its end too), a series at 100% under the plot's top border,
+ * a marker's long text listed whole, shares of a whole at most 100%. */
+static void test_report_charts(const char *rrd, const char *png)
+{
+	struct png_series s = { rrd, "busy", "flat", 1e-9, 1, 0, 0 };
+	struct png_chart c = { "CPU", "%", UNIT_PERCENT, 0, 100, &s, 1 };
+	static char text[400];
+	struct png_mark m[3] = { { T0 + 30.5, "begin full" }, { T0 + 90, text },
+				 { T0 + ROWS - 0.5, "end run" } };
+	struct png_span sp[1] = { { T0 + 30.5, T0 + 60.5, "full" } };
+	struct png_options o = { "host", T0, T0 + ROWS, 640, 300, m, 3, sp, 1,
+				 NULL, 0, NULL };
+	struct strbuf drawn = STRBUF_INIT;
+	struct png_legend lg[2];
+	struct png_frame f;
+	struct perr e = { "" };
+
+	for (size_t i = 0; i + 8 < sizeof(text); i += 8)
+		memcpy(text + i, i == 384 ? "the end." : "word ab ", 8);
+	o.frame = &f;
+	o.legends = &drawn;
+	OK(png_render(png, &c, &o, lg, &e) == 0, "a session's chart drawn");
+	EQ_INT(shaded_between(png, &f, T0 + 30, T0 + 30.45), 0,
+	       "nothing shaded before the begin marker (its row began at :30)");
+	OK(shaded_between(png, &f, T0 + 31, T0 + 60) > 100,
+	   "the session shaded");
+	EQ_INT(shaded_between(png, &f, T0 + 60.55, T0 + 61.5), 0,
+	   "nothing shaded after the end marker");
+	EQ_DBL(f.value_max, 105, 1e-9, "a percent axis to 105: 100% under the border");
+	EQ_INT(red_right_of_plot(png, &f), 0,
+	       "a marker in the plot's last pixels: its number inside the plot");
+	/* the long text listed whole, on wrapped lines under the legend */
+	struct strbuf all = STRBUF_INIT;
+	for (const char *l = drawn.p; l && *l; l = strchr(l, '\n') + 1) {
+		const char *t = l + strspn(l, " 0123456789");
+		strbuf_add(&all, t, strcspn(t, "\n"));
+		strbuf_add(&all, " ", 1);
+		if (!strchr(l, '\n'))
+			break;
+	}
+	OK(all.p && strstr(all.p, "word ab word ab") && strstr(all.p, "the end."),
+	   "a 392-character marker text listed to its end");
+	OK(has_line(drawn.p, " 1  begin full") || has_line(drawn.p, "1  begin full"),
+	   "markers numbered in the legend");
+	strbuf_free(&all);
+	strbuf_free(&drawn);
+
+	/* shares: each series its percent of the group's sum */
+	struct png_series sh[2] = { { rrd, "busy", "disk wait", 0, 1, 1, 0 },
+				    { rrd, "bytes", "sleep", 0, 1, 1, 0 } };
+	struct png_chart sc = { "Wait states", "%", UNIT_PERCENT, 0, NAN, sh, 2 };
+	o.marks = NULL;
+	o.nmarks = 0;
+	o.legends = NULL;
+	OK(png_render_stacked(png, &sc, &o, lg, &e) == 0, "shares drawn");
+	OK(lg[0].max <= 100 + 1e-9 && lg[1].max <= 100 + 1e-9,
+	   "a share is at most 100%");
+	EQ_DBL(f.value_max, 105, 1e-9, "a stack of shares on 0..105");
+	printf("# shares: avg %.1f%% + %.1f%%, max %.1f%%, %.1f%%\n",
+	       lg[0].avg, lg[1].avg, lg[0].max, lg[1].max);
+}
+
+/* Two sessions in one picture never share a colour: export A B's
+ * sessions are A's then B's, and the palette's 8 colours were taken by
+ * a session's place in that list, so B's fourth had A's first's
+ * (session B 25m100k and session A reference, both light blue). The
+ * colours go by the place among the sessions drawn. */
+static void test_session_colours(const char *rrd, const char *png)
+{
+	struct png_series s = { rrd, "busy", "busy", 0, 1, 0, 0 };
+	struct png_chart c = { "CPU", "%", UNIT_PERCENT, 0, 100, &s, 1 };
+	struct png_span sp[9];
+	struct png_frame f;
+	struct png_legend lg[1];
+	struct perr e = { "" };
+
+	/* the first and the ninth in the window, the others long before */
+	for (size_t i = 0; i < 9; i++)
+		sp[i] = (struct png_span){ T0 - 1000 + (double)i, T0 - 999 + (double)i, "old" };
+	sp[0] = (struct png_span){ T0 + 10, T0 + 40, "A full" };
+	sp[8] = (struct png_span){ T0 + 60, T0 + 90, "B full" };
+	struct png_options o = { "host", T0, T0 + ROWS, 640, 300, NULL, 0, sp, 9,
+				 NULL, 0, NULL };
+	o.frame = &f;
+	OK(png_render(png, &c, &o, lg, &e) == 0, "colours: drawn");
+	OK(coloured_between(png, &f, T0 + 11, T0 + 39, 0) > 50,
+	   "colours: the first drawn in the palette's first");
+	EQ_INT(coloured_between(png, &f, T0 + 61, T0 + 89, 0), 0,
+	       "colours: the second not in the first's colour");
+	OK(coloured_between(png, &f, T0 + 61, T0 + 89, 1) > 50,
+	   "colours: the second in the palette's second");
+}
+
+/* Marker numbers never on each other: export A B's markers come A's
+ * then B's, and each number's row was chosen from the one before it in
+ * that list (a row lower when it met it, else the top), so B's 7 at
+ * A's 1 went to the top row over it ('17'). In time order, each in the
+ * first row free; and inside the plot at its right edge. */
+static void test_number_boxes(void)
+{
+	/* A: 1, 2, 3; B: 4 .. 7 (4 by A's 1, 6 at the plot's end) */
+	struct png_paint_mark mk[] = {
+		{ 30, 1 }, { 31, 2 }, { 80, 3 }, { 30.5, 4 }, { 80.5, 5 },
+		{ 99.9, 6 }, { 30.2, 7 }, { 50, 0 },
+	};
+	size_t n = sizeof(mk) / sizeof(mk[0]);
+	struct png_paint p = { .left = 50, .top = 20, .width = 500, .height = 200,
+			       .start = 0, .end = 100, .marks = mk, .nmarks = n,
+			       .digit = 2 };
+	struct png_box box[sizeof(mk) / sizeof(mk[0])];
+	int overlap = 0, outside = 0;
+
+	OK(png_number_boxes(&p, box) == 0, "number boxes placed");
+	for (size_t i = 0; i < n; i++) {
+		if (!box[i].w)
+			continue;
+		if (box[i].x < p.left || box[i].x + box[i].w > p.left + p.width)
+			outside++;
+		for (size_t j = i + 1; j < n; j++)
+			if (box[j].w && box[i].x < box[j].x + box[j].w &&
+			    box[j].x < box[i].x + box[i].w &&
+			    box[i].y < box[j].y + box[j].h &&
+			    box[j].y < box[i].y + box[i].h) {
+				printf("# %d over %d\n", mk[i].num, mk[j].num);
+				overlap++;
+			}
+	}
+	EQ_INT(overlap, 0, "no number on another (four by one another, out of time order)");
+	EQ_INT(outside, 0, "every number inside the plot");
+	EQ_INT(box[7].w, 0, "a rule without a number: no box");
 }
 
 /* Another thread reading the environment while charts are drawn, as
@@ -249,7 +457,7 @@ static void *env_reader(void *arg)
 
 static void test_environ(const char *rrd, const char *png)
 {
-	struct png_series s = { rrd, "busy", "busy", 0, 1 };
+	struct png_series s = { rrd, "busy", "busy", 0, 1, 0, 0 };
 	struct png_chart c = { "Disk", "%", UNIT_PERCENT, 0, NAN, &s, 1 };
 	struct png_options o = { "host", T0, T0 + ROWS, 400, 200, NULL, 0,
 				 NULL, 0, NULL, 0, NULL };
@@ -308,8 +516,8 @@ int main(void)
 	test_environ(rrd, png);
 
 	struct png_series s[2] = {
-		{ rrd, "busy", "sda % Disk Time: busy", 0, 1 },
-		{ rrd, "bytes", "sda bytes/s", 1.0 / 1024, 1 },
+		{ rrd, "busy", "sda % Disk Time: busy", 0, 1, 0, 0 },
+		{ rrd, "bytes", "sda bytes/s", 1.0 / 1024, 1, 0, 0 },
 	};
 	struct png_chart c = { "Disk", "% and KiB/s", UNIT_PERCENT, 0, NAN, s, 2 };
 	struct png_mark m[2] = { { T0 + 30, "begin full: backup" },
@@ -345,7 +553,7 @@ int main(void)
 	/* a chart of bytes: the legend in MiB as the report writes it (it
 	 * drew a literal "%s" after the number once, then "6.00M") */
 	{
-		struct png_series b = { rrd, "bytes", "sda bytes", 0, 1 };
+		struct png_series b = { rrd, "bytes", "sda bytes", 0, 1, 0, 0 };
 		struct png_chart bc = { "Disk", "B/s", UNIT_BYTES_SEC, 0, NAN, &b, 1 };
 		struct png_legend bl[1];
 
@@ -353,6 +561,9 @@ int main(void)
 		EQ_STR(bl[0].max_text, "max 6.0 MiB/s", "B/s legend: max 6.0 MiB/s");
 	}
 	test_units_drawn(rrd, png, &o);
+	test_report_charts(rrd, png);
+	test_session_colours(rrd, png);
+	test_number_boxes();
 
 	/* same chart at another size, default size, odd file name */
 	o.width = 1200;
@@ -386,7 +597,7 @@ int main(void)
 			"skipscale",
 		};
 		struct png_mark om[5];
-		struct png_series os[1] = { { odd, "busy", "color=#00FF00 busy", 0, 1 } };
+		struct png_series os[1] = { { odd, "busy", "color=#00FF00 busy", 0, 1, 0, 0 } };
 		struct png_chart oc = { "Disk", "%", UNIT_PERCENT, 0, 100, os, 1 };
 		struct png_span osp[1] = { { T0 + 30, T0 + 90, "legend=s" } };
 		struct strbuf drawn = STRBUF_INIT;
@@ -405,8 +616,11 @@ int main(void)
 		if (rc)
 			printf("# %s\n", e.msg);
 		for (size_t i = 0; i < 5; i++) {
+			char line[64];
+			/* numbered in time order, the number on the chart */
+			snprintf(line, sizeof(line), "%zu  %s", i + 1, texts[i]);
 			snprintf(want, sizeof(want), "marker %s: its legend", texts[i]);
-			OK(has_line(drawn.p, texts[i]), want);
+			OK(has_line(drawn.p, line), want);
 		}
 		OK(drawn.p && strstr(drawn.p, "color=#00FF00 busy"),
 		   "a series legend that looks like an option is kept");

@@ -509,6 +509,55 @@ static void test_words(void)
 	free(pts);
 }
 
+/* The session bar when a session begins in the column of an enclosing
+ * one's '[' (the demo's sets a second into their run once the legend
+ * narrowed the plot to 38 columns; view A B's twin sessions, begun at
+ * once): one '[' opens both, each name after it. The bar was drawn from
+ * the inner session's own column over the '[': 'a====[b', 'B full==]'. */
+static void test_session_bar(void)
+{
+	struct vl_plan p;
+	vl_plan(80, 24, 1, 1, VL_ASCII, &p);
+	EQ_INT(p.plot_w, 38, "80 columns with the legend: a plot of 38");
+	double *pts = calloc(p.dots, sizeof(double));
+	struct vl_line line = { .label = "total", .axis = 0, .color = 1,
+				.pts = pts, .ref = NAN };
+	struct vl_pane pane = { .title = "CPU", .unit = { UNIT_PERCENT },
+				.has_axis = { 1, 0 }, .lines = &line,
+				.nlines = 1 };
+	/* an hour, some 95 s a column: outer and a begin in column 1 */
+	struct vl_span sp[] = { { 100, 3400, "outer" }, { 120, 1000, "a" },
+				{ 1000, 1900, "b" }, { 1900, 2500, "c" } };
+	struct vl_view v = { .from = 0, .to = 3600, .header = "host",
+			     .glyphs = VL_ASCII, .panes = &pane, .npanes = 1,
+			     .spans = sp, .nspans = 4, .utc = 1, .focus = -1,
+			     .legend = 1 };
+	struct vl_grid g = { 0 };
+	char row[1024];
+	EQ_INT(vl_time_col(&p, v.from, v.to, 100), vl_time_col(&p, v.from, v.to, 120),
+	       "outer and a in one column");
+	OK(vl_render(&v, &p, &g) == 0, "render");
+	vl_grid_row(&g, p.marker_row, row, sizeof(row));
+	int x1 = p.plot_x + vl_time_col(&p, v.from, v.to, 100);
+	EQ_INT(vl_grid_at(&g, x1, p.marker_row)->ch, '[', "the '[' kept in the column both begin in");
+	OK(!strncmp(row + x1, "[a=", 3), "a's name after it");
+	OK(strstr(row, "[[") == NULL, "no bracket doubled");
+	OK(strstr(row, "]outer=") != NULL, "outer's name where its sets leave room");
+
+	/* twins: two sessions of one span (view A B from their begins) */
+	struct vl_span tw[] = { { 600, 2400, "A full" }, { 600, 2400, "B full" } };
+	v.spans = tw;
+	v.nspans = 2;
+	OK(vl_render(&v, &p, &g) == 0, "render the twins");
+	vl_grid_row(&g, p.marker_row, row, sizeof(row));
+	int xt = p.plot_x + vl_time_col(&p, v.from, v.to, 600);
+	if (strncmp(row + xt, "[B full", 7))
+		fprintf(stderr, "#   marker row: '%s'\n", row);
+	OK(!strncmp(row + xt, "[B full", 7), "twins: '[' then the later one's name");
+	vl_grid_free(&g);
+	free(pts);
+}
+
 int main(void)
 {
 	test_words();
@@ -522,6 +571,7 @@ int main(void)
 	test_band_render();
 	test_plan();
 	test_render();
+	test_session_bar();
 	test_readout();
 	test_text();
 	return done_testing();
