@@ -148,6 +148,9 @@ struct collector {
 	unsigned long rows_lost;	/* logset_rows_lost when last told */
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 	struct collector_cost cost;	/* cost.c */
+	struct conn_sessions *conns;	/* the server's connections as
+					 * sessions (conn_sessions.h), NULL
+					 * without [server] daemons */
 	char failed[320];	/* why the first sample could not be
 				 * written whole: the start fails */
 };
@@ -219,6 +222,11 @@ void watch_finish(struct collector *c, struct loop_request *lr);
 int watch_add(struct collector *c, struct request *r,
 	      const struct proctree_options *opt, const char *label,
 	      int follow, struct loop_request *lr, struct perr *pe);
+
+/* End tree w now: its sampler stopped, zeros logged until the end of
+ * the row it ended in, its slot freed then (conn_sessions.c ends a
+ * connection's tree so, after its last figures). */
+void watch_end(struct collector *c, struct watch *w);
 
 /* watch_ended.c */
 /* w, a `mark --watch` tree, is gone before its session's end: its

@@ -155,7 +155,7 @@ static void open_exits(struct collector *c)
 	}
 }
 
-static void end_watch(struct collector *c, struct watch *w)
+void watch_end(struct collector *c, struct watch *w)
 {
 	double step = c->set->interval;
 
@@ -326,7 +326,7 @@ void watch_finish(struct collector *c, struct loop_request *lr)
 		server_reply(&lr->r, 1, "label=%s %s", w->label,
 			     proctree_method(w->tree));
 	} else {
-		end_watch(c, w);
+		watch_end(c, w);
 		server_reply(&lr->r, 1, "%s", "");
 	}
 }
@@ -452,7 +452,7 @@ void watch_check(struct collector *c)
 			 * early: its instance ends, its session does not;
 			 * its wait states wait for the session's end */
 			watch_ended_keep(c, w);
-			end_watch(c, w);
+			watch_end(c, w);
 			continue;
 		}
 		if (!client_gone(c, w))
@@ -461,7 +461,7 @@ void watch_check(struct collector *c)
 			 "perflog run (pid %ld) went away; its command ended",
 			 (long)w->client);
 		sessions_end_marker(c, w->label, text);
-		end_watch(c, w);
+		watch_end(c, w);
 	}
 	/* ended trees whose rows are done */
 	for (int i = 0; i < c->nwatch;) {

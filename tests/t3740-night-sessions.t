@@ -1,0 +1,40 @@
+#!/bin/sh
+# A night at the server (issue 47 item 1): four backup clients at once
+# (rsync over ssh, restic over sftp, tar | ssh 'cat > f', borg over ssh),
+# no perflog on them, each from an address of its own, to the second
+# host of lib-hosts.sh, whose collector watches its sshd (`[server]
+# daemons = sshd`, tests/lib-night.sh). The server's set has one session
+# a client: its peer's address and name (the server's /etc/hosts), the
+# bytes each way against what the client says it sent (rsync's and
+# tar's exact stream; restic's and borg's data added, their indexes and
+# ssh's framing on top), begin and end within the client's command span
+# widened by two samples, the kernel's tcp figures from its final
+# record, its commands (rsync, cat, borg serve under sshd), its waits
+# and edges files.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib-hosts.sh"
+. "$TOP/tests/lib-night.sh"
+trap 'stop_server_host; _cleanup' EXIT
+
+# logins over the veth take seconds on a loaded 2-core machine
+SRV_TIMEOUT=20
+night_start sshd
+night_data 2
+night_clients
+night_stop
+
+# rsync's "Total bytes sent" and tar's stream are what went into ssh:
+# ssh adds its framing (a MAC and padding a packet) and its key exchange;
+# restic's and borg's counts are the data they stored anew, their
+# indexes, snapshot, locks and protocol on top
+night_check rsync 1.0 1.10
+night_check tar 1.0 1.10
+night_check restic 1.0 1.25
+night_check borg 1.0 1.25
+like "$(_night_field "$(_night_end "$NIGHT_ADDR_rsync")" conn.cmds)" "rsync" "rsync: its tree ran rsync"
+like "$(_night_field "$(_night_end "$NIGHT_ADDR_tar")" conn.cmds)" "cat" "tar: its tree ran cat"
+like "$(_night_field "$(_night_end "$NIGHT_ADDR_borg")" conn.cmds)" "borg" "borg: its tree ran borg serve"
+# The night's report (nightrep, issue 47 item 2) is checked here once it
+# is merged: `perflog report $NIGHT_SET` ranks the four sessions.
+
+done_testing
