@@ -22,7 +22,10 @@
 #                           $SCRATCH/span.x, what it says it sent in
 #                           $SCRATCH/sent.x, its status in $SCRATCH/rc.x;
 #                           SUFFIX goes after tar's remote cat (e.g.
-#                           "&& sync f": its bytes on the disk)
+#                           "&& sync f": its bytes on the disk);
+#                           NIGHT_RSYNC_PATH: rsync's --rsync-path
+#   night_sshd_pid          the server's sshd listener, by this host's pid
+#                           (its cgroup is its sessions')
 #   night_stop              the server's collector stopped: NIGHT_SET
 #   night_check CLIENT LO HI  the checks of one client's session in
 #                           NIGHT_SET: one session from its address, its
@@ -89,7 +92,9 @@ _night_one() {
 	date +%s.%N >"$SCRATCH/span.$x"
 	case $x in
 	rsync)
-		rsync -a --stats -e "$ssh_b" "$SCRATCH/d-$x/" \
+		set --
+		[ -z "${NIGHT_RSYNC_PATH:-}" ] || set -- --rsync-path="$NIGHT_RSYNC_PATH"
+		rsync -a --stats -e "$ssh_b" "$@" "$SCRATCH/d-$x/" \
 			"$SRV_ADDR:$SRV_DIR/rsync/" >"$SCRATCH/out.$x" 2>&1
 		echo $? >"$SCRATCH/rc.$x"
 		# its own count of what went over its ssh
@@ -129,6 +134,8 @@ night_clients() {
 	done
 	for p in $_w; do wait "$p"; done
 }
+
+night_sshd_pid() { pgrep -P "$SRV_PID" -x sshd | head -n 1; }
 
 night_stop() {
 	# two samples after the last client: its end is seen
