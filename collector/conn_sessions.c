@@ -43,7 +43,8 @@ struct conn_sessions {
 	size_t nending, capending;
 	double boot_wall;		/* the collector's clock at boot */
 	long hz;
-	struct complaint c_conn;
+	struct complaint c_conn;	/* reading the connections */
+	struct complaint c_slots;	/* a session's tree not watched */
 };
 
 /* ---- markers ---- */
@@ -271,12 +272,15 @@ static void watch_tree(struct collector *c, struct conn *x)
 	r.fd = -1;
 	o.pid = x->root;
 	/* its zero row is this sample's (watch.c), as a request's is */
-	if (watch_add(c, &r, &o, x->label, 1, &lr, &pe) < 0)
-		complain(&c->conns->c_conn, util_monotonic(),
+	if (watch_add(c, &r, &o, x->label, 1, &lr, &pe) < 0) {
+		complain(&c->conns->c_slots, util_monotonic(),
 			 "session %s: its processes are not watched: %s",
 			 x->label, pe.msg);
-	else
-		x->tree = 1;
+		return;
+	}
+	x->tree = 1;
+	complain_release(&c->conns->c_slots,
+			 "the sessions' processes are watched again");
 }
 
 /* ---- one sample ---- */

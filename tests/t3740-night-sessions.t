@@ -23,14 +23,7 @@ night_data 2
 night_clients
 night_stop
 
-# rsync's "Total bytes sent" and tar's stream are what went into ssh:
-# ssh adds its framing (a MAC and padding a packet) and its key exchange;
-# restic's and borg's counts are the data they stored anew, their
-# indexes, snapshot, locks and protocol on top
-night_check rsync 1.0 1.10
-night_check tar 1.0 1.10
-night_check restic 1.0 1.25
-night_check borg 1.0 1.25
+night_check_all
 like "$(_night_field "$(_night_end "$NIGHT_ADDR_rsync")" conn.cmds)" "rsync" "rsync: its tree ran rsync"
 like "$(_night_field "$(_night_end "$NIGHT_ADDR_tar")" conn.cmds)" "cat" "tar: its tree ran cat"
 like "$(_night_field "$(_night_end "$NIGHT_ADDR_borg")" conn.cmds)" "borg" "borg: its tree ran borg serve"

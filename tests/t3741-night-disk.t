@@ -27,10 +27,7 @@ NIGHT_RSYNC_PATH="rsync --fsync"
 night_clients "&& sync $SRV_DIR/tar.tar"
 night_stop
 
-night_check rsync 1.0 1.10
-night_check tar 1.0 1.10
-night_check restic 1.0 1.25
-night_check borg 1.0 1.25
+night_check_all
 
 # --- the night's report (nightrep, issue 47 item 2): its checks go here
 # once merged: `perflog report $NIGHT_SET` ranks the four sessions and

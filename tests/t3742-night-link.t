@@ -25,10 +25,7 @@ night_data 2
 night_clients
 night_stop
 
-night_check rsync 1.0 1.10
-night_check tar 1.0 1.10
-night_check restic 1.0 1.25
-night_check borg 1.0 1.25
+night_check_all
 # 4 Mbit/s is 500,000 bytes a second: the kernel's last delivery rate
 # of the shaped session (the server's acks paced by what arrives) and
 # its bytes over its span say no more
