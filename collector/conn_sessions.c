@@ -148,10 +148,6 @@ static void begin_marker(struct collector *c, const struct conn *x)
 	add(&f, "conn.local=%s", local);
 	add(&f, "conn.local_port=%u", x->t.sport);
 	add(&f, "conn.daemon=%s", x->daemon);
-	if (x->root)
-		add(&f, "conn.pid=%ld", (long)x->root);
-	else
-		add(&f, "conn.tree=socket");
 	if (x->between)
 		add(&f, "conn.between=1");
 	put(c, x->begin, MARK_BEGIN, x->label, text, &f);
@@ -217,6 +213,11 @@ static void end_marker(struct collector *c, const struct conn *x,
 	add(&f, "conn.host=%s", host);
 	add(&f, "conn.daemon=%s", x->daemon);
 	add(&f, "conn.duration=%.3f", end - x->begin);
+	/* its own process, or none: the listener served it itself */
+	if (x->root)
+		add(&f, "conn.pid=%ld", (long)x->root);
+	else if (!x->between)
+		add(&f, "conn.tree=socket");
 	if (x->cmds[0])
 		add(&f, "conn.cmds=%s", x->cmds);
 	/* the kernel's figures: its record of the socket's end, or the
@@ -276,6 +277,7 @@ static void watch_tree(struct collector *c, struct conn *x)
 		complain(&c->conns->c_slots, util_monotonic(),
 			 "session %s: its processes are not watched: %s",
 			 x->label, pe.msg);
+		x->tree = -1;
 		return;
 	}
 	x->tree = 1;
@@ -297,8 +299,10 @@ static int open_state(struct collector *c)
 	s->boot_wall = collector_clock() - ((double)bt.tv_sec + bt.tv_nsec / 1e9);
 	/* the sessions begin with the set, not before it */
 	s->tab.last = (double)logset_writer_meta(c->w)->start;
-	s->events = strcmp(c->opt->proc_root, "/") ? -1 : waittcp_events_open();
-	if (s->events < 0)
+	/* a fixture /proc has no kernel's records to go with it */
+	if (strcmp(c->opt->proc_root, "/"))
+		s->events = -1;
+	else if ((s->events = waittcp_events_open()) < 0)
 		fprintf(stderr, "perflog: the kernel's records of ended connections cannot be read (%s): a connection shorter than a sample is not seen, and the last sample's bytes are a session's last\n",
 			strerror(errno));
 	c->conns = s;
@@ -347,19 +351,21 @@ static void see(struct conn_sessions *s, const struct waittcp *t,
 		return;
 	x->served = 1;
 	util_strlcpy(x->daemon, s->ports[k].daemon, sizeof(x->daemon));
-	/* the listener serving it itself: the socket is the session */
+	/* the listener holding it alone: the socket is the session
+	 * (rest-server), or its process is yet to come (sshd's fork) */
 	x->root = h == s->listener[k] ? 0 : h;
 	const struct conn_proc *p = conn_procs_find(&s->procs, h);
 
 	if (x->root && p)
 		x->began = s->boot_wall + (double)p->start / (double)s->hz;
-	conn_procs_cmds(&s->procs, h, x->cmds, sizeof(x->cmds));
+	if (x->root)	/* the listener's tree is not the session's */
+		conn_procs_cmds(&s->procs, h, x->cmds, sizeof(x->cmds));
 }
 
 static void end_now(struct collector *c, const struct conn *x,
 		    const char *why)
 {
-	const char *kept = x->tree ? watch_ended_fields(c, x->label) : NULL;
+	const char *kept = x->tree > 0 ? watch_ended_fields(c, x->label) : NULL;
 	char copy[2048] = "";
 
 	if (kept)
@@ -415,7 +421,7 @@ void conn_sessions_sample(struct collector *c)
 	/* the ended first: a label freed before a new one may take it */
 	for (size_t i = 0; i < s->step.nended; i++) {
 		struct conn *x = &s->step.ended[i];
-		struct watch *w = x->tree ? tree_of(c, x->label) : NULL;
+		struct watch *w = x->tree > 0 ? tree_of(c, x->label) : NULL;
 
 		if (x->between) {	/* only the kernel's record saw it */
 			make_label(c, x, x->label, sizeof(x->label));
@@ -436,8 +442,12 @@ void conn_sessions_sample(struct collector *c)
 
 		make_label(c, x, x->label, sizeof(x->label));
 		begin_marker(c, x);
-		watch_tree(c, x);
 	}
+	/* the new ones' trees, and those whose process a dump showed
+	 * only now (first seen in the listener's hands) */
+	for (size_t i = 0; i < s->tab.n; i++)
+		if (s->tab.v[i].root && !s->tab.v[i].tree)
+			watch_tree(c, &s->tab.v[i]);
 	complain_release(&s->c_conn, "the server's connections are read again");
 out:
 	free(rows);
@@ -479,7 +489,7 @@ void conn_sessions_close(struct collector *c, double stop)
 	conn_sessions_after(c);
 	for (size_t i = 0; i < s->tab.n; i++) {
 		struct conn *x = &s->tab.v[i];
-		struct watch *w = x->tree ? tree_of(c, x->label) : NULL;
+		struct watch *w = x->tree > 0 ? tree_of(c, x->label) : NULL;
 		char fields[2048] = "";
 		struct perr pe;
 

@@ -9,17 +9,21 @@
  *          when that is later than the previous sample): its label
  *          DAEMON-HOST-PORT (the peer's name from ROOT/etc/hosts, never
  *          asked of DNS, else its address; its port), the peer's address,
- *          port and name, the daemon and the connection's process
- *   tree   that process and what runs under it (sshd's child, then
+ *          port and name, the daemon
+ *   tree   the connection's own process (the topmost holding its socket;
+ *          one first seen in the listener's hands, sshd's between its
+ *          accept and its fork, gets it at a later sample) and what runs
+ *          under it (sshd's child, then
  *          sftp-server, rsync, borg serve) is watched as Process(LABEL)
  *          with its wait states, as `perflog mark --watch PID` would: the
  *          session's waits-LABEL.tsv and edges-LABEL.tsv; a connection the
- *          listener serves itself (rest-server) has none (conn.tree=socket)
+ *          listener serves itself (rest-server) has none
  *   end    at the first sample without it (or with the kernel's record of
  *          its end, waits/waittcp.h): the bytes each way, the kernel's
  *          tcp_info (round trip, retransmissions, delivery rate, busy
  *          time and of it the receiver's window and the send buffer, who
- *          limited the flow), the commands its tree ran, its wait-state
+ *          limited the flow), its process (conn.pid, or conn.tree=socket
+ *          when none), the commands its tree ran, its wait-state
  *          fields, and the session of a client that ran `perflog run
  *          --server` from the same address over the same span
  *

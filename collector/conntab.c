@@ -148,7 +148,12 @@ int conntab_update(struct conntab *tab, const struct conn_seen *seen,
 				c->t.inode = inode;
 			c->seen = now;
 			c->gone = 0;
-			if (s->served && s->root == c->root)
+			/* first seen while the listener held it alone (sshd
+			 * between its accept and its fork): its own process
+			 * now */
+			if (s->served && s->root && !c->root)
+				c->root = s->root;
+			if (s->served && s->root && s->root == c->root)
 				conntab_add_cmds(c->cmds, sizeof(c->cmds),
 						 s->cmds);
 			i++;

@@ -41,9 +41,11 @@ struct conn_seen {
 				 * local port one they listen on */
 	pid_t root;		/* the connection's own process (sshd's
 				 * per-connection child, a daemon's fork);
-				 * 0: the listener serves it itself (one
-				 * process, many sockets: the session is the
-				 * socket) */
+				 * 0: the listener holds it alone (one
+				 * process, many sockets: rest-server; or
+				 * sshd between its accept and its fork: a
+				 * later dump gives the connection its
+				 * process, conn.root) */
 	double began;		/* root's start (wall clock), 0 unknown */
 	char daemon[16];	/* the listener's command name */
 	char cmds[CONN_CMDS];	/* the commands under root now: "sshd,rsync" */
@@ -58,7 +60,7 @@ struct conn_port {
 struct conn {
 	struct waittcp t;	/* its last figures (the kernel's final
 				 * record when final) */
-	pid_t root;
+	pid_t root;		/* its own process, once a dump showed one */
 	char daemon[16];
 	char cmds[CONN_CMDS];	/* every command seen under root */
 	char label[CONN_LABEL];	/* the caller's: its session */
@@ -66,7 +68,8 @@ struct conn {
 	double gone;		/* first missed by a dump (0: listed) */
 	int final;		/* t is the kernel's record of its end */
 	int between;		/* came and went between two dumps */
-	int tree;		/* the caller's: a process tree is watched */
+	int tree;		/* the caller's: 1 root's tree is watched,
+				 * -1 it could not be */
 };
 
 struct conn_recent {

@@ -7,7 +7,8 @@
  * that came and went between two samples (a session from the record
  * alone), a record of no served port or of a connection just ended (not
  * a new one), a socket its process let go (followed, not ended), a
- * TIME_WAIT remnant (not the connection).
+ * TIME_WAIT remnant (not the connection), one first seen in the
+ * listener's hands (its process taken from a later dump).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -87,6 +88,24 @@ int main(void)
 	EQ_STR(tab.v[0].cmds, "sshd,rsync", "A's commands gathered");
 	EQ_INT((int)tab.v[1].t.inode, 12, "B keeps the inode it had");
 
+	/* D: first seen in the listener's hands (sshd between its accept
+	 * and its fork: no process of its own yet), its process at the
+	 * next sample: the connection takes it, and its commands */
+	v[2] = seen(row(22, 40005, "10.0.0.6", 15, 1, 1), 1, 0, 0, "");
+	EQ_INT(conntab_update(&tab, v, 3, NULL, 0, &port, 1, 102.5, &st), 0, "step 2b");
+	EQ_INT(st.nbegun, 1, "D begins");
+	EQ_INT(tab.v[st.begun[0]].root, 0, "D has no process yet");
+	EQ_STR(tab.v[st.begun[0]].cmds, "", "nor commands (the listener's are not its)");
+	v[2] = seen(row(22, 40005, "10.0.0.6", 15, 2, 2), 1, 700, 102.4, "sshd,cat");
+	EQ_INT(conntab_update(&tab, v, 3, NULL, 0, &port, 1, 102.8, &st), 0, "step 2c");
+	EQ_INT(st.nbegun + st.nended, 0, "D goes on");
+	EQ_INT(tab.v[2].root, 700, "D takes its process when a dump shows it");
+	EQ_STR(tab.v[2].cmds, "sshd,cat", "and its commands");
+	v[2] = seen(row(22, 40005, "10.0.0.6", 15, 3, 3), 1, 0, 0, "");
+	g[0] = row(22, 40005, "10.0.0.6", 0, 3, 3);
+	EQ_INT(conntab_update(&tab, v, 2, g, 1, &port, 1, 102.9, &st), 0, "step 2d");
+	EQ_INT(st.nended == 1 ? st.ended[0].root : -1, 700, "D ends with its process");
+
 	/* t=103: A gone with the kernel's record (its final bytes); B gone
 	 * with no record yet; C came and went between the samples (only its
 	 * record saw it); a record of port 8080 (not served) */
@@ -110,7 +129,7 @@ int main(void)
 	EQ_DBL(a ? a->gone : 0, 103.0, 1e-9, "A's end: when its record came");
 	OK(c && c->between && c->final && c->t.bytes_received == 777,
 	   "C, between two samples, gets a session from its record");
-	EQ_DBL(c ? c->begin : 0, 102.0, 1e-9, "C's begin: the last sample (the earliest it can have begun)");
+	EQ_DBL(c ? c->begin : 0, 102.9, 1e-9, "C's begin: the last sample (the earliest it can have begun)");
 	EQ_STR(c ? c->daemon : "", "sshd", "C's daemon: its port's");
 	EQ_INT(tab.n, 1, "B is held for its record");
 	EQ_DBL(tab.v[0].gone, 103.0, 1e-9, "B stamped when first missed");
