@@ -198,7 +198,7 @@ static void end_marker(struct collector *c, const struct conn *x,
 		       const char *waits, const char *why)
 {
 	struct fields f = { { 0 }, 0 };
-	char addr[INET6_ADDRSTRLEN], host[256], text[512];
+	char addr[INET6_ADDRSTRLEN], host[256], text[512], cmds[256];
 	const struct waittcp *t = &x->t;
 	double share;
 	const char *limit = waittcp_limit(t, &share);
@@ -218,8 +218,9 @@ static void end_marker(struct collector *c, const struct conn *x,
 		add(&f, "conn.pid=%ld", (long)x->root);
 	else if (!x->between)
 		add(&f, "conn.tree=socket");
-	if (x->cmds[0])
-		add(&f, "conn.cmds=%s", x->cmds);
+	conntab_cmds_text(x, cmds, sizeof(cmds));
+	if (cmds[0])
+		add(&f, "conn.cmds=%s", cmds);
 	/* the kernel's figures: its record of the socket's end, or the
 	 * last dump's (what came after it is not counted) */
 	add(&f, "conn.figures=%s", x->final ? "final" : "last-sample");

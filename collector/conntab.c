@@ -11,7 +11,6 @@
 
 #include "../common/util.h"
 
-#define TCP_TIME_WAIT_STATE 6	/* the kernel's number: a remnant */
 
 int conntab_same(const struct waittcp *a, const struct waittcp *b)
 {
@@ -22,19 +21,43 @@ int conntab_same(const struct waittcp *a, const struct waittcp *b)
 	       !memcmp(a->dst, b->dst, len);
 }
 
-void conntab_add_cmds(char *list, size_t n, const char *cmds)
+void conntab_count_cmds(struct conn *c, const char *cmds)
 {
-	char one[64];
-
 	for (const char *p = cmds; *p;) {
-		size_t len = strcspn(p, ",");
+		size_t len = strcspn(p, ","), k;
 
-		if (len && len < sizeof(one)) {
-			memcpy(one, p, len);
-			one[len] = '\0';
-			util_list_add(list, n, one);
+		for (k = 0; k < c->ncmds; k++)
+			if (strlen(c->cmds[k].name) == len &&
+			    !memcmp(c->cmds[k].name, p, len))
+				break;
+		if (len && len < sizeof(c->cmds[0].name)) {
+			if (k < c->ncmds) {
+				c->cmds[k].samples++;
+			} else if (c->ncmds < CONN_NCMDS) {
+				memcpy(c->cmds[k].name, p, len);
+				c->cmds[k].name[len] = '\0';
+				c->cmds[k].samples = 1;
+				c->ncmds++;
+			}
 		}
 		p += len + (p[len] == ',');
+	}
+}
+
+void conntab_cmds_text(const struct conn *c, char *out, size_t n)
+{
+	int done[CONN_NCMDS] = { 0 };
+
+	out[0] = '\0';
+	for (size_t round = 0; round < c->ncmds; round++) {
+		size_t best = c->ncmds;
+
+		for (size_t k = 0; k < c->ncmds; k++)
+			if (!done[k] && (best == c->ncmds ||
+					 c->cmds[k].samples > c->cmds[best].samples))
+				best = k;
+		done[best] = 1;
+		util_list_add(out, n, c->cmds[best].name);
 	}
 }
 
@@ -137,7 +160,7 @@ int conntab_update(struct conntab *tab, const struct conn_seen *seen,
 		const struct conn_seen *s = NULL;
 
 		for (size_t k = 0; k < nseen && !s; k++)
-			if (seen[k].t.state != TCP_TIME_WAIT_STATE &&
+			if (seen[k].t.state != WAITTCP_TIME_WAIT &&
 			    conntab_same(&seen[k].t, &c->t))
 				s = &seen[k];
 		if (s && !c->final) {
@@ -154,8 +177,7 @@ int conntab_update(struct conntab *tab, const struct conn_seen *seen,
 			if (s->served && s->root && !c->root)
 				c->root = s->root;
 			if (s->served && s->root && s->root == c->root)
-				conntab_add_cmds(c->cmds, sizeof(c->cmds),
-						 s->cmds);
+				conntab_count_cmds(c, s->cmds);
 			i++;
 			continue;
 		}
@@ -175,7 +197,7 @@ int conntab_update(struct conntab *tab, const struct conn_seen *seen,
 		const struct conn_seen *s = &seen[k];
 		struct conn *c;
 
-		if (!s->served || s->t.state == TCP_TIME_WAIT_STATE ||
+		if (!s->served || s->t.state == WAITTCP_TIME_WAIT ||
 		    find(tab, &s->t) || recent(tab, &s->t))
 			continue;
 		if (util_grow(&tab->v, &tab->cap, tab->n + 1,
@@ -188,7 +210,7 @@ int conntab_update(struct conntab *tab, const struct conn_seen *seen,
 		c->t = s->t;
 		c->root = s->root;
 		util_strlcpy(c->daemon, s->daemon, sizeof(c->daemon));
-		util_strlcpy(c->cmds, s->cmds, sizeof(c->cmds));
+		conntab_count_cmds(c, s->cmds);
 		/* its process's start when that is after the last look
 		 * (the connection was not there then), else first seen */
 		c->begin = s->began > tab->last && s->began <= now ? s->began

@@ -31,7 +31,8 @@
 
 #include "../waits/waitstates.h"
 
-#define CONN_CMDS 128		/* the commands of a connection's tree */
+#define CONN_CMDS 128		/* the commands under a root at a sample */
+#define CONN_NCMDS 48		/* the commands a connection counts */
 #define CONN_LABEL 64
 
 /* One socket of the dump, with what /proc says of its holder. */
@@ -57,12 +58,23 @@ struct conn_port {
 	char daemon[16];
 };
 
+/* A command seen under a connection's process, and in how many samples
+ * (a login's scripts run a dozen commands once each before the one that
+ * moves the data runs in every sample: the most seen come first). */
+struct conn_cmd {
+	char name[16];
+	unsigned samples;
+};
+
 struct conn {
 	struct waittcp t;	/* its last figures (the kernel's final
 				 * record when final) */
 	pid_t root;		/* its own process, once a dump showed one */
 	char daemon[16];
-	char cmds[CONN_CMDS];	/* every command seen under root */
+	struct conn_cmd cmds[CONN_NCMDS];	/* seen under root, in the
+						 * order first seen; past
+						 * CONN_NCMDS not counted */
+	size_t ncmds;
 	char label[CONN_LABEL];	/* the caller's: its session */
 	double begin, seen;	/* wall clock: began, last in a dump */
 	double gone;		/* first missed by a dump (0: listed) */
@@ -110,8 +122,14 @@ int conntab_update(struct conntab *tab, const struct conn_seen *seen,
 /* Whether a and b are one connection (family, addresses, ports). */
 int conntab_same(const struct waittcp *a, const struct waittcp *b);
 
-/* Add each name of the comma list cmds to list (of n bytes) once. */
-void conntab_add_cmds(char *list, size_t n, const char *cmds);
+/* Count the names of the comma list cmds (one sample's, each once:
+ * conn_procs_cmds) a sample more for c. */
+void conntab_count_cmds(struct conn *c, const char *cmds);
+
+/* c's commands as a comma list into out (n bytes), the most seen first
+ * (of those seen as often, the first seen first), as many as fit: the
+ * end marker's conn.cmds. */
+void conntab_cmds_text(const struct conn *c, char *out, size_t n);
 
 void conntab_step_free(struct conntab_step *s);
 void conntab_free(struct conntab *tab);

@@ -159,9 +159,8 @@ long waittcp_dump_states(struct waittcp **rows, uint32_t states)
 
 long waittcp_dump(struct waittcp **rows)
 {
-	/* every state but listening (10) and closed (7): the kernel's
-	 * numbers, which no uapi header names */
-	return waittcp_dump_states(rows, ~((1u << 10) | (1u << 7)));
+	return waittcp_dump_states(rows, ~((1u << WAITTCP_LISTEN) |
+					   (1u << WAITTCP_CLOSE)));
 }
 
 const char *waittcp_limit(const struct waittcp *t, double *share)

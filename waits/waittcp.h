@@ -22,6 +22,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kernel's TCP states used here (its enum in net/tcp_states.h; no
+ * uapi header names them) */
+#define WAITTCP_TIME_WAIT 6	/* a remnant, no longer the connection */
+#define WAITTCP_CLOSE 7
+#define WAITTCP_LISTEN 10
+
 struct waittcp {
 	int family;			/* AF_INET, AF_INET6 */
 	unsigned char src[16], dst[16];	/* addresses (v4: first 4 bytes) */
