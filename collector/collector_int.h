@@ -39,7 +39,7 @@
 #include "watch_waits.h"
 
 #define MAX_SYNC 64
-#define MAX_WATCH 16
+#define MAX_WATCH 64
 
 enum watch_state {
 	WATCH_NEW,	/* read once (its baseline), nothing logged yet */
@@ -137,6 +137,10 @@ struct collector {
 	struct taskstats_listener *ts;	/* exit records, while trees are
 					 * watched and the host allows it */
 	int ts_failed;
+	struct proc_starts *starts;	/* the records' parents' starts, read
+					 * once a drain for every tree */
+	struct cgstat_memo cgmemo;	/* a sample's group read, for every
+					 * tree in that group */
 	double drain_at;	/* monotonic: exit records not read before */
 	double drained;		/* monotonic: when the records being read
 				 * were drained (their time, near enough) */

@@ -286,6 +286,26 @@ static void watch_tree(struct collector *c, struct conn *x)
 			 "the sessions' processes are watched again");
 }
 
+/* The sessions' trees share one sampler's budget (WAITS_CPU_BUDGET,
+ * waits.h): a night of 50 sessions costs what one watched tree may,
+ * each tree ticking at its share over its own tick's cost (at 16 trees
+ * of one process each, about 6 Hz instead of 50: bench/night.sh). */
+static void share_budget(struct collector *c)
+{
+	struct watch *w[MAX_WATCH];
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->conns->tab.n && n < MAX_WATCH; i++) {
+		struct conn *x = &c->conns->tab.v[i];
+		struct watch *t = x->tree > 0 ? tree_of(c, x->label) : NULL;
+
+		if (t && t->ww)
+			w[n++] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		watch_waits_budget(w[i]->ww, WAITS_CPU_BUDGET / (double)n);
+}
+
 /* ---- one sample ---- */
 
 static int open_state(struct collector *c)
@@ -337,6 +357,21 @@ static void find_ports(struct conn_sessions *s, const struct waittcp *l,
 	}
 }
 
+/* The dump's listening rows moved to its front: how many. */
+static long listening_first(struct waittcp *rows, long n)
+{
+	long k = 0;
+
+	for (long i = 0; i < n; i++)
+		if (rows[i].state == WAITTCP_LISTEN) {
+			struct waittcp t = rows[k];
+
+			rows[k++] = rows[i];
+			rows[i] = t;
+		}
+	return k;
+}
+
 /* seen[i] of dump row t: served, its process, its commands. */
 static void see(struct conn_sessions *s, const struct waittcp *t,
 		struct conn_seen *x)
@@ -379,7 +414,7 @@ static void end_now(struct collector *c, const struct conn *x,
 void conn_sessions_sample(struct collector *c)
 {
 	struct conn_sessions *s;
-	struct waittcp *rows = NULL, *listen = NULL;
+	struct waittcp *rows = NULL;
 	long nrows, nlisten;
 	struct perr pe;
 	int lost = 0;
@@ -399,24 +434,26 @@ void conn_sessions_sample(struct collector *c)
 	if (lost)
 		complain(&s->c_conn, util_monotonic(),
 			 "the kernel dropped records of ended connections: their last bytes are the last sample's");
-	nlisten = waittcp_dump_states(&listen, 1u << 10);	/* TCP_LISTEN */
-	nrows = waittcp_dump(&rows);
-	if (nlisten < 0 || nrows < 0 ||
+	/* one dump a sample: every state but closed, the listening
+	 * sockets (the served ports) moved to its front */
+	nrows = waittcp_dump_states(&rows, ~(1u << WAITTCP_CLOSE));
+	if (nrows < 0 ||
 	    conn_procs_read(c->opt->proc_root, c->set->daemons, &s->procs,
 			    &pe) < 0) {
 		complain(&s->c_conn, util_monotonic(),
 			 "the server's connections cannot be read: %s",
-			 nlisten < 0 || nrows < 0 ? "sock_diag refused the dump"
-						  : pe.msg);
+			 nrows < 0 ? "sock_diag refused the dump" : pe.msg);
 		goto out;
 	}
-	find_ports(s, listen, nlisten);
-	if (util_grow(&s->seen, &s->capseen, (size_t)nrows + 1,
+	nlisten = listening_first(rows, nrows);
+	find_ports(s, rows, nlisten);
+	if (util_grow(&s->seen, &s->capseen, (size_t)(nrows - nlisten) + 1,
 		      sizeof(*s->seen)) < 0)
 		goto out;
-	for (long i = 0; i < nrows; i++)
-		see(s, &rows[i], &s->seen[i]);
-	if (conntab_update(&s->tab, s->seen, (size_t)nrows, s->gone, s->ngone,
+	for (long i = nlisten; i < nrows; i++)
+		see(s, &rows[i], &s->seen[i - nlisten]);
+	if (conntab_update(&s->tab, s->seen, (size_t)(nrows - nlisten),
+			   s->gone, s->ngone,
 			   s->ports, s->nports, collector_clock(), &s->step) < 0)
 		goto out;
 	/* the ended first: a label freed before a new one may take it */
@@ -449,10 +486,10 @@ void conn_sessions_sample(struct collector *c)
 	for (size_t i = 0; i < s->tab.n; i++)
 		if (s->tab.v[i].root && !s->tab.v[i].tree)
 			watch_tree(c, &s->tab.v[i]);
+	share_budget(c);
 	complain_release(&s->c_conn, "the server's connections are read again");
 out:
 	free(rows);
-	free(listen);
 }
 
 void conn_sessions_after(struct collector *c)
