@@ -142,7 +142,8 @@ int waits_add_unix_peer(struct waits *w, unsigned long ino,
 			unsigned long peer);
 void waits_close(struct waits *w);
 
-/* Watch the threads of these processes (replaces the set). */
+/* Watch the threads of these processes (replaces the set; the same
+ * processes as it has, none added since, keep it: waitset_same_pids). */
 int waits_watch_pids(struct waits *w, const pid_t *pids, size_t n,
 		     struct perr *e);
 /* Watch the threads of a cgroup directory (replaces the set). */
