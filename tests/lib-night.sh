@@ -2,7 +2,11 @@
 # second host of lib-hosts.sh, its sshd watched by its collector through
 # `[server] daemons = sshd`) and four backup clients at once from this
 # host, with no perflog on them, each from an address of its own:
-#   rsync   rsync -a --stats over ssh
+#   rsync   rsync -a --stats --bwlimit=1024 over ssh (2 s or more for
+#           night_data 2: the server's rsync lives across two samples
+#           or more, so its session's commands have it; unpaced it
+#           moved 2 MB in a fraction of a second after a login of 2-3 s,
+#           between two samples of an idle host: conn.cmds=sshd,bash,sleep)
 #   restic  restic backup over sftp (its repository made before the
 #           server's collector starts)
 #   tar     tar -cf - DIR | ssh SERVER 'cat > f'
@@ -96,7 +100,7 @@ _night_one() {
 	rsync)
 		set --
 		[ -z "${NIGHT_RSYNC_PATH:-}" ] || set -- --rsync-path="$NIGHT_RSYNC_PATH"
-		rsync -a --stats -e "$ssh_b" "$@" "$SCRATCH/d-$x/" \
+		rsync -a --stats --bwlimit=1024 -e "$ssh_b" "$@" "$SCRATCH/d-$x/" \
 			"$SRV_ADDR:$SRV_DIR/rsync/" >"$SCRATCH/out.$x" 2>&1
 		echo $? >"$SCRATCH/rc.$x"
 		# its own count of what went over its ssh

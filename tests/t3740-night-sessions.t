@@ -26,8 +26,11 @@ night_stop
 night_check_all
 # the commands a session's tree ran are those its samples saw (in a
 # network namespace the kernel's exit records are not read): the
-# receivers that live through the session, not tar's cat (2 MB in a few
-# ms once the remote shell's start-up is done)
+# receivers that live through the session (rsync paced to 1 MiB/s,
+# lib-night.sh; borg serve), not tar's cat (2 MB in a few ms once the
+# remote shell's start-up is done); the most seen first, so a login's
+# start-up commands (root's .bashrc: pyenv init's 23) do not crowd them
+# out
 like "$(_night_field "$(_night_end "$NIGHT_ADDR_rsync")" conn.cmds)" "rsync" "rsync: its tree ran rsync"
 like "$(_night_field "$(_night_end "$NIGHT_ADDR_borg")" conn.cmds)" "borg" "borg: its tree ran borg serve"
 # The night's report (nightrep, issue 47 item 2) is checked here once it
