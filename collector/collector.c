@@ -31,6 +31,7 @@
 #include "../logs/markers.h"
 #include "../logs/setdir.h"
 #include "collector_int.h"
+#include "conn_sessions.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -188,7 +189,9 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 	when = (double)stamp + (c->cur->mono - deadline);
 	if (when < c->last_update + 0.001)
 		when = c->last_update + 0.001;
+	conn_sessions_sample(c);
 	watch_sample(c, when);
+	conn_sessions_after(c);
 	cost_lap(c, ST_WATCH, &lap);
 	select_instances(c, now);
 	cost_lap(c, ST_SELECT, &lap);
@@ -273,12 +276,17 @@ static void teardown(struct collector *c)
 	struct perr pe;
 	int closed = 1;
 
+	double stop = c->w ? closing(c) : 0;
+
+	/* the connections' sessions still open end at the last sample,
+	 * before the set closes (closing's sample saw the last ends) */
+	conn_sessions_close(c, stop);
 	if (c->w && c->held.n &&
 	    markhold_flush(&c->held, logset_writer_dir(c->w), &pe) < 0)
 		fprintf(stderr, "perflog: %zu marker(s) lost: %s\n", c->held.n,
 			pe.msg);
 	markhold_free(&c->held);
-	if (c->w && logset_close_writer(c->w, closing(c), &pe) < 0) {
+	if (c->w && logset_close_writer(c->w, stop, &pe) < 0) {
 		fprintf(stderr, "perflog: %s\n", pe.msg);
 		closed = 0;
 	}

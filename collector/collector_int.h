@@ -39,7 +39,7 @@
 #include "watch_waits.h"
 
 #define MAX_SYNC 64
-#define MAX_WATCH 16
+#define MAX_WATCH 64
 
 enum watch_state {
 	WATCH_NEW,	/* read once (its baseline), nothing logged yet */
@@ -137,6 +137,10 @@ struct collector {
 	struct taskstats_listener *ts;	/* exit records, while trees are
 					 * watched and the host allows it */
 	int ts_failed;
+	struct proc_starts *starts;	/* the records' parents' starts, read
+					 * once a drain for every tree */
+	struct cgstat_memo cgmemo;	/* a sample's group read, for every
+					 * tree in that group */
 	double drain_at;	/* monotonic: exit records not read before */
 	double drained;		/* monotonic: when the records being read
 				 * were drained (their time, near enough) */
@@ -148,6 +152,9 @@ struct collector {
 	unsigned long rows_lost;	/* logset_rows_lost when last told */
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 	struct collector_cost cost;	/* cost.c */
+	struct conn_sessions *conns;	/* the server's connections as
+					 * sessions (conn_sessions.h), NULL
+					 * without [server] daemons */
 	char failed[320];	/* why the first sample could not be
 				 * written whole: the start fails */
 };
@@ -219,6 +226,11 @@ void watch_finish(struct collector *c, struct loop_request *lr);
 int watch_add(struct collector *c, struct request *r,
 	      const struct proctree_options *opt, const char *label,
 	      int follow, struct loop_request *lr, struct perr *pe);
+
+/* End tree w now: its sampler stopped, zeros logged until the end of
+ * the row it ended in, its slot freed then (conn_sessions.c ends a
+ * connection's tree so, after its last figures). */
+void watch_end(struct collector *c, struct watch *w);
 
 /* watch_ended.c */
 /* w, a `mark --watch` tree, is gone before its session's end: its

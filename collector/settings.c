@@ -211,6 +211,31 @@ static int set_run_key(struct settings *s, const char *key, const char *val,
 	return 0;
 }
 
+/* [server] daemons = sshd rsync ...: command names (1 to 15 bytes, as
+ * /proc/PID/stat has them), blanks or commas between, into a comma
+ * list. */
+static int set_server_key(struct settings *s, const char *key,
+			  const char *val, const char *where, int line,
+			  struct perr *e)
+{
+	char buf[sizeof(s->daemons)];
+
+	if (strcasecmp(key, "daemons"))
+		return perr_set(e, "%s:%d: unknown key '%s' in [server]", where,
+				line, key);
+	if (util_strlcpy(buf, val, sizeof(buf)) < 0)
+		return perr_set(e, "%s:%d: daemons: too long", where, line);
+	s->daemons[0] = '\0';
+	for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w;
+	     w = strtok_r(NULL, " \t,", &save))
+		if (strlen(w) > 15 || strchr(w, '/') ||
+		    (!util_list_has(s->daemons, w) &&
+		     !util_list_add(s->daemons, sizeof(s->daemons), w)))
+			return perr_set(e, "%s:%d: daemons: '%s' is not a command name of 1 to 15 bytes (or the list is too long)",
+					where, line, w);
+	return 0;
+}
+
 static int set_log_key(struct settings *s, const char *key, const char *val,
 		       const char *where, int line, struct perr *e)
 {
@@ -258,7 +283,7 @@ static int set_log_key(struct settings *s, const char *key, const char *val,
 int settings_parse(const char *text, const char *name, struct settings *s,
 		   struct perr *e)
 {
-	enum { NONE, LOG, COUNTERS, RUN } section = NONE;
+	enum { NONE, LOG, COUNTERS, RUN, SERVER } section = NONE;
 	int line = 0, had_counters = 0;
 	const char *p = text;
 
@@ -291,6 +316,8 @@ int settings_parse(const char *text, const char *name, struct settings *s,
 				section = LOG;
 			else if (!strcasecmp(l, "[run]"))
 				section = RUN;
+			else if (!strcasecmp(l, "[server]"))
+				section = SERVER;
 			else if (!strcasecmp(l, "[counters]")) {
 				section = COUNTERS;
 				if (!had_counters) {
@@ -302,18 +329,19 @@ int settings_parse(const char *text, const char *name, struct settings *s,
 					had_counters = 1;
 				}
 			} else
-				return perr_set(e, "%s:%d: unknown section '%s' (expected [log], [counters] or [run])",
+				return perr_set(e, "%s:%d: unknown section '%s' (expected [log], [counters], [run] or [server])",
 						name, line, l);
 			continue;
 		}
-		if (section == LOG || section == RUN) {
+		if (section == LOG || section == RUN || section == SERVER) {
 			char *eq = strchr(l, '=');
 
 			if (!eq)
 				return perr_set(e, "%s:%d: expected 'key = value'",
 						name, line);
 			*eq = '\0';
-			if ((section == LOG ? set_log_key : set_run_key)(
+			if ((section == LOG ? set_log_key : section == RUN ?
+			     set_run_key : set_server_key)(
 				    s, trim(l), trim(eq + 1), name, line, e) < 0)
 				return -1;
 		} else if (section == COUNTERS) {

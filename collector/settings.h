@@ -18,6 +18,9 @@
  *                          as --server; run/run_remote.h)
  *   ssh       = ssh -o BatchMode=yes -o ConnectTimeout=10
  *                          the ssh command line ($PERFLOG_SSH wins)
+ *   [server]
+ *   daemons   = sshd rsync the daemons whose client connections are each
+ *                          a session of their own (conn_sessions.h)
  *   [counters]
  *   \Processor(*)\% Processor Time
  *   \LogicalDisk(*)\% Disk Time
@@ -51,6 +54,8 @@ struct settings {
 	char **servers;		/* [run] server, each HOST[:DIR], malloc'ed */
 	size_t nservers;
 	char ssh[1024];		/* [run] ssh, "" = the default */
+	char daemons[256];	/* [server] daemons: a comma list of
+				 * command names, "" = none */
 	struct counter_sel *sel;
 	size_t nsel;
 	char source[PATH_MAX];	/* the file read, or "" for built-in */

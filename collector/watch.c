@@ -155,7 +155,7 @@ static void open_exits(struct collector *c)
 	}
 }
 
-static void end_watch(struct collector *c, struct watch *w)
+void watch_end(struct collector *c, struct watch *w)
 {
 	double step = c->set->interval;
 
@@ -186,6 +186,9 @@ int watch_add(struct collector *c, struct request *r,
 	w->tree = proctree_open(&o, pe);
 	if (!w->tree)
 		return -1;
+	if (c->ts && !c->starts)
+		c->starts = proc_starts_new();
+	proctree_share_starts(w->tree, c->starts);
 	w->pid = o.pid;
 	w->follow = follow;
 	w->ww = watch_waits_open(c->opt->proc_root, w->tree,
@@ -326,7 +329,7 @@ void watch_finish(struct collector *c, struct loop_request *lr)
 		server_reply(&lr->r, 1, "label=%s %s", w->label,
 			     proctree_method(w->tree));
 	} else {
-		end_watch(c, w);
+		watch_end(c, w);
 		server_reply(&lr->r, 1, "%s", "");
 	}
 }
@@ -362,6 +365,8 @@ static void remove_watch(struct collector *c, int i)
 	if (!c->nwatch && c->ts) {	/* nothing to listen for */
 		taskstats_close(c->ts);
 		c->ts = NULL;
+		proc_starts_free(c->starts);
+		c->starts = NULL;
 	}
 }
 
@@ -399,7 +404,7 @@ static int sample_one(struct collector *c, struct watch *w, double when)
 		rates_process_carry(&w->prev, &now, c->cur->ncpus > 1 ?
 				    c->cur->ncpus - 1 : 0);
 		rates_process(&w->prev, &now, iv);
-		watch_waits_sample(w->ww, w->tree, now.mono, iv);
+		watch_waits_sample(w->ww, w->tree, now.mono, &c->cgmemo, iv);
 	}
 	w->state = WATCH_ACTIVE;
 	w->prev = now;
@@ -452,7 +457,7 @@ void watch_check(struct collector *c)
 			 * early: its instance ends, its session does not;
 			 * its wait states wait for the session's end */
 			watch_ended_keep(c, w);
-			end_watch(c, w);
+			watch_end(c, w);
 			continue;
 		}
 		if (!client_gone(c, w))
@@ -461,7 +466,7 @@ void watch_check(struct collector *c)
 			 "perflog run (pid %ld) went away; its command ended",
 			 (long)w->client);
 		sessions_end_marker(c, w->label, text);
-		end_watch(c, w);
+		watch_end(c, w);
 	}
 	/* ended trees whose rows are done */
 	for (int i = 0; i < c->nwatch;) {
@@ -515,6 +520,7 @@ long watch_drain(struct collector *c)
 	if (!c->ts)
 		return 0;
 	c->drained = util_monotonic();
+	proc_starts_next(c->starts);
 	if ((n = taskstats_drain(c->ts, on_exit_record, c, &lost)) < 0)
 		complain(&c->c_exits, util_monotonic(),
 			 "reading exit records: %s", strerror(errno));
@@ -547,4 +553,6 @@ void watch_free_all(struct collector *c)
 		remove_watch(c, c->nwatch - 1);
 	taskstats_close(c->ts);
 	c->ts = NULL;
+	proc_starts_free(c->starts);
+	c->starts = NULL;
 }

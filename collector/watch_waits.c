@@ -230,8 +230,29 @@ static void add_waits(struct watch_waits *ww, struct instance_values *iv)
 	ww->have_prev = 1;
 }
 
+/* The tree's group at the sample mono, read once for every tree in it. */
+static void read_group(const struct watch_waits *ww, double mono,
+		       struct cgstat_memo *memo, struct cgstat_raw *out)
+{
+	const struct cgroup_set *g = stat_group(ww);
+
+	if (memo && g && memo->mono == mono && mono > 0 &&
+	    !strcmp(memo->g.v2, g->v2) && !strcmp(memo->g.cpu, g->cpu) &&
+	    !strcmp(memo->g.cpuacct, g->cpuacct)) {
+		*out = memo->raw;
+		return;
+	}
+	cgstat_read(g, mono, out);
+	if (memo && g) {
+		memo->g = *g;
+		memo->mono = mono;
+		memo->raw = *out;
+	}
+}
+
 void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
-			double mono, struct instance_values *iv)
+			double mono, struct cgstat_memo *memo,
+			struct instance_values *iv)
 {
 	struct cgstat_raw *t;
 
@@ -242,7 +263,7 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 			refresh_pids(ww, tree);
 		add_waits(ww, iv);
 	}
-	cgstat_read(stat_group(ww), mono, ww->ccur);
+	read_group(ww, mono, memo, ww->ccur);
 	if (ww->have_cprev)
 		rates_cgroup(ww->cprev, ww->ccur, iv);
 	t = ww->cprev;
@@ -265,6 +286,12 @@ void watch_waits_whole(struct watch_waits *ww)
 {
 	if (ww && ww->s)
 		waitsampler_read_whole(ww->s);
+}
+
+void watch_waits_budget(struct watch_waits *ww, double share)
+{
+	if (ww && ww->s)
+		waitsampler_budget(ww->s, share);
 }
 
 /* The totals as waits-LABEL.tsv; its name to name. */

@@ -54,10 +54,21 @@ int watch_waits_ok(const struct watch_waits *ww);
 void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 			  double mono);
 
+/* The last cgroup read of a sample, for the next tree in the same group
+ * (a night's 50 sessions under one sshd read its pressure, quota and
+ * throttling once a sample, not 50 times: bench/night.sh). The
+ * collector's, zeroed at start. */
+struct cgstat_memo {
+	struct cgroup_set g;
+	double mono;		/* the sample's clock; 0 nothing read */
+	struct cgstat_raw raw;
+};
+
 /* One interval into iv (the wait counters and the cgroup counters; NAN
- * where unknown). */
+ * where unknown); the group read through memo (NULL: read here). */
 void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
-			double mono, struct instance_values *iv);
+			double mono, struct cgstat_memo *memo,
+			struct instance_values *iv);
 
 /* An exit record the tree took (proctree_exit), drained at monotonic
  * time at, to its sampler: a thread it listed ends with the record's
@@ -76,6 +87,10 @@ void watch_waits_late(struct watch_waits *ww, const struct proctree_late *v,
 /* The next sample reads every thread, not a turn of WAITS_READ_MAX
  * (waits.h): the session's last, before watch_waits_finish. */
 void watch_waits_whole(struct watch_waits *ww);
+
+/* The share of one CPU its sampler's rate is held to (waits_budget):
+ * trees that share one budget (a night's sessions) each take a part. */
+void watch_waits_budget(struct watch_waits *ww, double share);
 
 /* The tree is gone between two samples (its last row is taken): its
  * threads' time since the last sample into the totals, read whole,

@@ -121,6 +121,20 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e);
  * reads: proctree_late). */
 int proctree_exit(struct proctree *t, const struct taskstats_exit *x);
 
+/* The start times of the processes exit records name (a record's parent,
+ * its process), read once a drain for every tree that shares them: a
+ * record no tree takes has each tree ask whether its parent is a
+ * stranger (alive before the tree's last read, not its own), and 50
+ * trees read the same /proc/PID/stat 50 times (a night at the server,
+ * bench/night.sh). proc_starts_next at each drain: the starts read
+ * again (a pid may be reused between two). NULL from new: out of memory
+ * (each tree reads its own then). */
+struct proc_starts;
+struct proc_starts *proc_starts_new(void);
+void proc_starts_next(struct proc_starts *s);
+void proc_starts_free(struct proc_starts *s);
+void proctree_share_starts(struct proctree *t, struct proc_starts *s);
+
 /* A record proctree_exit kept waiting that a later read found to be the
  * tree's, and the monotonic time it came (util_monotonic). */
 struct proctree_late {

@@ -234,7 +234,7 @@ static int is_member(struct proctree *t, const struct taskstats_exit *x)
 static int stranger(struct proctree *t, pid_t pid)
 {
 	struct pidmap_entry *s;
-	struct pstat ps;
+	unsigned long long start;
 	double began;
 
 	if (pid <= 0 || !t->boot_wall || !t->last_read)
@@ -245,8 +245,8 @@ static int stranger(struct proctree *t, pid_t pid)
 		return 0;
 	s->gen = t->gen;
 	s->when = 0;
-	if (pbooks_read_stat(t, pid, 0, &ps) == 0) {
-		began = t->boot_wall + (double)ps.start / (double)t->hz;
+	if (pbooks_start_of(t, pid, &start) == 0) {
+		began = t->boot_wall + (double)start / (double)t->hz;
 		/* a second of slack: start times are in ticks, the read's
 		 * clock is the wall's */
 		s->when = began < t->last_read - 1 &&

@@ -111,7 +111,13 @@ struct proctree {
 	int exit_untold;	/* an exit record without its process (an
 				 * old kernel's): every task list read */
 	struct procfds *fds;	/* the members' files kept open */
+	struct proc_starts *starts;	/* shared with the other trees, or
+					 * NULL (proctree_share_starts) */
 };
+
+/* procstarts.c: the start (ticks after boot) of process pid, read once
+ * a drain when the tree shares a proc_starts: 0, or -1 (gone). */
+int pbooks_start_of(struct proctree *t, pid_t pid, unsigned long long *start);
 
 /* procfds.c: the members' /proc files kept open between reads */
 enum { PF_STAT, PF_IO, PF_SCHED, PF_N };

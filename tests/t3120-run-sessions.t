@@ -11,7 +11,9 @@
 #   - -i 150 does not hang run: sync takes a sample now, and the last
 #     interval of the command is logged
 #   - runs killed with -9 free their watch slots (after 16, every new run
-#     got "too many process trees") and get an end marker
+#     got "too many process trees") and get an end marker (the slots are
+#     64 since a night's sessions: 18 kills no longer fill them, the end
+#     markers "went away" say each slot was freed)
 . "$(dirname "$0")/lib.sh"
 LOGS=$SCRATCH/logs
 export PERFLOG

@@ -98,6 +98,7 @@ struct waits *waits_open(const char *root, struct perr *e)
 	else
 		w->fd_cap = 4096;
 	w->cost = 3e-6;	/* a first guess per tick; measured from then on */
+	w->budget = WAITS_CPU_BUDGET;
 	w->turn_max = WAITS_TICK_THREADS;
 	/* sock_diag answers for this kernel only: not for a fixture root */
 	w->peer = waitpeer_open(w->procfd, w->root[0] == '\0');
@@ -151,8 +152,14 @@ void waits_close(struct waits *w)
 int waits_watch_pids(struct waits *w, const pid_t *pids, size_t n,
 		     struct perr *e)
 {
-	struct waitset *s = waitset_pids(w->procfd, pids, n, e);
+	struct waitset *s;
 
+	/* the same tree as at the last sample: kept (a new set each sample
+	 * reopened every process's task directory and had the next tick
+	 * list them again: a night's 50 sessions, bench/night.sh) */
+	if (waitset_same_pids(w->set, pids, n))
+		return 0;
+	s = waitset_pids(w->procfd, pids, n, e);
 	if (!s)
 		return -1;
 	waitset_free(w->set);
@@ -465,7 +472,7 @@ static int read_delayacct(struct waits *w)
  * within the rate limits. */
 static double period(const struct waits *w)
 {
-	double p = w->cost / WAITS_CPU_BUDGET;
+	double p = w->cost / w->budget;
 
 	if (p < 1.0 / WAITS_MAX_HZ)
 		p = 1.0 / WAITS_MAX_HZ;
@@ -490,6 +497,12 @@ double waits_next(struct waits *w, double now)
 	if (w->deadline < now)
 		w->deadline = now;	/* late: no burst of ticks to catch up */
 	return w->deadline;
+}
+
+void waits_budget(struct waits *w, double share)
+{
+	if (share > 0)
+		w->budget = share;
 }
 
 void waits_read_whole(struct waits *w)

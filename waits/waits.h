@@ -25,7 +25,7 @@
  * thread a tick, and one a read).
  *
  * Rate (waits_next): at most WAITS_MAX_HZ; lower when a tick costs more
- * than WAITS_CPU_BUDGET of one CPU at that rate, so the rate falls as the
+ * than WAITS_CPU_BUDGET (or its share, waits_budget) of one CPU at that rate, so the rate falls as the
  * thread count grows; never below WAITS_MIN_HZ. There a set large
  * enough to be read in turns (waitshare.c) has its turn cut until a tick
  * costs the budget again; a smaller set costs what it costs. The cost
@@ -142,7 +142,8 @@ int waits_add_unix_peer(struct waits *w, unsigned long ino,
 			unsigned long peer);
 void waits_close(struct waits *w);
 
-/* Watch the threads of these processes (replaces the set). */
+/* Watch the threads of these processes (replaces the set; the same
+ * processes as it has, none added since, keep it: waitset_same_pids). */
 int waits_watch_pids(struct waits *w, const pid_t *pids, size_t n,
 		     struct perr *e);
 /* Watch the threads of a cgroup directory (replaces the set). */
@@ -223,6 +224,13 @@ void waits_read_whole(struct waits *w);
 
 /* The monotonic time the next tick is due (see Rate above). */
 double waits_next(struct waits *w, double now);
+
+/* The share of one CPU the rate rule holds this sampler to
+ * (WAITS_CPU_BUDGET unless set; share > 0): samplers that share one
+ * budget each take a part, so their rates fall as their number grows
+ * (a night's sessions, collector/conn_sessions.c). A large set's turn
+ * (waitshare.c) is still fitted to WAITS_CPU_BUDGET at the rate's floor. */
+void waits_budget(struct waits *w, double share);
 
 /* CPU seconds the caller spent for the last tick outside waits_tick
  * (waking up for it: a sampler thread's whole loop), counted in the

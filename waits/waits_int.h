@@ -86,6 +86,7 @@ struct waits {
 	pid_t last_tgid;	/* the process of the last new thread */
 	long hz;		/* USER_HZ */
 	double cost;		/* CPU seconds per tick, smoothed */
+	double budget;		/* its share of one CPU (waits_budget) */
 	double overhead;	/* CPU spent around the last tick (waking) */
 	double listed;		/* when the set was last listed in full */
 	double tick_at;		/* when the last tick began (0: none yet) */

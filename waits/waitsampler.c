@@ -33,6 +33,7 @@ struct waitsampler {
 	atomic_int state;	/* RUN, STOPPING, EXITED, ORPHANED */
 	pid_t tid;
 	double cpu_end;		/* thread CPU clock when the last tick ended */
+	_Atomic double budget;	/* waitsampler_budget's, for waits_budget */
 	/* exit records of the set's threads (waitsampler_exit), queued by
 	 * the collector's thread under qlock alone (never behind a tick),
 	 * taken by the next tick before it samples, or by the next read */
@@ -96,6 +97,7 @@ static void *run(void *arg)
 		take_exits(s);
 		waits_tick(s->w, now);
 		s->cpu_end = util_thread_cpu();
+		waits_budget(s->w, atomic_load(&s->budget));
 		next = waits_next(s->w, util_monotonic());
 		ts.tv_sec = (time_t)next;
 		ts.tv_nsec = (long)((next - floor(next)) * 1e9);
@@ -152,6 +154,7 @@ struct waitsampler *waitsampler_start(struct waits *w, struct perr *e)
 		return NULL;
 	}
 	s->w = w;
+	atomic_init(&s->budget, WAITS_CPU_BUDGET);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_mutex_init(&s->qlock, NULL);
 	pthread_condattr_init(&ca);
@@ -236,6 +239,11 @@ void waitsampler_read_whole(struct waitsampler *s)
 		return;		/* stuck: its next read is partial */
 	waits_read_whole(s->w);
 	pthread_mutex_unlock(&s->lock);
+}
+
+void waitsampler_budget(struct waitsampler *s, double share)
+{
+	atomic_store(&s->budget, share);
 }
 
 pid_t waitsampler_tid(struct waitsampler *s)

@@ -63,6 +63,10 @@ void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x,
  * sampler stuck in a tick past the bound: not set, the read is partial). */
 void waitsampler_read_whole(struct waitsampler *s);
 
+/* waits_budget at the next tick's end: the collector's thread sets it
+ * without waiting on a tick. */
+void waitsampler_budget(struct waitsampler *s, double share);
+
 /* The sampler thread's id (for measuring its CPU time from outside). */
 pid_t waitsampler_tid(struct waitsampler *s);
 

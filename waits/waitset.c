@@ -95,6 +95,12 @@ int waitset_add_pid(struct waitset *s, int procfd, pid_t pid)
 	return 0;
 }
 
+int waitset_same_pids(const struct waitset *s, const pid_t *pids, size_t n)
+{
+	return s && s->cgfd < 0 && s->given == n && s->npids == n &&
+	       (n == 0 || !memcmp(s->pids, pids, n * sizeof(*pids)));
+}
+
 struct waitset *waitset_cgroup(const char *dir, struct perr *e)
 {
 	struct waitset *s = calloc(1, sizeof(*s));

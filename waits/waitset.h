@@ -32,6 +32,10 @@ struct waitset *waitset_pids(int procfd, const pid_t *pids, size_t n,
  * -1 out of memory. */
 #define WAITSET_ADDED_MAX 64
 int waitset_add_pid(struct waitset *s, int procfd, pid_t pid);
+/* Whether s is a set of exactly these processes, in this order, none
+ * added since (waitset_add_pid): a collector's sample that hands in the
+ * same tree keeps the set, its open files and its last listing. */
+int waitset_same_pids(const struct waitset *s, const pid_t *pids, size_t n);
 /* The threads of the cgroup directory dir (v2 or v1). */
 struct waitset *waitset_cgroup(const char *dir, struct perr *e);
 

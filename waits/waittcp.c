@@ -103,8 +103,8 @@ int waittcp_parse(const void *buf, size_t len, struct waittcp *out,
 	return left == 0 ? 0 : -1;
 }
 
-static long dump_family(int family, struct waittcp **rows, size_t *n,
-			size_t *cap)
+static long dump_family(int family, uint32_t states, struct waittcp **rows,
+			size_t *n, size_t *cap)
 {
 	struct {
 		struct nlmsghdr h;
@@ -115,8 +115,7 @@ static long dump_family(int family, struct waittcp **rows, size_t *n,
 		.r = { .sdiag_family = (unsigned char)family,
 		       .sdiag_protocol = IPPROTO_TCP,
 		       .idiag_ext = 1u << (INET_DIAG_INFO - 1),
-		       /* every state but listening and closed */
-		       .idiag_states = ~((1u << 10) | (1u << 7)) },
+		       .idiag_states = states },
 	};
 	static char buf[65536];
 	struct timeval tv = { 0, 200000 };
@@ -143,19 +142,25 @@ static long dump_family(int family, struct waittcp **rows, size_t *n,
 	return done == 1 ? 0 : -1;
 }
 
-long waittcp_dump(struct waittcp **rows)
+long waittcp_dump_states(struct waittcp **rows, uint32_t states)
 {
 	size_t n = 0, cap = 0;
 
 	*rows = NULL;
-	int v4 = dump_family(AF_INET, rows, &n, &cap);
-	int v6 = dump_family(AF_INET6, rows, &n, &cap);
+	int v4 = dump_family(AF_INET, states, rows, &n, &cap);
+	int v6 = dump_family(AF_INET6, states, rows, &n, &cap);
 	if (v4 < 0 && v6 < 0) {
 		free(*rows);
 		*rows = NULL;
 		return -1;
 	}
 	return (long)n;
+}
+
+long waittcp_dump(struct waittcp **rows)
+{
+	return waittcp_dump_states(rows, ~((1u << WAITTCP_LISTEN) |
+					   (1u << WAITTCP_CLOSE)));
 }
 
 const char *waittcp_limit(const struct waittcp *t, double *share)

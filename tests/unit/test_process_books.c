@@ -480,6 +480,71 @@ static void test_pending_entry(void)
 	OK(system(cmd) == 0, "pending: cleanup");
 }
 
+/* Two trees sharing the start times of the records' parents
+ * (proc_starts: a night's 50 sessions read a parent's stat once a
+ * drain, not 50 times). A record whose parent is a stranger (a process
+ * of the host alive long before the trees' last read, not theirs) is
+ * dropped by both, the second tree taking the first's read of the
+ * parent (its stat is gone by then: a tree reading it itself would keep
+ * the record waiting for a parent it can no longer judge); the next
+ * drain reads it again. */
+static void test_shared_starts(void)
+{
+	char dir[] = "/tmp/perflog-starts.XXXXXX", cmd[256];
+	struct proctree_options o = { .exits = 1 };
+	struct perr e = { "" };
+	struct proctree *a = NULL, *b = NULL;
+	struct proc_starts *s = proc_starts_new();
+	struct proc_raw r;
+	struct taskstats_exit x = { 0 };
+	size_t na = 0, nb = 0;
+
+	if (mkdtemp(dir)) {
+		fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
+		put_task(dir, 700, 1, 'S', 5000, 10, "");
+		put_task(dir, 710, 1, 'S', 5000, 10, "");
+		put_task(dir, 600, 1, 'S', 100, 10, "");	/* the host's */
+		o.root = dir;
+		o.pid = 700;
+		a = proctree_open(&o, &e);
+		o.pid = 710;
+		b = proctree_open(&o, &e);
+	}
+	OK(s && a && b && proctree_read(a, &r, &e) == 0 &&
+	   proctree_read(b, &r, &e) == 0, "starts: two trees read");
+	if (!s || !a || !b)
+		goto out;
+	proctree_share_starts(a, s);
+	proctree_share_starts(b, s);
+	na = a->npend;
+	nb = b->npend;
+	proc_starts_next(s);	/* a drain */
+	x.tid = x.tgid = 601;
+	x.ppid = 600;
+	x.btime = 1000 + 60;
+	OK(proctree_exit(a, &x) == 0 && a->npend == na,
+	   "starts: the first tree reads the parent's start: a stranger's child, dropped");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/600", dir);
+	OK(system(cmd) == 0, "starts: the parent's stat gone");
+	OK(proctree_exit(b, &x) == 0 && b->npend == nb,
+	   "starts: the second takes that read, not its own: dropped too");
+	/* two reads: the parent's stat the first tree kept open (procfds)
+	 * is closed by the second's sweep (a fixture's unlinked file would
+	 * still read; the kernel's says ESRCH) */
+	OK(proctree_read(a, &r, &e) == 0 && proctree_read(a, &r, &e) == 0,
+	   "starts: the next reads");
+	proc_starts_next(s);	/* the next drain */
+	x.tid = x.tgid = 602;
+	OK(proctree_exit(a, &x) == 0 && a->npend == na + 1,
+	   "starts: the next drain reads it again (gone: its child's record waits)");
+out:
+	proctree_close(a);
+	proctree_close(b);
+	proc_starts_free(s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "starts: cleanup");
+}
+
 int main(void)
 {
 	test_procfds();
@@ -488,5 +553,6 @@ int main(void)
 	test_task_list();
 	test_still();
 	test_pending_entry();
+	test_shared_starts();
 	return done_testing();
 }

@@ -79,7 +79,19 @@ int main(void)
 	s = waitset_pids(procfd, &pid, 1, &e);
 	OK(s != NULL, "a set of one process");
 	EQ_STR(listed(s), "500", "its thread listed");
+	/* the collector hands the same tree in at every sample: kept */
+	OK(waitset_same_pids(s, &pid, 1), "the same process: the same set");
+	{
+		pid_t other[] = { 500, 501 };
+
+		OK(!waitset_same_pids(s, other, 2) &&
+		   !waitset_same_pids(s, other + 1, 1) &&
+		   !waitset_same_pids(s, NULL, 0),
+		   "another list of processes: another set");
+	}
 	EQ_INT(waitset_add_pid(s, procfd, 501), 0, "a child added");
+	OK(!waitset_same_pids(s, &pid, 1),
+	   "... a set with an addition is made anew (the child may be gone)");
 	EQ_STR(listed(s), "500 501 502", "... its threads listed from the next call");
 	EQ_INT(waitset_add_pid(s, procfd, 501), 0, "added again");
 	EQ_INT(waitset_add_pid(s, procfd, 500), 0, "a process given added");

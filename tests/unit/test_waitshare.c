@@ -265,9 +265,50 @@ static void fit(void)
 	}
 }
 
+/* The mean period of 400 ticks of cost each (periods drawn in [0.5,
+ * 1.5) of the nominal one). */
+static double mean_period(struct waits *w, double cost)
+{
+	double now = 1000.0, sum = 0;
+
+	w->deadline = 0;
+	for (int i = 0; i < 400; i++) {
+		double next;
+
+		w->cost = cost;
+		next = waits_next(w, now);
+		sum += next - now;
+		now = next;
+	}
+	return sum / 400;
+}
+
+/* The rate under a share of the budget (waits_budget: a night's
+ * sessions' trees share one): a tick of 80 us at the whole budget runs
+ * at the top rate, at a sixteenth of it every 0.16 s. */
+static void budget(void)
+{
+	struct perr e;
+	struct waits *w = waits_open("/", &e);
+
+	OK(w != NULL, "budget: a sampler");
+	if (!w)
+		return;
+	EQ_DBL(mean_period(w, 80e-6), 1.0 / WAITS_MAX_HZ, 0.15 / WAITS_MAX_HZ,
+	       "budget: the whole of it, the top rate");
+	waits_budget(w, WAITS_CPU_BUDGET / 16);
+	EQ_DBL(mean_period(w, 80e-6), 0.16, 0.025,
+	       "budget: a sixteenth of it, its cost over that share");
+	waits_budget(w, 0);
+	EQ_DBL(mean_period(w, 80e-6), 0.16, 0.025,
+	       "budget: a share of 0 is no share (the last kept)");
+	waits_close(w);
+}
+
 int main(void)
 {
 	fit();
+	budget();
 	run(NTHREADS);
 	run(100);
 	ended_in_turn();
