@@ -58,8 +58,9 @@
  *                               waits.threads=N<TAB>..." (watch_waits.h)
  *   sync                        takes a sample now and writes every row
  *                               held; replies "ok samples=N" at once
- *                               (samples=0 before the baseline: the log
- *                               set starts at its first deadline)
+ *                               (the baseline is read before the
+ *                               collector answers: a sample can be taken
+ *                               from the first request on)
  *   release                     stop once no tree is watched (perflog run,
  *                               for the collector it started: runs that
  *                               joined it keep it going)
