@@ -1,0 +1,52 @@
+#!/bin/bash
+# `perflog export --png` of a set whose collector was killed (-9) draws
+# the rows only its journal held (issue 48, "every export and chart").
+# The collector writes the RRD files once a [log] flush (60 s by
+# default) and journals every sample; the CSV replays the journal
+# (t7000), but the PNGs are drawn by librrd from the files alone, so a
+# set killed at 5 s of -i 1 had its rows in the CSV and none in any chart.
+# Export now writes a dead set's journal rows into its files first (the
+# collector's next flush, which never came: logs/settle.c). Judged by the
+# rows the drawn files hold against the CSV's, not by time.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-robust.sh"
+LOGS=$SCRATCH/logs
+
+# the production flush: rows held for 60 s
+dir=$(env -u PERFLOG_BATCH $PERFLOG start -o $LOGS -i 1)
+pid=$(collector_pid "$dir")
+[ -n "$pid" ] && track_pid "$pid"
+ok 'started' test -n "$pid"
+wait_for 30 sh -c "$PERFLOG status | grep -F '$dir' | awk '{ exit \$3 < 5 }'"
+kill -9 "$pid"
+wait_gone "$pid"
+ok 'killed' sh -c "! kill -0 $pid 2>/dev/null"
+# the rows of a file with a value (its data from the set's start)
+start=$(date -u -d "$(awk -F'\t' '$1 == "start" { print $2 }' "$dir/perflog.meta")" +%s)
+known() { rrdtool fetch "$1" AVERAGE -s "$((start - 1))" 2>/dev/null | grep -Ec '^ *[0-9]+: [0-9]'; }
+$PERFLOG export "$dir" --csv $SCRATCH/k.csv
+csv=$(csv_rows_with_values $SCRATCH/k.csv)
+before=$(known "$dir/Memory.rrd")
+diag "the CSV has $csv rows with values (the journal's), Memory.rrd $before"
+ok "the CSV has the rows sampled ($csv)" test "$csv" -ge 4
+$PERFLOG export "$dir" --png $SCRATCH/png 2> $SCRATCH/png.err; st=$?
+is "$st" 0 'export --png of the killed set exits 0'
+ok 'without a warning' test ! -s $SCRATCH/png.err
+rows=$(known "$dir/Memory.rrd")
+ok "the charts' files hold the CSV's rows ($rows rows, the CSV $csv)" test "$rows" -ge "$csv"
+# what the memory chart draws: rrdtool graph's own count of the known
+# values of its DEF over the set's span
+end=$(rrdtool last "$dir/Memory.rrd")
+ds=$(rrdtool info "$dir/Memory.rrd" | sed -n 's/^ds\[\(.*\)\]\.type.*/\1/p' | head -1)
+drawn=$(rrdtool graph /dev/null -s "$start" -e "$end" DEF:v="$dir/Memory.rrd":"$ds":AVERAGE \
+	CDEF:k=v,UN,0,1,IF VDEF:n=k,TOTAL PRINT:n:%.0lf 2>/dev/null | tail -1)
+ok "rrdtool graph draws as many known rows ($drawn)" test "${drawn:-0}" -ge "$csv"
+ok 'the memory chart has its figures' sh -c "awk -F'\t' '\$1 == \"memory.png\" && \$4 ~ /^[0-9]/ { f = 1 } END { exit !f }' $SCRATCH/png/charts.tsv"
+# the CSV still reads the same (the journal stays, the files agree)
+$PERFLOG export "$dir" --csv $SCRATCH/k2.csv
+ok 'the CSV is unchanged' cmp -s $SCRATCH/k.csv $SCRATCH/k2.csv
+ok 'every RRD file still passes rrdtool info' rrds_ok "$dir"
+$PERFLOG export "$dir" --png $SCRATCH/png2 2> $SCRATCH/png2.err; st=$?
+is "$st" 0 'a second export --png exits 0'
+ok 'without a warning either' test ! -s $SCRATCH/png2.err
+done_testing
