@@ -101,13 +101,40 @@ static int settle_file(int dfd, const char *dir, const char *file,
 	return rc != 0 ? -1 : 1;
 }
 
+/* 1 when some file lacks rows its journal holds (read-only: a set
+ * another user owns, settled already, is not a reason to complain). */
+static int lacking(int dfd, const char *dir, const struct logset_meta *m,
+		   struct journal *j)
+{
+	for (size_t i = 0; i < m->ncounters; i++) {
+		const char *file = m->counters[i].file;
+		const struct rows *r;
+		struct setdir_rrd f;
+		time_t last;
+
+		if (i && !strcmp(m->counters[i - 1].file, file))
+			continue;
+		r = journal_rows(j, file, file_values(m, file));
+		if (!r || !r->nheld ||
+		    setdir_rrd_open(dfd, dir, file, 0, &f, NULL) < 0)
+			continue;
+		rrd_clear_error();
+		last = rrd_last_r(f.path);
+		setdir_rrd_close(&f);
+		if (last >= 0 && r->held_t[r->nheld - 1] > (double)last)
+			return 1;
+	}
+	rrd_clear_error();
+	return 0;
+}
+
 int logset_settle(const char *dir, struct perr *e)
 {
 	struct logset *ls;
 	struct journal *j = NULL;
 	struct perr note;
 	const struct logset_meta *m;
-	int dfd, lockfd, rc = 0, wrote = 0;
+	int dfd, lockfd = -1, rc = 0, wrote = 0;
 
 	if (logset_open(dir, &ls, e) < 0)
 		return -1;
@@ -117,6 +144,13 @@ int logset_settle(const char *dir, struct perr *e)
 		logset_close(ls);
 		return -1;
 	}
+	/* no journal (a set closed whole, an imported one): nothing held */
+	if (journal_load(dfd, dir, m->interval, &j, &note) < 0) {
+		rc = perr_set(e, "%s", note.msg);
+		goto out;
+	}
+	if (!j || !lacking(dfd, dir, m, j))
+		goto out;
 	lockfd = setdir_openat(dfd, dir, ".lock", O_RDWR, 0, NULL);
 	if (lockfd < 0) {	/* another user's set, a read-only medium */
 		rc = perr_set(e, "unable to write '%s/.lock': %s", dir,
@@ -125,10 +159,6 @@ int logset_settle(const char *dir, struct perr *e)
 	}
 	if (flock(lockfd, LOCK_EX | LOCK_NB) < 0)
 		goto out;	/* a collector writes it (or another settles) */
-	if (journal_load(dfd, dir, m->interval, &j, &note) < 0) {
-		rc = perr_set(e, "%s", note.msg);
-		goto out;
-	}
 	for (size_t i = 0; j && i < m->ncounters && rc == 0; i++) {
 		const char *file = m->counters[i].file;
 		const struct rows *r;
