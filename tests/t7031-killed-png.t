@@ -13,26 +13,19 @@
 LOGS=$SCRATCH/logs
 
 # the production flush: rows held for 60 s
-dir=$(env -u PERFLOG_BATCH $PERFLOG start -o $LOGS -i 1)
-pid=$(collector_pid "$dir")
-[ -n "$pid" ] && track_pid "$pid"
-ok 'started' test -n "$pid"
-wait_for 30 sh -c "$PERFLOG status | grep -F '$dir' | awk '{ exit \$3 < 5 }'"
+start_held $LOGS 5
 kill -9 "$pid"
 wait_gone "$pid"
 ok 'killed' sh -c "! kill -0 $pid 2>/dev/null"
-# the rows of a file with a value (its data from the set's start)
-start=$(date -u -d "$(awk -F'\t' '$1 == "start" { print $2 }' "$dir/perflog.meta")" +%s)
-known() { rrdtool fetch "$1" AVERAGE -s "$((start - 1))" 2>/dev/null | grep -Ec '^ *[0-9]+: [0-9]'; }
 $PERFLOG export "$dir" --csv $SCRATCH/k.csv
 csv=$(csv_rows_with_values $SCRATCH/k.csv)
-before=$(known "$dir/Memory.rrd")
+before=$(known_rows "$dir/Memory.rrd")
 diag "the CSV has $csv rows with values (the journal's), Memory.rrd $before"
 ok "the CSV has the rows sampled ($csv)" test "$csv" -ge 4
 $PERFLOG export "$dir" --png $SCRATCH/png 2> $SCRATCH/png.err; st=$?
 is "$st" 0 'export --png of the killed set exits 0'
 ok 'without a warning' test ! -s $SCRATCH/png.err
-rows=$(known "$dir/Memory.rrd")
+rows=$(known_rows "$dir/Memory.rrd")
 ok "the charts' files hold the CSV's rows ($rows rows, the CSV $csv)" test "$rows" -ge "$csv"
 # what the memory chart draws: rrdtool graph's own count of the known
 # values of its DEF over the set's span
