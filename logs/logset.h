@@ -184,9 +184,9 @@ int logset_discard(const char *dir, const char *session, struct perr *e);
  * whoever reads the files themselves (`rrdtool graph`: export --png).
  * Takes the set's .lock as a collector does: a live set (or one being
  * settled) is left alone. 1 when rows were written, 0 when there were
- * none (or the set is live), -1 with e set (a set that cannot be
- * written: another user's, a read-only medium; a file too small for the
- * rows). settle.c has why. */
+ * none (or the set is live, or cannot be read: its reader says why), -1
+ * with e set (a set that cannot be written: another user's, a read-only
+ * medium; a file too small for the rows). settle.c has why. */
 int logset_settle(const char *dir, struct perr *e);
 
 /* ---- reading (export, viewer, report) ---- */

@@ -136,13 +136,15 @@ int logset_settle(const char *dir, struct perr *e)
 	const struct logset_meta *m;
 	int dfd, lockfd = -1, rc = 0, wrote = 0;
 
+	/* a set that cannot be read is not this one's to say: the reader
+	 * that follows says why, in one line */
 	if (logset_open(dir, &ls, e) < 0)
-		return -1;
+		return 0;
 	m = logset_meta(ls);
 	dfd = setdir_open(dir, e);
 	if (dfd < 0) {
 		logset_close(ls);
-		return -1;
+		return 0;
 	}
 	/* no journal (a set closed whole, an imported one): nothing held */
 	if (journal_load(dfd, dir, m->interval, &j, &note) < 0) {
