@@ -147,8 +147,6 @@ struct collector {
 	unsigned long rows_lost;	/* logset_rows_lost when last told */
 	FILE *trace;		/* $PERFLOG_TRACE: one line per sample */
 	struct collector_cost cost;	/* cost.c */
-	char failed[320];	/* why the first sample could not be
-				 * written whole: the start fails */
 };
 
 /* cost.c */
