@@ -2,8 +2,10 @@
  * cmd_start.c - `perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f]`.
  *
  * Without -f the collector daemonizes (fork, setsid, fork) and the command
- * returns only once the first sample is written, printing the log set's
- * path: the daemon reports "ok DIR" or "error MSG" through a pipe. Once
+ * returns once the log set's files are made, the baseline is read and the
+ * collector answers, printing the log set's path, without waiting for the
+ * first sample (up to an interval away): the daemon reports "ok DIR" or
+ * "error MSG" through a pipe. Once
  * the log set exists the daemon's stderr (its complaints: disk full, late
  * samples) goes to DIR/collector.log.
  */
@@ -25,18 +27,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f] [--early] [--owner PID]\n"
+		"usage: perflog start [-c FILE] [-o DIR] [-i SECONDS] [-f] [--owner PID]\n"
 		"  -c FILE     settings file (see perftest.pml.sample); default: the\n"
 		"              seed kit's counter set every 5 s\n"
 		"  -o DIR      create the log set under DIR (default ./logs)\n"
 		"  -i SECONDS  sampling interval, whole seconds >= 1\n"
 		"  -f          stay in the foreground (systemd, tests); stop with\n"
 		"              Ctrl-C, SIGTERM or perflog stop\n"
-		"  --early     return as soon as the log set is made and the collector\n"
-		"              answers, before its first sample (perflog run)\n"
 		"  --owner PID stop once process PID is gone and no tree is watched\n"
 		"              (perflog run, for the collector it starts)\n"
-		"Prints the log set's path once the first sample is written.\n");
+		"Prints the log set's path once the set exists and the collector\n"
+		"answers, before its first sample.\n");
 }
 
 /* Shared by start and run: parse -c/-o/-i into settings. Returns 0, or the
@@ -163,12 +164,11 @@ int cmd_start(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "samples", required_argument, NULL, 'n' },
-		{ "early", no_argument, NULL, 'E' },
 		{ "owner", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *dir = NULL, *interval = NULL;
-	int foreground = 0, early = 0, c, r;
+	int foreground = 0, c, r;
 	long owner = 0;
 	long samples = 0;
 	struct settings s;
@@ -184,7 +184,6 @@ int cmd_start(int argc, char **argv)
 		case 'i': interval = optarg; break;
 		case 'f': foreground = 1; break;
 		case 'n': samples = strtol(optarg, NULL, 10); break;
-		case 'E': early = 1; break;
 		case 'W': owner = strtol(optarg, NULL, 10); break;
 		case 'h': usage(stdout); return 0;
 		default: return util_bad_option("start", argv, optind, optopt);
@@ -214,14 +213,13 @@ int cmd_start(int argc, char **argv)
 		}
 		util_strlcpy(s.directory, abs_dir, sizeof(s.directory));
 	}
-	if (!early)	/* perflog run joins one instead, under a lock */
+	if (owner <= 0)	/* perflog run joins one instead, under a lock */
 		warn_running_under(s.directory, warn, sizeof(warn));
 	memset(&opt, 0, sizeof(opt));
 	opt.settings = &s;
 	opt.proc_root = getenv("PERFLOG_PROC_ROOT") ? getenv("PERFLOG_PROC_ROOT") : "/";
 	opt.notify_fd = -1;
 	opt.max_samples = samples;
-	opt.notify_early = early;
 	opt.owner = owner > 0 ? (pid_t)owner : 0;
 	if (foreground)	/* it runs until stopped: say it first */
 		fputs(warn, stderr);

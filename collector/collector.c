@@ -223,17 +223,17 @@ static double sched_now(const struct collector *c)
 }
 
 /* Take a sample now, off the schedule (collector_int.h). Returns 0, or -1
- * when none can be taken yet (before the baseline, or within a
- * millisecond of the last one). */
+ * when none can be taken (within a millisecond of the last one, or
+ * before the set's start). */
 static int sample_now(struct collector *c)
 {
 	double deadline = schedule_deadline(&c->sched);
 	time_t stamp = schedule_stamp(&c->sched);
 	double when = sched_now(c);
 
-	/* before the baseline there is nothing to take a delta from, and
-	 * the log set starts at the first deadline */
-	if (!c->have_base || when < c->last_update + 0.001 ||
+	/* the set starts a step before the first deadline (setup.c): a
+	 * clock stepped back may put now before it */
+	if (when < c->last_update + 0.001 ||
 	    when <= (double)logset_writer_meta(c->w)->start)
 		return -1;
 	return take_sample(c, stamp, deadline);
@@ -372,46 +372,13 @@ static void wait_for(struct collector *c, double deadline,
 	}
 }
 
-/* The first deadline: the baseline every later sample is a delta from;
- * on_schedule: it is that deadline's sample (else taken before it, for
- * perflog run, and the deadline still comes). */
-static void take_baseline(struct collector *c, int on_schedule)
-{
-	struct perr pe;
-
-	snapshot_reset(c->prev);
-	if (source_read(c->proc, c->prev, &pe) == 0) {
-		c->have_base = 1;
-		watch_baseline(c);
-	} else {
-		complain(&c->c_read, util_monotonic(), "%s", pe.msg);
-	}
-	if (on_schedule)
-		schedule_advance(&c->sched, util_monotonic(), collector_clock());
-}
-
 /* A scheduled sample. */
-static void at_deadline(struct collector *c, double deadline, double now,
-			int *notified)
+static void at_deadline(struct collector *c, double deadline, double now)
 {
 	time_t stamp = schedule_stamp(&c->sched);
 	long skipped;
 
-	if (take_sample(c, stamp, deadline) == 0 && !*notified) {
-		struct perr pe;
-
-		/* the first row is on disk before start returns, in every
-		 * file: a set that cannot be created whole (a full disk)
-		 * fails the start, not a report of "network n/a" later */
-		if (logset_flush(c->w, &pe) < 0 ||
-		    logset_failing(c->w, &pe)) {
-			util_strlcpy(c->failed, pe.msg, sizeof(c->failed));
-			stop_signal = -1;
-			return;
-		}
-		*notified = 1;
-		notify(c, 1, logset_writer_dir(c->w));
-	}
+	take_sample(c, stamp, deadline);
 	if (c->trace)
 		fprintf(c->trace, "%.6f %.6f %.6f\n", deadline, now,
 			util_monotonic());
@@ -437,10 +404,46 @@ static void raise_nofile(void)
 	}
 }
 
-/* A start that failed (its set not written whole at the first sample:
- * a full disk; stopped before that sample; set up only in part) leaves
- * no set behind: nothing was logged whole, and on a full disk the set
- * held the space and read as a normal one-row log. One that someone
+/*
+ * The set's files and the baseline, made before the starter hears of the
+ * set (issue 48: `perflog start` returns once the set exists and the
+ * collector answers, not after its first sample, 7.6 s at the default
+ * interval). The instances two reads find (rates_compute lists those
+ * present in both) are selected as a sample's are and their files
+ * created now, and perflog.meta maps them: a set that cannot be made
+ * whole (a nearly full disk) fails the start with the file and the
+ * errno. An instance that comes later joins at its sample, as any new
+ * device does. The second read is the baseline every later sample is a
+ * delta from, and the set starts a step before the first aligned
+ * deadline (setup.c): from the moment the starter hears of the set a
+ * sample can be taken, so a tree watched before the first deadline has
+ * its zero row and, ended before it, its last figures at once (a
+ * command of 0.3 s that joined a set just started had no rows at all
+ * when the baseline waited for that deadline: t3110 'big', t7030).
+ */
+static int make_files(struct collector *c, struct perr *e)
+{
+	struct raw_snapshot *t;
+
+	snapshot_reset(c->prev);
+	snapshot_reset(c->cur);
+	if (source_read(c->proc, c->prev, e) < 0 ||
+	    source_read(c->proc, c->cur, e) < 0)
+		return -1;
+	if (rates_compute(c->prev, c->cur, &c->sample) < 0)
+		return perr_set(e, "unable to compute rates");
+	select_instances(c, c->cur->mono);
+	if (logset_flush(c->w, e) < 0 || logset_failing(c->w, e))
+		return -1;
+	t = c->prev;
+	c->prev = c->cur;
+	c->cur = t;
+	return 0;
+}
+
+/* A start that failed (its set not made whole: a full disk; set up only
+ * in part) leaves no set behind: nothing was logged, and on a full disk
+ * the set held the space and read as a normal log. One that someone
  * marked meanwhile stays (logset_discard). */
 static void teardown_failed(struct collector *c)
 {
@@ -460,7 +463,6 @@ int collector_run(const struct collector_options *opt)
 	struct perr e;
 	sigset_t block, old;
 	struct sigaction sa;
-	int notified = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.opt = opt;
@@ -489,22 +491,14 @@ int collector_run(const struct collector_options *opt)
 	 * the system when freed, instead of glibc raising the threshold and
 	 * keeping them in the heap for the collector's whole life. */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-	if (collector_setup(&c, &e) < 0) {
+	if (collector_setup(&c, &e) < 0 || make_files(&c, &e) < 0) {
 		teardown_failed(&c);
 		notify(&c, 0, e.msg);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	/* perflog run: its command must not wait for the first aligned
-	 * deadline (140 s of a 150 s interval); requests are answered from
-	 * here on; the baseline is taken now, so a tree watched before the
-	 * first deadline is counted from its watch, as when joining (its
-	 * first moments were lost: t3110 'children reaped by their parent') */
-	if (opt->notify_early) {
-		take_baseline(&c, 0);
-		notified = 1;
-		notify(&c, 1, logset_writer_dir(c.w));
-	}
+	/* requests are answered from here on */
+	notify(&c, 1, logset_writer_dir(c.w));
 	while (!stop_signal) {
 		double deadline = schedule_deadline(&c.sched);
 		double now = util_monotonic();
@@ -514,20 +508,12 @@ int collector_run(const struct collector_options *opt)
 				 * every run that joined */
 		if (now < deadline)
 			wait_for(&c, deadline, &old);
-		else if (!c.have_base)
-			take_baseline(&c, 1);
 		else
-			at_deadline(&c, deadline, now, &notified);
+			at_deadline(&c, deadline, now);
 		if (opt->max_samples && (long)c.samples >= opt->max_samples)
 			break;
 	}
-	if (notified) {
-		teardown(&c);
-	} else {	/* gone before the starter hears of it */
-		teardown_failed(&c);
-		notify(&c, 0, c.failed[0] ? c.failed :
-			 "stopped before the first sample");
-	}
+	teardown(&c);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return notified ? 0 : 1;
+	return 0;
 }

@@ -21,20 +21,14 @@
 struct collector_options {
 	const struct settings *settings;
 	const char *proc_root;	/* "/" or a fake root ($PERFLOG_PROC_ROOT) */
-	int notify_fd;		/* told "ok DIR\n" after the first sample, or
-				 * "error MSG\n"; -1 = print DIR on stdout */
+	int notify_fd;		/* told "ok DIR\n" once the set's files are
+				 * made, the baseline read and the control
+				 * socket answers (before the first sample),
+				 * or "error MSG\n"; -1 = print DIR on stdout */
 	long max_samples;	/* stop by itself after N samples; 0 = never
 				 * (a run-once mode for tests, STYLE 8) */
 	pid_t owner;		/* `--owner PID`: once it is gone (a perflog
 				 * run killed), stop when no tree is watched */
-	int notify_early;	/* tell notify_fd "ok DIR" once the log set
-				 * is made and the socket answers, before the
-				 * baseline (the first aligned deadline, up
-				 * to an interval away), instead of after the
-				 * first sample: `perflog start --early`, for
-				 * perflog run, whose command starts at once
-				 * (its tree is watched from the baseline,
-				 * its first row the next sample) */
 };
 
 /* Run until stopped (control "stop", SIGTERM, SIGINT, SIGHUP). Returns

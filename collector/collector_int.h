@@ -122,7 +122,6 @@ struct collector {
 	struct logset_writer *w;
 	struct server *srv;
 	struct schedule sched;
-	int have_base;		/* the first deadline's read, the baseline */
 	unsigned long samples;
 	time_t last;		/* stamp of the last sample (whole seconds) */
 	double last_update;	/* when it was really read (wall clock) */
@@ -155,8 +154,6 @@ struct collector {
 	struct conn_sessions *conns;	/* the server's connections as
 					 * sessions (conn_sessions.h), NULL
 					 * without [server] daemons */
-	char failed[320];	/* why the first sample could not be
-				 * written whole: the start fails */
 };
 
 /* cost.c */
@@ -187,8 +184,8 @@ int collector_setup(struct collector *c, struct perr *e);
  * say in lr what the loop must do before serve_finish answers it. */
 void serve_one(struct collector *c, struct loop_request *lr);
 /* Answer lr once the loop has done what it wanted. A sample it wanted may
- * not have been taken (before the baseline, or within a millisecond of
- * the last one): the answer never waits for a deadline either way. */
+ * not have been taken (within a millisecond of the last one, or before
+ * the set's start): the answer never waits for a deadline either way. */
 void serve_finish(struct collector *c, struct loop_request *lr);
 
 /* sessions.c */
@@ -258,8 +255,6 @@ void watch_waits_request(struct collector *c, struct request *r,
 /* Add the watched trees' values to c->sample (a sample at wall time
  * when), after draining exit records; called by every sample. */
 void watch_sample(struct collector *c, double when);
-/* At the baseline read: new trees start counting from here. */
-void watch_baseline(struct collector *c);
 /* Trees whose root is gone and whose client went away are ended (with an
  * end marker for the session of a run that was killed). */
 void watch_check(struct collector *c);

@@ -17,6 +17,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../logs/logset.h"
+
 const char *control_runtime_dir(struct perr *e)
 {
 	static char dir[PATH_MAX];
@@ -235,8 +237,10 @@ int control_sync_live(const char *dir, struct perr *e)
 	struct collector_info c;
 	struct perr none;
 
+	/* not live: its files hold every row written, unless its collector
+	 * was killed before it wrote its journal's last rows into them */
 	if (control_find(dir, &c, &none) < 0)
-		return 0;	/* not live: its files hold every row written */
+		return logset_settle(dir, e) < 0 ? -1 : 0;
 	return control_request(&c, "sync", NULL, 0, e);
 }
 

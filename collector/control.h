@@ -58,8 +58,9 @@
  *                               waits.threads=N<TAB>..." (watch_waits.h)
  *   sync                        takes a sample now and writes every row
  *                               held; replies "ok samples=N" at once
- *                               (samples=0 before the baseline: the log
- *                               set starts at its first deadline)
+ *                               (the baseline is read before the
+ *                               collector answers: a sample can be taken
+ *                               from the first request on)
  *   release                     stop once no tree is watched (perflog run,
  *                               for the collector it started: runs that
  *                               joined it keep it going)
@@ -108,11 +109,14 @@ long control_list(struct collector_info **out, struct perr *e);
  * running; name the log set with -d". */
 int control_find(const char *dir, struct collector_info *out, struct perr *e);
 
-/* A live set's rows into its RRD files: the collector logging to the
- * log set dir, if one is, is asked to sync (it holds rows back for [log]
- * flush, 60 s; the journal has them, but what reads the files itself,
- * rrd_graph's DEFs, stock rrdtool, would not). 0 when synced or when no
- * collector logs to dir; -1 with e when one does and did not sync. */
+/* A set's rows into its RRD files: the collector logging to the log set
+ * dir, if one is, is asked to sync (it holds rows back for [log] flush,
+ * 60 s; the journal has them, but what reads the files itself,
+ * rrd_graph's DEFs, stock rrdtool, would not); when none does, a set
+ * whose collector was killed has its journal's last rows written into
+ * its files (logset_settle). 0 when synced or settled (or nothing to
+ * do); -1 with e when the collector did not sync or the set could not
+ * be settled. */
 int control_sync_live(const char *dir, struct perr *e);
 
 /* perflog run -o DIR: the collector logging to the log set DIR, else one

@@ -5,11 +5,11 @@
  * A "sync" takes a sample at once and writes the rows held back, so whoever
  * asked finds the log current up to now whatever the interval: with -i 150
  * the answer does not wait up to two and a half minutes for the next
- * deadline. No request ever waits for a deadline: before the baseline (the
- * log set starts at its first deadline) there is nothing to be current
- * about, and a sync is answered at once with samples=0 (a run that joined
- * a collector just started waited for its first sample: 39.6 s for a
- * `sleep 1` at -i 30, and more than the client's 120 s at -i 150).
+ * deadline. No request ever waits for a deadline: the baseline is read
+ * before the collector answers (collector.c make_files), so a sample can
+ * be taken from the first request on (a run that joined a collector just
+ * started once waited for its first sample: 39.6 s for a `sleep 1` at
+ * -i 30, and more than the client's 120 s at -i 150).
  *
  * A marker's KIND may carry its time, "end@SECONDS" (wall clock, the
  * epoch's seconds with milliseconds): perflog run stamps its end marker
@@ -158,8 +158,8 @@ static void handle_mark(struct collector *c, struct request *r, char *args)
 	free(field);
 }
 
-/* The sync after its sample, taken or not (none before the baseline, nor
- * just after the last one: the log is as current as it can be). */
+/* The sync after its sample, taken or not (none just after the last
+ * one: the log is as current as it can be). */
 static void finish_sync(struct collector *c, struct request *r)
 {
 	struct perr pe;

@@ -1,7 +1,7 @@
 /*
  * setup.c - a collector's making (collector_int.h collector_setup): the
- * log directory and the set's name, the source, the schedule whose
- * first deadline takes the baseline, the writer and its batches, a
+ * log directory and the set's name, the source, the schedule (the set
+ * starts a step before its first deadline), the writer and its batches, a
  * daemon's collector.log, the control socket. collector.c runs the loop
  * and takes it down.
  */
@@ -70,10 +70,13 @@ int collector_setup(struct collector *c, struct perr *e)
 		return perr_set(e, "out of memory");
 	mono = util_monotonic();
 	wall = collector_clock();
-	/* The first deadline takes the baseline and the file starts there:
-	 * every row, the first included, then covers exactly the time its
-	 * counters were measured over (a baseline read between deadlines
-	 * would have its first delta spread over a whole step by librrd). */
+	/* The baseline is read at once (collector.c make_files), between
+	 * deadlines: the set starts a step before the first deadline, so a
+	 * sample can be taken from the moment the starter hears of the set
+	 * (a tree watched then has its zero row, and its last figures when
+	 * it ends before that deadline). The first row is known for the part
+	 * after the baseline, unknown when that is less than half of it
+	 * (logs/rows.h). */
 	schedule_init(&c->sched, s->interval, mono, wall, 0.05);
 	memset(&lo, 0, sizeof(lo));
 	lo.parent = parent;
@@ -85,13 +88,7 @@ int collector_setup(struct collector *c, struct perr *e)
 	lo.interval = s->interval;
 	lo.retention = s->retention;
 	lo.rrdcached = s->rrdcached[0] ? s->rrdcached : getenv("RRDCACHED_ADDRESS");
-	lo.start = schedule_stamp(&c->sched);
-	/* perflog run's collector takes its baseline at once (collector_run):
-	 * the set starts a step earlier, so the rows before the first
-	 * deadline (the command's first moments, the zero row of its watch)
-	 * have a place; only that first row is spread over its whole step */
-	if (c->opt->notify_early)
-		lo.start -= (time_t)s->interval;
+	lo.start = schedule_stamp(&c->sched) - (time_t)s->interval;
 	/* Rows are held back and each file written every [log] flush seconds
 	 * (60 by default): one librrd update per file per batch instead of
 	 * per sample, since the update, not the reading, is what costs

@@ -423,21 +423,6 @@ void watch_sample(struct collector *c, double when)
 	}
 }
 
-void watch_baseline(struct collector *c)
-{
-	for (int i = 0; i < c->nwatch; i++) {
-		struct watch *w = &c->watch[i];
-
-		if (w->state != WATCH_NEW)
-			continue;
-		/* the log set starts now: so does the tree in it */
-		w->have_prev = read_tree(w, &w->prev) == 0;
-		w->prev.mono = c->prev->mono;	/* the baseline's clock */
-		watch_waits_baseline(w->ww, w->tree, w->prev.mono);
-		w->state = WATCH_ACTIVE;
-	}
-}
-
 static int client_gone(const struct collector *c, const struct watch *w)
 {
 	return !w->client || proctree_start_time(c->opt->proc_root,

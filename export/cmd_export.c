@@ -362,14 +362,15 @@ static void free_options(struct options *o)
 /* The PNGs are drawn by librrd from the RRD files themselves (DEFs that
  * `rrdtool graph` can redo), not through the journal: a live set's
  * collector, which holds rows back for [log] flush (60 s), is asked to
- * write them first, as the report does; a set no collector logs to has
- * nothing held. Said once when it will not. */
+ * write them first, as the report does; a set whose collector was killed
+ * has its journal's rows written into its files (logs/settle.c). Said
+ * once when either cannot be done. */
 static void sync_live(const char *dir)
 {
 	struct perr e;
 
 	if (control_sync_live(dir, &e) < 0)
-		fprintf(stderr, "perflog export: warning: '%s' is live and its collector did not sync (%s): the rows it still holds are not in the charts\n",
+		fprintf(stderr, "perflog export: warning: '%s': %s: the rows only its journal holds are not in the charts\n",
 			dir, e.msg);
 }
 

@@ -179,6 +179,16 @@ int logset_close_writer(struct logset_writer *w, double stop, struct perr *e);
  * removed, 0 when kept (someone marked it), -1 with e set. */
 int logset_discard(const char *dir, const char *session, struct perr *e);
 
+/* A set no collector writes any more (killed with -9: never closed) has
+ * its last rows in its journal only; write those into its RRD files, for
+ * whoever reads the files themselves (`rrdtool graph`: export --png).
+ * Takes the set's .lock as a collector does: a live set (or one being
+ * settled) is left alone. 1 when rows were written, 0 when there were
+ * none (or the set is live, or cannot be read: its reader says why), -1
+ * with e set (a set that cannot be written: another user's, a read-only
+ * medium; a file too small for the rows). settle.c has why. */
+int logset_settle(const char *dir, struct perr *e);
+
 /* ---- reading (export, viewer, report) ---- */
 
 struct logset;

@@ -6,7 +6,7 @@
  *
  *   1. join the collector logging to -o DIR or under it (the directory
  *      `perflog start -o DIR` was given), else start one (`perflog start
- *      --early`, run as /proc/self/exe so the very same binary answers);
+ *      --owner PID`, run as /proc/self/exe so the very same binary answers);
  *      finding and starting are done under a lock, so runs started
  *      together share one collector
  *   2. a cgroup of the command's own, below perflog run's (cgroup.h), when

@@ -117,7 +117,7 @@ int run_parse_args(struct run *r, int argc, char **argv)
 	return -1;	/* go on */
 }
 
-/* Run `perflog start --early` and read the log set path it prints. */
+/* Run `perflog start --owner PID` and read the log set path it prints. */
 static int start_collector(const struct run *r, char *logset, size_t n)
 {
 	const char *args[14];
@@ -129,7 +129,6 @@ static int start_collector(const struct run *r, char *logset, size_t n)
 
 	args[k++] = "perflog";
 	args[k++] = "start";
-	args[k++] = "--early";
 	snprintf(owner, sizeof(owner), "%ld", (long)getpid());
 	args[k++] = "--owner", args[k++] = owner;
 	if (r->file)

@@ -70,3 +70,17 @@ umount_scratch() {
 	done
 	umount -l "$1" 2>/dev/null
 }
+
+# A collector at -i 1 under $1 with the production flush (its rows held
+# for [log] flush, 60 s, not $PERFLOG_BATCH's), tracked, after $2 samples:
+# sets dir and pid, and start (the set's start, epoch seconds).
+start_held() {
+	dir=$(env -u PERFLOG_BATCH $PERFLOG start -o "$1" -i 1)
+	pid=$(collector_pid "$dir")
+	[ -n "$pid" ] && track_pid "$pid"
+	ok 'started' test -n "$pid"
+	wait_for 30 sh -c "$PERFLOG status | grep -F '$dir' | awk '{ exit \$3 < $2 }'"
+	start=$(date -u -d "$(awk -F'\t' '$1 == "start" { print $2 }' "$dir/perflog.meta")" +%s)
+}
+# The rows of an RRD file with a value, from the set's start (start_held).
+known_rows() { rrdtool fetch "$1" AVERAGE -s "$((start - 1))" 2>/dev/null | grep -Ec '^ *[0-9]+: [0-9]'; }

@@ -28,7 +28,7 @@ ok 'counters lists this host' sh -c "$PERFLOG counters | grep -q 'Processor: _To
 ok 'the sample settings validate' $PERFLOG counters -c $TOP/perftest.pml.sample
 ok 'every command has --help' sh -c "for c in start stop status counters export; do $PERFLOG \$c --help >/dev/null || exit 1; done"
 
-# start: returns once the first sample is written, prints the log set
+# start: returns once the set exists and the collector answers, prints it
 t0=$(date +%s.%N)
 dir=$($PERFLOG start -o $LOGS -i 1)
 st=$?
@@ -38,7 +38,7 @@ like "$dir" "^$LOGS/[^/]+-[0-9]{8}T[0-9]{6}\$" 'start prints LOGS/HOST-YYYYmmddT
 ok 'metadata written' test -s "$dir/perflog.meta"
 ok 'markers.tsv exists and is empty' test -f "$dir/markers.tsv" -a ! -s "$dir/markers.tsv"
 ok 'RRD files created' sh -c "ls $dir/Processor-_Total.rrd $dir/Memory.rrd >/dev/null"
-ok 'start returned within ~3 s (after the first sample)' awk -v a=$t0 -v b=$t1 'BEGIN { exit !(b - a < 3.5) }'
+ok 'start returned within ~3 s (before the first sample)' awk -v a=$t0 -v b=$t1 'BEGIN { exit !(b - a < 3.5) }'
 ok 'status lists the collector' sh -c "$PERFLOG status | grep -qF '$dir'"
 
 # a second collector on the same log set is refused (a set directory is
@@ -64,7 +64,7 @@ fg=$!
 track_pid $fg
 wait_for 10 test -s $SCRATCH/fg.out
 dir2=$(head -1 $SCRATCH/fg.out)
-ok '-f prints the log set path once the first sample is written' test -f "$dir2/perflog.meta"
+ok '-f prints the log set path once the set exists' test -f "$dir2/perflog.meta"
 sleep 1.5
 kill -TERM $fg
 wait $fg

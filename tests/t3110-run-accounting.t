@@ -36,7 +36,7 @@ is "$?" 0 'a collector at 1 s'
 # (one at -i 30 for the exit records placed late, below: its first
 # sample comes while the others run)
 t30=$(date +%s)
-[ "$(id -u)" != 0 ] || LSIO=$($PERFLOG start -o $SCRATCH/logs-io -i 30 --early)
+[ "$(id -u)" != 0 ] || LSIO=$($PERFLOG start -o $SCRATCH/logs-io -i 30)
 
 # --- 2. the tree is the command's own ---
 $PERFLOG run -o "$LS" -l big -- sh -c "$LOADGEN stdout 52428800 2>/dev/null" >/dev/null

@@ -30,10 +30,12 @@ after_kill() {
 	ok "$what: its stale .info and .sock are cleaned" no_runtime_entry "$pid"
 }
 
-# 1. right after `perflog start` returned (the first sample is written)
+# 1. right after the first sample (`perflog start` returns before it,
+# once the set exists and the collector answers: status counts it)
 dir=$($PERFLOG start -o $LOGS -i 1)
 pid=$(collector_pid "$dir")
 ok 'start: collector registered' test -n "$pid"
+wait_for 10 sh -c "$PERFLOG status | grep -F '$dir' | awk '{ exit \$3 < 1 }'"
 kill -9 "$pid"
 after_kill 'right after start' "$dir" "$pid"
 ok 'right after start: the exported row is there' test "$(csv_rows_with_values $SCRATCH/k.csv)" -ge 1

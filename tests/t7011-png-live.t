@@ -12,21 +12,14 @@
 LOGS=$SCRATCH/logs
 
 # the production flush: rows held for 60 s
-dir=$(env -u PERFLOG_BATCH $PERFLOG start -o $LOGS -i 1)
-pid=$(collector_pid "$dir")
-[ -n "$pid" ] && track_pid "$pid"
-ok 'started' test -n "$pid"
-wait_for 30 sh -c "$PERFLOG status | grep -F '$dir' | awk '{ exit \$3 < 5 }'"
+start_held $LOGS 5
 samples=$($PERFLOG status | grep -F "$dir" | awk '{ print $3 }')
-# the rows of a file with a value (its data from the set's start)
-start=$(date -u -d "$(awk -F'\t' '$1 == "start" { print $2 }' "$dir/perflog.meta")" +%s)
-known() { rrdtool fetch "$1" AVERAGE -s "$((start - 1))" 2>/dev/null | grep -Ec '^ *[0-9]+: [0-9]'; }
-before=$(known "$dir/Memory.rrd")
+before=$(known_rows "$dir/Memory.rrd")
 diag "$samples samples taken, $before rows in Memory.rrd before the export"
 $PERFLOG export "$dir" --png $SCRATCH/png 2> $SCRATCH/png.err; st=$?
 is "$st" 0 'export --png of the live set exits 0'
 ok 'without a warning' test ! -s $SCRATCH/png.err
-rows=$(known "$dir/Memory.rrd")
+rows=$(known_rows "$dir/Memory.rrd")
 ok "the charts' files hold the rows sampled before the export ($rows rows, $samples samples)" \
 	test "$rows" -ge "$samples"
 # the memory chart's legend: from those rows (charts.tsv's figures)

@@ -5,7 +5,8 @@
  * the very rows the writer would have written; a journal cut short or
  * ending in garbage is replayed up to the damage, one of another layout
  * not at all (the set reads as its RRD files hold it); a cut drops only
- * the samples the files had one cut earlier.
+ * the samples the files had one cut earlier; a killed set settled
+ * (logset_settle) holds the replayed rows in its RRD file itself.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -370,6 +372,45 @@ static void cut(void)
 	close(dfd);
 }
 
+/* A killed set settled (logs/settle.c): its journal's rows written into
+ * its RRD file, so the file alone (the journal taken away) reads as the
+ * replay did; nothing left to write the second time; a set whose .lock
+ * someone holds (a collector) is left alone. */
+static void settled(void)
+{
+	struct logset_series s;
+	char dir[512], p[600];
+	struct perr e;
+	time_t last;
+	int fd;
+
+	path_of(dir, sizeof(dir), "settled", NULL);
+	if (copy_set("killed", "settled") < 0) {
+		OK(0, "settled: copied");
+		return;
+	}
+	path_of(p, sizeof(p), "settled", ".lock");
+	fd = open(p, O_RDWR | O_CLOEXEC);
+	OK(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0, "a writer's .lock held");
+	EQ_INT(logset_settle(dir, &e), 0, "a set being written is not settled");
+	if (fd >= 0)
+		close(fd);
+	EQ_INT(logset_settle(dir, &e), 1, "a killed set settles: rows written");
+	EQ_INT(logset_settle(dir, &e), 0, "and the second time nothing is left");
+	path_of(p, sizeof(p), "settled", JOURNAL_NAME);
+	OK(unlink(p) == 0, "its journal taken away");
+	if (fetch("settled", &s, &last) < 0) {
+		OK(0, "settled: fetched");
+		return;
+	}
+	EQ_INT(known_rows(&s), NSAMPLES, "the file alone has every row sampled");
+	EQ_DBL(at(&s, t0 + 5, 0), 0.004 * value_a(3) + 0.996 * value_a(4), 1e-6,
+	       "a settled row is the writer's time-weighted average");
+	EQ_DBL(at(&s, t0 + 4, 1), NAN, 0, "an unknown value stays unknown");
+	EQ_INT(last, t0 + NSAMPLES, "the file's last update is the last row");
+	logset_series_free(&s);
+}
+
 int main(void)
 {
 	t0 = time(NULL) - 86400;
@@ -382,6 +423,7 @@ int main(void)
 	damaged();
 	other_layouts();
 	cut();
+	settled();
 	{
 		char cmd[128];
 
