@@ -320,31 +320,37 @@ int control_gone(const struct collector_info *c)
 	return access(sock, F_OK) < 0 && errno == ENOENT;
 }
 
-int control_request(const struct collector_info *c, const char *request,
-		    char *reply, size_t n, struct perr *e)
+/* One request: 0 on "ok", -1 with e. *refused is set when the collector
+ * answered nothing but its refusal to wait (server.c read_request: a
+ * request not in within SERVER_MIN_WAIT of a sample's deadline is
+ * answered "request timed out" and closed, and a client descheduled
+ * between its connect and its send then meets a closed socket: EPIPE,
+ * ECONNRESET). Nothing was done then, so the request can go again. */
+static int request_once(const struct collector_info *c, const char *request,
+			char *reply, size_t n, struct perr *e, int *refused)
 {
 	int fd = sock_connect(c, e);
 	size_t len = strlen(request), off = 0, got = 0;
 	char buf[4096];
 
+	*refused = 0;
 	if (fd < 0)
 		return -1;
-	while (off < len) {
-		ssize_t w = send(fd, request + off, len - off, MSG_NOSIGNAL);
+	while (off < len + 1) {
+		/* the request, then its newline */
+		const char *p = off < len ? request + off : "\n";
+		size_t k = off < len ? len - off : 1;
+		ssize_t w = send(fd, p, k, MSG_NOSIGNAL);
 
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
+			*refused = errno == EPIPE || errno == ECONNRESET;
 			close(fd);
 			return perr_set(e, "collector %ld: %s", (long)c->pid,
 					strerror(errno));
 		}
 		off += (size_t)w;
-	}
-	if (send(fd, "\n", 1, MSG_NOSIGNAL) != 1) {
-		close(fd);
-		return perr_set(e, "collector %ld: %s", (long)c->pid,
-				strerror(errno));
 	}
 	/* a stop waits for the log set to close, which writes every row
 	 * held (seconds, even through rrdcached); the rest is answered at
@@ -364,6 +370,8 @@ int control_request(const struct collector_info *c, const char *request,
 		rd = read(fd, buf + got, sizeof(buf) - 1 - got);
 		if (rd < 0 && errno == EINTR)
 			continue;
+		if (rd < 0 && errno == ECONNRESET && !got)
+			*refused = 1;
 		if (rd <= 0)
 			break;
 		got += (size_t)rd;
@@ -378,10 +386,29 @@ int control_request(const struct collector_info *c, const char *request,
 			util_strlcpy(reply, buf[2] ? buf + 3 : "", n);
 		return 0;
 	}
+	if (!strcmp(buf, "error request timed out"))
+		*refused = 1;
 	if (!strncmp(buf, "error ", 6))
 		return perr_set(e, "%s", buf + 6);
 	return perr_set(e, "collector %ld closed the connection",
 			(long)c->pid);
+}
+
+/* A few tries, each a little later: 8 `perflog mark`s at once beside a
+ * loaded machine lost one to "Broken pipe" (t3000 25) */
+#define REQUEST_TRIES 5
+
+int control_request(const struct collector_info *c, const char *request,
+		    char *reply, size_t n, struct perr *e)
+{
+	for (int i = 1;; i++) {
+		int refused, rc = request_once(c, request, reply, n, e,
+					       &refused);
+
+		if (!rc || !refused || i == REQUEST_TRIES)
+			return rc;
+		usleep(20000 * (useconds_t)i);
+	}
 }
 
 int control_mark(const char *dir, enum marker_kind kind, const char *session,
