@@ -158,11 +158,16 @@ static const char style[] =
 	"padding:0 1em;color:#222}"
 	"h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc}"
 	"table{border-collapse:collapse;margin:.5em 0}"
+	/* headers, figures and the verdict's word keep to one line; only
+	 * names and text wrap, anywhere (a long session name took the
+	 * figures' width: 'dura|tion', 'CP|U') */
 	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right;"
-	"overflow-wrap:anywhere}"
+	"white-space:nowrap}"
 	"th:first-child,td:first-child,td.l{text-align:left}"
+	"td:first-child,td.l{white-space:normal;overflow-wrap:anywhere;"
+	"min-width:6em}"
 	".word{color:#fff;padding:.1em .4em;border-radius:.2em;"
-	"font-weight:bold}"
+	"font-weight:bold;display:inline-block;white-space:nowrap}"
 	".verdict{font-size:110%}.hint{color:#555}"
 	"pre{font-size:85%;background:#f6f6f6;padding:.8em;"
 	"white-space:pre-wrap;overflow-wrap:anywhere}"

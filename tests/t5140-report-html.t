@@ -40,11 +40,21 @@ window.addEventListener('load', function () {
 	});
 	var t = document.querySelector('table.sessions'), i = document.querySelector('img');
 	var before = t && i && (t.compareDocumentPosition(i) & Node.DOCUMENT_POSITION_FOLLOWING) ? 1 : 0;
-	var bad = 0;
+	var bad = 0, split = [];
 	document.querySelectorAll('img').forEach(function (e) { if (!e.naturalWidth) bad++; });
+	// a header or a verdict's word on two lines ('dura|tion', 'CP|U'):
+	// taller than one line of its own text
+	document.querySelectorAll('th, .word').forEach(function (e) {
+		var cs = getComputedStyle(e), line = parseFloat(cs.fontSize) * 1.6;
+		var r = document.createRange();
+		r.selectNodeContents(e);
+		if (r.getBoundingClientRect().height > line)
+			split.push(e.textContent);
+	});
 	document.body.setAttribute('data-check', 'width=' + w + ' overflow=' + over.length +
 		' first=' + (over[0] || '-') + ' before=' + before + ' images=' +
-		document.querySelectorAll('img').length + ' broken=' + bad);
+		document.querySelectorAll('img').length + ' broken=' + bad +
+		' split=' + split.length + ' (' + split.join('|') + ')');
 });
 EOF
 sed 's#</body>#<script src="check.js"></script></body>#' "$H/index.html" >"$H/checked.html"
@@ -60,6 +70,7 @@ diag "browser: $check"
 like "$check" 'before=1' 'in the browser: the sessions table before the first chart'
 like "$check" 'overflow=0 ' 'in the browser: nothing reaches past an A4 page width'
 like "$check" 'images=[1-9][0-9]* broken=0' 'in the browser: every chart loads'
+like "$check" 'split=0 ' "in the browser: no table header or verdict word broken over two lines (a long session name took their width: 'dura tion', 'CP U')"
 mkdir -p "$TOP/build/screenshots"
 chrome --screenshot="$TOP/build/screenshots/report-html.png" "file://$H/index.html" >/dev/null
 ok 'a screenshot of the page (build/screenshots/report-html.png)' test -s "$TOP/build/screenshots/report-html.png"
