@@ -343,6 +343,28 @@ static void check_own_csv(void)
 	}
 }
 
+/* An nmon file of one CPU_ALL line a snapshot, stamped 10:00:SS at each
+ * of stamps[0..n), its header head, parsed into *s: 0, or -1 said. */
+static int stamped(const char *head, const char *const *stamps, size_t n,
+		   const char *name, struct import_set *s)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct perr e;
+	int rc;
+
+	strbuf_puts(&b, head);
+	for (size_t i = 0; i < n; i++)
+		strbuf_printf(&b, "ZZZZ,T%04zu,10:00:%s,01-DEC-2026\nCPU_ALL,T%04zu,1,1,1,97\n",
+			      i + 1, stamps[i], i + 1);
+	rc = import_nmon(b.p, b.len, name, "UTC", s, &e);
+	if (rc != 0) {
+		OK(0, name);
+		printf("# %s\n", e.msg);
+	}
+	strbuf_free(&b);
+	return rc;
+}
+
 /* nmon -s 1 on a host too busy for it: its stamps 2 s apart more often
  * than 1. The step is the header's interval, not the stamps' median (2:
  * t3600 on a loaded machine, 'interval 1 s'). */
@@ -350,25 +372,15 @@ static void check_busy_interval(void)
 {
 	static const char *const stamps[] = { "00", "02", "03", "05", "07",
 					       "08", "10" };
-	struct strbuf b = STRBUF_INIT;
 	struct import_set s;
-	struct perr e;
 
-	strbuf_puts(&b, "AAA,host,busy\nAAA,interval,1\n"
-		    "CPU_ALL,CPU Total busy,User%,Sys%,Wait%,Idle%\n");
-	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++)
-		strbuf_printf(&b, "ZZZZ,T%04zu,10:00:%s,01-DEC-2026\nCPU_ALL,T%04zu,1,1,1,97\n",
-			      i + 1, stamps[i], i + 1);
-	if (import_nmon(b.p, b.len, "busy.nmon", "UTC", &s, &e) != 0) {
-		OK(0, "busy: parses");
-		printf("# %s\n", e.msg);
-		strbuf_free(&b);
+	if (stamped("AAA,host,busy\nAAA,interval,1\n"
+		    "CPU_ALL,CPU Total busy,User%,Sys%,Wait%,Idle%\n", stamps,
+		    sizeof(stamps) / sizeof(stamps[0]), "busy.nmon", &s) != 0)
 		return;
-	}
 	EQ_INT(s.step, 1, "busy: step 1 s, nmon's interval, where the stamps' median is 2");
 	EQ_DBL(s.snap[6].t - s.snap[0].t, 10, 1e-9, "busy: the stamps' span kept");
 	import_set_free(&s);
-	strbuf_free(&b);
 }
 
 /* Whole-second stamps of a late nmon (1, 1, 2 ... apart) evened out; a
@@ -381,16 +393,9 @@ static void check_late(void)
 	struct import_set s;
 	struct perr e;
 
-	strbuf_puts(&b, "AAA,host,late\nCPU_ALL,CPU Total late,User%,Sys%,Wait%,Idle%\n");
-	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++)
-		strbuf_printf(&b, "ZZZZ,T%04zu,10:00:%s,01-DEC-2026\nCPU_ALL,T%04zu,1,1,1,97\n",
-			      i + 1, stamps[i], i + 1);
-	if (import_nmon(b.p, b.len, "late.nmon", "UTC", &s, &e) != 0) {
-		OK(0, "late: parses");
-		printf("# %s\n", e.msg);
-		strbuf_free(&b);
+	if (stamped("AAA,host,late\nCPU_ALL,CPU Total late,User%,Sys%,Wait%,Idle%\n",
+		    stamps, sizeof(stamps) / sizeof(stamps[0]), "late.nmon", &s) != 0)
 		return;
-	}
 	EQ_INT(s.step, 1, "late: step 1 s");
 	EQ_DBL(s.snap[3].t - s.snap[0].t, 4, 1e-9, "late: the first stamp and the run's last exact");
 	EQ_DBL(s.snap[1].t - s.snap[0].t, 8.0 / 6, 1e-6, "late: 1, 1, 2 ... apart read as 1.33 s each");
