@@ -131,6 +131,8 @@ int control_find_under(const char *dir, struct collector_info *out,
 int control_gone(const struct collector_info *c);
 
 /* Send one request and read the reply line into reply (without "ok ").
+ * A request the collector refused to wait for ("request timed out", or
+ * its socket closed before any reply) is sent again, up to 5 times.
  * Returns 0 on "ok", -1 with e holding the error. */
 int control_request(const struct collector_info *c, const char *request,
 		    char *reply, size_t n, struct perr *e);
