@@ -6,20 +6,14 @@
 # follow of a live set at the production flush (the journal's last sample),
 # and bad log sets refused before the terminal is touched.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || skip_all "tmux not installed"
+. "$TOP/tests/lib-tmux.sh"
 MK=$TOP/build/tools/mkwaveset
 [ -x "$MK" ] || skip_all "build/tools/mkwaveset not built"
 
 SET=$SCRATCH/logs/set1
 "$MK" "$SET" -s 1h -i 1 -m 300:mark-A -S nightly:1200:2400 >/dev/null ||
 	{ echo "1..0 # SKIP mkwaveset failed"; exit 0; }
-SOCK=$SCRATCH/tmux.sock
-T() { tmux -S "$SOCK" "$@"; }
-screen() { T capture-pane -p; }
-# wait until the screen shows a pattern
-await() { wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q -- '$1'"; }
 n_sock=0
-trap 'for s in "$SCRATCH"/tmux*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; _cleanup' EXIT
 
 T new-session -d -x 80 -y 24 \
 	"cd '$SCRATCH' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"

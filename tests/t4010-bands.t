@@ -11,7 +11,7 @@
 # rrd_graph_v results (the legend's PRINTs, charts.tsv) give 100 as the
 # max, from the MIN/MAX archives, with 5 as the min and the average near 5.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || skip_all "tmux not installed"
+. "$TOP/tests/lib-tmux.sh"
 MK=$TOP/build/tools/mkspike
 [ -x "$MK" ] || skip_all "build/tools/mkspike not built (make check builds it)"
 
@@ -20,10 +20,6 @@ t0=$(date +%s)
 "$MK" "$SET" -m peak -H spikehost >/dev/null || { echo "1..0 # SKIP mkspike failed"; exit 0; }
 diag "a week at 1 s written in $(( $(date +%s) - t0 )) s"
 
-SOCK=$SCRATCH/tmux.sock
-T() { tmux -S "$SOCK" "$@"; }
-screen() { T capture-pane -p; }
-await() { wait_for 5 sh -c "tmux -S '$SOCK' capture-pane -p | grep -q -- '$1'"; }
 # each non-ASCII character as one '#': columns are byte offsets then
 flat() { LC_ALL=C.UTF-8 sed 's/[^ -~]/#/g'; }
 # the 1-based column of the marker's arrow on the marker row
@@ -34,7 +30,6 @@ glyph_near() {
 		awk -v c="$3" -v g="$4" '{ for (x = c - 1; x <= c + 1; x++)
 			if (substr($0, x, 1) ~ g) found = 1 } END { exit !found }'
 }
-trap 'for s in "$SCRATCH"/tmux*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; _cleanup' EXIT
 
 T new-session -d -x 80 -y 24 \
 	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"

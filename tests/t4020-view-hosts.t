@@ -11,7 +11,7 @@
 # item 6: it kept the whole log's busiest, the first session's, empty),
 # and back to the whole log the whole log's busiest again.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || skip_all "tmux not installed"
+. "$TOP/tests/lib-tmux.sh"
 command -v perl >/dev/null || skip_all "perl not installed"
 MK=$TOP/build/tools/mklogset
 [ -x "$MK" ] || skip_all "build/tools/mklogset not built"
@@ -23,10 +23,7 @@ S=$($MK "$L" srv wdisk --host srv --session job --waits disk --offset 30 \
 S_plain=$($MK "$L" srvplain wdisk --host srvplain --offset 30 --no-markers)
 C_plain=$($MK "$L" cliplain idle --host cliplain --session job)
 
-SOCK=$SCRATCH/tmux.sock
 n_sock=0
-T() { tmux -S "$SOCK" "$@"; }
-trap 'for s in "$SCRATCH"/tmux*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; _cleanup' EXIT
 # view ARGS...: start the viewer at 100x40 and keep its first frame in $SCR
 view() {
 	SOCK=$SCRATCH/tmux$((n_sock += 1)).sock

@@ -5,17 +5,13 @@
 # in e-notation, and they are the log set's figures: the newest row, the
 # mean and the highest sample of the CSV export over the window.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || skip_all "tmux not installed"
+. "$TOP/tests/lib-tmux.sh"
 MK=$TOP/build/tools/mkwaveset
 [ -x "$MK" ] || skip_all "build/tools/mkwaveset not built"
 
 SET=$SCRATCH/logs/set1
 "$MK" "$SET" -s 20m -i 1 -m 300:mark-A -S nightly:200:900 >/dev/null ||
 	{ echo "1..0 # SKIP mkwaveset failed"; exit 0; }
-SOCK=$SCRATCH/tmux.sock
-T() { tmux -S "$SOCK" "$@"; }
-screen() { T capture-pane -p; }
-trap 'tmux -S "$SOCK" kill-server 2>/dev/null; _cleanup' EXIT
 
 T new-session -d -x 80 -y 24 \
 	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"

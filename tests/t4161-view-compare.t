@@ -7,15 +7,11 @@
 # (each pane twice, CPU@host, the window two hours wide). Driven in tmux
 # at 80x24 on two crafted sets (mklogset), B two hours after A.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || skip_all "tmux not installed"
+. "$TOP/tests/lib-tmux.sh"
 MK=$TOP/build/tools/mklogset
 [ -x "$MK" ] || skip_all "build/tools/mklogset not built"
 A=$($MK "$SCRATCH/sets" runA cpu1 --session full)
 B=$($MK "$SCRATCH/sets" runB disk --session full --offset 7200)
-SOCK=$SCRATCH/tmux.sock
-T() { tmux -S "$SOCK" "$@"; }
-screen() { T capture-pane -p; }
-trap 'tmux -S "$SOCK" kill-server 2>/dev/null; _cleanup' EXIT
 
 T new-session -d -x 80 -y 24 \
 	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$A' '$B'; echo EXIT=\$?; sleep 60"

@@ -7,7 +7,7 @@
 # run's name under the first set's. Now one '[' opens both, each name is
 # whole on its own stretch, the run's where its sets leave room.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || skip_all "tmux not installed"
+. "$TOP/tests/lib-tmux.sh"
 MK=$TOP/build/tools/mkwaveset
 [ -x "$MK" ] || skip_all "build/tools/mkwaveset not built"
 
@@ -15,9 +15,6 @@ SET=$SCRATCH/logs/set1
 # 1 h in about 70 columns: some 50 s a column; `a` begins 20 s after `outer`
 "$MK" "$SET" -s 1h -i 1 -S outer:100:3400 -S a:120:1000 -S b:1000:1900 \
 	-S c:1900:2500 >/dev/null || skip_all "mkwaveset failed"
-SOCK=$SCRATCH/tmux.sock
-T() { tmux -S "$SOCK" "$@"; }
-trap 'T kill-server 2>/dev/null; _cleanup' EXIT
 
 T new-session -d -x 80 -y 24 \
 	"cd '$SCRATCH' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view --ascii '$SET'; sleep 60"
