@@ -4,7 +4,8 @@
  * The vector is built as rrdtool's own command line would be, element by
  * element: DEF per series (scaled by a CDEF when asked) and, for a line
  * whose points hold more than one sample, the DEFs of its band (png.h;
- * which ones: png_rows.c), one shading AREA per session, the bands, the
+ * which ones: png_rows.c), a legend box per session (an AREA of
+ * nothing: png_overlay.c shades the plot on the image), the bands, the
  * lines with their legend, what the points are, and a VRULE per marker
  * (the vector itself and the escaping of text: png_args.c).
  *
