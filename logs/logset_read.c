@@ -48,16 +48,9 @@
 
 #include "grow.h"
 #include "journal.h"
+#include "logset_int.h"
 #include "rrdlock.h"
 #include "setdir.h"
-
-struct logset {
-	char dir[PATH_MAX];
-	int dfd;
-	struct logset_meta meta;
-	struct journal *journal;	/* the rows the files lack (journal.h) */
-	struct perr noted;		/* the journal's last note, said once */
-};
 
 const struct logset_meta *logset_meta(const struct logset *ls)
 {

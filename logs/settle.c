@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "logset_int.h"
 #include "rrdlock.h"
 #include "setdir.h"
 
@@ -131,57 +132,44 @@ static int lacking(int dfd, const char *dir, const struct logset_meta *m,
 int logset_settle(const char *dir, struct perr *e)
 {
 	struct logset *ls;
-	struct journal *j = NULL;
-	struct perr note;
 	const struct logset_meta *m;
-	int dfd, lockfd = -1, rc = 0, wrote = 0;
+	int lockfd = -1, rc = 0, wrote = 0;
 
 	/* a set that cannot be read is not this one's to say: the reader
-	 * that follows says why, in one line */
+	 * that follows says why, in one line. Its open read the journal
+	 * (none: a set closed whole, an imported one, nothing held) */
 	if (logset_open(dir, &ls, e) < 0)
 		return 0;
-	m = logset_meta(ls);
-	dfd = setdir_open(dir, e);
-	if (dfd < 0) {
-		logset_close(ls);
-		return 0;
-	}
-	/* no journal (a set closed whole, an imported one): nothing held */
-	if (journal_load(dfd, dir, m->interval, &j, &note) < 0) {
-		rc = perr_set(e, "%s", note.msg);
+	m = &ls->meta;
+	if (!ls->journal || !lacking(ls->dfd, ls->dir, m, ls->journal))
 		goto out;
-	}
-	if (!j || !lacking(dfd, dir, m, j))
-		goto out;
-	lockfd = setdir_openat(dfd, dir, ".lock", O_RDWR, 0, NULL);
+	lockfd = setdir_openat(ls->dfd, ls->dir, ".lock", O_RDWR, 0, NULL);
 	if (lockfd < 0) {	/* another user's set, a read-only medium */
-		rc = perr_set(e, "unable to write '%s/.lock': %s", dir,
+		rc = perr_set(e, "unable to write '%s/.lock': %s", ls->dir,
 			      strerror(errno));
 		goto out;
 	}
 	if (flock(lockfd, LOCK_EX | LOCK_NB) < 0)
 		goto out;	/* a collector writes it (or another settles) */
-	for (size_t i = 0; j && i < m->ncounters && rc == 0; i++) {
+	for (size_t i = 0; i < m->ncounters && rc == 0; i++) {
 		const char *file = m->counters[i].file;
 		const struct rows *r;
 		int got;
 
 		if (i && !strcmp(m->counters[i - 1].file, file))
 			continue;	/* a file's counters come together */
-		r = journal_rows(j, file, file_values(m, file));
+		r = journal_rows(ls->journal, file, file_values(m, file));
 		if (!r || !r->nheld)
 			continue;
-		got = settle_file(dfd, dir, file, m, r, e);
+		got = settle_file(ls->dfd, ls->dir, file, m, r, e);
 		if (got < 0)
 			rc = -1;
 		else
 			wrote |= got;
 	}
 out:
-	journal_free(j);
 	if (lockfd >= 0)
 		close(lockfd);	/* the flock goes with it */
-	close(dfd);
 	logset_close(ls);
 	return rc < 0 ? -1 : wrote;
 }
