@@ -79,13 +79,14 @@ int grow_created_name(char *buf, size_t n, const char *name)
 static int create_remote(const struct grower *g, const struct grow_job *j,
 			 int argc, const char **argv, char *msg, size_t nmsg)
 {
+	struct cachedconn conn = g->conn;
 	char name[PATH_MAX];
 
 	snprintf(name, sizeof(name), "%s/%s", g->remote, j->name);
 	rrd_clear_error();
 	if (rrdc_connect(g->cached) != 0 ||
 	    rrdc_create_r2(name, g->layout.step, j->last_up, 0, NULL, NULL,
-			   argc, argv) != 0) {
+			   argc, argv) != 0 || cachedconn_broken(&conn)) {
 		char what[PATH_MAX + 300];
 
 		snprintf(what, sizeof(what), "rrdcached at '%s': unable to create '%s'",
@@ -232,6 +233,7 @@ static void test_delay(void)
 static int daemon_says(const struct grower *g, const struct grow_job *j,
 		       int forget, char *msg, size_t nmsg)
 {
+	struct cachedconn conn = g->conn;
 	char path[PATH_MAX + 200];
 	int rc;
 
@@ -242,6 +244,10 @@ static int daemon_says(const struct grower *g, const struct grow_job *j,
 	rc = rrdc_connect(g->cached);
 	if (rc == 0)
 		rc = forget ? rrdc_forget(path) : rrdc_flush(path);
+	/* a flush said done by librrd alone would let the daemon write the
+	 * rows it holds into the file being replaced (cachedconn.h) */
+	if (rc == 0 && cachedconn_broken(&conn))
+		rc = -1;
 	if (rc != 0) {
 		char what[PATH_MAX + 300];
 

@@ -50,6 +50,7 @@
 #include <time.h>
 
 #include "../common/util.h"
+#include "cachedconn.h"
 #include "layout.h"
 
 enum grow_kind { GROW_CREATE, GROW_RESIZE };
@@ -77,6 +78,7 @@ struct grower {
 	const char *dir;		/* its path (messages, rrdcached) */
 	struct layout layout;
 	const char *cached;		/* rrdcached address, NULL direct */
+	struct cachedconn conn;		/* the daemon, to check its answers */
 	const char *remote;		/* over TCP: the set's directory in the
 					 * daemon's base directory, which
 					 * creates the files; NULL otherwise */

@@ -196,6 +196,7 @@ static int connect_cached(struct logset_writer *w, const char *cached,
 		return 0;
 	if (util_strlcpy(w->cached, cached, sizeof(w->cached)) < 0)
 		return perr_set(e, "rrdcached address too long: '%s'", cached);
+	cachedconn_init(&w->conn, w->cached);
 	if (writer_remote_reach(w, e) < 0) {
 		w->cached[0] = '\0';
 		return -1;
@@ -246,6 +247,7 @@ static int start_set(struct logset_writer *w,
 	w->grower.dir = w->dir;
 	w->grower.layout = w->layout;
 	w->grower.cached = w->cached[0] ? w->cached : NULL;
+	w->grower.conn = w->conn;
 	return journal_create(w->dfd, w->dir, w->meta.interval,
 			      (double)w->meta.start, &w->journal, e);
 }

@@ -36,6 +36,7 @@
 #include <limits.h>
 #include <sys/socket.h>
 
+#include "cachedconn.h"
 #include "grow.h"
 #include "journal.h"
 #include "layout.h"
@@ -88,8 +89,7 @@ struct logset_writer {
 	int remote;			/* cached is over TCP (writer_remote.c) */
 	double remote_retry;		/* monotonic: no new try before */
 	char remote_why[400];		/* why the last try failed */
-	struct sockaddr_storage remote_addr;	/* the daemon, as reached */
-	socklen_t remote_addrlen;
+	struct cachedconn conn;		/* librrd's socket to the daemon */
 	unsigned batch;			/* rows held back per file, >= 1 */
 	unsigned long nsamples;		/* samples written (staggers flushes) */
 	char *lines;			/* SEND_ROWS x LINE_MAX_LEN update text */

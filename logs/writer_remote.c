@@ -79,8 +79,6 @@
 #define REMOTE_RETRY 10.0
 /* seconds a request may take before it fails */
 #define REMOTE_REQUEST_S 5
-/* descriptors searched for librrd's socket */
-#define REMOTE_FD_SCAN 1024
 
 /* The set's directory name (w->dir is absolute). */
 static const char *set_name(const struct logset_writer *w)
@@ -148,7 +146,7 @@ static void split_address(const char *addr, char *host, size_t nhost,
 }
 
 /* A connection to addr within REMOTE_REACH_MS (non-blocking connect and
- * poll): 0 with the address reached in w, or -1 with why. */
+ * poll): 0 with the address reached in w->conn, or -1 with why. */
 static int try_reach(struct logset_writer *w, char *why, size_t nwhy)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
@@ -180,9 +178,9 @@ static int try_reach(struct logset_writer *w, char *why, size_t nwhy)
 		else
 			err = ETIMEDOUT;
 		close(fd);
-		if (err == 0 && ai->ai_addrlen <= sizeof(w->remote_addr)) {
-			memcpy(&w->remote_addr, ai->ai_addr, ai->ai_addrlen);
-			w->remote_addrlen = ai->ai_addrlen;
+		if (err == 0) {
+			cachedconn_set_peer(&w->conn, ai->ai_addr,
+					    ai->ai_addrlen);
 			break;
 		}
 	}
@@ -216,22 +214,12 @@ int writer_remote_reach(struct logset_writer *w, struct perr *e)
 void writer_remote_bound(struct logset_writer *w)
 {
 	struct timeval tv = { .tv_sec = REMOTE_REQUEST_S };
+	int fd;
 
-	if (!w->remote || !w->remote_addrlen)
+	if (!w->remote || (fd = cachedconn_fd(&w->conn)) < 0)
 		return;
-	/* librrd keeps its socket to itself: it is the one connected to
-	 * the address just reached */
-	for (int fd = 0; fd < REMOTE_FD_SCAN; fd++) {
-		struct sockaddr_storage peer;
-		socklen_t len = sizeof(peer);
-
-		if (getpeername(fd, (struct sockaddr *)&peer, &len) < 0 ||
-		    len != w->remote_addrlen ||
-		    memcmp(&peer, &w->remote_addr, len) != 0)
-			continue;
-		(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	}
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
 int writer_remote_open(struct logset_writer *w, struct perr *e)

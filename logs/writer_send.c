@@ -11,7 +11,10 @@
  * has are dropped (rrdc_last / rrd_last_r): what a restarted daemon
  * replayed from its journal, or what a request carried before its answer
  * was lost, is not sent twice. The collector hears one failure and one
- * recovery (logset_write_sample keeps failing while any file does).
+ * recovery (logset_write_sample keeps failing while any file does). An
+ * answer that says done counts only once librrd's socket is seen still
+ * open (cachedconn.h: its client can hand back an older answer when the
+ * daemon resets the connection unanswered).
  */
 #define _GNU_SOURCE
 #include "writer.h"
@@ -42,8 +45,10 @@ static double file_last(struct logset_writer *w, struct wfile *f)
 	time_t t;
 
 	rrd_clear_error();
-	if (w->cached[0])
-		return (double)rrdc_last(f->path);
+	if (w->cached[0]) {
+		t = rrdc_last(f->path);
+		return t < 0 || cachedconn_broken(&w->conn) ? -1 : (double)t;
+	}
 	if (setdir_rrd_open(w->dfd, w->dir, f->name, 0, &r, NULL) < 0)
 		return -1;
 	do
@@ -100,7 +105,8 @@ static int send_cached(struct logset_writer *w, struct wfile *f,
 		size_t k = build(w, f, SEND_ROWS, limit);
 
 		rrd_clear_error();
-		if (k == 0 || rrdc_update(f->path, (int)k, w->argv) != 0)
+		if (k == 0 || rrdc_update(f->path, (int)k, w->argv) != 0 ||
+		    cachedconn_broken(&w->conn))
 			return perr_set(e, "unable to update '%s' through rrdcached at '%s': %s",
 					f->path, w->cached,
 					why_or("connection lost"));
@@ -211,7 +217,8 @@ int writer_cached_flush(struct logset_writer *w, struct perr *e)
 		    w->files[i].state == WF_CREATED)
 			continue;
 		rrd_clear_error();
-		if (rrdc_flush(w->files[i].path) != 0 && rc == 0)
+		if ((rrdc_flush(w->files[i].path) != 0 ||
+		     cachedconn_broken(&w->conn)) && rc == 0)
 			rc = perr_set(e, "unable to flush '%s' through rrdcached at '%s': %s",
 				      w->files[i].path, w->cached,
 				      why_or("connection lost"));
