@@ -235,13 +235,20 @@ int control_find(const char *dir, struct collector_info *out, struct perr *e)
 int control_sync_live(const char *dir, struct perr *e)
 {
 	struct collector_info c;
-	struct perr none;
+	struct perr why;
 
 	/* not live: its files hold every row written, unless its collector
 	 * was killed before it wrote its journal's last rows into them */
-	if (control_find(dir, &c, &none) < 0)
-		return logset_settle(dir, e) < 0 ? -1 : 0;
-	return control_request(&c, "sync", NULL, 0, e);
+	if (control_find(dir, &c, &why) < 0) {
+		if (logset_settle(dir, &why) < 0)
+			return perr_set(e, "its collector is gone and the rows only its journal holds could not be written into its files (%s)",
+					why.msg);
+		return 0;
+	}
+	if (control_request(&c, "sync", NULL, 0, &why) < 0)
+		return perr_set(e, "it is live and its collector did not write the rows it holds back (%s)",
+				why.msg);
+	return 0;
 }
 
 int control_find_under(const char *dir, struct collector_info *out,

@@ -115,8 +115,8 @@ int control_find(const char *dir, struct collector_info *out, struct perr *e);
  * rrd_graph's DEFs, stock rrdtool, would not); when none does, a set
  * whose collector was killed has its journal's last rows written into
  * its files (logset_settle). 0 when synced or settled (or nothing to
- * do); -1 with e when the collector did not sync or the set could not
- * be settled. */
+ * do); -1 with e saying which could not be done, and why (a clause:
+ * "it is live and ...", "its collector is gone and ..."). */
 int control_sync_live(const char *dir, struct perr *e);
 
 /* perflog run -o DIR: the collector logging to the log set DIR, else one

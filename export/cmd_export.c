@@ -370,7 +370,7 @@ static void sync_live(const char *dir)
 	struct perr e;
 
 	if (control_sync_live(dir, &e) < 0)
-		fprintf(stderr, "perflog export: warning: '%s': %s: the rows only its journal holds are not in the charts\n",
+		fprintf(stderr, "perflog export: warning: '%s': %s: the charts lack those rows\n",
 			dir, e.msg);
 }
 

@@ -100,16 +100,17 @@ static int add_shifts(struct withs *w, char **shift, size_t nshift)
 	return 0;
 }
 
-/* A live set: the collector holds rows back ([log] flush) and the
- * report would show n/a where they belong (CPU n/a for a session just
- * ended). Ask it to sync, as perflog run does at its end; say so when it
- * will not. */
-static void sync_live(const char *dir)
+/* The set's rows into its files (a live set's collector holds them back
+ * for [log] flush, a killed one's are in its journal only). The report's
+ * figures read the journal over the files and lack nothing; the charts
+ * of --html are drawn from the files, so said only then (it said a killed
+ * set it could not settle was live, and that the report lacked rows). */
+static void sync_live(const char *dir, const char *html)
 {
 	struct perr e;
 
-	if (control_sync_live(dir, &e) < 0)
-		fprintf(stderr, "perflog report: warning: '%s' is live and its collector did not sync (%s): the rows it still holds are not in the report\n",
+	if (control_sync_live(dir, &e) < 0 && html)
+		fprintf(stderr, "perflog report: warning: '%s': %s: the charts lack those rows\n",
 			dir, e.msg);
 }
 
@@ -190,7 +191,7 @@ static int report_main(int argc, char **argv, struct withs *w, char ***shiftp,
 	if ((c = add_shifts(w, *shiftp, *nshift)))
 		return c;
 	for (int i = 0; i < ndirs; i++)
-		sync_live(dirs[i]);
+		sync_live(dirs[i], html);
 	if (report_build(dirs[0], instr, &a, &e) < 0 ||
 	    report_add_hosts(a, w->dirs, w->n, w->shift, &e) < 0) {
 		fprintf(stderr, "perflog report: %s\n", e.msg);

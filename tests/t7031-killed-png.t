@@ -52,4 +52,24 @@ ok 'every RRD file still passes rrdtool info' rrds_ok "$dir"
 $PERFLOG export "$dir" --png $SCRATCH/png2 2> $SCRATCH/png2.err; st=$?
 is "$st" 0 'a second export --png exits 0'
 ok 'without a warning either' test ! -s $SCRATCH/png2.err
+
+# A killed set that cannot be settled (another user's, a read-only
+# medium; here its .lock is a directory, which no one opens for writing,
+# root included). The report said "is live and its collector did not
+# sync" and that it lacked rows: the set is not live, and the report's
+# figures read the journal. Now the text says nothing, and --html (whose
+# charts are drawn from the files) says what could not be done, and why.
+start_held $SCRATCH/logs2 5
+kill -9 "$pid"
+wait_gone "$pid"
+rm -f "$dir/.lock" && mkdir "$dir/.lock"
+$PERFLOG report "$dir" > $SCRATCH/r.txt 2> $SCRATCH/r.err; st=$?
+is "$st" 0 'report of a killed set it cannot settle exits 0'
+ok 'without a warning (nothing said live)' test ! -s $SCRATCH/r.err
+sed 's/^/#   /' $SCRATCH/r.err >&2
+ok '... and with its figures (CPU from the journal)' grep -Eq '^ *CPU total .* [0-9.]+%' $SCRATCH/r.txt
+$PERFLOG report "$dir" --html $SCRATCH/h > /dev/null 2> $SCRATCH/h.err
+ok 'with --html: the collector is gone, the rows could not be written, why, and the charts lack them' \
+	grep -q "its collector is gone and the rows only its journal holds could not be written into its files (unable to write '.*/.lock': Is a directory): the charts lack those rows" $SCRATCH/h.err
+sed 's/^/#   /' $SCRATCH/h.err >&2
 done_testing
