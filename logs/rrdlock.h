@@ -21,7 +21,8 @@
  * The collector's deadline is short and shared by a whole sample (the
  * writer's): anyone who can read a file can hold its lock for good, and
  * that must cost a sample at most RRDLOCK_SAMPLE_WAIT, after which the
- * rows are held and tried again at the next one (writer_send.c).
+ * rows are held and tried again at the next one, in silence until the
+ * lock has lasted RRDLOCK_READ_WAIT (writer_send.c, lock_passing).
  */
 #ifndef PERFLOG_RRDLOCK_H
 #define PERFLOG_RRDLOCK_H

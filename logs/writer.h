@@ -72,6 +72,9 @@ struct wfile {
 	time_t born;			/* its data starts after this */
 	double retry;			/* monotonic: no new job before */
 	int stale;			/* a write failed: see above */
+	double locked_at;		/* monotonic: since when a reader's lock
+					 * keeps its rows out (writer_send.c),
+					 * 0 none */
 	int noatime;			/* setdir_noatime tried on it */
 	int job_failed, send_failed;	/* counted in nfailing */
 };

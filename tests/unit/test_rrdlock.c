@@ -143,25 +143,46 @@ static void check_writer_and_reader(void)
 	EQ_INT((int)(file_last(path) - start), 11, "... and its row is in");
 	reap(locker);
 
-	/* a reader that never lets go: the update gives up within the
-	 * sample's budget, says why, and keeps the rows */
-	locker = hold_lock(path, F_RDLCK, -1);
+	/* a reader holding its lock past the sample's wait (a 40 ms hold
+	 * on a loaded machine, its reader not scheduled to let go): the
+	 * rows wait for the next sample, in silence (the collector said
+	 * "could not lock RRD", then "works again" a second later) */
+	locker = hold_lock(path, F_RDLCK, 0.4);
 	fill(&s, 12);
-	t0 = util_monotonic();
-	e.msg[0] = '\0';
-	OK(logset_write_sample(w, start + 12, &s, &e) < 0,
-	   "a lock held for good: the update fails");
-	printf("# after %.3f s: %s\n", util_monotonic() - t0, e.msg);
-	OK(strstr(e.msg, "could not lock") != NULL, "... naming the lock");
-	fill(&s, 13);
-	logset_write_sample(w, start + 13, &s, &e);
-	EQ_INT((int)(file_last(path) - start), 11, "... its rows are held");
+	OK(logset_write_sample(w, start + 12, &s, &e) == 0,
+	   "a reader's lock past the sample's wait: no failure said");
+	EQ_INT((int)(file_last(path) - start), 11, "... its row is held");
 	reap(locker);
-	fill(&s, 14);
-	OK(logset_write_sample(w, start + 14, &s, &e) == 0,
+	fill(&s, 13);
+	OK(logset_write_sample(w, start + 13, &s, &e) == 0,
 	   "the lock gone: the next sample writes");
-	EQ_INT((int)(file_last(path) - start), 14, "... every held row with it");
-	OK(logset_close_writer(w, start + 14, &e) == 0, "closed");
+	EQ_INT((int)(file_last(path) - start), 13, "... the held row with it");
+
+	/* a reader that never lets go: each sample gives up within its
+	 * budget and keeps the rows; once the lock has lasted as long as a
+	 * reading command waits (RRDLOCK_READ_WAIT), it says why */
+	locker = hold_lock(path, F_RDLCK, -1);
+	fill(&s, 14);
+	t0 = util_monotonic();
+	OK(logset_write_sample(w, start + 14, &s, &e) == 0,
+	   "a lock held for good: at first, held in silence");
+	printf("# %.3f s a sample\n", util_monotonic() - t0);
+	usleep((useconds_t)(RRDLOCK_READ_WAIT * 1e6) + 100000);
+	fill(&s, 15);
+	e.msg[0] = '\0';
+	OK(logset_write_sample(w, start + 15, &s, &e) < 0,
+	   "... and after RRDLOCK_READ_WAIT the update fails");
+	OK(strstr(e.msg, "could not lock") != NULL, "... naming the lock");
+	printf("# %s\n", e.msg);
+	fill(&s, 16);
+	logset_write_sample(w, start + 16, &s, &e);
+	EQ_INT((int)(file_last(path) - start), 13, "... its rows are held");
+	reap(locker);
+	fill(&s, 17);
+	OK(logset_write_sample(w, start + 17, &s, &e) == 0,
+	   "the lock gone: the next sample writes");
+	EQ_INT((int)(file_last(path) - start), 17, "... every held row with it");
+	OK(logset_close_writer(w, start + 17, &e) == 0, "closed");
 
 	/* an update holds the exclusive lock for 0.2 s: a reader waits */
 	{
@@ -194,7 +215,7 @@ static void check_writer_and_reader(void)
 		}
 		logset_series_free(&out);
 		reap(locker);
-		OK(logset_last(ls) == start + 14, "logset_last: the last row");
+		OK(logset_last(ls) == start + 17, "logset_last: the last row");
 		logset_close(ls);
 	}
 }
