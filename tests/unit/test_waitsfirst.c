@@ -28,6 +28,12 @@
  * totals. Before, the tick made it a second row of the same (tid,
  * start), and t3015's six reaped jobs summed 0.452 s of CPU against the
  * 0.383 s they used, once in five runs beside other suites.
+ *
+ * And a tick that lists a new thread 0.5 s after its moment (the
+ * sampler held on a loaded host): the thread's start is the uptime's,
+ * on the monotonic clock, so the session's totals count it. Dated from
+ * the tick's moment, it began before the session's first read, and
+ * t7720 missed up to 206 of 2,002 rows beside stress-ng.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -50,6 +56,9 @@
 #define PID 930
 
 static char root[64], fifo[200];
+/* the test's clock: the monotonic one at its start (a thread's start is
+ * reckoned from the uptime on it, waits.h born) */
+static double T;
 static pid_t tester;
 static int writer_saw_block;
 
@@ -127,7 +136,7 @@ static int rows_of(const struct waits_snap *s, pid_t tid)
 	return n;
 }
 
-/* The record of tid, which came at 10.6 (the test's clock). */
+/* The record of tid, which came at T + 0.6. */
 static struct waits_exit record(pid_t tid, double etime, uint64_t cpu_us)
 {
 	struct waits_exit e;
@@ -140,13 +149,13 @@ static struct waits_exit record(pid_t tid, double etime, uint64_t cpu_us)
 	e.x.rchar = 4096;
 	e.x.wchar = 8192;
 	snprintf(e.x.comm, sizeof(e.x.comm), "worker");
-	e.at = 10.6;
+	e.at = T + 0.6;
 	return e;
 }
 
-/* After the first part (a tick at 10.0, a read at 10.5): 930 and 932
- * listed, 931 ended by the tick. 930's record comes at 10.6 and it is
- * gone by the read at 10.7. */
+/* After the first part (a tick at T, a read at T + 0.5): 930 and 932
+ * listed, 931 ended by the tick. 930's record comes at T + 0.6 and it
+ * is gone by the read at T + 0.7. */
 static void exit_records(struct waits *w, struct waits_snap *snap)
 {
 	char path[200];
@@ -154,7 +163,7 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 		record(940, 0.3, 250000),	/* never listed */
 		record(PID + 1, 0.5, 9000),	/* ended by the tick, read */
 		record(PID, 950.6, 8000),	/* listed (born at 50 s of
-						 * uptime 1000, at 10.0) */
+						 * uptime 1000, at T) */
 		record(950, 1.0, 1000),		/* left out */
 		record(PID + 2, 950.6, 9000),	/* ended by a tick, not read */
 	};
@@ -164,17 +173,18 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root,
 		 PID + 2, PID + 2);
 	OK(truncate(path, 0) == 0, "932 is gone");
-	waits_tick(w, 10.55);	/* ends it: a row no read has taken */
+	waits_tick(w, T + 0.55);	/* ends it: a row no read has taken */
 	EQ_INT(waits_exits(w, x, 5), 1, "exit records: one row added");
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, PID, PID);
 	OK(truncate(path, 0) == 0, "930 is gone");
-	EQ_INT(waits_read(w, 10.7, snap), 0, "a read");
+	EQ_INT(waits_read(w, T + 0.7, snap), 0, "a read");
 	r = snap_find(snap, 940);
 	OK(r != NULL, "a thread no tick listed has a row from its record");
 	OK(r && !r->alive && r->cpu_ns == 250000000ULL && r->pid == 940 &&
 	   !strcmp(r->comm, "worker"),
 	   "... ended, its CPU time, process and name the record's");
-	OK(r && r->t == 10.6 && r->born > 10.29 && r->born < 10.31,
+	OK(r && r->t == T + 0.6 && r->born > T + 0.29 &&
+	   r->born < T + 0.31,
 	   "... alive from its start to the record");
 	OK(r && r->rchar == 4096 && r->wchar == 8192 &&
 	   r->runq_ns == WAITS_NA && r->edge[0].id == WAITS_NO_EDGE,
@@ -182,11 +192,11 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 	EQ_INT(rows_of(snap, PID + 1), 0, "the thread the tick ended: no second row");
 	EQ_INT(rows_of(snap, 950), 0, "the task left out: none");
 	r = snap_find(snap, PID);
-	OK(r && !r->alive && r->cpu_ns == 8000000ULL && r->t == 10.6,
+	OK(r && !r->alive && r->cpu_ns == 8000000ULL && r->t == T + 0.6,
 	   "a listed thread ends with its record's final CPU time, at its time");
 	r = snap_find(snap, PID + 2);
 	EQ_INT(rows_of(snap, PID + 2), 1, "a thread a tick ended before its record: one row");
-	OK(r && r->cpu_ns == 9000000ULL && r->t == 10.6,
+	OK(r && r->cpu_ns == 9000000ULL && r->t == T + 0.6,
 	   "... with the record's final figures, no read having taken it");
 }
 
@@ -252,6 +262,72 @@ static void record_then_listed(void)
 	OK(system(cmd) == 0, "second scratch root removed");
 }
 
+/* A tick that lists a new thread late: the sampler takes the tick's
+ * moment, then is held before its listing (t7720 beside stress-ng: a
+ * tick over 2,003 threads listed them 0.58 s after its moment). The
+ * thread's start is reckoned from the uptime when it was read, on the
+ * monotonic clock (waits.h born); from the tick's moment it was dated
+ * 0.58 s early, before the session's first read, and the totals left it
+ * out as a thread that lived before the watch: 206 of 2,002 threads had
+ * no row. Process 970 of a scratch root (uptime 50.90, now), watched
+ * from a read 1 s ago; its thread 971 began 0.9 s ago (at 50.00 s),
+ * after that read, and is listed by a tick whose moment was 0.5 s ago. */
+static void listed_late(void)
+{
+	char dir[64], path[200], cmd[128];
+	struct perr e;
+	struct waits *w;
+	struct waits_snap a = { 0 }, b = { 0 };
+	struct waits_totals tot = { 0 };
+	struct waits_values v;
+	const struct waits_thread *r;
+	pid_t pid = 970;
+	double t = util_monotonic();
+	int totals = 0;
+
+	snprintf(dir, sizeof(dir), "/tmp/perflog-first-XXXXXX");
+	if (!mkdtemp(dir))
+		return;
+	fixture_put(dir, "proc/uptime", "50.90 80.00\n");
+	fixture_put(dir, "proc/970/stat",
+		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 4000 0 0 0\n");
+	fixture_put(dir, "proc/970/task/970/stat",
+		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 4000 0 0 0\n");
+	fixture_put(dir, "proc/970/task/970/schedstat", "1000000 0 1\n");
+	fixture_put(dir, "proc/970/task/970/wchan", "0");
+	w = waits_open(dir, &e);
+	OK(w && waits_watch_pids(w, &pid, 1, &e) == 0, "late: 970 watched");
+	if (!w)
+		return;
+	waits_tick(w, t - 1.0);
+	EQ_INT(waits_read(w, t - 1.0, &a), 0, "late: the session's first read, 970 alone");
+	tot.since = t - 1.0;
+	/* 971 begins (at 50.00 s of uptime); 970's count moves */
+	snprintf(path, sizeof(path), "%s/proc/970/task/971", dir);
+	util_mkdirs(path, 0755);
+	fixture_thread(dir, 971, 970, 971, "pool", 'S', 2, 5000000, 0, 1);
+	fixture_put(dir, "proc/970/stat",
+		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 2 0 4000 0 0 0\n");
+	waits_tick(w, t - 0.5);	/* its moment 0.5 s before its listing */
+	EQ_INT(waits_read(w, t - 0.4, &b), 0, "late: a read after the tick");
+	r = snap_find(&b, 971);
+	OK(r && r->born > t - 0.92 && r->born < t - 0.85,
+	   "late: 971 began when the uptime says, not 0.5 s earlier");
+	if (r)
+		printf("#   971 born %.3f s before the read of the uptime\n",
+		       t - r->born);
+	EQ_INT(waitrates_compute(&a, &b, &v, &tot), 0, "late: the session's totals");
+	for (size_t i = 0; i < tot.n; i++)
+		totals += tot.t[i].tid == 971;
+	EQ_INT(totals, 1, "late: 971, begun since the session's first read, has its total");
+	waitrates_totals_free(&tot);
+	waits_snap_free(&a);
+	waits_snap_free(&b);
+	waits_close(w);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "late: scratch root removed");
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -276,10 +352,11 @@ int main(void)
 		return done_testing();
 	EQ_INT(waits_watch_pids(w, &pid, 1, &e), 0, "watch the process");
 	pthread_create(&t, NULL, writer, NULL);
-	waits_tick(w, 10.0);
+	T = util_monotonic();
+	waits_tick(w, T);
 	pthread_join(t, NULL);
 	OK(writer_saw_block, "the tick was held listing the third thread");
-	EQ_INT(waits_read(w, 10.5, &snap), 0, "a read");
+	EQ_INT(waits_read(w, T + 0.5, &snap), 0, "a read");
 	row = snap_find(&snap, PID + 1);
 	OK(row != NULL, "the thread gone before the tick sampled it has a row");
 	OK(row && !row->alive, "... reported ended");
@@ -291,6 +368,7 @@ int main(void)
 	waits_snap_free(&snap);
 	waits_close(w);
 	record_then_listed();
+	listed_late();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
 	return done_testing();
