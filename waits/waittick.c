@@ -67,6 +67,15 @@ static double boot_time(struct waits *w)
 	return up >= 0 ? util_monotonic() - up : NAN;
 }
 
+/* The time of figures of th read now by a tick whose moment is now:
+ * the moment, unless th began after it (listed late: boot_time), when
+ * they are the clock's as read (a row whose time is before its start
+ * counts no time, and was dropped with its thread). */
+static double figures_at(const struct wthread *th, double now)
+{
+	return th->pub.born > now ? util_monotonic() : now;
+}
+
 /* A thread seen for the first time: its identity from stat. */
 static int new_thread(struct waits *w, pid_t tid, double now, double boot,
 		      struct wthread *th)
@@ -110,7 +119,7 @@ static int new_thread(struct waits *w, pid_t tid, double now, double boot,
 	th->pub.alive = 1;
 	th->pub.born = isnan(boot) ? now
 				   : boot + (double)ps.starttime / (double)w->hz;
-	th->pub.t = now;
+	th->pub.t = figures_at(th, now);
 	th->pub.blkio_ns = th->pub.rchar = th->pub.wchar = WAITS_NA;
 	th->pub.read_bytes = th->pub.write_bytes = WAITS_NA;
 	th->pub.cpu_ns = th->pub.runq_ns = WAITS_NA;
@@ -490,7 +499,7 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 	th->pub.cpu_ns = ss[0];
 	th->pub.runq_ns = ss[1];
 	th->pcount = ss[2];
-	th->pub.t = now;
+	th->pub.t = figures_at(th, now);
 	if (!moved && th->last != WAIT_NCLASS && th->last != WAIT_RUN) {
 		/* not run since the last tick, blocked then: the same wait
 		 * (on its children: which of them work looked at again) */

@@ -269,9 +269,14 @@ static void record_then_listed(void)
  * monotonic clock (waits.h born); from the tick's moment it was dated
  * 0.58 s early, before the session's first read, and the totals left it
  * out as a thread that lived before the watch: 206 of 2,002 threads had
- * no row. Process 970 of a scratch root (uptime 50.90, now), watched
- * from a read 1 s ago; its thread 971 began 0.9 s ago (at 50.00 s),
- * after that read, and is listed by a tick whose moment was 0.5 s ago. */
+ * no row. Process 970 of a scratch root (uptime 50.90 at every read),
+ * watched from a read; 1 s later, its thread 971, begun 0.9 s before
+ * (at 50.00 s), after that read, is listed by a tick whose moment was
+ * 0.5 s before; its thread 972, begun 0.1 s before, after that moment,
+ * ends before the next read: its figures' time was the tick's moment,
+ * before its start, and a row of no time counts nothing. Every time on
+ * the monotonic clock as it is when the call is made: a stalled test
+ * only moves the starts later. */
 static void listed_late(void)
 {
 	char dir[64], path[200], cmd[128];
@@ -282,7 +287,7 @@ static void listed_late(void)
 	struct waits_values v;
 	const struct waits_thread *r;
 	pid_t pid = 970;
-	double t = util_monotonic();
+	double t;
 	int totals = 0;
 
 	snprintf(dir, sizeof(dir), "/tmp/perflog-first-XXXXXX");
@@ -299,27 +304,44 @@ static void listed_late(void)
 	OK(w && waits_watch_pids(w, &pid, 1, &e) == 0, "late: 970 watched");
 	if (!w)
 		return;
-	waits_tick(w, t - 1.0);
-	EQ_INT(waits_read(w, t - 1.0, &a), 0, "late: the session's first read, 970 alone");
-	tot.since = t - 1.0;
+	t = util_monotonic();
+	waits_tick(w, t);
+	EQ_INT(waits_read(w, t, &a), 0, "late: the session's first read, 970 alone");
+	tot.since = t;
+	nap(1.0);	/* the uptime file says 50.90 at its reads from now on */
 	/* 971 begins (at 50.00 s of uptime); 970's count moves */
 	snprintf(path, sizeof(path), "%s/proc/970/task/971", dir);
 	util_mkdirs(path, 0755);
 	fixture_thread(dir, 971, 970, 971, "pool", 'S', 2, 5000000, 0, 1);
+	snprintf(path, sizeof(path), "%s/proc/970/task/972", dir);
+	util_mkdirs(path, 0755);
+	fixture_thread(dir, 972, 970, 972, "pool", 'S', 3, 5000000, 0, 1);
+	fixture_put(dir, "proc/972/task/972/stat",
+		    "972 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 3 0 5080 0 0 0\n");
 	fixture_put(dir, "proc/970/stat",
-		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 2 0 4000 0 0 0\n");
-	waits_tick(w, t - 0.5);	/* its moment 0.5 s before its listing */
-	EQ_INT(waits_read(w, t - 0.4, &b), 0, "late: a read after the tick");
+		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 3 0 4000 0 0 0\n");
+	/* its moment 0.5 s before its listing */
+	waits_tick(w, util_monotonic() - 0.5);
+	snprintf(path, sizeof(path), "%s/proc/972/task/972/schedstat", dir);
+	OK(truncate(path, 0) == 0, "late: 972 is gone");
+	EQ_INT(waits_read(w, util_monotonic(), &b), 0, "late: a read after the tick");
 	r = snap_find(&b, 971);
-	OK(r && r->born > t - 0.92 && r->born < t - 0.85,
-	   "late: 971 began when the uptime says, not 0.5 s earlier");
+	OK(r && r->born > t,
+	   "late: 971 began after the session's first read, as the uptime says");
 	if (r)
-		printf("#   971 born %.3f s before the read of the uptime\n",
-		       t - r->born);
+		printf("#   971 born %.3f s after the first read\n",
+		       r->born - t);
 	EQ_INT(waitrates_compute(&a, &b, &v, &tot), 0, "late: the session's totals");
+	r = snap_find(&b, 972);
+	OK(r && !r->alive && r->t > r->born,
+	   "late: 972, begun after the tick's moment, ended: alive when listed");
 	for (size_t i = 0; i < tot.n; i++)
 		totals += tot.t[i].tid == 971;
 	EQ_INT(totals, 1, "late: 971, begun since the session's first read, has its total");
+	totals = 0;
+	for (size_t i = 0; i < tot.n; i++)
+		totals += tot.t[i].tid == 972;
+	EQ_INT(totals, 1, "late: 972 too");
 	waitrates_totals_free(&tot);
 	waits_snap_free(&a);
 	waits_snap_free(&b);
