@@ -200,6 +200,53 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 	   "... with the record's final figures, no read having taken it");
 }
 
+/* A scratch root of a case's own: its process's thread set, two reads
+ * and the session's totals of them. */
+struct root2 {
+	char dir[64];
+	struct waits *w;
+	struct waits_snap a, b;
+	struct waits_totals tot;
+	struct waits_values v;
+};
+
+/* The sampler on root r, made by the caller, watching pid; 0 or -1. */
+static int root2_watch(struct root2 *r, pid_t pid, const char *what)
+{
+	struct perr e;
+
+	r->w = waits_open(r->dir, &e);
+	OK(r->w && waits_watch_pids(r->w, &pid, 1, &e) == 0, what);
+	return r->w ? 0 : -1;
+}
+
+/* The totals of tid: how many, and the last (NULL: none). */
+static int totals_of(const struct waits_totals *tot, pid_t tid,
+		     const struct waits_total **last)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < tot->n; i++)
+		if (tot->t[i].tid == tid) {
+			if (last)
+				*last = &tot->t[i];
+			n++;
+		}
+	return n;
+}
+
+static void root2_drop(struct root2 *r, const char *what)
+{
+	char cmd[128];
+
+	waitrates_totals_free(&r->tot);
+	waits_snap_free(&r->a);
+	waits_snap_free(&r->b);
+	waits_close(r->w);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", r->dir);
+	OK(system(cmd) == 0, what);
+}
+
 /* Process 960 of a scratch root of its own (uptime 50.30: started at
  * 50.00 s, it is 0.3 s old) with thread 960, watched; its thread 961,
  * 0.295 s old, ends: its record (250 ms of CPU) is taken before any
@@ -207,19 +254,13 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
  * throughout: a record's start is reckoned from it. */
 static void record_then_listed(void)
 {
-	char dir[64], path[200], cmd[128];
-	struct perr e;
+	static struct root2 r = { .dir = "/tmp/perflog-first-XXXXXX" };
+	char *dir = r.dir, path[200];
 	struct waits *w;
-	struct waits_snap a = { 0 }, b = { 0 };
-	struct waits_totals tot = { 0 };
-	struct waits_values v;
 	struct waits_exit x;
 	const struct waits_total *t = NULL;
-	pid_t pid = 960;
 	double t0 = util_monotonic();
-	size_t rows = 0;
 
-	snprintf(dir, sizeof(dir), "/tmp/perflog-first-XXXXXX");
 	if (!mkdtemp(dir))
 		return;
 	fixture_put(dir, "proc/uptime", "50.30 80.00\n");
@@ -228,13 +269,12 @@ static void record_then_listed(void)
 	snprintf(path, sizeof(path), "%s/proc/960/task/960", dir);
 	util_mkdirs(path, 0755);
 	fixture_thread(dir, 960, 960, 960, "reaper", 'S', 1, 1000000, 0, 1);
-	w = waits_open(dir, &e);
-	OK(w && waits_watch_pids(w, &pid, 1, &e) == 0, "a second root: 960 watched");
-	if (!w)
+	if (root2_watch(&r, 960, "a second root: 960 watched") < 0)
 		return;
+	w = r.w;
 	waits_tick(w, t0);
-	EQ_INT(waits_read(w, t0, &a), 0, "a read: 960 alone");
-	tot.since = t0 - 1.0;	/* the session began before 961 */
+	EQ_INT(waits_read(w, t0, &r.a), 0, "a read: 960 alone");
+	r.tot.since = t0 - 1.0;	/* the session began before 961 */
 	x = record(961, 0.295, 250000);
 	x.x.tgid = 960;
 	x.at = util_monotonic();
@@ -243,23 +283,13 @@ static void record_then_listed(void)
 	util_mkdirs(path, 0755);
 	fixture_thread(dir, 961, 960, 961, "worker", 'R', 2, 250000000, 0, 3);
 	waits_tick(w, t0 + 1.1);	/* a full listing: 961 there */
-	EQ_INT(waits_read(w, t0 + 1.2, &b), 0, "a read after a tick that lists 961");
-	EQ_INT(rows_of(&b, 961), 1, "961 alive late in its exit: one row, its record's");
-	EQ_INT(waitrates_compute(&a, &b, &v, &tot), 0, "the session's totals");
-	for (size_t i = 0; i < tot.n; i++)
-		if (tot.t[i].tid == 961) {
-			t = &tot.t[i];
-			rows++;
-		}
-	EQ_INT((int)rows, 1, "961 has one total");
+	EQ_INT(waits_read(w, t0 + 1.2, &r.b), 0, "a read after a tick that lists 961");
+	EQ_INT(rows_of(&r.b, 961), 1, "961 alive late in its exit: one row, its record's");
+	EQ_INT(waitrates_compute(&r.a, &r.b, &r.v, &r.tot), 0, "the session's totals");
+	EQ_INT(totals_of(&r.tot, 961, &t), 1, "961 has one total");
 	EQ_DBL(t ? t->sec[WS_CPU] : -1, 0.25, 0.0005,
 	       "... its CPU the 0.25 s it used, counted once");
-	waitrates_totals_free(&tot);
-	waits_snap_free(&a);
-	waits_snap_free(&b);
-	waits_close(w);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "second scratch root removed");
+	root2_drop(&r, "second scratch root removed");
 }
 
 /* A tick that lists a new thread late: the sampler takes the tick's
@@ -279,18 +309,12 @@ static void record_then_listed(void)
  * only moves the starts later. */
 static void listed_late(void)
 {
-	char dir[64], path[200], cmd[128];
-	struct perr e;
+	static struct root2 s = { .dir = "/tmp/perflog-first-XXXXXX" };
+	char *dir = s.dir, path[200];
 	struct waits *w;
-	struct waits_snap a = { 0 }, b = { 0 };
-	struct waits_totals tot = { 0 };
-	struct waits_values v;
 	const struct waits_thread *r;
-	pid_t pid = 970;
 	double t;
-	int totals = 0;
 
-	snprintf(dir, sizeof(dir), "/tmp/perflog-first-XXXXXX");
 	if (!mkdtemp(dir))
 		return;
 	fixture_put(dir, "proc/uptime", "50.90 80.00\n");
@@ -300,14 +324,13 @@ static void listed_late(void)
 		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 4000 0 0 0\n");
 	fixture_put(dir, "proc/970/task/970/schedstat", "1000000 0 1\n");
 	fixture_put(dir, "proc/970/task/970/wchan", "0");
-	w = waits_open(dir, &e);
-	OK(w && waits_watch_pids(w, &pid, 1, &e) == 0, "late: 970 watched");
-	if (!w)
+	if (root2_watch(&s, 970, "late: 970 watched") < 0)
 		return;
+	w = s.w;
 	t = util_monotonic();
 	waits_tick(w, t);
-	EQ_INT(waits_read(w, t, &a), 0, "late: the session's first read, 970 alone");
-	tot.since = t;
+	EQ_INT(waits_read(w, t, &s.a), 0, "late: the session's first read, 970 alone");
+	s.tot.since = t;
 	nap(1.0);	/* the uptime file says 50.90 at its reads from now on */
 	/* 971 begins (at 50.00 s of uptime); 970's count moves */
 	snprintf(path, sizeof(path), "%s/proc/970/task/971", dir);
@@ -324,30 +347,21 @@ static void listed_late(void)
 	waits_tick(w, util_monotonic() - 0.5);
 	snprintf(path, sizeof(path), "%s/proc/972/task/972/schedstat", dir);
 	OK(truncate(path, 0) == 0, "late: 972 is gone");
-	EQ_INT(waits_read(w, util_monotonic(), &b), 0, "late: a read after the tick");
-	r = snap_find(&b, 971);
+	EQ_INT(waits_read(w, util_monotonic(), &s.b), 0, "late: a read after the tick");
+	r = snap_find(&s.b, 971);
 	OK(r && r->born > t,
 	   "late: 971 began after the session's first read, as the uptime says");
 	if (r)
 		printf("#   971 born %.3f s after the first read\n",
 		       r->born - t);
-	EQ_INT(waitrates_compute(&a, &b, &v, &tot), 0, "late: the session's totals");
-	r = snap_find(&b, 972);
+	EQ_INT(waitrates_compute(&s.a, &s.b, &s.v, &s.tot), 0, "late: the session's totals");
+	r = snap_find(&s.b, 972);
 	OK(r && !r->alive && r->t > r->born,
 	   "late: 972, begun after the tick's moment, ended: alive when listed");
-	for (size_t i = 0; i < tot.n; i++)
-		totals += tot.t[i].tid == 971;
-	EQ_INT(totals, 1, "late: 971, begun since the session's first read, has its total");
-	totals = 0;
-	for (size_t i = 0; i < tot.n; i++)
-		totals += tot.t[i].tid == 972;
-	EQ_INT(totals, 1, "late: 972 too");
-	waitrates_totals_free(&tot);
-	waits_snap_free(&a);
-	waits_snap_free(&b);
-	waits_close(w);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "late: scratch root removed");
+	EQ_INT(totals_of(&s.tot, 971, NULL), 1,
+	       "late: 971, begun since the session's first read, has its total");
+	EQ_INT(totals_of(&s.tot, 972, NULL), 1, "late: 972 too");
+	root2_drop(&s, "late: scratch root removed");
 }
 
 int main(void)
