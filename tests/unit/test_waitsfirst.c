@@ -28,6 +28,12 @@
  * totals. Before, the tick made it a second row of the same (tid,
  * start), and t3015's six reaped jobs summed 0.452 s of CPU against the
  * 0.383 s they used, once in five runs beside other suites.
+ *
+ * And a tick that lists a new thread 0.5 s after its moment (the
+ * sampler held on a loaded host): the thread's start is the uptime's,
+ * on the monotonic clock, so the session's totals count it. Dated from
+ * the tick's moment, it began before the session's first read, and
+ * t7720 missed up to 206 of 2,002 rows beside stress-ng.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -50,6 +56,9 @@
 #define PID 930
 
 static char root[64], fifo[200];
+/* the test's clock: the monotonic one at its start (a thread's start is
+ * reckoned from the uptime on it, waits.h born) */
+static double T;
 static pid_t tester;
 static int writer_saw_block;
 
@@ -127,7 +136,7 @@ static int rows_of(const struct waits_snap *s, pid_t tid)
 	return n;
 }
 
-/* The record of tid, which came at 10.6 (the test's clock). */
+/* The record of tid, which came at T + 0.6. */
 static struct waits_exit record(pid_t tid, double etime, uint64_t cpu_us)
 {
 	struct waits_exit e;
@@ -140,13 +149,13 @@ static struct waits_exit record(pid_t tid, double etime, uint64_t cpu_us)
 	e.x.rchar = 4096;
 	e.x.wchar = 8192;
 	snprintf(e.x.comm, sizeof(e.x.comm), "worker");
-	e.at = 10.6;
+	e.at = T + 0.6;
 	return e;
 }
 
-/* After the first part (a tick at 10.0, a read at 10.5): 930 and 932
- * listed, 931 ended by the tick. 930's record comes at 10.6 and it is
- * gone by the read at 10.7. */
+/* After the first part (a tick at T, a read at T + 0.5): 930 and 932
+ * listed, 931 ended by the tick. 930's record comes at T + 0.6 and it
+ * is gone by the read at T + 0.7. */
 static void exit_records(struct waits *w, struct waits_snap *snap)
 {
 	char path[200];
@@ -154,7 +163,7 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 		record(940, 0.3, 250000),	/* never listed */
 		record(PID + 1, 0.5, 9000),	/* ended by the tick, read */
 		record(PID, 950.6, 8000),	/* listed (born at 50 s of
-						 * uptime 1000, at 10.0) */
+						 * uptime 1000, at T) */
 		record(950, 1.0, 1000),		/* left out */
 		record(PID + 2, 950.6, 9000),	/* ended by a tick, not read */
 	};
@@ -164,17 +173,18 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root,
 		 PID + 2, PID + 2);
 	OK(truncate(path, 0) == 0, "932 is gone");
-	waits_tick(w, 10.55);	/* ends it: a row no read has taken */
+	waits_tick(w, T + 0.55);	/* ends it: a row no read has taken */
 	EQ_INT(waits_exits(w, x, 5), 1, "exit records: one row added");
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", root, PID, PID);
 	OK(truncate(path, 0) == 0, "930 is gone");
-	EQ_INT(waits_read(w, 10.7, snap), 0, "a read");
+	EQ_INT(waits_read(w, T + 0.7, snap), 0, "a read");
 	r = snap_find(snap, 940);
 	OK(r != NULL, "a thread no tick listed has a row from its record");
 	OK(r && !r->alive && r->cpu_ns == 250000000ULL && r->pid == 940 &&
 	   !strcmp(r->comm, "worker"),
 	   "... ended, its CPU time, process and name the record's");
-	OK(r && r->t == 10.6 && r->born > 10.29 && r->born < 10.31,
+	OK(r && r->t == T + 0.6 && r->born > T + 0.29 &&
+	   r->born < T + 0.31,
 	   "... alive from its start to the record");
 	OK(r && r->rchar == 4096 && r->wchar == 8192 &&
 	   r->runq_ns == WAITS_NA && r->edge[0].id == WAITS_NO_EDGE,
@@ -182,12 +192,59 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 	EQ_INT(rows_of(snap, PID + 1), 0, "the thread the tick ended: no second row");
 	EQ_INT(rows_of(snap, 950), 0, "the task left out: none");
 	r = snap_find(snap, PID);
-	OK(r && !r->alive && r->cpu_ns == 8000000ULL && r->t == 10.6,
+	OK(r && !r->alive && r->cpu_ns == 8000000ULL && r->t == T + 0.6,
 	   "a listed thread ends with its record's final CPU time, at its time");
 	r = snap_find(snap, PID + 2);
 	EQ_INT(rows_of(snap, PID + 2), 1, "a thread a tick ended before its record: one row");
-	OK(r && r->cpu_ns == 9000000ULL && r->t == 10.6,
+	OK(r && r->cpu_ns == 9000000ULL && r->t == T + 0.6,
 	   "... with the record's final figures, no read having taken it");
+}
+
+/* A scratch root of a case's own: its process's thread set, two reads
+ * and the session's totals of them. */
+struct root2 {
+	char dir[64];
+	struct waits *w;
+	struct waits_snap a, b;
+	struct waits_totals tot;
+	struct waits_values v;
+};
+
+/* The sampler on root r, made by the caller, watching pid; 0 or -1. */
+static int root2_watch(struct root2 *r, pid_t pid, const char *what)
+{
+	struct perr e;
+
+	r->w = waits_open(r->dir, &e);
+	OK(r->w && waits_watch_pids(r->w, &pid, 1, &e) == 0, what);
+	return r->w ? 0 : -1;
+}
+
+/* The totals of tid: how many, and the last (NULL: none). */
+static int totals_of(const struct waits_totals *tot, pid_t tid,
+		     const struct waits_total **last)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < tot->n; i++)
+		if (tot->t[i].tid == tid) {
+			if (last)
+				*last = &tot->t[i];
+			n++;
+		}
+	return n;
+}
+
+static void root2_drop(struct root2 *r, const char *what)
+{
+	char cmd[128];
+
+	waitrates_totals_free(&r->tot);
+	waits_snap_free(&r->a);
+	waits_snap_free(&r->b);
+	waits_close(r->w);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", r->dir);
+	OK(system(cmd) == 0, what);
 }
 
 /* Process 960 of a scratch root of its own (uptime 50.30: started at
@@ -197,19 +254,13 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
  * throughout: a record's start is reckoned from it. */
 static void record_then_listed(void)
 {
-	char dir[64], path[200], cmd[128];
-	struct perr e;
+	static struct root2 r = { .dir = "/tmp/perflog-first-XXXXXX" };
+	char *dir = r.dir, path[200];
 	struct waits *w;
-	struct waits_snap a = { 0 }, b = { 0 };
-	struct waits_totals tot = { 0 };
-	struct waits_values v;
 	struct waits_exit x;
 	const struct waits_total *t = NULL;
-	pid_t pid = 960;
 	double t0 = util_monotonic();
-	size_t rows = 0;
 
-	snprintf(dir, sizeof(dir), "/tmp/perflog-first-XXXXXX");
 	if (!mkdtemp(dir))
 		return;
 	fixture_put(dir, "proc/uptime", "50.30 80.00\n");
@@ -218,13 +269,12 @@ static void record_then_listed(void)
 	snprintf(path, sizeof(path), "%s/proc/960/task/960", dir);
 	util_mkdirs(path, 0755);
 	fixture_thread(dir, 960, 960, 960, "reaper", 'S', 1, 1000000, 0, 1);
-	w = waits_open(dir, &e);
-	OK(w && waits_watch_pids(w, &pid, 1, &e) == 0, "a second root: 960 watched");
-	if (!w)
+	if (root2_watch(&r, 960, "a second root: 960 watched") < 0)
 		return;
+	w = r.w;
 	waits_tick(w, t0);
-	EQ_INT(waits_read(w, t0, &a), 0, "a read: 960 alone");
-	tot.since = t0 - 1.0;	/* the session began before 961 */
+	EQ_INT(waits_read(w, t0, &r.a), 0, "a read: 960 alone");
+	r.tot.since = t0 - 1.0;	/* the session began before 961 */
 	x = record(961, 0.295, 250000);
 	x.x.tgid = 960;
 	x.at = util_monotonic();
@@ -233,23 +283,85 @@ static void record_then_listed(void)
 	util_mkdirs(path, 0755);
 	fixture_thread(dir, 961, 960, 961, "worker", 'R', 2, 250000000, 0, 3);
 	waits_tick(w, t0 + 1.1);	/* a full listing: 961 there */
-	EQ_INT(waits_read(w, t0 + 1.2, &b), 0, "a read after a tick that lists 961");
-	EQ_INT(rows_of(&b, 961), 1, "961 alive late in its exit: one row, its record's");
-	EQ_INT(waitrates_compute(&a, &b, &v, &tot), 0, "the session's totals");
-	for (size_t i = 0; i < tot.n; i++)
-		if (tot.t[i].tid == 961) {
-			t = &tot.t[i];
-			rows++;
-		}
-	EQ_INT((int)rows, 1, "961 has one total");
+	EQ_INT(waits_read(w, t0 + 1.2, &r.b), 0, "a read after a tick that lists 961");
+	EQ_INT(rows_of(&r.b, 961), 1, "961 alive late in its exit: one row, its record's");
+	EQ_INT(waitrates_compute(&r.a, &r.b, &r.v, &r.tot), 0, "the session's totals");
+	EQ_INT(totals_of(&r.tot, 961, &t), 1, "961 has one total");
 	EQ_DBL(t ? t->sec[WS_CPU] : -1, 0.25, 0.0005,
 	       "... its CPU the 0.25 s it used, counted once");
-	waitrates_totals_free(&tot);
-	waits_snap_free(&a);
-	waits_snap_free(&b);
-	waits_close(w);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "second scratch root removed");
+	root2_drop(&r, "second scratch root removed");
+}
+
+/* A tick that lists a new thread late: the sampler takes the tick's
+ * moment, then is held before its listing (t7720 beside stress-ng: a
+ * tick over 2,003 threads listed them 0.58 s after its moment). The
+ * thread's start is reckoned from the uptime when it was read, on the
+ * monotonic clock (waits.h born); from the tick's moment it was dated
+ * 0.58 s early, before the session's first read, and the totals left it
+ * out as a thread that lived before the watch: 206 of 2,002 threads had
+ * no row. Process 970 of a scratch root (uptime 50.90 at every read),
+ * watched from a read; 1 s later, its thread 971, begun 0.9 s before
+ * (at 50.00 s), after that read, is listed by a tick whose moment was
+ * 0.5 s before; its thread 972, begun 0.1 s before, after that moment,
+ * ends before the next read: its figures' time was the tick's moment,
+ * before its start, and a row of no time counts nothing. Every time on
+ * the monotonic clock as it is when the call is made: a stalled test
+ * only moves the starts later. */
+static void listed_late(void)
+{
+	static struct root2 s = { .dir = "/tmp/perflog-first-XXXXXX" };
+	char *dir = s.dir, path[200];
+	struct waits *w;
+	const struct waits_thread *r;
+	double t;
+
+	if (!mkdtemp(dir))
+		return;
+	fixture_put(dir, "proc/uptime", "50.90 80.00\n");
+	fixture_put(dir, "proc/970/stat",
+		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 4000 0 0 0\n");
+	fixture_put(dir, "proc/970/task/970/stat",
+		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 4000 0 0 0\n");
+	fixture_put(dir, "proc/970/task/970/schedstat", "1000000 0 1\n");
+	fixture_put(dir, "proc/970/task/970/wchan", "0");
+	if (root2_watch(&s, 970, "late: 970 watched") < 0)
+		return;
+	w = s.w;
+	t = util_monotonic();
+	waits_tick(w, t);
+	EQ_INT(waits_read(w, t, &s.a), 0, "late: the session's first read, 970 alone");
+	s.tot.since = t;
+	nap(1.0);	/* the uptime file says 50.90 at its reads from now on */
+	/* 971 begins (at 50.00 s of uptime); 970's count moves */
+	snprintf(path, sizeof(path), "%s/proc/970/task/971", dir);
+	util_mkdirs(path, 0755);
+	fixture_thread(dir, 971, 970, 971, "pool", 'S', 2, 5000000, 0, 1);
+	snprintf(path, sizeof(path), "%s/proc/970/task/972", dir);
+	util_mkdirs(path, 0755);
+	fixture_thread(dir, 972, 970, 972, "pool", 'S', 3, 5000000, 0, 1);
+	fixture_put(dir, "proc/972/task/972/stat",
+		    "972 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 3 0 5080 0 0 0\n");
+	fixture_put(dir, "proc/970/stat",
+		    "970 (pool) S 1 970 970 0 -1 0 0 0 0 0 0 0 0 0 20 0 3 0 4000 0 0 0\n");
+	/* its moment 0.5 s before its listing */
+	waits_tick(w, util_monotonic() - 0.5);
+	snprintf(path, sizeof(path), "%s/proc/972/task/972/schedstat", dir);
+	OK(truncate(path, 0) == 0, "late: 972 is gone");
+	EQ_INT(waits_read(w, util_monotonic(), &s.b), 0, "late: a read after the tick");
+	r = snap_find(&s.b, 971);
+	OK(r && r->born > t,
+	   "late: 971 began after the session's first read, as the uptime says");
+	if (r)
+		printf("#   971 born %.3f s after the first read\n",
+		       r->born - t);
+	EQ_INT(waitrates_compute(&s.a, &s.b, &s.v, &s.tot), 0, "late: the session's totals");
+	r = snap_find(&s.b, 972);
+	OK(r && !r->alive && r->t > r->born,
+	   "late: 972, begun after the tick's moment, ended: alive when listed");
+	EQ_INT(totals_of(&s.tot, 971, NULL), 1,
+	       "late: 971, begun since the session's first read, has its total");
+	EQ_INT(totals_of(&s.tot, 972, NULL), 1, "late: 972 too");
+	root2_drop(&s, "late: scratch root removed");
 }
 
 int main(void)
@@ -276,10 +388,11 @@ int main(void)
 		return done_testing();
 	EQ_INT(waits_watch_pids(w, &pid, 1, &e), 0, "watch the process");
 	pthread_create(&t, NULL, writer, NULL);
-	waits_tick(w, 10.0);
+	T = util_monotonic();
+	waits_tick(w, T);
 	pthread_join(t, NULL);
 	OK(writer_saw_block, "the tick was held listing the third thread");
-	EQ_INT(waits_read(w, 10.5, &snap), 0, "a read");
+	EQ_INT(waits_read(w, T + 0.5, &snap), 0, "a read");
 	row = snap_find(&snap, PID + 1);
 	OK(row != NULL, "the thread gone before the tick sampled it has a row");
 	OK(row && !row->alive, "... reported ended");
@@ -291,6 +404,7 @@ int main(void)
 	waits_snap_free(&snap);
 	waits_close(w);
 	record_then_listed();
+	listed_late();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
 	return done_testing();

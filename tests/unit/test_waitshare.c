@@ -183,6 +183,7 @@ static void ended_in_turn(void)
 	const struct waits_thread *t;
 	char path[256], cmd[640];
 	FILE *f;
+	double t0;
 
 	if (make_root(NTHREADS) < 0) {
 		OK(0, "ended: scratch root made");
@@ -201,31 +202,34 @@ static void ended_in_turn(void)
 	OK(w && waits_watch_cgroup(w, path, &e) == 0, "ended: a cgroup's threads");
 	if (!w)
 		return;
-	waits_tick(w, 1000.0);	/* every new thread */
-	waits_tick(w, 1001.0);	/* 700-827 */
-	waits_tick(w, 1002.0);	/* 828-955 */
+	/* on the monotonic clock: a start is reckoned from it (waits.h
+	 * born): 990 began 10 s before the first tick */
+	t0 = util_monotonic();
+	waits_tick(w, t0);	/* every new thread */
+	waits_tick(w, t0 + 1.0);	/* 700-827 */
+	waits_tick(w, t0 + 2.0);	/* 828-955 */
 	/* in place: the sampler keeps both files open */
 	snprintf(cmd, sizeof(cmd), ": > %s/proc/700/task/990/schedstat && "
 		 "grep -vx 991 %s/cg/cgroup.threads > %s/cg/t && "
 		 "cat %s/cg/t > %s/cg/cgroup.threads", root, root, root, root,
 		 root);
 	OK(system(cmd) == 0, "ended: 990's files gone, 991 off the list");
-	waits_tick(w, 1003.0);	/* 991 ended by the listing */
+	waits_tick(w, t0 + 3.0);	/* 991 ended by the listing */
 	waits_read_whole(w);
-	EQ_INT(waits_read(w, 1003.5, &s), 0, "ended: a whole read");
+	EQ_INT(waits_read(w, t0 + 3.5, &s), 0, "ended: a whole read");
 	t = snap_find(&s, 990);
-	OK(t && !t->alive && t->t == 1003.0 && t->cpu_ns > 20000000 &&
+	OK(t && !t->alive && t->t == t0 + 3.0 && t->cpu_ns > 20000000 &&
 	   t->cpu_ns <= 26000000,
 	   "ended: 990, gone since its last read, lived until the last tick "
-	   "(1003), its CPU grown at its rate (20 ms in its first 10-12 s)");
+	   "(t0 + 3), its CPU grown at its rate (20 ms in its first 10-12 s)");
 	if (t)
-		printf("#   990: t %.1f cpu %llu ns\n", t->t,
+		printf("#   990: t %.1f cpu %llu ns\n", t->t - t0,
 		       (unsigned long long)t->cpu_ns);
 	t = snap_find(&s, 991);
-	OK(t && !t->alive && t->t == 1002.0,
-	   "ended: 991, off the list at 1003, lived until the tick before");
+	OK(t && !t->alive && t->t == t0 + 2.0,
+	   "ended: 991, off the list at t0 + 3, lived until the tick before");
 	if (t)
-		printf("#   991: t %.1f\n", t->t);
+		printf("#   991: t %.1f\n", t->t - t0);
 	drop(w, &s, NULL, "ended: scratch root removed");
 }
 
