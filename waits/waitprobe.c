@@ -311,9 +311,11 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 	struct probe pr = { procfd, tid, tgid ? tgid : tid, peer, now, memo,
 			    0 };
 
+	memo->call = -1;
 	res = read_call(procfd, tid, syscall_fd, &nr, arg);
 	if (res != PROBE_CLASS)
 		return res;
+	memo->call = nr;
 	rule = waitclass_syscall(nr);
 	if (rule.kind == SC_UNKNOWN)
 		return PROBE_UNDECIDED;

@@ -35,7 +35,11 @@
 
 struct waitprobe_memo {
 	int valid;
-	long nr;
+	long nr;		/* the call memoised (valid) */
+	long call;		/* the call of the last look, of any kind, -1
+				 * none: the memo keeps only the calls it looks
+				 * past (descriptors, sockets), and a wait4 is
+				 * a wait on children (waittick.c probe) */
 	unsigned long arg[4];
 	enum wait_class cls;
 	double until;		/* monotonic seconds */

@@ -457,10 +457,12 @@ static int probe(struct waits *w, struct wthread *th, char state,
 	if (r == PROBE_LATER)
 		return 0;	/* asked again at the next tick */
 	if (r == PROBE_CLASS) {
-		/* a wait on children whose wait channel was not told (not
-		 * dequeued yet at the first look: the shell's whole wait
-		 * went without an edge) */
-		if (th->ntg == 0 && waitactive_child_call(th->memo.nr))
+		/* a wait on children whose wait channel was not told: the
+		 * kernel reads it 0 while the sleeper is still queued (not
+		 * dequeued yet, or its dequeue delayed on a busy CPU), and
+		 * the shell, never running again, kept that look's 'other'
+		 * with no edge for its whole wait (t7725) */
+		if (th->ntg == 0 && waitactive_child_call(th->memo.call))
 			child_wait(w, th, now);
 		count(th, c, 0, 0);
 		count_later(th, c);

@@ -7,6 +7,12 @@
  * sleep, the first of task/TID/children, for its whole wait: its edges
  * now go to head and gzip, the tick split between them. Then the shell
  * waits by pid (wait4(961), a `wait $!`): on sleep alone.
+ * A second shell (970) whose wait channel reads 0 while it sleeps in
+ * wait4(-1): the kernel says 0 for a sleeper still on its run queue (its
+ * dequeue delayed on a busy CPU), so the tick classifies it by its call;
+ * that look found wait4 but not the children (the memo kept only calls
+ * on descriptors), and t7725's shell, never running again, was 'other'
+ * with no edge for its whole wait (1 run in 8-10 beside other suites).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -55,26 +61,26 @@ static void proc_of(int pid, const char *comm, char state, const char *wchan)
 	fixture_put(root, rel, comm);
 }
 
-static void shell_call(const char *args, unsigned long long cpu_ns)
+static void shell_call(int sh, const char *args, unsigned long long cpu_ns)
 {
 	char rel[96], text[160];
 
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/syscall", SH, SH);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/syscall", sh, sh);
 	snprintf(text, sizeof(text), "%d %s 0x7ffd10 0x0 0x0 0x0 0x0 0x7ffd00 0x7f00\n",
 		 (int)SYS_wait4, args);
 	fixture_put(root, rel, text);
 	/* it ran (its schedstat moved): the wait is looked at afresh */
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/schedstat", SH, SH);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/schedstat", sh, sh);
 	snprintf(text, sizeof(text), "%llu 1000000 %llu\n", cpu_ns, cpu_ns / 1000);
 	fixture_put(root, rel, text);
 }
 
-/* The shell's edges in read s: their children's names, comma-separated
+/* Shell sh's edges in read s: their children's names, comma-separated
  * by id, with the ticks each has. */
-static void edges_of(const struct waits_snap *s, char *out, size_t n,
-		     double *ticks)
+static void edges_of(const struct waits_snap *s, pid_t sh, char *out,
+		     size_t n, double *ticks)
 {
-	const struct waits_thread *t = snap_find(s, SH);
+	const struct waits_thread *t = snap_find(s, sh);
 
 	out[0] = '\0';
 	for (int k = 0; t && k < WAITS_EDGES; k++) {
@@ -88,6 +94,43 @@ static void edges_of(const struct waits_snap *s, char *out, size_t n,
 		strncat(out, s->keys[id].peer_comm, n - strlen(out) - 1);
 		ticks[k] = t->edge[k].ticks;
 	}
+}
+
+/* Shell 970 in wait4(-1), its wait channel read 0 (queued still), with
+ * sleep, head and gzip as children: its wait is on head and gzip. */
+static void wchan_untold(void)
+{
+	char names[128];
+	double ticks[WAITS_EDGES] = { 0 };
+	struct perr e;
+	struct waits *w;
+	struct waits_snap snap = { 0 };
+	const struct waits_thread *t;
+	pid_t pid = 970;
+
+	proc_of(970, "sh", 'S', "0");
+	proc_of(971, "sleep", 'S', "hrtimer_nanosleep");
+	proc_of(972, "head", 'S', "pipe_write");
+	proc_of(973, "gzip", 'R', "0");
+	fixture_put(root, "proc/970/task/970/children", "971 972 973 ");
+	shell_call(970, "0xffffffffffffffff", 7000000);
+	w = waits_open(root, &e);
+	OK(w != NULL, "waits open on the scratch root");
+	if (!w)
+		return;
+	EQ_INT(waits_watch_pids(w, &pid, 1, &e), 0, "watch the second shell");
+	waits_tick(w, 20.0);	/* its first look: by its call */
+	waits_tick(w, 20.02);	/* not run since: the same wait */
+	EQ_INT(waits_read(w, 20.5, &snap), 0, "a read");
+	t = snap_find(&snap, 970);
+	OK(t && t->ticks[WAIT_OTHER] == 2, "wchan 0, state S, wait4: other, both ticks");
+	edges_of(&snap, 970, names, sizeof(names), ticks);
+	EQ_STR(names, "head,gzip",
+	       "... on the children at work (its wchan untold, its call wait4)");
+	OK(ticks[0] > 0 && ticks[0] == ticks[1],
+	   "... the ticks split evenly between them");
+	waits_snap_free(&snap);
+	waits_close(w);
 }
 
 int main(void)
@@ -107,7 +150,7 @@ int main(void)
 	proc_of(962, "head", 'S', "pipe_write");
 	proc_of(963, "gzip", 'R', "0");
 	fixture_put(root, "proc/960/task/960/children", "961 962 963 ");
-	shell_call("0xffffffffffffffff", 7000000);
+	shell_call(SH, "0xffffffffffffffff", 7000000);
 	w = waits_open(root, &e);
 	OK(w != NULL, "waits open on the scratch root");
 	if (!w)
@@ -116,22 +159,23 @@ int main(void)
 	waits_tick(w, 10.0);
 	waits_tick(w, 10.02);
 	EQ_INT(waits_read(w, 10.5, &snap), 0, "a read");
-	edges_of(&snap, names, sizeof(names), ticks);
+	edges_of(&snap, SH, names, sizeof(names), ticks);
 	EQ_STR(names, "head,gzip",
 	       "wait4(-1): on the children at work, not on sleep (the first listed)");
 	OK(ticks[0] > 0 && ticks[0] == ticks[1],
 	   "... the ticks split evenly between them");
 
-	shell_call("0x3c1", 9000000);	/* wait4(961) */
+	shell_call(SH, "0x3c1", 9000000);	/* wait4(961) */
 	waits_tick(w, 11.0);
 	waits_tick(w, 11.02);
 	EQ_INT(waits_read(w, 11.5, &snap), 0, "a read");
 	memset(ticks, 0, sizeof(ticks));
-	edges_of(&snap, names, sizeof(names), ticks);
+	edges_of(&snap, SH, names, sizeof(names), ticks);
 	OK(strstr(names, "sleep") != NULL,
 	   "wait4(961): on that child, asleep or not");
 	waits_snap_free(&snap);
 	waits_close(w);
+	wchan_untold();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
 	return done_testing();
