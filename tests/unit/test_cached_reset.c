@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../../logs/logset.h"
+#include "rrdcached.h"
 #include "tap.h"
 
 #define NSAMPLES 20
@@ -129,34 +130,6 @@ static pid_t start_relay(const char *at, const char *daemon)
 	}
 }
 
-static pid_t start_daemon(const char *base, const char *addr,
-			  const char *sock)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		execlp("rrdcached", "rrdcached", "-g", "-l", addr, "-b", base,
-		       "-B", "-w", "3600", "-f", "7200", (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 100; i++) {
-		struct stat st;
-
-		if (stat(sock, &st) == 0)
-			return pid;
-		usleep(50000);
-	}
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
-	return -1;
-}
-
 static void check_rows(const char *dir, time_t start)
 {
 	struct logset *ls;
@@ -213,7 +186,7 @@ int main(void)
 	snprintf(daddr, sizeof(daddr), "unix:%s", dsock);
 	snprintf(rsock, sizeof(rsock), "%s/relay.sock", scratch);
 	snprintf(raddr, sizeof(raddr), "unix:%s", rsock);
-	daemon = start_daemon(base, daddr, dsock);
+	daemon = rrdcached_start(base, daddr, dsock);
 	OK(daemon > 0, "rrdcached listening");
 	relay_pid = daemon > 0 ? start_relay(rsock, dsock) : -1;
 	OK(relay_pid > 0, "the relay listening");

@@ -24,6 +24,7 @@
 #include "../../commands.h"
 #include "../../logs/csv.h"
 #include "../../logs/logset.h"
+#include "rrdcached.h"
 #include "tap.h"
 
 #define NSAMPLES 100
@@ -751,9 +752,8 @@ static void check_dropped_reported(const char *parent, const char *addr,
 /* A real rrdcached on a unix socket under the scratch dir. */
 static void check_rrdcached(void)
 {
-	char base[512], sock[600], addr[640], dir[700], pidf[600];
+	char base[512], sock[600], addr[640], dir[700];
 	pid_t pid;
-	int up = 0;
 
 	if (access("/usr/bin/rrdcached", X_OK) != 0 &&
 	    access("/usr/sbin/rrdcached", X_OK) != 0) {
@@ -764,39 +764,16 @@ static void check_rrdcached(void)
 	mkdir(base, 0755);
 	snprintf(sock, sizeof(sock), "%s/sock", base);
 	snprintf(addr, sizeof(addr), "unix:%s", sock);
-	snprintf(pidf, sizeof(pidf), "%s/pid", base);
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		execlp("rrdcached", "rrdcached", "-g", "-l", addr, "-b", base,
-		       "-B", "-w", "3600", "-f", "7200", "-p", pidf, (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 100 && !up; i++) {
-		struct stat st;
-
-		if (stat(sock, &st) == 0)
-			up = 1;
-		else
-			usleep(50000);
-	}
-	OK(up, "rrdcached listening");
-	if (up) {
+	pid = rrdcached_start(base, addr, sock);
+	OK(pid > 0, "rrdcached listening");
+	if (pid > 0) {
 		write_set(base, "viarrdcached", addr);
 		snprintf(dir, sizeof(dir), "%s/cached/viarrdcached", scratch);
 		/* close flushed: the files on disk hold every row now, while
 		 * the daemon (with -w 3600) would otherwise still cache them */
 		check_fetch(dir);
 		check_dropped_reported(base, addr, pid);	/* kills it */
-		return;
 	}
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
 }
 
 int main(void)
