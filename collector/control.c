@@ -240,9 +240,11 @@ int control_sync_live(const char *dir, struct perr *e)
 	/* not live: its files hold every row written, unless its collector
 	 * was killed before it wrote its journal's last rows into them */
 	if (control_find(dir, &c, &why) < 0) {
-		if (logset_settle(dir, &why) < 0)
-			return perr_set(e, "its collector is gone and the rows only its journal holds could not be written into its files (%s)",
-					why.msg);
+		if (logset_settle(dir, &why) < 0) {
+			perr_set(e, "its collector is gone and the rows only its journal holds could not be written into its files (%s)",
+				 why.msg);
+			return -2;
+		}
 		return 0;
 	}
 	if (control_request(&c, "sync", NULL, 0, &why) < 0)

@@ -115,7 +115,8 @@ int control_find(const char *dir, struct collector_info *out, struct perr *e);
  * rrd_graph's DEFs, stock rrdtool, would not); when none does, a set
  * whose collector was killed has its journal's last rows written into
  * its files (logset_settle). 0 when synced or settled (or nothing to
- * do); -1 with e saying which could not be done, and why (a clause:
+ * do); -1 when the set is live and its collector did not sync, -2 when
+ * it is not and could not be settled; e says which, and why (a clause:
  * "it is live and ...", "its collector is gone and ..."). */
 int control_sync_live(const char *dir, struct perr *e);
 

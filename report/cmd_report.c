@@ -101,17 +101,22 @@ static int add_shifts(struct withs *w, char **shift, size_t nshift)
 }
 
 /* The set's rows into its files (a live set's collector holds them back
- * for [log] flush, a killed one's are in its journal only). The report's
- * figures read the journal over the files and lack nothing; the charts
- * of --html are drawn from the files, so said only then (it said a killed
- * set it could not settle was live, and that the report lacked rows). */
+ * for [log] flush, a killed one's are in its journal only). A live
+ * collector that does not sync is said always: through rrdcached the
+ * rows it sent are in the daemon, neither in the files nor in the
+ * journal. A killed set that cannot be settled only with --html, whose
+ * charts are drawn from the files: the figures read its journal over
+ * them and lack nothing (it was called live, and the report said to
+ * lack rows). */
 static void sync_live(const char *dir, const char *html)
 {
 	struct perr e;
+	int rc = control_sync_live(dir, &e);
 
-	if (control_sync_live(dir, &e) < 0 && html)
-		fprintf(stderr, "perflog report: warning: '%s': %s: the charts lack those rows\n",
-			dir, e.msg);
+	if (rc == -1 || (rc == -2 && html))
+		fprintf(stderr, "perflog report: warning: '%s': %s: %s lack those rows\n",
+			dir, e.msg, rc == -1 ? "the report and its charts may" :
+			"the charts");
 }
 
 /* The command, with what it allocates in w and *shiftp for the caller to
