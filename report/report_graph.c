@@ -9,10 +9,8 @@
  *     zstd               (vm)           19.1    18.9     0.0     0.0     0.0     0.2   18.9 s  99%
  *     ...
  *     CPU on vm                                                                          19.0 s  99%  zstd 18.9 s
- *   graph verdict: CPU on vm, zstd: 18.9 s of 19.1 s (99% of the session)
  *
- * The verdict line of the report stays the rules' until the switch-over;
- * this is the model's, beside it.
+ * The Bottleneck line above it is this solution's (report_verdict.c).
  */
 #include "report.h"
 
@@ -21,14 +19,7 @@
 #include <string.h>
 
 #include "../common/json.h"
-#include "../verdict/verdict.h"
-
-struct report_graph {
-	struct vgraph g;
-	struct vsolution s;
-	struct verdict v;
-	int root;
-};
+#include "report_graph_int.h"
 
 void report_graph_free(struct report_session *s)
 {
@@ -78,7 +69,13 @@ void report_graph_of(struct report_session *s)
 				ss->disks[side] : NULL,
 			.cg = { .name = tr->label,
 				.quota = tr->w.have ? tr->w.quota : NAN,
-				.throttled = isnan(thr) ? 0 : thr / 100.0 },
+				.throttled = isnan(thr) ? 0 : thr / 100.0,
+				/* the command's own group's memory stall
+				 * (Pressure some): read only where it has
+				 * a group of its own */
+				.memory_limit = tr->w.have && tr->w.stall_mem.n,
+				.memory_stall = tr->w.stall_mem.n ?
+					tr->w.stall_mem.avg / 100.0 : 0 },
 		};
 	}
 	double begin = s->begin_m ? (double)s->begin_m->t +
@@ -100,9 +97,7 @@ out:
 	free(in);
 }
 
-/* "CPU on vm", "disk vdb on srv", "network eth0 from vm to srv",
- * "nothing (not-seen) on vm" */
-static void res_name(const struct vgraph *g, int r, char *buf, size_t n)
+void report_graph_res_name(const struct vgraph *g, int r, char *buf, size_t n)
 {
 	const struct vg_res *x = &g->res[r];
 	const struct verdict_word *w = verdict_word(x->type);
@@ -123,9 +118,7 @@ static void res_name(const struct vgraph *g, int r, char *buf, size_t n)
 		snprintf(buf, n, "%s on %s", what, g->host[x->host].name);
 }
 
-/* p's name: COMM, or COMM[PID] when another process of its host has
- * that command (as the stages table names them). */
-static void proc_name(const struct vgraph *g, int p, char *buf, size_t n)
+void report_graph_proc_name(const struct vgraph *g, int p, char *buf, size_t n)
 {
 	const struct vg_proc *pr = &g->proc[p];
 	for (size_t q = 0; q < g->nproc; q++)
@@ -137,8 +130,7 @@ static void proc_name(const struct vgraph *g, int p, char *buf, size_t n)
 	snprintf(buf, n, "%s", pr->comm);
 }
 
-/* Seconds charged with process p (its own seconds spent for the root). */
-static double charged(const struct vsolution *s, int p)
+double report_graph_charged(const struct vsolution *s, int p)
 {
 	double x = 0;
 	for (size_t k = 0; k < s->n; k++)
@@ -165,12 +157,12 @@ void report_graph_print(FILE *f, const struct report_session *s)
 	for (size_t p = 0; p < g->nproc; p++) {
 		const struct vg_proc *pr = &g->proc[p];
 		double sec[VS_N], alive = vgraph_proc_total(g, (int)p, sec);
-		double c = charged(&rg->s, (int)p);
+		double c = report_graph_charged(&rg->s, (int)p);
 		char host[72], name[40];
 		if (!(alive > 0) && !(c > 0))
 			continue;
 		snprintf(host, sizeof(host), "(%s)", g->host[pr->host].name);
-		proc_name(g, (int)p, name, sizeof(name));
+		report_graph_proc_name(g, (int)p, name, sizeof(name));
 		fprintf(f, "    %-18s %-12s %6.1f  %6.1f  %6.1f  %6.1f  %6.1f  %6.1f  %5.1f s %3.0f%%\n",
 			name, host, alive, sec[VS_RUN], sec[VS_RUNQ],
 			sec[VS_DISK], sec[VS_NET], sec[VS_OTHER], c, pct(c, all));
@@ -182,28 +174,14 @@ void report_graph_print(FILE *f, const struct report_session *s)
 			continue;
 		int p = verdict_res_user(&rg->s, 0, (int)r, &ps);
 		char who[40];
-		res_name(g, (int)r, name, sizeof(name));
+		report_graph_res_name(g, (int)r, name, sizeof(name));
 		fprintf(f, "    %-76s %5.1f s %3.0f%%", name, x, pct(x, all));
 		if (p >= 0) {
-			proc_name(g, p, who, sizeof(who));
+			report_graph_proc_name(g, p, who, sizeof(who));
 			fprintf(f, "  %s %.1f s", who, ps);
 		}
 		fputc('\n', f);
 	}
-	const struct verdict *v = &rg->v;
-	if (v->res < 0)
-		return;
-	char name[256], who[40] = "-";
-	res_name(g, v->res, name, sizeof(name));
-	if (v->proc >= 0)
-		proc_name(g, v->proc, who, sizeof(who));
-	fprintf(f, "  graph verdict: %s, %s: %.1f s of %.1f s (%.0f%% of the session)",
-		name, who, v->sec, all, 100.0 * v->share);
-	if (v->runner_res >= 0) {
-		res_name(g, v->runner_res, name, sizeof(name));
-		fprintf(f, "; close behind: %s, %.1f s", name, v->runner_sec);
-	}
-	fputc('\n', f);
 }
 
 static void proc_ref(struct json *j, const char *key, int p)

@@ -172,10 +172,13 @@ int report_add_hosts(struct report *r, char *const *dirs, size_t n,
 			s->peers[i].empty = !s->peers[i].s.fig.rows &&
 					    !s->peers[i].s.waits.have;
 		}
-		/* the stages first: when they decide, their verdict */
+		/* the stages of every host, their graph solved again over
+		 * all of them: its verdict when it charged the root's
+		 * seconds, else the hosts' counters' */
 		report_stages_across(r, s);
-		report_graph_of(s);	/* again, over every host */
-		if (s->stages && s->stages->judged)
+		report_graph_of(s);
+		report_graph_verdict(s);
+		if (s->verdict.detail)
 			continue;
 		if (judge_across(r, s) < 0)
 			return perr_set(e, "out of memory");

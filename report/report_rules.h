@@ -178,6 +178,8 @@ enum report_kind {
 
 struct report_verdict {
 	enum report_kind kind;
+	const char *detail;	/* the wait graph's verdict: its detail
+				 * (verdict/words.c); NULL: the counters' */
 	char line[640];		/* "Bottleneck: ..." */
 	char hint[320];		/* what it suggests, "" when nothing */
 };

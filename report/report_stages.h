@@ -101,8 +101,8 @@ struct report_stages {
 	int nsides;
 	unsigned edge_sides;	/* bit i: an edges file of side i was read
 				 * (none: an old set, nothing known) */
+	double seconds;		/* the session's: the table's shares */
 	int linked;		/* an edge joins two stages */
-	int judged;		/* the verdict is the stages' */
 };
 
 /* A tree's slot (its label, side, tree-wide waits copied); -1 when full. */
