@@ -177,7 +177,7 @@ int report_build(const char *dir, const char *instr_file,
 					 instr_file, lend, e) < 0)
 			goto fail;
 		report_graph_of(&r->s[i]);
-		report_graph_verdict(&r->s[i]);
+		report_graph_verdict(&r->s[i], 0);
 	}
 	free(ss);
 	free(given);

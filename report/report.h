@@ -52,11 +52,6 @@ struct report_session {
 	/* the process the wait graph's verdict names and its host ("":
 	 * the counters' verdict, of no process) */
 	char verdict_who[48], verdict_who_host[64];
-	/* across hosts, the busiest stage when it waited on the network
-	 * and no stage of the far host held the data ("ssh (vm)"), and its
-	 * network share: report_hosts.c's network verdict names it */
-	char net_stage[96];
-	double net_stage_pct;
 	/* the stages of its data path (report_stages_of.c), malloc'ed or
 	 * NULL; with --with, the servers' stages appended */
 	struct report_stages *stages;
@@ -208,9 +203,11 @@ struct json;
 void report_graph_json(struct json *j, const struct report_session *s);
 /* The verdict from the session's solved graph (report_verdict.c): its
  * line, evidence and remedy replace s->verdict, and name its host and
- * process, when the graph charged any of the root's seconds; else the
- * counters' verdict stays (no watched process: report_rules.c). */
-void report_graph_verdict(struct report_session *s);
+ * process, when the graph charged any of the root's seconds (across: and
+ * the graph holds two hosts or more, a server's tree in it); 1 then, else
+ * 0 and the counters' verdict stays (no watched process: report_rules.c;
+ * across hosts, report_hosts.c). */
+int report_graph_verdict(struct report_session *s, int across);
 
 /* The stages of session s on its host (report_stages_of.c): its own
  * tree, the trees its end marker names (KEY.waits=FILE), the Process its

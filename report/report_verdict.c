@@ -89,11 +89,15 @@ static void head(const struct vgraph *g, int r, char *buf, size_t n)
 	const struct vg_res *x = &g->res[r];
 	const char *word = verdict_kind_word(verdict_word(x->type)->kind);
 	const char *q = x->type == VRES_QUOTA ? " quota" : "";
+	/* a path whose far end no row mirrors leads to the one other host
+	 * of the report when there is one (its receiver not caught) */
+	int far = x->far_host >= 0 || g->nhost != 2 ? x->far_host :
+		  1 - x->host;
 	if (g->nhost < 2)
 		snprintf(buf, n, "%s%s", word, q);
-	else if (x->type == VRES_NET && x->far_host >= 0)
+	else if (x->type == VRES_NET && far >= 0)
 		snprintf(buf, n, "%s between %s and %s", word,
-			 g->host[x->host].name, g->host[x->far_host].name);
+			 g->host[x->host].name, g->host[far].name);
 	else
 		snprintf(buf, n, "%s%s on %s", word, q, g->host[x->host].name);
 }
@@ -201,19 +205,8 @@ static void figures(const struct report_session *s, const struct vgraph *g,
 		    ": the path or the receiver");
 		break;
 	case VRES_MEMORY:
-		/* how a limit's time splits between reclaim (running) and
-		 * refaults (the disk) is the disk's speed against the
-		 * CPU's: both, the larger first, as the tree's split has
-		 * them */
-		if (!w || !w->have)
-			break;
-		const double *p = report_waits_shares(w);
-		if (p[WS_CPU] > p[WS_DISK])
-			ADD("; its threads ran %.0f%% (reclaiming memory) and waited on the disk %.0f%% (reading back pages its memory limit evicted)",
-			    p[WS_CPU], p[WS_DISK]);
-		else
-			ADD("; its threads waited on the disk %.0f%% (reading back pages its memory limit evicted) and ran %.0f%% (reclaiming memory)",
-			    p[WS_DISK], p[WS_CPU]);
+		if (w && w->have)
+			report_memory_parts(report_waits_shares(w), v);
 		break;
 	default:
 		break;
@@ -254,15 +247,49 @@ static enum report_kind kind_of(enum verdict_kind k)
 	}
 }
 
-void report_graph_verdict(struct report_session *s)
+/* The process that waited on the network path res most (its sender:
+ * the client's ssh), -1 none. The solver charges the path's seconds
+ * with the far process they were poured into (the receiver fed by an
+ * sshd not watched); the line names the stage that waited on the wire. */
+static int net_waiter(const struct vgraph *g, int res, double *sec)
+{
+	int best = -1;
+	double most = 0;
+	for (size_t e = 0; e < g->nedge; e++) {
+		const struct vg_edge *x = &g->edge[e];
+		double t = 0;
+		if (x->res < 0 || g->res[x->res].type != VRES_NET ||
+		    g->res[x->res].host != g->res[res].host ||
+		    g->res[x->res].far_host != g->res[res].far_host)
+			continue;
+		for (size_t i = 0; i < g->nint; i++)
+			t += x->sec[i];
+		if (t > most) {
+			most = t;
+			best = x->from;
+		}
+	}
+	if (sec)
+		*sec = most;
+	return best;
+}
+
+int report_graph_verdict(struct report_session *s, int across)
 {
 	const struct report_graph *rg = s->graph;
-	if (!rg || rg->v.res < 0)
-		return;
+	if (!rg || rg->v.res < 0 || (across && rg->g.nhost < 2))
+		return 0;
 	const struct vgraph *g = &rg->g;
-	const struct verdict *vd = &rg->v;
+	struct verdict named = rg->v;
+	const struct verdict *vd = &named;
 	const struct vg_res *x = &g->res[vd->res];
 	struct report_verdict out = { 0 }, *v = &out;
+	double waited;
+	int w = x->type == VRES_NET ? net_waiter(g, vd->res, &waited) : -1;
+	if (w >= 0) {
+		named.proc = w;
+		named.nprocs = 1;
+	}
 	double all = vgraph_seconds(g);
 	char h[200], who[160], name[48];
 
@@ -339,10 +366,13 @@ void report_graph_verdict(struct report_session *s)
 	snprintf(v->hint, sizeof(v->hint), "%s", say[x->type].remedy);
 	s->verdict = out;
 	s->verdict_host[0] = s->verdict_peer[0] = '\0';
-	if (g->nhost >= 2 && x->type == VRES_NET && x->far_host >= 0)
-		util_strlcpy(s->verdict_peer, g->host[x->far_host].name,
+	int far = x->far_host >= 0 || g->nhost != 2 ? x->far_host :
+		  1 - x->host;
+	if (g->nhost >= 2 && x->type == VRES_NET && far >= 0)
+		util_strlcpy(s->verdict_peer, g->host[far].name,
 			     sizeof(s->verdict_peer));
 	else if (g->nhost >= 2)
 		util_strlcpy(s->verdict_host, g->host[x->host].name,
 			     sizeof(s->verdict_host));
+	return 1;
 }

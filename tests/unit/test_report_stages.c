@@ -429,9 +429,8 @@ static void across(void)
 {
 	struct report_stages cl = { 0 }, sv = { 0 }, all = { 0 };
 	struct report_figures f, fs;
-	struct report_verdict vs, vc, out;
+	struct report_verdict vs;
 	struct report_waits ws;
-	char host[64], peer[64];
 	int t;
 
 	idle(&f);
@@ -491,23 +490,6 @@ static void across(void)
 	OK(strcmp(report_kind_word(vs.kind), "CPU") != 0,
 	   "idle tree: the server's busy CPU is other work's");
 	printf("#   %s\n", vs.line);
-	/* across hosts even with the server's CPU named (no wait states):
-	 * the stages found ssh on the network, the network between both */
-	memset(&vs, 0, sizeof(vs));
-	vs.kind = REPORT_CPU;
-	snprintf(vs.line, sizeof(vs.line), "Bottleneck: CPU: Processor(_Total) 100%%");
-	memset(&vc, 0, sizeof(vc));
-	vc.kind = REPORT_W_NETWORK;
-	snprintf(vc.line, sizeof(vc.line), "Bottleneck: network: the stage ssh waited on its socket 95%%");
-	{
-		struct report_host_side c = { "vm", &f, NULL, &vc, "ssh (vm)", 95 };
-		struct report_host_side s1 = { "srv", &fs, NULL, &vs, NULL, 0 };
-		report_hosts_judge(&c, &s1, 1, &out, host, sizeof(host), peer,
-				   sizeof(peer));
-	}
-	OK(!strncmp(out.line, "Bottleneck: network between vm and srv: the stage ssh (vm) waited on its socket 95%", 83),
-	   "net: the network between both hosts, the stage named");
-	printf("#   %s\n", out.line);
 	report_stages_free(&cl);
 }
 
