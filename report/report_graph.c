@@ -38,6 +38,25 @@ static const char *host_of(const struct report_stages *ss, int side)
 	       "?";
 }
 
+/* A server's tree known only by its logged Process counters (the
+ * receiver `mark --watch` logged, no totals file): one process of one
+ * thread alive the session, its seconds the counters' shares of it. */
+static void counters_row(const struct report_stage_tree *tr, double seconds,
+			 struct waits_total *row, struct waits_totals *tot)
+{
+	memset(row, 0, sizeof(*row));
+	row->tid = 1;
+	snprintf(row->comm, sizeof(row->comm), "%s",
+		 tr->w.top[0] ? tr->w.top : tr->label);
+	row->alive = seconds;
+	for (int k = 0; k < WS_N; k++)
+		row->sec[k] = tr->w.all[k] / 100.0 * seconds;
+	row->io_bytes = 1u << 20;	/* it moved the data: its sleep paces */
+	row->working = 1;
+	tot->t = row;
+	tot->n = tot->cap = 1;
+}
+
 void report_graph_of(struct report_session *s)
 {
 	const struct report_stages *ss = s->stages;
@@ -47,19 +66,23 @@ void report_graph_of(struct report_session *s)
 	size_t n = ss->ntrees, rows = 0;
 	struct verdict_tree_in *in = calloc(n, sizeof(*in));
 	struct waits_totals *tot = calloc(n, sizeof(*tot));
+	struct waits_total *one = calloc(n, sizeof(*one));
 	struct report_graph *rg = calloc(1, sizeof(*rg));
-	if (!in || !tot || !rg)
+	if (!in || !tot || !rg || !one)
 		goto out;
 	for (size_t t = 0; t < n; t++) {
 		const struct report_stage_tree *tr = &ss->trees[t];
 		int side = tr->side;
 		tot[t].t = tr->rows;
 		tot[t].n = tot[t].cap = tr->nrows;
-		rows += tr->nrows;
+		/* a server's receiver known by its counters only */
+		if (!tr->rows && tr->w.have && side > 0)
+			counters_row(tr, s->seconds, &one[t], &tot[t]);
+		rows += tot[t].n;
 		double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;
 		in[t] = (struct verdict_tree_in){
 			.host = host_of(ss, side), .label = tr->label,
-			.waits = tr->rows ? &tot[t] : NULL,
+			.waits = tot[t].n ? &tot[t] : NULL,
 			.edges = tr->edges, .nedges = tr->nedges,
 			.rows = tr->intervals.version ? &tr->intervals : NULL,
 			.shift = tr->shift,
@@ -93,6 +116,7 @@ void report_graph_of(struct report_session *s)
 	rg = NULL;
 out:
 	free(rg);
+	free(one);
 	free(tot);
 	free(in);
 }
