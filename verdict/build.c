@@ -452,10 +452,13 @@ static int add_edge(struct bctx *b, const struct verdict_tree_in *trees,
 		order = from_net_wait;
 		norder = 3;
 	} else {
+		/* to may be from: threads of one process waiting on each
+		 * other (make demo's client and server are threads of
+		 * perflog workload), a wait within its knot, whose seconds
+		 * the solver gives to what the process waited on outside
+		 * (its server thread's disk), not to "not seen" */
 		if ((to = peer_of(g, in, host, from, &r->e)) < 0)
 			return -1;
-		if (to == from)
-			return 0;
 	}
 	int e = vgraph_edge(g, from, to, res, waitpeer_kind_name(r->e.kind));
 	if (e < 0)
