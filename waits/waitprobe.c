@@ -78,6 +78,8 @@ struct probe {
 	double now;
 	struct waitprobe_memo *m;
 	int unfound;		/* a socket whose far end was not found */
+	int nobody;		/* a local far end (pipe, AF_UNIX, loopback)
+				 * whose process was not found yet */
 };
 
 /* The kind of a descriptor waited on in direction dir, its far end
@@ -98,6 +100,9 @@ static enum fd_kind target(struct probe *pr, long fd, int dir)
 		pr->unfound |= k == FD_SOCKET;
 		return k;
 	}
+	/* a connection accepted since the last look at the fd tables:
+	 * its far end is on this host, its process not known yet */
+	pr->nobody |= e.kind != PEER_NET && !e.peer_pid;
 	if (pr->m->ntg < WAITPROBE_MAX_TARGETS)
 		pr->m->tg[pr->m->ntg++] = e;
 	return e.kind == PEER_NET ? FD_SOCKET : FD_PIPE;
@@ -309,7 +314,7 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 	struct syscall_rule rule;
 	enum wait_class c;
 	struct probe pr = { procfd, tid, tgid ? tgid : tid, peer, now, memo,
-			    0 };
+			    0, 0 };
 
 	res = read_call(procfd, tid, syscall_fd, &nr, arg);
 	if (res != PROBE_CLASS)
@@ -342,9 +347,13 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		memo->ntg = 0;
 		return PROBE_UNDECIDED;
 	}
-	if (pr.unfound && c == WAIT_NET) {
-		/* network only because a far end is unknown yet: not
-		 * memoised, so the next look finds it */
+	if ((pr.unfound && c == WAIT_NET) || (pr.nobody && c == WAIT_OTHER)) {
+		/* network only because a far end is unknown yet, or a
+		 * wait on a process of this host not known yet (make
+		 * demo's client on the server's socket accepted since the
+		 * fd tables were read: its first second's waits were on
+		 * no process, "not seen"): not memoised, so the next look
+		 * finds it, the ticks held until then (waittick.c) */
 		memo->valid = 0;
 		*out = c;
 		return PROBE_LATER;

@@ -287,6 +287,10 @@ static enum waitprobe_result call(struct waits *w, struct wthread *th,
 			th->ntg = 0;
 			th->pub.held += th->weight;
 			th->held_reads++;
+			/* the next tick looks again, even if the thread has
+			 * not run since: counted as its last class, with no
+			 * edge, its held wait was other on no process */
+			th->last = WAIT_NCLASS;
 			return r;
 		}
 		/* still not found: the network, as the tables say */
