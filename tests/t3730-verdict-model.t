@@ -22,6 +22,14 @@ for t in zstd tar md5sum python3 gzip; do
 done
 
 line_of() { "$PERFLOG" report "$1"/*/ 2>&1 | sed -n 's/^  \(Bottleneck: .*\)/\1/p' | tail -n 1; }
+# run_case DIR NAME CMD: CMD under perflog run in its own log set, its
+# Bottleneck line in $line
+run_case() {
+	"$PERFLOG" run -o "$SCRATCH/$1" -i 1 -l "$1" -- sh -c "$3" >/dev/null 2>&1
+	is "$?" 0 "$2: ran"
+	line=$(line_of "$SCRATCH/$1")
+	diag "$2: $line"
+}
 unlike() {
 	if printf '%s' "$1" | grep -Eq -- "$2"; then
 		_result 1 "$3"; echo "#   '$1' matches '$2'" >&2
@@ -43,32 +51,20 @@ while True:
         pass
 ' "$SCRATCH/ff" &
 track_pid $!
-"$PERFLOG" run -o "$SCRATCH/unw" -i 1 -l unw -- \
-	sh -c "head -c 1000000 /dev/zero >'$SCRATCH/ff'; md5sum '$SCRATCH/small'" >/dev/null 2>&1
-is "$?" 0 'unwatched: ran'
-line=$(line_of "$SCRATCH/unw")
-diag "unwatched: $line"
+run_case unw unwatched "head -c 1000000 /dev/zero >'$SCRATCH/ff'; md5sum '$SCRATCH/small'"
 like "$line" '^Bottleneck: ' 'unwatched: a verdict'
 unlike "$line" 'md5sum' 'unwatched: md5sum (0.1 s of the session) is not named'
 
 # --- zstd: the first stage ends early ---
 mkdir "$SCRATCH/dir"
 head -c 3000000 /dev/urandom >"$SCRATCH/dir/r"
-"$PERFLOG" run -o "$SCRATCH/zst" -i 1 -l zst -- \
-	sh -c "tar cf - -C '$SCRATCH' dir | zstd -19 -T1 -q | cat >/dev/null" >/dev/null 2>&1
-is "$?" 0 'zstd: ran'
-line=$(line_of "$SCRATCH/zst")
-diag "zstd: $line"
+run_case zst zstd "tar cf - -C '$SCRATCH' dir | zstd -19 -T1 -q | cat >/dev/null"
 like "$line" '^Bottleneck: CPU' 'zstd: CPU'
 like "$line" '^Bottleneck: CPU[^:]*: the stage zstd ' 'zstd: zstd named'
 unlike "$line" 'quota|affinity' 'zstd: no quota or affinity'
 
 # --- gzip: the subshell holds the pipe, gzip writes it ---
-"$PERFLOG" run -o "$SCRATCH/gz" -i 1 -l gz -- \
-	sh -c '(head -c 40000000 /dev/urandom | gzip -1; echo done) | cat >/dev/null' >/dev/null 2>&1
-is "$?" 0 'gzip: ran'
-line=$(line_of "$SCRATCH/gz")
-diag "gzip: $line"
+run_case gz gzip '(head -c 40000000 /dev/urandom | gzip -1; echo done) | cat >/dev/null'
 like "$line" '^Bottleneck: CPU[^:]*: the stage gzip ' 'gzip: gzip named'
 unlike "$line" 'the stage sh' 'gzip: not the subshell'
 
