@@ -322,8 +322,12 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 	rule = waitclass_syscall(nr);
 	if (rule.kind == SC_UNKNOWN)
 		return PROBE_UNDECIDED;
+	/* the memo's targets are its call's: a call of no descriptor (a
+	 * futex, a sleep) or a probe that clears them ends the memo, or a
+	 * later hit on its call answered with no far end */
 	if (rule.kind == SC_CLASS && !(peer && rule.cls == WAIT_NET)) {
 		memo->ntg = 0;
+		memo->valid = 0;
 		*out = rule.cls;
 		return PROBE_CLASS;
 	}
@@ -333,6 +337,7 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		return PROBE_CLASS;
 	}
 	memo->ntg = 0;
+	memo->valid = 0;
 	if (rule.kind == SC_CLASS)
 		c = socket_call(&pr, nr, arg);
 	else if (rule.kind == SC_FD)
@@ -354,7 +359,6 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		 * fd tables were read: its first second's waits were on
 		 * no process, "not seen"): not memoised, so the next look
 		 * finds it, the ticks held until then (waittick.c) */
-		memo->valid = 0;
 		*out = c;
 		return PROBE_LATER;
 	}

@@ -397,6 +397,105 @@ static void test_held_not_run(void)
 #endif
 }
 
+/* The edges of the probe's memo at each of its answers (waittick.c
+ * call): make demo's client writes chunk after chunk to its server's
+ * socket, write(fd, buf, n) with the same arguments each time, and
+ * between two writes waits on the disk for its source file (a wait
+ * channel that needs no probe, no edge). The memo answered the second
+ * write within its second, and the wait counted other with no edge: in
+ * t3520's 25m100k, 0.8 s of the client's 1.6 s other was on no process,
+ * and the server's fsyncs it waited on were charged to nothing. */
+static void test_memo_edges(void)
+{
+#ifdef __x86_64__
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	const struct waits_thread *t;
+	pid_t pid = 700;
+	char path[160];
+	double on901 = 0;
+	FILE *f;
+
+	loopback_pair(5, 40002, 5002, 5559);
+	snprintf(path, sizeof(path), "%s/proc/901", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/901/fd", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/901/comm", root);
+	if ((f = fopen(path, "w"))) {
+		fputs("server\n", f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/proc/901/fd/3", root);
+	OK(symlink("socket:[5560]", path) == 0,
+	   "memo edges: the server (901) holds the far end");
+	OK(point_fd5("socket:[5559]"),
+	   "memo edges: fd 5 a loopback connection to it");
+	put(703, "wchan", "wait_woken");
+	put(703, "schedstat", "50000000 1000000000 20\n");
+	if (!(w = waits_open(root, &e)))
+		return;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 6000.0);	/* on the server's socket */
+	put(703, "wchan", "folio_wait_bit_common");
+	put(703, "schedstat", "60000000 1000000000 21\n");
+	waits_tick(w, 6000.2);	/* ran, then on the disk */
+	put(703, "wchan", "wait_woken");
+	put(703, "schedstat", "70000000 1000000000 22\n");
+	waits_tick(w, 6000.4);	/* ran, the same call on the socket again */
+	EQ_INT(waits_read(w, 6000.4, &s), 0, "memo edges: three ticks");
+	t = snap_find(&s, 703);
+	for (int k = 0; t && k < WAITS_EDGES; k++) {
+		uint32_t id = t->edge[k].id;
+
+		if (id != WAITS_NO_EDGE && id < s.nkeys &&
+		    s.keys[id].peer_pid == 901)
+			on901 += t->edge[k].ticks;
+	}
+	OK(t && t->ticks[WAIT_OTHER] == 2 && t->ticks[WAIT_DISK] == 1 &&
+	   on901 == 2,
+	   "memo edges: both waits on the socket on the server's edge, the disk's between on none");
+	if (t)
+		printf("#   other %llu, disk %llu, on the edge to 901 %.1f\n",
+		       (unsigned long long)t->ticks[WAIT_OTHER],
+		       (unsigned long long)t->ticks[WAIT_DISK], on901);
+	/* a probed call of no descriptor between (nanosleep): the probe
+	 * cleared the memo's far ends and kept the memo, and its next hit
+	 * on the socket's call answered with none */
+	put(703, "syscall", "35 0x7f0000001000 0x0 0x0 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
+	put(703, "schedstat", "80000000 1000000000 23\n");
+	waits_tick(w, 6000.6);
+	put(703, "syscall", "0 0x5 0x7f0000001000 0x10000 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
+	put(703, "schedstat", "90000000 1000000000 24\n");
+	waits_tick(w, 6000.8);
+	EQ_INT(waits_read(w, 6000.8, &s), 0, "memo edges: two ticks more");
+	t = snap_find(&s, 703);
+	on901 = 0;
+	for (int k = 0; t && k < WAITS_EDGES; k++) {
+		uint32_t id = t->edge[k].id;
+
+		if (id != WAITS_NO_EDGE && id < s.nkeys &&
+		    s.keys[id].peer_pid == 901)
+			on901 += t->edge[k].ticks;
+	}
+	OK(t && t->ticks[WAIT_OTHER] == 3 && t->ticks[WAIT_SLEEP] == 1 &&
+	   on901 == 3,
+	   "memo edges: a sleep between, then the socket's call again: on the server's edge");
+	if (t)
+		printf("#   other %llu, sleep %llu, on the edge to 901 %.1f\n",
+		       (unsigned long long)t->ticks[WAIT_OTHER],
+		       (unsigned long long)t->ticks[WAIT_SLEEP], on901);
+	waits_snap_free(&s);
+	waits_close(w);
+	put(703, "wchan", "wait_woken");
+	OK(point_fd5("socket:[1234]"),
+	   "memo edges: fd 5 back to the socket to another host");
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
 static void test_cgroup(void)
 {
 	struct perr e;
@@ -913,6 +1012,7 @@ int main(void)
 	test_unfound();
 	test_local_unfound();
 	test_held_not_run();
+	test_memo_edges();
 	test_cgroup();
 	test_thread_math();
 	test_compute();
