@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -491,6 +492,67 @@ static void test_memo_edges(void)
 	put(703, "wchan", "wait_woken");
 	OK(point_fd5("socket:[1234]"),
 	   "memo edges: fd 5 back to the socket to another host");
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
+/* A poll's entry that asks for nothing (events 0: only an error or a
+ * hang-up is reported) is no wait on its far end. OpenSSH's client keeps
+ * its connection in two entries, input and output, the second with
+ * events 0 while it has nothing to send: its wait on its stdin's
+ * producer had the socket as two far ends of three, and 2/3 of it went
+ * to the network (t3710's cdisk, ssh fed by dd: 4.7 s on its edge to the
+ * server, 1.8 s on dd's). */
+static void test_poll_nothing(void)
+{
+#ifdef __x86_64__
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	const struct waits_thread *t;
+	pid_t pid = 700;
+	char path[160];
+	/* pipe in, the connection in, the connection asking nothing */
+	const struct pollfd set[3] = { { 6, POLLIN, 0 }, { 5, POLLIN, 0 },
+				       { 5, 0, 0 } };
+	double net = 0, pipe = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/700/mem", root);
+	if (!(f = fopen(path, "r+b")))
+		return;
+	fseek(f, 0x100, SEEK_SET);
+	fwrite(set, sizeof(set), 1, f);
+	fclose(f);
+	put(703, "wchan", "poll_schedule_timeout.constprop.0");
+	put(703, "syscall", "7 0x100 0x3 0xffffffff 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
+	put(703, "schedstat", "95000000 1000000000 30\n");
+	if (!(w = waits_open(root, &e)))
+		return;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 7000.0);
+	EQ_INT(waits_read(w, 7000.0, &s), 0, "poll nothing: a tick");
+	t = snap_find(&s, 703);
+	for (int k = 0; t && k < WAITS_EDGES; k++) {
+		uint32_t id = t->edge[k].id;
+
+		if (id == WAITS_NO_EDGE || id >= s.nkeys)
+			continue;
+		if (s.keys[id].kind == PEER_NET)
+			net += t->edge[k].ticks;
+		else
+			pipe += t->edge[k].ticks;
+	}
+	OK(t && t->ticks[WAIT_OTHER] == 1 && net == 0.5 && pipe == 0.5,
+	   "poll nothing: other, half on the pipe, half on the connection (not two thirds)");
+	if (t)
+		printf("#   other %llu, on the network %.2f, on the pipe %.2f\n",
+		       (unsigned long long)t->ticks[WAIT_OTHER], net, pipe);
+	waits_snap_free(&s);
+	waits_close(w);
+	put(703, "wchan", "wait_woken");
+	put(703, "syscall", "0 0x5 0x7f0000001000 0x10000 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
 #endif
@@ -1013,6 +1075,7 @@ int main(void)
 	test_local_unfound();
 	test_held_not_run();
 	test_memo_edges();
+	test_poll_nothing();
 	test_cgroup();
 	test_thread_math();
 	test_compute();
