@@ -257,6 +257,25 @@ static int point_fd5(const char *link)
 	return unlink(path) == 0 && symlink(link, path) == 0;
 }
 
+/* A process pid named server in the fixture, its fd 3 link. */
+static int server_holds(pid_t pid, const char *link)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/%d", root, (int)pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/fd", root, (int)pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/comm", root, (int)pid);
+	if (!(f = fopen(path, "w")))
+		return 0;
+	fputs("server\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/%d/fd/3", root, (int)pid);
+	return symlink(link, path) == 0;
+}
+
 /* A loopback connection whose far end was accepted after the resolver's
  * last look at the fd tables (make demo: each set's client connects to
  * the workload's server): its process is not known until the next scan.
@@ -275,8 +294,6 @@ static void test_local_unfound(void)
 	struct waits_totals tot = { 0 };
 	const struct waits_thread *t;
 	pid_t pid = 700;
-	char path[160];
-	FILE *f;
 	int named = 0, nobody = 0;
 	double other = 0, on900 = 0;
 
@@ -299,17 +316,7 @@ static void test_local_unfound(void)
 		       (unsigned long long)t->ticks[WAIT_OTHER],
 		       (unsigned long long)t->held);
 	/* the server that accepted it, after the last scan */
-	snprintf(path, sizeof(path), "%s/proc/900", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/900/fd", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/900/comm", root);
-	if ((f = fopen(path, "w"))) {
-		fputs("server\n", f);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/proc/900/fd/3", root);
-	OK(symlink("socket:[5556]", path) == 0,
+	OK(server_holds(900, "socket:[5556]"),
 	   "local unfound: the server (900) holds the mirror");
 	waits_tick(w, 3002.2);
 	EQ_INT(waits_read(w, 3002.2, &s2), 0, "local unfound: a tick after the next scan");
@@ -398,6 +405,23 @@ static void test_held_not_run(void)
 #endif
 }
 
+/* The edges of 703's ticks so far, on the network and on local far ends. */
+static void edge_ticks(const struct waits_snap *s, const struct waits_thread *t,
+		       double *net, double *local)
+{
+	*net = *local = 0;
+	for (int k = 0; t && k < WAITS_EDGES; k++) {
+		uint32_t id = t->edge[k].id;
+
+		if (id == WAITS_NO_EDGE || id >= s->nkeys)
+			continue;
+		if (s->keys[id].kind == PEER_NET)
+			*net += t->edge[k].ticks;
+		else
+			*local += t->edge[k].ticks;
+	}
+}
+
 /* The edges of the probe's memo at each of its answers (waittick.c
  * call): make demo's client writes chunk after chunk to its server's
  * socket, write(fd, buf, n) with the same arguments each time, and
@@ -414,22 +438,10 @@ static void test_memo_edges(void)
 	struct waits_snap s = { 0 };
 	const struct waits_thread *t;
 	pid_t pid = 700;
-	char path[160];
-	double on901 = 0;
-	FILE *f;
+	double on901 = 0, net = 0;
 
 	loopback_pair(5, 40002, 5002, 5559);
-	snprintf(path, sizeof(path), "%s/proc/901", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/901/fd", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/901/comm", root);
-	if ((f = fopen(path, "w"))) {
-		fputs("server\n", f);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/proc/901/fd/3", root);
-	OK(symlink("socket:[5560]", path) == 0,
+	OK(server_holds(901, "socket:[5560]"),
 	   "memo edges: the server (901) holds the far end");
 	OK(point_fd5("socket:[5559]"),
 	   "memo edges: fd 5 a loopback connection to it");
@@ -447,13 +459,7 @@ static void test_memo_edges(void)
 	waits_tick(w, 6000.4);	/* ran, the same call on the socket again */
 	EQ_INT(waits_read(w, 6000.4, &s), 0, "memo edges: three ticks");
 	t = snap_find(&s, 703);
-	for (int k = 0; t && k < WAITS_EDGES; k++) {
-		uint32_t id = t->edge[k].id;
-
-		if (id != WAITS_NO_EDGE && id < s.nkeys &&
-		    s.keys[id].peer_pid == 901)
-			on901 += t->edge[k].ticks;
-	}
+	edge_ticks(&s, t, &net, &on901);	/* its local edges: to 901 */
 	OK(t && t->ticks[WAIT_OTHER] == 2 && t->ticks[WAIT_DISK] == 1 &&
 	   on901 == 2,
 	   "memo edges: both waits on the socket on the server's edge, the disk's between on none");
@@ -472,14 +478,7 @@ static void test_memo_edges(void)
 	waits_tick(w, 6000.8);
 	EQ_INT(waits_read(w, 6000.8, &s), 0, "memo edges: two ticks more");
 	t = snap_find(&s, 703);
-	on901 = 0;
-	for (int k = 0; t && k < WAITS_EDGES; k++) {
-		uint32_t id = t->edge[k].id;
-
-		if (id != WAITS_NO_EDGE && id < s.nkeys &&
-		    s.keys[id].peer_pid == 901)
-			on901 += t->edge[k].ticks;
-	}
+	edge_ticks(&s, t, &net, &on901);
 	OK(t && t->ticks[WAIT_OTHER] == 3 && t->ticks[WAIT_SLEEP] == 1 &&
 	   on901 == 3,
 	   "memo edges: a sleep between, then the socket's call again: on the server's edge");
@@ -495,23 +494,6 @@ static void test_memo_edges(void)
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
 #endif
-}
-
-/* The edges of 703's ticks so far, on the network and on local far ends. */
-static void edge_ticks(const struct waits_snap *s, const struct waits_thread *t,
-		       double *net, double *local)
-{
-	*net = *local = 0;
-	for (int k = 0; t && k < WAITS_EDGES; k++) {
-		uint32_t id = t->edge[k].id;
-
-		if (id == WAITS_NO_EDGE || id >= s->nkeys)
-			continue;
-		if (s->keys[id].kind == PEER_NET)
-			*net += t->edge[k].ticks;
-		else
-			*local += t->edge[k].ticks;
-	}
 }
 
 /* 703 in poll(2) on the entries set[n], at 0x100 of its memory. */
@@ -563,52 +545,44 @@ static void poll_done(void)
 	put(703, "syscall", "0 0x5 0x7f0000001000 0x10000 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
 }
 
-/* A poll's entry that asks for nothing (events 0: only an error or a
- * hang-up is reported) is no wait on its far end. OpenSSH's client keeps
- * its connection in two entries, input and output, the second with
- * events 0 while it has nothing to send: its wait on its stdin's
- * producer had the socket as two far ends of three, and 2/3 of it went
- * to the network (t3710's cdisk, ssh fed by dd: 4.7 s on its edge to the
- * server, 1.8 s on dd's). Here a connection's input beside a pipe asking
- * nothing: a wait on the connection, net (it was other, the pipe's). */
-static void test_poll_nothing(void)
+/* Which far ends a poll waits on. A poll's entry that asks for nothing
+ * (events 0: only an error or a hang-up is reported) is none: OpenSSH's
+ * client keeps its connection in two entries, input and output, the
+ * second with events 0 while it has nothing to send, and its wait on its
+ * stdin's producer had the socket as two far ends of three, 2/3 of it on
+ * the network (t3710's cdisk, ssh fed by dd: 4.7 s on its edge to the
+ * server, 1.8 s on dd's). A pipe's input beside a connection's (ssh fed
+ * by dd, listening to its server) is other, the pipe producer's wait
+ * (waitclass_pollset), and on its edge alone: half of it was on the
+ * network's (cdisk again: 0.48 s of each second of ssh's wait on dd, the
+ * verdict network 3.9 s against the throttled disk's 3.7 s). */
+static void test_poll_entries(void)
 {
 #ifdef __x86_64__
 	/* fd 5: a connection to another host; fd 6: a pipe */
-	const struct pollfd set[2] = { { 5, POLLIN, 0 }, { 6, 0, 0 } };
-	double net, local;
-	int c;
+	static const struct {
+		struct pollfd set[2];
+		int cls;
+		double net, local;
+		const char *what;
+	} cases[] = {
+		{ { { 5, POLLIN, 0 }, { 6, 0, 0 } }, WAIT_NET, 1, 0,
+		  "poll nothing: the connection's input beside a pipe asking nothing: net, on the network" },
+		{ { { 6, POLLIN, 0 }, { 5, POLLIN, 0 } }, WAIT_OTHER, 0, 1,
+		  "poll local: a pipe's input beside a connection's: other, on the pipe's edge alone" },
+	};
 
-	poll_on(set, 2);
-	c = poll_tick(7000.0, &net, &local);
-	OK(c == WAIT_NET && net == 1 && local == 0,
-	   "poll nothing: the connection's input beside a pipe asking nothing: net, on the network");
-	printf("#   class %d, on the network %.2f, on local far ends %.2f\n",
-	       c, net, local);
-	poll_done();
-#else
-	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
-#endif
-}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double net, local;
+		int c;
 
-/* A pipe's input beside a connection's (ssh fed by dd, listening to its
- * server): other, the pipe's producer's wait (waitclass_pollset), and on
- * its edge alone; half of it was on the network's (t3710's cdisk: 0.48 s
- * of each second of ssh's wait on dd, the verdict network 3.9 s against
- * the throttled disk's 3.7 s). */
-static void test_poll_local(void)
-{
-#ifdef __x86_64__
-	const struct pollfd set[2] = { { 6, POLLIN, 0 }, { 5, POLLIN, 0 } };
-	double net, local;
-	int c;
-
-	poll_on(set, 2);
-	c = poll_tick(7100.0, &net, &local);
-	OK(c == WAIT_OTHER && net == 0 && local == 1,
-	   "poll local: a pipe's input beside a connection's: other, on the pipe's edge alone");
-	printf("#   class %d, on the network %.2f, on local far ends %.2f\n",
-	       c, net, local);
+		poll_on(cases[i].set, 2);
+		c = poll_tick(7000.0 + 100.0 * (double)i, &net, &local);
+		OK(c == cases[i].cls && net == cases[i].net &&
+		   local == cases[i].local, cases[i].what);
+		printf("#   class %d, on the network %.2f, on local far ends %.2f\n",
+		       c, net, local);
+	}
 	poll_done();
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
@@ -1132,8 +1106,7 @@ int main(void)
 	test_local_unfound();
 	test_held_not_run();
 	test_memo_edges();
-	test_poll_nothing();
-	test_poll_local();
+	test_poll_entries();
 	test_cgroup();
 	test_thread_math();
 	test_compute();
