@@ -309,23 +309,6 @@ static enum wait_class socket_call(struct probe *pr, long nr,
 	return target(pr, fd, dir) == FD_PIPE ? WAIT_OTHER : WAIT_NET;
 }
 
-/* A wait the class calls other is on the local far ends alone: input
- * asked of a pipe beside a connection to another host is a wait on the
- * pipe's producer (waitclass_pollset), the connection's input a standing
- * read. Its seconds on the connection's edge went to the network: t3710's
- * cdisk, ssh polling dd's pipe and its connection to the server, half of
- * its wait on dd on the network (0.48 s of each second), and the verdict
- * network 3.9 s, the throttled disk 3.7 s, close behind. */
-static void local_only(struct waitprobe_memo *m)
-{
-	int n = 0;
-
-	for (int i = 0; i < m->ntg; i++)
-		if (m->tg[i].kind != PEER_NET)
-			m->tg[n++] = m->tg[i];
-	m->ntg = n;
-}
-
 enum waitprobe_result waitprobe_syscall(int procfd, pid_t tid, int syscall_fd,
 					double now, struct waitprobe_memo *memo,
 					enum wait_class *out)
@@ -382,8 +365,6 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		memo->ntg = 0;
 		return PROBE_UNDECIDED;
 	}
-	if (c == WAIT_OTHER)
-		local_only(memo);
 	if ((pr.unfound && c == WAIT_NET) || (pr.nobody && c == WAIT_OTHER)) {
 		/* network only because a far end is unknown yet, or a
 		 * wait on a process of this host not known yet (make
