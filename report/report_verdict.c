@@ -299,8 +299,12 @@ int report_graph_verdict(struct report_session *s, int across)
 	v->detail = vd->word->detail;
 	/* the host's CPUs held it more waiting for one than running on
 	 * one: other work had them (contention), its own seconds say so */
-	double queued = on(g, &rg->s, vd->res, vd->proc, 0, NULL);
-	int contended = x->type == VRES_CPU && 2 * queued > vd->proc_sec;
+	/* both over the command's processes: its seconds on the CPUs and,
+	 * of those, the ones it waited for one (vd->proc_sec may be one
+	 * process's, and 'ran' came out as -1.0 s in a demo's session) */
+	double cmd_sec = 0;
+	double queued = on(g, &rg->s, vd->res, vd->proc, 0, &cmd_sec);
+	int contended = x->type == VRES_CPU && 2 * queued > cmd_sec;
 	head(g, vd->res, h, sizeof(h));
 	if (contended) {
 		const char *on_host = strchr(h, ' ');
@@ -332,7 +336,7 @@ int report_graph_verdict(struct report_session *s, int across)
 	else if (contended)
 		ADD(" %.1f s of the session's %.1f s (%.0f%%), ran %.1f s",
 		    queued, all, 100.0 * queued / (all > 0 ? all : 1),
-		    vd->proc_sec - queued);
+		    cmd_sec > queued ? cmd_sec - queued : 0.0);
 	else
 		ADD(" %.1f s of the session's %.1f s (%.0f%%)", vd->proc_sec,
 		    all, 100.0 * vd->proc_sec / (all > 0 ? all : 1));
