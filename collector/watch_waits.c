@@ -167,6 +167,10 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 	if (ww->s) {
 		if (ww->by_pids)
 			refresh_pids(ww, tree);
+		/* its threads listed before the baseline's read (a read
+		 * before the first tick had none: a process alive before
+		 * the watch lost its first interval); within the bound */
+		(void)waitsampler_tick_now(ww->s);
 		ww->have_prev = waitsampler_read(ww->s, ww->prev) == 0;
 		ww->t0 = ww->prev->t;
 		ww->ticks0 = ww->prev->nticks;

@@ -176,8 +176,8 @@ int report_build(const char *dir, const char *instr_file,
 		    report_judge_session(r->ls, r->dir, &r->s[i], given,
 					 instr_file, lend, e) < 0)
 			goto fail;
-		report_stages_verdict(&r->s[i]);
 		report_graph_of(&r->s[i]);
+		report_graph_verdict(&r->s[i], 0);
 	}
 	free(ss);
 	free(given);

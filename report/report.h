@@ -49,11 +49,9 @@ struct report_session {
 	struct report_peer *peers;	/* report.nwith of them, or NULL */
 	struct report_verdict local;
 	char verdict_host[64], verdict_peer[64];
-	/* across hosts, the busiest stage when it waited on the network
-	 * and no stage of the far host held the data ("ssh (vm)"), and its
-	 * network share: report_hosts.c's network verdict names it */
-	char net_stage[96];
-	double net_stage_pct;
+	/* the process the wait graph's verdict names and its host ("":
+	 * the counters' verdict, of no process) */
+	char verdict_who[48], verdict_who_host[64];
 	/* the stages of its data path (report_stages_of.c), malloc'ed or
 	 * NULL; with --with, the servers' stages appended */
 	struct report_stages *stages;
@@ -203,6 +201,13 @@ void report_graph_free(struct report_session *s);
 void report_graph_print(FILE *f, const struct report_session *s);
 struct json;
 void report_graph_json(struct json *j, const struct report_session *s);
+/* The verdict from the session's solved graph (report_verdict.c): its
+ * line, evidence and remedy replace s->verdict, and name its host and
+ * process, when the graph charged any of the root's seconds (across: and
+ * the graph holds two hosts or more, a server's tree in it); 1 then, else
+ * 0 and the counters' verdict stays (no watched process: report_rules.c;
+ * across hosts, report_hosts.c). */
+int report_graph_verdict(struct report_session *s, int across);
 
 /* The stages of session s on its host (report_stages_of.c): its own
  * tree, the trees its end marker names (KEY.waits=FILE), the Process its
@@ -220,14 +225,8 @@ int report_stages_net_redo(struct logset *ls, struct report_session *s);
  * many. */
 size_t report_stages_ifaces(const struct report_stages *ss, int side,
 			    char *buf, size_t n);
-/* When the stages decide (report_stages.h), the verdict becomes the
- * busiest stage's (one host: report.c). */
-void report_stages_verdict(struct report_session *s);
 /* With --with: the servers' stages appended to the client's, ordered
- * across hosts, and the verdict the busiest stage's resource "on HOST"
- * (stages->judged); when it waited on the network, the far host's stage
- * that held the data (report_stages_held), else s->net_stage names it
- * for report_hosts.c's network verdict. Before report_hosts.c's. */
+ * across hosts (the wait graph is then built over all of them). */
 void report_stages_across(struct report *r, struct report_session *s);
 
 /* The log's largest Available Bytes over [from, to], the reference for

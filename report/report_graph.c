@@ -9,10 +9,8 @@
  *     zstd               (vm)           19.1    18.9     0.0     0.0     0.0     0.2   18.9 s  99%
  *     ...
  *     CPU on vm                                                                          19.0 s  99%  zstd 18.9 s
- *   graph verdict: CPU on vm, zstd: 18.9 s of 19.1 s (99% of the session)
  *
- * The verdict line of the report stays the rules' until the switch-over;
- * this is the model's, beside it.
+ * The Bottleneck line above it is this solution's (report_verdict.c).
  */
 #include "report.h"
 
@@ -21,14 +19,7 @@
 #include <string.h>
 
 #include "../common/json.h"
-#include "../verdict/verdict.h"
-
-struct report_graph {
-	struct vgraph g;
-	struct vsolution s;
-	struct verdict v;
-	int root;
-};
+#include "report_graph_int.h"
 
 void report_graph_free(struct report_session *s)
 {
@@ -47,6 +38,25 @@ static const char *host_of(const struct report_stages *ss, int side)
 	       "?";
 }
 
+/* A server's tree known only by its logged Process counters (the
+ * receiver `mark --watch` logged, no totals file): one process of one
+ * thread alive the session, its seconds the counters' shares of it. */
+static void counters_row(const struct report_stage_tree *tr, double seconds,
+			 struct waits_total *row, struct waits_totals *tot)
+{
+	memset(row, 0, sizeof(*row));
+	row->tid = 1;
+	snprintf(row->comm, sizeof(row->comm), "%s",
+		 tr->w.top[0] ? tr->w.top : tr->label);
+	row->alive = seconds;
+	for (int k = 0; k < WS_N; k++)
+		row->sec[k] = tr->w.all[k] / 100.0 * seconds;
+	row->io_bytes = 1u << 20;	/* it moved the data: its sleep paces */
+	row->working = 1;
+	tot->t = row;
+	tot->n = tot->cap = 1;
+}
+
 void report_graph_of(struct report_session *s)
 {
 	const struct report_stages *ss = s->stages;
@@ -56,19 +66,23 @@ void report_graph_of(struct report_session *s)
 	size_t n = ss->ntrees, rows = 0;
 	struct verdict_tree_in *in = calloc(n, sizeof(*in));
 	struct waits_totals *tot = calloc(n, sizeof(*tot));
+	struct waits_total *one = calloc(n, sizeof(*one));
 	struct report_graph *rg = calloc(1, sizeof(*rg));
-	if (!in || !tot || !rg)
+	if (!in || !tot || !rg || !one)
 		goto out;
 	for (size_t t = 0; t < n; t++) {
 		const struct report_stage_tree *tr = &ss->trees[t];
 		int side = tr->side;
 		tot[t].t = tr->rows;
 		tot[t].n = tot[t].cap = tr->nrows;
-		rows += tr->nrows;
+		/* a server's receiver known by its counters only */
+		if (!tr->rows && tr->w.have && side > 0)
+			counters_row(tr, s->seconds, &one[t], &tot[t]);
+		rows += tot[t].n;
 		double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;
 		in[t] = (struct verdict_tree_in){
 			.host = host_of(ss, side), .label = tr->label,
-			.waits = tr->rows ? &tot[t] : NULL,
+			.waits = tot[t].n ? &tot[t] : NULL,
 			.edges = tr->edges, .nedges = tr->nedges,
 			.rows = tr->intervals.version ? &tr->intervals : NULL,
 			.shift = tr->shift,
@@ -78,7 +92,13 @@ void report_graph_of(struct report_session *s)
 				ss->disks[side] : NULL,
 			.cg = { .name = tr->label,
 				.quota = tr->w.have ? tr->w.quota : NAN,
-				.throttled = isnan(thr) ? 0 : thr / 100.0 },
+				.throttled = isnan(thr) ? 0 : thr / 100.0,
+				/* the command's own group's memory stall
+				 * (Pressure some): read only where it has
+				 * a group of its own */
+				.memory_limit = tr->w.have && tr->w.stall_mem.n,
+				.memory_stall = tr->w.stall_mem.n ?
+					tr->w.stall_mem.avg / 100.0 : 0 },
 		};
 	}
 	double begin = s->begin_m ? (double)s->begin_m->t +
@@ -96,13 +116,12 @@ void report_graph_of(struct report_session *s)
 	rg = NULL;
 out:
 	free(rg);
+	free(one);
 	free(tot);
 	free(in);
 }
 
-/* "CPU on vm", "disk vdb on srv", "network eth0 from vm to srv",
- * "nothing (not-seen) on vm" */
-static void res_name(const struct vgraph *g, int r, char *buf, size_t n)
+void report_graph_res_name(const struct vgraph *g, int r, char *buf, size_t n)
 {
 	const struct vg_res *x = &g->res[r];
 	const struct verdict_word *w = verdict_word(x->type);
@@ -123,9 +142,7 @@ static void res_name(const struct vgraph *g, int r, char *buf, size_t n)
 		snprintf(buf, n, "%s on %s", what, g->host[x->host].name);
 }
 
-/* p's name: COMM, or COMM[PID] when another process of its host has
- * that command (as the stages table names them). */
-static void proc_name(const struct vgraph *g, int p, char *buf, size_t n)
+void report_graph_proc_name(const struct vgraph *g, int p, char *buf, size_t n)
 {
 	const struct vg_proc *pr = &g->proc[p];
 	for (size_t q = 0; q < g->nproc; q++)
@@ -137,8 +154,7 @@ static void proc_name(const struct vgraph *g, int p, char *buf, size_t n)
 	snprintf(buf, n, "%s", pr->comm);
 }
 
-/* Seconds charged with process p (its own seconds spent for the root). */
-static double charged(const struct vsolution *s, int p)
+double report_graph_charged(const struct vsolution *s, int p)
 {
 	double x = 0;
 	for (size_t k = 0; k < s->n; k++)
@@ -165,12 +181,12 @@ void report_graph_print(FILE *f, const struct report_session *s)
 	for (size_t p = 0; p < g->nproc; p++) {
 		const struct vg_proc *pr = &g->proc[p];
 		double sec[VS_N], alive = vgraph_proc_total(g, (int)p, sec);
-		double c = charged(&rg->s, (int)p);
+		double c = report_graph_charged(&rg->s, (int)p);
 		char host[72], name[40];
 		if (!(alive > 0) && !(c > 0))
 			continue;
 		snprintf(host, sizeof(host), "(%s)", g->host[pr->host].name);
-		proc_name(g, (int)p, name, sizeof(name));
+		report_graph_proc_name(g, (int)p, name, sizeof(name));
 		fprintf(f, "    %-18s %-12s %6.1f  %6.1f  %6.1f  %6.1f  %6.1f  %6.1f  %5.1f s %3.0f%%\n",
 			name, host, alive, sec[VS_RUN], sec[VS_RUNQ],
 			sec[VS_DISK], sec[VS_NET], sec[VS_OTHER], c, pct(c, all));
@@ -182,28 +198,14 @@ void report_graph_print(FILE *f, const struct report_session *s)
 			continue;
 		int p = verdict_res_user(&rg->s, 0, (int)r, &ps);
 		char who[40];
-		res_name(g, (int)r, name, sizeof(name));
+		report_graph_res_name(g, (int)r, name, sizeof(name));
 		fprintf(f, "    %-76s %5.1f s %3.0f%%", name, x, pct(x, all));
 		if (p >= 0) {
-			proc_name(g, p, who, sizeof(who));
+			report_graph_proc_name(g, p, who, sizeof(who));
 			fprintf(f, "  %s %.1f s", who, ps);
 		}
 		fputc('\n', f);
 	}
-	const struct verdict *v = &rg->v;
-	if (v->res < 0)
-		return;
-	char name[256], who[40] = "-";
-	res_name(g, v->res, name, sizeof(name));
-	if (v->proc >= 0)
-		proc_name(g, v->proc, who, sizeof(who));
-	fprintf(f, "  graph verdict: %s, %s: %.1f s of %.1f s (%.0f%% of the session)",
-		name, who, v->sec, all, 100.0 * v->share);
-	if (v->runner_res >= 0) {
-		res_name(g, v->runner_res, name, sizeof(name));
-		fprintf(f, "; close behind: %s, %.1f s", name, v->runner_sec);
-	}
-	fputc('\n', f);
 }
 
 static void proc_ref(struct json *j, const char *key, int p)

@@ -24,10 +24,8 @@
  *   6. else nothing, with each host's figures.
  * The client's socket wait alone is never the verdict's reason: it is the
  * network's or the server's, and only the server's side tells which.
- * When the stages (report_stages.h) found the client's stage waiting on
- * the network and no server stage holding the data, client->stage names
- * it: rule 4 is skipped (a server's busy CPU its receiver did not use)
- * and rule 5's line speaks of that stage.
+ * (Sessions with watched trees have the wait graph's verdict instead:
+ * report_verdict.c.)
  */
 #include "report_hosts.h"
 
@@ -126,10 +124,7 @@ static void client_clause(const struct report_host_side *c, char *buf,
 {
 	double net = report_hosts_wait_share(c->w, WS_NET);
 
-	if (c->stage)
-		snprintf(buf, n, "the stage %s waited on its socket %.0f%%",
-			 c->stage, c->stage_net);
-	else if (!isnan(net))
+	if (!isnan(net))
 		snprintf(buf, n, "the client waited on its socket %.0f%%", net);
 	else
 		snprintf(buf, n, "the client's own verdict: %s",
@@ -259,10 +254,7 @@ void report_hosts_judge(const struct report_host_side *client,
 			char *peer, size_t peern)
 {
 	enum side_class cc = classify(client->v->kind, 1);
-	/* the stages found the client's stage waiting on the network and
-	 * no server's stage holding the data: a server's busy CPU or disk
-	 * is other work's (rule 4 skipped) */
-	int client_net = cc == SIDE_NET || client->stage ||
+	int client_net = cc == SIDE_NET ||
 		report_waits_dominant(client->w) == WS_NET;
 
 	memset(out, 0, sizeof(*out));
@@ -290,7 +282,7 @@ void report_hosts_judge(const struct report_host_side *client,
 		}
 	}
 	/* 4: a server's own resource */
-	for (size_t i = 0; i < n && !client->stage; i++)
+	for (size_t i = 0; i < n; i++)
 		if (classify(servers[i].v->kind, 0) == SIDE_LOCAL) {
 			server_local(client, &servers[i], out);
 			out->kind = servers[i].v->kind;

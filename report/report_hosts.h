@@ -26,12 +26,6 @@ struct report_host_side {
 						   --watch); NULL or !have: none */
 	const struct report_verdict *v;		/* its own verdict (report_judge
 						   on f and w) */
-	const char *stage;			/* the client's: its stage that
-						   waited on the network, no
-						   stage of a server holding
-						   the data (report_stages.h),
-						   or NULL */
-	double stage_net;			/* that stage's network share */
 };
 
 /* Judge a session along the data path: the client's source disk and its

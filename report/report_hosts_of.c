@@ -118,9 +118,7 @@ static int open_with(struct report *r, struct report_with *w, const char *dir,
 static int judge_across(struct report *r, struct report_session *s)
 {
 	struct report_host_side c = { logset_meta(r->ls)->host, &s->fig,
-				      &s->waits, &s->local,
-				      s->net_stage[0] ? s->net_stage : NULL,
-				      s->net_stage_pct };
+				      &s->waits, &s->local };
 	struct report_host_side *sv = calloc(r->nwith, sizeof(*sv));
 
 	if (!sv)
@@ -132,7 +130,7 @@ static int judge_across(struct report *r, struct report_session *s)
 			sv[n++] = (struct report_host_side){
 				logset_meta(r->with[i].ls)->host,
 				&s->peers[i].s.fig, &s->peers[i].s.waits,
-				&s->peers[i].s.verdict, NULL, 0 };
+				&s->peers[i].s.verdict };
 	if (n)
 		report_hosts_judge(&c, sv, n, &s->verdict, s->verdict_host,
 				   sizeof(s->verdict_host), s->verdict_peer,
@@ -172,11 +170,15 @@ int report_add_hosts(struct report *r, char *const *dirs, size_t n,
 			s->peers[i].empty = !s->peers[i].s.fig.rows &&
 					    !s->peers[i].s.waits.have;
 		}
-		/* the stages first: when they decide, their verdict */
+		/* the stages of every host, their graph solved again over
+		 * all of them: its verdict when a server's tree is in it,
+		 * else the hosts' counters' (a server watched by its
+		 * counters only: no graph of its side) */
 		report_stages_across(r, s);
-		report_graph_of(s);	/* again, over every host */
-		if (s->stages && s->stages->judged)
+		report_graph_of(s);
+		if (report_graph_verdict(s, 1))
 			continue;
+		s->verdict_who[0] = s->verdict_who_host[0] = '\0';
 		if (judge_across(r, s) < 0)
 			return perr_set(e, "out of memory");
 	}

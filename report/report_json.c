@@ -252,7 +252,10 @@ static void verdict_obj(struct json *j, const struct report_verdict *v,
 			const char *host, const char *peer)
 {
 	json_object_begin(j, "verdict");
-	json_str(j, "kind", report_kind_name(v->kind));
+	/* the line's first word, and its detail: the wait graph's
+	 * (verdict/words.c), else the counters' rule */
+	json_str(j, "kind", report_kind_word(v->kind));
+	json_str(j, "detail", v->detail ? v->detail : report_kind_name(v->kind));
 	json_str(j, "line", v->line);
 	json_str(j, "hint", v->hint[0] ? v->hint : NULL);
 	json_str(j, "host", host && *host ? host : NULL);
@@ -300,7 +303,9 @@ static void servers(struct json *j, const struct report *r,
 	}
 	json_array_end(j);
 	json_object_begin(j, "local_verdict");
-	json_str(j, "kind", report_kind_name(s->local.kind));
+	json_str(j, "kind", report_kind_word(s->local.kind));
+	json_str(j, "detail", s->local.detail ? s->local.detail :
+		 report_kind_name(s->local.kind));
 	json_str(j, "line", s->local.line);
 	json_object_end(j);
 }

@@ -178,6 +178,8 @@ enum report_kind {
 
 struct report_verdict {
 	enum report_kind kind;
+	const char *detail;	/* the wait graph's verdict: its detail
+				 * (verdict/words.c); NULL: the counters' */
 	char line[640];		/* "Bottleneck: ..." */
 	char hint[320];		/* what it suggests, "" when nothing */
 };
@@ -196,12 +198,6 @@ void report_judge(const struct report_figures *f, const struct report_waits *w,
 int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v);
-/* The same with the dominant state d given (report_waits_dominant's
- * WS_ value, -1 for none): a stage of the data path is judged on its
- * own largest resource when no state dominates its split. */
-int report_waits_judge_as(const struct report_figures *f,
-			  const struct report_waits *w, enum report_kind sys,
-			  int d, struct report_verdict *v);
 
 /* Append printf-style text to v->line, cut at its size (the line keeps
  * what fits). */
@@ -227,6 +223,11 @@ void report_waits_clause(const struct report_waits *w, char *buf, size_t n);
  * stands for running and CPU wait together), or -1 when none dominates.
  * Exposed for tests and the report's table. */
 int report_waits_dominant(const struct report_waits *w);
+
+/* "; its threads ran 34% (reclaiming memory) and waited on the disk 65%
+ * (reading back pages its memory limit evicted)", the larger first, of
+ * split p (report_waits_shares), appended to v. */
+void report_memory_parts(const double *p, struct report_verdict *v);
 
 /* The split that speaks for the client: its working threads' when the
  * totals file gave them, else every thread's (report_waits.c). */

@@ -3,14 +3,13 @@
  * process of a watched tree that worked is a stage, with its own wait
  * split (waits-LABEL.tsv rows of its pid); the edges the collector
  * recorded (edges-LABEL.tsv: "this process waited N s on that one")
- * order them along the data, and the busiest stage's own resource is the
- * verdict (report/README.md, "The stages of the data path").
+ * order them along the data; they are the wait graph's evidence
+ * (report/README.md, "The stages of the data path").
  *
  *   report_stages_add_waits   a tree's waits-LABEL.tsv rows -> stages
  *   report_stages_add_tree    a tree known only by its Process counters
  *   report_stages_add_edges   an edges-LABEL.tsv -> edges
  *   report_stages_order       shares, the data's order, "waits on"
- *   report_stages_judge       the busiest stage's verdict (pure)
  *   report_stages_print       the "Stages (data path):" table
  *
  * Pure but for report_stages_of.c (the files of a log set) and
@@ -24,17 +23,6 @@
 
 #include "report_rules.h"
 
-/* A stage counts for the verdict only with at least this busy share (%)
- * of its time: below it every stage mostly waited on another or slept,
- * and the tree's own split (report_waits.c) says more. */
-#define REPORT_STAGE_BUSY 25.0
-/* A stage of the far host busy on its own resources this share (%) of
- * its time held the data the busiest stage waited on the network for. */
-#define REPORT_STAGE_HELD 50.0
-/* Another stage of the busiest's host waiting on the disk within this
- * many points of it shares the verdict: named beside it (one disk held
- * both; which of the two was busier is chance). */
-#define REPORT_STAGE_SHARED 10.0
 #define REPORT_STAGES_MAX 64
 #define REPORT_STAGE_EDGES_MAX 512
 #define REPORT_STAGE_TREES_MAX 16
@@ -101,8 +89,8 @@ struct report_stages {
 	int nsides;
 	unsigned edge_sides;	/* bit i: an edges file of side i was read
 				 * (none: an old set, nothing known) */
+	double seconds;		/* the session's: the table's shares */
 	int linked;		/* an edge joins two stages */
-	int judged;		/* the verdict is the stages' */
 };
 
 /* A tree's slot (its label, side, tree-wide waits copied); -1 when full. */
@@ -138,46 +126,6 @@ void report_stages_append(struct report_stages *ss,
  * vdb"), NULL or "" when unknown. */
 void report_stages_order(struct report_stages *ss, const char *const *disks,
 			 const char *const *nets);
-/* Whether the stages decide: two stages or more, joined by an edge or of
- * two trees or more, and one busy at least REPORT_STAGE_BUSY. */
-int report_stages_decide(const struct report_stages *ss);
-/* The busiest stage, or -1. */
-int report_stages_busiest(const struct report_stages *ss);
-/* The stage the verdict is about: the busiest; but when its own largest
- * resource holds it under REPORT_STAGE_HELD % of its time or no state
- * dominates its split, and the disk shares of its host's busy stages add
- * up to more (CPU each stage has its own of, the disk is one device: the
- * demo's 50m10m client running 41%, reading 27%, waiting on its server
- * 32%, the server writing 36%), the stage of that host waiting on the
- * disk most (the busiest itself, maybe), judged on the disk. -1 with no
- * stage. */
-int report_stages_subject(const struct report_stages *ss);
-
-/* The subject stage's verdict into v (report_stages_subject): its own
- * split judged as a client's (report_waits_judge, on f, its host's
- * figures; on the disk when the disk made it the subject), the line
- * speaking of the stage, the upstream stages' waits on it as evidence;
- * " on HOST" after the word when on_host. 1 when it gives one (v->kind
- * REPORT_W_MIXED or REPORT_W_PACED when its split is mixed or paced: the
- * callers keep theirs then, but for a client's socket wait), 0 when the
- * stage has no split. */
-int report_stages_judge(const struct report_stages *ss,
-			const struct report_figures *f, int on_host,
-			struct report_verdict *v);
-
-/* The same for stage b (report_stages_judge: report_stages_subject's);
- * when b is the subject, the line adds the candidate it won over by a
- * close call ("; close behind, ..."). */
-int report_stages_judge_at(const struct report_stages *ss, int b,
-			   const struct report_figures *f, int on_host,
-			   struct report_verdict *v);
-/* Across hosts, the busiest stage b waited on the network: the stage of
- * another host that held the data (busy on its own resources, the
- * network left out, at least REPORT_STAGE_HELD % of its time: a
- * receiver under a quota), its socket wait the evidence; -1 when none
- * did (then the network between them is the verdict). */
-int report_stages_held(const struct report_stages *ss, int b);
-
 /* The "Stages (data path):" table (nothing with fewer than 2 stages). */
 void report_stages_print(FILE *f, const struct report_stages *ss);
 /* "stages": [...] and "stages_decide" in the session's JSON object. */

@@ -174,6 +174,7 @@ void report_stages_of(struct logset *ls, const char *dir,
 		return;
 	util_strlcpy(ss->hosts[0], logset_meta(ls)->host, sizeof(ss->hosts[0]));
 	ss->nsides = 1;
+	ss->seconds = s->seconds;
 	if (!s->begin_m)
 		return;		/* the whole log: no session, no trees */
 	t = report_stages_tree(ss, 0, s->waits.process[0] ? s->waits.process :
@@ -187,39 +188,14 @@ void report_stages_of(struct logset *ls, const char *dir,
 	report_stages_order(ss, disks, nets);
 }
 
-void report_stages_verdict(struct report_session *s)
-{
-	struct report_verdict v;
-	enum report_kind k = s->verdict.kind;
-
-	if (!s->stages || !report_stages_decide(s->stages))
-		return;
-	/* paging and a memory limit make every thread wait on the disk;
-	 * a paced client is its own limit */
-	if (k == REPORT_PAGING || k == REPORT_W_MEMORY || k == REPORT_W_PACED)
-		return;
-	if (!report_stages_judge(s->stages, &s->fig, 0, &v))
-		return;
-	/* the busiest stage's split is mixed: its line only in place of a
-	 * client's socket wait, which is never the verdict alone */
-	if ((v.kind == REPORT_W_MIXED && k != REPORT_W_NETWORK) ||
-	    v.kind == REPORT_W_PACED)
-		return;
-	s->verdict = v;
-	s->stages->judged = 1;
-}
-
 void report_stages_across(struct report *r, struct report_session *s)
 {
 	struct report_stages *all;
 	const char *disks[4] = { s->fig.disk }, *nets[4] = { s->fig.net };
-	const struct report_figures *figs[4] = { &s->fig };
-	struct report_verdict v;
-	int b;
-
 	if (!s->stages || !(all = calloc(1, sizeof(*all))))
 		return;
 	report_stages_append(all, s->stages, 0);
+	all->seconds = s->stages->seconds;
 	for (size_t i = 0; i < r->nwith && i + 1 < 4; i++) {
 		struct report_session *p = &s->peers[i].s;
 		if (!p->stages)
@@ -232,45 +208,11 @@ void report_stages_across(struct report *r, struct report_session *s)
 			     sizeof(all->hosts[0]));
 		disks[i + 1] = p->fig.disk;
 		nets[i + 1] = p->fig.net;
-		figs[i + 1] = &p->fig;
 	}
 	report_stages_order(all, disks, nets);
 	report_stages_free(s->stages);
 	free(s->stages);
 	s->stages = all;
-	/* across hosts the stages decide only when edges join them: the
-	 * sides of an old set keep the rules of report_hosts.c */
-	if (!all->linked || !report_stages_decide(all) ||
-	    s->verdict.kind == REPORT_W_PACED)
-		return;
-	b = report_stages_subject(all);
-	if (!report_stages_judge_at(all, b, figs[all->st[b].side], 1, &v) ||
-	    v.kind == REPORT_W_MIXED || v.kind == REPORT_W_PACED)
-		return;
-	if (v.kind == REPORT_W_NETWORK) {
-		/* its socket wait is evidence for the stage it leads to:
-		 * the far host's stage busy on its own resource (a quota),
-		 * else the network between both ends, the stage named */
-		const struct report_stage *n = &all->st[b];
-		int h = report_stages_held(all, b);
-		if (h < 0 || !report_stages_judge_at(all, h,
-				figs[all->st[h].side], 1, &v) ||
-		    v.kind == REPORT_W_NETWORK || v.kind == REPORT_W_MIXED ||
-		    v.kind == REPORT_W_PACED) {
-			snprintf(s->net_stage, sizeof(s->net_stage), "%s (%s)",
-				 n->name, all->hosts[n->side]);
-			s->net_stage_pct = n->pct[WS_NET];
-			return;
-		}
-		report_line_add(&v, "; %s (%s) waited on the network %.0f%% of its time",
-				n->name, all->hosts[n->side], n->pct[WS_NET]);
-		b = h;
-	}
-	s->verdict = v;
-	util_strlcpy(s->verdict_host, all->hosts[all->st[b].side],
-		     sizeof(s->verdict_host));
-	s->verdict_peer[0] = '\0';
-	all->judged = 1;
 }
 
 size_t report_stages_ifaces(const struct report_stages *ss, int side,

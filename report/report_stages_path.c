@@ -1,8 +1,8 @@
 /*
  * report_stages_path.c - the stages along the data path (report_stages.h;
  * the rules in report/README.md, "The stages of the data path"): their
- * shares, names, order and "waits on". Their verdict is
- * report_stages_judge.c's. Pure.
+ * shares, names, order and "waits on": evidence beside the wait graph's
+ * verdict (report_verdict.c). Pure.
  *
  * Order: the net flow between two stages (what "out" edges from A to B
  * and "in" edges at B waiting on A add up to, minus the reverse) points

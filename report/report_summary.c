@@ -33,21 +33,17 @@ const char *report_summary_colour(const char *word)
 	return "#616161";
 }
 
-/* Whom the verdict is about: the stage the stages judged, else the
- * client's tree; with its host when the report has more than one. */
+/* Whom the verdict is about: the process the wait graph's verdict
+ * names, else the client's tree; with its host when the report has more
+ * than one. */
 static void subject(const struct report_session *s, char *who, size_t nw,
 		    char *host, size_t nh)
 {
-	const struct report_stages *ss = s->stages;
-
 	who[0] = host[0] = '\0';
-	if (ss && ss->judged) {
-		int b = report_stages_subject(ss);
-		if (b >= 0) {
-			snprintf(who, nw, "%s", ss->st[b].name);
-			snprintf(host, nh, "%s", ss->hosts[ss->st[b].side]);
-			return;
-		}
+	if (s->verdict_who[0]) {
+		snprintf(who, nw, "%s", s->verdict_who);
+		snprintf(host, nh, "%s", s->verdict_who_host);
+		return;
 	}
 	if (s->waits.have && s->waits.process[0])
 		snprintf(who, nw, "%s", s->waits.process);

@@ -302,13 +302,8 @@ static void describe_network(const struct report_figures *f,
 		 "the client's sends wait while its link is far from full: a traffic shaper or policer, a slow hop on the path, or a receiver (the server) that takes the data slowly");
 }
 
-static void describe_memory(const struct report_figures *f,
-			    const struct report_waits *w, const double *p,
-			    struct report_verdict *v)
+void report_memory_parts(const double *p, struct report_verdict *v)
 {
-	snprintf(v->line, sizeof(v->line),
-		 "Bottleneck: memory: the client's cgroup stalled on memory %.0f%% of the time (memory.pressure some, p95 %.0f%%)",
-		 w->stall_mem.avg, w->stall_mem.p95);
 	/* Both parts, the larger first: how a limit's time splits between
 	 * reclaim (running: the kernel reclaims in the faulting thread) and
 	 * refaults (the disk) is the disk's speed against the CPU's, not a
@@ -320,6 +315,16 @@ static void describe_memory(const struct report_figures *f,
 	else
 		ADD("; its threads waited on the disk %.0f%% (reading back pages its memory limit evicted) and ran %.0f%% (reclaiming memory)",
 		    p[WS_DISK], p[WS_CPU]);
+}
+
+static void describe_memory(const struct report_figures *f,
+			    const struct report_waits *w, const double *p,
+			    struct report_verdict *v)
+{
+	snprintf(v->line, sizeof(v->line),
+		 "Bottleneck: memory: the client's cgroup stalled on memory %.0f%% of the time (memory.pressure some, p95 %.0f%%)",
+		 w->stall_mem.avg, w->stall_mem.p95);
+	report_memory_parts(p, v);
 	if (f->disk[0] && f->disk_busy.n)
 		ADD("; %s %.0f%% busy", f->disk, f->disk_busy.avg);
 	snprintf(v->hint, sizeof(v->hint),
@@ -330,13 +335,7 @@ int report_waits_judge(const struct report_figures *f,
 		       const struct report_waits *w, enum report_kind sys,
 		       struct report_verdict *v)
 {
-	return report_waits_judge_as(f, w, sys, report_waits_dominant(w), v);
-}
-
-int report_waits_judge_as(const struct report_figures *f,
-			  const struct report_waits *w, enum report_kind sys,
-			  int d, struct report_verdict *v)
-{
+	int d = report_waits_dominant(w);
 	char split[160], rest[256];
 	double p[WS_N];
 	enum report_kind k;

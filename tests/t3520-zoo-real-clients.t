@@ -25,7 +25,8 @@
 #   demo     `perflog workload` as make demo runs it, at scale 0.25 and
 #            3 s a set: the server (Process(SET-server), fsync'ing each
 #            file) is a watched process on this host, and each set's
-#            verdict is its disk, the stage SET-server (was the client's
+#            verdict is its disk, the stage SET-server or SET, the client
+#            reading its sources from the same disk (was the client's
 #            socket: "network"); the workload's own session (every set's
 #            client and server in one tree, on loopback) is disk too
 # Sized so each case takes 3-8 s on a 2-CPU machine; the limits are
@@ -154,7 +155,23 @@ for s in 1m1k 10m10k 25m100k 50m10m; do
 		# may be its CPU then)
 		zoo_real "$s" disk "$s-server|$s" "$HOST" 'disk [a-z0-9]+|CPU \(running\)'
 	else
-		zoo_real "$s" disk "$s-server" "$HOST" 'disk [a-z0-9]+'
+		# the disk vda, used by both stages: the client reads each
+		# source file from it (the workload drops its pages: the
+		# backup must read from the disk), the server fsyncs each
+		# file to it. The stage named is the one whose use of vda
+		# held more of the client's seconds (report -v --json's
+		# charges), the client's own reads or the server's fsyncs
+		# it waited on through its socket, and either leads: in two
+		# runs by hand on the wait graph (once every wait of the
+		# client on its socket was an edge to the server), client
+		# against server, 1m1k 1.31 s against 1.05 s, then 0
+		# (its sources in the page cache) against 1.81 s; 10m10k
+		# 0.67 against 1.33, then 1.23 against 0.90; 25m100k 1.16
+		# against 0.90, then 0.87 against 0.85 (of 3.0-3.2 s).
+		# Before, the server alone was named: the rules judged the
+		# stages by their own lives' shares, not by the client's
+		# seconds
+		zoo_real "$s" disk "$s-server|$s" "$HOST" 'disk [a-z0-9]+'
 	fi
 	zoo_local "$s"
 done

@@ -30,15 +30,16 @@ printf "$WH"'100\trsync\t1\t60.000\t4.800\t0.600\t0.000\t0.000\t54.600\t0.000\t9
 printf "$EH"'100\trsync\tout\tunix\t102\trsync\t-\t-\t51.000\t0\n101\trsync\tout\tunix\t100\trsync\t-\t-\t54.000\t0\n102\trsync\tin\tunix\t100\trsync\t-\t-\t2.400\t0\n' >"$RS/edges-job.tsv"
 out=$("$PERFLOG" report -v "$RS")
 is "$?" 0 'local rsync: report'
-like "$out" 'Stages \(data path\): +busy +run +cpuw +disk +net +other +waits on' 'local rsync: the stages table'
+like "$out" 'Stages \(data path\): +alive +session +run +cpuw +disk +net +other +waits on' 'local rsync: the stages table, in seconds'
 like "$(order "$out")" '^rsync\[101\]@[^ ]* rsync\[100\]@[^ ]* rsync\[102\]@[^ ]* $' 'local rsync: in the data order'
-like "$out" 'rsync\[102\] +\([^)]*\) +96% +5% +0% +91% +0% +4%  disk sdb' "local rsync: the receiver's split and its disk"
-like "$(verdict "$RS")" '^  Bottleneck: disk: the stage rsync\[102\] waited on the disk 9[0-9]%.*rsync\[100\] waited on it 91%' \
+like "$out" 'rsync\[102\] +\([^)]*\) +60\.0 s +100% +3\.0 +0\.0 +54\.6 +0\.0 +2\.4  disk sdb' "local rsync: the receiver's seconds and its disk"
+like "$(verdict "$RS")" '^  Bottleneck: disk: the stage rsync\[102\] waited on the disk sdb 46\.8 s of the session.s 60\.0 s.*rsync\[101\] waited 54\.0 s of its 60\.0 s, 46\.8 s of those on it' \
 	"local rsync: the receiver's disk, the sender's wait its evidence"
 unlike "$(verdict "$RS")" 'network' 'local rsync: no network'
 json=$("$PERFLOG" report "$RS" --json | tr -d ' \n')
-like "$json" '"stages":\[\{"name":"rsync\[101\]","comm":"rsync","pid":101,"host":"[^"]*","tree":"job","busy":5,' '--json: stages[] in the data order'
-like "$json" '"waits_on":"disksdb","waits_on_stage":null\}\],"stages_decide":true' '--json: the receiver, and the stages decided'
+like "$json" '"stages":\[\{"name":"rsync\[101\]","comm":"rsync","pid":101,"host":"[^"]*","tree":"job","alive":60,"session_share":100,' '--json: stages[] in the data order'
+like "$json" '"waits_on":"disksdb","waits_on_stage":null\}\]' '--json: the receiver last'
+like "$json" '"verdict":\{"kind":"disk","detail":"disk","line":"Bottleneck:disk:thestagersync\[102\]' '--json: the verdict'"'"'s first word and the wait graph'"'"'s detail'
 
 # the same set without edges nor pid column (before issue 29): today's
 # verdict, no table
@@ -46,7 +47,7 @@ OLD=$($MK "$L" old wdisk --session job --waits disk --extra waits=waits-job.tsv)
 printf 'tid\tcomm\tstart\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\tio_bytes\tworking\tthreads\n100\trsync\t1\t60.000\t3.000\t0.000\t54.600\t0.000\t2.400\t0.000\t9000000\t1\t1\n' >"$OLD/waits-job.tsv"
 out=$("$PERFLOG" report -v "$OLD")
 unlike "$out" 'Stages \(data path\)' 'old set: no stages table'
-like "$(verdict "$OLD")" '^  Bottleneck: disk: the client waited on the disk' "old set: today's verdict"
+like "$(verdict "$OLD")" '^  Bottleneck: disk: the stage job waited on the disk' "old set: one process, the disk"
 
 # the demo: the client waits on its loopback socket to the server it
 # runs, watched too (its own totals named by the end marker), fsync'ing
@@ -56,8 +57,8 @@ printf "$EH"'200\tperflog\tout\ttcp\t300\tperflog\t127.0.0.1:40000\t127.0.0.1:50
 printf "$WH"'300\tperflog\t1\t60.000\t9.000\t0.000\t45.000\t0.000\t6.000\t0.000\t9000000\t1\t1\t300\n' >"$DEMO/waits-job-server.tsv"
 out=$("$PERFLOG" report -v "$DEMO")
 like "$(order "$out")" '^job@[^ ]* job-server@[^ ]* $' "demo: the client, then its server"
-like "$out" 'job-server +\([^)]*\) +90% ' "demo: the server busy 90%"
-like "$(verdict "$DEMO")" '^  Bottleneck: disk: the stage job-server waited on the disk .*job waited on it 90%' \
+like "$out" 'job-server +\([^)]*\) +60\.0 s +100% +9\.0 +0\.0 +45\.0 ' "demo: the server on the disk 45 s"
+like "$(verdict "$DEMO")" '^  Bottleneck: disk: the stage job-server waited on the disk .*; job waited 50\.0 s of its 60\.0 s' \
 	"demo: where the data waited (the server's disk), not the client's socket"
 
 # rsync over ssh: the client's rsync and ssh, the server's rsync fed by
@@ -70,7 +71,7 @@ printf "$WH"'20\trsync\t1\t60.000\t3.000\t0.000\t54.600\t0.000\t2.400\t0.000\t90
 printf "$EH"'20\trsync\tin\tpipe\t19\tsshd\t-\t-\t2.400\t0\n' >"$srv/edges-job.tsv"
 out=$("$PERFLOG" report -v "$cli" --with "$srv")
 is "$(order "$out")" 'rsync@cli ssh@cli rsync@srv ' 'over ssh: rsync, ssh, the server'"'"'s rsync'
-like "$out" 'rsync +\(srv\) +96% ' "over ssh: the server's rsync busy 96%"
+like "$out" 'rsync +\(srv\) +60\.0 s +100% +3\.0 +0\.0 +54\.6 ' "over ssh: the server's rsync on the disk 54.6 s"
 like "$(printf '%s\n' "$out" | grep '^  Bottleneck:')" '^  Bottleneck: disk on srv: the stage rsync \(srv\) waited on the disk.*sdb 9[0-9]% busy' \
 	"over ssh: the server's disk"
 json=$("$PERFLOG" report "$cli" --with "$srv" --json | tr -d ' \n')

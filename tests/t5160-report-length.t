@@ -56,6 +56,9 @@ done
 like "$(grep '^  1m1k ' $SCRATCH/report)" ' <?[0-9]+\.[0-9]+ MiB/s ' 'the sessions table: a small rate in MiB/s too'
 
 # names
+# (a demo's contended server 'ran -1.0 s': its queued seconds were its
+# command's, its seconds on the CPUs one process's)
+ok 'no seconds below zero' sh -c "! grep -E '(ran|waited|for) -[0-9.]+ s' $SCRATCH/report $SCRATCH/verbose"
 ok 'no stage called perflog[PID] (default)' sh -c "! grep -q 'perflog\[[0-9]' $SCRATCH/report"
 ref=$(sed -n '/^Session reference/,/^Session 1m1k/p' $SCRATCH/verbose)
 like "$ref" '    1m1k client +\(' "the reference session's stage of set 1m1k: its client"

@@ -477,6 +477,60 @@ int verdict_res_user(const struct vsolution *s, size_t r, int res,
 	return -1;
 }
 
+int verdict_cmd_user(const struct vgraph *g, const struct vsolution *s,
+		     size_t r, int res, double *sec, int *nprocs)
+{
+	int best = -1, n = 0;
+	double most = 0;
+	/* sorted by seconds within a root: a command's first charge is
+	 * its process charged most */
+	for (size_t k = 0; k < s->n; k++) {
+		const struct vcharge *c = &s->c[k];
+		if (c->root != (int)r || c->res != res || c->proc < 0)
+			continue;
+		const struct vg_proc *p = &g->proc[c->proc];
+		int first = 1;
+		for (size_t j = 0; j < k && first; j++)
+			first = !(s->c[j].root == (int)r && s->c[j].res == res &&
+				  s->c[j].proc >= 0 &&
+				  g->proc[s->c[j].proc].host == p->host &&
+				  !strcmp(g->proc[s->c[j].proc].comm, p->comm));
+		if (!first)
+			continue;
+		double x = 0;
+		int m = 0;
+		for (size_t j = k; j < s->n; j++)
+			if (s->c[j].root == (int)r && s->c[j].res == res &&
+			    s->c[j].proc >= 0 &&
+			    g->proc[s->c[j].proc].host == p->host &&
+			    !strcmp(g->proc[s->c[j].proc].comm, p->comm)) {
+				x += s->c[j].sec;
+				m++;
+			}
+		if (x > most) {
+			most = x;
+			best = c->proc;
+			n = m;
+		}
+	}
+	/* one process of it that held most of the command's seconds is
+	 * the one named (rsync's receiver, not its generator beside it) */
+	double own = 0;
+	for (size_t k = 0; best >= 0 && k < s->n; k++)
+		if (s->c[k].root == (int)r && s->c[k].res == res &&
+		    s->c[k].proc == best)
+			own += s->c[k].sec;
+	if (best >= 0 && 2 * own >= most) {
+		most = own;
+		n = 1;
+	}
+	if (sec)
+		*sec = most;
+	if (nprocs)
+		*nprocs = n;
+	return best;
+}
+
 void verdict_of(const struct vgraph *g, const struct vsolution *s, size_t r,
 		struct verdict *v)
 {
@@ -505,10 +559,11 @@ void verdict_of(const struct vgraph *g, const struct vsolution *s, size_t r,
 	v->host = g->res[v->res].host;
 	v->sec = best;
 	v->share = session > 0 ? best / session : 0;
-	v->proc = verdict_res_user(s, r, v->res, &v->proc_sec);
+	v->proc = verdict_cmd_user(g, s, r, v->res, &v->proc_sec, &v->nprocs);
 	if (v->runner_res >= 0 && second * VERDICT_MARGIN >= best) {
 		v->runner_sec = second;
-		v->runner_proc = verdict_res_user(s, r, v->runner_res, NULL);
+		v->runner_proc = verdict_cmd_user(g, s, r, v->runner_res, NULL,
+					  NULL);
 	} else {
 		v->runner_res = -1;
 	}

@@ -190,6 +190,13 @@ double vgraph_edge_total(const struct vgraph *g, int e);
 /* A runner-up resource within this factor of the verdict's seconds is
  * named beside it: which of the two held the session is not clear. */
 #define VERDICT_MARGIN 1.25
+/* A cgroup stalled on memory (Pressure some) this share of the session
+ * or more: its threads' disk waits are reading back what its limit
+ * evicted (t3510's memory case: the kernel counted 12% stalled while its
+ * thread waited on the disk 73%, every read a page the limit had
+ * evicted); under it, only the stalled share is the memory's (a
+ * disk-bound client stalls on memory ~0%). */
+#define VERDICT_MEMSTALL 0.05
 /* Waits are followed at most this deep; a longer chain's rest is not
  * seen. */
 #define VERDICT_DEPTH 32
@@ -226,14 +233,25 @@ double verdict_res_seconds(const struct vsolution *s, size_t r, int res);
 int verdict_res_user(const struct vsolution *s, size_t r, int res,
 		     double *sec);
 
+/* The command (on its host) whose processes' own seconds on res were
+ * charged most for root r (a shell's loop of gzips, each alive a moment,
+ * is one command): its process charged most (-1 none), the command's
+ * seconds in *sec and its processes charged in *nprocs (either may be
+ * NULL); when that process holds half the command's seconds or more,
+ * it alone (its seconds, *nprocs 1). */
+int verdict_cmd_user(const struct vgraph *g, const struct vsolution *s,
+		     size_t r, int res, double *sec, int *nprocs);
+
 struct verdict {
 	enum verdict_kind kind;	/* the first word */
 	const struct verdict_word *word;	/* kind and detail */
 	int res;		/* the resource, -1: nothing charged */
 	int host;		/* its host */
-	int proc;		/* the process that used it most, -1 */
+	int proc;		/* the process of the command that used it
+				 * most (verdict_cmd_user), -1 */
+	int nprocs;		/* that command's processes charged */
 	double sec;		/* seconds charged to it */
-	double proc_sec;	/* of those, the process's */
+	double proc_sec;	/* of those, the command's */
 	double share;		/* sec, as a share 0..1 of the session */
 	int runner_res;		/* a resource within VERDICT_MARGIN, -1 */
 	int runner_proc;

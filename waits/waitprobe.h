@@ -55,7 +55,9 @@ enum waitprobe_result {
 	PROBE_GONE,		/* the thread has exited */
 	PROBE_LATER		/* *out is a guess: a socket waited on whose
 				 * far end is not found yet (younger than the
-				 * last look at the socket tables); not
+				 * last look at the socket tables), or a local
+				 * far end whose process is not (younger than
+				 * the last look at the fd tables); not
 				 * memoised, worth asking again */
 };
 

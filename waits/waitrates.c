@@ -177,16 +177,21 @@ static double edge_ticks(const struct waits_thread *p, uint32_t id)
 }
 
 /* The interval's net + other seconds of thread c shared among its
- * edges by their ticks. */
+ * edges by their ticks; late: seconds held since from (reads on a far
+ * end found only now, held()) given a class net or other here, shared
+ * alike and placed in the rows where they were held. Without them a
+ * client's waits on a server's connection accepted since the last look
+ * at the fd tables were other on no edge for a second or two (make
+ * demo's 3 s sets: "not seen", issue 46). */
 static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
 		     const struct waits_thread *c, double t0,
-		     const double sec[WS_N])
+		     const double sec[WS_N], double late, double from)
 {
 	double on = (double)(c->ticks[WAIT_NET] + c->ticks[WAIT_OTHER]) -
 		(p ? (double)(p->ticks[WAIT_NET] + p->ticks[WAIT_OTHER]) : 0);
 	double blocked = sec[WS_NET] + sec[WS_OTHER];
 
-	if (!(on > 0) || !(blocked > 0))
+	if (!(on > 0) || !(blocked + late > 0))
 		return 0;
 	for (int k = 0; k < WAITS_EDGES; k++) {
 		uint32_t id = c->edge[k].id;
@@ -208,8 +213,12 @@ static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
 			       ((size_t)id + 1 - old) * sizeof(*tot->edge_sec));
 			tot->nedge = (size_t)id + 1;
 		}
-		tot->edge_sec[id] += share * blocked;
+		tot->edge_sec[id] += share * (blocked + late);
 		waitrows_edge(tot->rows, id, t0, c->t, share * blocked);
+		if (late > 0 && from < t0)
+			waitrows_edge(tot->rows, id, from, t0, share * late);
+		else if (late > 0)
+			waitrows_edge(tot->rows, id, t0, c->t, share * late);
 	}
 	return 0;
 }
@@ -281,10 +290,11 @@ static void unseen(struct waits_total *t, const struct waits_thread *c,
  * ticks, counted later, landed in an interval its own poll already gave
  * wholly to other: loadgen mixed 300 was logged 6-7 points less other
  * than it polled in one run of ten. in[] is the interval's seconds,
- * out[] what the totals take. Returns the seconds newly held. */
+ * out[] what the totals take, *late the held seconds given net or
+ * other (their edges', add_edges). Returns the seconds newly held. */
 static double held(struct waits_total *t, const struct waits_thread *p,
-		   const struct waits_thread *c, const double in[WS_N],
-		   double out[WS_N])
+		   const struct waits_thread *c, double t0,
+		   const double in[WS_N], double out[WS_N], double *late)
 {
 	uint64_t ph = p ? p->held : 0, counted = 0, moved = 0;
 	uint64_t open = waits_held_open(c);
@@ -307,6 +317,9 @@ static double held(struct waits_total *t, const struct waits_thread *p,
 		d[k] = delta(p ? p->held_as[k] : 0, c->held_as[k]);
 		moved += d[k];
 	}
+	*late = 0;
+	if (carve > 0 && !(t->held > 0))
+		t->held_from = t0;
 	was = t->held += carve;
 	if (!moved || !(was > 0))
 		return carve;
@@ -321,6 +334,8 @@ static double held(struct waits_total *t, const struct waits_thread *p,
 			out[WS_OTHER] -= m;
 			out[WS_DISK + k] += m;
 		}
+		if (WS_DISK + k == WS_NET || WS_DISK + k == WS_OTHER)
+			*late += m;
 		t->held -= m;
 	}
 	if (t->held < 0)
@@ -333,14 +348,17 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 		     const double in[WS_N])
 {
 	struct waits_total *t = total_of(tot, c);
-	double sec[WS_N], kept;
+	double sec[WS_N], kept, late, from;
 
-	if (!t || add_edges(tot, p, c, t0, in) < 0)
+	if (!t)
+		return -1;
+	kept = held(t, p, c, t0, in, sec, &late);
+	from = t->held_from;
+	if (add_edges(tot, p, c, t0, in, late, from) < 0)
 		return -1;
 	/* the interval's own split, by process: what the totals move
 	 * later (held, unseen) is their correction, not this interval's */
 	waitrows_thread(tot->rows, c->pid, c->comm, t0, c->t, in);
-	kept = held(t, p, c, in, sec);
 	/* the latest name: a thread that exec'ed is its new program's */
 	memcpy(t->comm, c->comm, sizeof(c->comm));
 	t->ended |= !c->alive;

@@ -89,6 +89,8 @@ struct waits_total {
 				 * whose far end was not known yet: waits.h
 				 * held), in other until their class is
 				 * known (not in the file) */
+	double held_from;	/* when the oldest of those began (monotonic
+				 * seconds): their edges' span in the rows */
 	/* A thread read in turn (waitshare.c): its blocked time split by
 	 * fewer reads than ticks. Not in the file. */
 	uint64_t reads, stood;	/* its blocked reads, and the ticks they

@@ -31,7 +31,8 @@ struct wthread {
 				 * until its first read */
 	int ntg;		/* the edges of the current wait, by id */
 	uint32_t tg[WAITPROBE_MAX_TARGETS];
-	double tg_of;		/* memo.until they were taken from */
+	uint32_t memo_tg[WAITPROBE_MAX_TARGETS];	/* memo.tg by id */
+	double tg_of;		/* memo.until memo_tg were taken from */
 	double child_at;	/* when the children of its wait on them
 				 * were last looked at (waittick.c
 				 * child_wait), 0 not in such a wait */

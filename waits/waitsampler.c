@@ -30,6 +30,9 @@ struct waitsampler {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
+	pthread_cond_t ticked;	/* a tick ended (waitsampler_tick_now) */
+	uint64_t ticks;		/* ticks ended, under lock */
+	int asked;		/* a tick asked for now, under lock */
 	atomic_int state;	/* RUN, STOPPING, EXITED, ORPHANED */
 	pid_t tid;
 	double cpu_end;		/* thread CPU clock when the last tick ended */
@@ -53,6 +56,7 @@ enum { RUN, STOPPING, EXITED, ORPHANED };
 static void destroy(struct waitsampler *s)
 {
 	pthread_cond_destroy(&s->wake);
+	pthread_cond_destroy(&s->ticked);
 	pthread_mutex_destroy(&s->lock);
 	pthread_mutex_destroy(&s->qlock);
 	free(s->q.e);
@@ -95,13 +99,16 @@ static void *run(void *arg)
 		 * of it for a small set (bench/waits.sh) */
 		waits_overhead(s->w, c0 - s->cpu_end);
 		take_exits(s);
+		s->asked = 0;
 		waits_tick(s->w, now);
+		s->ticks++;
+		pthread_cond_broadcast(&s->ticked);
 		s->cpu_end = util_thread_cpu();
 		waits_budget(s->w, atomic_load(&s->budget));
 		next = waits_next(s->w, util_monotonic());
 		ts.tv_sec = (time_t)next;
 		ts.tv_nsec = (long)((next - floor(next)) * 1e9);
-		while (atomic_load(&s->state) == RUN &&
+		while (atomic_load(&s->state) == RUN && !s->asked &&
 		       pthread_cond_timedwait(&s->wake, &s->lock, &ts) != ETIMEDOUT)
 			;
 	}
@@ -160,6 +167,7 @@ struct waitsampler *waitsampler_start(struct waits *w, struct perr *e)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->wake, &ca);
+	pthread_cond_init(&s->ticked, &ca);
 	pthread_condattr_destroy(&ca);
 	/* the new thread inherits the mask: no window where it could take
 	 * a signal meant for the collector's loop */
@@ -188,6 +196,25 @@ int waitsampler_watch_pids(struct waitsampler *s, const pid_t *pids, size_t n,
 	if (lock_bounded(s) < 0)
 		return perr_set(e, "the wait-state sampler is stuck in a tick");
 	r = waits_watch_pids(s->w, pids, n, e);
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
+int waitsampler_tick_now(struct waitsampler *s)
+{
+	struct timespec ts = after(CLOCK_MONOTONIC, WAITSAMPLER_WAIT_SEC);
+	uint64_t want;
+	int r;
+
+	if (lock_bounded(s) < 0)
+		return 1;
+	want = s->ticks + 1;
+	s->asked = 1;
+	pthread_cond_broadcast(&s->wake);
+	while (s->ticks < want && atomic_load(&s->state) == RUN &&
+	       pthread_cond_timedwait(&s->ticked, &s->lock, &ts) != ETIMEDOUT)
+		;
+	r = s->ticks >= want ? 0 : 1;
 	pthread_mutex_unlock(&s->lock);
 	return r;
 }

@@ -59,6 +59,15 @@ int waitsampler_read(struct waitsampler *s, struct waits_snap *out);
 void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x,
 		      double at);
 
+/* A tick now, waited for within WAITSAMPLER_WAIT_SEC: 0, or 1 when it
+ * did not end in time (stuck, or a long first listing). For a baseline
+ * read just after the set was given (waitsampler_watch_pids): a tick
+ * lists its threads, and a read before that had none of them, so a
+ * process of the tree alive before the watch began had its first
+ * interval skipped (make demo's server, watched from each set's begin:
+ * up to a second of the client's waits on it "not seen"). */
+int waitsampler_tick_now(struct waitsampler *s);
+
 /* waits_read_whole under the lock: the next read reads every thread (a
  * sampler stuck in a tick past the bound: not set, the read is partial). */
 void waitsampler_read_whole(struct waitsampler *s);

@@ -45,8 +45,7 @@ static void side(struct host *h, const char *name, int watched)
 {
 	report_judge(&h->f, watched ? &h->w : NULL, NULL, &h->v);
 	h->side = (struct report_host_side){ name, &h->f,
-					     watched ? &h->w : NULL, &h->v,
-					     NULL, 0 };
+					     watched ? &h->w : NULL, &h->v };
 }
 
 /* Judge client c against servers s[0..n): the word, the host named and

@@ -240,6 +240,99 @@ static void test_local_rsync(void)
 	unparse(&p);
 }
 
+/* A shell's loop of gzips, one after another (t3500's gzip1, a real
+ * run's rows cut to three gzips): its wait4 is one child row by command
+ * (no pid). Each gzip takes the share of it its seconds alive give, not
+ * the first gzip all of it: before, the first, alive 0.18 s, received
+ * the shell's 2.75 s and the rest went to "not seen" (the verdict
+ * 'nothing' on a CPU-bound loop). */
+static void test_loop_of_children(void)
+{
+	struct parsed p;
+	parse(&p, WH
+	      "1\tsh\t1\t3.000\t0.030\t0.000\t0.000\t0.000\t2.970\t0.000\t4200\t1\t1\t1\n"
+	      "2\tgzip\t2\t1.000\t0.300\t0.650\t0.000\t0.000\t0.050\t0.000\t2100224\t1\t1\t2\n"
+	      "3\tgzip\t3\t1.000\t0.300\t0.650\t0.000\t0.000\t0.050\t0.000\t2100224\t1\t1\t3\n"
+	      "4\tgzip\t4\t0.500\t0.150\t0.320\t0.000\t0.000\t0.030\t0.000\t2100224\t1\t1\t4\n",
+	      EH
+	      "1\tsh\tin\tchild\t0\tgzip\t-\t-\t2.500\t-\n");
+	struct verdict_tree_in in = { .host = "vm", .label = "gzip1",
+				      .waits = &p.w, .edges = p.e,
+				      .nedges = (size_t)p.ne,
+				      .cg = { .quota = NAN } };
+	struct vgraph g;
+	OK(!verdict_build(&g, &in, 1, NAN, 3.0), "loop: built");
+	int sh = find(&g, "vm", 1), n = 0;
+	double to[5] = { 0 };
+	for (size_t e = 0; e < g.nedge; e++)
+		if (g.edge[e].from == sh && g.edge[e].to >= 0) {
+			to[g.proc[g.edge[e].to].pid] += g.edge[e].sec[0];
+			n++;
+		}
+	EQ_INT(n, 3, "loop: an edge to each gzip");
+	EQ_DBL(to[2], 1.0, TOL, "loop: gzip 2 alive 1 s of 2.5: 1 s of the wait");
+	EQ_DBL(to[4], 0.5, TOL, "loop: gzip 4 alive 0.5 s: 0.5 s");
+	int r = verdict_tree_root(&g, "vm", "gzip1");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &r, 1, &s), "loop: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "CPU", "loop: CPU");
+	EQ_STR(g.proc[v.proc].comm, "gzip", "loop: gzip");
+	EQ_INT(v.nprocs, 3, "loop: the three gzips as one command");
+	OK(v.proc_sec > 2.3, "loop: the gzips' seconds on the CPU, summed");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&p);
+}
+
+/* A root shell in `wait` whose wait4 no edge row records (t3500's gzipN:
+ * two loops in subshells of its own command; a real run's rows, the
+ * gzips cut to two): it did no work (idle), and its seconds went to
+ * "not seen" though the log sees its children. They are waits on the
+ * tree's processes no child row of the tree names (its own children,
+ * the subshells), by their seconds alive. */
+static void test_root_without_edge(void)
+{
+	struct parsed p;
+	parse(&p, WH
+	      "10\tsh\t1\t3.752\t0.008\t0.056\t0.000\t0.000\t3.689\t0.000\t3980\t0\t1\t10\n"
+	      "11\tsh\t2\t3.608\t0.015\t0.542\t0.000\t0.000\t3.051\t0.000\t99\t0\t1\t11\n"
+	      "12\tsh\t2\t3.724\t0.014\t0.382\t0.000\t0.000\t3.328\t0.000\t110\t0\t1\t12\n"
+	      "20\tgzip\t3\t3.000\t1.000\t1.900\t0.000\t0.000\t0.100\t0.000\t2100224\t1\t1\t20\n"
+	      "21\tgzip\t3\t3.000\t1.000\t1.900\t0.000\t0.000\t0.100\t0.000\t2100224\t1\t1\t21\n",
+	      EH
+	      "11\tsh\tin\tchild\t0\tgzip\t-\t-\t2.670\t-\n"
+	      "12\tsh\tin\tchild\t0\tgzip\t-\t-\t2.363\t-\n");
+	struct verdict_tree_in in = { .host = "vm", .label = "gzipN",
+				      .waits = &p.w, .edges = p.e,
+				      .nedges = (size_t)p.ne,
+				      .cg = { .quota = NAN } };
+	struct vgraph g;
+	OK(!verdict_build(&g, &in, 1, NAN, 3.8), "root wait: built");
+	int root = verdict_tree_root(&g, "vm", "gzipN");
+	EQ_INT(root, find(&g, "vm", 10), "root wait: the first shell");
+	double kids = 0, gz = 0;
+	for (size_t e = 0; e < g.nedge; e++)
+		if (g.edge[e].from == root && g.edge[e].to >= 0) {
+			if (!strcmp(g.proc[g.edge[e].to].comm, "sh"))
+				kids += g.edge[e].sec[0];
+			else
+				gz += g.edge[e].sec[0];
+		}
+	EQ_DBL(kids, 3.689, 1e-3, "root wait: its 3.7 s of idle are waits on its subshells");
+	EQ_DBL(gz, 0, TOL, "root wait: not on the gzips its subshells wait on");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &root, 1, &s), "root wait: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "CPU", "root wait: CPU, not 'not seen'");
+	EQ_STR(g.proc[v.proc].comm, "gzip", "root wait: gzip");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&p);
+}
+
 #define RH "#perflog-rows\t1\tstep=10.000\n" \
 	"#p\tstart\tpid\tcomm\talive\tcpu\tcpu_wait\tdisk\tnet\tother\tsleep\n" \
 	"#e\tstart\tpid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n"
@@ -398,6 +491,8 @@ int main(void)
 	test_far_unwatched();
 	test_old_file();
 	test_local_rsync();
+	test_loop_of_children();
+	test_root_without_edge();
 	test_intervals();
 	test_align();
 	return done_testing();

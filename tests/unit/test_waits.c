@@ -7,9 +7,11 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../waits/waitrates.h"
@@ -224,6 +226,362 @@ static void test_unfound(void)
 	OK(t && t->ticks[WAIT_NET] == 2, "unfound: a known socket to another host: net");
 	waits_snap_free(&s);
 	waits_close(w);
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
+/* A loopback connection 127.0.0.1:lport -> 127.0.0.1:rport (inode ino)
+ * and its mirror (ino + 1) added to the fixture's socket table, and 703's
+ * fd 5 (the one its read waits on) made to point at link. */
+static void loopback_pair(int sl, unsigned lport, unsigned rport,
+			  unsigned long ino)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/700/net/tcp", root);
+	if (!(f = fopen(path, "a")))
+		return;
+	for (int k = 0; k < 2; k++)
+		fprintf(f, "   %d: 0100007F:%04X 0100007F:%04X 01 00000000:00000000 00:00000000 00000000     0        0 %lu 1 0000000000000000 20 4 30 10 -1\n",
+			sl + k, k ? rport : lport, k ? lport : rport, ino + (unsigned long)k);
+	fclose(f);
+}
+
+static int point_fd5(const char *link)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/proc/700/fd/5", root);
+	return unlink(path) == 0 && symlink(link, path) == 0;
+}
+
+/* A process pid named server in the fixture, its fd 3 link. */
+static int server_holds(pid_t pid, const char *link)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/%d", root, (int)pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/fd", root, (int)pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/comm", root, (int)pid);
+	if (!(f = fopen(path, "w")))
+		return 0;
+	fputs("server\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/%d/fd/3", root, (int)pid);
+	return symlink(link, path) == 0;
+}
+
+/* A loopback connection whose far end was accepted after the resolver's
+ * last look at the fd tables (make demo: each set's client connects to
+ * the workload's server): its process is not known until the next scan.
+ * The ticks were counted at once as other on an edge to no process (pid
+ * 0): the client's first second "waited on what the log does not see"
+ * and t3520's 1m1k, 10m10k and 25m100k said 'nothing'. Now held like a
+ * socket of no table (PROBE_LATER), and given to the far end's process
+ * once a scan finds it. */
+static void test_local_unfound(void)
+{
+#ifdef __x86_64__
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 }, s0 = { 0 }, s2 = { 0 };
+	struct waits_values v;
+	struct waits_totals tot = { 0 };
+	const struct waits_thread *t;
+	pid_t pid = 700;
+	int named = 0, nobody = 0;
+	double other = 0, on900 = 0;
+
+	loopback_pair(1, 40000, 5000, 5555);
+	OK(point_fd5("socket:[5555]"), "local unfound: fd 5 a loopback connection");
+	put(703, "wchan", "wait_woken");
+	if (!(w = waits_open(root, &e)))
+		return;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 3000.0);
+	EQ_INT(waits_read(w, 3000.0, &s0), 0, "local unfound: a first read");
+	waits_tick(w, 3001.0);
+	EQ_INT(waits_read(w, 3001.0, &s), 0, "local unfound: two ticks, 1 s apart");
+	EQ_INT(waitrates_compute(&s0, &s, &v, &tot), 0, "local unfound: its first interval");
+	t = snap_find(&s, 703);
+	OK(t && only_class(t) == -1 && t->held == 2,
+	   "local unfound: its server's socket held by no process the fd tables showed: both ticks held, counted nowhere yet");
+	if (t)
+		printf("#   other %llu, held %llu\n",
+		       (unsigned long long)t->ticks[WAIT_OTHER],
+		       (unsigned long long)t->held);
+	/* the server that accepted it, after the last scan */
+	OK(server_holds(900, "socket:[5556]"),
+	   "local unfound: the server (900) holds the mirror");
+	waits_tick(w, 3002.2);
+	EQ_INT(waits_read(w, 3002.2, &s2), 0, "local unfound: a tick after the next scan");
+	EQ_INT(waitrates_compute(&s, &s2, &v, &tot), 0, "local unfound: its second interval");
+	waits_snap_free(&s);
+	s = s2;
+	t = snap_find(&s, 703);
+	OK(t && t->ticks[WAIT_OTHER] == 1 &&
+	   t->held_as[WAIT_OTHER - WAIT_DISK] == 2,
+	   "local unfound: found: other, the two ticks held given its class");
+	for (int k = 0; t && k < WAITS_EDGES; k++) {
+		uint32_t id = t->edge[k].id;
+
+		if (id == WAITS_NO_EDGE || id >= s.nkeys || !(t->edge[k].ticks > 0))
+			continue;
+		named += s.keys[id].peer_pid == 900;
+		nobody += s.keys[id].peer_pid == 0;
+	}
+	OK(named == 1 && nobody == 0,
+	   "local unfound: its ticks on an edge to the server, none to no process");
+	printf("#   edges to 900: %d, to no process: %d\n", named, nobody);
+	/* the seconds: the held interval's other is the server's edge's too
+	 * (it was the second interval's alone: half its other on no edge) */
+	for (size_t i = 0; i < tot.n; i++)
+		if (tot.t[i].tid == 703)
+			other = tot.t[i].sec[WS_OTHER];
+	for (size_t id = 0; id < tot.nedge && id < s.nkeys; id++)
+		if (s.keys[id].pid == 703 && s.keys[id].peer_pid == 900)
+			on900 += tot.edge_sec[id];
+	OK(other > 0 && on900 > 0.95 * other,
+	   "local unfound: its other seconds, the held ones too, on the edge to the server");
+	printf("#   other %.3f s, on the edge to 900 %.3f s\n", other, on900);
+	waitrates_totals_free(&tot);
+	waits_snap_free(&s);
+	waits_snap_free(&s0);
+	waits_close(w);
+	OK(point_fd5("socket:[1234]"),
+	   "local unfound: fd 5 back to the socket to another host");
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
+/* A thread that ran between two ticks, then waited on a loopback
+ * connection whose far end's process is not known yet (held, PROBE_LATER),
+ * then did not run again before the next tick: that tick was counted as
+ * the class of its last counted tick (a pipe's other, before it ran),
+ * with no edge, where it is the held wait still. */
+static void test_held_not_run(void)
+{
+#ifdef __x86_64__
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	const struct waits_thread *t;
+	pid_t pid = 700;
+
+	loopback_pair(3, 40001, 5001, 5557);
+	OK(point_fd5("pipe:[2345]"), "held, not run: fd 5 a pipe");
+	put(703, "wchan", "wait_woken");
+	put(703, "schedstat", "30000000 1000000000 10\n");
+	if (!(w = waits_open(root, &e)))
+		return;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 4000.0);
+	/* it ran, and waits on a connection now */
+	OK(point_fd5("socket:[5557]"),
+	   "held, not run: fd 5 a loopback connection no process holds the far end of");
+	put(703, "schedstat", "40000000 1000000000 11\n");
+	waits_tick(w, 4001.5);	/* (past the pipe's memo, 1 s) */
+	waits_tick(w, 4002.0);	/* not run since */
+	EQ_INT(waits_read(w, 4002.0, &s), 0, "held, not run: three ticks");
+	t = snap_find(&s, 703);
+	OK(t && t->ticks[WAIT_OTHER] == 1 && t->held == 2,
+	   "held, not run: the pipe's tick other, the two on the connection held");
+	if (t)
+		printf("#   other %llu, held %llu\n",
+		       (unsigned long long)t->ticks[WAIT_OTHER],
+		       (unsigned long long)t->held);
+	waits_snap_free(&s);
+	waits_close(w);
+	OK(point_fd5("socket:[1234]"),
+	   "held, not run: fd 5 back to the socket to another host");
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
+/* The edges of 703's ticks so far, on the network and on local far ends. */
+static void edge_ticks(const struct waits_snap *s, const struct waits_thread *t,
+		       double *net, double *local)
+{
+	*net = *local = 0;
+	for (int k = 0; t && k < WAITS_EDGES; k++) {
+		uint32_t id = t->edge[k].id;
+
+		if (id == WAITS_NO_EDGE || id >= s->nkeys)
+			continue;
+		if (s->keys[id].kind == PEER_NET)
+			*net += t->edge[k].ticks;
+		else
+			*local += t->edge[k].ticks;
+	}
+}
+
+/* The edges of the probe's memo at each of its answers (waittick.c
+ * call): make demo's client writes chunk after chunk to its server's
+ * socket, write(fd, buf, n) with the same arguments each time, and
+ * between two writes waits on the disk for its source file (a wait
+ * channel that needs no probe, no edge). The memo answered the second
+ * write within its second, and the wait counted other with no edge: in
+ * t3520's 25m100k, 0.8 s of the client's 1.6 s other was on no process,
+ * and the server's fsyncs it waited on were charged to nothing. */
+static void test_memo_edges(void)
+{
+#ifdef __x86_64__
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	const struct waits_thread *t;
+	pid_t pid = 700;
+	double on901 = 0, net = 0;
+
+	loopback_pair(5, 40002, 5002, 5559);
+	OK(server_holds(901, "socket:[5560]"),
+	   "memo edges: the server (901) holds the far end");
+	OK(point_fd5("socket:[5559]"),
+	   "memo edges: fd 5 a loopback connection to it");
+	put(703, "wchan", "wait_woken");
+	put(703, "schedstat", "50000000 1000000000 20\n");
+	if (!(w = waits_open(root, &e)))
+		return;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 6000.0);	/* on the server's socket */
+	put(703, "wchan", "folio_wait_bit_common");
+	put(703, "schedstat", "60000000 1000000000 21\n");
+	waits_tick(w, 6000.2);	/* ran, then on the disk */
+	put(703, "wchan", "wait_woken");
+	put(703, "schedstat", "70000000 1000000000 22\n");
+	waits_tick(w, 6000.4);	/* ran, the same call on the socket again */
+	EQ_INT(waits_read(w, 6000.4, &s), 0, "memo edges: three ticks");
+	t = snap_find(&s, 703);
+	edge_ticks(&s, t, &net, &on901);	/* its local edges: to 901 */
+	OK(t && t->ticks[WAIT_OTHER] == 2 && t->ticks[WAIT_DISK] == 1 &&
+	   on901 == 2,
+	   "memo edges: both waits on the socket on the server's edge, the disk's between on none");
+	if (t)
+		printf("#   other %llu, disk %llu, on the edge to 901 %.1f\n",
+		       (unsigned long long)t->ticks[WAIT_OTHER],
+		       (unsigned long long)t->ticks[WAIT_DISK], on901);
+	/* a probed call of no descriptor between (nanosleep): the probe
+	 * cleared the memo's far ends and kept the memo, and its next hit
+	 * on the socket's call answered with none */
+	put(703, "syscall", "35 0x7f0000001000 0x0 0x0 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
+	put(703, "schedstat", "80000000 1000000000 23\n");
+	waits_tick(w, 6000.6);
+	put(703, "syscall", "0 0x5 0x7f0000001000 0x10000 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
+	put(703, "schedstat", "90000000 1000000000 24\n");
+	waits_tick(w, 6000.8);
+	EQ_INT(waits_read(w, 6000.8, &s), 0, "memo edges: two ticks more");
+	t = snap_find(&s, 703);
+	edge_ticks(&s, t, &net, &on901);
+	OK(t && t->ticks[WAIT_OTHER] == 3 && t->ticks[WAIT_SLEEP] == 1 &&
+	   on901 == 3,
+	   "memo edges: a sleep between, then the socket's call again: on the server's edge");
+	if (t)
+		printf("#   other %llu, sleep %llu, on the edge to 901 %.1f\n",
+		       (unsigned long long)t->ticks[WAIT_OTHER],
+		       (unsigned long long)t->ticks[WAIT_SLEEP], on901);
+	waits_snap_free(&s);
+	waits_close(w);
+	put(703, "wchan", "wait_woken");
+	OK(point_fd5("socket:[1234]"),
+	   "memo edges: fd 5 back to the socket to another host");
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
+/* 703 in poll(2) on the entries set[n], at 0x100 of its memory. */
+static void poll_on(const struct pollfd *set, size_t n)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/700/mem", root);
+	if (!(f = fopen(path, "r+b")))
+		return;
+	fseek(f, 0x100, SEEK_SET);
+	fwrite(set, sizeof(*set), n, f);
+	fclose(f);
+	snprintf(path, sizeof(path),
+		 "7 0x100 0x%zx 0xffffffff 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000", n);
+	put(703, "wchan", "poll_schedule_timeout.constprop.0");
+	put(703, "syscall", path);
+}
+
+/* One tick of 703 at time at: its class alone, its edges' ticks. */
+static int poll_tick(double at, double *net, double *local)
+{
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	pid_t pid = 700;
+	int c = -1;
+
+	*net = *local = -1;
+	if (!(w = waits_open(root, &e)))
+		return -1;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, at);
+	if (waits_read(w, at, &s) == 0) {
+		const struct waits_thread *t = snap_find(&s, 703);
+
+		c = only_class(t);
+		edge_ticks(&s, t, net, local);
+	}
+	waits_snap_free(&s);
+	waits_close(w);
+	return c;
+}
+
+static void poll_done(void)
+{
+	put(703, "wchan", "wait_woken");
+	put(703, "syscall", "0 0x5 0x7f0000001000 0x10000 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
+}
+
+/* Which far ends a poll waits on. A poll's entry that asks for nothing
+ * (events 0: only an error or a hang-up is reported) is none: OpenSSH's
+ * client keeps its connection in two entries, input and output, the
+ * second with events 0 while it has nothing to send, and its wait on its
+ * stdin's producer had the socket as two far ends of three, 2/3 of it on
+ * the network (t3710's cdisk, ssh fed by dd: 4.7 s on its edge to the
+ * server, 1.8 s on dd's). A pipe's input beside a connection's (ssh fed
+ * by dd, listening to its server) is other, on both far ends alike:
+ * either may wake it (rsync over ssh waits on the server's replies). */
+static void test_poll_entries(void)
+{
+#ifdef __x86_64__
+	/* fd 5: a connection to another host; fd 6: a pipe */
+	static const struct {
+		struct pollfd set[2];
+		int cls;
+		double net, local;
+		const char *what;
+	} cases[] = {
+		{ { { 5, POLLIN, 0 }, { 6, 0, 0 } }, WAIT_NET, 1, 0,
+		  "poll nothing: the connection's input beside a pipe asking nothing: net, on the network" },
+		{ { { 6, POLLIN, 0 }, { 5, POLLIN, 0 } }, WAIT_OTHER, 0.5, 0.5,
+		  "poll both: a pipe's input beside a connection's: other, half on each far end" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double net, local;
+		int c;
+
+		poll_on(cases[i].set, 2);
+		c = poll_tick(7000.0 + 100.0 * (double)i, &net, &local);
+		OK(c == cases[i].cls && net == cases[i].net &&
+		   local == cases[i].local, cases[i].what);
+		printf("#   class %d, on the network %.2f, on local far ends %.2f\n",
+		       c, net, local);
+	}
+	poll_done();
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
 #endif
@@ -743,6 +1101,10 @@ int main(void)
 	setup_root();
 	test_fixture();
 	test_unfound();
+	test_local_unfound();
+	test_held_not_run();
+	test_memo_edges();
+	test_poll_entries();
 	test_cgroup();
 	test_thread_math();
 	test_compute();

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -163,6 +164,43 @@ static void slow_tick(void)
 	OK(system(cmd) == 0, "slow: scratch root removed");
 }
 
+/* A baseline read just after the set is given (collector/watch_waits.c
+ * watch_waits_baseline): the sampler's first tick ran on an empty set,
+ * its next was up to a second away, and the read had no thread; a
+ * process alive before the watch then had its first interval skipped
+ * (waitrates_compute: "it lived before the watch"), make demo's server
+ * up to a second of each set. waitsampler_tick_now lists them first. */
+static void tick_now(void)
+{
+	struct perr e;
+	struct waits *w = waits_open("/", &e);
+	struct waitsampler *s = w ? waitsampler_start(w, &e) : NULL;
+	struct waits_snap snap = { 0 };
+	pid_t kid = fork();
+	int found = 0;
+
+	if (kid == 0) {
+		pause();
+		_exit(0);
+	}
+	OK(s != NULL && kid > 0, "tick now: a sampler on /proc, a child asleep");
+	if (!s || kid < 0) {
+		waitsampler_stop(s);
+		return;
+	}
+	nap(0.05);	/* its first tick, on an empty set, is over */
+	EQ_INT(waitsampler_watch_pids(s, &kid, 1, &e), 0, "tick now: the child watched");
+	EQ_INT(waitsampler_tick_now(s), 0, "tick now: a tick at once, ended within the bound");
+	EQ_INT(waitsampler_read(s, &snap), 0, "tick now: read at once");
+	for (size_t i = 0; i < snap.n; i++)
+		found += snap.th[i].tid == kid;
+	EQ_INT(found, 1, "tick now: the read has the child's thread");
+	waits_snap_free(&snap);
+	waitsampler_stop(s);
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+}
+
 int main(void)
 {
 	char fifo[200], cmd[128];
@@ -176,6 +214,7 @@ int main(void)
 
 	signal(SIGALRM, on_alarm);
 	alarm(20);
+	tick_now();
 	OK(make_root(fifo, sizeof(fifo)) == 0, "a root whose thread's stat is a FIFO");
 	w = waits_open(root, &e);
 	s = w ? waitsampler_start(w, &e) : NULL;

@@ -1,0 +1,31 @@
+/*
+ * report_graph_int.h - what report_graph.c (the session's wait graph,
+ * built and solved) and report_verdict.c (the Bottleneck line from its
+ * solution) share. Internal to report/.
+ */
+#ifndef PERFLOG_REPORT_GRAPH_INT_H
+#define PERFLOG_REPORT_GRAPH_INT_H
+
+#include <stddef.h>
+
+#include "../verdict/verdict.h"
+
+struct report_graph {
+	struct vgraph g;
+	struct vsolution s;
+	struct verdict v;
+	int root;
+};
+
+/* "CPU on vm", "disk vdb on srv", "network eth0 from vm to srv",
+ * "nothing (not-seen) on vm" */
+void report_graph_res_name(const struct vgraph *g, int r, char *buf,
+			   size_t n);
+/* p's name: COMM, or COMM[PID] when another process of its host has
+ * that command (as the stages table names them). */
+void report_graph_proc_name(const struct vgraph *g, int p, char *buf,
+			    size_t n);
+/* Seconds charged with process p (its own seconds spent for the root). */
+double report_graph_charged(const struct vsolution *s, int p);
+
+#endif
