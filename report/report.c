@@ -126,7 +126,7 @@ int report_judge_session(struct logset *ls, const char *dir,
 		find_instr(dir, s);
 	}
 	report_waits_of(ls, dir, s, &s->waits);
-	report_judge(&s->fig, &s->waits,
+	report_judge(&s->fig,
 		     s->has_instr ? instr_main_thread(&s->instr) : NULL,
 		     &s->verdict);
 	report_client_judge(s, &s->verdict);

@@ -293,8 +293,7 @@ void report_client_judge(const struct report_session *s,
 	enum netbackup_side side = netbackup_judge(&w, span, &lost, clause,
 						   sizeof(clause));
 	if (side != NBU_NONE &&
-	    (v->kind == REPORT_NONE || v->kind == REPORT_IOWAIT ||
-	     v->kind == REPORT_W_MIXED)) {
+	    (v->kind == REPORT_NONE || v->kind == REPORT_IOWAIT)) {
 		int src = side == NBU_SOURCE;
 		v->kind = src ? REPORT_SOURCE : REPORT_STORAGE;
 		snprintf(v->line, sizeof(v->line), "Bottleneck: %s: %s (%s)",
@@ -309,9 +308,8 @@ void report_client_judge(const struct report_session *s,
 	}
 	/* a local resource fired: the counters are evidence */
 	enum report_kind k = v->kind;
-	int disk = k == REPORT_DISK || k == REPORT_W_DISK;
-	int agrees = (side == NBU_SOURCE && (disk || k == REPORT_NETWORK ||
-					     k == REPORT_W_NETWORK)) ||
+	int disk = k == REPORT_DISK;
+	int agrees = (side == NBU_SOURCE && (disk || k == REPORT_NETWORK)) ||
 		     (side == NBU_STORAGE && disk);
 	report_line_add(v, "; %s%s", clause, agrees ? " (agrees)" : "");
 }

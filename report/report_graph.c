@@ -38,9 +38,11 @@ static const char *host_of(const struct report_stages *ss, int side)
 	       "?";
 }
 
-/* A server's tree known only by its logged Process counters (the
- * receiver `mark --watch` logged, no totals file): one process of one
- * thread alive the session, its seconds the counters' shares of it. */
+/* A tree known only by its logged Process counters (a receiver `mark
+ * --watch` logged, a totals file not written or not readable): one
+ * process of one thread alive the session, its seconds the counters'
+ * shares of it, so that every tree with wait states is in the graph
+ * and the graph alone judges a session that has them. */
 static void counters_row(const struct report_stage_tree *tr, double seconds,
 			 struct waits_total *row, struct waits_totals *tot)
 {
@@ -75,8 +77,8 @@ void report_graph_of(struct report_session *s)
 		int side = tr->side;
 		tot[t].t = tr->rows;
 		tot[t].n = tot[t].cap = tr->nrows;
-		/* a server's receiver known by its counters only */
-		if (!tr->rows && tr->w.have && side > 0)
+		/* a tree known by its counters only */
+		if (!tr->rows && tr->w.have)
 			counters_row(tr, s->seconds, &one[t], &tot[t]);
 		rows += tot[t].n;
 		double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;

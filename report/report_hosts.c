@@ -40,11 +40,13 @@ enum side_class { SIDE_NOTHING, SIDE_LOCAL, SIDE_NET, SIDE_PACED };
 /* What a host's own verdict says of the path. For the client, the
  * NetBackup storage verdict (the storage unit takes the data slowly) is
  * downstream, the server's. */
-static enum side_class classify(enum report_kind k, int client)
+static enum side_class classify(const struct report_verdict *v, int client)
 {
+	enum report_kind k = v->kind;
 	const char *w = report_kind_word(k);
 
-	if (k == REPORT_W_PACED)
+	/* the wait graph's pacing: the client's own choice */
+	if (v->detail && !strcmp(v->detail, "paced"))
 		return SIDE_PACED;
 	if (client && k == REPORT_STORAGE)
 		return SIDE_NET;
@@ -253,7 +255,7 @@ void report_hosts_judge(const struct report_host_side *client,
 			struct report_verdict *out, char *host, size_t hostn,
 			char *peer, size_t peern)
 {
-	enum side_class cc = classify(client->v->kind, 1);
+	enum side_class cc = classify(client->v, 1);
 	int client_net = cc == SIDE_NET ||
 		report_waits_dominant(client->w) == WS_NET;
 
@@ -283,7 +285,7 @@ void report_hosts_judge(const struct report_host_side *client,
 	}
 	/* 4: a server's own resource */
 	for (size_t i = 0; i < n; i++)
-		if (classify(servers[i].v->kind, 0) == SIDE_LOCAL) {
+		if (classify(servers[i].v, 0) == SIDE_LOCAL) {
 			server_local(client, &servers[i], out);
 			out->kind = servers[i].v->kind;
 			util_strlcpy(host, servers[i].host, hostn);
@@ -291,7 +293,7 @@ void report_hosts_judge(const struct report_host_side *client,
 		}
 	/* 5: someone waited on the network and no host shows why */
 	for (size_t i = 0; i < n; i++)
-		if (client_net || classify(servers[i].v->kind, 0) == SIDE_NET) {
+		if (client_net || classify(servers[i].v, 0) == SIDE_NET) {
 			network(client, &servers[i], 0, 0, out);
 			enum report_kind k = client_net ? client->v->kind :
 					     servers[i].v->kind;

@@ -35,15 +35,6 @@ const char *report_kind_name(enum report_kind k)
 	case REPORT_CLIENT_CPU: return "client-cpu";
 	case REPORT_SOURCE: return "source";
 	case REPORT_STORAGE: return "storage";
-	case REPORT_W_CPU: return "wait-cpu";
-	case REPORT_W_CONTENTION: return "wait-cpu-contention";
-	case REPORT_W_QUOTA: return "wait-cpu-quota";
-	case REPORT_W_QUOTA_AFFINITY: return "wait-cpu-quota-or-affinity";
-	case REPORT_W_DISK: return "wait-disk";
-	case REPORT_W_NETWORK: return "wait-network";
-	case REPORT_W_MEMORY: return "wait-memory";
-	case REPORT_W_PACED: return "wait-paced";
-	case REPORT_W_MIXED: return "wait-mixed";
 	case REPORT_PSI_MEMORY: return "psi-memory";
 	case REPORT_PSI_IO: return "psi-io";
 	case REPORT_PSI_CPU: return "psi-cpu";
@@ -69,32 +60,23 @@ const char *report_kind_word(enum report_kind k)
 	case REPORT_CPU:
 	case REPORT_CPU_SINGLE:
 	case REPORT_CLIENT_CPU:
-	case REPORT_W_CPU:
-	case REPORT_W_CONTENTION:
-	case REPORT_W_QUOTA:
-	case REPORT_W_QUOTA_AFFINITY:
 	case REPORT_PSI_CPU:
 		return "CPU";
 	case REPORT_DISK:
 	case REPORT_IOWAIT:
 	case REPORT_FILE_IO:
 	case REPORT_STORAGE:
-	case REPORT_W_DISK:
 	case REPORT_PSI_IO:
 		return "disk";
 	case REPORT_NETWORK:
 	case REPORT_NET_OR_SERVER:
 	case REPORT_SERVER:
 	case REPORT_SOURCE:
-	case REPORT_W_NETWORK:
 		return "network";
 	case REPORT_PAGING:
-	case REPORT_W_MEMORY:
 	case REPORT_PSI_MEMORY:
 		return "memory";
 	case REPORT_NONE:
-	case REPORT_W_PACED:
-	case REPORT_W_MIXED:
 		break;
 	}
 	return "nothing";
@@ -277,6 +259,20 @@ static enum report_kind client_kind(enum report_kind k, enum instr_category ic)
 	}
 }
 
+/* a disk busy with transfers of a fair size: a slow device (its
+ * service time), else one at its throughput */
+static void disk_hint_device(const struct report_figures *f,
+			     struct report_verdict *v)
+{
+	if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
+		snprintf(v->hint, sizeof(v->hint),
+			 "slow service time (%.0f ms per transfer): the device or its path is slow",
+			 f->disk_service.avg * 1000);
+	else
+		snprintf(v->hint, sizeof(v->hint),
+			 "the disk is at its throughput: a faster disk or spreading the data");
+}
+
 static void disk_hint(const struct report_figures *f, struct report_verdict *v)
 {
 	char b[48];
@@ -287,19 +283,7 @@ static void disk_hint(const struct report_figures *f, struct report_verdict *v)
 			 "busy with small transfers (%s each) at low throughput: random I/O or no read-ahead (a file system mounted with cio/direct I/O)",
 			 report_fmt_bytes(b, sizeof(b), f->disk_xfer_size, NULL));
 	else
-		report_disk_hint_device(f, v);
-}
-
-void report_disk_hint_device(const struct report_figures *f,
-			     struct report_verdict *v)
-{
-	if (f->disk_service.n && f->disk_service.avg >= REPORT_SLOW_SERVICE)
-		snprintf(v->hint, sizeof(v->hint),
-			 "slow service time (%.0f ms per transfer): the device or its path is slow",
-			 f->disk_service.avg * 1000);
-	else
-		snprintf(v->hint, sizeof(v->hint),
-			 "the disk is at its throughput: a faster disk or spreading the data");
+		disk_hint_device(f, v);
 }
 
 /* The line and hint for a CPU verdict (all CPUs, or one CPU's worth). */
@@ -462,75 +446,16 @@ static void append_context(const struct report_figures *f, enum report_kind k,
 	}
 }
 
-/* A busy CPU, or a disk busy or stalling, that the client's own threads
- * hardly used (ran or waited for a CPU, waited on the disk) is other
- * work's, not what held the client back (a loaded machine: the backup
- * and the build or the tests beside it); the share their wait states
- * give decides, when there are wait states. Returns the state's share
- * of their time when the resource is not theirs, else NAN. */
-static double not_theirs(const struct report_waits *w, enum report_kind sys)
-{
-	const double *p;
-	double used;
-
-	if (!w || !w->have)
-		return NAN;
-	/* a tree none of whose threads worked: every thread's split (the
-	 * working column is n/a), a state not logged counted as 0 */
-	p = report_waits_shares(w);
-	if (sys == REPORT_CPU || sys == REPORT_CPU_SINGLE) {
-		used = (isnan(p[WS_CPU]) ? 0 : p[WS_CPU]) +
-		       (isnan(p[WS_CPU_WAIT]) ? 0 : p[WS_CPU_WAIT]);
-		if (isnan(p[WS_CPU]) && isnan(p[WS_CPU_WAIT]))
-			return NAN;
-		return !isnan(used) && used < REPORT_CPU_THEIRS ? used : NAN;
-	}
-	if (sys == REPORT_DISK || sys == REPORT_IOWAIT || sys == REPORT_PSI_IO) {
-		used = p[WS_DISK];
-		return !isnan(used) && used < REPORT_DISK_THEIRS ? used : NAN;
-	}
-	return NAN;
-}
-
-void report_judge(const struct report_figures *f, const struct report_waits *w,
+void report_judge(const struct report_figures *f,
 		  const struct instr_thread *instr, struct report_verdict *v)
 {
 	char iclause[160];
 	enum instr_category ic = instr_clause(instr, iclause, sizeof(iclause));
-	enum report_kind sys = resource_kind(f), k;
+	enum report_kind k = client_kind(resource_kind(f), ic);
 
 	memset(v, 0, sizeof(*v));
-	/* the client's own time first; paging overrides it as it overrides
-	 * every other rule (the disk and CPU waits are the paging's) */
-	if (sys != REPORT_PAGING && report_waits_judge(f, w, sys, v)) {
-		if (iclause[0])
-			report_line_add(v, "; %s", iclause);
-		return;
-	}
-	enum report_kind busy = sys;
-	double theirs = not_theirs(w, sys);
-	int others = !isnan(theirs);
-
-	if (others)
-		sys = REPORT_NONE;
-	k = client_kind(sys, ic);
 	v->kind = k;
 	if (!describe_client(k, iclause, v))
 		describe_resource(f, k, v);
-	if (others && (busy == REPORT_CPU || busy == REPORT_CPU_SINGLE))
-		report_line_add(v, "; the CPUs were busy with other work (its threads ran %.0f%% and waited for a CPU %.0f%%)",
-				isnan(report_waits_shares(w)[WS_CPU]) ? 0 :
-				report_waits_shares(w)[WS_CPU],
-				isnan(report_waits_shares(w)[WS_CPU_WAIT]) ? 0 :
-				report_waits_shares(w)[WS_CPU_WAIT]);
-	else if (others)
-		report_line_add(v, "; the disks were busy with other work (its threads waited on the disk %.0f%%)",
-				theirs);
 	append_context(f, k, ic, iclause, v);
-	if (w && w->have) {
-		char clause[256];
-
-		report_waits_clause(w, clause, sizeof(clause));
-		report_line_add(v, "%s", clause);
-	}
 }

@@ -34,25 +34,18 @@
 #define REPORT_SLOW_SERVICE 0.020	/* seconds per transfer: "slow" */
 #define REPORT_INSTR_DOMINANT 0.40	/* a category's share of elapsed */
 
-/* The client's wait states (report_waits.c; report/README.md says why) */
-#define REPORT_WAIT_DOMINANT 50.0	/* a state's share of the voting
-					   states' time (not "other"), at
-					   least ... */
+/* The dominant state the waits table marks (report_waits.c): not a
+ * verdict, which is the wait graph's */
+#define REPORT_WAIT_DOMINANT 50.0	/* a state's share of the states
+					   that name a resource, at least ... */
 #define REPORT_WAIT_MARGIN 1.25		/* ... and this many times the next */
-#define REPORT_WAIT_VOTING 0.25		/* the voting states' share of the
+#define REPORT_WAIT_VOTING 0.25		/* those states' share of the
 					   working threads' time, at least */
 #define REPORT_WAIT_CPU_HELD 0.75	/* ... or, for the CPU, this many
 					   CPUs' worth over the session (a
 					   runtime's threads taking turns on
 					   one CPU: restic at GOMAXPROCS=1) */
 #define REPORT_THROTTLED_MIN 10.0	/* % Throttled Time: a quota held it */
-#define REPORT_CPU_IDLE 60.0		/* the host's CPU total (avg) below
-					   which runnable threads with no
-					   throttling figure are held by a
-					   quota or affinity, not contention */
-#define REPORT_ONE_CPU 1.15		/* CPUs' worth: "one thread" up to */
-#define REPORT_MEMSTALL_GROUP 5.0	/* the command's group stalled on
-					   memory at least this % (avg) */
 #define REPORT_NET_FREE 50.0		/* link share below: not the link */
 /* The system's pressure stalls, when no command was wrapped */
 #define REPORT_PSI_MEM_AVG 10.0		/* Pressure(memory) some avg */
@@ -134,17 +127,9 @@ struct report_waits {
 	double quota;			/* CPUs (cgroup.cpu_quota), NAN none */
 };
 
-/* With wait states, a busy CPU is named only when the client's working
- * threads ran or waited for a CPU at least this share of their time. */
-#define REPORT_CPU_THEIRS 20.0
 /* The logged Process counters give a tree's wait states only with at
  * least this many threads on average over the session. */
 #define REPORT_WAITS_MIN_THREADS 0.5
-/* With wait states, a busy or stalling disk (the disk, I/O wait and
- * Pressure(io) rules) is named only when the client's working threads
- * waited on the disk at least this share of their time. */
-#define REPORT_DISK_THEIRS 20.0
-
 enum report_kind {
 	REPORT_NONE,		/* nothing near saturation */
 	REPORT_CPU,		/* all CPUs busy */
@@ -159,17 +144,6 @@ enum report_kind {
 	REPORT_CLIENT_CPU,	/* instrumentation: client CPU work */
 	REPORT_SOURCE,		/* NetBackup: consumers waited for full buffers */
 	REPORT_STORAGE,		/* NetBackup: producers waited for empty buffers */
-	/* the client's own wait states (report_waits.c) */
-	REPORT_W_CPU,		/* its threads ran: compute-bound */
-	REPORT_W_CONTENTION,	/* runnable, not running: the host's CPUs */
-	REPORT_W_QUOTA,		/* runnable, not running: its CPU quota */
-	REPORT_W_QUOTA_AFFINITY,	/* runnable, not running, the host's
-					   CPUs idle, no throttling figure */
-	REPORT_W_DISK,		/* blocked on the disk */
-	REPORT_W_NETWORK,	/* blocked on its sockets */
-	REPORT_W_MEMORY,	/* its cgroup stalled on memory */
-	REPORT_W_PACED,		/* asleep by its own choice */
-	REPORT_W_MIXED,		/* no one state dominated */
 	/* the system's pressure stalls, without a wrapped command */
 	REPORT_PSI_MEMORY,
 	REPORT_PSI_IO,
@@ -184,40 +158,24 @@ struct report_verdict {
 	char hint[320];		/* what it suggests, "" when nothing */
 };
 
-/* Judge one session. w is the client's wait states (NULL or w->have 0:
- * none); instr is the client's instrumentation (main thread) or NULL.
+/* Judge one session by the counters, where no wait graph speaks (a
+ * session whose client no perflog run or watch read: the report's wait
+ * graph replaces this line whenever the session has the client's wait
+ * states). instr is the client's instrumentation (main thread) or NULL.
  * The line starts "Bottleneck: " and the resource word
  * (report_kind_word), then the evidence. */
-void report_judge(const struct report_figures *f, const struct report_waits *w,
+void report_judge(const struct report_figures *f,
 		  const struct instr_thread *instr, struct report_verdict *v);
-
-/* The client's wait states alone (report_waits.c): 1 and v filled when
- * they decide the verdict, 0 when they do not (none, or no state
- * dominated and a system rule fired: kind is the system's). sys is the
- * system rules' kind. Exposed for tests. */
-int report_waits_judge(const struct report_figures *f,
-		       const struct report_waits *w, enum report_kind sys,
-		       struct report_verdict *v);
 
 /* Append printf-style text to v->line, cut at its size (the line keeps
  * what fits). */
 void report_line_add(struct report_verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* The hint for a disk that is busy with transfers of a fair size: a
- * slow device (its service time), else one at its throughput. Shared by
- * the system rule and the verdict from the client's side. */
-void report_disk_hint_device(const struct report_figures *f,
-			     struct report_verdict *v);
-
 /* "CPU 22% (busiest CPU 30%), sdb 40% busy, eth0 31% of 1 Gb/s": the
  * resources a verdict of kind skip does not name. */
 void report_others(const struct report_figures *f, enum report_kind skip,
 		   char *buf, size_t n);
-
-/* "; the client's threads: ran 30%, disk 35%, ..." for a verdict the
- * system counters gave (the split as evidence). */
-void report_waits_clause(const struct report_waits *w, char *buf, size_t n);
 
 /* The dominant state of w's working threads by the rule above (WS_CPU
  * stands for running and CPU wait together), or -1 when none dominates.

@@ -140,7 +140,7 @@ static double blocked(const struct report_waits *w, int net, int other,
 static int nothing_local(const struct report_verdict *v)
 {
 	return v->kind == REPORT_NONE || v->kind == REPORT_IOWAIT ||
-	       v->kind == REPORT_W_MIXED || v->kind == REPORT_STORAGE ||
+	       v->kind == REPORT_STORAGE ||
 	       v->kind == REPORT_NET_OR_SERVER;
 }
 
@@ -217,9 +217,8 @@ static int judge_tape(const struct report_targets *t,
 	snprintf(clause, sizeof(clause), "Tape(%s) busy %.0f%% at %s: the "
 		 "tape waits for data: it is not the bottleneck", t->tape,
 		 busy, rate);
-	if ((v->kind == REPORT_W_DISK || v->kind == REPORT_STORAGE ||
-	     v->kind == REPORT_IOWAIT || v->kind == REPORT_NONE ||
-	     v->kind == REPORT_W_MIXED) &&
+	if ((v->kind == REPORT_DISK || v->kind == REPORT_STORAGE ||
+	     v->kind == REPORT_IOWAIT || v->kind == REPORT_NONE) &&
 	    !(f->disk_busy.avg >= REPORT_DISK_AVG)) {
 		/* the disk waits were the tape's (no local disk busy): nothing
 		 * on this host holds the backup */

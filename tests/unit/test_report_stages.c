@@ -423,13 +423,11 @@ static void ssh_fed_slowly(void)
  * the server's side joined by the net edge (t3720): the client's ssh
  * stage waits on the network; a server stage busy on its own resource
  * held the data (the quota, the stage named), else the network between
- * both hosts names the ssh stage, and an idle or empty server tree's
- * busy CPU is other work's */
+ * both hosts names the ssh stage */
 static void across(void)
 {
 	struct report_stages cl = { 0 }, sv = { 0 }, all = { 0 };
-	struct report_figures f, fs;
-	struct report_verdict vs;
+	struct report_figures f;
 	struct report_waits ws;
 	int t;
 
@@ -473,23 +471,6 @@ static void across(void)
 	report_stages_free(&sv);
 	report_stages_free(&all);
 
-	/* the server's one-host verdict: a busy CPU its receiver's tree
-	 * hardly used, none of its threads working (the working column
-	 * n/a): other work's, not the receiver's */
-	idle(&fs);
-	stat_of(&fs.cpu, 99, 0.5);
-	stat_of(&fs.cpu1, 100, 0);
-	memset(&ws, 0, sizeof(ws));
-	ws.have = ws.from_totals = 1;
-	ws.nall = 1;
-	for (int k = 0; k < WS_N; k++)
-		ws.work[k] = NAN;
-	ws.all[WS_CPU] = 0.5;
-	ws.all[WS_OTHER] = 99.5;
-	report_judge(&fs, &ws, NULL, &vs);
-	OK(strcmp(report_kind_word(vs.kind), "CPU") != 0,
-	   "idle tree: the server's busy CPU is other work's");
-	printf("#   %s\n", vs.line);
 	report_stages_free(&cl);
 }
 
@@ -521,40 +502,6 @@ static void paced(void)
 	EQ_DBL(ss.st[index_of(&ss, 17261, 0)].pct[WS_NET], 0, 1e-9,
 	       "net seconds with no net edge counted as other");
 	report_stages_free(&ss);
-}
-
-/* a watched daemon runnable with the host idle and no throttling figure */
-static void quota_or_affinity(void)
-{
-	struct report_figures f;
-	struct report_waits w;
-	struct report_verdict v;
-
-	idle(&f);
-	memset(&w, 0, sizeof(w));
-	w.have = w.from_totals = 1;
-	w.nwork = w.nall = 1;
-	double p[WS_N] = { 20, 75, 0, 0, 5, 0 };
-	memcpy(w.work, p, sizeof(p));
-	memcpy(w.all, p, sizeof(p));
-	w.cpus = w.quota = NAN;
-	stat_of(&f.cpu, 30, 5);
-	OK(report_waits_judge(&f, &w, REPORT_NONE, &v) &&
-	   v.kind == REPORT_W_QUOTA_AFFINITY &&
-	   !strncmp(v.line, "Bottleneck: CPU quota or affinity: runnable", 43),
-	   "no throttling figure, host 30% busy: CPU quota or affinity");
-	stat_of(&f.cpu, 97, 2);
-	OK(report_waits_judge(&f, &w, REPORT_NONE, &v) &&
-	   v.kind == REPORT_W_CONTENTION, "the host's CPUs taken: contention");
-	stat_of(&f.cpu, 30, 5);
-	stat_of(&w.throttled, 0, 0);
-	OK(report_waits_judge(&f, &w, REPORT_NONE, &v) &&
-	   v.kind == REPORT_W_QUOTA_AFFINITY &&
-	   strstr(v.line, "hardly throttled (a parent group's quota"),
-	   "throttling read and 0, host 30% busy: still no contention (a parent's quota, an affinity); t3720's squota said contention once, with the host 34% busy");
-	stat_of(&w.throttled, 40, 5);
-	OK(report_waits_judge(&f, &w, REPORT_NONE, &v) &&
-	   v.kind == REPORT_W_QUOTA, "throttled 40%: the quota");
 }
 
 /* tar | xz > f, tar done in 0.1 s (xz's pipe took it all): tar is no
@@ -599,6 +546,5 @@ int main(void)
 	ssh_fed_slowly();
 	across();
 	paced();
-	quota_or_affinity();
 	return done_testing();
 }

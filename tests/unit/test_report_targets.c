@@ -116,42 +116,42 @@ static void test_nfs(void)
 	host(&f);
 	client(&w, 10, 0, 70, 10);
 	nfs(&t, 200, 25, 0);
-	given(&v, REPORT_W_NETWORK);
+	given(&v, REPORT_NETWORK);
 	OK(report_targets_judge(&t, &f, &w, &v) == 1, "slow NFS writes, client on the network: changed");
 	OK(word_is(&v, "disk") && strstr(v.line, "disk on the NFS server of /mnt/backup: writes took 200.0 ms each"),
 	   "disk on the NFS server, named with the mount");
 	printf("# %s\n", v.line);
 
 	client(&w, 10, 0, 5, 75);
-	given(&v, REPORT_W_MIXED);
+	given(&v, REPORT_NONE);
 	OK(report_targets_judge(&t, &f, &w, &v) == 1 && word_is(&v, "disk"),
 	   "the client on \"other\" (the RPC layer's waits) counts too");
 
 	client(&w, 10, 0, 70, 10);
 	nfs(&t, 200, 180, 0);
-	given(&v, REPORT_W_NETWORK);
+	given(&v, REPORT_NETWORK);
 	OK(report_targets_judge(&t, &f, &w, &v) == 1 && word_is(&v, "disk"),
 	   "a long round trip without loss or a full link: still the server (its time is in the RTT)");
 	nfs(&t, 200, 180, 3);
-	given(&v, REPORT_W_NETWORK);
+	given(&v, REPORT_NETWORK);
 	OK(report_targets_judge(&t, &f, &w, &v) == 1 && word_is(&v, "network") &&
 	   strstr(v.line, "network to the NFS server of /mnt/backup"),
 	   "the round trip carries it and requests are sent again: network");
 	nfs(&t, 200, 180, 0);
 	known(&f.net_share, 85);
-	given(&v, REPORT_W_NETWORK);
+	given(&v, REPORT_NETWORK);
 	OK(report_targets_judge(&t, &f, &w, &v) == 1 && word_is(&v, "network"),
 	   "... or the link is full");
 	host(&f);
 
 	nfs(&t, 4, 3, 0);
-	given(&v, REPORT_W_NETWORK);
-	OK(report_targets_judge(&t, &f, &w, &v) == 0 && v.kind == REPORT_W_NETWORK,
+	given(&v, REPORT_NETWORK);
+	OK(report_targets_judge(&t, &f, &w, &v) == 0 && v.kind == REPORT_NETWORK,
 	   "4 ms a write: the verdict stays");
 	nfs(&t, 200, 25, 0);
 	client(&w, 80, 5, 5, 5);
-	given(&v, REPORT_W_CPU);
-	OK(report_targets_judge(&t, &f, &w, &v) == 0 && v.kind == REPORT_W_CPU,
+	given(&v, REPORT_CPU);
+	OK(report_targets_judge(&t, &f, &w, &v) == 0 && v.kind == REPORT_CPU,
 	   "a CPU-bound client: the verdict stays");
 	given(&v, REPORT_NONE);
 	OK(report_targets_judge(&t, &f, NULL, &v) == 1 && word_is(&v, "disk") &&
@@ -174,13 +174,13 @@ static void test_tape(void)
 	host(&f);
 	client(&w, 10, 80, 0, 2);
 	tape(&t, 45, 35);
-	given(&v, REPORT_W_DISK);
+	given(&v, REPORT_DISK);
 	OK(report_targets_judge(&t, &f, &w, &v) == 1 && word_is(&v, "nothing"),
 	   "a tape 45% busy while the backup waits on it: nothing");
 	EQ_STR(v.line, "Bottleneck: nothing: Tape(st0) busy 45% at 35.0 MiB/s: "
 	       "the tape waits for data: it is not the bottleneck", "the sentence");
 	tape(&t, 98, 80);
-	given(&v, REPORT_W_DISK);
+	given(&v, REPORT_DISK);
 	OK(report_targets_judge(&t, &f, &w, &v) == 1 && word_is(&v, "disk") &&
 	   strstr(v.line, "Tape(st0) busy 98%") &&
 	   strstr(v.line, "the tape drive is the bottleneck"), "a tape 98% busy is named");
@@ -188,18 +188,18 @@ static void test_tape(void)
 
 	tape(&t, 45, 35);
 	known(&f.disk_busy, 92);
-	given(&v, REPORT_W_DISK);
-	OK(report_targets_judge(&t, &f, &w, &v) == 1 && v.kind == REPORT_W_DISK &&
+	given(&v, REPORT_DISK);
+	OK(report_targets_judge(&t, &f, &w, &v) == 1 && v.kind == REPORT_DISK &&
 	   strstr(v.line, "as judged; Tape(st0) busy 45%"),
 	   "a local disk 92% busy (the source): its verdict stays, the tape's clause added");
 	host(&f);
 	client(&w, 10, 0, 80, 2);
-	given(&v, REPORT_W_NETWORK);
-	OK(report_targets_judge(&t, &f, &w, &v) == 0 && v.kind == REPORT_W_NETWORK,
+	given(&v, REPORT_NETWORK);
+	OK(report_targets_judge(&t, &f, &w, &v) == 0 && v.kind == REPORT_NETWORK,
 	   "the backup waits on the network, not on the tape: stays");
 	tape(&t, 45, 0);
 	client(&w, 10, 80, 0, 2);
-	given(&v, REPORT_W_DISK);
+	given(&v, REPORT_DISK);
 	OK(report_targets_judge(&t, &f, &w, &v) == 0, "a tape that moved nothing: stays");
 	OK(report_targets_judge(NULL, &f, &w, &v) == 0, "no targets: stays");
 }
