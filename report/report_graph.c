@@ -31,6 +31,52 @@ void report_graph_free(struct report_session *s)
 	s->graph = NULL;
 }
 
+int report_graph_side(const struct report_session *s, const char *host)
+{
+	const struct report_stages *ss = s->stages;
+	for (int i = 0; ss && i < 4; i++)
+		if (ss->hosts[i][0] && !strcmp(ss->hosts[i], host))
+			return i;
+	return -1;
+}
+
+void report_graph_stage_name(const struct report_session *s,
+			     const struct vgraph *g, int p, char *buf,
+			     size_t n)
+{
+	const struct report_stages *ss = s->stages;
+	int side = report_graph_side(s, g->host[g->proc[p].host].name);
+	for (size_t i = 0; ss && i < ss->n; i++)
+		if (ss->st[i].pid == g->proc[p].pid && ss->st[i].side == side &&
+		    ss->st[i].pid > 0) {
+			snprintf(buf, n, "%s", ss->st[i].name);
+			return;
+		}
+	report_graph_proc_name(g, p, buf, n);
+}
+
+/* Each process grouped with the others of its stage's name, its
+ * "[PID]" left out: a shell's loop of gzips (gzip[12], gzip[13]) is one
+ * command, make demo's server and its clients (all "perflog") are not. */
+static void group_by_stage(const struct report_session *s, struct vgraph *g)
+{
+	for (size_t p = 0; p < g->nproc; p++) {
+		char name[48];
+		report_graph_stage_name(s, g, (int)p, name, sizeof(name));
+		size_t len = strlen(name);
+		if (len && name[len - 1] == ']') {
+			size_t k = len - 1;
+			while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+				k--;
+			if (k > 0 && k < len - 1 && name[k - 1] == '[')
+				name[k - 1] = '\0';
+		}
+		if (name[0])
+			util_strlcpy(g->proc[p].group, name,
+				     sizeof(g->proc[p].group));
+	}
+}
+
 /* A tree's side's host name. */
 static const char *host_of(const struct report_stages *ss, int side)
 {
@@ -107,6 +153,7 @@ void report_graph_of(struct report_session *s)
 		       s->begin_m->ms / 1000.0 : NAN;
 	if (!rows || verdict_build(&rg->g, in, n, begin, s->seconds))
 		goto out;
+	group_by_stage(s, &rg->g);
 	rg->root = verdict_tree_root(&rg->g, host_of(ss, ss->trees[0].side),
 				     ss->trees[0].label);
 	if (rg->root < 0 || verdict_solve(&rg->g, &rg->root, 1, &rg->s)) {

@@ -25,6 +25,17 @@ void report_graph_res_name(const struct vgraph *g, int r, char *buf,
  * that command (as the stages table names them). */
 void report_graph_proc_name(const struct vgraph *g, int p, char *buf,
 			    size_t n);
+struct report_session;
+
+/* The host side whose name is host (0: the report's own, i: --with i),
+ * -1 unknown. */
+int report_graph_side(const struct report_session *s, const char *host);
+/* p's name as the stages table has it (a role: `1m1k client`, a tree's
+ * label for a process whose command repeats on its host: job-server),
+ * else report_graph_proc_name's. */
+void report_graph_stage_name(const struct report_session *s,
+			     const struct vgraph *g, int p, char *buf,
+			     size_t n);
 /* Seconds charged with process p (its own seconds spent for the root). */
 double report_graph_charged(const struct vsolution *s, int p);
 

@@ -46,18 +46,7 @@ static int same_cmd(const struct vgraph *g, int p, int q)
 {
 	return p == q || (p >= 0 && q >= 0 &&
 			  g->proc[p].host == g->proc[q].host &&
-			  !strcmp(g->proc[p].comm, g->proc[q].comm));
-}
-
-/* The host side whose name is host (0: the report's own, i: --with i),
- * -1 unknown. */
-static int side_of(const struct report_session *s, const char *host)
-{
-	const struct report_stages *ss = s->stages;
-	for (int i = 0; ss && i < 4; i++)
-		if (ss->hosts[i][0] && !strcmp(ss->hosts[i], host))
-			return i;
-	return -1;
+			  !strcmp(g->proc[p].group, g->proc[q].group));
 }
 
 static const struct report_figures *figs_of(const struct report_session *s,
@@ -75,7 +64,7 @@ static const struct report_waits *tree_of(const struct report_session *s,
 					  const struct vgraph *g, int p)
 {
 	const struct report_stages *ss = s->stages;
-	int side = side_of(s, g->host[g->proc[p].host].name);
+	int side = report_graph_side(s, g->host[g->proc[p].host].name);
 	for (size_t t = 0; ss && t < ss->ntrees; t++)
 		if (ss->trees[t].side == side &&
 		    !strcmp(ss->trees[t].label, g->proc[p].tree))
@@ -102,31 +91,15 @@ static void head(const struct vgraph *g, int r, char *buf, size_t n)
 		snprintf(buf, n, "%s%s on %s", word, q, g->host[x->host].name);
 }
 
-/* p's name as the stages table has it (a tree's label for a process
- * whose command repeats on its host: job-server), else the graph's. */
-static void name_of(const struct report_session *s, const struct vgraph *g,
-		    int p, char *buf, size_t n)
-{
-	const struct report_stages *ss = s->stages;
-	int side = side_of(s, g->host[g->proc[p].host].name);
-	for (size_t i = 0; ss && i < ss->n; i++)
-		if (ss->st[i].pid == g->proc[p].pid && ss->st[i].side == side &&
-		    ss->st[i].pid > 0) {
-			snprintf(buf, n, "%s", ss->st[i].name);
-			return;
-		}
-	report_graph_proc_name(g, p, buf, n);
-}
-
 /* "the stage gzip", "the stage rsync (srv)" */
 static void stage(const struct report_session *s, const struct vgraph *g,
 		  int p, int nprocs, char *buf, size_t n)
 {
 	char name[48];
 	if (nprocs > 1)	/* a command of several processes */
-		snprintf(name, sizeof(name), "%s", g->proc[p].comm);
+		snprintf(name, sizeof(name), "%s", g->proc[p].group);
 	else
-		name_of(s, g, p, name, sizeof(name));
+		report_graph_stage_name(s, g, p, name, sizeof(name));
 	if (g->nhost < 2)
 		snprintf(buf, n, "the stage %s", name);
 	else
@@ -141,7 +114,7 @@ static void figures(const struct report_session *s, const struct vgraph *g,
 {
 	const struct vg_res *x = &g->res[vd->res];
 	const struct report_figures *f =
-		figs_of(s, side_of(s, g->host[x->host].name));
+		figs_of(s, report_graph_side(s, g->host[x->host].name));
 	const struct report_waits *w = vd->proc >= 0 ? tree_of(s, g, vd->proc) :
 				       NULL;
 	double all = vgraph_seconds(g);
@@ -317,10 +290,10 @@ int report_graph_verdict(struct report_session *s, int across)
 		stage(s, g, vd->proc, vd->nprocs, who, sizeof(who));
 		ADD("%s ", who);
 		if (vd->nprocs > 1)
-			util_strlcpy(s->verdict_who, g->proc[vd->proc].comm,
+			util_strlcpy(s->verdict_who, g->proc[vd->proc].group,
 				     sizeof(s->verdict_who));
 		else
-			name_of(s, g, vd->proc, s->verdict_who,
+			report_graph_stage_name(s, g, vd->proc, s->verdict_who,
 				sizeof(s->verdict_who));
 		util_strlcpy(s->verdict_who_host, g->host[g->proc[vd->proc].host].name,
 			     sizeof(s->verdict_who_host));
@@ -353,7 +326,7 @@ int report_graph_verdict(struct report_session *s, int across)
 			alive += g->proc[root].alive[i];
 		double mine = 0;
 		on(g, &rg->s, vd->res, root, 1, &mine);
-		name_of(s, g, root, name, sizeof(name));
+		report_graph_stage_name(s, g, root, name, sizeof(name));
 		ADD("; %s waited %.1f s of its %.1f s, %.1f s of those on it",
 		    name, alive - own > 0 ? alive - own : 0, alive,
 		    vd->sec - mine);
@@ -362,7 +335,7 @@ int report_graph_verdict(struct report_session *s, int across)
 		head(g, vd->runner_res, h, sizeof(h));
 		ADD("; close behind: %s", h);
 		if (vd->runner_proc >= 0) {
-			name_of(s, g, vd->runner_proc, name, sizeof(name));
+			report_graph_stage_name(s, g, vd->runner_proc, name, sizeof(name));
 			ADD(" (%s)", name);
 		}
 		ADD(" %.1f s", vd->runner_sec);

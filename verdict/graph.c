@@ -183,6 +183,7 @@ int vgraph_proc(struct vgraph *g, int host, pid_t pid, const char *comm,
 	p->host = host;
 	p->pid = pid;
 	copy(p->comm, sizeof p->comm, comm);
+	copy(p->group, sizeof p->group, comm);
 	copy(p->tree, sizeof p->tree, tree);
 	p->cgroup = p->disk_res = -1;
 	return (int)g->nproc++;

@@ -494,7 +494,7 @@ int verdict_cmd_user(const struct vgraph *g, const struct vsolution *s,
 			first = !(s->c[j].root == (int)r && s->c[j].res == res &&
 				  s->c[j].proc >= 0 &&
 				  g->proc[s->c[j].proc].host == p->host &&
-				  !strcmp(g->proc[s->c[j].proc].comm, p->comm));
+				  !strcmp(g->proc[s->c[j].proc].group, p->group));
 		if (!first)
 			continue;
 		double x = 0;
@@ -503,7 +503,7 @@ int verdict_cmd_user(const struct vgraph *g, const struct vsolution *s,
 			if (s->c[j].root == (int)r && s->c[j].res == res &&
 			    s->c[j].proc >= 0 &&
 			    g->proc[s->c[j].proc].host == p->host &&
-			    !strcmp(g->proc[s->c[j].proc].comm, p->comm)) {
+			    !strcmp(g->proc[s->c[j].proc].group, p->group)) {
 				x += s->c[j].sec;
 				m++;
 			}

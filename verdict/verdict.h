@@ -113,6 +113,11 @@ struct vg_proc {
 	int host;
 	pid_t pid;		/* 0: a tree known as one, or a peer by name */
 	char comm[16];
+	/* the command the verdict groups it with (verdict_cmd_user): its
+	 * comm, unless the caller names its stage otherwise (make demo's
+	 * server and clients are all "perflog": one command of 6
+	 * processes to the comm, three stages to the report) */
+	char group[48];
 	char tree[128];		/* the watched tree's label, "" a peer */
 	unsigned long long start;	/* its main thread's start, or 0 */
 	int cgroup;		/* -1 none */

@@ -479,6 +479,42 @@ static void test_depth(void)
 	vgraph_free(&g);
 }
 
+/* make demo under CPU contention: its server and two clients are all
+ * "perflog" (4, 3 and 3 s of CPU): by comm one command of 3 processes
+ * none of which holds half ("the stage perflog ... in 3 processes",
+ * t5160 beside a load of 20); grouped by their stages' names, the
+ * server alone. A shell's loop of gzips still groups by their one name. */
+static void test_groups(void)
+{
+	struct vgraph g;
+	OK(!one(&g, 10), "groups: graph");
+	int h = vgraph_host(&g, "cli");
+	int sh = proc(&g, h, 40, "sh", 0, 10, (double[VS_N]){ 0 });
+	int srv = proc(&g, h, 41, "perflog", 0, 10,
+		       (double[VS_N]){ [VS_RUN] = 1, [VS_RUNQ] = 3 });
+	int c1 = proc(&g, h, 42, "perflog", 0, 10,
+		      (double[VS_N]){ [VS_RUN] = 1, [VS_RUNQ] = 2 });
+	int c2 = proc(&g, h, 43, "perflog", 0, 10,
+		      (double[VS_N]){ [VS_RUN] = 1, [VS_RUNQ] = 2 });
+	waits(&g, sh, srv, "child", 0, 4);
+	waits(&g, sh, c1, "child", 0, 3);
+	waits(&g, sh, c2, "child", 0, 3);
+	struct vsolution s;
+	OK(!verdict_solve(&g, &sh, 1, &s), "groups: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_INT(v.nprocs, 3, "groups: by comm, one command of 3 processes");
+	snprintf(g.proc[srv].group, sizeof g.proc[srv].group, "server");
+	snprintf(g.proc[c1].group, sizeof g.proc[c1].group, "1m1k client");
+	snprintf(g.proc[c2].group, sizeof g.proc[c2].group, "10m10k client");
+	verdict_of(&g, &s, 0, &v);
+	EQ_INT(v.proc, srv, "groups: by stage, the server");
+	EQ_INT(v.nprocs, 1, "groups: by stage, alone");
+	EQ_DBL(v.proc_sec, 4, TOL, "groups: its 4 s");
+	vsolution_free(&s);
+	vgraph_free(&g);
+}
+
 static void test_words(void)
 {
 	EQ_STR(verdict_kind_word(verdict_word(VRES_CPU)->kind), "CPU", "words: cpu");
@@ -510,6 +546,7 @@ int main(void)
 	test_roots();
 	test_diamond();
 	test_depth();
+	test_groups();
 	test_words();
 	return done_testing();
 }
