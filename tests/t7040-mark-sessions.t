@@ -45,10 +45,11 @@ err_is 'an end of a typo fails in one line' "no session 'ful' is open in the 2 r
 is "$(wc -l <"$A/markers.tsv")" "$n" 'nothing written'
 ok 'full is still open' sh -c "$PERFLOG report '$A' 2>&1 | grep -qx 'Session full (open: no end marker)'"
 
-# the first collector stops with full open
+# the first collector stops with full open, 3 s after its begin (its stop
+# is the end of its last whole row: past the --at below)
 b=$(stamp "$A" begin full)
 bs=$(date -u -d "$b" +%s.%N)
-while [ "$(echo "$(date +%s.%N) < $bs + 2" | bc)" = 1 ]; do sleep 0.2; done
+while [ "$(echo "$(date +%s.%N) < $bs + 3" | bc)" = 1 ]; do sleep 0.2; done
 ok 'stop the first collector' $PERFLOG stop "$A"
 wait "$PID_a"
 ok '... its process is gone' sh -c "! kill -0 $PID_a 2>/dev/null"
@@ -90,7 +91,9 @@ start_fg c
 C=$SET_c
 ok 'begin k in a third set' $PERFLOG mark -d "$C" --begin -s k 'k'
 k=$(stamp "$C" begin k)
-sleep 2.5
+ks=$(date -u -d "$k" +%s)
+f=$(ls "$C"/*.rrd | head -n 1)
+wait_for 20 sh -c "[ \$(rrdtool last '$f') -ge $((ks + 2)) ]"
 kill -9 "$PID_c"; wait "$PID_c" 2>/dev/null
 at=$(after "$k" 1)
 ok "the killed set takes --end --at $at" $PERFLOG mark -d "$C" --end -s k --at "$at" 'after the kill'
