@@ -9,7 +9,9 @@
  * $PERFLOG_LOGSET, else the one whose set has the session open, else the
  * only one running (mark_find.c). --at TIME stamps the marker at TIME
  * (a session closed after the fact); the collector checks it lies in the
- * set's span and after the session's begin (sessions_check_mark).
+ * set's span and after the session's begin (sessions_check_mark). A set
+ * named whose collector is gone takes a marker --at TIME directly, with
+ * the same checks (mark_late, logs/markers.h markers_append_late).
  *
  * --watch SPEC with --begin: the collector logs SPEC (a PID, UNIT.service
  * or name=COMM) as Process(SESSION) until the session's --end, as perflog
@@ -17,10 +19,14 @@
  * `perflog run --server`, a request loop on stdin (mark.h).
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../logs/logset.h"
+#include "../logs/markers.h"
 #include "control.h"
 #include "mark.h"
 #include "../commands.h"
@@ -43,7 +49,8 @@ static void usage(FILE *f)
 		"  --at TIME   stamp the marker at TIME, not now: ISO 8601 UTC as\n"
 		"              markers.tsv has it (2026-11-30T04:50:12.345Z) or -DURATION\n"
 		"              ago (-90s, -5m, -2h); within the log set, after the\n"
-		"              session's begin (a session closed after the fact)\n"
+		"              session's begin (a session closed after the fact); with\n"
+		"              -d DIR also a set whose collector is gone\n"
 		"TEXT may hold any bytes; tabs, newlines and control bytes are escaped\n"
 		"so one marker is always one line of markers.tsv.\n");
 }
@@ -68,6 +75,40 @@ static int parse_at(const char *s, double *when)
 		return 0;
 	}
 	return -1;
+}
+
+/* No collector for the marker (why in e): with --at, a set named (-d DIR,
+ * $PERFLOG_LOGSET) that no collector writes any more takes it directly
+ * (markers_append_late: a session left open when its collector stopped).
+ * Returns the exit status. */
+static int mark_late(const char *dir, double when, enum marker_kind kind,
+		     const char *session, const char *text, const char *watch,
+		     struct perr *e)
+{
+	const char *env = getenv("PERFLOG_LOGSET");
+	char meta[PATH_MAX];
+	struct perr le;
+	int rc, set;
+
+	if (!dir && env && *env)
+		dir = env;
+	set = dir && snprintf(meta, sizeof(meta), "%s/%s", dir, LOGSET_META) <
+			     (int)sizeof(meta) && access(meta, F_OK) == 0;
+	if (!set || watch || !(when > 0)) {
+		fprintf(stderr, "perflog mark: %s%s\n", e->msg,
+			set && !watch ? " (--at TIME marks a set after the fact)"
+				      : "");
+		return 1;
+	}
+	rc = markers_append_late(dir, when, kind, session, text, &le);
+	if (rc == 0)
+		return 0;
+	if (rc > 0)
+		fprintf(stderr, "perflog mark: %s, but its .lock is held: a collector writes it and does not answer\n",
+			e->msg);
+	else
+		fprintf(stderr, "perflog mark: %s\n", le.msg);
+	return 1;
 }
 
 int cmd_mark(int argc, char **argv)
@@ -140,8 +181,10 @@ int cmd_mark(int argc, char **argv)
 	}
 	if (!session)
 		session = kind == MARK_POINT ? "" : "session";
-	if (mark_find(dir, kind, session, &col, &e) < 0 ||
-	    mark_session(&col, when, kind, session, argv[optind], watch, NULL,
+	if (mark_find(dir, kind, session, &col, &e) < 0)
+		return mark_late(dir, at ? when : 0, kind, session,
+				 argv[optind], watch, &e);
+	if (mark_session(&col, when, kind, session, argv[optind], watch, NULL,
 			 0, warn, sizeof(warn), &e) < 0) {
 		fprintf(stderr, "perflog mark: %s\n", e.msg);
 		return 1;

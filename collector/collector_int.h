@@ -201,7 +201,8 @@ void sessions_end(struct collector *c, const char *name);
  * before its session's begin, for a begin, not before that name's last
  * end: markers.tsv is appended in the order markers come, and a marker
  * stamped earlier (perflog run's end, `mark --at`) pairs in that order
- * (logs/markers.h). 0, or -1 with e set. */
+ * (logs/markers.h). A begin held on a full disk (c->held) is open. 0, or
+ * -1 with e set. */
 int sessions_check_mark(struct collector *c, enum marker_kind kind,
 			const char *name, double when, int at, struct perr *e);
 /* Write an end marker for session name (from the collector itself). */

@@ -9,9 +9,9 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
+#include "../common/strbuf.h"
 #include "../logs/markers.h"
 #include "collector_int.h"
 
@@ -67,64 +67,31 @@ static int open_in_file(const char *dir, const char *name)
 	return open;
 }
 
-static double marker_time(const struct marker *m)
+/* The lines held on a full disk (markhold.h), one text: markers that
+ * came, not in markers.tsv yet. NULL when none (or out of memory: the
+ * file's markers are checked alone). */
+static char *held_text(const struct markhold *h)
 {
-	return (double)m->t + m->ms / 1000.0;
-}
+	struct strbuf b = STRBUF_INIT;
 
-/* when as markers.tsv writes it, to the millisecond */
-static char *iso_of(char *buf, size_t n, double when)
-{
-	long long ms = llround(when * 1000.0);
-
-	return util_iso8601(buf, n, (time_t)(ms / 1000), (int)(ms % 1000));
+	for (size_t i = 0; i < h->n; i++)
+		strbuf_puts(&b, h->lines[i]);
+	return h->n ? strbuf_detach(&b, NULL) : NULL;
 }
 
 int sessions_check_mark(struct collector *c, enum marker_kind kind,
 			const char *name, double when, int at, struct perr *e)
 {
-	const char *dir = logset_writer_dir(c->w);
-	double start = (double)logset_writer_meta(c->w)->start;
-	const struct marker *begin;
-	struct marker_list l;
-	struct session *s = NULL;
-	char open[512], t[40], t2[40];
-	long ns;
-	int rc = 0;
+	struct mark_span span = {
+		.start = (double)logset_writer_meta(c->w)->start,
+		.until = collector_clock() + 1.0,
+		.live = 1,
+	};
+	char *held = held_text(&c->held);
+	int rc = markers_check_mark(logset_writer_dir(c->w), held, &span,
+				    kind, name, when, at, e);
 
-	/* half a millisecond: a time is compared as markers.tsv keeps it */
-	if (at && when > collector_clock() + 1.0)
-		return perr_set(e, "%s is in the future",
-				iso_of(t, sizeof(t), when));
-	if (at && when < start - 0.0005)
-		return perr_set(e, "%s is before the log set's start (%s)",
-				iso_of(t, sizeof(t), when),
-				iso_of(t2, sizeof(t2), start));
-	if (kind == MARK_POINT || (kind == MARK_BEGIN && !at))
-		return 0;
-	if (markers_load(dir, &l, e) < 0)
-		return -1;
-	begin = markers_open(&l, name, open, sizeof(open));
-	if (kind == MARK_END && !begin)
-		rc = perr_set(e, "no session '%s' is open in %s (%s%s)",
-			      name, dir, open[0] ? "open: " : "none is open",
-			      open);
-	else if (kind == MARK_END && at && when < marker_time(begin) - 0.0005)
-		rc = perr_set(e, "the end of '%s' at %s is before its begin (%s)",
-			      name, iso_of(t, sizeof(t), when),
-			      iso_of(t2, sizeof(t2), marker_time(begin)));
-	ns = kind == MARK_BEGIN && !begin ? markers_sessions(&l, &s) : 0;
-	for (long i = ns; i-- > 0;)	/* that name's last end */
-		if (s[i].end && !strcmp(s[i].name, name)) {
-			if (when < marker_time(s[i].end) - 0.0005)
-				rc = perr_set(e, "the begin of '%s' at %s is before its last end (%s)",
-					      name, iso_of(t, sizeof(t), when),
-					      iso_of(t2, sizeof(t2),
-						     marker_time(s[i].end)));
-			break;
-		}
-	free(s);
-	markers_free(&l);
+	free(held);
 	return rc;
 }
 

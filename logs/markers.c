@@ -397,10 +397,16 @@ static const char *parse_line(const char *s, size_t len, struct marker *m)
 
 int markers_parse(const char *text, const char *name, struct marker_list *out)
 {
+	memset(out, 0, sizeof(*out));
+	return markers_parse_more(text, name, out);
+}
+
+int markers_parse_more(const char *text, const char *name,
+		       struct marker_list *out)
+{
 	int line = 0;
 	const char *p = text;
 
-	memset(out, 0, sizeof(*out));
 	if (!name)
 		name = LOGSET_MARKERS;
 	while (*p) {

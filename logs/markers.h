@@ -94,6 +94,10 @@ char *markers_format(double when, enum marker_kind kind, const char *session,
 int markers_load(const char *dir, struct marker_list *out, struct perr *e);
 /* Parse markers text (for tests and fuzzing); name is used in messages. */
 int markers_parse(const char *text, const char *name, struct marker_list *out);
+/* The same, the markers added after those out has (-1 out of memory, out
+ * freed): the collector's held markers after the file's. */
+int markers_parse_more(const char *text, const char *name,
+		       struct marker_list *out);
 void markers_free(struct marker_list *l);
 
 /* Pair begins and ends into sessions, in order of their begin. Returns the
@@ -106,6 +110,53 @@ long markers_sessions(const struct marker_list *l, struct session **out);
  * is open): what `perflog mark --end` of a session not open lists. */
 const struct marker *markers_open(const struct marker_list *l,
 				  const char *name, char *names, size_t n);
+
+/*
+ * A marker at a given time, checked against the set (markers_check.c).
+ * markers.tsv is appended in the order markers come, and a marker stamped
+ * earlier (perflog run's end, `perflog mark --at`) pairs in that order
+ * (above): so an end must find its session open and come after its
+ * begin, a begin after that name's last end, and a time given must lie
+ * in the set's span. The collector checks what it is asked to write
+ * (collector/sessions.c), and `mark --at` of a set no collector writes
+ * any more checks the same before it appends (markers_append_late).
+ */
+struct mark_span {
+	double start;		/* the set's start */
+	double until;		/* now + 1 s (live), or the set's end */
+	int live;		/* past until: "in the future", not "after" */
+};
+
+/* when (wall clock seconds, to the ms) within s: 0, or -1 with e set
+ * ("TIME is before the log set's start (START)", "TIME is in the future",
+ * "TIME is after the log set's end (END)"). */
+int markers_check_time(const struct mark_span *s, double when,
+		       struct perr *e);
+/* A marker of kind for session name at when, against the markers l of
+ * the set dir: an end of a session not open there (the open ones listed),
+ * an end before its session's begin or a begin before that name's last
+ * end (the two only when at: a time given, not now) are refused. 0, or
+ * -1 with e set. */
+int markers_check_session(const struct marker_list *l, const char *dir,
+			  enum marker_kind kind, const char *name,
+			  double when, int at, struct perr *e);
+/* Both for the set dir: its markers.tsv, then held (the lines the
+ * collector holds on a full disk, markhold.h; NULL when none), are the
+ * markers that came. A point marker, or a begin stamped now, needs the
+ * time alone (not even that when !at). 0, or -1 with e set. */
+int markers_check_mark(const char *dir, const char *held,
+		       const struct mark_span *s, enum marker_kind kind,
+		       const char *name, double when, int at, struct perr *e);
+/* `perflog mark --at` of a set no collector writes any more (stopped,
+ * killed): the set's .lock taken as a collector takes it (held: 1, and
+ * nothing written: a collector writes it, or another late mark), the
+ * marker checked against the set's span (start to its stop, or to its
+ * last row when it was killed) and its markers, and appended as the
+ * collector appends it (markers_append_at). 0 written, 1 live, -1 with
+ * e set (not a log set, refused, not written). */
+int markers_append_late(const char *dir, double when, enum marker_kind kind,
+			const char *session, const char *text,
+			struct perr *e);
 
 /*
  * Figures beside a marker. What a marker carries is one line of

@@ -225,6 +225,109 @@ static void test_open(void)
 	markers_free(&l);
 }
 
+/* markers_check_time and markers_check_session: what the collector and
+ * a late `mark --at` of a stopped set refuse (issue 50: an end of a
+ * session not open, a time outside the set, an end before its begin) */
+#define T0 1795996800.0	/* 2026-11-30T00:00:00Z */
+
+static void test_check(void)
+{
+	static const char text[] =
+		"2026-11-30T00:00:00Z\tbegin\tfull\t\n"
+		"2026-11-30T00:00:01Z\tbegin\ttar\t\n"
+		"2026-11-30T00:00:02Z\tend\ttar\t\n";
+	struct mark_span live = { T0, T0 + 100, 1 }, gone = { T0, T0 + 60, 0 };
+	struct marker_list l;
+	struct perr e;
+
+	OK(markers_check_time(&live, T0 + 50, &e) == 0, "time: within");
+	OK(markers_check_time(&gone, T0 + 60, &e) == 0,
+	   "time: a stopped set's last moment");
+	OK(markers_check_time(&gone, T0 - 0.0004, &e) == 0,
+	   "time: the start, as markers.tsv rounds it");
+	OK(markers_check_time(&gone, T0 - 0.001, &e) < 0, "time: before the start");
+	EQ_STR(e.msg, "2026-11-29T23:59:59.999Z is before the log set's start (2026-11-30T00:00:00.000Z)",
+	       "... said with both times");
+	OK(markers_check_time(&live, T0 + 100.5, &e) < 0, "time: live, past now");
+	EQ_STR(e.msg, "2026-11-30T00:01:40.500Z is in the future", "... in the future");
+	OK(markers_check_time(&gone, T0 + 60.25, &e) < 0,
+	   "time: a stopped set, past its end");
+	EQ_STR(e.msg, "2026-11-30T00:01:00.250Z is after the log set's end (2026-11-30T00:01:00.000Z)",
+	       "... after its end, not in the future");
+
+	markers_parse(text, "m", &l);
+	OK(markers_check_session(&l, "D", MARK_END, "ful", T0 + 5, 0, &e) < 0,
+	   "session: an end of a typo");
+	EQ_STR(e.msg, "no session 'ful' is open in D (open: full)",
+	       "... lists the open ones");
+	OK(markers_check_session(&l, "D", MARK_END, "tar", T0 + 5, 0, &e) < 0,
+	   "session: an end of one closed");
+	OK(markers_check_session(&l, "D", MARK_END, "full", T0 + 0.5, 1, &e) == 0,
+	   "session: an end after its begin");
+	OK(markers_check_session(&l, "D", MARK_END, "full", T0 - 1, 1, &e) < 0,
+	   "session: an end before its begin");
+	EQ_STR(e.msg, "the end of 'full' at 2026-11-29T23:59:59.000Z is before its begin (2026-11-30T00:00:00.000Z)",
+	       "... said with both times");
+	OK(markers_check_session(&l, "D", MARK_END, "full", T0 - 1, 0, &e) == 0,
+	   "session: stamped now, no time to check");
+	OK(markers_check_session(&l, "D", MARK_BEGIN, "tar", T0 + 1.5, 1, &e) < 0,
+	   "session: a begin before that name's last end");
+	EQ_STR(e.msg, "the begin of 'tar' at 2026-11-30T00:00:01.500Z is before its last end (2026-11-30T00:00:02.000Z)",
+	       "... said");
+	OK(markers_check_session(&l, "D", MARK_BEGIN, "tar", T0 + 3, 1, &e) == 0,
+	   "session: a begin after it");
+	OK(markers_check_session(&l, "D", MARK_POINT, "ful", T0 - 9, 1, &e) == 0,
+	   "session: a point marker names no session to check");
+	markers_free(&l);
+	markers_parse("2026-11-30T00:00:00Z\tbegin\ta\t\n"
+		      "2026-11-30T00:00:01Z\tend\ta\t\n", "m", &l);
+	OK(markers_check_session(&l, "D", MARK_END, "a", T0 + 5, 0, &e) < 0 &&
+	   !strcmp(e.msg, "no session 'a' is open in D (none is open)"),
+	   "session: none open, said so");
+	markers_free(&l);
+}
+
+/* markers_check_mark with the collector's held markers (a full disk): a
+ * begin held is open, so its end is not refused and lost */
+static void test_check_held(void)
+{
+	char dir[] = "/tmp/perflog-markers-XXXXXX", path[64], *held, *both;
+	char *end;
+	struct mark_span live = { T0, T0 + 100, 1 };
+	struct marker_list l;
+	struct perr e;
+
+	if (!mkdtemp(dir)) {
+		OK(0, "mkdtemp");
+		return;
+	}
+	OK(markers_append_at(dir, T0 + 1, MARK_BEGIN, "full", "", NULL, 0, &e) == 0,
+	   "held: the file's begin");
+	held = markers_format(T0 + 2, MARK_BEGIN, "x\ty", "held", NULL, 0);
+	end = markers_format(T0 + 3, MARK_END, "full", "held", NULL, 0);
+	both = malloc(strlen(held) + strlen(end) + 1);
+	strcat(strcpy(both, held), end);
+	OK(markers_check_mark(dir, NULL, &live, MARK_END, "x\ty", T0 + 4, 1, &e) < 0,
+	   "held: without the held lines the end is refused");
+	OK(strstr(e.msg, "(open: full)") != NULL, "... full alone is open there");
+	OK(markers_check_mark(dir, held, &live, MARK_END, "x\ty", T0 + 4, 1, &e) == 0,
+	   "held: with them, the held begin is open");
+	OK(markers_check_mark(dir, both, &live, MARK_END, "full", 0, 0, &e) < 0,
+	   "held: an end held closed the file's begin");
+	OK(markers_check_mark(dir, both, &live, MARK_POINT, "", T0 - 5, 1, &e) < 0,
+	   "held: a point marker's time is checked");
+	OK(markers_check_mark(dir, both, &live, MARK_BEGIN, "full", 0, 0, &e) == 0,
+	   "held: a begin stamped now needs nothing");
+	OK(markers_load(dir, &l, &e) == 0 && l.n == 1, "held: the file untouched");
+	markers_free(&l);
+	free(held);
+	free(end);
+	free(both);
+	snprintf(path, sizeof(path), "%s/markers.tsv", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_append(void)
 {
 	char dir[] = "/tmp/perflog-markers-XXXXXX";
@@ -350,6 +453,8 @@ int main(void)
 	test_format_parse();
 	test_sessions();
 	test_open();
+	test_check();
+	test_check_held();
 	test_append();
 	test_figures();
 	return done_testing();
