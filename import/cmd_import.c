@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <limits.h>
 
@@ -119,6 +120,14 @@ struct part {
 	int done;
 };
 
+/* One host in two files of format fmt: perfmon's names in any case
+ * (Windows' names do not tell case: \\SRV1 one day, \\srv1 the next, as
+ * within one file, perfmon.c), nmon's as they are. */
+static int same_host(enum import_format fmt, const char *a, const char *b)
+{
+	return fmt == IMPORT_PERFMON ? !strcasecmp(a, b) : !strcmp(a, b);
+}
+
 /* The part of the next file that continues part p (same format, host
  * and interval, starting after it ends), or -1. */
 static long continued(const struct part *v, size_t n, size_t p)
@@ -129,7 +138,8 @@ static long continued(const struct part *v, size_t n, size_t p)
 		const struct import_set *b = v[q].s;
 
 		if (v[q].file != v[p].file + 1 || v[q].done ||
-		    v[q].fmt != v[p].fmt || strcmp(b->host, a->host) ||
+		    v[q].fmt != v[p].fmt ||
+		    !same_host(v[p].fmt, a->host, b->host) ||
 		    b->step != a->step || !(b->snap[0].t > a->snap[a->n - 1].t))
 			continue;
 		return (long)q;

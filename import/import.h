@@ -104,6 +104,10 @@ char *import_text(const char *text, size_t len, const char *name,
 struct import_snap *import_snap_add(struct import_set *s, double t,
 				    int line);
 
+/* 1 when a snapshot of s has a known value of a counter perflog has,
+ * else 0. */
+int import_has_value(const struct import_set *s);
+
 /* Local calendar time in zone tz (NULL: this host's) to UTC seconds.
  * An hour that happens twice (the end of summer time) is read as the
  * one after prev when prev is given (> 0), so times run on through the
@@ -136,7 +140,7 @@ const char *import_host_zone(char *buf, size_t n);
  * stamped one step after the previous, the rest moved on by as much,
  * and a note says so; with whole_seconds, runs of spacings within a
  * second of the step evened out (snaps.c). name is for the notes. -1 with e set when there is no
- * snapshot. */
+ * snapshot, or no value in any (import_has_value). */
 int import_finish(struct import_set *s, const char *name, struct perr *e);
 
 /* ---- importset.c ---- */

@@ -433,14 +433,6 @@ static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 		strbuf_printf(&s->notes,
 			      "%s:1: %zu of %zu counters have no perflog counter: kept as they are in imported-other.csv\n",
 			      pm->name, pm->unmapped, pm->ncol);
-	if (pm->nset > 1) {
-		strbuf_printf(&s->notes, "%s:1: counters of %zu hosts (",
-			      pm->name, pm->nset);
-		for (size_t k = 0; k < pm->nset; k++)
-			strbuf_printf(&s->notes, "%s%s", k ? ", " : "",
-				      pm->hostname[k]);
-		strbuf_puts(&s->notes, "): one log set each\n");
-	}
 	if (pm->plain) {
 		snprintf(s->source, sizeof(s->source),
 			 "perflog CSV %.150s, UTC%s%.40s", pm->name,
@@ -457,8 +449,6 @@ static int header(struct pm *pm, char **f, size_t nf, struct import_set *s,
 		snprintf(s->source, sizeof(s->source),
 			 "perfmon CSV %.150s, local time of %.60s (bias %ld min)",
 			 pm->name, zone, pm->bias);
-	for (size_t k = 1; k < pm->nset; k++)
-		memcpy(pm->set[k]->source, s->source, sizeof(s->source));
 	if (!pm->tz)
 		strbuf_printf(&s->notes,
 			      "%s:1: zone '%s' is not one perflog knows: read with the header's bias (%ld min) all through, so local times after a DST change in the file cannot be placed (give --tz ZONE)\n",
@@ -535,14 +525,16 @@ next:
 	}
 	if (!out->host[0])
 		util_strlcpy(out->host, "perfmon", sizeof(out->host));
-	for (size_t k = 0; k < pm.nset; k++) {
-		struct import_set *s = pm.set[k];
-
+	/* pm.set is stale from here: a host with no value loses its set */
+	if (perfmon_hosts_settle(out, name, e) < 0)
+		goto out;
+	for (struct import_set *s = out; s; s = s->next) {
+		memcpy(s->source, out->source, sizeof(s->source));
 		util_strlcpy(s->os, pm.plain ? "(perflog CSV)" :
 			     "Windows (perfmon CSV)", sizeof(s->os));
 		if (import_finish(s, name, e) < 0)
 			goto out;
-		if (k)	/* the same rows: the first set's notes say it */
+		if (s != out)	/* the same rows: the first set's notes say it */
 			strbuf_free(&s->notes);
 	}
 	rc = 0;

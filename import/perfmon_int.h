@@ -1,7 +1,7 @@
 /*
  * perfmon_int.h - what perfmon.c (the file: header, zone, rows, one set
- * a host) and perfmon_paths.c (a counter path mapped to perflog's
- * counter) share.
+ * a host), perfmon_paths.c (a counter path mapped to perflog's counter)
+ * and perfmon_hosts.c (the hosts' sets once the rows are read) share.
  */
 #ifndef PERFLOG_PERFMON_INT_H
 #define PERFLOG_PERFMON_INT_H
@@ -27,5 +27,15 @@ struct column {
  * NULL when the path names none or is no counter path. */
 const char *perfmon_map_column(char *path, int physical, int own,
 			       struct column *c);
+
+/* The sets of a file's hosts (out, chained through next, their rows
+ * read): a host with no value in a counter perflog has loses its set,
+ * its other columns (imported-other.csv) going to the first set's, and
+ * the first set is the first host's with a value; notes in out say so
+ * and name the sets' hosts when there are several. When no host has a
+ * value the sets are left as they are (import_finish refuses them). 0,
+ * or -1 with e set (out of memory; the chain stays whole to be freed). */
+int perfmon_hosts_settle(struct import_set *out, const char *name,
+			 struct perr *e);
 
 #endif

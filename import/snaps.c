@@ -280,12 +280,33 @@ static void even_out(struct import_set *s)
 	}
 }
 
+int import_has_value(const struct import_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sample *smp = &s->snap[i].s;
+
+		for (size_t k = 0; k < smp->n; k++) {
+			const struct instance_values *iv = &smp->inst[k];
+
+			for (int c = 0; c < catalog_objects[iv->object].ncounters; c++)
+				if (!isnan(iv->v[c]))
+					return 1;
+		}
+	}
+	return 0;
+}
+
 int import_finish(struct import_set *s, const char *name, struct perr *e)
 {
 	double offset = 0;
 
 	if (!s->n)
 		return perr_set(e, "%s: no snapshot with a time in it", name);
+	/* the writer makes a file a counter with a value: with none it
+	 * has nothing to make (and said "out of memory") */
+	if (!import_has_value(s))
+		return perr_set(e, "%s: no value in a counter perflog has: nothing to import",
+				name);
 	if (!s->step)
 		s->step = median_step(s);
 	if (!s->step)

@@ -20,7 +20,13 @@ static void cmp_row_dec(FILE *f, const char *label, double a, double b,
 {
 	char ch[32] = "", pct[32] = "", va[32] = "-", vb[32] = "-";
 
-	/* unknown (no such counter, or no value in the session): "-" */
+	/* unknown (no such counter, or no value in the session): "-"; so
+	 * is a ratio of nothing (read / sent of an incremental that sent
+	 * 0 B: it printed "inf", change "-inf", "-nan%") */
+	if (!isfinite(a))
+		a = NAN;
+	if (!isfinite(b))
+		b = NAN;
 	if (!isnan(a)) {
 		snprintf(va, sizeof(va), "%.*f", dec, a);
 		a = strtod(va, NULL);

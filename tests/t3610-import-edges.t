@@ -4,7 +4,8 @@
 # later rows moved on by a day; an nmon file cut inside its last ZZZZ
 # line (copied while nmon writes) gives the snapshots before it, with a
 # note; a perfmon CSV through the start of summer time placed by its
-# zone's rules; a perfmon CSV of two hosts as one set each (issue 50);
+# zone's rules; a perfmon CSV of two hosts as one set each, a host with
+# no value in a counter perflog has as none (issue 50);
 # SIGINT, SIGTERM and SIGHUP during an import leave no
 # hidden .import-PID-HOST/ set behind. No nmon needed: the files are
 # made here from tests/fixtures/import/.
@@ -46,10 +47,15 @@ rm -rf $OUT
 # 6. a perfmon CSV of two servers (issue 50 item 3): one set a host,
 # named for it, each with its own values (SRV2's were logged as SRV1's);
 # the next file of both continues each host's set
+# import_sets ARG...: perflog import -o $OUT, the sets' paths in
+# $SCRATCH/o, the notes in $SCRATCH/e, the status in st; set_hosts: the
+# hosts the sets are named for, in order
+import_sets() { "$PERFLOG" import -o $OUT "$@" >$SCRATCH/o 2>$SCRATCH/e; st=$?; }
+set_hosts() { sed 's|.*/||; s|-[0-9T]*$||' $SCRATCH/o | tr '\n' ' '; }
 sed 's/10:00:/10:01:/' $FIX/twohosts.csv > $SCRATCH/twohosts-b.csv
-"$PERFLOG" import -o $OUT $FIX/twohosts.csv $SCRATCH/twohosts-b.csv >$SCRATCH/o 2>$SCRATCH/e; st=$?
+import_sets $FIX/twohosts.csv $SCRATCH/twohosts-b.csv
 is "$st" 0 'two hosts: imported'
-is "$(sed 's|.*/||; s|-[0-9T]*$||' $SCRATCH/o | tr '\n' ' ')" 'SRV1 SRV2 ' \
+is "$(set_hosts)" 'SRV1 SRV2 ' \
 	'two hosts: one set each, named for its host'
 like "$(cat $SCRATCH/e)" 'twohosts.csv:1: counters of 2 hosts \(SRV1, SRV2\): one log set each' \
 	'two hosts: a note says the file was split'
@@ -63,12 +69,40 @@ is "$(grep -h '^host' $(sed 's|$|/perflog.meta|' $SCRATCH/o) | cut -f2 | tr '\n'
 ok 'two hosts: SRV2 keeps its unmapped counter' grep -q 'Page life expectancy' "$(sed -n 2p $SCRATCH/o)/imported-other.csv"
 ok 'two hosts: SRV1 has none' test ! -e "$(sed -n 1p $SCRATCH/o)/imported-other.csv"
 rm -rf $OUT
-"$PERFLOG" import -o $OUT --host srv $FIX/twohosts.csv >$SCRATCH/o 2>$SCRATCH/e; st=$?
+import_sets --host srv $FIX/twohosts.csv
 is "$st" 2 'two hosts with --host: refused'
 is "$(wc -l < $SCRATCH/e)" 1 'two hosts with --host: one line'
 like "$(cat $SCRATCH/e)" "^perflog import: --host srv: .*twohosts.csv holds the counters of several hosts \(SRV1, SRV2" \
 	'two hosts with --host: the line names the option, the file and its hosts'
 is "$(ls -A $OUT 2>/dev/null | wc -l)" 0 'two hosts with --host: no set'
+rm -rf $OUT
+
+# 7. a host with no value in a counter perflog has (SRV0: an SQL Server
+# counter only; SRV2: blank cells, perfmon could not reach it) has no set
+# of its own, its other columns kept with the first set's (the writer
+# failed on it with "out of memory", nothing imported); the next day's
+# file spells the hosts in lower case and continues each set; a file of
+# no counter perflog has is one line of error
+sed 's/10:00:/10:01:/; s/\\\\SRV/\\\\srv/g' $FIX/hostsnovalue.csv > $SCRATCH/hostsnovalue-b.csv
+import_sets $FIX/hostsnovalue.csv $SCRATCH/hostsnovalue-b.csv
+is "$st" 0 'hosts with no value: imported'
+is "$(set_hosts)" 'SRV1 SRV3 ' \
+	'hosts with no value: a set for SRV1 and SRV3, both files in each'
+like "$(cat $SCRATCH/e)" 'hostsnovalue.csv:1: SRV0 has no value in a counter perflog has: no log set of its own, its other columns kept in SRV1.s imported-other.csv' \
+	'hosts with no value: a note says where SRV0 went'
+is "$(cpu_of "$(sed -n 1p $SCRATCH/o)" SRV1)" '10 20 30 10 20 30 ' 'hosts with no value: SRV1 has its values, both files'
+is "$(head -n 1 "$(sed -n 1p $SCRATCH/o)/imported-other.csv")" \
+	'time,"\\SRV0\SQLServer:Buffer Manager\Page life expectancy","\\SRV2\SQLServer:Locks(_Total)\Lock Waits/sec"' \
+	'hosts with no value: their other columns in SRV1'"'"'s imported-other.csv'
+ok 'hosts with no value: their cells there' grep -q ',"320","7"' "$(sed -n 1p $SCRATCH/o)/imported-other.csv"
+rm -rf $OUT
+sed 's/\\\\SRV[13]\\[^"]*/\\\\SRV1\\SQLServer:X\\Y/g' $FIX/hostsnovalue.csv > $SCRATCH/novalue.csv
+import_sets $SCRATCH/novalue.csv
+is "$st" 1 'no value at all: exit 1'
+is "$(grep -v ': kept as they are in imported-other.csv$' $SCRATCH/e)" \
+	"perflog import: $SCRATCH/novalue.csv: no value in a counter perflog has: nothing to import" \
+	'no value at all: one line naming the file'
+is "$(ls -A $OUT 2>/dev/null | wc -l)" 0 'no value at all: no set, no hidden one'
 rm -rf $OUT
 
 # 5. a signal during an import: the hidden set removed, the exit by it.

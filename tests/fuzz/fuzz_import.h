@@ -2,8 +2,9 @@
  * fuzz_import.h - shared by fuzz_nmon and fuzz_perfmon: what every
  * import reader must give (import/import.h). A failure is one line; what
  * parses has snapshots whose times go strictly forward, each covering
- * (from, t], and a step of 1 s or more: what the log set writer needs
- * (each host's set of a perfmon CSV of several, with the same rows).
+ * (from, t], a step of 1 s or more and a known value somewhere: what
+ * the log set writer needs (each host's set of a perfmon CSV of several,
+ * with the same rows).
  * Aborts otherwise; frees the set.
  */
 #ifndef PERFLOG_FUZZ_IMPORT_H
@@ -24,7 +25,8 @@ static inline void fuzz_import_check(int rc, struct import_set *s,
 	}
 	/* a perfmon CSV of several hosts: each host's set (import.h) */
 	for (const struct import_set *h = s; h; h = h->next) {
-		if (!h->n || h->step < 1 || h->n != s->n)
+		if (!h->n || h->step < 1 || h->n != s->n ||
+		    !import_has_value(h))
 			abort();
 		for (size_t i = 0; i < h->n; i++) {
 			if (!(h->snap[i].from < h->snap[i].t))

@@ -505,7 +505,8 @@ static void check_nmon_edges(void)
 	struct perr e = { { 0 } };
 	size_t len;
 	char *t = fixture("linux.nmon", &len), *p;
-	const char *ok29 = "AAA,host,x\nZZZZ,T0001,10:00:00,29-FEB-2028\n";
+	const char *ok29 = "AAA,host,x\nCPU_ALL,CPU Total x,User%,Sys%,Wait%,Idle%\n"
+			   "ZZZZ,T0001,10:00:00,29-FEB-2028\nCPU_ALL,T0001,1,1,1,97\n";
 
 	OK(import_nmon(ok29, strlen(ok29), "x.nmon", "UTC", &s, &e) == 0,
 	   "nmon: 29-FEB of a leap year is a day");
@@ -596,6 +597,65 @@ static void check_perfmon_hosts(void)
 	import_set_free(&s);
 }
 
+/* A host of a CSV of several with no value in a counter perflog has (an
+ * application's counters only, SRV0; a server perfmon could not reach,
+ * its cells blank, SRV2): no set of its own, which the writer could not
+ * make (it failed with "out of memory"), its other columns kept in the
+ * first set's imported-other.csv, where their paths name it; the first
+ * set is the first host's with a value (SRV1, not SRV0). The sets of a
+ * plain CSV of two hosts have its source line each. */
+static void check_perfmon_hosts_novalue(void)
+{
+	static const char plain[] =
+		"time,\\\\a\\Memory\\Available Bytes,\\\\b\\Memory\\Available Bytes\n"
+		"2026-11-30 04:50:15,1000,2000\n";
+	struct import_set s;
+	struct perr e;
+	const struct import_set *b;
+	const char *o, *nl;
+
+	if (parse("hostsnovalue.csv", NULL, &s, &e) != 0) {
+		OK(0, "hostsnovalue.csv parses");
+		printf("# %s\n", e.msg);
+		return;
+	}
+	b = s.next;
+	EQ_STR(s.host, "SRV1", "no value: the first set is SRV1's, the first host with a value");
+	OK(b && !strcmp(b->host, "SRV3"), "no value: the next set is SRV3's");
+	OK(b && !b->next, "no value: two sets, none for SRV0 nor SRV2");
+	for (size_t i = 0; i < 3; i++)
+		EQ_DBL(val(&s, i, OBJ_PROCESSOR, "_Total", CTR_CPU_PROCESSOR_TIME),
+		       10 * (double)(i + 1), 1e-9, "no value: SRV1's own CPU");
+	if (b)
+		EQ_DBL(val(b, 0, OBJ_MEMORY, "", CTR_MEM_AVAILABLE),
+		       1024 * 1048576., 1e-3, "no value: SRV3's memory");
+	o = strbuf_str(&s.other);
+	nl = strchr(o, '\n');
+	OK(nl && !strncmp(o, "time,\"\\\\SRV0\\SQLServer:Buffer Manager\\Page life expectancy\",\"\\\\SRV2\\SQLServer:Locks(_Total)\\Lock Waits/sec\"\n",
+			  (size_t)(nl - o + 1)),
+	   "no value: SRV0's and SRV2's other columns in SRV1's imported-other.csv");
+	OK(strstr(o, ",\"300\",\"5\"\n") && strstr(o, ",\"320\",\"7\"\n") &&
+	   !strstr(o, "\n\n"), "no value: their cells row by row");
+	OK(b && !b->other.len, "no value: SRV3 has no other column");
+	o = strbuf_str(&s.notes);
+	OK(strstr(o, "hostsnovalue.csv:1: counters of 2 hosts (SRV1, SRV3): one log set each"),
+	   "no value: the note names the two sets' hosts");
+	OK(strstr(o, "hostsnovalue.csv:1: SRV0 has no value in a counter perflog has: no log set of its own, its other columns kept in SRV1's imported-other.csv"),
+	   "no value: a note says where SRV0's columns went");
+	OK(strstr(o, "hostsnovalue.csv:1: SRV2 has no value in a counter perflog has"),
+	   "no value: a note names SRV2");
+	import_set_free(&s);
+
+	if (import_perfmon(plain, strlen(plain), "plain.csv", NULL, &s, &e) != 0) {
+		OK(0, "plain CSV of two hosts read");
+		printf("# %s\n", e.msg);
+		return;
+	}
+	OK(s.next && s.source[0] && !strcmp(s.source, s.next->source),
+	   "plain CSV of two hosts: each set has the source line");
+	import_set_free(&s);
+}
+
 /* Garbage: one line naming the file and line, never a crash. */
 static void check_bad(void)
 {
@@ -613,6 +673,9 @@ static void check_bad(void)
 		  "x.nmon:2: bad ZZZZ date '29-FEB-2026' (FEB 2026 has 28 days)" },
 		{ "AAA,host,x\nCPU_ALL,CPU Total x,User%,Sys%,Wait%,Idle%\nZZZZ,T0001,10:00:00,01-DEC-2026\nCPU_ALL,T0001,abc,1,1,1\n",
 		  "x.nmon:4: bad value 'abc'" },
+		/* the writer said "out of memory" of a set of nothing */
+		{ "AAA,host,x\nZZZZ,T0001,10:00:00,01-DEC-2026\nZZZZ,T0002,10:00:10,01-DEC-2026\n",
+		  "x.nmon: no value in a counter perflog has: nothing to import" },
 	};
 	static const struct {
 		const char *text, *want;
@@ -628,6 +691,11 @@ static void check_bad(void)
 		{ "\"(PDH-CSV 4.0) (UTC)\",\"\\\\h\\Memory\\Pages/sec\"\n", "x.csv:1: bad header" },
 		{ "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Memory\\Pages/sec\n\"11/30/2026 00:00:00.000\",\"1\"\n",
 		  "x.csv:1: a quote is not closed" },
+		{ "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\SQLServer:Locks(_Total)\\Lock Waits/sec\",\"\\\\h\\Memory\\Pages/sec\"\n\"11/30/2026 00:00:00.000\",\"1\",\" \"\n",
+		  "x.csv: no value in a counter perflog has: nothing to import" },
+		/* two hosts' sets chained when the row fails: freed (ASan) */
+		{ "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\a\\Memory\\Pages/sec\",\"\\\\b\\Memory\\Pages/sec\"\n\"11/30/2026 00:00:00.000\",\"1\",\"2\"\n\"11/30/2026 00:00:15.000\",\"1\",\"x\"\n",
+		  "x.csv:3: bad value 'x' in column 3" },
 	};
 	char n[160];
 
@@ -675,6 +743,7 @@ int main(void)
 	check_busy_interval();
 	check_perfmon_dst();
 	check_perfmon_hosts();
+	check_perfmon_hosts_novalue();
 	check_nmon_edges();
 	check_bad();
 	return done_testing();

@@ -326,41 +326,60 @@ static void test_psi(void)
 	judge(&f, NULL, REPORT_CPU, NULL, "a saturated CPU before its stalls");
 }
 
+/* Two idle sessions of one name, one of A and one of B, to compare. */
+static void compare_pair(struct report_session *sa, struct report_session *sb,
+			 const char *name)
+{
+	memset(sa, 0, sizeof(*sa));
+	memset(sb, 0, sizeof(*sb));
+	snprintf(sa->name, sizeof(sa->name), "%s", name);
+	snprintf(sb->name, sizeof(sb->name), "%s", name);
+	idle(&sa->fig);
+	idle(&sb->fig);
+}
+
+/* report_compare's text of session sa of A against sb of B (a
+ * malloc'ed string), or NULL with a failed check. */
+static char *compare_text(struct report_session *sa,
+			  struct report_session *sb)
+{
+	struct report a, b;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.s = sa;
+	b.s = sb;
+	a.n = b.n = 1;
+	if (!f) {
+		OK(0, "compare: open_memstream");
+		return NULL;
+	}
+	report_compare(f, &a, &b);
+	fclose(f);
+	return text;
+}
+
 /* issue 50 item 12: `report A B` printed "0.1 0.1 -0.1" for 0.14
  * against 0.06, the change of the unrounded figures beside the rounded
  * ones: the change and its share are of the figures as printed. */
 static void test_compare_rounding(void)
 {
 	struct report_session sa, sb;
-	struct report a, b;
-	char *text = NULL, *row;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char *text, *row;
 	double va, vb, ch;
 
-	memset(&sa, 0, sizeof(sa));
-	memset(&sb, 0, sizeof(sb));
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	strcpy(sa.name, "full");
-	strcpy(sb.name, "full");
-	idle(&sa.fig);
-	idle(&sb.fig);
+	compare_pair(&sa, &sb, "full");
 	sa.fig.cpu.avg = 0.14;
 	sb.fig.cpu.avg = 0.06;
 	sa.fig.cpu1.avg = 2.25;	/* "2.2" or "2.3": printf's rounding */
 	sb.fig.cpu1.avg = 3.36;	/* "3.4": +1.2 as printed, +1.11 not */
 	sa.seconds = 6.817;
 	sb.seconds = 7.182;
-	a.s = &sa;
-	b.s = &sb;
-	a.n = b.n = 1;
-	if (!f) {
-		OK(0, "compare: open_memstream");
+	if (!(text = compare_text(&sa, &sb)))
 		return;
-	}
-	report_compare(f, &a, &b);
-	fclose(f);
 	row = strstr(text, "CPU total avg");
 	OK(row && sscanf(row + strlen("CPU total avg"), "%lf %lf %lf", &va,
 			 &vb, &ch) == 3, "compare: the CPU row reads");
@@ -376,6 +395,42 @@ static void test_compare_rounding(void)
 	free(text);
 }
 
+/* report A B of an incremental backup that sent nothing (restic's
+ * "Added to the repository: 0 B"): read / sent has no figure, as the
+ * single report's omitted line says, where the comparison printed "inf",
+ * a change of "-inf" and "nan%" */
+static void test_compare_nothing_sent(void)
+{
+	static char kv[2][3][2][16] = {
+		{ { "client", "restic" }, { "client.read", "1048576" },
+		  { "client.sent", "0" } },
+		{ { "client", "restic" }, { "client.read", "2097152" },
+		  { "client.sent", "1048576" } },
+	};
+	struct marker_extra xa[3], xb[3];
+	struct marker ma = { .kind = MARK_END, .extra = xa, .nextra = 3 };
+	struct marker mb = { .kind = MARK_END, .extra = xb, .nextra = 3 };
+	struct report_session sa, sb;
+	char *text, *row;
+
+	for (int i = 0; i < 3; i++) {
+		xa[i] = (struct marker_extra){ kv[0][i][0], kv[0][i][1] };
+		xb[i] = (struct marker_extra){ kv[1][i][0], kv[1][i][1] };
+	}
+	compare_pair(&sa, &sb, "incr");
+	sa.end_m = &ma;
+	sb.end_m = &mb;
+	if (!(text = compare_text(&sa, &sb)))
+		return;
+	OK(!strstr(text, "inf") && !strstr(text, "nan"),
+	   "compare: nothing sent: no inf nor nan anywhere");
+	row = strstr(text, "client read / sent");
+	EQ_STR(row ? strtok(row, "\n") : NULL,
+	       "client read / sent                          -            2.0                         x",
+	       "compare: nothing sent: read / sent is unknown, no change");
+	free(text);
+}
+
 int main(void)
 {
 	test_stats();
@@ -385,5 +440,6 @@ int main(void)
 	test_psi();
 	test_format();
 	test_compare_rounding();
+	test_compare_nothing_sent();
 	return done_testing();
 }
