@@ -132,6 +132,9 @@ struct report_waits {
 	struct report_stat thr_periods;	/* % Throttled Periods: of time */
 	struct report_stat io_read, io_write;	/* the tree's bytes/s */
 	double quota;			/* CPUs (cgroup.cpu_quota), NAN none */
+	char quota_group[128];		/* the group that has it, as the
+					 * kernel names it ("/backup.slice",
+					 * cgroup.quota_group); "" unknown */
 };
 
 /* With wait states, a busy CPU is named only when the client's working

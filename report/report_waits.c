@@ -204,7 +204,12 @@ static void describe_cpu_wait(const struct report_figures *f,
 		 "quota or affinity" : "contention",
 		 p[WS_CPU_WAIT], p[WS_CPU]);
 	if (k == REPORT_W_QUOTA) {
-		ADD("; its cgroup's quota");
+		/* the group that has the quota, an ancestor as often as
+		 * not: perflog run's command is a child of its own group */
+		if (w->quota_group[0])
+			ADD("; cgroup %s's quota", w->quota_group);
+		else
+			ADD("; its cgroup's quota");
 		if (!isnan(w->quota))
 			ADD(" of %.2g CPU", w->quota);
 		ADD(" held it back (");

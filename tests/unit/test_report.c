@@ -300,7 +300,15 @@ static void test_client_waits(void)
 	dominant(&w, WS_CPU_WAIT, "quota: CPU wait dominates");
 	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "CPU quota: runnable but not running 72%",
 		"quota: CPU quota");
-	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "quota of 0.25 CPU", "quota: its size");
+	judge_w(&f, &w, NULL, REPORT_W_QUOTA, "; its cgroup's quota of 0.25 CPU",
+		"quota: its size (a set without the group's name: its cgroup's)");
+	/* the group that has the quota, an ancestor of the command's
+	 * (issue 50 item 7: "its cgroup's" named none) */
+	util_strlcpy(w.quota_group, "/backup.slice", sizeof(w.quota_group));
+	judge_w(&f, &w, NULL, REPORT_W_QUOTA,
+		"; cgroup /backup.slice's quota of 0.25 CPU held it back",
+		"quota: the group that has it named");
+	w.quota_group[0] = '\0';
 	/* two threads under a quota on two CPUs: % Throttled Time adds a
 	 * held run queue per CPU (139), the group was held in 70% of its
 	 * periods; "throttled 139% of the time" read the first as a share */
