@@ -415,8 +415,9 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 
 		cgstat_read(stat_group(ww), 0, &q);
 		if (q.quota)
-			ADD("cgroup.cpu_quota=%.3f\tcgroup.quota_dir=%s\t",
-			    q.quota_cpus, q.quota_dir);
+			ADD("cgroup.cpu_quota=%.3f\tcgroup.quota_dir=%s\t"
+			    "cgroup.quota_group=%s\t",
+			    q.quota_cpus, q.quota_dir, q.quota_group);
 	}
 	if (!ww || !ww->s) {
 		ADD("waits.error=%s", ww ? ww->why : "not sampled");

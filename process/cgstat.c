@@ -60,6 +60,7 @@ static double quota_at(const char *dir, int v1)
 int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
 {
 	char cur[PATH_MAX];
+	size_t root = 0;	/* the hierarchy's root: cur's length there */
 	int found = 0;
 
 	if (!dir[0] || util_strlcpy(cur, dir, sizeof(cur)) < 0)
@@ -70,6 +71,7 @@ int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
 
 		if (q < 0)
 			break;	/* above the hierarchy's root */
+		root = strlen(cur);
 		if (q > 0 && (!found || q < out->quota_cpus)) {
 			found = out->quota = 1;
 			out->quota_cpus = q;
@@ -80,6 +82,12 @@ int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
 			break;
 		*slash = '\0';
 	}
+	/* the group as the kernel names it (/proc/PID/cgroup): its path
+	 * below the hierarchy's root, "/" the root itself */
+	if (found)
+		util_strlcpy(out->quota_group, out->quota_dir[root] ?
+			     out->quota_dir + root : "/",
+			     sizeof(out->quota_group));
 	return found;
 }
 

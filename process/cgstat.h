@@ -47,6 +47,10 @@ struct cgstat_raw {
 	int quota;		/* 1: a quota applies (quota_dir below) */
 	double quota_cpus;	/* its quota / period, NAN without one */
 	char quota_dir[PATH_MAX];
+	char quota_group[PATH_MAX];	/* the same group as the kernel names
+					 * it: below the hierarchy's root
+					 * ("/backup.slice"), what the report
+					 * says */
 	uint64_t throttled_us;	/* the quota group's throttled time; SRC_NA
 				 * unknown; 0 with no quota (none possible) */
 	uint64_t nr_periods;	/* its quota periods gone by, and those in */
@@ -60,7 +64,8 @@ void cgstat_read(const struct cgroup_set *g, double mono,
 
 /* The quota group for v1 (v1 = 1: cpu.cfs_quota_us) or v2 (cpu.max)
  * starting at dir: the smallest quota from dir up to the hierarchy's
- * root, the one in force. Fills out->quota, quota_cpus, quota_dir.
+ * root, the one in force. Fills out->quota, quota_cpus, quota_dir,
+ * quota_group.
  * Returns 1 when found, 0 when not (exposed for tests). */
 int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out);
 

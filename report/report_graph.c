@@ -138,7 +138,10 @@ void report_graph_of(struct report_session *s)
 			 * known (its open files' devices) */
 			.disk = side >= 0 && side < 4 && ss->disks[side][0] ?
 				ss->disks[side] : NULL,
-			.cg = { .name = tr->label,
+			/* the quota's resource is its group's: trees
+			 * under one quota share it */
+			.cg = { .name = tr->w.have && tr->w.quota_group[0] ?
+					tr->w.quota_group : tr->label,
 				.quota = tr->w.have ? tr->w.quota : NAN,
 				.throttled = isnan(thr) ? 0 : thr / 100.0,
 				/* the command's own group's memory stall

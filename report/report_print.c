@@ -281,7 +281,7 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 	static const char *const label[WS_N] = { "running", "CPU wait",
 		"disk wait", "network wait", "other wait", "sleep" };
 	int d = report_waits_dominant(w);
-	char q[32] = "", p[48] = "";
+	char q[192] = "", p[48] = "";
 
 	if (!w->have)
 		return;
@@ -319,7 +319,9 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 			isnan(w->guessed) ? 100.0 : w->guessed);
 	print_turns(f, w);
 	if (!isnan(w->quota))
-		snprintf(q, sizeof(q), ", CPU quota %.2g", w->quota);
+		snprintf(q, sizeof(q), ", CPU quota %.2g%s%s%s", w->quota,
+			 w->quota_group[0] ? " (cgroup " : "", w->quota_group,
+			 w->quota_group[0] ? ")" : "");
 	if (w->thr_periods.n)
 		snprintf(p, sizeof(p), "throttled in %.0f%% of its periods, ",
 			 w->thr_periods.avg);

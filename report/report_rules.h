@@ -125,6 +125,9 @@ struct report_waits {
 	struct report_stat thr_periods;	/* % Throttled Periods: of time */
 	struct report_stat io_read, io_write;	/* the tree's bytes/s */
 	double quota;			/* CPUs (cgroup.cpu_quota), NAN none */
+	char quota_group[128];		/* the group that has it, as the
+					 * kernel names it ("/backup.slice",
+					 * cgroup.quota_group); "" unknown */
 };
 
 /* The logged Process counters give a tree's wait states only with at

@@ -139,7 +139,12 @@ static void figures(const struct report_session *s, const struct vgraph *g,
 	case VRES_QUOTA:
 		if (!w)
 			break;
-		ADD("; its cgroup's quota");
+		/* the group that has the quota, an ancestor as often as
+		 * not: perflog run's command is a child of its own group */
+		if (w->quota_group[0])
+			ADD("; cgroup %s's quota", w->quota_group);
+		else
+			ADD("; its cgroup's quota");
 		if (!isnan(w->quota))
 			ADD(" of %.2g CPU", w->quota);
 		ADD(" held it back (");

@@ -174,7 +174,7 @@ void report_waits_of(struct logset *ls, const char *dir,
 	struct report_stat *st[] = { &w->stall_cpu, &w->stall_io,
 		&w->stall_mem, &w->throttled, &w->thr_periods, &w->io_read,
 		&w->io_write };
-	const char *proc;
+	const char *proc, *group;
 
 	memset(w, 0, sizeof(*w));
 	for (int k = 0; k < WS_N; k++)
@@ -184,6 +184,8 @@ void report_waits_of(struct logset *ls, const char *dir,
 	w->cpus = w->guessed = NAN;
 	w->read_share = w->split_error = w->split_error_all = NAN;
 	w->quota = marker_num(s->end_m, "cgroup.cpu_quota");
+	if (s->end_m && (group = marker_get(s->end_m, "cgroup.quota_group")))
+		util_strlcpy(w->quota_group, group, sizeof(w->quota_group));
 	proc = lookup_process(logset_meta(ls), s->begin_m ? s->name : NULL);
 	if (!proc)
 		return;

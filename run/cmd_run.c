@@ -54,8 +54,9 @@
  *   waits=waits-LABEL.tsv waits.threads=N waits.working=N waits.hidden=0|1
  *   waits.guessed=PCT waits.exact_disk=0|1 waits.hz=N waits.cpu=S
  *   waits.read_share=PCT waits.split_error=P waits.split_error_all=P
- *   cgroup.cpu_quota=CPUS cgroup.quota_dir=DIR   the wait states and the
- *   quota (the collector's "waits" reply; counters/README.md)
+ *   cgroup.cpu_quota=CPUS cgroup.quota_dir=DIR cgroup.quota_group=/GROUP
+ *   the wait states and the quota in force, where it is (the collector's
+ *   "waits" reply; counters/README.md)
  *   figures=FILE when the fields did not fit the line (run_marks.h)
  */
 #define _GNU_SOURCE

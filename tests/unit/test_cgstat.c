@@ -83,6 +83,8 @@ static void test_v1(void)
 	EQ_DBL(a.quota_cpus, 0.25, 1e-9, "v1: 25000 / 100000 = 0.25 CPU");
 	snprintf(path, sizeof(path), "%s/cpu/quota", root);
 	EQ_STR(a.quota_dir, path, "v1: the quota's group, not the command's own");
+	EQ_STR(a.quota_group, "/quota",
+	       "v1: ... as the kernel names it, below the mount (issue 50 item 7)");
 	EQ_INT(a.throttled_us, 1000000, "v1: throttled_time ns -> us");
 	put("cpu/quota/cpu.stat", "nr_periods 30\nnr_throttled 15\nthrottled_time 2500000000\n");
 	cgstat_read(&g, 102.0, &b);
@@ -132,6 +134,7 @@ static void test_v2(void)
 	EQ_DBL(a.quota_cpus, 0.5, 1e-9, "v2: 50000 100000 = 0.5 CPU");
 	snprintf(path, sizeof(path), "%s/unified/lim", root);
 	EQ_STR(a.quota_dir, path, "v2: the ancestor with the quota");
+	EQ_STR(a.quota_group, "/lim", "v2: ... named /lim, below the mount");
 	EQ_INT(a.throttled_us, 400000, "v2: throttled_usec");
 	OK(a.psi[PSI_CPU].present && a.psi[PSI_MEMORY].present &&
 	   !a.psi[PSI_IO].present, "v2: the pressure files there are read");
@@ -166,11 +169,14 @@ static void test_v2(void)
 	EQ_DBL(b.quota_cpus, 0.5, 1e-9,
 	       "v2: a child's 2.0 under its parent's 0.5: 0.5 in force");
 	EQ_STR(b.quota_dir, path, "v2: ... the parent's group named");
+	EQ_STR(b.quota_group, "/lim",
+	       "v2: ... /lim, the parent, not /lim/big (issue 50 item 7)");
 	EQ_INT(b.throttled_us, 1400000, "v2: ... its throttling read there");
 	put("unified/lim/big/cpu.max", "25000 100000\n");
 	cgstat_read(&g, 15.6, &b);
 	EQ_DBL(b.quota_cpus, 0.25, 1e-9,
 	       "v2: a child's 0.25 under 0.5: the child's, the smaller");
+	EQ_STR(b.quota_group, "/lim/big", "v2: ... /lim/big named");
 	snprintf(g.v2, sizeof(g.v2), "%s/unified/lim/cmd", root);
 	put("unified/lim/cpu.max", "max 100000\n");
 	cgstat_read(&g, 16.0, &b);

@@ -1,0 +1,50 @@
+#!/bin/sh
+# The CPU quota in force is named where it is (issue 50 item 7): a group
+# of our own with a quota of a quarter CPU, a child group under it (v2:
+# with cpu.max 200000 100000, two CPUs, more than its parent allows, as
+# v2 lets it ask; v1 refuses a child more than its parent, so its child
+# has none), perflog run put in the child (its command's own group a
+# child of that). The end marker carries the quota of the parent, 0.25,
+# and the group as the kernel names it (cgroup.quota_group=/plqp$$); the
+# report names that group, not the command's: its Process section's
+# cgroup line, and the Bottleneck line when the quota held the loop back
+# ("cgroup /plqp$$'s quota of 0.25 CPU held it back"). It said "its
+# cgroup's quota" and the marker had only the directory; the verdict
+# graph's quota resource was named for the session ("CPU quota quota").
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-zoo.sh"
+[ "$(id -u)" = 0 ] || skip_all "a cgroup of our own needs root"
+zoo_cpu_quota plqp$$ 25000 || skip_all "no cgroup cpu controller to set a quota with"
+parent=$ZOO_CG
+mkdir "$parent/child" || skip_all "cannot make a child group under $parent"
+track_cgroup "$parent/child"
+if [ -f "$parent/cpu.max" ]; then
+	echo "+cpu" >"$parent/cgroup.subtree_control" &&
+		echo "200000 100000" >"$parent/child/cpu.max" ||
+		skip_all "cannot give the child group a quota of its own"
+fi
+plan 5
+zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
+field() { grep -P "\tend\t$1\t" "$ZOO_SET/markers.tsv" | tail -n 1 | tr '\t' '\n' | sed -n "s/^$2=//p"; }
+
+zoo_run quota "$parent/child/cgroup.procs" -- sh -c \
+	'end=$(($(date +%s) + 5)); while [ $(date +%s) -lt $end ]; do :; done'
+is "$?" 0 'a 5 s loop run in the child group'
+zoo_stop
+is "$(field quota cgroup.cpu_quota) $(field quota cgroup.quota_group)" "0.250 /plqp$$" \
+	'the end marker: the parent'"'"'s quota and its group as the kernel names it'
+like "$(_zoo_session quota | grep 'its cgroup:')" "CPU quota 0.25 \\(cgroup /plqp$$\\)" \
+	'the report'"'"'s cgroup line names the group that has the quota'
+# the verdict graph's quota resource (report -v): the group's, shared by
+# the trees under it
+like "$(_zoo_session quota | grep -m 1 '^    CPU quota ')" "CPU quota /plqp$$ on " \
+	'the graph'"'"'s quota resource is the group that has it'
+line=$(zoo_line quota)
+diag "quota: $line"
+case $line in
+"Bottleneck: CPU quota"*)
+	like "$line" "; cgroup /plqp$$'s quota of 0.25 CPU held it back" \
+		'the verdict names the parent group, where the quota is' ;;
+*)
+	skip "the quota did not hold the loop back here (the verdict: ${line:-none})" ;;
+esac
