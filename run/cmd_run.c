@@ -8,7 +8,8 @@
  *      `perflog start -o DIR` was given), else start one (`perflog start
  *      --owner PID`, run as /proc/self/exe so the very same binary answers);
  *      finding and starting are done under a lock, so runs started
- *      together share one collector
+ *      together share one collector; none is started for a command that
+ *      cannot be run (not found in PATH, not executable): exit 127
  *   2. a cgroup of the command's own, below perflog run's (cgroup.h), when
  *      the host allows it; the shim (run_shim.h) is forked and put in it
  *   3. "watch" the shim's tree: Process(LABEL), LABEL made unique by the
@@ -301,8 +302,7 @@ static int finish(struct run *r)
 	if (shim_rusage(&r->shim) < 0)
 		memset(&r->shim.ru, 0, sizeof(r->shim.ru));
 	if (s->exec_errno) {
-		fprintf(stderr, ME ": cannot run '%s': %s\n", r->cmd[0],
-			strerror(s->exec_errno));
+		run_cannot_run(r->cmd[0], s->exec_errno);
 		r->status = 127;
 	} else if (!s->exited) {
 		r->status = 127;	/* the shim died: no status */
@@ -370,9 +370,10 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, ME ": out of memory\n");
 		return 1;
 	}
-	if (run_find_or_start(&r) < 0) {
+	rc = run_find_or_start(&r);
+	if (rc < 0) {
 		free(r.cmdline);
-		return 1;
+		return rc == RUN_CANNOT_RUN ? 127 : 1;
 	}
 	catch_signals(r.orig);
 	make_cgroup(&r);

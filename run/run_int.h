@@ -69,9 +69,16 @@ int run_parse_args(struct run *r, int argc, char **argv);
 
 /* 1. Join the collector logging to -o DIR or under it, else start one
  * (r->started set), under a lock in the runtime directory so that runs
- * started together do not each start their own. 0, or -1 said on
+ * started together do not each start their own; none is started for a
+ * command execvp would not find or could not run. 0, RUN_CANNOT_RUN
+ * (that command: exit 127, nothing was made), or -1; each said on
  * stderr. */
+#define RUN_CANNOT_RUN (-2)
 int run_find_or_start(struct run *r);
+
+/* The one line said for a command that could not be run (err: errno),
+ * whether found so before the start or when exec failed. */
+void run_cannot_run(const char *cmd, int err);
 
 /* The runs' lock in the runtime directory, held while a run finds or
  * starts its collector and while one removes the set of a command that
