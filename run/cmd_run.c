@@ -41,8 +41,9 @@
  * a fallback was taken.
  * End marker extras (markers.tsv, after TEXT; documented in README.md):
  *   cmd=COMMAND LINE  status=N  signal=N (when killed)  duration=S.mmm
- *   oom_kill=N (killed while the OOM killer ended N processes in its
- *   memory domains: its memory cgroup's limit; cgroup.h cgroup_oom_kills)
+ *   oom_kill=N (the OOM killer ended N processes in the command's memory
+ *   cgroup while it ran: cgroup.h cgroup_oom_kills; the text says
+ *   "killed by the OOM killer" when SIGKILL ended the command itself)
  *   output=output-LABEL.log  output.bytes=N (all the output)
  *   output.cut=N (bytes not kept: the file holds the last --output bytes)
  *   output.after=N (bytes after the command's end, from processes it left)
@@ -146,7 +147,7 @@ static int begin(struct run *r, int po[2], int pe[2])
 	struct perr e;
 	char *text;
 
-	r->oom0 = cgroup_oom_kills(NULL);
+	r->oom0 = cgroup_oom_kills(NULL, r->cg.v2);
 	if (shim_start(&r->shim, r->cmd, po[1], pe[1], reads, 2,
 		       r->col.logset, relayed, r->orig, NRELAYED, &e) < 0) {
 		fprintf(stderr, ME ": %s\n", e.msg);
@@ -310,6 +311,7 @@ static int finish(struct run *r)
 		r->status = WIFSIGNALED(s->status) ? 128 + WTERMSIG(s->status)
 						   : WEXITSTATUS(s->status);
 	}
+	r->ooms = s->exec_errno ? 0 : run_oom_kills(r);
 	run_output_close(&r->out);
 	if (r->watching && control_request(&r->col, "sync", NULL, 0, &e) < 0) {
 		if (control_gone(&r->col))
@@ -332,6 +334,9 @@ static int finish(struct run *r)
 	run_waits_extras(r, &x);
 	if (r->status == 127 && (s->exec_errno || !s->exited))
 		snprintf(text, sizeof(text), "cannot run");
+	else if (s->exited && WIFSIGNALED(s->status) &&
+		 WTERMSIG(s->status) == SIGKILL && r->ooms)
+		snprintf(text, sizeof(text), "killed by the OOM killer");
 	else if (s->exited && WIFSIGNALED(s->status))
 		snprintf(text, sizeof(text), "killed by signal %d",
 			 WTERMSIG(s->status));

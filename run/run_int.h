@@ -42,9 +42,10 @@ struct run {
 	char label[SRC_NAME_MAX];
 	char method[128], note[600];
 	struct cgroup_set cg;
-	long oom0;		/* the OOM killer's count over its memory
-				 * domains before the command (cgroup.h
+	long oom0;		/* the OOM killer's count in the command's
+				 * memory cgroup before it (cgroup.h
 				 * cgroup_oom_kills), -1 unknown */
+	long ooms;		/* the kills there while it ran (finish) */
 	struct shim shim;
 	struct sigaction orig[NRELAYED];
 	struct run_output out;
@@ -86,6 +87,10 @@ void run_cannot_run(const char *cmd, int err);
  * descriptor, or -1 (no runtime directory: unlocked). */
 int run_lock(void);
 void run_unlock(int fd);
+
+/* How many processes the OOM killer ended in the command's memory
+ * cgroup since begin read its count (r->oom0): 0 when none or unknown. */
+long run_oom_kills(const struct run *r);
 
 /* The end marker's fields (listed at the top of cmd_run.c): the
  * command's status, duration, output, processes left, rusage and the
