@@ -68,14 +68,16 @@ int cgroup_parse(const char *mountinfo, const char *cgroup,
 int cgroup_place(const char *mountinfo, const char *cgroup,
 		 const char *ctrl, char *dir, size_t n);
 
-/* How many processes the OOM killer has ended in the memory domains a
- * process of this group is under (ROOT/proc/self/{mountinfo,cgroup};
- * root "/" or "" the real one, the directories under root too): v2 its
- * group's memory.events oom_kill (hierarchical: the kills below it), v1
- * the oom_kill of memory.oom_control of its memory group and of each
- * group above it (a kill is counted where the limit was hit). -1 when
- * no such file can be read (cgroup_oom.c). */
-long cgroup_oom_kills(const char *root);
+/* How many processes the OOM killer has ended in the memory cgroup a
+ * command runs in (ROOT/proc/self/{mountinfo,cgroup}; root "/" or "" the
+ * real one, the directories under root too): the memory.events oom_kill
+ * of cmd_v2 (the command's own v2 group, under root; NULL or "": none)
+ * when the memory controller is on there, else of this process's v2
+ * group (hierarchical: the kills below it), else v1's memory.oom_control
+ * oom_kill of this process's memory group (v1 counts a kill in the
+ * victim's group only; the groups above are not read). -1 when no such
+ * file can be read (cgroup_oom.c). */
+long cgroup_oom_kills(const char *root, const char *cmd_v2);
 
 /* cgroup_parse of this process's own files. */
 int cgroup_self(struct cgroup_set *out, struct perr *e);

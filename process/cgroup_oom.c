@@ -1,9 +1,16 @@
 /*
- * cgroup_oom.c - the OOM killer's count over a process's memory domains
- * (cgroup.h cgroup_oom_kills): perflog run reads it before and after
- * its command, so that a command its memory cgroup's limit killed is
- * said to be (issue 50 item 8: "exit status 137" was all it said). The
- * kernel's own count, no kernel log.
+ * cgroup_oom.c - the OOM killer's count in the memory cgroup a command
+ * runs in (cgroup.h cgroup_oom_kills): perflog run reads it before and
+ * after its command, so that a command the OOM killer ended is said to
+ * be (issue 50 item 8: "exit status 137" was all it said). The kernel's
+ * own count, no kernel log.
+ *
+ * Where the kernel counts a kill: in the victim's own group, and (v2
+ * only) in each group above it. v1 does not propagate: a process killed
+ * in group L/R for L's limit is counted in R alone (seen on a 6.18
+ * kernel's v1 memory hierarchy: R 1, L 0). So the groups above perflog
+ * run's hold no kill of its command, only kills of processes that are
+ * in them themselves, and are not read.
  */
 #include "cgroup.h"
 
@@ -31,39 +38,38 @@ static long keyed(const char *path, const char *key)
 	return v;
 }
 
-long cgroup_oom_kills(const char *root)
+long cgroup_oom_kills(const char *root, const char *cmd_v2)
 {
-	char path[PATH_MAX + 64], dir[PATH_MAX], mount[PATH_MAX];
+	char path[PATH_MAX + 64], dir[PATH_MAX];
 	char *mi, *cg;
-	long sum = -1, v;
+	long v = -1;
 
 	if (!root || !strcmp(root, "/"))
 		root = "";
+	/* v2, the command's own group, where the memory controller is on
+	 * there: its kills and those below it, nobody else's */
+	if (cmd_v2 && *cmd_v2) {
+		snprintf(path, sizeof(path), "%s%s/memory.events", root, cmd_v2);
+		if ((v = keyed(path, "oom_kill")) >= 0)
+			return v;
+	}
 	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
 	mi = util_read_file(path, NULL);
 	snprintf(path, sizeof(path), "%s/proc/self/cgroup", root);
 	cg = util_read_file(path, NULL);
+	/* else this process's group, which holds the command's: v2's
+	 * memory.events, or v1's memory.oom_control (perflog run makes no
+	 * v1 memory group: the command is in its own) */
 	if (mi && cg && cgroup_place(mi, cg, NULL, dir, sizeof(dir)) == 0) {
 		snprintf(path, sizeof(path), "%s%s/memory.events", root, dir);
-		if ((v = keyed(path, "oom_kill")) >= 0)
-			sum = v;
+		v = keyed(path, "oom_kill");
 	}
-	/* v1: each group up to the hierarchy's mount point (the group
-	 * placed at "/" is the mount point itself) */
-	if (mi && cg && cgroup_place(mi, cg, "memory", dir, sizeof(dir)) == 0) {
-		size_t ml = cgroup_place(mi, "1:memory:/\n", "memory", mount,
-					 sizeof(mount)) == 0 ? strlen(mount) : 0;
-		for (;;) {
-			snprintf(path, sizeof(path), "%s%s/memory.oom_control", root, dir);
-			if ((v = keyed(path, "oom_kill")) >= 0)
-				sum = (sum < 0 ? 0 : sum) + v;
-			char *slash = strrchr(dir, '/');
-			if (strlen(dir) <= ml || !slash || slash == dir)
-				break;
-			*slash = '\0';
-		}
+	if (v < 0 && mi && cg &&
+	    cgroup_place(mi, cg, "memory", dir, sizeof(dir)) == 0) {
+		snprintf(path, sizeof(path), "%s%s/memory.oom_control", root, dir);
+		v = keyed(path, "oom_kill");
 	}
 	free(mi);
 	free(cg);
-	return sum;
+	return v;
 }

@@ -17,6 +17,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,23 @@ static void fmt_session_duration(char *buf, size_t n,
 		 ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
 }
 
+/* The OOM killer beside the exit status (the end marker's oom_kill):
+ * the command itself killed (SIGKILL), or processes in its memory cgroup
+ * (a wrapper script's child: the script went on or exited 137). */
+static const char *oom_words(const struct marker *end, char *buf, size_t n)
+{
+	const char *k = marker_get(end, "oom_kill"), *sig = marker_get(end, "signal");
+	long nk = k ? strtol(k, NULL, 10) : 0;
+
+	if (nk <= 0)
+		return "";
+	if (sig && atoi(sig) == SIGKILL)
+		return " (killed by the OOM killer)";
+	snprintf(buf, n, " (the OOM killer ended %ld process%s in its memory cgroup)",
+		 nk, nk == 1 ? "" : "es");
+	return buf;
+}
+
 /* What the end marker says of the command: its line and its exit
  * status, on one line at the default level, its duration (the
  * session's within a few ms) with -v. */
@@ -78,13 +96,13 @@ static void print_command(FILE *f, const struct marker *end, int verbose)
 {
 	const char *cmd = marker_get(end, "cmd"), *st = marker_get(end, "status");
 	const char *v;
+	char ooms[96];
 
 	if (cmd)
 		fprintf(f, "  command: %s%s", cmd, verbose || !st ? "\n" : "; ");
 	if (st)
 		fprintf(f, "%sexit status: %s%s\n", cmd && !verbose ? "" : "  ", st,
-			marker_get(end, "oom_kill") ?
-			" (killed by the OOM killer: its memory cgroup's limit)" : "");
+			oom_words(end, ooms, sizeof(ooms)));
 	if (verbose && (v = marker_get(end, "duration")))
 		fprintf(f, "  command duration: %s s\n", v);
 }

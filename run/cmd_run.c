@@ -8,7 +8,8 @@
  *      `perflog start -o DIR` was given), else start one (`perflog start
  *      --owner PID`, run as /proc/self/exe so the very same binary answers);
  *      finding and starting are done under a lock, so runs started
- *      together share one collector
+ *      together share one collector; none is started for a command that
+ *      cannot be run (not found in PATH, not executable): exit 127
  *   2. a cgroup of the command's own, below perflog run's (cgroup.h), when
  *      the host allows it; the shim (run_shim.h) is forked and put in it
  *   3. "watch" the shim's tree: Process(LABEL), LABEL made unique by the
@@ -40,8 +41,9 @@
  * a fallback was taken.
  * End marker extras (markers.tsv, after TEXT; documented in README.md):
  *   cmd=COMMAND LINE  status=N  signal=N (when killed)  duration=S.mmm
- *   oom_kill=N (killed while the OOM killer ended N processes in its
- *   memory domains: its memory cgroup's limit; cgroup.h cgroup_oom_kills)
+ *   oom_kill=N (the OOM killer ended N processes in the command's memory
+ *   cgroup while it ran: cgroup.h cgroup_oom_kills; the text says
+ *   "killed by the OOM killer" when SIGKILL ended the command itself)
  *   output=output-LABEL.log  output.bytes=N (all the output)
  *   output.cut=N (bytes not kept: the file holds the last --output bytes)
  *   output.after=N (bytes after the command's end, from processes it left)
@@ -146,7 +148,7 @@ static int begin(struct run *r, int po[2], int pe[2])
 	struct perr e;
 	char *text;
 
-	r->oom0 = cgroup_oom_kills(NULL);
+	r->oom0 = cgroup_oom_kills(NULL, r->cg.v2);
 	if (shim_start(&r->shim, r->cmd, po[1], pe[1], reads, 2,
 		       r->col.logset, relayed, r->orig, NRELAYED, &e) < 0) {
 		fprintf(stderr, ME ": %s\n", e.msg);
@@ -302,8 +304,7 @@ static int finish(struct run *r)
 	if (shim_rusage(&r->shim) < 0)
 		memset(&r->shim.ru, 0, sizeof(r->shim.ru));
 	if (s->exec_errno) {
-		fprintf(stderr, ME ": cannot run '%s': %s\n", r->cmd[0],
-			strerror(s->exec_errno));
+		run_cannot_run(r->cmd[0], s->exec_errno);
 		r->status = 127;
 	} else if (!s->exited) {
 		r->status = 127;	/* the shim died: no status */
@@ -311,6 +312,7 @@ static int finish(struct run *r)
 		r->status = WIFSIGNALED(s->status) ? 128 + WTERMSIG(s->status)
 						   : WEXITSTATUS(s->status);
 	}
+	r->ooms = s->exec_errno ? 0 : run_oom_kills(r);
 	run_output_close(&r->out);
 	if (r->watching && control_request(&r->col, "sync", NULL, 0, &e) < 0) {
 		if (control_gone(&r->col))
@@ -333,6 +335,9 @@ static int finish(struct run *r)
 	run_waits_extras(r, &x);
 	if (r->status == 127 && (s->exec_errno || !s->exited))
 		snprintf(text, sizeof(text), "cannot run");
+	else if (s->exited && WIFSIGNALED(s->status) &&
+		 WTERMSIG(s->status) == SIGKILL && r->ooms)
+		snprintf(text, sizeof(text), "killed by the OOM killer");
 	else if (s->exited && WIFSIGNALED(s->status))
 		snprintf(text, sizeof(text), "killed by signal %d",
 			 WTERMSIG(s->status));
@@ -371,9 +376,10 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, ME ": out of memory\n");
 		return 1;
 	}
-	if (run_find_or_start(&r) < 0) {
+	rc = run_find_or_start(&r);
+	if (rc < 0) {
 		free(r.cmdline);
-		return 1;
+		return rc == RUN_CANNOT_RUN ? 127 : 1;
 	}
 	catch_signals(r.orig);
 	make_cgroup(&r);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -197,18 +198,78 @@ void run_unlock(int fd)
 		close(fd);	/* releases the lock */
 }
 
+/* 0 when path is a regular file this process may execute, else the
+ * errno exec would give (ENOENT, EACCES for a directory or a file
+ * without x). */
+static int executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return errno;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0)
+		return EACCES;
+	return 0;
+}
+
+/* Would execvp find name as a program to run: a name with a slash as
+ * it is, else the first of that name in PATH (unset: glibc's
+ * "/bin:/usr/bin"; an empty entry is the current directory)? 0, or
+ * execvp's errno: ENOENT (none of that name), EACCES (found, but a
+ * directory or not executable). A script without "#!" is run by sh, so
+ * an executable file is enough. */
+static int cmd_findable(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char cand[PATH_MAX];
+	int err = ENOENT;
+
+	if (!*name)
+		return ENOENT;
+	if (strchr(name, '/'))
+		return executable(name);
+	for (p = path ? path : "/bin:/usr/bin"; ; p = end + 1) {
+		size_t len;
+
+		end = strchrnul(p, ':');
+		len = (size_t)(end - p);
+		if (snprintf(cand, sizeof(cand), "%.*s%s%s", (int)len, p,
+			     len ? "/" : "", name) < (int)sizeof(cand)) {
+			int e = executable(cand);
+
+			if (!e)
+				return 0;
+			if (e == EACCES)
+				err = EACCES;	/* as execvp: said if none runs */
+		}
+		if (!*end)
+			return err;
+	}
+}
+
+void run_cannot_run(const char *cmd, int err)
+{
+	fprintf(stderr, ME ": cannot run '%s': %s\n", cmd, strerror(err));
+}
+
 /* 1. Join or start, under a lock so that runs started together do not
- * each start their own collector. */
+ * each start their own collector. A command that cannot be run starts
+ * none (issue 50: it made a set of nothing, removed again at best); a
+ * collector that is joined gets its session, the end marker saying
+ * "cannot run". */
 int run_find_or_start(struct run *r)
 {
 	struct perr e;
 	char logset[PATH_MAX];
-	int fd = run_lock(), rc = 0;
+	int fd = run_lock(), rc = 0, err;
 
 	if (r->dir && control_find_under(r->dir, &r->col, &e) == 0) {
 		if (r->file || r->interval)
 			fprintf(stderr, ME ": joining the collector logging to '%s'; -c and -i ignored\n",
 				r->col.logset);
+	} else if ((err = cmd_findable(r->cmd[0]))) {
+		run_cannot_run(r->cmd[0], err);
+		rc = RUN_CANNOT_RUN;
 	} else if (start_collector(r, logset, sizeof(logset)) < 0) {
 		rc = -1;
 	} else if (control_find(logset, &r->col, &e) < 0) {

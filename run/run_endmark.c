@@ -32,6 +32,16 @@ static void left_extras(const struct run *r, struct run_extras *x)
 	run_extra_add(x, "left.procs=%s", procs);
 }
 
+long run_oom_kills(const struct run *r)
+{
+	long now;
+
+	if (r->oom0 < 0)
+		return 0;
+	now = cgroup_oom_kills(NULL, r->cg.v2);
+	return now > r->oom0 ? now - r->oom0 : 0;
+}
+
 /* The end marker's fields (listed at the top of cmd_run.c). */
 void run_end_extras(struct run *r, struct run_extras *x)
 {
@@ -46,14 +56,8 @@ void run_end_extras(struct run *r, struct run_extras *x)
 	run_extra_add(x, "status=%d", r->status);
 	if (!s->exec_errno && s->exited && WIFSIGNALED(s->status))
 		run_extra_add(x, "signal=%d", WTERMSIG(s->status));
-	/* killed, and the OOM killer's count over its memory domains grew
-	 * meanwhile: its memory cgroup's limit ended it (issue 50) */
-	if (!s->exec_errno && s->exited && WIFSIGNALED(s->status) &&
-	    WTERMSIG(s->status) == SIGKILL && r->oom0 >= 0) {
-		long now = cgroup_oom_kills(NULL);
-		if (now > r->oom0)
-			run_extra_add(x, "oom_kill=%ld", now - r->oom0);
-	}
+	if (r->ooms)
+		run_extra_add(x, "oom_kill=%ld", r->ooms);
 	run_extra_add(x, "duration=%.3f", s->t1 > s->t0 ? s->t1 - s->t0 : 0.0);
 	if (r->out.cap && r->outname[0]) {
 		run_extra_add(x, "output=%s", r->outname);

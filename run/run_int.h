@@ -42,9 +42,10 @@ struct run {
 	char label[SRC_NAME_MAX];
 	char method[128], note[600];
 	struct cgroup_set cg;
-	long oom0;		/* the OOM killer's count over its memory
-				 * domains before the command (cgroup.h
+	long oom0;		/* the OOM killer's count in the command's
+				 * memory cgroup before it (cgroup.h
 				 * cgroup_oom_kills), -1 unknown */
+	long ooms;		/* the kills there while it ran (finish) */
 	struct shim shim;
 	struct sigaction orig[NRELAYED];
 	struct run_output out;
@@ -69,9 +70,16 @@ int run_parse_args(struct run *r, int argc, char **argv);
 
 /* 1. Join the collector logging to -o DIR or under it, else start one
  * (r->started set), under a lock in the runtime directory so that runs
- * started together do not each start their own. 0, or -1 said on
+ * started together do not each start their own; none is started for a
+ * command execvp would not find or could not run. 0, RUN_CANNOT_RUN
+ * (that command: exit 127, nothing was made), or -1; each said on
  * stderr. */
+#define RUN_CANNOT_RUN (-2)
 int run_find_or_start(struct run *r);
+
+/* The one line said for a command that could not be run (err: errno),
+ * whether found so before the start or when exec failed. */
+void run_cannot_run(const char *cmd, int err);
 
 /* The runs' lock in the runtime directory, held while a run finds or
  * starts its collector and while one removes the set of a command that
@@ -79,6 +87,10 @@ int run_find_or_start(struct run *r);
  * descriptor, or -1 (no runtime directory: unlocked). */
 int run_lock(void);
 void run_unlock(int fd);
+
+/* How many processes the OOM killer ended in the command's memory
+ * cgroup since begin read its count (r->oom0): 0 when none or unknown. */
+long run_oom_kills(const struct run *r);
 
 /* The end marker's fields (listed at the top of cmd_run.c): the
  * command's status, duration, output, processes left, rusage and the

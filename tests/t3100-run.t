@@ -23,13 +23,13 @@ like "$(extra own duration)" '^[0-9]+\.[0-9]{3}$' 'end marker: duration in ms'
 is "$(extra own cmd)" "sh -c 'exit 7'" 'end marker: the command line'
 ok 'begin marker before it' grep -qP "\tbegin\town\tsh -c 'exit 7'(\t|$)" "$LS/markers.tsv"
 
-# a command that cannot be run: the set started only for it is removed
-# (issue 50: it was left behind, a set of nothing)
+# a command that cannot be run starts no collector and makes nothing
+# (issue 50: a set of nothing was left behind; then its -o DIR)
 $PERFLOG run -i 1 -o $SCRATCH/never -- /nonexistent/backup-client >$SCRATCH/never.out 2>&1
 is "$?" 127 'cannot run, own collector: 127'
 is "$(cat $SCRATCH/never.out)" "perflog run: cannot run '/nonexistent/backup-client': No such file or directory" 'one line, no log set named'
-is "$(ls -A $SCRATCH/never)" '' 'the set it started for the command is removed'
-is "$(ls $PERFLOG_RUNTIME_DIR/*.info 2>/dev/null | wc -l)" 0 'and its collector stopped'
+ok 'no set left, nor -o DIR (no collector was started for it)' test ! -e $SCRATCH/never
+is "$(ls $PERFLOG_RUNTIME_DIR/*.info 2>/dev/null | wc -l)" 0 'no collector running'
 
 # --- the rest joins one collector ---
 LS=$($PERFLOG start -o $LOGS -i 1)

@@ -217,10 +217,12 @@ static void test_taskstats_parse(void)
 	OK(1, "taskstats: truncated datagrams are skipped, no overread (ASan)");
 }
 
-/* The OOM killer's count over a process's memory domains (issue 50 item
- * 8), on a scratch root: v1, a kill counted in the group above (where
- * its limit is) and one in its own; v2, its group's memory.events
- * (hierarchical); neither: unknown. */
+/* The OOM killer's count in the memory cgroup a command runs in (issue
+ * 50 item 8), on a scratch root. v1 counts a kill in the victim's own
+ * group only: the group above (a kill of a process in it, not of the
+ * command) is not read, where the sum over the hierarchy said 3. v2:
+ * perflog run's group's memory.events (hierarchical), or the command's
+ * own group's where the memory controller is on there; neither: unknown. */
 static void test_oom_kills(void)
 {
 	char root[] = "/tmp/perflog-test-oom.XXXXXX", cmd[300];
@@ -231,18 +233,25 @@ static void test_oom_kills(void)
 	}
 	fixture_put(root, "proc/self/mountinfo", hybrid_mi);
 	fixture_put(root, "proc/self/cgroup", hybrid_cg);
-	EQ_INT((int)cgroup_oom_kills(root), -1, "oom: no memory file: unknown");
+	EQ_INT((int)cgroup_oom_kills(root, NULL), -1, "oom: no memory file: unknown");
 	fixture_put(root, "sys/fs/cgroup/memory/process_api/x/memory.oom_control",
 		    "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n");
 	fixture_put(root, "sys/fs/cgroup/memory/process_api/memory.oom_control",
 		    "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
 	fixture_put(root, "sys/fs/cgroup/memory/memory.oom_control",
-		    "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n");
-	EQ_INT((int)cgroup_oom_kills(root), 3,
-	       "oom: v1, its group's and the one above's (where the limit was hit)");
+		    "oom_kill_disable 0\nunder_oom 0\noom_kill 4\n");
+	EQ_INT((int)cgroup_oom_kills(root, NULL), 1,
+	       "oom: v1, its own group's alone (the groups above count their own processes)");
+	EQ_INT((int)cgroup_oom_kills(root, "/sys/fs/cgroup/unified/perflog-run.7"), 1,
+	       "oom: v1, a command's v2 group without memory.events: its own v1 group");
 	fixture_put(root, "sys/fs/cgroup/unified/memory.events",
 		    "low 0\nhigh 0\nmax 4\noom 2\noom_kill 5\noom_group_kill 0\n");
-	EQ_INT((int)cgroup_oom_kills(root), 8, "oom: v2's memory.events too");
+	EQ_INT((int)cgroup_oom_kills(root, NULL), 5,
+	       "oom: v2, its group's memory.events (the sum with v1 said 8)");
+	fixture_put(root, "sys/fs/cgroup/unified/perflog-run.7/memory.events",
+		    "low 0\nhigh 0\nmax 1\noom 1\noom_kill 3\noom_group_kill 0\n");
+	EQ_INT((int)cgroup_oom_kills(root, "/sys/fs/cgroup/unified/perflog-run.7"), 3,
+	       "oom: v2, the command's own group where it has memory.events");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "oom: scratch root removed");
 }
