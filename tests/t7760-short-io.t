@@ -17,6 +17,10 @@
 #      the records are placed by the session's last read, 2.5 s after
 #      they came (before: io_bytes 0 for both, every run); the report
 #      names head and cat as the session's stages
+#   3. perflog mark --watch PID of a shell whose child shell runs the
+#      pipeline, then exits: the records are placed by the read that
+#      finds the root gone (before: not at all, and at -i 30 the waits
+#      file had no thread, the sampler not read after the last sample)
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip_all 'exit records need root (taskstats)'
 N=100000000
@@ -59,6 +63,20 @@ for k in 1 2; do
 	is "$?" 0 "perflog run of head | cat, then sleep 2 (run $k)"
 	check_stages "$(waits_of "$LS" late$k)" late$k
 done
+# --- 3. perflog mark --watch PID, the root gone right after ---
+# the pipeline's shell is a child of the watched one, born after its
+# read; its record makes it known, then the root exits and the read
+# finds it gone: that read places head's and cat's records all the same
+# (process.h proctree_late), and the sampler is read once more, so the
+# end's waits file has them (before: io_bytes 0; at -i 30, no thread)
+sh -c "sleep 1; sh -c '$PIPE'; exit 0" &
+root=$!
+"$PERFLOG" mark -d "$LS" --begin -s gone --watch $root go >/dev/null
+wait $root
+sleep 1
+"$PERFLOG" mark -d "$LS" --end -s gone done >/dev/null
+is "$?" 0 'mark --watch of a shell whose child shell ran head | cat'
+check_stages "$(waits_of "$LS" gone)" gone
 "$PERFLOG" stop "$LS" >/dev/null
 "$PERFLOG" report -v "$LS" >"$SCRATCH/report" 2>&1
 is "$?" 0 'the report reads the set'
