@@ -384,6 +384,11 @@ static int sample_one(struct collector *c, struct watch *w, double when)
 		return when >= w->fill_until;
 	}
 	if (read_tree(w, &now) < 0) {
+		/* no row, but the sampler read: its threads since the last
+		 * sample and the records this read placed (a `mark
+		 * --watch` root gone before a sample at -i 30: its end's
+		 * waits file had no thread) */
+		watch_waits_last(w->ww);
 		w->root_gone = 1;
 		w->have_prev = 0;
 		w->state = WATCH_ACTIVE;

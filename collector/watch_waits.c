@@ -188,17 +188,14 @@ void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x,
 		      double at)
 {
 	if (ww)
-		waitsampler_exit(ww->s, x, at);
+		waitsampler_exit(ww->s, x, at, 0);
 }
 
 void watch_waits_late(struct watch_waits *ww, const struct proctree_late *v,
 		      size_t n)
 {
-	double now = util_monotonic();
-
-	for (size_t i = 0; i < n; i++)
-		if (now - v[i].at <= WAITS_GONE_SEC)
-			watch_waits_exit(ww, &v[i].x, v[i].at);
+	for (size_t i = 0; ww && i < n; i++)
+		waitsampler_exit(ww->s, &v[i].x, v[i].at, 1);
 }
 
 static void add_waits(struct watch_waits *ww, struct instance_values *iv)

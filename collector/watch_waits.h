@@ -77,10 +77,11 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x,
 		      double at);
 
-/* The records the tree's read placed late (proctree_late), those that
- * came at most WAITS_GONE_SEC ago: an older one may be of a thread whose
- * row the sampler wrote and forgot, and would make it a second row (a
- * shell's first jobs at -i 30, their shell not read yet). */
+/* The records the tree's read placed late (proctree_late), with when
+ * they came, to its sampler before it is read: each gives its final
+ * figures to the row its thread still has there, however long ago it
+ * came, and one that came before the sampler's last read makes no row
+ * (waits.h waits_exits). */
 void watch_waits_late(struct watch_waits *ww, const struct proctree_late *v,
 		      size_t n);
 

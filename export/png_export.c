@@ -356,7 +356,7 @@ static int session_ifaces(struct logset *ls, const struct session *ss,
 	for (long k = 0; k < nss && !waits; k++)
 		if (!strcmp(ss[k].name, name) && ss[k].end)
 			waits = marker_get(ss[k].end, "waits");
-	if (!waits || (nr = treefiles_edges(logset_dir(ls), waits, &rows)) < 0)
+	if (!waits || (nr = treefiles_edges(logset_dir(ls), waits, &rows, NULL)) < 0)
 		return 0;
 	waitedges_ifaces(rows, (size_t)nr, buf, n);
 	free(rows);

@@ -25,21 +25,27 @@ long treefiles_waits(const char *dir, const char *name,
 }
 
 long treefiles_edges(const char *dir, const char *name,
-		     struct waitedge_row **rows)
+		     struct waitedge_row **rows, struct perr *unread)
 {
 	char edges[256];
 	struct perr e;
-	size_t len;
+	size_t len, bad = 0, first = 0;
 	long n;
 	char *text;
 
 	*rows = NULL;
+	if (unread)
+		unread->msg[0] = '\0';
 	if (waitedges_name(name, edges, sizeof(edges)) < 0 ||
 	    !(text = markers_read_beside(dir, edges, "edges",
 					 TREEFILES_MAX, &len, &e)))
 		return -1;
-	n = waitedges_parse(text, len, rows, NULL);
+	n = waitedges_parse(text, len, rows, &bad, &first);
 	free(text);
+	if (bad && unread)
+		perr_set(unread, "'%s' line %zu: not a row of its fields "
+			 "(%zu line%s not read)", edges, first, bad,
+			 bad == 1 ? "" : "s");
 	return n;
 }
 

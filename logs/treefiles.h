@@ -26,9 +26,13 @@ long treefiles_waits(const char *dir, const char *name,
 
 /* The edges file beside the waits file name: its rows into *rows
  * (malloc'ed, NULL when none), their count, or -1 when there is none (an
- * old set) or it cannot be read. */
+ * old set) or it cannot be read. Lines it skipped, not the format's, are
+ * said in unread ("'FILE' line L: ..."; "" when none; may be NULL): a
+ * set written before names were made one field (issue 50 item 5: a
+ * command named with a tab added a field, and the report dropped its
+ * row in silence). */
 long treefiles_edges(const char *dir, const char *name,
-		     struct waitedge_row **rows);
+		     struct waitedge_row **rows, struct perr *unread);
 
 /* The rows file beside the waits file name (waits-LABEL.rows.tsv,
  * waits/waitrows.h) into f: its lines read; -1 when there is none (a

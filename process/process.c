@@ -378,9 +378,15 @@ int proctree_read(struct proctree *t, struct proc_raw *out, struct perr *e)
 	memset(out, 0, sizeof(*out));
 	out->mono = util_monotonic();
 	t->nlate = 0;	/* the last read's are handed on */
-	if (!proctree_alive(t))
+	if (!proctree_alive(t)) {
+		/* the records that waited for a parent the root's last
+		 * moments made known (a child shell's record, then the
+		 * root's exit) are placed all the same: proctree_late */
+		if (t->exits)
+			pbooks_pending_resolve(t);
 		return t->pid ? perr_set(e, "process %d has exited", (int)t->pid)
 			      : perr_set(e, "its cgroup is gone");
+	}
 	if (list_members(t) < 0)
 		return perr_set(e, "unable to list process %d's tree: %s",
 				(int)t->pid, strerror(errno));

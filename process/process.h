@@ -142,8 +142,10 @@ struct proctree_late {
 	double at;
 };
 
-/* The records the last proctree_read placed (none when it failed), *v
- * valid until the next read: counted in its figures like those
+/* The records the last proctree_read placed (also when it failed for a
+ * tree gone: `sh -c 'sh -c "head | cat"; exit'` watched by PID, the
+ * inner shell's record placing head's and cat's, then the root's exit),
+ * *v valid until the next read: counted in its figures like those
  * proctree_exit took, and owed to whoever else wants the tree's records
  * (the wait-state sampler: a child of a parent born since the last read,
  * `sh -c 'head | cat'`, had its bytes in Process and 0 in its waits

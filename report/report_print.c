@@ -288,6 +288,8 @@ static void print_waits_short(FILE *f, const struct report_waits *w,
 		if (!isnan(pct[k]))
 			fprintf(f, "%s %s %.1f%%", k ? "," : "", label[k], pct[k]);
 	fputc('\n', f);
+	if (w->unread[0])
+		fprintf(f, "    not read: %s\n", w->unread);
 }
 
 /* The client's wait states: a row per state, its working threads and all
@@ -316,6 +318,8 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 	if (w->unused[0])
 		fprintf(f, "    the per-thread totals were not used: %s\n",
 			w->unused);
+	if (w->unread[0])
+		fprintf(f, "    not read: %s\n", w->unread);
 	if (w->folded)
 		fprintf(f, "    %zu ended threads summed by command name in the totals file\n",
 			w->folded);

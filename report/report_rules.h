@@ -100,6 +100,8 @@ struct report_waits {
 	char unused[200];		/* the end marker named a totals file
 					   that was not used, and why ("" when
 					   none was named or it was used) */
+	char unread[200];		/* lines of its edges file skipped
+					   ("'FILE' line L: ..."; "" none) */
 	size_t folded;			/* ended threads the file summed by
 					   name (waitrates.h) */
 	double work[WS_N];		/* the threads that worked */

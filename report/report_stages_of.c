@@ -38,7 +38,7 @@ static void read_files(struct report_stages *ss, const char *dir, int tree,
 		return;
 	if (n >= 0)
 		report_stages_add_waits(ss, tree, &tot);
-	n = treefiles_edges(dir, waits, &rows);
+	n = treefiles_edges(dir, waits, &rows, NULL);
 	if (n >= 0)		/* -1: an old set, no edges known */
 		report_stages_add_edges(ss, tree, rows, (size_t)n);
 	report_stages_keep(ss, tree, &tot, &rows, n > 0 ? (size_t)n : 0);

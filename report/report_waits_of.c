@@ -108,13 +108,15 @@ static void top_command(const struct waits_totals *t, char *out, size_t n)
 
 /* The edges file beside the totals (an old set has none): the seconds
  * the tree's processes waited on each other left out of its split
- * (waitedges_leave_out). */
+ * (waitedges_leave_out); its lines not read said in w->unread. */
 static void leave_out_own(const char *dir, const char *waits,
-			  struct waits_totals *t)
+			  struct waits_totals *t, struct report_waits *w)
 {
 	struct waitedge_row *rows;
-	long n = treefiles_edges(dir, waits, &rows);
+	struct perr unread;
+	long n = treefiles_edges(dir, waits, &rows, &unread);
 
+	util_strlcpy(w->unread, unread.msg, sizeof(w->unread));
 	if (n > 0)
 		waitedges_leave_out(t, rows, (size_t)n);
 	free(rows);
@@ -147,7 +149,7 @@ static int from_totals(const char *dir, const struct report_session *s,
 		waitrates_totals_free(&t);
 		return -1;
 	}
-	leave_out_own(dir, name, &t);
+	leave_out_own(dir, name, &t, w);
 	waitrates_split(&t, 1, w->work, &w->nwork);
 	waitrates_split(&t, 0, w->all, &w->nall);
 	paced = waitrates_paced(&t);

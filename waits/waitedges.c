@@ -250,9 +250,10 @@ int waitedges_parse_row(const char *line, size_t len, struct waitedge_row *r)
 }
 
 long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
-		     size_t *bad)
+		     size_t *bad, size_t *first_bad)
 {
-	size_t hl = strlen(HEADER), n = 0, cap = 0, nbad = 0;
+	size_t hl = strlen(HEADER), n = 0, cap = 0, nbad = 0, line = 1;
+	size_t first = 0;
 	const char *p = text + hl, *end = text + len;
 
 	*rows = NULL;
@@ -263,6 +264,7 @@ long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
 		size_t ll = (size_t)((nl ? nl : end) - p);
 		struct waitedge_row r;
 
+		line++;
 		if (ll && waitedges_parse_row(p, ll, &r) == 0) {
 			if (util_grow(rows, &cap, n + 1, sizeof(**rows)) < 0) {
 				free(*rows);
@@ -270,13 +272,15 @@ long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
 				return -1;
 			}
 			(*rows)[n++] = r;
-		} else if (ll) {
-			nbad++;
+		} else if (ll && !nbad++) {
+			first = line;
 		}
 		p += ll + 1;
 	}
 	if (bad)
 		*bad = nbad;
+	if (first_bad)
+		*first_bad = first;
 	return (long)n;
 }
 

@@ -96,9 +96,10 @@ int waitedges_line(const struct waitedge_row *row, char *line, size_t n);
 int waitedges_parse_row(const char *line, size_t len, struct waitedge_row *r);
 
 /* Read back waitedges_format's text into *rows (malloc'ed; lines that do
- * not parse are skipped and counted in *bad when not NULL): the rows
+ * not parse are skipped and counted in *bad, the first one's number, the
+ * header's 1, in *first_bad, 0 when none; either may be NULL): the rows
  * read, or -1 when the header is not the format's or out of memory. */
 long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
-		     size_t *bad);
+		     size_t *bad, size_t *first_bad);
 
 #endif

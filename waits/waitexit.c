@@ -98,21 +98,31 @@ int waits_exits(struct waits *w, const struct waits_exit *e, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct wthread *th;
 		struct waits_thread *row;
+		int gone;
 
 		if (e[i].x.tid == w->exclude)
 			continue;
-		if (waits_was_gone(w, e[i].x.tid)) {
+		gone = waits_was_gone(w, e[i].x.tid);
+		if (gone || e[i].late) {
 			/* the tick that found it gone came first: its row
-			 * takes the final figures while no read has it */
-			if ((row = pending(w, e[i].x.tid)))
-				final(row, &e[i].x, e[i].at);
-			continue;
+			 * takes the final figures while no read has it (a
+			 * late record's, however long ago: a read or more
+			 * may have rotated it out of the memory of gone
+			 * rows, not out of the rows themselves) */
+			if ((row = pending(w, e[i].x.tid)) &&
+			    final(row, &e[i].x, e[i].at))
+				continue;
+			if (gone)
+				continue;
 		}
 		if ((th = listed(w, e[i].x.tid))) {
 			th->exited = final(&th->pub, &e[i].x, e[i].at);
 			continue;
 		}
-		if (e[i].x.etime < WAITS_EXIT_MIN_SEC)
+		/* a late record that came before the last read: that read
+		 * may have taken its row, and the sampler forgotten it */
+		if ((e[i].late && e[i].at < w->read_at) ||
+		    e[i].x.etime < WAITS_EXIT_MIN_SEC)
 			continue;
 		if (util_grow(&w->ended, &w->capended, w->nended + 1,
 			      sizeof(*w->ended)) < 0)

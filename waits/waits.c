@@ -285,10 +285,15 @@ static void alive_until(struct wthread *th, double t)
 	th->pub.t = t;
 }
 
+/* Rows ended by the sampler are remembered this long at least, twice
+ * at most (waits_was_gone): an exit record comes within milliseconds of
+ * the end, unless the collector's loop is held (a librrd file grown). */
+#define GONE_KEEP_SEC 1.0
+
 /* The older second forgotten, once a second. */
 static void gone_rotate(struct waits *w, double now)
 {
-	if (now - w->gone_since < WAITS_GONE_SEC)
+	if (now - w->gone_since < GONE_KEEP_SEC)
 		return;
 	w->gen ^= 1;
 	w->gone.n[w->gen] = w->gone.sorted[w->gen] = 0;
@@ -562,6 +567,7 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	for (size_t i = 0; i < w->nended; i++)
 		out->th[out->n++] = w->ended[i];
 	w->nended = 0;
+	w->read_at = now;
 	w->names_from += NAMES_PER_READ;
 	w->read_from = from + turn;
 	w->read_whole = 0;

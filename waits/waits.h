@@ -175,10 +175,18 @@ void waits_io_from(struct waits *w, const struct proctree *tree);
  * may be a period before its end), and so does the record of a row a
  * tick ended that no read has taken yet; the record of a row a read has
  * taken (remembered 1-2 s) makes none, nor does the left-out task's.
+ * A late record (it waited in the Process books for its parent and came
+ * when a read placed it: process.h proctree_late) gives its final
+ * figures to the row its thread still has, however long ago it came;
+ * one that came before the sampler's last read makes no row, as that
+ * read may have taken and forgotten its thread's (head's and cat's rows
+ * in `sh -c 'head | cat; sleep 2'` kept io_bytes 0 at -i 5: their
+ * records, placed 2.5 s late, were not given to the sampler at all).
  * Returns the rows added, -1 out of memory. */
 struct waits_exit {
 	struct taskstats_exit x;
 	double at;		/* monotonic: when it came */
+	int late;		/* placed by a later read (proctree_late) */
 };
 int waits_exits(struct waits *w, const struct waits_exit *e, size_t n);
 /* A thread that lived less than a tick at the top rate is below what
@@ -186,13 +194,6 @@ int waits_exits(struct waits *w, const struct waits_exit *e, size_t n);
  * makes no row (a client making 10,000 threads a second, bench/hostile.sh
  * churn, cost the collector a point of a CPU more as rows). */
 #define WAITS_EXIT_MIN_SEC (1.0 / WAITS_MAX_HZ)
-/* Rows ended by the sampler are remembered this long at least, twice
- * at most (waits_was_gone): an exit record comes within milliseconds of
- * the end, unless the collector's loop is held (a librrd file grown). A
- * record older than this may be of a thread whose row was written and
- * forgotten: given then, it would make a second row (the collector
- * keeps the records the Process books placed late to this age). */
-#define WAITS_GONE_SEC 1.0
 
 /* One tick at monotonic time now. Returns the threads sampled. */
 int waits_tick(struct waits *w, double now);

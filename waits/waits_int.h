@@ -83,6 +83,9 @@ struct waits {
 				 * (waits_made_row) */
 	int gen;
 	double gone_since;
+	double read_at;		/* the last read's moment: a late record
+				 * (waits_exit.late) that came before it
+				 * makes no row (waitexit.c) */
 	int fds_open, fd_cap;
 	pid_t last_tgid;	/* the process of the last new thread */
 	long hz;		/* USER_HZ */

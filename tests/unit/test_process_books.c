@@ -414,6 +414,19 @@ static void put_task(const char *dir, int pid, int ppid, char state,
 	fixture_put(dir, rel, children);
 }
 
+/* A scratch root dir (mkdtemp'ed here) of process 700 alone, its tree
+ * opened with o; NULL when it cannot be made. */
+static struct proctree *root_alone(char *dir, struct proctree_options *o,
+				   struct perr *e)
+{
+	if (!mkdtemp(dir))
+		return NULL;
+	fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
+	put_task(dir, 700, 1, 'S', 5000, 2000, "");
+	o->root = dir;
+	return proctree_open(o, e);
+}
+
 /* A task sends its exit record before it leaves /proc. A child of a
  * parent born since the last read: its record comes, waits (the parent
  * is not known yet: process_books.c pending_add), and the next read
@@ -429,12 +442,7 @@ static void test_pending_entry(void)
 	struct proc_raw r;
 	struct taskstats_exit x = { 0 };
 
-	if (mkdtemp(dir)) {
-		fixture_put(dir, "proc/stat", "cpu  1 1 1 1\nbtime 1000\n");
-		put_task(dir, 700, 1, 'S', 5000, 2000, "");
-		o.root = dir;
-		t = proctree_open(&o, &e);
-	}
+	t = root_alone(dir, &o, &e);
 	OK(t && proctree_read(t, &r, &e) == 0 && r.write_bytes == 2000,
 	   "pending: the root alone");
 	/* 800 born and 900 its child, after that read; 900's record comes
@@ -478,6 +486,44 @@ static void test_pending_entry(void)
 	proctree_close(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	OK(system(cmd) == 0, "pending: cleanup");
+}
+
+/* The root gone right after its child shell's pipeline (`sh -c 'sh -c
+ * "head | cat"; exit'` watched by PID): head's record waited for the
+ * child shell (born after the last read), whose own record made it
+ * known; the read that finds the root gone places head's record all the
+ * same, for the wait-state sampler (proctree_late): before, its bytes
+ * never reached the tree's waits rows (head's and cat's io_bytes 0). */
+static void test_pending_root_gone(void)
+{
+	char dir[] = "/tmp/perflog-pend.XXXXXX", cmd[256];
+	struct proctree_options o = { .pid = 700, .exits = 1 };
+	struct perr e = { "" };
+	struct proctree *t = NULL;
+	struct proc_raw r;
+	struct taskstats_exit x = { 0 };
+	const struct proctree_late *late = NULL;
+
+	t = root_alone(dir, &o, &e);
+	OK(t && proctree_read(t, &r, &e) == 0, "root gone: the root alone");
+	x.tid = x.tgid = 900;	/* head, child of 800 born since */
+	x.ppid = 800;
+	x.wchar = 1000000;
+	x.btime = 1000 + 60;
+	x.etime = 0.5;
+	OK(t && proctree_exit(t, &x) == 0, "root gone: head's record waits");
+	x.tid = x.tgid = 800;	/* the child shell, the root's */
+	x.ppid = 700;
+	x.wchar = 16;
+	OK(t && proctree_exit(t, &x) == 1, "root gone: the child shell's record taken");
+	put_task(dir, 700, 1, 'X', 5000, 2000, "");	/* the root exits */
+	OK(t && proctree_read(t, &r, &e) < 0, "root gone: the read fails");
+	OK(t && proctree_late(t, &late) == 1 && late[0].x.tid == 900 &&
+	   late[0].x.wchar == 1000000,
+	   "root gone: head's record placed all the same (proctree_late)");
+	proctree_close(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	OK(system(cmd) == 0, "root gone: cleanup");
 }
 
 /* Two trees sharing the start times of the records' parents
@@ -553,6 +599,7 @@ int main(void)
 	test_task_list();
 	test_still();
 	test_pending_entry();
+	test_pending_root_gone();
 	test_shared_starts();
 	return done_testing();
 }

@@ -42,7 +42,7 @@ static void edges_of(struct report_stages *ss, int tree, const char *t)
 {
 	struct waitedge_row *rows = NULL;
 	size_t bad = 0;
-	long n = waitedges_parse(t, strlen(t), &rows, &bad);
+	long n = waitedges_parse(t, strlen(t), &rows, &bad, NULL);
 
 	if (n < 0 || bad)
 		printf("# an edges fixture did not parse\n");

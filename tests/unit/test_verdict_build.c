@@ -30,7 +30,7 @@ static void parse(struct parsed *p, const char *waits, const char *edges)
 	memset(p, 0, sizeof *p);
 	OK(waitrates_parse(waits, strlen(waits), &p->w, &bad) > 0 && !bad,
 	   "a waits fixture parses");
-	p->ne = waitedges_parse(edges, strlen(edges), &p->e, &bad);
+	p->ne = waitedges_parse(edges, strlen(edges), &p->e, &bad, NULL);
 	OK(p->ne >= 0 && !bad, "an edges fixture parses");
 }
 

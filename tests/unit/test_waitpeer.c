@@ -548,7 +548,7 @@ static void test_file(void)
 	snprintf(buf + len, sizeof(buf) - len,
 		 "1\tx\tsideways\tpipe\t0\t-\t-\t-\t1.000\t0\n"
 		 "2\tcat\tout\tpipe\t0\t-\t-\t-\t0.250\t0");
-	EQ_INT((int)waitedges_parse(buf, strlen(buf), &back, &bad), 3,
+	EQ_INT((int)waitedges_parse(buf, strlen(buf), &back, &bad, NULL), 3,
 	       "parsed back, an unended last line too");
 	EQ_INT((int)bad, 1, "... a bad direction counted");
 	OK(back && back[2].e.pid == 2 && back[2].e.kind == PEER_PIPE &&
@@ -560,13 +560,13 @@ static void test_file(void)
 	snprintf(buf, sizeof(buf), "%s", "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n"
 		 "3\tcat\tout\tpipe\t4\tgzip\t-\t-\t0.500\t4096\n"
 		 "3\tcat\tout\tpipe\t5\tgzip\t-\t-\t0.500\t4k\n");
-	EQ_INT((int)waitedges_parse(buf, strlen(buf), &back, &bad), 1,
+	EQ_INT((int)waitedges_parse(buf, strlen(buf), &back, &bad, NULL), 1,
 	       "bytes: a count read back, a word refused");
 	OK(back && back[0].bytes == 4096, "... 4096");
 	len = waitedges_format(back, 1, buf, sizeof(buf));
 	OK(strstr(buf, "\t0.500\t4096\n") != NULL, "... and written again");
 	free(back);
-	EQ_INT((int)waitedges_parse("tid\tx\n", 6, &back, NULL), -1, "not our header: refused");
+	EQ_INT((int)waitedges_parse("tid\tx\n", 6, &back, NULL, NULL), -1, "not our header: refused");
 	EQ_INT(waitedges_name("waits-rs-2.tsv", name, sizeof(name)), 0, "the file's name");
 	EQ_STR(name, "edges-rs-2.tsv", "... from the waits file's");
 	EQ_INT(waitedges_name("figures-rs.tsv", name, sizeof(name)), -1, "... only from a waits file");
@@ -807,7 +807,7 @@ static void test_names(void)
 	waitrates_comm(name, "0123456789abcdefgh");
 	EQ_STR(name, "0123456789abcde", "names: cut at 15 bytes");
 	waitedges_format(&row, 1, buf, sizeof(buf));
-	n = waitedges_parse(buf, strlen(buf), &back, &bad);
+	n = waitedges_parse(buf, strlen(buf), &back, &bad, NULL);
 	EQ_INT((int)n, 1, "names: the edges row with a tab and a newline reads back");
 	EQ_INT((int)bad, 0, "names: no row dropped");
 	if (n == 1) {
@@ -816,6 +816,24 @@ static void test_names(void)
 		EQ_DBL(back[0].seconds, 1.5, 0, "names: the row's seconds are its own");
 	}
 	free(back);
+	{	/* the row as a perflog before the fix wrote it: the tab a
+		 * field of its own; the reader says which line it skipped */
+		size_t first = 99;
+
+		snprintf(buf, sizeof(buf), "%s",
+			 "pid\tcomm\tdir\tkind\tpeer_pid\tpeer_comm\tlocal\tremote\tseconds\tbytes\n"
+			 "3\tcat\tout\tpipe\t4\tgzip\t-\t-\t0.500\t-\n"
+			 "10\ts\th\tin\tpipe\t11\the?ad\t-\t-\t1.500\t-\n"
+			 "3\tcat\tin\tpipe\t10\ts\th\t-\t-\t0.250\t-\n");
+		n = waitedges_parse(buf, strlen(buf), &back, &bad, &first);
+		EQ_INT((int)n, 1, "names: an old file's rows with a raw tab are skipped");
+		EQ_INT((int)bad, 2, "... two lines");
+		EQ_INT((int)first, 3, "... the first of them line 3");
+		free(back);
+		n = waitedges_parse(buf, 98, &back, &bad, &first);
+		EQ_INT((int)(n * 10 + (long)first), 10, "... none skipped: line 0");
+		free(back);
+	}
 	memset(&th, 0, sizeof(th));
 	memset(&tot, 0, sizeof(tot));
 	th.tid = th.pid = 10;

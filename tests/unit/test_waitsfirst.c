@@ -29,6 +29,10 @@
  * start), and t3015's six reaped jobs summed 0.452 s of CPU against the
  * 0.383 s they used, once in five runs beside other suites.
  *
+ * A record placed late (it waited in the Process books for its parent)
+ * finishes its thread's row however late it comes, and makes a row only
+ * when it came after the sampler's last read (placed_late).
+ *
  * And a tick that lists a new thread 0.5 s after its moment (the
  * sampler held on a loaded host): the thread's start is the uptime's,
  * on the monotonic clock, so the session's totals count it. Dated from
@@ -364,6 +368,90 @@ static void listed_late(void)
 	root2_drop(&s, "late: scratch root removed");
 }
 
+/* Records the Process books placed late (process.h proctree_late: a
+ * child of a shell born since their last read waits for the read that
+ * knows the shell). Process 980 of a scratch root (uptime 50.30: it and
+ * its thread 981 started at 50.00 s) watched; a tick lists 981 (as sh:
+ * not yet exec'ed), a read, then 981 ends (a tick ends its row, no read
+ * takes it) and its record comes; the read that places it comes over
+ * two seconds later, the memory of gone rows rotated twice by other
+ * rows meanwhile. The record finishes 981's row: one row, the record's
+ * bytes, CPU and name (`sh -c 'head | cat; sleep 2'` at -i 5: head's and
+ * cat's rows kept io_bytes 0 and the name sh; given as an ordinary
+ * record, 981's would make a second row). A late record of 982, which
+ * came before the read (its row, if any, in that read), makes none; one
+ * of 983, no tick having listed it, which came after, makes its row. */
+static void placed_late(void)
+{
+	static struct root2 r = { .dir = "/tmp/perflog-first-XXXXXX" };
+	char *dir = r.dir, path[200];
+	struct waits *w;
+	struct waits_exit x, other, before, after;
+	const struct waits_thread *t;
+	double t0, t1;
+
+	if (!mkdtemp(dir))
+		return;
+	fixture_put(dir, "proc/uptime", "50.30 80.00\n");
+	fixture_put(dir, "proc/980/stat",
+		    "980 (sh) S 1 980 980 0 -1 0 0 0 0 0 0 0 0 0 20 0 2 0 5000 0 0 0\n");
+	for (int tid = 980; tid <= 981; tid++) {
+		snprintf(path, sizeof(path), "%s/proc/980/task/%d", dir, tid);
+		util_mkdirs(path, 0755);
+		fixture_thread(dir, tid, 980, tid, "sh", 'S', 2, 1000000, 0, 1);
+	}
+	if (root2_watch(&r, 980, "placed late: 980 watched") < 0)
+		return;
+	w = r.w;
+	t0 = util_monotonic();
+	waits_tick(w, t0);
+	EQ_INT(waits_read(w, t0, &r.a), 0, "placed late: a read, 980 and 981 listed");
+	before = record(982, 0.3, 1000);
+	before.at = t0 - 0.05;	/* came before that read */
+	before.late = 1;
+	snprintf(path, sizeof(path), "%s/proc/981/task/981/schedstat", dir);
+	OK(truncate(path, 0) == 0, "placed late: 981 is gone");
+	t1 = util_monotonic();
+	waits_tick(w, t1);	/* ends its row: no read takes it */
+	x = record(981, 0, 200000);
+	x.x.tgid = 980;
+	x.x.wchar = 100000000;
+	x.x.rchar = 100000000;
+	x.at = t1 + 0.01;	/* it came, and waited in the books */
+	x.x.etime = x.at - (t0 - 0.30);
+	x.late = 1;
+	for (int k = 0; k < 2; k++) {	/* other rows rotate the memory */
+		nap(1.05);
+		other = record(990 + k, 0.3, 1000);
+		other.at = util_monotonic();
+		EQ_INT(waits_exits(w, &other, 1), 1, "placed late: another thread's row");
+	}
+	after = record(983, 0.3, 1000);
+	after.at = util_monotonic() - 0.1;	/* came after the read */
+	after.late = 1;
+	{
+		struct waits_exit v[3] = { x, before, after };
+
+		EQ_INT(waits_exits(w, v, 3), 1, "placed late: the records given at last: one row made");
+	}
+	EQ_INT(waits_read(w, util_monotonic(), &r.b), 0, "placed late: the read after");
+	EQ_INT(rows_of(&r.b, 981), 1, "placed late: 981 has one row");
+	t = snap_find(&r.b, 981);
+	OK(t && t->rchar == 100000000 && t->wchar == 100000000 &&
+	   t->cpu_ns == 200000000ULL && !strcmp(t->comm, "worker"),
+	   "... with its record's bytes, CPU and name");
+	if (t)
+		printf("#   981: rchar %llu wchar %llu cpu %llu ns, %s\n",
+		       (unsigned long long)t->rchar,
+		       (unsigned long long)t->wchar,
+		       (unsigned long long)t->cpu_ns, t->comm);
+	EQ_INT(rows_of(&r.b, 982), 0,
+	       "placed late: a record that came before the last read makes no row");
+	EQ_INT(rows_of(&r.b, 983), 1,
+	       "placed late: one that came after it, of a thread no tick listed, makes its row");
+	root2_drop(&r, "placed late: scratch root removed");
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -405,6 +493,7 @@ int main(void)
 	waits_close(w);
 	record_then_listed();
 	listed_late();
+	placed_late();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
 	return done_testing();
