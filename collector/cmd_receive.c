@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../common/util.h"
 #include "../logs/mirror.h"
 #include "../commands.h"
 
@@ -110,18 +111,22 @@ int cmd_receive(int argc, char **argv)
 	const char *listen_spec = "", *base = NULL;
 	int c, lfd, basefd;
 
-	while ((c = getopt_long(argc, argv, "l:b:h", longopts, NULL)) != -1) {
+	optind = 1;
+	opterr = 0;
+	while ((c = util_getopt(argc, argv, "l:b:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l': listen_spec = optarg; break;
 		case 'b': base = optarg; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return util_bad_option("receive", argv, optind, optopt);
 		}
 	}
 	if (optind < argc || !base) {
-		fprintf(stderr, "perflog receive: %s\n", optind < argc ?
-			"unexpected argument" : "-b DIR is required");
-		usage(stderr);
+		if (optind < argc)
+			fprintf(stderr, "perflog receive: unexpected argument '%s'\n",
+				argv[optind]);
+		else
+			fprintf(stderr, "perflog receive: -b DIR is required (rrdcached's -b directory)\n");
 		return 2;
 	}
 	basefd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

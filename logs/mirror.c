@@ -187,15 +187,8 @@ static struct mfile *tracked(struct mirror *m, const char *name)
 	for (size_t i = 0; i < m->n; i++)
 		if (!strcmp(m->f[i].name, name))
 			return &m->f[i];
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 32;
-		struct mfile *nf = realloc(m->f, cap * sizeof(*nf));
-
-		if (!nf)
-			return NULL;
-		m->f = nf;
-		m->cap = cap;
-	}
+	if (util_grow(&m->f, &m->cap, m->n + 1, sizeof(*m->f)) < 0)
+		return NULL;
 	f = &m->f[m->n++];
 	memset(f, 0, sizeof(*f));
 	util_strlcpy(f->name, name, sizeof(f->name));

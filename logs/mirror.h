@@ -22,8 +22,9 @@
  *   PUT NAME LEN\n DATA   NAME replaced whole (a temporary renamed over it)
  *   AT NAME OFF LEN\n DATA  DATA written at OFF (the file holds OFF bytes)
  *   DEL NAME\n            NAME removed
- *   GONE\n                the set's files (not its RRD files) and, when
- *                         empty, its directory removed: a failed start
+ *   GONE\n                the set's files (not the daemon's RRD files)
+ *                         and, when empty, its directory removed: a
+ *                         failed start
  *
  * No authentication: like rrdcached's TCP port, perflog receive's is for
  * a trusted network (it writes only single names under its -b
@@ -38,6 +39,9 @@
 
 /* perflog receive's port: rrdcached's default one plus one */
 #define MIRROR_PORT "42218"
+/* the small RRD file a start sends to check that the daemon reads where
+ * perflog receive writes (writer_remote.c) */
+#define MIRROR_PROBE ".rrdcached-probe.rrd"
 /* a request line's longest */
 #define MIRROR_LINE 600
 /* the largest file sent */

@@ -117,7 +117,8 @@ static int write_at(struct answer *a, const char *name, long long off,
 	return 0;
 }
 
-/* The set's files but its RRD files, then the directory if empty. */
+/* The set's files but the daemon's RRD files (the probe is a sender's),
+ * then the directory if empty. */
 static int gone(struct answer *a)
 {
 	int fd = dup(a->setfd);
@@ -133,7 +134,8 @@ static int gone(struct answer *a)
 		size_t n = strlen(de->d_name);
 
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-		    !(n > 4 && !strcmp(de->d_name + n - 4, ".rrd")))
+		    (!(n > 4 && !strcmp(de->d_name + n - 4, ".rrd")) ||
+		     !strcmp(de->d_name, MIRROR_PROBE)))
 			(void)unlinkat(a->setfd, de->d_name, 0);
 	}
 	closedir(d);

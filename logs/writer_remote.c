@@ -87,7 +87,6 @@ static const char *set_name(const struct logset_writer *w)
 }
 
 /* The probe: made here, sent there, read by the daemon (above). */
-#define PROBE ".rrdcached-probe.rrd"
 
 /* Whether the daemon reads the probe under "SET/", where perflog
  * receive put it: 0, or -1 with e set. */
@@ -101,22 +100,22 @@ static int daemon_sees_set(struct logset_writer *w, struct perr *e)
 	int sent;
 
 	/* librrd takes a path: the set's directory through its descriptor */
-	snprintf(here, sizeof(here), "/proc/self/fd/%d/" PROBE, w->dfd);
-	snprintf(there, sizeof(there), "%s/" PROBE, set_name(w));
+	snprintf(here, sizeof(here), "/proc/self/fd/%d/" MIRROR_PROBE, w->dfd);
+	snprintf(there, sizeof(there), "%s/" MIRROR_PROBE, set_name(w));
 	rrd_clear_error();
 	if (rrd_create_r2(here, 1, stamp, 1, NULL, NULL, 2, probe_args) != 0) {
 		why = rrd_get_error();
-		return perr_set(e, "unable to create '%s/%s': %s", w->dir, PROBE,
+		return perr_set(e, "unable to create '%s/%s': %s", w->dir, MIRROR_PROBE,
 				why && *why ? why : "librrd gave no reason");
 	}
-	sent = mirror_put(w->mirror, PROBE, e);
-	(void)unlinkat(w->dfd, PROBE, 0);
+	sent = mirror_put(w->mirror, MIRROR_PROBE, e);
+	(void)unlinkat(w->dfd, MIRROR_PROBE, 0);
 	if (sent < 0)
 		return -1;
 	rrd_clear_error();
 	seen = rrdc_last(there);
 	why = rrd_get_error();
-	if (mirror_del(w->mirror, PROBE, e) < 0)
+	if (mirror_del(w->mirror, MIRROR_PROBE, e) < 0)
 		return -1;
 	if (seen == stamp)
 		return 0;

@@ -20,13 +20,8 @@
 # daemon's fails the start with one line saying so. t6130 has the
 # collector on the second host instead, and a kill -9.
 . "$(dirname "$0")/lib.sh"
-command -v rrdcached >/dev/null || skip_all "rrdcached not installed"
-command -v rrdtool >/dev/null || skip_all "rrdtool not installed"
-for t in unshare nsenter mount; do
-	command -v $t >/dev/null || skip_all "no $t (util-linux)"
-done
-make_veth || skip_all "cannot make a network namespace and veth pair (root, ip)"
-unset RRDCACHED_ADDRESS
+. "$(dirname "$0")/lib-cached.sh"
+cached_need
 BASE=$SCRATCH/base	# the daemon's -b: a tmpfs in its namespace only
 HERE=$SCRATCH/here	# the collector's log directory
 mkdir -p $BASE $HERE
@@ -48,20 +43,11 @@ wait_for 10 test -e /proc/$RRDC
 there touch $BASE/the-daemons-directory
 is "$(ls -A $BASE)" "" 'its base directory is not this host'"'"'s to see'
 
-cat > $SCRATCH/tcp.pml <<PML
-[log]
-interval = 1
-retention = 1h
-rrdcached = $ADDR
-[counters]
-\Processor(_Total)\*
-\Memory\*
-\System\*
-PML
+cached_pml $SCRATCH/tcp.pml $ADDR
 # perflog receive writing where the daemon does not read
 there mkdir $BASE/elsewhere
 nsenter -t $RRDC -m -n $PERFLOG receive -l $PEER_ADDR -b $BASE/elsewhere \
-	2> $SCRATCH/receive1.err &
+	> /dev/null 2> $SCRATCH/receive1.err &
 WRONG=$!
 track_pid $WRONG
 ok 'perflog receive listening on the second host' \
@@ -77,7 +63,7 @@ is "$(there ls -A $BASE $BASE/elsewhere | tr '\n' ' ')" \
 kill $WRONG
 wait $WRONG 2>/dev/null
 nsenter -t $RRDC -m -n $PERFLOG receive -l $PEER_ADDR -b $BASE \
-	2> $SCRATCH/receive.err &
+	> /dev/null 2> $SCRATCH/receive.err &
 track_pid $!
 ok 'perflog receive again, with the daemon'"'"'s directory' \
 	wait_for 10 bash -c "exec 3<>/dev/tcp/$PEER_ADDR/42218"
@@ -117,29 +103,4 @@ ok 'perflog stop returns 0' $PERFLOG stop "$dir"
 ok "collector.log there too, the outage's lines in it" \
 	there grep -q 'works again' $BASE/$set/collector.log
 
-created=$(grep -o "rrdcreate request for [^ ]*" $SCRATCH/rrdcached.log |
-	awk '{ print $4 }' | sort | tr '\n' ' ')
-is "$created" "$BASE/$set/Memory.rrd $BASE/$set/Process-tcp.rrd $BASE/$set/Processor-_Total.rrd $BASE/$set/System.rrd " \
-	'the daemon created every RRD file, under its own base directory'
-is "$(there ls -A "$BASE/$set/" | grep -v '\.rrd$' | sort | tr '\n' ' ')" \
-	".lock collector.log edges-tcp.tsv markers.tsv output-tcp.log perflog.meta waits-tcp.rows.tsv waits-tcp.tsv " \
-	'perflog receive holds its other files, and no leftover (journal, probe, temporary)'
-
-# on the daemon's host, in its directory: the set whole
-there $PERFLOG report -v "$BASE/$set" > $SCRATCH/report 2>&1
-is "$?" 0 'perflog report opens the set on the daemon'"'"'s host'
-ok 'and finds its session' grep -q '^Session tcp' $SCRATCH/report
-ok 'with its command and wait states' \
-	sh -c "grep -q 'exit status: 0' $SCRATCH/report && grep -q 'wait states, Process(tcp)' $SCRATCH/report"
-there $PERFLOG export "$BASE/$set" --csv - > $SCRATCH/there.csv 2>$SCRATCH/export.err
-is "$?" 0 "perflog export there ($(head -c 300 $SCRATCH/export.err))"
-start=$(date -u -d "$(there awk -F'\t' '$1 == "start" { print $2 }' $BASE/$set/perflog.meta)" +%s)
-stop=$(date -u -d "$(there awk -F'\t' '$1 == "stop" { print $2 }' $BASE/$set/perflog.meta)" +%s)
-ok "the stop time is recorded ($((stop - start)) s)" test $((stop - start)) -ge 6
-# every row from the second to the stop holds the collector's values
-col=$(csv_col $SCRATCH/there.csv 'System\Processes')
-known=$(awk -F, -v c="$col" 'NR > 2 && $c != "" { k++ } END { print k + 0 }' $SCRATCH/there.csv)
-rows=$(tail -n +2 $SCRATCH/there.csv | wc -l)
-ok "export there has a row for every second logged ($rows)" \
-	test "$rows" -ge 6 -a "$rows" = "$((stop - start))"
-is "$known" "$((rows - 1))" 'and every one after the first holds what the collector sampled'
+cached_set_whole there "$set"

@@ -17,12 +17,8 @@
 # rows up to the kill (the journal's replay). A start with no perflog
 # receive to answer fails in one line and leaves nothing here.
 . "$(dirname "$0")/lib.sh"
-command -v rrdcached >/dev/null || skip_all "rrdcached not installed"
-for t in unshare nsenter mount; do
-	command -v $t >/dev/null || skip_all "no $t (util-linux)"
-done
-make_veth || skip_all "cannot make a network namespace and veth pair (root, ip)"
-unset RRDCACHED_ADDRESS
+. "$(dirname "$0")/lib-cached.sh"
+cached_need
 BASE=$SCRATCH/base	# the daemon's -b, and perflog receive's
 HERE=$SCRATCH/here	# the collector's log directory, on its own tmpfs
 mkdir -p $BASE $HERE
@@ -34,16 +30,7 @@ rrdcached -g -l $ADDR -b $BASE -B -w 3600 -f 7200 -V LOG_INFO \
 	> $SCRATCH/rrdcached.out 2>&1 &
 track_pid $!
 
-cat > $SCRATCH/tcp.pml <<PML
-[log]
-interval = 1
-retention = 1h
-rrdcached = $ADDR
-[counters]
-\Processor(_Total)\*
-\Memory\*
-\System\*
-PML
+cached_pml $SCRATCH/tcp.pml $ADDR
 # a command on the second host: ip netns exec and unshare without -f
 # exec, and so does sh, so a foreground collector's pid is $!; inside()
 # runs a command there, in its network and mount namespaces
@@ -51,7 +38,7 @@ SECOND=(ip netns exec $PEER_NS unshare -m --propagation private sh -c '
 	mount -t tmpfs tmpfs "$1" && mount -t tmpfs tmpfs "$2" &&
 	shift 2 && exec "$@"' sh $BASE $HERE)
 inside() { nsenter -t $fg -m -n "$@"; }
-plan 19
+plan 23
 ok 'rrdcached listening' \
 	wait_for 10 bash -c "exec 3<>/dev/tcp/$HOST_ADDR/42217"
 
@@ -61,7 +48,7 @@ ok "without perflog receive on the daemon's host the start fails" test $st != 0
 like "$err" "perflog receive at '$HOST_ADDR:42218'" 'in one line that says so'
 is "$(ls -A $BASE)" "the-daemons-directory" "and leaves nothing in the daemon's directory"
 
-$PERFLOG receive -l $HOST_ADDR -b $BASE 2> $SCRATCH/receive.err &
+$PERFLOG receive -l $HOST_ADDR -b $BASE > /dev/null 2> $SCRATCH/receive.err &
 track_pid $!
 ok 'perflog receive listening' \
 	wait_for 10 bash -c "exec 3<>/dev/tcp/$HOST_ADDR/42218"
@@ -82,29 +69,20 @@ inside $PERFLOG mark -d "$dir" 'a point marker'
 sleep 1
 ok 'perflog stop there returns 0' inside $PERFLOG stop "$dir"
 
-created=$(grep -o "rrdcreate request for [^ ]*" $SCRATCH/rrdcached.log |
-	awk '{ print $4 }' | sort | tr '\n' ' ')
-is "$created" "$BASE/$set/Memory.rrd $BASE/$set/Process-tcp.rrd $BASE/$set/Processor-_Total.rrd $BASE/$set/System.rrd " \
-	'the daemon created every RRD file, under its base directory'
-is "$(ls -A "$BASE/$set/" | grep -v '\.rrd$' | sort | tr '\n' ' ')" \
-	".lock collector.log edges-tcp.tsv markers.tsv output-tcp.log perflog.meta waits-tcp.rows.tsv waits-tcp.tsv " \
-	'perflog receive holds its other files, and no leftover (journal, probe, temporary)'
-
-$PERFLOG report -v "$BASE/$set" > $SCRATCH/report 2>&1
-is "$?" 0 'perflog report opens the set on the daemon'"'"'s host'
-ok 'and finds its session' grep -q '^Session tcp' $SCRATCH/report
-ok 'with its command and wait states' \
-	sh -c "grep -q 'exit status: 0' $SCRATCH/report && grep -q 'wait states, Process(tcp)' $SCRATCH/report"
+cached_set_whole env "$set"
 ok 'and the point marker' grep -q 'a point marker' "$BASE/$set/markers.tsv"
-$PERFLOG export "$BASE/$set" --csv - > $SCRATCH/there.csv 2>$SCRATCH/export.err
-start=$(date -u -d "$(awk -F'\t' '$1 == "start" { print $2 }' $BASE/$set/perflog.meta)" +%s)
-stop=$(date -u -d "$(awk -F'\t' '$1 == "stop" { print $2 }' $BASE/$set/perflog.meta)" +%s)
-col=$(csv_col $SCRATCH/there.csv 'System\Processes')
-known=$(awk -F, -v c="$col" 'NR > 2 && $c != "" { k++ } END { print k + 0 }' $SCRATCH/there.csv)
-rows=$(tail -n +2 $SCRATCH/there.csv | wc -l)
-ok "export there has a row for every second logged ($rows, $((stop - start)) s; $(head -c 200 $SCRATCH/export.err))" \
-	test "$rows" -ge 4 -a "$rows" = "$((stop - start))"
-is "$known" "$((rows - 1))" 'and every one after the first holds what the collector sampled'
+if command -v tmux >/dev/null; then
+	VSOCK=$SCRATCH/tmux.sock
+	tmux -S $VSOCK new-session -d -x 100 -y 30 \
+		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color '$PERFLOG' view '$BASE/$set'; echo EXIT=\$?; sleep 60"
+	ok 'perflog view opens it there' \
+		wait_for 10 sh -c "tmux -S '$VSOCK' capture-pane -p | grep -q 'CPU \[%\]'"
+	like "$(tmux -S $VSOCK capture-pane -p)" '\[tcp' 'with its session'
+	tmux -S $VSOCK kill-server
+else
+	skip 'no tmux: perflog view'
+	skip 'no tmux: perflog view'
+fi
 ok "collector.log whole, to its cost line" grep -q 'cost per sample' "$BASE/$set/collector.log"
 
 # kill -9: what the collector held (rows are sent to the daemon once a
