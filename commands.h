@@ -18,5 +18,6 @@ int cmd_report(int argc, char **argv);		/* report/cmd_report.c */
 int cmd_estimate(int argc, char **argv);	/* estimate/cmd_estimate.c */
 int cmd_view(int argc, char **argv);		/* viewer/cmd_view.c */
 int cmd_import(int argc, char **argv);		/* import/cmd_import.c */
+int cmd_receive(int argc, char **argv);		/* collector/cmd_receive.c */
 
 #endif

@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "estimate", cmd_estimate, "backup time from a file-size distribution (timest)" },
 	{ "view", cmd_view, "browse log sets in the terminal (several side by side)" },
 	{ "import", cmd_import, "nmon files and perfmon CSV of other hosts as log sets" },
+	{ "receive", cmd_receive, "take other hosts' log sets written through rrdcached over TCP" },
 };
 
 static void usage(FILE *f)

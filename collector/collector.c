@@ -286,12 +286,15 @@ static void teardown(struct collector *c)
 		fprintf(stderr, "perflog: %zu marker(s) lost: %s\n", c->held.n,
 			pe.msg);
 	markhold_free(&c->held);
+	/* a daemon: stderr is collector.log; its cost line before the
+	 * close, whose last step sends the set's files to a remote
+	 * rrdcached's host (logs/mirror.h); the close is no sample's cost */
+	if (c->opt->notify_fd >= 0)
+		cost_log(c, stderr);
 	if (c->w && logset_close_writer(c->w, stop, &pe) < 0) {
 		fprintf(stderr, "perflog: %s\n", pe.msg);
 		closed = 0;
 	}
-	if (c->opt->notify_fd >= 0)	/* a daemon: stderr is collector.log */
-		cost_log(c, stderr);
 	c->w = NULL;
 	/* `perflog stop` says so when the set could not be closed whole
 	 * (its stop line not in perflog.meta on a full disk) */

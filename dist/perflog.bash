@@ -208,7 +208,7 @@ _perflog()
 			COMPREPLY=($(compgen -d -- "$cur"))
 		fi
 		return ;;
-	--png | --html | --target | --receive)
+	--png | --html | --target | --receive | -b)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;

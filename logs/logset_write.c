@@ -282,6 +282,7 @@ int logset_create(const struct logset_options *opt,
 		 * removed stays: e says why the start failed) */
 		if (made)
 			setdir_remove(w->dir, &re);
+		mirror_discard(w->mirror);
 		if (w->cached[0])
 			rrdc_disconnect();
 		if (w->lockfd >= 0)
@@ -447,6 +448,10 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 	w->last = t;
 	if (journal_cut(w->journal, written_through(w), rc ? NULL : e) < 0)
 		rc = -1;
+	/* over TCP, the sample's changes to the set's other files (the
+	 * journal's, at least) go to the daemon's host */
+	if (w->mirror && writer_remote_mirror(w, rc ? NULL : e) < 0)
+		rc = -1;
 	/* a problem that lasts (a file that cannot be created or grown,
 	 * rrdcached away) is reported at every sample until it is over, so
 	 * the collector complains once and hears of the recovery once */
@@ -542,6 +547,7 @@ static void free_writer(struct logset_writer *w)
 
 int logset_close_writer(struct logset_writer *w, double stop, struct perr *e)
 {
+	struct mirror *m;
 	int rc = 0;
 	time_t step, end;
 
@@ -576,6 +582,11 @@ int logset_close_writer(struct logset_writer *w, double stop, struct perr *e)
 				      w->dir, strerror(errno));
 		close(w->lockfd);
 	}
+	/* the set's last state to the daemon's host, its journal gone */
+	m = w->mirror;
 	free_writer(w);
+	if (m && mirror_poll(m, rc ? NULL : e) < 0)
+		rc = -1;
+	mirror_close(m);
 	return rc;
 }

@@ -41,11 +41,15 @@
 #include "journal.h"
 #include "layout.h"
 #include "logset.h"
+#include "mirror.h"
 #include "rows.h"
 
 /* rows a file may hold while it cannot be written (rrdcached away, its
  * file not yet created, a growth step): 15 minutes */
 #define HOLD_SECONDS 900
+/* over TCP a connection must be answered within, in ms (writer_remote.c;
+ * the messages say 1 s) */
+#define REMOTE_REACH_MS 1000
 /* rows handed to librrd in one update call */
 #define SEND_ROWS 64
 /* "T" plus ":" and a %.17g value per data source */
@@ -91,7 +95,7 @@ struct logset_writer {
 	char cached[256];		/* rrdcached address, "" direct */
 	int remote;			/* cached is over TCP (writer_remote.c) */
 	double remote_retry;		/* monotonic: no new try before */
-	char remote_why[400];		/* why the last try failed */
+	char remote_why[600];		/* why the last try failed */
 	struct cachedconn conn;		/* librrd's socket to the daemon */
 	unsigned batch;			/* rows held back per file, >= 1 */
 	unsigned long nsamples;		/* samples written (staggers flushes) */
@@ -106,6 +110,8 @@ struct logset_writer {
 					 * then (rrdlock.h): one sample's budget */
 	struct perr failure;		/* the latest failure's message */
 	struct journal_writer *journal;	/* every sample, as it comes */
+	struct mirror *mirror;		/* over TCP: the set's other files to
+					 * perflog receive (mirror.h) */
 };
 
 /* Note a file's job or write failure (e set from msg) or its recovery. */
@@ -128,17 +134,34 @@ int writer_write_meta(struct logset_writer *w, struct perr *e);
  * with it); sets w->remote. 0, or -1 with e set. */
 int writer_remote_reach(struct logset_writer *w, struct perr *e);
 
+/* A TCP connection to addr (HOST, HOST:PORT, [V6]:PORT; port when it
+ * names none) answered within ms, in blocking mode; its peer's address
+ * in peer when not NULL. The fd, or -1 with why. */
+int writer_dial(const char *addr, const char *port, int ms,
+		struct sockaddr_storage *peer, socklen_t *npeer, char *why,
+		size_t nwhy);
+
+/* A socket's bound on each request (REMOTE_REQUEST_S, both ways). */
+void writer_bound_socket(int fd);
+
 /* librrd is connected: over TCP, its socket gets a bound on each request
  * (REMOTE_REQUEST_S), so a daemon host that vanished fails the request
  * (librrd drops the connection, the rows are held) instead of stalling. */
 void writer_remote_bound(struct logset_writer *w);
 
 /* rrdcached over TCP (writer_remote.c): when w->cached is a TCP address,
- * check that the daemon sees the set's directory under its base directory
- * (the parent given is that directory as mounted here) and size the files
- * for the set's whole life (no growth through the daemon). 0, or -1 with
- * e set. */
+ * connect to perflog receive on the daemon's host (w->mirror), check that
+ * the daemon sees the set's directory it makes under its base directory,
+ * and size the files for the set's whole life (no growth through the
+ * daemon). 0, or -1 with e set. */
 int writer_remote_open(struct logset_writer *w, struct perr *e);
+
+/* Over TCP, after a sample and at the close: the set's other files to
+ * perflog receive (mirror_poll). The daemon and perflog receive share a
+ * host, so one that does not answer holds both: nothing is sent to
+ * either until w->remote_retry, and an outage costs the sampler one
+ * request's bound, not one a channel. 0, or -1 with e set. */
+int writer_remote_mirror(struct logset_writer *w, struct perr *e);
 
 /* f->path: the name rrdcached knows f's file by (the set's directory and
  * the file name relative to the daemon's base directory over TCP, else

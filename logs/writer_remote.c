@@ -6,28 +6,31 @@
  * A daemon reached over TCP takes only names relative to its base
  * directory (-b; librrd's client refuses absolute ones), and it carries
  * RRD files only: no command of its protocol writes perflog.meta or
- * appends a marker. So the set's parent directory ([log] directory, -o)
- * is the daemon's base directory as mounted on this host (NFS, SMB,
- * sshfs), the convention of librrd's own RRDCACHED_STRIPPATH: the
- * collector makes the set's directory there and writes its small files
- * into it as it always does (perflog.meta, markers.tsv, .lock,
- * collector.log, the waits and edges files), and the RRD files are
- * created (rrdc_create_r2, grow.c) and updated (rrdc_update) through the
- * daemon as "SET/FILE.rrd". Why a mount rather than the files kept here
- * and copied at the end (over ssh, as perflog run --server marks): the
- * set is whole on the daemon's host while it is written, for perflog
- * view, and after a kill -9 of the collector, when no end would have
- * copied anything; and small appends and renames are what a network file
- * system does well, where the RRD files' rewrite every sample is what it
- * does badly and what the daemon is for.
+ * appends a marker. So the collector keeps the set in its own log
+ * directory as ever (perflog.meta, markers.tsv, .lock, collector.log, the
+ * journal, the waits and edges files), the RRD files are created
+ * (rrdc_create_r2, grow.c) and updated (rrdc_update) through the daemon
+ * as "SET/FILE.rrd", and the other files go, as they change, to perflog
+ * receive on the daemon's host, which writes them under the same base
+ * directory (mirror.h): the hosts need share no file system. Why a
+ * receiver that follows the files rather than a copy at the end (over
+ * ssh, as perflog run --server marks): the set is whole on the daemon's
+ * host while it is written, for perflog view, and after a kill -9 of the
+ * collector, when no end would have copied anything (the journal it sent
+ * holds the rows the daemon did not get). Why not a network file system
+ * for them (the daemon's directory mounted here, as librrd's own
+ * RRDCACHED_STRIPPATH has it): the file server then exports its
+ * directory to every host, a setup perflog cannot check, where a port
+ * beside the daemon's is one more line on one host.
  *
- * At the start the collector makes a small RRD file in the set's new
- * directory and asks the daemon for its last update: a daemon that cannot
- * read it under "SET/" is not behind the directory given here, and the
- * start fails saying so before any file is split between two hosts (a
- * daemon started with -R would otherwise make a directory of its own and
- * fill it with RRD files no perflog.meta maps). (librrd 1.7.2 does not
- * export rrdc_list, which would have asked for the directory itself.)
+ * At the start the writer connects to perflog receive, which makes the
+ * set's directory there, sends it a small RRD file made here, and asks
+ * the daemon for its last update: a daemon that cannot read it under
+ * "SET/" does not write where perflog receive does, and the start fails
+ * saying so before any file is split between two directories (a daemon
+ * started with -R would otherwise make a directory of its own and fill it
+ * with RRD files no perflog.meta maps). (librrd 1.7.2 does not export
+ * rrdc_list, which would have asked for the directory itself.)
  *
  * A daemon host that stops answering (a link down, a host powered off:
  * no refusal, no reset) would stall the sampler: librrd's client has no
@@ -39,14 +42,13 @@
  * SO_RCVTIMEO and SO_SNDTIMEO of REMOTE_REQUEST_S, so a request left
  * without an answer fails and librrd drops the connection. An outage
  * then costs the sampler one request's bound once and a 1 s try every
- * REMOTE_RETRY seconds (t6120: the link down for 8 s).
+ * REMOTE_RETRY seconds (t6120: the link down for 8 s). perflog receive
+ * shares the daemon's host and so its outages: a failure of either holds
+ * both until the next try (writer_remote_mirror).
  *
  * Files are created at their final size (layout_max_span) and never
  * grown. Growing here (grow.c: rrd_resize reads the file whole and a
- * copy is renamed over it) would do it through the mount: every doubling
- * would copy the file over the network and read what the daemon wrote
- * through this host's cache of another host's file, the RRD traffic over
- * a network file system that the daemon is there to avoid. The daemon
+ * copy is renamed over it) needs the file here, and the daemon
  * itself can rename nothing; its create from a source file (CREATE -r, a
  * larger file built from the old one) fills rows that were unknown from
  * the coarser archives (librrd 1.7.2: a one-second row logged unknown
@@ -60,6 +62,7 @@
 #include "writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <rrd.h>
@@ -72,9 +75,6 @@
 
 /* librrd's default port */
 #define REMOTE_PORT "42217"
-/* a connection must be answered within, in ms (writer.h; the message
- * says 1 s) */
-#define REMOTE_REACH_MS 1000
 /* seconds before a new try after one that failed */
 #define REMOTE_RETRY 10.0
 /* seconds a request may take before it fails */
@@ -86,10 +86,10 @@ static const char *set_name(const struct logset_writer *w)
 	return strrchr(w->dir, '/') + 1;
 }
 
-/* The probe: made here, read there (above). */
-#define PROBE ".rrdcached-probe.rrd"
+/* The probe: made here, sent there, read by the daemon (above). */
 
-/* Whether the daemon reads the probe under "SET/": 0, or -1 with e set. */
+/* Whether the daemon reads the probe under "SET/", where perflog
+ * receive put it: 0, or -1 with e set. */
 static int daemon_sees_set(struct logset_writer *w, struct perr *e)
 {
 	const char *probe_args[] = { "DS:x:GAUGE:2:U:U",
@@ -97,36 +97,41 @@ static int daemon_sees_set(struct logset_writer *w, struct perr *e)
 	time_t stamp = w->meta.start - 1, seen;
 	char here[64], there[NAME_MAX + 32];
 	const char *why;
+	int sent;
 
 	/* librrd takes a path: the set's directory through its descriptor */
-	snprintf(here, sizeof(here), "/proc/self/fd/%d/" PROBE, w->dfd);
-	snprintf(there, sizeof(there), "%s/" PROBE, set_name(w));
+	snprintf(here, sizeof(here), "/proc/self/fd/%d/" MIRROR_PROBE, w->dfd);
+	snprintf(there, sizeof(there), "%s/" MIRROR_PROBE, set_name(w));
 	rrd_clear_error();
 	if (rrd_create_r2(here, 1, stamp, 1, NULL, NULL, 2, probe_args) != 0) {
 		why = rrd_get_error();
-		return perr_set(e, "unable to create '%s/%s': %s", w->dir, PROBE,
+		return perr_set(e, "unable to create '%s/%s': %s", w->dir, MIRROR_PROBE,
 				why && *why ? why : "librrd gave no reason");
 	}
+	sent = mirror_put(w->mirror, MIRROR_PROBE, e);
+	(void)unlinkat(w->dfd, MIRROR_PROBE, 0);
+	if (sent < 0)
+		return -1;
 	rrd_clear_error();
 	seen = rrdc_last(there);
 	why = rrd_get_error();
-	(void)unlinkat(w->dfd, PROBE, 0);
+	if (mirror_del(w->mirror, MIRROR_PROBE, e) < 0)
+		return -1;
 	if (seen == stamp)
 		return 0;
-	return perr_set(e, "rrdcached at '%s' does not see the log set's directory: it cannot read '%s' (%s); over TCP the log directory ('%.*s') must be the daemon's -b directory, mounted here",
-			w->cached, there, why && *why ? why : "another file",
-			(int)(set_name(w) - 1 - w->dir), w->dir);
+	return perr_set(e, "rrdcached at '%s' does not see the log set's directory that perflog receive made: it cannot read '%s' (%s); run perflog receive on the daemon's host with -b the daemon's -b directory",
+			w->cached, there, why && *why ? why : "another file");
 }
 
 /* HOST:PORT, [V6]:PORT or HOST (librrd's default port) into host and
  * port. */
 static void split_address(const char *addr, char *host, size_t nhost,
-			  char *port, size_t nport)
+			  char *port, size_t nport, const char *defport)
 {
 	const char *colon;
 	size_t n;
 
-	snprintf(port, nport, "%s", REMOTE_PORT);
+	snprintf(port, nport, "%s", defport);
 	if (addr[0] == '[' && strchr(addr, ']')) {
 		const char *end = strchr(addr, ']');
 
@@ -145,52 +150,86 @@ static void split_address(const char *addr, char *host, size_t nhost,
 	}
 }
 
-/* A connection to addr within REMOTE_REACH_MS (non-blocking connect and
- * poll): 0 with the address reached in w->conn, or -1 with why. */
-static int try_reach(struct logset_writer *w, char *why, size_t nwhy)
+int writer_dial(const char *addr, const char *port, int ms,
+		struct sockaddr_storage *peer, socklen_t *npeer, char *why,
+		size_t nwhy)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
-	char host[256], port[32];
-	int rc, err = ETIMEDOUT;
+	char host[256], pbuf[32];
+	int rc, err = ETIMEDOUT, fd = -1;
 
-	split_address(w->cached, host, sizeof(host), port, sizeof(port));
-	rc = getaddrinfo(host, port, &hints, &res);
+	split_address(addr, host, sizeof(host), pbuf, sizeof(pbuf), port);
+	rc = getaddrinfo(host, pbuf, &hints, &res);
 	if (rc != 0) {
-		snprintf(why, nwhy, "rrdcached at '%s' is unreachable: %s",
-			 w->cached, gai_strerror(rc));
+		snprintf(why, nwhy, "%s", gai_strerror(rc));
 		return -1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
-		int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK |
-				SOCK_CLOEXEC, 0);
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		struct pollfd p = { .events = POLLOUT };
 		socklen_t len = sizeof(err);
 
+		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK |
+			    SOCK_CLOEXEC, 0);
 		if (fd < 0)
 			continue;
+		p.fd = fd;
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 			err = 0;
 		else if (errno != EINPROGRESS)
 			err = errno;
-		else if (poll(&p, 1, REMOTE_REACH_MS) == 1 &&
+		else if (poll(&p, 1, ms) == 1 &&
 			 getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0)
 			;	/* err is the connect's outcome */
 		else
 			err = ETIMEDOUT;
-		close(fd);
 		if (err == 0) {
-			cachedconn_set_peer(&w->conn, ai->ai_addr,
-					    ai->ai_addrlen);
+			if (peer && ai->ai_addrlen <= sizeof(*peer)) {
+				memcpy(peer, ai->ai_addr, ai->ai_addrlen);
+				*npeer = ai->ai_addrlen;
+			}
 			break;
 		}
+		close(fd);
+		fd = -1;
 	}
 	freeaddrinfo(res);
-	if (err == 0)
+	if (fd >= 0 && fcntl(fd, F_SETFL, 0) == 0)
+		return fd;
+	if (fd >= 0) {
+		err = errno;
+		close(fd);
+	}
+	snprintf(why, nwhy, "%s", err == ETIMEDOUT ?
+		 "no answer within 1 s" : strerror(err));
+	return -1;
+}
+
+void writer_bound_socket(int fd)
+{
+	struct timeval tv = { .tv_sec = REMOTE_REQUEST_S };
+
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/* A connection to the daemon within REMOTE_REACH_MS: 0 with the address
+ * reached in w->conn, or -1 with why. */
+static int try_reach(struct logset_writer *w, char *why, size_t nwhy)
+{
+	struct sockaddr_storage peer;
+	socklen_t npeer = 0;
+	char err[200];
+	int fd = writer_dial(w->cached, REMOTE_PORT, REMOTE_REACH_MS, &peer,
+			     &npeer, err, sizeof(err));
+
+	if (fd >= 0) {
+		close(fd);
+		cachedconn_set_peer(&w->conn, (struct sockaddr *)&peer, npeer);
 		return 0;
+	}
 	/* the same text at every try until it works: complained once */
 	snprintf(why, nwhy, "rrdcached at '%s' is unreachable: %s (rows are held and sent when it is back)",
-		 w->cached, err == ETIMEDOUT ? "no answer within 1 s" :
-		 strerror(err));
+		 w->cached, err);
 	return -1;
 }
 
@@ -213,24 +252,47 @@ int writer_remote_reach(struct logset_writer *w, struct perr *e)
 
 void writer_remote_bound(struct logset_writer *w)
 {
-	struct timeval tv = { .tv_sec = REMOTE_REQUEST_S };
 	int fd;
 
-	if (!w->remote || (fd = cachedconn_fd(&w->conn)) < 0)
-		return;
-	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (w->remote && (fd = cachedconn_fd(&w->conn)) >= 0)
+		writer_bound_socket(fd);
 }
 
 int writer_remote_open(struct logset_writer *w, struct perr *e)
 {
+	char host[256], port[32], addr[300];
+
 	if (!w->remote)
 		return 0;
+	/* perflog receive: the daemon's host, MIRROR_PORT */
+	split_address(w->cached, host, sizeof(host), port, sizeof(port),
+		      REMOTE_PORT);
+	snprintf(addr, sizeof(addr), strchr(host, ':') ? "[%s]:%s" : "%s:%s",
+		 host, MIRROR_PORT);
+	if (mirror_open(addr, set_name(w), w->dfd, w->dir, &w->mirror, e) < 0)
+		return -1;
 	if (daemon_sees_set(w, e) < 0)
 		return -1;
 	w->span = layout_max_span(&w->layout);
 	w->grower.remote = set_name(w);
 	return 0;
+}
+
+int writer_remote_mirror(struct logset_writer *w, struct perr *e)
+{
+	double now = util_monotonic(), retry;
+	struct perr pe;
+
+	if (now < w->remote_retry)
+		return perr_set(e, "%s", w->remote_why);
+	if (mirror_poll(w->mirror, &pe) == 0)
+		return 0;
+	retry = mirror_retry(w->mirror);
+	if (retry > now) {
+		w->remote_retry = retry;
+		util_strlcpy(w->remote_why, pe.msg, sizeof(w->remote_why));
+	}
+	return perr_set(e, "%s", pe.msg);
 }
 
 int writer_file_path(const struct logset_writer *w, struct wfile *f,

@@ -81,6 +81,9 @@ static size_t build(struct logset_writer *w, struct wfile *f, size_t max,
 
 static int connect_cached(struct logset_writer *w, struct perr *e)
 {
+	/* over TCP, the daemon's host did not answer (writer_remote.c) */
+	if (w->remote && util_monotonic() < w->remote_retry)
+		return perr_set(e, "%s", w->remote_why);
 	if (rrdc_is_connected(w->cached))
 		return 0;
 	if (writer_remote_reach(w, e) < 0)

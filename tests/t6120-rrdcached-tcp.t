@@ -1,71 +1,75 @@
 #!/bin/bash
 # rrdcached over TCP from another host (issue 50, item 10). The daemon's
 # host is a network namespace of our own with its own mount namespace:
-# rrdcached listens on the veth address with -b on a directory only that
-# namespace has ($BASE: a bind mount of $SHARE made there, private, so
-# from here $BASE is an empty directory the collector is never told).
-# This host sees the daemon's directory as $SHARE, the way a file server's
-# directory is mounted (NFS, SMB), and the collector, here, logs to
-# `-o $SHARE` with `rrdcached = ADDR:PORT`. Before the fix it failed at
-# once ("absolute path names not allowed when talking to a remote
-# daemon") and made its RRD files itself. Now the daemon creates them
-# ("rrdcreate request" in its log, under its own base directory) and
-# every row goes through it (with -w 3600 the files on disk lag while
-# logging); the set's other files (perflog.meta, markers.tsv,
-# collector.log, and a perflog run's waits, edges and output files) are
-# written through the mount; after stop, report and export run inside the
-# daemon's namespace on $BASE/SET find the set whole: the run's session,
-# its wait states, and every row the collector sampled, an outage of the
-# daemon's host included (its link down for 8 s: the collector samples
-# on, holds the rows and sends them once it is back; before, librrd's
-# client waited in its request with no end). A log directory
-# that is not the daemon's fails the start with one line saying so.
+# rrdcached and perflog receive listen on the veth address there, both
+# with -b $BASE, a private tmpfs that only that namespace has (from here
+# $BASE is an empty directory). The collector, here, logs to $HERE with
+# `rrdcached = ADDR:PORT`. Before the fix it failed at once ("absolute
+# path names not allowed when talking to a remote daemon") and made its
+# RRD files itself. Now the daemon creates them ("rrdcreate request" in
+# its log, under its own base directory) and every row goes through it
+# (with -w 3600 the files on disk lag while logging); the set's other
+# files (perflog.meta, markers.tsv, collector.log, and a perflog run's
+# waits, edges and output files) go to perflog receive; after stop,
+# report and export run inside the daemon's namespace on $BASE/SET find
+# the set whole: the run's session, its wait states, and every row the
+# collector sampled, an outage of the daemon's host included (its link
+# down for 8 s: the collector samples on, holds the rows and sends them
+# and the files once it is back; before, librrd's client waited in its
+# request with no end). A perflog receive whose directory is not the
+# daemon's fails the start with one line saying so. t6130 has the
+# collector on the second host instead, and a kill -9.
 . "$(dirname "$0")/lib.sh"
-command -v rrdcached >/dev/null || skip_all "rrdcached not installed"
-command -v rrdtool >/dev/null || skip_all "rrdtool not installed"
-for t in unshare nsenter mount; do
-	command -v $t >/dev/null || skip_all "no $t (util-linux)"
-done
-make_veth || skip_all "cannot make a network namespace and veth pair (root, ip)"
-unset RRDCACHED_ADDRESS
-SHARE=$SCRATCH/share	# the daemon's directory as mounted on this host
-BASE=$SCRATCH/base	# its -b: a bind mount of $SHARE in its namespace only
-mkdir -p $SHARE $BASE $SCRATCH/elsewhere
+. "$(dirname "$0")/lib-cached.sh"
+cached_need
+BASE=$SCRATCH/base	# the daemon's -b: a tmpfs in its namespace only
+HERE=$SCRATCH/here	# the collector's log directory
+mkdir -p $BASE $HERE
 ADDR=$PEER_ADDR:42217
 # exec all the way: $! is rrdcached's pid (ip netns exec and unshare
 # without -f exec too); its private mount goes with it
 ip netns exec $PEER_NS unshare -m --propagation private sh -c '
-	mount --bind "$1" "$2" &&
-	exec rrdcached -g -l "$3" -b "$2" -B -w 3600 -f 7200 -V LOG_INFO \
-		-o "$4" -p "$5"' sh $SHARE $BASE $ADDR $SCRATCH/rrdcached.log \
+	mount -t tmpfs tmpfs "$1" &&
+	exec rrdcached -g -l "$2" -b "$1" -B -w 3600 -f 7200 -V LOG_INFO \
+		-o "$3" -p "$4"' sh $BASE $ADDR $SCRATCH/rrdcached.log \
 	$SCRATCH/rrdcached.pid > $SCRATCH/rrdcached.out 2>&1 &
 RRDC=$!
 track_pid $RRDC
 there() { nsenter -t $RRDC -m -n "$@"; }	# a command on the daemon's host
-plan 20
+plan 23
 ok 'rrdcached listening on the second host' \
 	wait_for 10 bash -c "exec 3<>/dev/tcp/$PEER_ADDR/42217"
+wait_for 10 test -e /proc/$RRDC
+there touch $BASE/the-daemons-directory
 is "$(ls -A $BASE)" "" 'its base directory is not this host'"'"'s to see'
 
-cat > $SCRATCH/tcp.pml <<PML
-[log]
-interval = 1
-retention = 1h
-rrdcached = $ADDR
-[counters]
-\Processor(_Total)\*
-\Memory\*
-\System\*
-PML
-err=$($PERFLOG start -c $SCRATCH/tcp.pml -o $SCRATCH/elsewhere 2>&1 >/dev/null); st=$?
+cached_pml $SCRATCH/tcp.pml $ADDR
+# perflog receive writing where the daemon does not read
+there mkdir $BASE/elsewhere
+nsenter -t $RRDC -m -n $PERFLOG receive -l $PEER_ADDR -b $BASE/elsewhere \
+	> /dev/null 2> $SCRATCH/receive1.err &
+WRONG=$!
+track_pid $WRONG
+ok 'perflog receive listening on the second host' \
+	wait_for 10 bash -c "exec 3<>/dev/tcp/$PEER_ADDR/42218"
+err=$($PERFLOG start -c $SCRATCH/tcp.pml -o $HERE 2>&1 >/dev/null); st=$?
 diag "$err"
-ok "a log directory that is not the daemon's fails the start" test $st != 0
-like "$err" "does not see the log set's directory.*must be the daemon's -b directory" \
+ok "a perflog receive whose directory is not the daemon's fails the start" test $st != 0
+like "$err" "does not see the log set's directory that perflog receive made.*-b the daemon's -b directory" \
 	'in one line that says why'
-is "$(ls -A $BASE)" "" 'and leaves nothing on the daemon'"'"'s host'
+is "$(there ls -A $BASE $BASE/elsewhere | tr '\n' ' ')" \
+	"$BASE: elsewhere the-daemons-directory  $BASE/elsewhere: " \
+	'and leaves nothing on the daemon'"'"'s host'
+kill $WRONG
+wait $WRONG 2>/dev/null
+nsenter -t $RRDC -m -n $PERFLOG receive -l $PEER_ADDR -b $BASE \
+	> /dev/null 2> $SCRATCH/receive.err &
+track_pid $!
+ok 'perflog receive again, with the daemon'"'"'s directory' \
+	wait_for 10 bash -c "exec 3<>/dev/tcp/$PEER_ADDR/42218"
 
-dir=$($PERFLOG start -c $SCRATCH/tcp.pml -o $SHARE 2>$SCRATCH/start.err)
-like "$dir" "^$SHARE/" "collector started through rrdcached over TCP ($(cat $SCRATCH/start.err))"
+dir=$($PERFLOG start -c $SCRATCH/tcp.pml -o $HERE 2>$SCRATCH/start.err)
+like "$dir" "^$HERE/" "collector started through rrdcached over TCP ($(cat $SCRATCH/start.err))"
 set=$(basename "$dir")
 sleep 1
 # a session with a watched command: its markers, wait states, edges and
@@ -89,37 +93,14 @@ wait_for 20 grep -q 'works again' $dir/collector.log
 ok 'and writes again when it is back' grep -q 'works again' $dir/collector.log
 sed 's/^/# collector.log: /' $dir/collector.log
 sleep 1
-disk_last=$(rrdtool last $dir/System.rrd)
+disk_last=$(there rrdtool last $BASE/$set/System.rrd)
 sent_last=$($PERFLOG status | awk -v d="$dir" '$6 == d { print $4 }')
 sent_epoch=$(date -u -d "$sent_last" +%s 2>/dev/null || echo 0)
 diag "on disk up to $disk_last, sent up to $sent_epoch"
 ok 'rows go through the daemon (the files on disk lag)' \
 	test "$disk_last" -lt $((sent_epoch - 2))
 ok 'perflog stop returns 0' $PERFLOG stop "$dir"
+ok "collector.log there too, the outage's lines in it" \
+	there grep -q 'works again' $BASE/$set/collector.log
 
-created=$(grep -o "rrdcreate request for [^ ]*" $SCRATCH/rrdcached.log |
-	awk '{ print $4 }' | sort | tr '\n' ' ')
-is "$created" "$BASE/$set/Memory.rrd $BASE/$set/Process-tcp.rrd $BASE/$set/Processor-_Total.rrd $BASE/$set/System.rrd " \
-	'the daemon created every RRD file, under its own base directory'
-is "$(ls -A "$dir/" | grep -v '\.rrd$' | sort | tr '\n' ' ')" \
-	".lock collector.log edges-tcp.tsv markers.tsv output-tcp.log perflog.meta waits-tcp.rows.tsv waits-tcp.tsv " \
-	'the set holds its other files and no leftover (probe, temporary)'
-
-# on the daemon's host, in its directory: the set whole
-there $PERFLOG report -v "$BASE/$set" > $SCRATCH/report 2>&1
-is "$?" 0 'perflog report opens the set on the daemon'"'"'s host'
-ok 'and finds its session' grep -q '^Session tcp' $SCRATCH/report
-ok 'with its command and wait states' \
-	sh -c "grep -q 'exit status: 0' $SCRATCH/report && grep -q 'wait states, Process(tcp)' $SCRATCH/report"
-there $PERFLOG export "$BASE/$set" --csv - > $SCRATCH/there.csv 2>$SCRATCH/export.err
-is "$?" 0 "perflog export there ($(head -c 300 $SCRATCH/export.err))"
-start=$(date -u -d "$(awk -F'\t' '$1 == "start" { print $2 }' $dir/perflog.meta)" +%s)
-stop=$(date -u -d "$(awk -F'\t' '$1 == "stop" { print $2 }' $dir/perflog.meta)" +%s)
-ok "the stop time is recorded ($((stop - start)) s)" test $((stop - start)) -ge 6
-# every row from the second to the stop holds the collector's values
-col=$(csv_col $SCRATCH/there.csv 'System\Processes')
-known=$(awk -F, -v c="$col" 'NR > 2 && $c != "" { k++ } END { print k + 0 }' $SCRATCH/there.csv)
-rows=$(tail -n +2 $SCRATCH/there.csv | wc -l)
-ok "export there has a row for every second logged ($rows)" \
-	test "$rows" -ge 6 -a "$rows" = "$((stop - start))"
-is "$known" "$((rows - 1))" 'and every one after the first holds what the collector sampled'
+cached_set_whole there "$set"
