@@ -130,10 +130,10 @@ int report_judge_session(struct logset *ls, const char *dir,
 		     s->has_instr ? instr_main_thread(&s->instr) : NULL,
 		     &s->verdict);
 	report_client_judge(s, &s->verdict);
-	/* where backups land: an NFS mount or a tape drive may say more */
+	/* where backups land: an NFS mount or a tape drive may say more
+	 * (report_judge_targets, after the wait graph's verdict) */
 	report_targets_of(ls, s->begin + 1,
 			  s->end > s->begin ? s->end : s->begin + 1, &s->targets);
-	report_targets_judge(&s->targets, &s->fig, &s->waits, &s->verdict);
 	return 0;
 }
 
@@ -178,6 +178,12 @@ int report_build(const char *dir, const char *instr_file,
 			goto fail;
 		report_graph_of(&r->s[i]);
 		report_graph_verdict(&r->s[i], 0);
+		/* an NFS server's commit time or a tape drive's busy time,
+		 * which no wait on this host shows: the mount's and the
+		 * drive's own figures rewrite the verdict, the graph's or
+		 * the counters' */
+		report_targets_judge(&r->s[i].targets, &r->s[i].fig,
+				     &r->s[i].waits, &r->s[i].verdict);
 	}
 	free(ss);
 	free(given);

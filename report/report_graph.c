@@ -105,6 +105,32 @@ static void counters_row(const struct report_stage_tree *tr, double seconds,
 	tot->n = tot->cap = 1;
 }
 
+/* The network wait of a tree known by its counters, when the report has
+ * another host: a connection whose far end no row names (no edges file
+ * of either side), which the builder leads to the one other host's
+ * watched root as it does a relay's (verdict/build.c far_root). */
+static size_t counters_net(const struct report_session *s,
+			   const struct report_stage_tree *tr,
+			   struct waitedge_row *e)
+{
+	const struct report_stages *ss = s->stages;
+	double net = tr->w.all[WS_NET];
+	if (ss->nsides < 2 || !(net > 0))
+		return 0;
+	/* its side's busiest interface: the one its figures name */
+	const char *iface = tr->side == 0 ? s->fig.net :
+			    tr->side > 0 && s->peers ?
+			    s->peers[tr->side - 1].s.fig.net : "";
+	memset(e, 0, sizeof(*e));
+	snprintf(e->e.comm, sizeof(e->e.comm), "%s", tr->label);
+	util_strlcpy(e->e.peer_comm, iface, sizeof(e->e.peer_comm));
+	e->e.dir = PEER_OUT;
+	e->e.kind = PEER_NET;
+	e->seconds = net / 100.0 * s->seconds;
+	e->bytes = NAN;
+	return 1;
+}
+
 void report_graph_of(struct report_session *s)
 {
 	const struct report_stages *ss = s->stages;
@@ -115,8 +141,9 @@ void report_graph_of(struct report_session *s)
 	struct verdict_tree_in *in = calloc(n, sizeof(*in));
 	struct waits_totals *tot = calloc(n, sizeof(*tot));
 	struct waits_total *one = calloc(n, sizeof(*one));
+	struct waitedge_row *net = calloc(n, sizeof(*net));
 	struct report_graph *rg = calloc(1, sizeof(*rg));
-	if (!in || !tot || !rg || !one)
+	if (!in || !tot || !rg || !one || !net)
 		goto out;
 	for (size_t t = 0; t < n; t++) {
 		const struct report_stage_tree *tr = &ss->trees[t];
@@ -124,14 +151,19 @@ void report_graph_of(struct report_session *s)
 		tot[t].t = tr->rows;
 		tot[t].n = tot[t].cap = tr->nrows;
 		/* a tree known by its counters only */
-		if (!tr->rows && tr->w.have)
+		const struct waitedge_row *edges = tr->edges;
+		size_t nedges = tr->nedges;
+		if (!tr->rows && tr->w.have) {
 			counters_row(tr, s->seconds, &one[t], &tot[t]);
+			if (!nedges && counters_net(s, tr, &net[t]))
+				edges = &net[t], nedges = 1;
+		}
 		rows += tot[t].n;
 		double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;
 		in[t] = (struct verdict_tree_in){
 			.host = host_of(ss, side), .label = tr->label,
 			.waits = tot[t].n ? &tot[t] : NULL,
-			.edges = tr->edges, .nedges = tr->nedges,
+			.edges = edges, .nedges = nedges,
 			.rows = tr->intervals.version ? &tr->intervals : NULL,
 			.shift = tr->shift,
 			/* the host's busiest disk until the tree's own is
@@ -168,6 +200,7 @@ void report_graph_of(struct report_session *s)
 	rg = NULL;
 out:
 	free(rg);
+	free(net);
 	free(one);
 	free(tot);
 	free(in);

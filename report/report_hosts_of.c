@@ -89,6 +89,9 @@ static int side_of(struct report_with *w, const struct report_session *cs,
 	if (report_stages_net_redo(w->ls, s) &&
 	    report_judge_session(w->ls, w->dir, s, NULL, NULL, lend, e) < 0)
 		return -1;
+	/* its NFS mounts' and tape drives' own figures (report.c does the
+	 * same for the client's side after its graph) */
+	report_targets_judge(&s->targets, &s->fig, &s->waits, &s->verdict);
 	s->fig.proc_who = "server";	/* its watched process is no client */
 	char line[sizeof(s->verdict.line)];
 	report_hosts_receiver(s->verdict.line, line, sizeof(line));

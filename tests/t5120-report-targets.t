@@ -18,7 +18,7 @@ like "$v" 'waited on the network or other 8[0-9]%' '... the client waits as evid
 v=$(verdict nfsnet)
 like "$v" '^network to the NFS server of /mnt/backup: .*180\.0 ms of it the round trip, with 3\.00 retransmissions/s' 'NFS, the round trip carries it and requests are sent again: network'
 v=$(verdict nfsfast)
-like "$v" '^network: the client waited on its socket' 'NFS writes of 4 ms: not the server; the client side verdict stays'
+like "$v" '^network: the stage [^ ]+ waited on the network' 'NFS writes of 4 ms: not the server; the client side verdict stays'
 v=$(verdict tapeslow)
 is "$v" 'nothing: Tape(st0) busy 45% at 35.0 MiB/s: the tape waits for data: it is not the bottleneck' 'a tape 45% busy at 35 MiB/s waits for data'
 v=$(verdict tapefull)
