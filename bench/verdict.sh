@@ -5,7 +5,7 @@
 # and where the session's seconds were charged (`perflog report -v
 # CLIENT --with SERVER`: its "Seconds (the wait graph ...)" table).
 #
-#   rsync   rsync -a over ssh of 120 files of 64 KiB to the second host,
+#   rsync   rsync -a over ssh of 600 files of 64 KiB to the second host,
 #           whose receiver fsyncs each (--rsync-path='rsync --fsync')
 #   zstd    tar -cf - DIR | zstd -19 -T1 | ssh SERVER 'cat > f'
 #   restic  restic backup over sftp, the client's end of the link shaped
@@ -25,15 +25,15 @@ SRV_TIMEOUT=20
 start_server_host
 export PERFLOG_SSH="$SRV_SSH"
 mkdir "$SCRATCH/files" "$SCRATCH/tree"
-for i in $(seq 1 120); do head -c 65536 /dev/urandom >"$SCRATCH/files/f$i"; done
+for i in $(seq 1 600); do head -c 65536 /dev/urandom >"$SCRATCH/files/f$i"; done
 # compressible text for zstd -19: the man pages, many times
 for i in $(seq 1 12); do cat /usr/share/man/man1/*.gz 2>/dev/null | zcat 2>/dev/null; done |
 	head -c 24000000 >"$SCRATCH/tree/text"
 head -c 16000000 /dev/urandom >"$SCRATCH/tree/rand"
+export RESTIC_PASSWORD=bench
 restic -q -r "sftp:root@$SRV_ADDR:$SRV_DIR/restic" \
 	-o sftp.command="$SRV_SSH $SRV_ADDR -s sftp" init >/dev/null 2>&1 ||
 	{ echo "bench/verdict.sh: restic init over sftp failed"; exit 0; }
-export RESTIC_PASSWORD=bench
 srv_collector
 CLI_SET=$($PERFLOG start -i 1 -o "$SCRATCH/cli")
 
@@ -66,7 +66,7 @@ done
 $PERFLOG report --json "$CLI_SET" --with "$SRV_SET" 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-for s in d["sessions"]:
+for s in d["report"]["sessions"]:
     g = s.get("graph")
     if not g:
         continue
