@@ -44,15 +44,7 @@ static void setup_root(void)
 
 static void put(pid_t tid, const char *name, const char *text)
 {
-	char path[160];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/proc/700/task/%d/%s", root, (int)tid,
-		 name);
-	if ((f = fopen(path, "w"))) {
-		fputs(text, f);
-		fclose(f);
-	}
+	snap_put(root, tid, name, text);
 }
 
 /* Thread 703 blocked on the disk (a wait channel of the disk's) in
