@@ -379,7 +379,10 @@ static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
 	else if (c == WAIT_NET && p == WAIT_OTHER)
 		c = WAIT_OTHER;
 	count(th, c, 0, 0);
-	count_later(th, c);
+	/* (ticks held for a socket's far end are not a disk's: they wait
+	 * for the socket's answer, as before a disk's wait read its call) */
+	if (c != WAIT_DISK)
+		count_later(th, c);
 	return 0;
 }
 
