@@ -10,7 +10,8 @@
  *              ends of its pipes and sockets (waitpeer.h): also read
  *              when the wait channel names a socket or pipe wait, since
  *              a socket to a local process is other, not net, and the
- *              edge to that process is counted
+ *              edge to that process is counted, or a disk's wait: the
+ *              disk its file is on is its edge (issue 46)
  *   letter     D disk, else other ("guessed"; "hidden" when wchan read 0
  *              and the syscall file was refused: no ptrace rights)
  * Membership is refreshed at every tick, so a thread is counted from the
