@@ -113,9 +113,9 @@ int report_judge_session(struct logset *ls, const char *dir,
 
 	/* rows end after begin: the first row judged ends at the step
 	 * after the begin */
-	if (report_figures_net(ls, s->begin + 1,
-			       s->end > s->begin ? s->end : s->begin + 1,
-			       s->net_want, &s->fig, e) < 0)
+	if (report_figures_used(ls, s->begin + 1,
+				s->end > s->begin ? s->end : s->begin + 1,
+				s->net_want, s->disk_want, &s->fig, e) < 0)
 		return -1;
 	s->fig.mem_avail_ref = report_mem_reference(ls, m->start, lend);
 	if (given) {
@@ -170,9 +170,10 @@ int report_build(const char *dir, const char *instr_file,
 			goto fail;
 		report_stages_of(r->ls, r->dir, &r->markers, &r->s[i]);
 		report_names_of(r->s[i].stages, r->dir, &r->markers, &r->s[i]);
-		/* its connections used another interface than the busiest:
-		 * judged again with that one's figures */
-		if (report_stages_net_redo(r->ls, &r->s[i]) &&
+		/* its connections used another interface than the busiest,
+		 * its processes another disk: judged again with those
+		 * figures */
+		if (report_stages_redo(r->ls, &r->s[i]) &&
 		    report_judge_session(r->ls, r->dir, &r->s[i], given,
 					 instr_file, lend, e) < 0)
 			goto fail;

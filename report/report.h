@@ -62,6 +62,9 @@ struct report_session {
 	char net_want[64];	/* the interface of its connections to
 				 * another host (its `net` edges): its
 				 * network figures are that one's */
+	char disk_want[32];	/* the disk its processes waited on most
+				 * (their `disk` edges): its disk figures
+				 * are that one's (issue 46) */
 };
 
 /* One --with log set (a server's): open, its markers, its shift onto the
@@ -160,11 +163,13 @@ int report_html(const struct report *r, const char *outdir, int width,
  * e set (a fetch failed). */
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e);
-/* The same with the network figures of interface net when it is logged
- * (the interface the session's connections used), else the busiest. */
-int report_figures_net(struct logset *ls, time_t from, time_t to,
-		       const char *net, struct report_figures *f,
-		       struct perr *e);
+/* The same with the network figures of interface net and the disk
+ * figures of disk when they are logged (the interface the session's
+ * connections used, the disk its processes waited on), else the
+ * busiest's (NULL or "": the busiest). */
+int report_figures_used(struct logset *ls, time_t from, time_t to,
+			const char *net, const char *disk,
+			struct report_figures *f, struct perr *e);
 
 /* The resource table and the wait states' table of the text report
  * (report_print.c), for a server's side too; who names the process
@@ -217,9 +222,11 @@ int report_graph_verdict(struct report_session *s, int across);
 void report_stages_of(struct logset *ls, const char *dir,
 		      const struct marker_list *ml, struct report_session *s);
 /* The session's connections to another host used an interface (its
- * `net` edges') other than the busiest, logged here: s->net_want set, 1
- * (the caller judges the session again); else 0. */
-int report_stages_net_redo(struct logset *ls, struct report_session *s);
+ * `net` edges') other than the busiest, or its processes waited on a
+ * disk (its `disk` edges', the most seconds) other than the busiest,
+ * logged here: s->net_want or s->disk_want set, 1 (the caller judges the
+ * session again); else 0. */
+int report_stages_redo(struct logset *ls, struct report_session *s);
 /* The interfaces side's edges went through (waitedges_iface: a `net`
  * edge's, lo for a local tcp or udp one), comma-separated, into buf; how
  * many. */

@@ -3,7 +3,7 @@
  * of the log set fetched once over the session, then resource by
  * resource, as the chart sets (counters/chartset.h) group them: the CPU
  * total and the busiest CPU of each interval, the busiest disk and
- * interface by average (ranked as the viewer and the PNGs rank them,
+ * interface by average (or those the session used) (ranked as the viewer and the PNGs rank them,
  * logs/lookup.h), derived series such as read+write bytes and the share
  * of Current Bandwidth. Nothing here decides a verdict: the rules are in
  * report_rules.c.
@@ -154,14 +154,19 @@ static void figures_cpu(const struct block *b, const struct chartset *set,
 	stat_col(b, busiest(b, CTR_PROC_PROCESSOR_TIME), &f->proc_cpu);
 }
 
-/* The busiest disk that did I/O: busy, bytes and transfers (reads +
- * writes), service time, the average transfer size. */
+/* The disk the session's processes waited on (want: their disk edges'
+ * most, issue 46) when logged, else the busiest that did I/O: busy,
+ * bytes and transfers (reads + writes), service time, the average
+ * transfer size. */
 static void figures_disk(const struct block *b, const struct chartset *set,
-			 struct report_figures *f)
+			 struct report_figures *f, const char *want)
 {
 	const struct logset_meta *m = b->m;
 	const struct logset_series *s = &b->s;
-	long c = busiest_of(b, set->rank, disk_did_io);
+	long c = want && *want ? lookup_counter(m, set->rank, want) : -1;
+
+	if (c < 0)
+		c = busiest_of(b, set->rank, disk_did_io);
 
 	if (c < 0)
 		return;
@@ -248,12 +253,12 @@ static void figures_network(const struct block *b, const struct chartset *set,
 int report_figures_of(struct logset *ls, time_t from, time_t to,
 		      struct report_figures *f, struct perr *e)
 {
-	return report_figures_net(ls, from, to, NULL, f, e);
+	return report_figures_used(ls, from, to, NULL, NULL, f, e);
 }
 
-int report_figures_net(struct logset *ls, time_t from, time_t to,
-		       const char *net, struct report_figures *f,
-		       struct perr *e)
+int report_figures_used(struct logset *ls, time_t from, time_t to,
+			const char *net, const char *disk,
+			struct report_figures *f, struct perr *e)
 {
 	struct block b = { .ls = ls, .m = logset_meta(ls), .from = from,
 			   .to = to < from ? from : to };
@@ -289,7 +294,7 @@ int report_figures_net(struct logset *ls, time_t from, time_t to,
 		goto out;
 	}
 	figures_cpu(&b, &chartset_table[CHARTSET_CPU], f);
-	figures_disk(&b, &chartset_table[CHARTSET_DISK], f);
+	figures_disk(&b, &chartset_table[CHARTSET_DISK], f, disk);
 	figures_memory(&b, f);
 	figures_network(&b, &chartset_table[CHARTSET_NETWORK], f, net);
 	figures_signals(&b, f);

@@ -86,7 +86,7 @@ static int side_of(struct report_with *w, const struct report_session *cs,
 	if (report_judge_session(w->ls, w->dir, s, NULL, NULL, lend, e) < 0)
 		return -1;
 	report_stages_of(w->ls, w->dir, &w->markers, s);
-	if (report_stages_net_redo(w->ls, s) &&
+	if (report_stages_redo(w->ls, s) &&
 	    report_judge_session(w->ls, w->dir, s, NULL, NULL, lend, e) < 0)
 		return -1;
 	/* its NFS mounts' and tape drives' own figures (report.c does the

@@ -132,6 +132,11 @@ long report_stages_add_edges(struct report_stages *ss, int tree,
 		const struct waitedge_row *r = &rows[i];
 		struct report_stage_edge *e;
 
+		/* a disk's row is no wait on a process: the stage's disk
+		 * seconds say it, the verdict names the disk (issue 46) */
+		if (r->e.kind == PEER_DISK)
+			continue;
+
 		if (!ss->e && !(ss->e = calloc(REPORT_STAGE_EDGES_MAX,
 					       sizeof(*ss->e))))
 			break;

@@ -85,7 +85,10 @@ struct report_stages {
 	size_t ntrees;
 	char hosts[4][64];		/* side -> host name */
 	char disks[4][32];		/* side -> its busiest disk, "" unknown
-					 * (report_stages_order's) */
+					 * (report_stages_order's); side 0:
+					 * the disk its processes waited on
+					 * when their disk edges name one
+					 * (report_stages_redo) */
 	int nsides;
 	unsigned edge_sides;	/* bit i: an edges file of side i was read
 				 * (none: an old set, nothing known) */

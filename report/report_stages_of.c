@@ -230,11 +230,56 @@ size_t report_stages_ifaces(const struct report_stages *ss, int side,
 	return count;
 }
 
-int report_stages_net_redo(struct logset *ls, struct report_session *s)
+/* The disk side 0's processes waited on most (their `disk` rows'
+ * seconds summed by disk), NULL none. */
+static const char *used_disk(const struct report_stages *ss)
 {
-	const struct report_stages *ss = s->stages;
+	const char *disk = NULL;
 	double best = 0;
-	const char *iface = NULL;
+
+	for (size_t t = 0; ss && t < ss->ntrees; t++) {
+		const struct report_stage_tree *tr = &ss->trees[t];
+
+		for (size_t i = 0; tr->side == 0 && i < tr->nedges; i++) {
+			const struct waitpeer_edge *e = &tr->edges[i].e;
+			double sum = 0;
+
+			if (e->kind != PEER_DISK || !e->peer_comm[0])
+				continue;
+			for (size_t u = 0; u < ss->ntrees; u++)
+				for (size_t k = 0; ss->trees[u].side == 0 &&
+				     k < ss->trees[u].nedges; k++) {
+					const struct waitedge_row *x =
+						&ss->trees[u].edges[k];
+					if (x->e.kind == PEER_DISK &&
+					    !strcmp(x->e.peer_comm, e->peer_comm))
+						sum += x->seconds;
+				}
+			if (sum > best) {
+				best = sum;
+				disk = e->peer_comm;
+			}
+		}
+	}
+	return disk;
+}
+
+int report_stages_redo(struct logset *ls, struct report_session *s)
+{
+	struct report_stages *ss = s->stages;
+	double best = 0;
+	const char *iface = NULL, *disk = used_disk(ss);
+	int redo = 0;
+
+	/* (once: a session judged again is not asked again) */
+	if (disk && !s->disk_want[0] && strcmp(disk, s->fig.disk) &&
+	    lookup_counter(logset_meta(ls), CTR_DISK_TIME, disk) >= 0) {
+		util_strlcpy(s->disk_want, disk, sizeof(s->disk_want));
+		/* the host's disk of its stages and trees (the graph's
+		 * disk of a process with no disk edge of its own) */
+		util_strlcpy(ss->disks[0], disk, sizeof(ss->disks[0]));
+		redo = 1;
+	}
 
 	for (size_t i = 0; ss && i < ss->ne; i++) {
 		const struct report_stage_edge *e = &ss->e[i];
@@ -246,7 +291,7 @@ int report_stages_net_redo(struct logset *ls, struct report_session *s)
 	}
 	if (!iface || !strcmp(iface, s->fig.net) || s->net_want[0] ||
 	    lookup_counter(logset_meta(ls), CTR_NET_BYTES_TOTAL, iface) < 0)
-		return 0;
+		return redo;
 	util_strlcpy(s->net_want, iface, sizeof(s->net_want));
 	return 1;
 }

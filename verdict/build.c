@@ -20,7 +20,8 @@
  * (waitrates.h): they leave its process's states (a wait on a process
  * from other, idle, net, sleep in that order; a wait on the network from
  * net, other, idle), so a process's seconds are what it did itself and
- * its waits, each once.
+ * its waits, each once. A disk's edge (kind disk) is no wait: it names
+ * the disk of its process's files, its disk resource (edge_disks).
  *
  * Interval by interval: the totals are each thread's and edge's amounts,
  * the rows file (waits/waitrows.h) when they fell. Each process gets
@@ -238,6 +239,44 @@ static int add_thread(struct bctx *b, const struct verdict_tree_in *in,
 	return 0;
 }
 
+/* Each process's disk: the one its disk edges (edges-LABEL.tsv kind
+ * disk: the device of the files it was blocked on) name most, their
+ * seconds summed over both directions; a process with none keeps the
+ * tree's (in->disk, the host's busiest): the evidence named loop2, the
+ * busiest, while the session's throttled source was loop1 (issue 46).
+ * 0, -1 out of memory. */
+static int edge_disks(struct vgraph *g, const struct verdict_tree_in *in,
+		      int host)
+{
+	double *most = calloc(g->nproc ? g->nproc : 1, sizeof *most);
+	if (!most)
+		return -1;
+	for (size_t j = 0; j < in->nedges; j++) {
+		const struct waitpeer_edge *e = &in->edges[j].e;
+		if (e->kind != PEER_DISK || !e->peer_comm[0])
+			continue;
+		int p = vgraph_find_proc(g, host, e->pid, e->comm);
+		double s = 0;
+		for (size_t k = 0; p >= 0 && k < in->nedges; k++) {
+			const struct waitpeer_edge *x = &in->edges[k].e;
+			if (x->kind == PEER_DISK && x->pid == e->pid &&
+			    !strcmp(x->peer_comm, e->peer_comm))
+				s += in->edges[k].seconds;
+		}
+		if (p < 0 || !(s > most[p]))
+			continue;
+		int d = vgraph_res(g, VRES_DISK, host, -1, e->peer_comm);
+		if (d < 0) {
+			free(most);
+			return -1;
+		}
+		most[p] = s;
+		g->proc[p].disk_res = d;
+	}
+	free(most);
+	return 0;
+}
+
 /* A tree's processes and seconds; *hosts[k] its host's index. */
 static int add_tree(struct bctx *b, const struct verdict_tree_in *in,
 		    int *host)
@@ -272,7 +311,7 @@ static int add_tree(struct bctx *b, const struct verdict_tree_in *in,
 		rc = add_thread(b, in, *host, cg, disk, &in->waits->t[k], pids,
 				tw);
 	free(tw);
-	return rc;
+	return rc ? rc : edge_disks(g, in, *host);
 }
 
 /* The process of another host whose net row mirrors row r (addresses
@@ -425,6 +464,8 @@ static int add_edge(struct bctx *b, const struct verdict_tree_in *trees,
 	int host = hosts[k];
 	if (!(r->seconds > 0))
 		return 0;	/* a link the fd tables showed, no wait */
+	if (r->e.kind == PEER_DISK)
+		return 0;	/* its process's disk (edge_disks), no wait */
 	int from = vgraph_proc(g, host, r->e.pid, r->e.comm, in->label);
 	if (from < 0)
 		return -1;

@@ -338,6 +338,19 @@ struct syscall_rule waitclass_syscall(long nr)
 	return unknown;
 }
 
+int waitclass_syscall_disk_fd(long nr)
+{
+	switch (nr) {
+	case SYS_fsync:
+	case SYS_fdatasync:
+	case SYS_syncfs:
+	case SYS_sync_file_range:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 int waitclass_syscall_out(long nr, int arg)
 {
 	switch (nr) {

@@ -88,6 +88,11 @@ struct syscall_rule waitclass_syscall(long nr);
  * ...): 1, else 0 (reads, receives, accept). */
 int waitclass_syscall_out(long nr, int arg);
 
+/* The argument of system call nr that is the descriptor of a disk wait
+ * of no other descriptor (fsync, fdatasync, syncfs, sync_file_range:
+ * 0), or -1 (sync, io_getevents, and calls not a disk's). */
+int waitclass_syscall_disk_fd(long nr);
+
 /* Whether a wait channel is a wait on a socket's or a pipe's data, whose
  * far end may be a process of this host: the system call is probed for
  * the descriptor (waitprobe.h) even though the name decides a class. */

@@ -61,10 +61,13 @@ enum peer_kind {
 			 * command of each it waits on (peer_pid 0,
 			 * ROOT/proc/PID/task/TID/children: the one its
 			 * call names, else those at work) */
+	PEER_DISK,	/* a file's block device (peer_pid 0, peer_comm
+			 * the disk as /proc/diskstats names it:
+			 * waitpeer_disk), issue 46 */
 	PEER_NKIND
 };
 
-/* "-", "pipe", "unix", "tcp", "udp", "net", "child" */
+/* "-", "pipe", "unix", "tcp", "udp", "net", "child", "disk" */
 const char *waitpeer_kind_name(enum peer_kind k);
 /* The kind of a name (as above), PEER_NKIND when none. */
 enum peer_kind waitpeer_kind_of(const char *name);
@@ -175,6 +178,25 @@ int waitpeer_add_unix(struct waitpeer *p, unsigned long ino,
 int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 		     const char *link, int dir, double now,
 		     struct waitpeer_edge *out);
+
+/* The disk holding the file of descriptor fd of thread tid (waited on
+ * in direction dir): 1 with *out a PEER_DISK edge (peer_comm the disk's
+ * name), 0 when the file is on no block device (a pipe, tmpfs, NFS, a
+ * btrfs subvolume's anonymous device) or cannot be told. The device is
+ * the file's st_dev (a block device's own st_rdev) from
+ * statx(AT_STATX_DONT_SYNC) through ROOT/proc/TID/fd/N (the kernel's
+ * inode: nothing asked of the file system), named through
+ * ROOT/sys/dev/block/MAJ:MIN (ROOT/proc/../sys): its directory's name,
+ * a partition's parent disk's ("sda" for sda1: the disk the
+ * collector's PhysicalDisk counters name), sysfs's '!' as diskstats's
+ * '/'. Names cached per device for WAITPEER_KEEP_SEC. */
+int waitpeer_disk(struct waitpeer *p, pid_t tgid, pid_t tid, long fd, int dir,
+		  double now, struct waitpeer_edge *out);
+
+/* The disk a /sys/dev/block/MAJ:MIN link text names (its last
+ * component; partition: the one before, the parent disk), '!' as '/':
+ * 0, or -1 when the text has no such component. */
+int waitpeer_disk_name(const char *link, int partition, char *name, size_t n);
 
 /* The command of pid (ROOT/proc/PID/comm without the kernel's newline,
  * cached WAITPEER_RESCAN_SEC), as it is: a tab or a newline in it is

@@ -62,9 +62,19 @@ struct comm_ent {
 	char comm[16];
 };
 
+/* A block device's name (waitpeer_disk.c), by its number; the least
+ * recently read gives way. */
+#define NDISK 16
+struct disk_ent {
+	unsigned major, minor;
+	double at;		/* read at; 0: free */
+	char name[16];		/* "" on no block device */
+};
+
 struct waitpeer {
 	int procfd, diag;
 	struct comm_ent comms[NCOMM];
+	struct disk_ent disks[NDISK];
 	struct owner *own;
 	size_t nown, capown;
 	double scanned;

@@ -17,7 +17,7 @@
 static const char *const kind_names[PEER_NKIND] = {
 	[PEER_NONE] = "-", [PEER_PIPE] = "pipe", [PEER_UNIX] = "unix",
 	[PEER_TCP] = "tcp", [PEER_UDP] = "udp", [PEER_NET] = "net",
-	[PEER_CHILD] = "child",
+	[PEER_CHILD] = "child", [PEER_DISK] = "disk",
 };
 
 const char *waitpeer_kind_name(enum peer_kind k)

@@ -187,22 +187,27 @@ static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
 		     const struct waits_thread *c, double t0,
 		     const double sec[WS_N], double late, double from)
 {
-	double on = (double)(c->ticks[WAIT_NET] + c->ticks[WAIT_OTHER]) -
-		(p ? (double)(p->ticks[WAIT_NET] + p->ticks[WAIT_OTHER]) : 0);
-	double blocked = sec[WS_NET] + sec[WS_OTHER];
+	/* a disk's edges share the disk seconds by the disk ticks, the
+	 * others the net and other seconds by theirs */
+	double on[2] = {
+		(double)(c->ticks[WAIT_NET] + c->ticks[WAIT_OTHER]) -
+		(p ? (double)(p->ticks[WAIT_NET] + p->ticks[WAIT_OTHER]) : 0),
+		(double)c->ticks[WAIT_DISK] -
+		(p ? (double)p->ticks[WAIT_DISK] : 0) };
+	double blocked[2] = { sec[WS_NET] + sec[WS_OTHER], sec[WS_DISK] };
+	double held[2] = { late, 0 };
 
-	if (!(on > 0) || !(blocked + late > 0))
-		return 0;
 	for (int k = 0; k < WAITS_EDGES; k++) {
 		uint32_t id = c->edge[k].id;
-		double d, share;
+		int dk = c->edge[k].disk != 0;
+		double d, share, blk = blocked[dk], late_k = held[dk];
 
-		if (id == WAITS_NO_EDGE)
+		if (id == WAITS_NO_EDGE || !(on[dk] > 0) || !(blk + late_k > 0))
 			continue;
 		d = c->edge[k].ticks - edge_ticks(p, id);
 		if (!(d > 0))
 			continue;	/* (a slot given to a new edge since) */
-		share = d / on < 1 ? d / on : 1;
+		share = d / on[dk] < 1 ? d / on[dk] : 1;
 		if (id >= tot->nedge) {
 			size_t old = tot->nedge;
 
@@ -213,12 +218,12 @@ static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
 			       ((size_t)id + 1 - old) * sizeof(*tot->edge_sec));
 			tot->nedge = (size_t)id + 1;
 		}
-		tot->edge_sec[id] += share * (blocked + late);
-		waitrows_edge(tot->rows, id, t0, c->t, share * blocked);
-		if (late > 0 && from < t0)
-			waitrows_edge(tot->rows, id, from, t0, share * late);
-		else if (late > 0)
-			waitrows_edge(tot->rows, id, t0, c->t, share * late);
+		tot->edge_sec[id] += share * (blk + late_k);
+		waitrows_edge(tot->rows, id, t0, c->t, share * blk);
+		if (late_k > 0 && from < t0)
+			waitrows_edge(tot->rows, id, from, t0, share * late_k);
+		else if (late_k > 0)
+			waitrows_edge(tot->rows, id, t0, c->t, share * late_k);
 	}
 	return 0;
 }

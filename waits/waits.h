@@ -65,6 +65,10 @@
  * one gives way to a new edge). */
 struct waits_edge_ticks {
 	uint32_t id;		/* WAITS_NO_EDGE: free */
+	int disk;		/* a disk's edge: its ticks are disk ticks
+				 * (waitrates.c shares the disk seconds
+				 * among these, the net and other seconds
+				 * among the others) */
 	double ticks;
 };
 

@@ -32,6 +32,10 @@ struct wthread {
 	int ntg;		/* the edges of the current wait, by id */
 	uint32_t tg[WAITPROBE_MAX_TARGETS];
 	uint32_t memo_tg[WAITPROBE_MAX_TARGETS];	/* memo.tg by id */
+	uint8_t tg_disk[WAITPROBE_MAX_TARGETS];	/* tg[i] is a disk's (a
+				 * disk wait's edge, counted on disk ticks;
+				 * the others on net and other ticks) */
+	uint8_t memo_disk[WAITPROBE_MAX_TARGETS];	/* the same of memo_tg */
 	double tg_of;		/* memo.until memo_tg were taken from */
 	double child_at;	/* when the children of its wait on them
 				 * were last looked at (waittick.c

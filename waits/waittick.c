@@ -10,7 +10,8 @@
  *              ends of its pipes and sockets (waitpeer.h): also read
  *              when the wait channel names a socket or pipe wait, since
  *              a socket to a local process is other, not net, and the
- *              edge to that process is counted
+ *              edge to that process is counted, or a disk's wait: the
+ *              disk its file is on is its edge (issue 46)
  *   letter     D disk, else other ("guessed"; "hidden" when wchan read 0
  *              and the syscall file was refused: no ptrace rights)
  * Membership is refreshed at every tick, so a thread is counted from the
@@ -199,15 +200,22 @@ static int sync_members(struct waits *w, double now)
 	return 0;
 }
 
-/* A tick on th's current edges (th->tg): 1/ntg each. */
-static void count_edges(struct wthread *th)
+/* A tick of class c on th's current edges (th->tg) of its kind (a
+ * disk wait's on the disks', another on the others'): 1/n each. */
+static void count_edges(struct wthread *th, enum wait_class c)
 {
-	double part = 1.0 / th->ntg;
+	int disk = c == WAIT_DISK, n = 0;
+	double part;
 
+	for (int i = 0; i < th->ntg; i++)
+		n += th->tg_disk[i] == disk;
+	if (!n)
+		return;
+	part = 1.0 / n;
 	for (int i = 0; i < th->ntg; i++) {
 		struct waits_edge_ticks *e = th->pub.edge, *slot = NULL;
 
-		if (th->tg[i] == WAITS_NO_EDGE)
+		if (th->tg[i] == WAITS_NO_EDGE || th->tg_disk[i] != disk)
 			continue;
 		for (int k = 0; k < WAITS_EDGES && !slot; k++)
 			if (e[k].id == th->tg[i])
@@ -223,6 +231,7 @@ static void count_edges(struct wthread *th)
 		}
 		if (slot->id != th->tg[i]) {
 			slot->id = th->tg[i];
+			slot->disk = disk;
 			slot->ticks = 0;
 		}
 		slot->ticks += part * (double)th->weight;
@@ -238,8 +247,9 @@ static void count(struct wthread *th, enum wait_class c, int guess,
 		th->pub.reads++;
 		th->pub.weight2 += th->weight * th->weight;
 	}
-	if (th->ntg > 0 && (c == WAIT_NET || c == WAIT_OTHER))
-		count_edges(th);
+	if (th->ntg > 0 && (c == WAIT_NET || c == WAIT_OTHER ||
+			    c == WAIT_DISK))
+		count_edges(th, c);
 	th->pub.guessed += guess ? th->weight : 0;
 	th->pub.hidden += hidden ? th->weight : 0;
 	th->last = c;
@@ -336,6 +346,7 @@ static enum waitprobe_result call(struct waits *w, struct wthread *th,
 			 * each process, renamed at its exec (waits_renamed) */
 			memcpy(e.comm, th->pub.comm, sizeof(e.comm));
 			th->memo_tg[i] = waits_edge_id(w, &e);
+			th->memo_disk[i] = e.kind == PEER_DISK;
 		}
 		th->tg_of = th->memo.until;
 	}
@@ -346,13 +357,14 @@ static enum waitprobe_result call(struct waits *w, struct wthread *th,
 	 * other, the server's fsyncs it waited on charged to nothing) */
 	th->ntg = th->memo.ntg;
 	memcpy(th->tg, th->memo_tg, sizeof(th->tg));
+	memcpy(th->tg_disk, th->memo_disk, sizeof(th->tg_disk));
 	return r;
 }
 
-/* A wait channel that names a socket's or a pipe's wait (class c): the
- * call says which descriptor and what is at its far end; a socket whose
- * far end is a local process makes the wait other. Returns 1 when the
- * thread is gone. */
+/* A wait channel that names a socket's or a pipe's wait, or a disk's
+ * (class c): the call says which descriptor and what is at its far end
+ * (a file's: its disk); a socket whose far end is a local process makes
+ * the wait other. Returns 1 when the thread is gone. */
 static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
 		     double now)
 {
@@ -368,7 +380,10 @@ static int peer_wait(struct waits *w, struct wthread *th, enum wait_class c,
 	else if (c == WAIT_NET && p == WAIT_OTHER)
 		c = WAIT_OTHER;
 	count(th, c, 0, 0);
-	count_later(th, c);
+	/* (ticks held for a socket's far end are not a disk's: they wait
+	 * for the socket's answer, as before a disk's wait read its call) */
+	if (c != WAIT_DISK)
+		count_later(th, c);
 	return 0;
 }
 
@@ -446,8 +461,10 @@ static void child_wait(struct waits *w, struct wthread *th, double now)
 		for (int k = 0; k < th->ntg && id != WAITS_NO_EDGE; k++)
 			if (th->tg[k] == id)
 				id = WAITS_NO_EDGE;	/* two of one command */
-		if (id != WAITS_NO_EDGE || !th->ntg)
+		if (id != WAITS_NO_EDGE || !th->ntg) {
+			th->tg_disk[th->ntg] = 0;
 			th->tg[th->ntg++] = id;
+		}
 	}
 }
 
@@ -525,7 +542,10 @@ static int sample_thread(struct waits *w, struct wthread *th, double now)
 		return 1;
 	v = waitclass_wchan(buf, &c);
 	if (v == WCHAN_CLASS) {
-		if ((c == WAIT_NET || c == WAIT_OTHER) && waitclass_wchan_peer(buf))
+		/* a disk's wait: the call says which file, on which disk
+		 * (its edge; issue 46: the verdict named the busiest) */
+		if (((c == WAIT_NET || c == WAIT_OTHER) &&
+		     waitclass_wchan_peer(buf)) || c == WAIT_DISK)
 			return peer_wait(w, th, c, now);
 		th->ntg = 0;
 		if (c == WAIT_OTHER && waitclass_wchan_child(buf))

@@ -485,12 +485,60 @@ static void test_align(void)
 	unparse(&sv);
 }
 
+/* The disk a process waited on is the one its disk edges name, not the
+ * host's busiest (the tree's .disk): dd writing to a throttled loop1
+ * while another writer kept loop2 busier said "loop2 25% busy at 0 B/s"
+ * (issue 46). A disk edge is no wait on a process: no process "loop1"
+ * in the graph, nothing taken from dd's states. */
+static void test_disk_edge(void)
+{
+	struct parsed p;
+	parse(&p, WH
+	      "49\tsh\t1\t10.000\t0.010\t0.000\t0.000\t0.000\t9.990\t0.000\t100\t0\t1\t49\n"
+	      "50\tdd\t2\t10.000\t0.400\t0.000\t9.000\t0.000\t0.000\t0.600\t90000000\t1\t1\t50\n"
+	      "51\tcat\t2\t10.000\t0.300\t0.000\t0.500\t0.000\t0.000\t9.200\t9000000\t1\t1\t51\n",
+	      EH
+	      "49\tsh\tin\tchild\t0\tdd\t-\t-\t9.990\t-\n"
+	      "50\tdd\tout\tdisk\t0\tloop1\t-\t-\t8.000\t-\n"
+	      "50\tdd\tin\tdisk\t0\tloop3\t-\t-\t0.500\t-\n"
+	      "50\tdd\tout\tdisk\t0\tloop3\t-\t-\t0.400\t-\n"
+	      "51\tcat\tin\tdisk\t0\tloop3\t-\t-\t0.500\t-\n");
+	struct verdict_tree_in in = { .host = "vm", .label = "job",
+				      .waits = &p.w, .edges = p.e,
+				      .nedges = (size_t)p.ne, .disk = "loop2",
+				      .cg = { .quota = NAN } };
+	struct vgraph g;
+	OK(!verdict_build(&g, &in, 1, NAN, 10.0), "disk edge: built");
+	EQ_INT(g.nproc, 3, "disk edge: sh, dd and cat, no process for a disk");
+	int dd = find(&g, "vm", 50), cat = find(&g, "vm", 51);
+	OK(dd >= 0 && g.proc[dd].disk_res >= 0 &&
+	   !strcmp(g.res[g.proc[dd].disk_res].name, "loop1"),
+	   "disk edge: dd's disk is loop1, its edges' most (8 s of 8.9)");
+	OK(cat >= 0 && g.proc[cat].disk_res >= 0 &&
+	   !strcmp(g.res[g.proc[cat].disk_res].name, "loop3"),
+	   "disk edge: cat's is loop3, its own");
+	EQ_DBL(dd >= 0 ? vgraph_sec(&g, dd, 0)[VS_DISK] : -1, 9.0, TOL,
+	       "disk edge: dd's disk seconds left as they are");
+	int r = verdict_tree_root(&g, "vm", "job");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &r, 1, &s), "disk edge: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "disk", "disk edge: disk");
+	EQ_STR(g.res[v.res].name, "loop1", "disk edge: loop1, not the busiest loop2");
+	EQ_INT(v.proc, dd, "disk edge: dd used it");
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&p);
+}
+
 int main(void)
 {
 	test_rsync_over_ssh();
 	test_far_unwatched();
 	test_old_file();
 	test_local_rsync();
+	test_disk_edge();
 	test_loop_of_children();
 	test_root_without_edge();
 	test_intervals();

@@ -161,15 +161,7 @@ static void test_fixture(void)
 /* Thread tid's file name of the fixture, written with text. */
 static void put(pid_t tid, const char *name, const char *text)
 {
-	char path[160];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/proc/700/task/%d/%s", root, (int)tid,
-		 name);
-	if ((f = fopen(path, "w"))) {
-		fputs(text, f);
-		fclose(f);
-	}
+	snap_put(root, tid, name, text);
 }
 
 static void test_unfound(void)

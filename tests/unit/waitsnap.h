@@ -1,7 +1,8 @@
 /*
  * waitsnap.h - the unit tests' look-up of one thread in a wait-state read
  * (waits/waits.h struct waits_snap), shared by test_waits,
- * test_waitshare and test_waitsfirst, and the crafted threads of test_waits and
+ * test_waitshare and test_waitsfirst, a fixture thread's file written
+ * (snap_put), and the crafted threads of test_waits and
  * test_waitsplit.
  */
 #ifndef PERFLOG_TEST_WAITSNAP_H
@@ -9,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -46,6 +48,23 @@ static inline struct waits_thread crafted(pid_t tid, double t, double cpu,
 	x.ticks[WAIT_OTHER] = (uint64_t)other;
 	x.ticks[WAIT_SLEEP] = (uint64_t)sleep;
 	return x;
+}
+
+/* Thread tid's file name in the fixture root (a copy of
+ * tests/fixtures/proc/waits1: process 700's threads), written with text:
+ * test_waits and test_waitdisk. */
+static inline void snap_put(const char *root, pid_t tid, const char *name,
+			    const char *text)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/700/task/%d/%s", root, (int)tid,
+		 name);
+	if ((f = fopen(path, "w"))) {
+		fputs(text, f);
+		fclose(f);
+	}
 }
 
 #endif
