@@ -177,7 +177,7 @@ static double edge_ticks(const struct waits_thread *p, uint32_t id)
 }
 
 /* The interval's net + other seconds of thread c shared among its
- * edges by their ticks; late: seconds held since from (reads on a far
+ * edges by their ticks; late: seconds held from from to to (reads on a far
  * end found only now, held()) given a class net or other here, shared
  * alike and placed in the rows where they were held. Without them a
  * client's waits on a server's connection accepted since the last look
@@ -185,7 +185,8 @@ static double edge_ticks(const struct waits_thread *p, uint32_t id)
  * demo's 3 s sets: "not seen", issue 46). */
 static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
 		     const struct waits_thread *c, double t0,
-		     const double sec[WS_N], double late, double from)
+		     const double sec[WS_N], double late, double from,
+		     double to)
 {
 	/* a disk's edges share the disk seconds by the disk ticks, the
 	 * others the net and other seconds by theirs */
@@ -220,8 +221,15 @@ static int add_edges(struct waits_totals *tot, const struct waits_thread *p,
 		}
 		tot->edge_sec[id] += share * (blk + late_k);
 		waitrows_edge(tot->rows, id, t0, c->t, share * blk);
+		/* where they were held, not the span until their far end
+		 * was found: stage 1 of t7750, held at its start, then
+		 * computing 4 s before its pipe's far end was known, had
+		 * its held 0.5 s spread over those 4 s, on the pipe while
+		 * it ran (0.117 s a second) */
 		if (late_k > 0 && from < t0)
-			waitrows_edge(tot->rows, id, from, t0, share * late_k);
+			waitrows_edge(tot->rows, id, from,
+				      to > from && to < t0 ? to : t0,
+				      share * late_k);
 		else if (late_k > 0)
 			waitrows_edge(tot->rows, id, t0, c->t, share * late_k);
 	}
@@ -325,6 +333,8 @@ static double held(struct waits_total *t, const struct waits_thread *p,
 	*late = 0;
 	if (carve > 0 && !(t->held > 0))
 		t->held_from = t0;
+	if (carve > 0)
+		t->held_to = c->t;
 	was = t->held += carve;
 	if (!moved || !(was > 0))
 		return carve;
@@ -359,7 +369,7 @@ static int add_total(struct waits_totals *tot, const struct waits_thread *p,
 		return -1;
 	kept = held(t, p, c, t0, in, sec, &late);
 	from = t->held_from;
-	if (add_edges(tot, p, c, t0, in, late, from) < 0)
+	if (add_edges(tot, p, c, t0, in, late, from, t->held_to) < 0)
 		return -1;
 	/* the interval's own split, by process: what the totals move
 	 * later (held, unseen) is their correction, not this interval's */

@@ -90,7 +90,9 @@ struct waits_total {
 				 * held), in other until their class is
 				 * known (not in the file) */
 	double held_from;	/* when the oldest of those began (monotonic
-				 * seconds): their edges' span in the rows */
+				 * seconds) ... */
+	double held_to;		/* ... and when the newest ended: their
+				 * edges' span in the rows */
 	/* A thread read in turn (waitshare.c): its blocked time split by
 	 * fewer reads than ticks. Not in the file. */
 	uint64_t reads, stood;	/* its blocked reads, and the ticks they
