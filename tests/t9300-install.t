@@ -37,7 +37,7 @@ if command -v man >/dev/null; then
 		'man finds perflog-run(1) in the installed tree'
 fi
 if command -v bash >/dev/null; then
-	out=$(bash -c ". '$D$compdir/perflog' && COMP_WORDS=('$D/usr/bin/perflog' re) COMP_CWORD=1 && _perflog && echo \"\${COMPREPLY[*]}\"")
+	out=$(bash -c ". '$D$compdir/perflog' && COMP_WORDS=('$D/usr/bin/perflog' rep) COMP_CWORD=1 && _perflog && echo \"\${COMPREPLY[*]}\"")
 	is "$out" report 'the installed completion completes'
 fi
 
