@@ -382,8 +382,7 @@ static void describe_resource(const struct report_figures *f,
 			 "a CPU quota (cgroup cpu.max, cfs_quota_us) or short bursts of contention; perflog run shows whose");
 		break;
 	default:	/* REPORT_NONE; REPORT_SOURCE and REPORT_STORAGE
-			   only report_client_judge sets, the W_ kinds
-			   report_waits_judge */
+			   only report_client_judge sets */
 		snprintf(v->line, sizeof(v->line),
 			 "Bottleneck: nothing near saturation");
 		snprintf(v->hint, sizeof(v->hint),

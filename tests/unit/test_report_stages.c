@@ -7,9 +7,8 @@
  * did no work: a wait through it), an old totals file (no pid column: one stage, no
  * verdict of the stages), the demo's client and its watched local
  * server (two trees), rsync over ssh with the server's side (the server's
- * disk "on srv"), a paced client (no stage busy: the tree's verdict
- * stays), and runnable threads with no throttling figure on an idle host
- * ("CPU quota or affinity").
+ * disk "on srv") and a paced client (no stage busy: the tree's verdict
+ * stays).
  */
 #include <math.h>
 #include <stdio.h>
