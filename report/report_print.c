@@ -303,8 +303,15 @@ void report_print_waits(FILE *f, const struct report_waits *w,
 	int d = report_waits_dominant(w);
 	char q[192] = "", p[48] = "";
 
-	if (!w->have)
+	if (!w->have) {
+		/* a totals file not used, and counters too thin to stand in
+		 * (a 2 s session on a loaded host): said all the same, or
+		 * the report is silent on what its end marker names */
+		if (w->unused[0])
+			fprintf(f, "  %s wait states: none; the per-thread totals were not used: %s, and the logged counters hold too few of its rows\n",
+				who, w->unused);
 		return;
+	}
 	if (!verbose) {
 		print_waits_short(f, w, who, d);
 		return;

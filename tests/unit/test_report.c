@@ -431,6 +431,32 @@ static void test_compare_nothing_sent(void)
 	free(text);
 }
 
+/* A totals file the report could not use, with logged counters too thin
+ * to stand in (t7720 beside a make check's load: a 2 s session): the
+ * wait-state section said nothing, and nothing said the file was not
+ * used. */
+static void test_unused_no_counters(void)
+{
+	struct report_waits w;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f) {
+		OK(0, "unused: open_memstream");
+		return;
+	}
+	memset(&w, 0, sizeof(w));
+	snprintf(w.unused, sizeof(w.unused),
+		 "'waits-b.tsv': no thread in it could be read (1 bad lines)");
+	report_print_waits(f, &w, "client", 1);
+	fclose(f);
+	OK(text && strstr(text, "the per-thread totals were not used: 'waits-b.tsv': no thread in it could be read"),
+	   "unused totals, no counters' wait states: the file is still said");
+	printf("# %s", text ? text : "");
+	free(text);
+}
+
 int main(void)
 {
 	test_stats();
@@ -441,5 +467,6 @@ int main(void)
 	test_format();
 	test_compare_rounding();
 	test_compare_nothing_sent();
+	test_unused_no_counters();
 	return done_testing();
 }
