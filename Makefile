@@ -89,12 +89,12 @@ build/asan/%.o: %.c $(wildcard */*.h)
 
 build/asan/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/tools/*.h) build/asan/libperflog.a
 	@mkdir -p $(dir $@)
-	$(SAN_CC) $(ALL_CFLAGS) $(SAN) -O1 -o $@ $< build/asan/libperflog.a $(LIBS)
+	$(SAN_CC) $(ALL_CFLAGS) $(SAN) $(SAN_LD) -O1 -o $@ $< build/asan/libperflog.a $(LIBS)
 
 # The sanitized build of the program itself, for end-to-end suites that want
 # it (PERFLOG_ASAN in tests/lib.sh).
 build/asan/perflog: build/asan/perflog.o build/asan/libperflog.a
-	$(SAN_CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LIBS)
+	$(SAN_CC) $(ALL_CFLAGS) $(SAN) $(SAN_LD) -o $@ $^ $(LIBS)
 
 # Helpers of the end-to-end suites (load generators, log set writers).
 build/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) build/libperflog.a

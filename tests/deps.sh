@@ -12,7 +12,7 @@ what=${1:-check}
 
 BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-dev libpng-dev"
 # rrdcached (t6100), cmocka and clang with its fuzzer runtime (unit, fuzz,
-# check-clang), sysstat (accuracy against sar), tmux (the viewer's suites),
+# check-clang), lld (links them: sanitize.mk), sysstat (accuracy against sar), tmux (the viewer's suites),
 # iproute2 (network namespaces), valgrind (t7600), groff, man-db and
 # mandoc (the manual pages), bash-completion, systemd (systemd-analyze),
 # debhelper, fakeroot and lintian (the Debian package), the backup clients
@@ -25,7 +25,7 @@ BUILD="build-essential pkg-config librrd-dev rrdtool libstatgrab-dev libncurses-
 # chromium (t5140: the HTML report in a real browser), time (bench/report.sh),
 # libreoffice-calc-nogui (t5010 opens the plain CSV as a spreadsheet and
 # reads its time back as a date: the smallest Calc that converts headless)
-CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev sysstat tmux
+CHECK="$BUILD rrdcached libcmocka-dev clang libclang-rt-14-dev lld sysstat tmux
 	iproute2 procps util-linux perl valgrind groff-base man-db mandoc
 	bash-completion systemd debhelper fakeroot lintian dpkg-dev
 	restic borgbackup rsync tar xz-utils openssh-server openssh-client
