@@ -89,7 +89,7 @@ build/asan/%.o: %.c $(wildcard */*.h)
 
 build/asan/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h tests/tools/*.h) build/asan/libperflog.a
 	@mkdir -p $(dir $@)
-	$(SAN_CC) $(ALL_CFLAGS) $(SAN) $(SAN_LD) -O1 -o $@ $< build/asan/libperflog.a $(LIBS)
+	$(SAN_CC) $(ALL_CFLAGS) $(SAN_UNIT) $(SAN_LD) -O1 -o $@ $< build/asan/libperflog.a $(LIBS)
 
 # The sanitized build of the program itself, for end-to-end suites that want
 # it (PERFLOG_ASAN in tests/lib.sh).
