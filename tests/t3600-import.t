@@ -50,7 +50,13 @@ else
 	$LOADGEN recv $PEER_ADDR $port > $SCRATCH/recv &
 fi
 rp=$!; track_pid $rp
-$LOADGEN write $SCRATCH/big $WRITE > $SCRATCH/written & wp=$!; track_pid $wp
+# the bytes written spread over 8 s too (each piece synced), for the
+# reason the send is (below): written at once they fell in one snapshot,
+# and a late nmon's evened-out spacing (1.36 s) gave that on-time one
+# 0.36 s it never had: imported 60.4 MB vs perflog's 50.0 (check 13,
+# the T0002 row 32299 KB/s and 13169 over the next second, perflog's
+# 32974 and 576)
+$LOADGEN write $SCRATCH/big $WRITE 8 > $SCRATCH/written & wp=$!; track_pid $wp
 $LOADGEN burn 3 > $SCRATCH/burnt & bp=$!; track_pid $bp
 sleep 0.2
 # spread over 8 s, as a backup streams: a burst in one snapshot is
