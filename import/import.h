@@ -45,6 +45,9 @@ struct import_set {
 	unsigned step;		/* seconds: nmon's interval, else the snapshots' spacing */
 	int whole_seconds;	/* the source stamps in whole seconds (nmon):
 				 * import_finish evens out their jitter */
+	double began;		/* when the source began, if it says (nmon's
+				 * AAA time): its first snapshot's rates are
+				 * over the time since; 0 when not said */
 	struct import_snap *snap;
 	size_t n, cap;
 	struct strbuf notes;	/* "FILE:LINE: ..." lines, for stderr */
@@ -135,7 +138,8 @@ const char *import_host_zone(char *buf, size_t n);
 /* After parsing: the step (unless the parser set it, as nmon's interval
  * does: the median spacing of the snapshots, whole
  * seconds, at least 1), every snapshot's from (its previous snapshot's
- * time; the first: t - step), and times that go backwards or repeat
+ * time; the first: t - step, or began when that is earlier, by up to
+ * ROWS_LATE_MAX), and times that go backwards or repeat
  * (a DST change, a clock set back) kept in order: the snapshot is
  * stamped one step after the previous, the rest moved on by as much,
  * and a note says so; with whole_seconds, runs of spacings within a

@@ -314,6 +314,10 @@ static void aaa(struct nmon_ctx *c, struct import_set *s, char **f,
 		c->aix = 1;
 	else if (!strcmp(f[1], "version"))
 		util_strlcpy(version, f[2], vn);
+	else if (!strcmp(f[1], "time"))
+		util_strlcpy(c->began_time, f[2], sizeof(c->began_time));
+	else if (!strcmp(f[1], "date"))
+		util_strlcpy(c->began_date, f[2], sizeof(c->began_date));
 	else if (!strcmp(f[1], "interval")) {
 		/* nmon's own -s: on a host too busy for it the stamps come 2 s
 		 * apart as often as 1 (each snapshot late), and their median
@@ -423,6 +427,33 @@ out:
 	return rc;
 }
 
+/* When nmon began (AAA time and date, local time as the ZZZZ lines:
+ * Linux's 16n writes 10:00.00, AIX's 10:00:00) into s->began, which its
+ * first snapshot's rates are over (import_finish); left 0 when either is
+ * missing or not a time. */
+static void nmon_began(const struct nmon_ctx *c, const char *tz,
+		       struct import_set *s)
+{
+	char line[64];
+	struct zz z;
+	struct perr e;
+	double t;
+	int n;
+
+	if (!c->began_time[0] || !c->began_date[0])
+		return;
+	n = snprintf(line, sizeof(line), "ZZZZ,T0000,%s,%s", c->began_time,
+		     c->began_date);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return;
+	for (char *p = line + 11; *p && *p != ','; p++)
+		if (*p == '.')
+			*p = ':';
+	if (parse_zz(line, 0, c->name, &z, &e) == 0 &&
+	    import_local_time(tz, z.y, z.mon, z.d, z.h, z.m, z.sec, 0, &t) == 0)
+		s->began = t;
+}
+
 /* A last snapshot with fewer sections than the one before it is what a
  * killed nmon leaves: dropped. */
 static void drop_cut(struct import_set *s, const unsigned *count,
@@ -488,6 +519,7 @@ int import_nmon(const char *text, size_t len, const char *name,
 		goto out;
 	drop_cut(out, count, name, tnums);
 	note_unmapped(&c, out);
+	nmon_began(&c, tz, out);
 	out->whole_seconds = 1;
 	if (import_finish(out, name, e) < 0 || nmon_map_finish(&c, out, e) < 0)
 		goto out;

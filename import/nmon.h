@@ -47,6 +47,8 @@ struct nmon_ctx {
 	int shifted_line;
 	char shifted_sec[32];
 	size_t shifted_have, shifted_want;
+	char began_time[16];	/* AAA time and date: when nmon began */
+	char began_date[16];
 };
 
 /* A value of nmon's: NAN for empty, nan, INF, -1 and any negative

@@ -18,6 +18,8 @@
 #define _GNU_SOURCE
 #include "import.h"
 
+#include "../logs/rows.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,5 +337,15 @@ int import_finish(struct import_set *s, const char *name, struct perr *e)
 		even_out(s);
 	for (size_t i = 0; i < s->n; i++)
 		s->snap[i].from = i ? s->snap[i - 1].t : s->snap[i].t - s->step;
+	/* nmon reads everything at its start and takes its first snapshot
+	 * a step after its setup (its configuration dump, 4-6 s on a
+	 * loaded host): the first snapshot's rates are over the time since
+	 * it began, and spread over one step, the bytes of those seconds
+	 * were lost (t3600's late nmon). A start more than a row's
+	 * lateness before (rows.h) is not this run's, or would leave the
+	 * span unknown: the step. */
+	if (s->began > 0 && s->began < s->snap[0].from &&
+	    s->snap[0].t - s->began <= s->step + ROWS_LATE_MAX)
+		s->snap[0].from = s->began;
 	return 0;
 }

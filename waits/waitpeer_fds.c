@@ -218,9 +218,10 @@ static pid_t busiest_child(const struct waitpeer *p, pid_t parent,
  * nobody else holds it (or nobody the scan saw still does) and the last
  * scan is old enough. *unsure is set when the answer may change soon
  * (several holders, or one waiting on its children: who works among
- * them moves; for a pipe not the end wanted; the holders seen are gone
- * and no scan was due): it is kept only a WAITPEER_RESCAN_SEC. 0 when
- * not found. */
+ * them moves; one running: it may fork the process it gives the end to,
+ * which no scan has seen; for a pipe not the end wanted; the holders
+ * seen are gone and no scan was due): it is kept only a
+ * WAITPEER_RESCAN_SEC. 0 when not found. */
 pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
 		      int want, double now, int *unsure)
 {
@@ -255,7 +256,13 @@ pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
 			}
 		}
 		if (best) {
-			*unsure |= nbest > 1 || act == ACTIVE_PARENT;
+			/* a running holder may be forking the process it
+			 * hands the end to: a subshell starting its
+			 * pipeline, the only writer cat's pipe had when
+			 * looked at, was cat's peer for the next 5 s, its
+			 * whole run (t7725 beside a loaded make check) */
+			*unsure |= nbest > 1 || act == ACTIVE_PARENT ||
+				   act == ACTIVE_RUN;
 			return busiest_child(p, best, ino, want, 0, &act);
 		}
 		/* a pipe's end not seen: the other holder, unsure */

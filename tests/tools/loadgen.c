@@ -3,7 +3,11 @@
  * checked against what was generated:
  *
  *   loadgen burn SECONDS            burn one core; prints the CPU seconds used
- *   loadgen write FILE BYTES        write BYTES (incompressible) with fsync
+ *   loadgen write FILE BYTES [SECONDS]
+ *                                   write BYTES (incompressible) with fsync,
+ *                                   at once or spread evenly over SECONDS
+ *                                   (each 64 KiB synced: on the disk as
+ *                                   written, not in writeback's bursts)
  *   loadgen send HOST PORT BYTES [SECONDS]
  *                                   connect and send BYTES over TCP, at
  *                                   once or spread evenly over SECONDS
@@ -118,10 +122,12 @@ static void pace_to(double t0, long long done, double rate)
  * deduplicating target must not shrink it). seconds 0: at once, a
  * megabyte a write; else in 64 KiB pieces paced to spread over seconds (a
  * burst in one second is what a logger sampling by whole seconds is least
- * exact on, nmon's stamps; an even stream is what a backup sends).
- * Returns the bytes written, or -1 after perror(what). */
+ * exact on, nmon's stamps; an even stream is what a backup sends); sync:
+ * each paced piece fdatasync'ed (a file's bytes on the disk as written,
+ * not in writeback's bursts). Returns the bytes written, or -1 after
+ * perror(what). */
 static long long write_bytes(int fd, long long bytes, double seconds,
-			     const char *what)
+			     int sync, const char *what)
 {
 	static char buf[1 << 20];
 	long long piece = seconds > 0 ? 64 * 1024 : (long long)sizeof(buf);
@@ -133,7 +139,7 @@ static long long write_bytes(int fd, long long bytes, double seconds,
 		size_t n = (size_t)(bytes - done < piece ? bytes - done : piece);
 		ssize_t w = write(fd, buf, n);
 
-		if (w < 0) {
+		if (w < 0 || (seconds > 0 && sync && fdatasync(fd) < 0)) {
 			perror(what);
 			return -1;
 		}
@@ -145,7 +151,7 @@ static long long write_bytes(int fd, long long bytes, double seconds,
 	return done;
 }
 
-static int do_write(const char *file, long long bytes)
+static int do_write(const char *file, long long bytes, double seconds)
 {
 	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	long long done = 0;
@@ -154,7 +160,7 @@ static int do_write(const char *file, long long bytes)
 		perror(file);
 		return 1;
 	}
-	done = write_bytes(fd, bytes, 0, file);
+	done = write_bytes(fd, bytes, seconds, 1, file);
 	if (done < 0)
 		return 1;
 	if (fsync(fd) < 0 || close(fd) < 0) {
@@ -188,7 +194,7 @@ static int do_send(const char *host, int port, long long bytes,
 		close(fd);
 		fd = socket(AF_INET, SOCK_STREAM, 0);
 	}
-	done = write_bytes(fd, bytes, seconds, "send");
+	done = write_bytes(fd, bytes, seconds, 0, "send");
 	if (done < 0)
 		return 1;
 	close(fd);
@@ -270,7 +276,7 @@ static int do_orphans(int n, double seconds, long long bytes,
 			while (cpu_now() < seconds)
 				for (int k = 0; k < 100000; k++)
 					spin++;
-			r.bytes = write_bytes(fd, bytes, 0, name);
+			r.bytes = write_bytes(fd, bytes, 0, 0, name);
 			if (dir && fsync(fd) < 0)
 				_exit(1);
 			r.cpu = cpu_now();
@@ -476,7 +482,7 @@ static int do_pace(double seconds, double rate, const char *file)
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "stdout")) {
-		long long n = write_bytes(1, atoll(argv[2]), 0, "stdout");
+		long long n = write_bytes(1, atoll(argv[2]), 0, 0, "stdout");
 
 		fprintf(stderr, "%lld\n", n);
 		return n < 0;
@@ -486,8 +492,9 @@ int main(int argc, char **argv)
 				  argc == 6 ? argv[5] : NULL);
 	if (argc == 3 && !strcmp(argv[1], "burn"))
 		return burn(atof(argv[2]));
-	if (argc == 4 && !strcmp(argv[1], "write"))
-		return do_write(argv[2], atoll(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "write"))
+		return do_write(argv[2], atoll(argv[3]),
+				argc == 5 ? atof(argv[4]) : 0);
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "send"))
 		return do_send(argv[2], atoi(argv[3]), atoll(argv[4]),
 			       argc == 6 ? atof(argv[5]) : 0);
@@ -503,7 +510,7 @@ int main(int argc, char **argv)
 		return do_parked(atoi(argv[2]), atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "pace"))
 		return do_pace(atof(argv[2]), atof(argv[3]), argv[4]);
-	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES | send HOST PORT BYTES [S] | recv ADDR PORT\n"
+	fprintf(stderr, "usage: loadgen burn S | write FILE BYTES [S] | send HOST PORT BYTES [S] | recv ADDR PORT\n"
 			"       | stdout BYTES | orphans N SECONDS BYTES [DIR] | touch SECONDS FILE...\n"
 			"       | threads N SECONDS | mixed N SECONDS | parked N SECONDS\n"
 			"       | pace SECONDS RATE FILE\n");

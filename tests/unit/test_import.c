@@ -343,6 +343,49 @@ static void check_own_csv(void)
 	}
 }
 
+/* nmon reads everything at its start and takes its first snapshot a step
+ * after its setup (its configuration dump: 4-6 s on t3600's loaded
+ * host), and T0001's rates are over those seconds: 64 MB written and
+ * synced in the 1.5 s after nmon started gave T0001, stamped 3 s after
+ * the start, 34164 KB/s. Spread over one step only, the bytes of nmon's
+ * first seconds were lost (t3600's late nmon: the imported disk bytes
+ * short of nmon's rates times their spans). latestart.nmon began at
+ * 10:00:00 (AAA time, Linux's 10:00.00), its T0001 at 10:00:04. */
+static void check_late_start(void)
+{
+	struct import_set s;
+	struct perr e;
+	double bytes = 0;
+
+	if (parse("latestart.nmon", "UTC", &s, &e) != 0) {
+		OK(0, "latestart.nmon");
+		return;
+	}
+	EQ_INT((int)s.n, 4, "late start: 4 snapshots");
+	EQ_DBL(s.snap[0].t - s.snap[0].from, 4, 1e-9,
+	       "late start: T0001's rates over the 4 s since nmon's start (AAA time)");
+	EQ_DBL(s.snap[1].from, s.snap[0].t, 1e-9, "late start: T0002 over the step after");
+	for (size_t i = 0; i < s.n; i++)
+		bytes += val(&s, i, OBJ_LOGICALDISK, "vda", CTR_DISK_WRITE_BYTES) *
+			 (s.snap[i].t - s.snap[i].from);
+	EQ_DBL(bytes, (4000 * 4 + 3 * 1000) * 1024., 1e-3,
+	       "late start: the bytes written are nmon's rates times their spans");
+	import_set_free(&s);
+
+	/* nmon's start a step before T0001 (linux.nmon) or at it (AIX's
+	 * topas_nmon: T0001 at its start): the step before, as always */
+	if (parse("linux.nmon", "UTC", &s, &e) == 0) {
+		EQ_DBL(s.snap[0].t - s.snap[0].from, 10, 1e-9,
+		       "started a step before T0001: the step");
+		import_set_free(&s);
+	}
+	if (parse("aix.nmon", "UTC", &s, &e) == 0) {
+		EQ_DBL(s.snap[0].t - s.snap[0].from, 60, 1e-9,
+		       "started at T0001 (AIX): the step");
+		import_set_free(&s);
+	}
+}
+
 /* An nmon file of one CPU_ALL line a snapshot, stamped 10:00:SS at each
  * of stamps[0..n), its header head, parsed into *s: 0, or -1 said. */
 static int stamped(const char *head, const char *const *stamps, size_t n,
@@ -740,6 +783,7 @@ int main(void)
 	check_perfmon();
 	check_own_csv();
 	check_late();
+	check_late_start();
 	check_busy_interval();
 	check_perfmon_dst();
 	check_perfmon_hosts();

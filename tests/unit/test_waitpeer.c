@@ -416,6 +416,27 @@ static void test_busy_holder(struct waitpeer *p)
 	EQ_INT(e.peer_pid, 820, "... its children forked since: the one "
 	       "holding the pipe (gzip), though no scan saw it");
 	EQ_STR(e.peer_comm, "gzip", "... named");
+
+	/* t7725 beside a loaded make check: cat blocked on the pipe while
+	 * the subshell, running, had not forked its pipeline yet. Its
+	 * answer was kept WAITPEER_KEEP_SEC as one sure holder's, and cat's
+	 * whole wait (1.9-4.3 s) went to sh, none to gzip */
+	process(900, "sh");
+	process(910, "head");
+	process(920, "gzip");
+	doing(900, 'R', "0", "");
+	link_fd(100, 42, "pipe:[8003]", O_RDONLY);
+	link_fd(900, 1, "pipe:[8003]", O_WRONLY);
+	OK(resolve(p, 42, PEER_IN, 400.0, &e) && e.peer_pid == 900,
+	   "busy holder: the subshell alone holds it, running (forking): it");
+	doing(900, 'S', "do_wait", "910 920\n");
+	doing(910, 'S', "pipe_write", "");
+	doing(920, 'R', "0", "");
+	link_fd(920, 1, "pipe:[8003]", O_WRONLY);
+	resolve(p, 42, PEER_IN, 400.0 + WAITPEER_RESCAN_SEC + 0.1, &e);
+	EQ_INT(e.peer_pid, 920, "... a second later, its pipeline forked: "
+	       "gzip (a running holder may be forking the writer: its "
+	       "answer is kept a second, not five)");
 }
 
 static void test_resolve(void)
