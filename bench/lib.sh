@@ -10,7 +10,11 @@
 #   cost_snap       the running collector's cost totals (`perflog status
 #                   --json` cost_us: samples and microseconds in all, per
 #                   stage and per part of the source), "key=value ..."
-#   cost_table A B  the cost per sample between two cost_snap, a table
+#   cost_table A B [MS]  the cost per sample between two cost_snap, a
+#                   table; with $PERFLOG_COST_CLOCK=cpu (the table in the
+#                   loop thread's CPU time) and MS, the loop's CPU a
+#                   sample in ms, also what the stages leave out of it
+#                   (the wait between samples and its wake, requests)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERFLOG=${PERFLOG:-$TOP/perflog}
 SADC=${SADC:-/usr/lib/sysstat/sadc}
@@ -63,19 +67,23 @@ cost_snap() {
 # of a sample in microseconds (the source parts are inside "read").
 cost_table() {
 	[ -n "$1" ] && [ -n "$2" ] || { echo "  cost table: not told by this perflog"; return 0; }
-	awk -v a="$1" -v b="$2" 'BEGIN {
+	awk -v a="$1" -v b="$2" -v ms="${3:-}" -v clock="${PERFLOG_COST_CLOCK:-wall}" 'BEGIN {
 		na = split(a, x, " "); nb = split(b, y, " ")
 		for (i = 1; i <= na; i++) { split(x[i], kv, "="); A[kv[1]] = kv[2] }
 		for (i = 1; i <= nb; i++) { split(y[i], kv, "="); B[kv[1]] = kv[2]; key[i] = kv[1] }
 		n = B["samples"] - A["samples"]
 		if (n <= 0) { print "  cost table: no samples"; exit }
-		printf "  cost per sample (us, the collector'"'"'s clock, %d samples):", n
+		printf "  cost per sample (us, the collector'"'"'s %s clock, %d samples):", clock == "cpu" ? "CPU" : "wall", n
 		for (i = 1; i <= nb; i++) {
 			k = key[i]
 			if (k == "samples") continue
 			if (k == "stat") printf "\n    of the read:"
 			printf " %s %.1f", k, (B[k] - A[k]) / n
+			if (k == "read" || k == "rates" || k == "watch" || k == "select" || k == "write")
+				st += (B[k] - A[k]) / n
 		}
 		printf "\n"
+		if (clock == "cpu" && ms != "")
+			printf "    outside the stages (the wait, its wake, requests): %.1f\n", ms * 1000 - st
 	}'
 }

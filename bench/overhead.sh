@@ -23,6 +23,11 @@
 # (read, rates, watch, select, write) and, inside the read, each part of
 # the source, in microseconds a sample (wall time on the monotonic clock,
 # so a loaded machine's waits are in it; the CPU figure above is not).
+#   PERFLOG_COST_CLOCK=cpu   the table in the loop thread's CPU time
+#                      instead (the collector's clock reads become system
+#                      calls, some 20 a sample more: take the ratios from a
+#                      run without it), and the loop's CPU the stages
+#                      leave out (its wait and wake between samples).
 . "$(dirname "$0")/lib.sh"
 D=${BENCH_SECONDS:-60}
 W=${BENCH_WARMUP:-10}
@@ -69,7 +74,7 @@ run_pair() { # label pml-or-empty sadc-option
 		"$ph" "$sopt" "$sh" "$(ratio $ph $sh)"
 	printf '  perflog at the end: VmRSS %s kB, RssAnon %s kB (its own memory), Pss %s kB (sadc Pss %s kB)\n' \
 		"$prss" "$panon" "$ppss" "$spss"
-	cost_table "$c0" "$c1"
+	cost_table "$c0" "$c1" "$pc"
 	printf '  load average at the end: %s\n' "$load"
 	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
 }
@@ -110,7 +115,7 @@ run_watched() {
 	printf '  of which        loop %s ms, wait-state sampler thread %s ms (%s%% of one CPU); perflog run itself %s ms\n' \
 		"$mc" "$(awk -v a="$pc" -v b="$mc" 'BEGIN { printf "%.3f", a - b }')" \
 		"$(awk -v a="$pc" -v b="$mc" 'BEGIN { printf "%.2f", (a - b) / 10 }')" "$rc"
-	cost_table "$c0" "$c1"
+	cost_table "$c0" "$c1" "$mc"
 	printf '  load average at the end: %s\n' "$load"
 	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
 }

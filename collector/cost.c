@@ -10,6 +10,11 @@
  * its collector.log on stop (tests/t9500-machine.t checks both, and that
  * the parts add up to no more than the read).
  * About 20 clock reads a sample (vDSO, well under a microsecond in all).
+ * With $PERFLOG_COST_CLOCK=cpu (common/util.h util_cost_clock) the same
+ * table is the loop thread's CPU time instead of the wall's: what a
+ * stage costs on a machine other jobs load, which the wall time hides
+ * behind their waits (about 20 system calls a sample more, so a bench
+ * measures the ratios without it).
  */
 #define _GNU_SOURCE
 #include "collector_int.h"
@@ -25,12 +30,12 @@ static const char *const stage_name[ST_COUNT] = {
 void cost_begin(struct collector *c, double *t)
 {
 	source_cost(c->proc, c->cost.part_at);
-	*t = util_monotonic();
+	*t = util_cost_clock();
 }
 
 void cost_lap(struct collector *c, enum cost_stage st, double *t)
 {
-	double now = util_monotonic();
+	double now = util_cost_clock();
 
 	c->cost.stage[st] += now - *t;
 	*t = now;

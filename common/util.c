@@ -64,6 +64,18 @@ double util_thread_cpu(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+double util_cost_clock(void)
+{
+	static int cpu = -1;
+
+	if (cpu < 0) {
+		const char *c = getenv("PERFLOG_COST_CLOCK");
+
+		cpu = c && strcmp(c, "cpu") == 0;
+	}
+	return cpu ? util_thread_cpu() : util_monotonic();
+}
+
 double util_walltime(void)
 {
 	struct timespec ts;

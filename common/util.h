@@ -34,6 +34,12 @@ int util_strlcpy(char *dst, const char *src, size_t n);
 double util_monotonic(void);
 /* The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID). */
 double util_thread_cpu(void);
+/* The clock of the collector's cost table (collector/cost.c): seconds on
+ * CLOCK_MONOTONIC, or the calling thread's CPU time when
+ * $PERFLOG_COST_CLOCK is "cpu" (read once; a system call a reading
+ * instead of the vDSO's, so a bench asks for it apart: bench/overhead.sh
+ * COST_CLOCK=cpu). */
+double util_cost_clock(void);
 
 /* Wall clock in seconds (CLOCK_REALTIME), only for stamping. */
 double util_walltime(void);

@@ -175,10 +175,11 @@ static void read_psi(struct procfs *p, struct raw_snapshot *s)
 	s->psi[PSI_CPU].full_us = SRC_NA;
 }
 
-/* Charge the time since *t to part, and restart the clock. */
+/* Charge the time since *t to part, and restart the clock (the cost
+ * table's: util_cost_clock). */
 static void lap(struct procfs *p, enum source_part part, double *t)
 {
-	double now = util_monotonic();
+	double now = util_cost_clock();
 
 	p->cost[part] += now - *t;
 	*t = now;
@@ -191,7 +192,8 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 	double t, look;
 
 	snapshot_reset(s);
-	s->mono = t = util_monotonic();
+	s->mono = util_monotonic();
+	t = util_cost_clock();
 	s->kernel_bits = p->kernel_bits;
 
 	buf = read_main(p, F_STAT, &len, e);
@@ -225,32 +227,33 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 	/* where backups land: NFS mounts, SMB shares, tape drives, FC ports
 	 * (the last two are directories of sysfs files); while absent,
 	 * looked for only now and then (procfs_absent.c); NFS and SMB at
-	 * one time, so they share a poll of the mount table */
-	look = t;
+	 * one time, so they share a poll of the mount table; on the read's
+	 * clock, which the cost table's may not be */
+	look = s->mono;
 	if (procfs_absent_look(p, A_NFS, look)) {
 		buf = read_main(p, F_MOUNTSTATS, &len, e);
 		if (buf && procfs_parse_mountstats(buf, len, s) < 0)
 			return perr_set(e, "out of memory");
-		procfs_absent_found(p, A_NFS, t, s->nnfs);
+		procfs_absent_found(p, A_NFS, look, s->nnfs);
 	}
 	lap(p, SP_NFS, &t);
 	if (procfs_absent_look(p, A_CIFS, look)) {
 		buf = read_main(p, F_CIFS, &len, e);
 		if (buf && procfs_parse_cifs(buf, len, s) < 0)
 			return perr_set(e, "out of memory");
-		procfs_absent_found(p, A_CIFS, t, s->ncifs);
+		procfs_absent_found(p, A_CIFS, look, s->ncifs);
 	}
 	lap(p, SP_CIFS, &t);
-	if (procfs_absent_look(p, A_TAPE, t)) {
+	if (procfs_absent_look(p, A_TAPE, look)) {
 		if (procfs_read_tapes(p, s) < 0)
 			return perr_set(e, "out of memory");
-		procfs_absent_found(p, A_TAPE, t, s->ntapes);
+		procfs_absent_found(p, A_TAPE, look, s->ntapes);
 	}
 	lap(p, SP_TAPE, &t);
-	if (procfs_absent_look(p, A_FC, t)) {
+	if (procfs_absent_look(p, A_FC, look)) {
 		if (procfs_read_fc(p, s) < 0)
 			return perr_set(e, "out of memory");
-		procfs_absent_found(p, A_FC, t, s->nfcs);
+		procfs_absent_found(p, A_FC, look, s->nfcs);
 	}
 	lap(p, SP_FC, &t);
 	return 0;

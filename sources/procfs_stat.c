@@ -137,8 +137,11 @@ void procfs_parse_meminfo(char *buf, size_t len, struct raw_snapshot *s)
 void procfs_parse_vmstat(char *buf, size_t len, struct raw_snapshot *s)
 {
 	char *cur = buf, *end = buf + len, *line;
+	int found = 0;
 
-	while ((line = procfs_next_line(&cur, end))) {
+	/* four lines of some 190 are wanted: the rest is not walked once
+	 * they are in (the order of the file is the kernel's) */
+	while (found < 4 && (line = procfs_next_line(&cur, end))) {
 		uint64_t *dst = NULL, v;
 		const char *q;
 
@@ -157,6 +160,7 @@ void procfs_parse_vmstat(char *buf, size_t len, struct raw_snapshot *s)
 		q = strchr(line, ' ');
 		if (procfs_parse_u64(&q, &v) == 1)
 			*dst = v;
+		found++;
 	}
 }
 

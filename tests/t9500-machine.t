@@ -128,6 +128,24 @@ is "$(tail -n 1 "$live/collector.log" | awk '{ for (i = 1; i < NF; i++) if ($i =
 	sub(/.*of the read: /, ""); for (i = 2; i <= NF; i += 2) s += $i
 	print ((s <= read + 0.6 && s >= read / 2) ? 1 : "parts " s " us, read " read " us") }')" 1 \
 	'collector.log: the means of the parts add up to the read'"'"'s (over the same reads)'
+# $PERFLOG_COST_CLOCK=cpu (bench/overhead.sh's CPU table): the stages
+# are the loop thread's CPU time, so over any span they add up to no
+# more than that thread's CPU (schedstat, exact): on the wall's clock
+# the write's fdatasync and a loaded machine's preemptions are in them
+live=$(PERFLOG_COST_CLOCK=cpu "$PERFLOG" start -i 1 -o "$SCRATCH/logs/cpu")
+pid=$("$PERFLOG" status | awk -v s="$live" '$0 ~ s { print $1 }')
+sleep 1.5
+cpu0=$(awk '{ print $1 }' "/proc/$pid/schedstat")
+"$PERFLOG" status --json >"$SCRATCH/c0.json"
+sleep 5.3	# a journal sync (every 5 s) inside
+"$PERFLOG" status --json >"$SCRATCH/c1.json"
+cpu1=$(awk '{ print $1 }' "/proc/$pid/schedstat")
+stages() { jget "$1" 'my ($c) = grep { $_->{logset} eq "'"$live"'" } @{$j->{collectors}}; my $s = 0; $s += $c->{cost_us}{$_} for qw(read rates watch select write); "$c->{cost_us}{samples} $s"'; }
+is "$(echo "$(stages "$SCRATCH/c0.json") $(stages "$SCRATCH/c1.json") $cpu0 $cpu1" |
+	awk '{ d = $4 - $2; cpu = ($6 - $5) / 1000
+		print ($3 > $1 && d > 0 && d <= cpu) ? 1 : "stages " d " us over " $3 - $1 " samples, the thread " cpu " us of CPU" }')" 1 \
+	'PERFLOG_COST_CLOCK=cpu: the stages add up to no more than the loop thread'"'"'s CPU'
+"$PERFLOG" stop "$live" >/dev/null
 err_is 'status: an unknown option is one line of error' "--bogus" "$PERFLOG" status --bogus
 
 # ---- export --csv --counters ----
