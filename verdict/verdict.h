@@ -5,7 +5,7 @@
  *
  *   graph.c    the graph: hosts, processes with their seconds in each
  *              state, resources, wait edges in seconds, interval by
- *              interval (vgraph_*)
+ *              interval (vgraph_*); a tree's root (verdict_tree_root)
  *   solve.c    follows each second of a root through its waits to the
  *              resources that held it (verdict_solve), and the verdict
  *              of a root (verdict_of)
@@ -13,7 +13,8 @@
  *              components of the process-to-process waits
  *   build.c    a graph from the parsed files of a session's trees
  *              (waits and edges rows, hosts, cgroups, disks): data in,
- *              no paths (verdict_build)
+ *              no paths (verdict_build); its waits in build_edges.c,
+ *              where its seconds fall in build_weights.c (build_int.h)
  *   words.c    the verdict's words, one table (verdict_word)
  *
  * Pure: no printing, no file I/O, no clock. Every figure is seconds; a
