@@ -67,6 +67,10 @@ struct verdict_word {
 const struct verdict_word *verdict_word(enum vres_type t);
 /* "CPU", "disk", "network", "memory", "nothing" */
 const char *verdict_kind_word(enum verdict_kind k);
+/* The colour of a first word ("#RRGGBB"), one table for the HTML page,
+ * its lanes and the viewer's lanes; a word not of the five: nothing's. */
+const char *verdict_kind_colour(enum verdict_kind k);
+const char *verdict_word_colour(const char *word);
 
 /* ---- the graph ---------------------------------------------------- */
 
