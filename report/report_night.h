@@ -8,9 +8,9 @@
  *   Sessions: a night of 4, ranked by duration; 2 or more ran at once 17.2 s
  *     rank session       from      to        duration   bytes   rate  limit    on
  *        1 w3            06:40:33  06:40:50    17.2 s   ...           disk     disk vda on vm
- *        4 burn          06:40:34  06:40:38     4.1 s   ...           CPU      CPU quota burn on vm (its own)
+ *        4 burn          06:40:34  06:40:38     4.1 s   ...           CPU      CPU quota /burn on vm (its own)
  *   Shared: disk on vm: device vda; w3 3.4 s, w2 3.0 s, w1 1.4 s, while they ran together 3.6 s
- *     burn: held back by its own CPU quota burn on vm, 3.3 s of 4.1 s; not counted in the shared limit
+ *     burn: held back by its own CPU quota /burn on vm, 3.3 s of 4.1 s; not counted in the shared limit
  *
  * report_night_of computes, the three printers (text, JSON, HTML) print
  * and decide nothing.
