@@ -77,8 +77,7 @@ static void group_by_stage(const struct report_session *s, struct vgraph *g)
 	}
 }
 
-/* A tree's side's host name. */
-static const char *host_of(const struct report_stages *ss, int side)
+const char *report_graph_host(const struct report_stages *ss, int side)
 {
 	return side >= 0 && side < 4 && ss->hosts[side][0] ? ss->hosts[side] :
 	       "?";
@@ -150,7 +149,7 @@ void report_graph_tree_in(const struct report_session *s, size_t t,
 	}
 	double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;
 	x->in = (struct verdict_tree_in){
-		.host = host_of(ss, side), .label = tr->label,
+		.host = report_graph_host(ss, side), .label = tr->label,
 		.waits = x->tot.n ? &x->tot : NULL,
 		.edges = edges, .nedges = nedges,
 		.rows = tr->intervals.version ? &tr->intervals : NULL,
@@ -196,7 +195,8 @@ void report_graph_of(struct report_session *s)
 	if (!rows || verdict_build(&rg->g, in, n, begin, s->seconds))
 		goto out;
 	group_by_stage(s, &rg->g);
-	rg->root = verdict_tree_root(&rg->g, host_of(ss, ss->trees[0].side),
+	rg->root = verdict_tree_root(&rg->g,
+				     report_graph_host(ss, ss->trees[0].side),
 				     ss->trees[0].label);
 	if (rg->root < 0 || verdict_solve(&rg->g, &rg->root, 1, &rg->s)) {
 		vgraph_free(&rg->g);

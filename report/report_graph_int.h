@@ -41,6 +41,9 @@ struct report_graph_tree {
 	struct waits_total one;
 	struct waitedge_row net;
 };
+/* The host name of a stage tree's side of ss ("?" unknown). */
+struct report_stages;
+const char *report_graph_host(const struct report_stages *ss, int side);
 /* Tree t of session s's stages as the builder's input (verdict_build):
  * the one place a stage tree becomes a tree of the model, for a session
  * (report_graph_of) and for a night (report_night.c). */

@@ -64,12 +64,6 @@ static int any_overlap(const struct report *r)
 	return 0;
 }
 
-static const char *host_name(const struct report_stages *ss, int side)
-{
-	return side >= 0 && side < 4 && ss->hosts[side][0] ? ss->hosts[side] :
-	       "?";
-}
-
 /* Every tree of the night's sessions once, as the builder's input (a
  * `mark --watch` tree is also a tree of the sessions it overlaps): how
  * many, -1 out of memory. *x holds what (*in)[] points to. */
@@ -89,7 +83,8 @@ static long trees_in(const struct report *r, const struct report_night *nt,
 		const struct report_session *s = &r->s[nt->sess[k]];
 		const struct report_stages *ss = s->stages;
 		for (size_t t = 0; ss && t < ss->ntrees; t++) {
-			const char *host = host_name(ss, ss->trees[t].side);
+			const char *host =
+				report_graph_host(ss, ss->trees[t].side);
 			size_t j = 0;
 			while (j < n && (strcmp((*in)[j].host, host) ||
 					 strcmp((*in)[j].label, ss->trees[t].label)))
@@ -114,7 +109,7 @@ static int root_of(const struct report *r, const struct report_night *nt,
 	const struct report_stages *ss = r->s[nt->sess[k]].stages;
 	if (!ss || !ss->ntrees)
 		return -1;
-	return verdict_tree_root(&nt->g, host_name(ss, ss->trees[0].side),
+	return verdict_tree_root(&nt->g, report_graph_host(ss, ss->trees[0].side),
 				 ss->trees[0].label);
 }
 
