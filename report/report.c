@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "report_client.h"
+#include "report_night.h"
 
 /* "output-NAME.log" with NAME made file-safe as the log set names files */
 static void output_name(char *buf, size_t n, const char *session)
@@ -186,6 +187,7 @@ int report_build(const char *dir, const char *instr_file,
 		report_targets_judge(&r->s[i].targets, &r->s[i].fig,
 				     &r->s[i].waits, &r->s[i].verdict);
 	}
+	report_night_of(r);
 	free(ss);
 	free(given);
 	*out = r;
@@ -202,6 +204,7 @@ void report_free(struct report *r)
 	if (!r)
 		return;
 	report_hosts_free(r);
+	report_night_free(r);
 	if (r->ls)
 		logset_close(r->ls);
 	markers_free(&r->markers);

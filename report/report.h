@@ -99,6 +99,8 @@ struct report {
 	size_t nwith;
 	int verbose;	/* -v: the text report's fine print too, lines whole
 			 * (report_print.c) */
+	/* sessions that overlap (report_night.h), malloc'ed or NULL */
+	struct report_night *night;
 };
 
 /* Open the log set, find its sessions and judge each. instr_file, when

@@ -77,8 +77,7 @@ static void group_by_stage(const struct report_session *s, struct vgraph *g)
 	}
 }
 
-/* A tree's side's host name. */
-static const char *host_of(const struct report_stages *ss, int side)
+const char *report_graph_host(const struct report_stages *ss, int side)
 {
 	return side >= 0 && side < 4 && ss->hosts[side][0] ? ss->hosts[side] :
 	       "?";
@@ -131,6 +130,49 @@ static size_t counters_net(const struct report_session *s,
 	return 1;
 }
 
+void report_graph_tree_in(const struct report_session *s, size_t t,
+			  struct report_graph_tree *x)
+{
+	const struct report_stages *ss = s->stages;
+	const struct report_stage_tree *tr = &ss->trees[t];
+	int side = tr->side;
+	memset(x, 0, sizeof(*x));
+	x->tot.t = tr->rows;
+	x->tot.n = x->tot.cap = tr->nrows;
+	/* a tree known by its counters only */
+	const struct waitedge_row *edges = tr->edges;
+	size_t nedges = tr->nedges;
+	if (!tr->rows && tr->w.have) {
+		counters_row(tr, s->seconds, &x->one, &x->tot);
+		if (!nedges && counters_net(s, tr, &x->net))
+			edges = &x->net, nedges = 1;
+	}
+	double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;
+	x->in = (struct verdict_tree_in){
+		.host = report_graph_host(ss, side), .label = tr->label,
+		.waits = x->tot.n ? &x->tot : NULL,
+		.edges = edges, .nedges = nedges,
+		.rows = tr->intervals.version ? &tr->intervals : NULL,
+		.shift = tr->shift,
+		/* the host's busiest disk until the tree's own is
+		 * known (its open files' devices) */
+		.disk = side >= 0 && side < 4 && ss->disks[side][0] ?
+			ss->disks[side] : NULL,
+		/* the quota's resource is its group's: trees under one
+		 * quota share it */
+		.cg = { .name = tr->w.have && tr->w.quota_group[0] ?
+				tr->w.quota_group : tr->label,
+			.quota = tr->w.have ? tr->w.quota : NAN,
+			.throttled = isnan(thr) ? 0 : thr / 100.0,
+			/* the command's own group's memory stall
+			 * (Pressure some): read only where it has a
+			 * group of its own */
+			.memory_limit = tr->w.have && tr->w.stall_mem.n,
+			.memory_stall = tr->w.stall_mem.n ?
+				tr->w.stall_mem.avg / 100.0 : 0 },
+	};
+}
+
 void report_graph_of(struct report_session *s)
 {
 	const struct report_stages *ss = s->stages;
@@ -138,58 +180,23 @@ void report_graph_of(struct report_session *s)
 	if (!ss || !ss->ntrees || !(s->seconds > 0))
 		return;
 	size_t n = ss->ntrees, rows = 0;
+	struct report_graph_tree *x = calloc(n, sizeof(*x));
 	struct verdict_tree_in *in = calloc(n, sizeof(*in));
-	struct waits_totals *tot = calloc(n, sizeof(*tot));
-	struct waits_total *one = calloc(n, sizeof(*one));
-	struct waitedge_row *net = calloc(n, sizeof(*net));
 	struct report_graph *rg = calloc(1, sizeof(*rg));
-	if (!in || !tot || !rg || !one || !net)
+	if (!x || !in || !rg)
 		goto out;
 	for (size_t t = 0; t < n; t++) {
-		const struct report_stage_tree *tr = &ss->trees[t];
-		int side = tr->side;
-		tot[t].t = tr->rows;
-		tot[t].n = tot[t].cap = tr->nrows;
-		/* a tree known by its counters only */
-		const struct waitedge_row *edges = tr->edges;
-		size_t nedges = tr->nedges;
-		if (!tr->rows && tr->w.have) {
-			counters_row(tr, s->seconds, &one[t], &tot[t]);
-			if (!nedges && counters_net(s, tr, &net[t]))
-				edges = &net[t], nedges = 1;
-		}
-		rows += tot[t].n;
-		double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;
-		in[t] = (struct verdict_tree_in){
-			.host = host_of(ss, side), .label = tr->label,
-			.waits = tot[t].n ? &tot[t] : NULL,
-			.edges = edges, .nedges = nedges,
-			.rows = tr->intervals.version ? &tr->intervals : NULL,
-			.shift = tr->shift,
-			/* the host's busiest disk until the tree's own is
-			 * known (its open files' devices) */
-			.disk = side >= 0 && side < 4 && ss->disks[side][0] ?
-				ss->disks[side] : NULL,
-			/* the quota's resource is its group's: trees
-			 * under one quota share it */
-			.cg = { .name = tr->w.have && tr->w.quota_group[0] ?
-					tr->w.quota_group : tr->label,
-				.quota = tr->w.have ? tr->w.quota : NAN,
-				.throttled = isnan(thr) ? 0 : thr / 100.0,
-				/* the command's own group's memory stall
-				 * (Pressure some): read only where it has
-				 * a group of its own */
-				.memory_limit = tr->w.have && tr->w.stall_mem.n,
-				.memory_stall = tr->w.stall_mem.n ?
-					tr->w.stall_mem.avg / 100.0 : 0 },
-		};
+		report_graph_tree_in(s, t, &x[t]);
+		in[t] = x[t].in;
+		rows += x[t].tot.n;
 	}
 	double begin = s->begin_m ? (double)s->begin_m->t +
 		       s->begin_m->ms / 1000.0 : NAN;
 	if (!rows || verdict_build(&rg->g, in, n, begin, s->seconds))
 		goto out;
 	group_by_stage(s, &rg->g);
-	rg->root = verdict_tree_root(&rg->g, host_of(ss, ss->trees[0].side),
+	rg->root = verdict_tree_root(&rg->g,
+				     report_graph_host(ss, ss->trees[0].side),
 				     ss->trees[0].label);
 	if (rg->root < 0 || verdict_solve(&rg->g, &rg->root, 1, &rg->s)) {
 		vgraph_free(&rg->g);
@@ -200,10 +207,8 @@ void report_graph_of(struct report_session *s)
 	rg = NULL;
 out:
 	free(rg);
-	free(net);
-	free(one);
-	free(tot);
 	free(in);
+	free(x);
 }
 
 void report_graph_res_name(const struct vgraph *g, int r, char *buf, size_t n)
@@ -301,7 +306,7 @@ static void proc_ref(struct json *j, const char *key, int p)
 		json_int(j, key, p);
 }
 
-static void res_obj(struct json *j, const struct vgraph *g, int r)
+void report_graph_res_json(struct json *j, const struct vgraph *g, int r)
 {
 	const struct vg_res *x = &g->res[r];
 	const struct verdict_word *w = verdict_word(x->type);
@@ -341,7 +346,7 @@ static void graph_nodes(struct json *j, const struct vgraph *g)
 		json_object_begin(j, NULL);
 		json_int(j, "id", (long long)(g->nproc + r));
 		json_str(j, "type", "resource");
-		res_obj(j, g, (int)r);
+		report_graph_res_json(j, g, (int)r);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -393,7 +398,7 @@ void report_graph_json(struct json *j, const struct report_session *s)
 	const struct verdict *v = &rg->v;
 	json_object_begin(j, "graph_verdict");
 	if (v->res >= 0) {
-		res_obj(j, g, v->res);
+		report_graph_res_json(j, g, v->res);
 		json_int(j, "resource", (long long)(g->nproc + (size_t)v->res));
 	} else {
 		json_str(j, "kind", verdict_kind_word(v->kind));
@@ -406,7 +411,7 @@ void report_graph_json(struct json *j, const struct report_session *s)
 	json_num(j, "share", 100.0 * v->share);
 	if (v->runner_res >= 0) {
 		json_object_begin(j, "runner_up");
-		res_obj(j, g, v->runner_res);
+		report_graph_res_json(j, g, v->runner_res);
 		proc_ref(j, "process", v->runner_proc);
 		json_num(j, "seconds", v->runner_sec);
 		json_object_end(j);

@@ -1,7 +1,8 @@
 /*
  * report_graph_int.h - what report_graph.c (the session's wait graph,
- * built and solved) and report_verdict.c (the Bottleneck line from its
- * solution) share. Internal to report/.
+ * built and solved), report_verdict.c (the Bottleneck line from its
+ * solution) and report_night.c (the night's graph of every session's
+ * trees) share. Internal to report/.
  */
 #ifndef PERFLOG_REPORT_GRAPH_INT_H
 #define PERFLOG_REPORT_GRAPH_INT_H
@@ -21,11 +22,33 @@ struct report_graph {
  * "nothing (not-seen) on vm" */
 void report_graph_res_name(const struct vgraph *g, int r, char *buf,
 			   size_t n);
+/* The same as the JSON's kind, detail, host, far_host and name. */
+struct json;
+void report_graph_res_json(struct json *j, const struct vgraph *g, int r);
 /* p's name: COMM, or COMM[PID] when another process of its host has
  * that command (as the stages table names them). */
 void report_graph_proc_name(const struct vgraph *g, int p, char *buf,
 			    size_t n);
 struct report_session;
+
+/* A tree of a session as the graph builder's input, with what it points
+ * to: its rows (tot), or the one row and net edge of a tree known by its
+ * logged counters only (one, net). in points into the struct: it must
+ * not move once filled. */
+struct report_graph_tree {
+	struct verdict_tree_in in;
+	struct waits_totals tot;
+	struct waits_total one;
+	struct waitedge_row net;
+};
+/* The host name of a stage tree's side of ss ("?" unknown). */
+struct report_stages;
+const char *report_graph_host(const struct report_stages *ss, int side);
+/* Tree t of session s's stages as the builder's input (verdict_build):
+ * the one place a stage tree becomes a tree of the model, for a session
+ * (report_graph_of) and for a night (report_night.c). */
+void report_graph_tree_in(const struct report_session *s, size_t t,
+			  struct report_graph_tree *x);
 
 /* The host side whose name is host (0: the report's own, i: --with i),
  * -1 unknown. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "report_hosts.h"
+#include "report_night.h"
 
 /* The index of the server session matching client session cs, or -1. */
 static long match(const struct report_session *cs, const struct session *ss,
@@ -185,6 +186,7 @@ int report_add_hosts(struct report *r, char *const *dirs, size_t n,
 		if (judge_across(r, s) < 0)
 			return perr_set(e, "out of memory");
 	}
+	report_night_of(r);	/* again, with the servers' trees */
 	return 0;
 }
 

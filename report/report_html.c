@@ -172,6 +172,17 @@ static const char style[] =
 	"pre{font-size:85%;background:#f6f6f6;padding:.8em;"
 	"white-space:pre-wrap;overflow-wrap:anywhere}"
 	"img{display:block;max-width:100%;margin:1em 0}"
+	/* the night's lanes (report_html_night.c): a bar a session over
+	 * the night's span */
+	".lanes{margin:.5em 0 1em}.lane{display:flex;align-items:center;"
+	"height:1.4em;margin:.15em 0}.lname{width:9em;flex:none;"
+	"overflow:hidden;white-space:nowrap;font-size:90%}"
+	".ltrack{position:relative;flex:1;height:100%;background:#f2f2f2}"
+	".bar{position:absolute;top:0;bottom:0;color:#fff;font-size:80%;"
+	"overflow:hidden;white-space:nowrap;padding-left:.3em;"
+	"box-sizing:border-box;display:flex;align-items:center}"
+	".laxis{flex:1;display:flex;justify-content:space-between;"
+	"font-size:80%;color:#555}"
 	"@page{size:A4;margin:15mm}"
 	"@media print{body{margin:0;max-width:none}"
 	"section{break-before:page}img{break-inside:avoid}}";

@@ -15,6 +15,8 @@ void html_text(FILE *f, const char *s, size_t n);
 /* The run (host, span, interval, sessions) and the sessions table, each
  * row linking to its section (#sN): the page's opening. */
 void html_run(FILE *f, const struct report *r);
+/* A verdict's first word in its colour (verdict.h verdict_word_colour). */
+void html_word(FILE *f, const char *word);
 /* A session's verdict: its first word in its colour, the rest of the
  * line, the hint below. */
 void html_verdict(FILE *f, const struct report_verdict *v);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_night.h"
 #include "report_summary.h"
 
 void html_text(FILE *f, const char *s, size_t n)
@@ -31,10 +32,10 @@ static void html_str(FILE *f, const char *s)
 	html_text(f, s, strlen(s));
 }
 
-static void html_word(FILE *f, const char *word)
+void html_word(FILE *f, const char *word)
 {
 	fprintf(f, "<span class=\"word\" style=\"background:%s\">",
-		report_summary_colour(word));
+		verdict_word_colour(word));
 	html_str(f, word);
 	fputs("</span>", f);
 }
@@ -58,6 +59,12 @@ void html_run(FILE *f, const struct report *r)
 	}
 	fprintf(f, ". %zu session%s%s.</p>\n", r->n, r->n == 1 ? "" : "s",
 		r->s[0].begin_m ? "" : " (no markers: the whole log)");
+	/* a night (sessions that overlap): the same table ranked, the limit
+	 * they shared and their lanes */
+	if (r->night) {
+		report_night_html(f, r);
+		return;
+	}
 	fputs("<table class=\"sessions\">\n<tr><th>session</th><th>duration</th>"
 	      "<th>bytes</th><th>rate</th><th>limit</th><th>on</th></tr>\n", f);
 	for (size_t i = 0; i < r->n; i++) {

@@ -13,6 +13,7 @@
 
 #include "../common/json.h"
 #include "report_client.h"
+#include "report_night.h"
 
 #define REPORT_JSON_FORMAT 1
 
@@ -368,6 +369,7 @@ static void report_obj(struct json *j, const char *key, const struct report *r)
 	for (size_t i = 0; i < r->n; i++)
 		session(j, r, &r->s[i]);
 	json_array_end(j);
+	report_night_json(j, r);
 	json_object_end(j);
 }
 

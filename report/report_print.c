@@ -23,6 +23,7 @@
 
 #include "../logs/setdir.h"
 #include "report_client.h"
+#include "report_night.h"
 #include "report_summary.h"
 
 static void row(FILE *f, const char *label, const struct report_stat *s,
@@ -475,7 +476,9 @@ static void print_head(FILE *f, const struct report *r)
 	if (r->markers.bad_lines)
 		fprintf(f, "  warning: %zu malformed marker line(s), first: %s\n",
 			r->markers.bad_lines, r->markers.first_bad.msg);
-	if (r->s[0].begin_m)
+	/* a night (sessions that overlap): the same table ranked, with the
+	 * limit they shared */
+	if (r->s[0].begin_m && !report_night_print(f, r))
 		report_summary_print(f, r);
 }
 

@@ -13,26 +13,6 @@
 
 #include "report_client.h"
 
-/* The verdict's words and their colours, defined once: the HTML page's
- * table and lanes take the colour of a word from here. */
-static const struct {
-	const char *word, *colour;
-} colours[] = {
-	{ "CPU", "#c62828" },
-	{ "disk", "#ef6c00" },
-	{ "network", "#1565c0" },
-	{ "memory", "#6a1b9a" },
-	{ "nothing", "#616161" },
-};
-
-const char *report_summary_colour(const char *word)
-{
-	for (size_t i = 0; i < sizeof(colours) / sizeof(colours[0]); i++)
-		if (!strcmp(word, colours[i].word))
-			return colours[i].colour;
-	return "#616161";
-}
-
 /* Whom the verdict is about: the process the wait graph's verdict
  * names, else the client's tree; with its host when the report has more
  * than one. */

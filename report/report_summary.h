@@ -35,8 +35,6 @@ void report_summary_cells(const struct report_summary *m,
 			  struct report_summary_cells *c);
 /* "12.3 s" under a minute, else H:MM:SS. */
 void report_summary_duration(char *buf, size_t n, double seconds);
-/* The colour of a verdict's first word (CSS), one table for every page. */
-const char *report_summary_colour(const char *word);
 /* The "Sessions:" table of the text report. */
 void report_summary_print(FILE *f, const struct report *r);
 

@@ -41,6 +41,11 @@
 #                           waits file
 #   night_check_all         night_check of the four, each with its
 #                           tolerance
+#   night_report            perflog report of NIGHT_SET, its lines whole
+#                           (-v) in $SCRATCH/night.txt and --json in
+#                           $SCRATCH/night.json; the night's opening
+#                           printed; night_row CLIENT its ranked row,
+#                           night_shared the Shared line after "Shared: "
 NIGHT_CLIENTS="rsync restic tar borg"
 NIGHT_SLACK=${NIGHT_SLACK:-2}
 export RESTIC_PASSWORD=night BORG_PASSPHRASE="" BORG_RELOCATED_REPO_ACCESS_IS_OK=yes
@@ -203,3 +208,12 @@ night_check_all() {
 	night_check restic 1.0 1.25
 	night_check borg 1.0 1.25
 }
+
+night_report() {
+	"$PERFLOG" report -v "$NIGHT_SET" >"$SCRATCH/night.txt" 2>&1
+	"$PERFLOG" report --json "$NIGHT_SET" >"$SCRATCH/night.json" 2>&1
+	sed -n '/^Sessions:/,/^Session /p' "$SCRATCH/night.txt" | sed '$d' |
+		sed 's/^/#   /'
+}
+night_row() { sed -n '/^Sessions:/,/^Session /p' "$SCRATCH/night.txt" | grep -E "^ +[0-9]+ sshd-cli-$1-[0-9]+ " | head -n 1; }
+night_shared() { sed -n 's/^Shared: //p' "$SCRATCH/night.txt"; }

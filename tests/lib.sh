@@ -182,6 +182,16 @@ err_is() {
 
 done_testing() { echo "1..$_tap_n"; [ "$_tap_fail" = 0 ]; }
 
+# headless_chromium ARGS...: Debian's chromium headless at the width of
+# an A4 page (794 px at 96 dpi), a profile of its own in the scratch
+# directory, at most 120 s, its chatter on stderr dropped (t5140, t5150)
+headless_chromium() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --allow-file-access-from-files --user-data-dir="$SCRATCH/chrome" \
+		--hide-scrollbars --window-size=794,1123 --virtual-time-budget=10000 "$@" 2>/dev/null
+}
+
 # Wait up to $1 seconds for a command to succeed.
 wait_for() {
 	t=$1; shift

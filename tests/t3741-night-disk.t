@@ -29,8 +29,38 @@ night_stop
 
 night_check_all
 
-# --- the night's report (nightrep, issue 47 item 2): its checks go here
-# once merged: `perflog report $NIGHT_SET` ranks the four sessions and
-# says "Shared: disk on $SRV_NAME:" with each session's seconds on it.
+# --- the night's report (issue 47 item 2): the four sessions ranked by
+# duration and the limit they shared named on the server. What the
+# report says today (a run beside a make check):
+#   Shared: network on srv: the network through plvNb to the other end;
+#     sshd-cli-rsync-N 3.1 s, sshd-cli-restic-N 3.0 s, sshd-cli-tar-N 2.0 s,
+#     sshd-cli-borg-N 1.7 s, while they ran together 9.4 s
+# with rsync, tar and borg "nothing (not-seen)": each session's root is
+# its sshd, which waits on its pipe to the shell that runs the receiver
+# (bash, cat, sync of `cat > f && sync f`), processes of no wait states in
+# the log (not watched: the relay helper's change reads the states of the
+# peers an edge names); their 2-4 s each are "not seen", the receivers'
+# own disk waits (0.3-1.0 s a session, fsync through the 1 MB/s throttle)
+# stay under the sshd's waits on the client's socket; in five runs the
+# graph charged rsync's, tar's and borg's sessions 0 to 1.4 s each on the
+# throttled disk (vda, by name), as the short-lived receivers' samples
+# fell: too few to check a session's share. "Shared: disk" is a TODO
+# until the relays' states are read: asserting the line as it is
+# (network) would assert the gap.
+night_report
+for c in $NIGHT_CLIENTS; do
+	like "$(night_row $c)" "^ +[0-9]+ sshd-cli-$c-[0-9]+ +[0-9:]{8} +[0-9:]{8} +[0-9.]+ s " "report: $c's session ranked"
+done
+ok 'report: the night ranked by duration, longest first' python3 -c '
+import json, sys
+d = [s["duration"] for s in json.load(open(sys.argv[1]))["report"]["night"]["ranking"]]
+assert len(d) >= 4 and d == sorted(d, reverse=True), d' "$SCRATCH/night.json"
+like "$(night_shared)" "^[a-zA-Z]+ on $SRV_NAME: " 'report: Shared: the limit they shared is on the server'
+TAP_TODO="the sshd relays' shells (bash, cat, sync) have no wait states in the log until the relay helper's change: their seconds are not seen"
+like "$(night_shared)" "^disk on $SRV_NAME: " 'report: Shared: disk on the server'
+for c in rsync tar borg; do
+	like "$(night_shared)" "^disk on $SRV_NAME: .*[;,] sshd-cli-$c-[0-9]+ [0-9.]+ s" "report: $c's seconds on the shared disk"
+done
+TAP_TODO=
 
 done_testing

@@ -58,13 +58,7 @@ window.addEventListener('load', function () {
 });
 EOF
 sed 's#</body>#<script src="check.js"></script></body>#' "$H/index.html" >"$H/checked.html"
-chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --allow-file-access-from-files --user-data-dir="$SCRATCH/chrome" \
-		--hide-scrollbars --window-size=794,1123 --virtual-time-budget=10000 "$@" 2>/dev/null
-}
-dom=$(chrome --dump-dom "file://$H/checked.html")
+dom=$(headless_chromium --dump-dom "file://$H/checked.html")
 check=$(printf '%s\n' "$dom" | grep -o 'data-check="[^"]*"' | head -1)
 diag "browser: $check"
 like "$check" 'before=1' 'in the browser: the sessions table before the first chart'
@@ -72,6 +66,6 @@ like "$check" 'overflow=0 ' 'in the browser: nothing reaches past an A4 page wid
 like "$check" 'images=[1-9][0-9]* broken=0' 'in the browser: every chart loads'
 like "$check" 'split=0 ' "in the browser: no table header or verdict word broken over two lines (a long session name took their width: 'dura tion', 'CP U')"
 mkdir -p "$TOP/build/screenshots"
-chrome --screenshot="$TOP/build/screenshots/report-html.png" "file://$H/index.html" >/dev/null
+headless_chromium --screenshot="$TOP/build/screenshots/report-html.png" "file://$H/index.html" >/dev/null
 ok 'a screenshot of the page (build/screenshots/report-html.png)' test -s "$TOP/build/screenshots/report-html.png"
 done_testing

@@ -1,6 +1,7 @@
 /*
  * graph.c - the session's wait graph: vertices found by identity or
- * added, every amount a second per interval (verdict.h).
+ * added, every amount a second per interval, and the process a tree's
+ * seconds start from (verdict.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -210,4 +211,46 @@ int vgraph_edge(struct vgraph *g, int from, int to, int res,
 	e->res = res;
 	copy(e->kind, sizeof e->kind, kind);
 	return (int)g->nedge++;
+}
+
+/* Whether another process of p's tree waits on p. */
+static int waited_on(const struct vgraph *g, int p)
+{
+	for (size_t e = 0; e < g->nedge; e++) {
+		const struct vg_edge *x = &g->edge[e];
+		if (x->to == p && x->res < 0 &&
+		    !strcmp(g->proc[x->from].tree, g->proc[p].tree))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether p comes before b as the tree's root: its main thread started
+ * first (a start unknown last), then no process of the tree waits on it
+ * (the command waits on its stages, not they on it), then the lower pid. */
+static int before(const struct vgraph *g, int p, int b)
+{
+	unsigned long long sp = g->proc[p].start, sb = g->proc[b].start;
+	if (sp != sb)
+		return sp && (!sb || sp < sb);
+	int wp = waited_on(g, p), wb = waited_on(g, b);
+	if (wp != wb)
+		return !wp;
+	return g->proc[p].pid < g->proc[b].pid;
+}
+
+int verdict_tree_root(const struct vgraph *g, const char *host,
+		      const char *label)
+{
+	int best = -1;
+	for (size_t p = 0; p < g->nproc; p++) {
+		const struct vg_proc *pr = &g->proc[p];
+		if (strcmp(g->host[pr->host].name, host) ||
+		    strcmp(pr->tree, label) ||
+		    !(vgraph_proc_total(g, (int)p, NULL) > 0))
+			continue;
+		if (best < 0 || before(g, (int)p, best))
+			best = (int)p;
+	}
+	return best;
 }

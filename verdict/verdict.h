@@ -5,7 +5,7 @@
  *
  *   graph.c    the graph: hosts, processes with their seconds in each
  *              state, resources, wait edges in seconds, interval by
- *              interval (vgraph_*)
+ *              interval (vgraph_*); a tree's root (verdict_tree_root)
  *   solve.c    follows each second of a root through its waits to the
  *              resources that held it (verdict_solve), and the verdict
  *              of a root (verdict_of)
@@ -13,7 +13,8 @@
  *              components of the process-to-process waits
  *   build.c    a graph from the parsed files of a session's trees
  *              (waits and edges rows, hosts, cgroups, disks): data in,
- *              no paths (verdict_build)
+ *              no paths (verdict_build); its waits in build_edges.c,
+ *              where its seconds fall in build_weights.c (build_int.h)
  *   words.c    the verdict's words, one table (verdict_word)
  *
  * Pure: no printing, no file I/O, no clock. Every figure is seconds; a
@@ -66,6 +67,10 @@ struct verdict_word {
 const struct verdict_word *verdict_word(enum vres_type t);
 /* "CPU", "disk", "network", "memory", "nothing" */
 const char *verdict_kind_word(enum verdict_kind k);
+/* The colour of a first word ("#RRGGBB"), one table for the HTML page,
+ * its lanes and the viewer's lanes; a word not of the five: nothing's. */
+const char *verdict_kind_colour(enum verdict_kind k);
+const char *verdict_word_colour(const char *word);
 
 /* ---- the graph ---------------------------------------------------- */
 
@@ -338,5 +343,52 @@ int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
  * -1 when the tree has no process alive in g. */
 int verdict_tree_root(const struct vgraph *g, const char *host,
 		      const char *label);
+
+/* ---- a night: overlapping sessions, the limit they shared ----------- */
+
+/* A session held a resource when the solver charged it at least this
+ * share of the session's seconds: below it, a session that only touched
+ * the host's CPUs between its waits does not make them shared. */
+#define VERDICT_NIGHT_HELD 0.10
+
+/* One session of a night: its span on the night's clock (seconds) and
+ * the index of its root in the solution (verdict_solve's roots), -1
+ * when it has none (no tree's rows: it is ranked, never charged). */
+struct vnight_in {
+	double begin, end;
+	int root;
+};
+
+/* The night (verdict_night): each session's verdict, whether the
+ * resource that held it was its own, and the shared limit. Seconds on a
+ * resource "while they overlapped" spread each root's charges evenly
+ * over its span (the trees' files are session totals). */
+struct vnight {
+	size_t n;
+	struct verdict *v;	/* [n]: each root's verdict (res -1: none) */
+	int *own;		/* [n]: its verdict's resource no other
+				 * session held while they overlapped (its
+				 * own link, quota, host): said, and not
+				 * counted in the shared limit */
+	double *overlap;	/* [n]: its seconds beside another session */
+	int shared;		/* the resource two sessions or more held
+				 * while they overlapped, the most seconds;
+				 * -1 none */
+	double *on;		/* [n]: each session's seconds on it while
+				 * another holder ran too (0: not a holder) */
+	double together;	/* wall seconds two holders or more ran */
+	double overlapped;	/* wall seconds two sessions or more ran */
+};
+
+/* The night of n sessions over graph g solved as s (one root a session
+ * with a root): the verdicts, own resources and the shared limit. The
+ * shared limit is a resource (a host's CPUs, a cgroup's quota, a disk,
+ * a network path, a memory limit; never pacing or not seen) that two
+ * sessions or more each held (VERDICT_NIGHT_HELD) in a span where both
+ * ran, sessions held by their own resource left out; ranked by the
+ * seconds the holders spent on it there. 0, -1 out of memory. */
+int verdict_night(const struct vgraph *g, const struct vsolution *s,
+		  const struct vnight_in *in, size_t n, struct vnight *out);
+void vnight_free(struct vnight *nt);
 
 #endif

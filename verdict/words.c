@@ -3,6 +3,8 @@
  * JSON's verdict.kind and verdict.detail, the man page and the README
  * take them from this table.
  */
+#include <string.h>
+
 #include "verdict.h"
 
 static const struct verdict_word words[VRES_NTYPE] = {
@@ -29,6 +31,30 @@ static const char *const kinds[VERDICT_NKIND] = {
 	[VERDICT_NETWORK] = "network",
 	[VERDICT_MEMORY] = "memory",
 };
+
+/* The words' colours, one table for every page and screen: the HTML
+ * page's word and lanes, the viewer's lanes (their nearest terminal
+ * colour). */
+static const char *const colours[VERDICT_NKIND] = {
+	[VERDICT_NOTHING] = "#616161",
+	[VERDICT_CPU] = "#c62828",
+	[VERDICT_DISK] = "#ef6c00",
+	[VERDICT_NETWORK] = "#1565c0",
+	[VERDICT_MEMORY] = "#6a1b9a",
+};
+
+const char *verdict_kind_colour(enum verdict_kind k)
+{
+	return k < VERDICT_NKIND ? colours[k] : colours[VERDICT_NOTHING];
+}
+
+const char *verdict_word_colour(const char *word)
+{
+	for (int k = 0; k < VERDICT_NKIND; k++)
+		if (word && !strcmp(word, kinds[k]))
+			return colours[k];
+	return colours[VERDICT_NOTHING];
+}
 
 const struct verdict_word *verdict_word(enum vres_type t)
 {

@@ -12,6 +12,7 @@
 
 #include "../common/util.h"
 #include "keys.h"
+#include "lanes.h"
 #include "ui.h"
 
 void ui_fmt_when(char *buf, size_t n, double t)
@@ -150,6 +151,8 @@ int ui_frame(struct ui *u, int cols, int rows, struct perr *e)
 	v.cursor_on = u->cursor_on;
 	v.cursor = u->cursor_stamp;
 	v.focus = u->focus;
+	/* a night: lanes under the panes (the data's dots do not change) */
+	vl_plan_lanes(&u->plan, &v);
 	modes(u, cols);
 	v.modes = u->modes;
 	if (u->cursor_on) {
@@ -167,6 +170,7 @@ int ui_frame(struct ui *u, int cols, int rows, struct perr *e)
 	}
 	if (vl_render(&v, &u->plan, &u->grid) < 0)
 		return perr_set(e, "out of memory");
+	vl_draw_lanes(&v, &u->plan, &u->grid);	/* under the panes */
 	if (u->ov == OV_HELP)
 		help_overlay(u, cols, rows);
 	else if (u->ov == OV_SESSIONS)

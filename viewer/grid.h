@@ -19,7 +19,10 @@ enum vl_color {
 	VL_C_TITLE = 9,		/* header and pane titles */
 	VL_C_CURSOR = 10,	/* the cursor column */
 	VL_C_WARN = 11,		/* messages */
-	VL_NCOLORS = 12
+	VL_C_LANE = 12,		/* the night's lanes (lanes.h): the five
+				 * verdict words' colours, 12..16, in
+				 * enum verdict_kind order */
+	VL_NCOLORS = 17
 };
 
 enum vl_attr {

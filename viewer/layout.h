@@ -84,6 +84,8 @@ struct vl_mark {
 struct vl_span {
 	double from, to;
 	const char *name;
+	const char *word;	/* its verdict's first word, "" unknown
+				 * (lanes.h) */
 };
 
 struct vl_view {
@@ -124,6 +126,7 @@ struct vl_plan {
 	size_t dots;		/* plot_w * dots_x: points per line */
 	int legend_x, legend_w;	/* legend table, legend_w = 0 when none */
 	int marker_row, axis_row, status_row;
+	int lanes_y, nlanes;	/* the night's lanes (lanes.h), 0 none */
 	size_t npanes;
 	struct vl_pane_geom pane[VL_MAX_PANES];
 };

@@ -11,6 +11,7 @@
  *   vm_view:  window statistics, marker and session lists -> struct vl_view
  */
 #include "model.h"
+#include "lanes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +65,8 @@ static int load_marks(struct vm_model *m, struct perr *e)
 			if (o->to < o->from)
 				o->to = o->from;
 			o->src = i;
+			vm_session_word(s->dir, logset_meta(s->ls)->host, ss,
+					o->word, sizeof(o->word));
 			if (m->compare)
 				snprintf(o->name, sizeof(o->name), "%c %s",
 					 i ? 'B' : 'A', ss->name);

@@ -85,6 +85,8 @@ struct vm_mark {
 struct vm_session {
 	double from, to;
 	char name[96];
+	char word[16];		/* its verdict's first word, "" unknown
+				 * (lanes.h vm_session_word) */
 	size_t src;
 };
 

@@ -429,7 +429,8 @@ void vm_view(struct vm_model *m, struct vl_view *v)
 	for (size_t i = 0; i < m->nsessions; i++)
 		m->vspans[i] = (struct vl_span){ m->sessions[i].from,
 						 m->sessions[i].to,
-						 m->sessions[i].name };
+						 m->sessions[i].name,
+						 m->sessions[i].word };
 	view_header(m);
 	v->from = m->from;
 	v->to = m->to;

@@ -20,6 +20,7 @@
 
 #include "../common/sig.h"
 #include "keys.h"
+#include "lanes.h"
 
 static int started, use_color, use_utf8;
 
@@ -89,6 +90,8 @@ int term_start(int force_ascii, struct term_caps *caps, struct perr *e)
 			short fg = series_fg[c];
 			if (COLORS >= 256 && c == VL_C_AXIS)
 				fg = 245;
+			if (c >= VL_C_LANE)
+				fg = vl_lane_fg(c - VL_C_LANE, COLORS);
 			init_pair((short)(c + 1), fg, -1);
 			init_pair((short)(c + 1 + VL_NCOLORS), fg, shade);
 		}
