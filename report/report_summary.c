@@ -54,6 +54,14 @@ void report_summary_of(struct logset *ls, const struct report_session *s,
 		}
 		out->rate = v[CLN_RATE];
 	}
+	/* a connection the server's daemons served (no perflog on the
+	 * client): what the kernel counted it received, from its end
+	 * marker (collector/conn_sessions.c) */
+	if (isnan(out->bytes) && s->end_m &&
+	    !isnan(marker_num(s->end_m, "conn.bytes_in"))) {
+		out->bytes = marker_num(s->end_m, "conn.bytes_in");
+		out->bytes_what = "received";
+	}
 	/* no client figures: what its process tree read, as logged (the
 	 * bytes its processes passed each other through pipes left out,
 	 * "-" when unknown: report_client_logged) */

@@ -50,6 +50,9 @@ night_check_all
 night_report
 for c in $NIGHT_CLIENTS; do
 	like "$(night_row $c)" "^ +[0-9]+ sshd-cli-$c-[0-9]+ +[0-9:]{8} +[0-9:]{8} +[0-9.]+ s " "report: $c's session ranked"
+	# its bytes: the kernel's count of what the server received
+	# (conn.bytes_in of its end marker; no perflog ran on the client)
+	like "$(night_row $c)" " [0-9.]+ s +[0-9.]+ ?[KMG]?i?B +[0-9.]+ ?[KMG]?i?B/s " "report: $c's session has its bytes and rate"
 done
 ok 'report: the night ranked by duration, longest first' python3 -c '
 import json, sys
