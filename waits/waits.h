@@ -111,7 +111,7 @@ struct waits_thread {
 };
 
 /* The held ticks of t whose class is not known yet (held less held_as):
- * waittick.c counts them once it is, waitrates.c keeps their time apart
+ * waitthread.c counts them once it is, waitrates.c keeps their time apart
  * until then. */
 static inline uint64_t waits_held_open(const struct waits_thread *t)
 {

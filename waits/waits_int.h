@@ -1,8 +1,8 @@
 /*
  * waits_int.h - what waits.c (open, the set, the read) shares with
- * waittick.c (the tick). Not an interface for other files: waits.h is
- * (through waitstates.h for other folders). Calls run one way:
- * waittick.c -> waits.c.
+ * waittick.c (the tick) and waitthread.c (one thread's tick). Not an
+ * interface for other files: waits.h is (through waitstates.h for other
+ * folders). Calls run one way: waittick.c -> waitthread.c -> waits.c.
  */
 #ifndef PERFLOG_WAITS_INT_H
 #define PERFLOG_WAITS_INT_H
@@ -38,14 +38,14 @@ struct wthread {
 	uint8_t memo_disk[WAITPROBE_MAX_TARGETS];	/* the same of memo_tg */
 	double tg_of;		/* memo.until memo_tg were taken from */
 	double child_at;	/* when the children of its wait on them
-				 * were last looked at (waittick.c
+				 * were last looked at (waitthread.c
 				 * child_wait), 0 not in such a wait */
 	double unfound_at;	/* since when its wait's far end is not found
 				 * (PROBE_LATER), 0 none */
 	uint64_t held_reads;	/* the reads whose ticks are held still
 				 * (pub.held less held_as): each a read of
 				 * the thread, counted in pub.reads when
-				 * their class is known (waittick.c
+				 * their class is known (waitthread.c
 				 * count_later) */
 	int exited;		/* its figures are its exit record's, final
 				 * (waitexit.c) */
@@ -219,5 +219,20 @@ void waits_close_thread(struct waits *w, struct wthread *th);
  * grown at the rates of its life so far (a thread read in turn may not
  * have been read for seconds). 0, or -1 when out of memory. */
 int waits_end_thread(struct waits *w, struct wthread *th);
+
+/* waitthread.c: one tick of thread th at the tick's moment now (its
+ * schedstat, then its wait channel, state letter and call as far as
+ * needed), counted in its class: 0 counted (or unreadable this time),
+ * 1 gone. */
+int waits_sample_thread(struct waits *w, struct wthread *th, double now);
+
+/* The time of figures of th read now by a tick whose moment is now:
+ * the moment, unless th began after it (listed late: waittick.c
+ * boot_time), when they are the clock's as read (a row whose time is
+ * before its start counts no time, and was dropped with its thread). */
+static inline double waits_figures_at(const struct wthread *th, double now)
+{
+	return th->pub.born > now ? util_monotonic() : now;
+}
 
 #endif
