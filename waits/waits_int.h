@@ -15,6 +15,18 @@
 #include "waitprobe.h"
 #include "waits.h"
 
+/* The local peers read at once at most (waitrelay.c): a process outside
+ * the set that an edge of the set (or of a peer: a relay's own waits)
+ * names, read while named and PEER_KEEP_SEC after. A relay chain is one
+ * or two deep (ssh's sshd, the server behind it), a pipeline's readers
+ * outside the run a few; each peer's threads are read at every tick and
+ * so in the tick's cost, which the rate rule holds to the budget: the
+ * cap bounds the set's growth (a client with a connection to each of a
+ * hundred local daemons reads 8 of them, the first named), not the CPU.
+ * A ninth is not read until one of the eight is no longer named. */
+#define WAITS_MAX_PEERS 8
+#define PEER_KEEP_SEC 2.0
+
 /* The files of a thread read, by index (waits.c names them). */
 enum { F_SCHED, F_WCHAN, F_STAT, F_SYSCALL, F_IO, NFD };
 
@@ -47,6 +59,10 @@ struct wthread {
 				 * the thread, counted in pub.reads when
 				 * their class is known (waitthread.c
 				 * count_later) */
+	uint64_t base[6];	/* a peer's figures at its first read (cpu,
+				 * run queue, rchar, wchar, read and write
+				 * bytes; WAITS_NA not read yet), taken off
+				 * what a read reports (waits_export) */
 	int exited;		/* its figures are its exit record's, final
 				 * (waitexit.c) */
 };
@@ -121,6 +137,14 @@ struct waits {
 	struct waits_link *links;	/* pipe ends of the set's processes
 					 * (waitlinks.c) */
 	size_t nlinks, caplinks;
+	struct waitset *peers;	/* the threads of the local peers (waitrelay.c),
+				 * NULL none */
+	pid_t peer_pid[WAITS_MAX_PEERS];	/* sorted */
+	double peer_named[WAITS_MAX_PEERS];	/* when an edge last named it */
+	size_t npeers;
+	pid_t *tids;		/* a tick's list: the set's and the peers' */
+	uint8_t *tid_peer;	/* tids[j] is a peer's thread only */
+	size_t captids, captidp;
 	atomic_bool stopping;	/* waits_stop: skip what is left */
 	atomic_uint progress;	/* waits_progress */
 };
@@ -219,6 +243,26 @@ void waits_close_thread(struct waits *w, struct wthread *th);
  * grown at the rates of its life so far (a thread read in turn may not
  * have been read for seconds). 0, or -1 when out of memory. */
 int waits_end_thread(struct waits *w, struct wthread *th);
+
+/* waitrelay.c: after a tick, the local peers its threads' current edges
+ * name (a far end's process outside the set: pipe, AF_UNIX, loopback),
+ * kept PEER_KEEP_SEC after the last edge that named it, at most
+ * WAITS_MAX_PEERS; the peers' set made anew when they changed. -1 out
+ * of memory. */
+int waits_relay_note(struct waits *w, double now);
+/* The tick's list: the set's threads (tids, n) and the peers' merged,
+ * sorted, each once (a thread of the set is the set's), *peer[j] set for
+ * a peer's. NULL out of memory. */
+const pid_t *waits_relay_merge(struct waits *w, const pid_t *tids, size_t n,
+			       size_t *out, const uint8_t **peer);
+void waits_relay_free(struct waits *w);
+
+/* A peer's io figures, read now, are its base when it has none yet
+ * (waitrelay.c; waits.c read_io calls it). */
+void waits_relay_io_base(struct wthread *th);
+/* What a read reports of th: its figures, a peer's from its first read
+ * (base) on. */
+struct waits_thread waits_export(const struct wthread *th);
 
 /* waitthread.c: one tick of thread th at the tick's moment now (its
  * schedstat, then its wait channel, state letter and call as far as

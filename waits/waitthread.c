@@ -262,7 +262,7 @@ static void child_wait(struct waits *w, struct wthread *th, double now)
 		one = waitactive_waited(buf);
 	n = waitactive_children(w->procfd, th->pub.pid, th->pub.tid, kids,
 				CHILD_LOOK);
-	if (n)
+	if (n && !th->pub.peer)	/* (a peer's children are no part of it) */
 		adopt(w, kids, n);
 	for (size_t i = 0; i < n && !one; i++) {
 		act[i] = waitactive_of(w->procfd, kids[i]);

@@ -56,9 +56,11 @@ static double boot_time(struct waits *w)
 	return up >= 0 ? util_monotonic() - up : NAN;
 }
 
-/* A thread seen for the first time: its identity from stat. */
+/* A thread seen for the first time: its identity from stat. A peer's
+ * (peer: of a process outside the set, waitrelay.c) is born, for the
+ * session, now, its figures counted from here (base). */
 static int new_thread(struct waits *w, pid_t tid, double now, double boot,
-		      struct wthread *th)
+		      int peer, struct wthread *th)
 {
 	char buf[1024], rel[48];
 	struct pidstat ps;
@@ -104,6 +106,8 @@ static int new_thread(struct waits *w, pid_t tid, double now, double boot,
 	th->pub.read_bytes = th->pub.write_bytes = WAITS_NA;
 	th->pub.cpu_ns = th->pub.runq_ns = WAITS_NA;
 	th->read_cpu = WAITS_NA;
+	for (int k = 0; k < 6; k++)
+		th->base[k] = WAITS_NA;
 	/* its CPU figures at first sight, from the schedstat just opened: a
 	 * thread that ends before the tick samples it keeps a row, its life
 	 * up to its last listing (waits_end_thread). On a saturated host the
@@ -115,8 +119,17 @@ static int new_thread(struct waits *w, pid_t tid, double now, double boot,
 		th->pub.runq_ns = ss[1];
 		th->pcount = ss[2];
 	}
-	if (tid == th->pub.pid)	/* a process: its pipes to the others */
+	if (peer) {
+		th->pub.peer = 1;
+		if (th->pub.born < now)
+			th->pub.born = now;
+		th->pub.t = now;
+		th->base[0] = th->pub.cpu_ns;
+		th->base[1] = th->pub.runq_ns;
+	} else if (tid == th->pub.pid) {	/* a process: its pipes to the
+						 * others of the set */
 		waits_links_scan(w, tid, th->pub.comm);
+	}
 	return 0;
 }
 
@@ -132,14 +145,20 @@ static int sync_members(struct waits *w, double now)
 {
 	size_t i = 0, j = 0, k = 0, n = 0;
 	const pid_t *tids = NULL;
+	const uint8_t *peer = NULL;
 	double boot = 0;
 	int booted = 0;
 
 	if (w->set && now - w->listed >= 1.0) {
 		waitset_invalidate(w->set);	/* a full listing a second */
+		if (w->peers)
+			waitset_invalidate(w->peers);
 		w->listed = now;
 	}
 	if (w->set && !(tids = waitset_list(w->set, &n)))
+		return -1;
+	/* the local peers' threads beside the set's (waitrelay.c) */
+	if (w->set && !(tids = waits_relay_merge(w, tids, n, &n, &peer)))
 		return -1;
 	if (util_grow(&w->live, &w->caplive, w->nlive + n, sizeof(*w->live)) < 0 ||
 	    util_grow(&w->spare, &w->capspare, w->nlive + n, sizeof(*w->spare)) < 0)
@@ -158,7 +177,8 @@ static int sync_members(struct waits *w, double now)
 			if (!booted++)
 				boot = boot_time(w);
 			if (!stopping(w) &&
-			    new_thread(w, tids[j], now, boot, &w->spare[k]) == 0)
+			    new_thread(w, tids[j], now, boot, peer && peer[j],
+				       &w->spare[k]) == 0)
 				k++;
 			j++;
 		} else {
@@ -218,6 +238,8 @@ int waits_tick(struct waits *w, double now)
 				return -1;
 			if (w->set)	/* another may have started meanwhile */
 				waitset_invalidate(w->set);
+			if (w->peers)
+				waitset_invalidate(w->peers);
 			continue;
 		}
 		if (keep != i)
@@ -225,6 +247,8 @@ int waits_tick(struct waits *w, double now)
 		keep++;
 	}
 	w->nlive = keep;
+	if (w->set && waits_relay_note(w, now) < 0)
+		return -1;
 	w->nticks++;
 	used = util_thread_cpu() - cpu0;
 	w->cpu += used + w->overhead;
