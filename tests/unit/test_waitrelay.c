@@ -6,10 +6,11 @@
  * peer, its figures from its first read on (its CPU before is no part of
  * the session); the totals give it a row of its own, written with the
  * 15th field "peer" and read back so, in none of the tree's sums nor its
- * Process counters. gzip then blocks writing a pipe of its own to ssh
+ * Process counters. Once head no longer waits, gzip is read still: an
+ * edge of head's names it while head lives. gzip then blocks writing a pipe of its own to ssh
  * (820, not watched either): a peer's edge names a peer, ssh is read
- * too. Once nothing names them for PEER_KEEP_SEC, both end: a row ended,
- * no longer read (ssh PEER_KEEP_SEC after gzip). Before, gzip and ssh were never read: the graph had a
+ * too. When head ends, nothing names gzip: PEER_KEEP_SEC later it ends,
+ * a row ended, no longer read (ssh PEER_KEEP_SEC after gzip). Before, gzip and ssh were never read: the graph had a
  * vertex of no seconds for them ("not seen").
  */
 #define _GNU_SOURCE
@@ -212,19 +213,29 @@ int main(void)
 	OK(g && g->peer, "ssh is read too: gzip's own edge names it");
 	OK(has_edge(&s2, NULL, 810, 820), "gzip's edge to ssh is a key");
 
-	/* head runs: nothing names gzip; PEER_KEEP_SEC later both end */
+	/* head runs, no longer waiting: gzip is read still (head's edge
+	 * to it names it while head lives: a relay waited on now and then
+	 * is read all along) */
 	runs(800, "head", 6000000);
 	link_fd(800, 1, "pipe:[4242]", O_WRONLY);
 	for (double t = 1002.0; t < 1005.0; t += 0.25)
 		waits_tick(w, t);
-	EQ_INT(waits_read(w, 1005.0, &s3), 0, "a read once nothing names them");
+	EQ_INT(waits_tick(w, 1005.0), 3, "head no longer waits: gzip and ssh read still");
+	/* head ends (its files empty: a fixture's end, as the kernel's
+	 * ESRCH): nothing names gzip; PEER_KEEP_SEC later it ends */
+	put("proc/800/task/800/schedstat", "");
+	put("proc/800/task/800/stat", "");
+	put("proc/800/stat", "");
+	for (double t = 1005.25; t < 1007.5; t += 0.25)
+		waits_tick(w, t);
+	EQ_INT(waits_read(w, 1007.5, &s3), 0, "a read once nothing names gzip");
 	g = snap_find(&s3, 810);
 	OK(g && !g->alive, "gzip ends: no edge names it");
 	OK(snap_find(&s3, 820) && snap_find(&s3, 820)->alive,
 	   "ssh is read still: gzip named it until it ended");
-	for (double t = 1005.1; t < 1007.5; t += 0.25)
+	for (double t = 1007.6; t < 1010.0; t += 0.25)
 		waits_tick(w, t);
-	EQ_INT(waits_tick(w, 1007.5), 1, "then ssh ends too: head is read alone");
+	EQ_INT(waits_tick(w, 1010.0), 0, "then ssh ends too: none is read");
 
 	waitrates_totals_free(&tot);
 	waitrates_totals_free(&back);
