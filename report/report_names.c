@@ -69,7 +69,7 @@ static int read_tree(const char *dir, const char *name, struct tree_pids *t)
 		return -1;
 	t->pid = calloc(tot.n ? tot.n : 1, sizeof(*t->pid));
 	for (size_t i = 0; t->pid && i < tot.n; i++)
-		if (tot.t[i].pid > 0)
+		if (tot.t[i].pid > 0 && !tot.t[i].peer)
 			t->pid[t->n++] = tot.t[i].pid;
 	waitrates_totals_free(&tot);
 	return t->pid ? 0 : -1;

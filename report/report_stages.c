@@ -73,7 +73,12 @@ long report_stages_add_waits(struct report_stages *ss, int tree,
 		const struct waits_total *t = &tot->t[i];
 		struct report_stage *s;
 
-		if (!waitrates_working(t) || !(t->alive > 0))
+		/* a local peer's row (waits_total.peer) is no stage of the
+		 * tree: it may be another tree's own (make demo's server,
+		 * read by the client's sampler as the far end of its
+		 * socket, was a second stage perflog[PID] beside
+		 * 1m1k-server); the graph has its seconds */
+		if (!waitrates_working(t) || !(t->alive > 0) || t->peer)
 			continue;
 		s = stage_of(ss, tree, t->pid, haspid ? t->comm : NULL);
 		if (!s)

@@ -84,7 +84,8 @@ static void from_counters(struct logset *ls, const struct report_session *s,
 	w->cpus = avg[WS_CPU] / 100;
 }
 
-/* The command that ran the most among the working threads. */
+/* The command that ran the most among the working threads (of the tree:
+ * a local peer's are not, waits_total.peer). */
 static void top_command(const struct waits_totals *t, char *out, size_t n)
 {
 	double best = 0;
@@ -93,10 +94,10 @@ static void top_command(const struct waits_totals *t, char *out, size_t n)
 	for (size_t i = 0; i < t->n; i++) {
 		double sum = 0;
 
-		if (!waitrates_working(&t->t[i]))
+		if (!waitrates_working(&t->t[i]) || t->t[i].peer)
 			continue;
 		for (size_t j = 0; j < t->n; j++)
-			if (waitrates_working(&t->t[j]) &&
+			if (waitrates_working(&t->t[j]) && !t->t[j].peer &&
 			    !strcmp(t->t[j].comm, t->t[i].comm))
 				sum += t->t[j].sec[WS_CPU];
 		if (sum > best) {
@@ -158,6 +159,8 @@ static int from_totals(const char *dir, const struct report_session *s,
 	waitrates_count(&t, &threads, &working);
 	w->folded = 0;
 	for (size_t i = 0; i < t.n; i++) {
+		if (t.t[i].peer)
+			continue;	/* a local peer's: not the tree's */
 		if (waitrates_working(&t.t[i]))
 			cpu += t.t[i].sec[WS_CPU];
 		if (waitrates_nthreads(&t.t[i]) > 1 || t.t[i].tid == 0)

@@ -59,7 +59,9 @@ static void tree_weights(const struct bctx *b, const struct verdict_tree_in *in,
 	for (size_t k = 0; b->edge && in->rows && k < in->rows->np; k++) {
 		const struct waitrows_prow *r = &in->rows->p[k];
 		double a = r->start + in->shift;
-		vbuild_to_grid(b, a, a + in->rows->step, &r->alive, 1, out);
+		if (!vbuild_peer_pid(in->waits, r->pid))
+			vbuild_to_grid(b, a, a + in->rows->step, &r->alive, 1,
+				       out);
 	}
 	vbuild_norm(out, nint, b->even);
 }
@@ -72,13 +74,16 @@ static int add_thread(struct bctx *b, const struct verdict_tree_in *in,
 {
 	struct vgraph *g = b->g;
 	const char *comm = pids ? t->comm : in->label;
-	int p = vgraph_proc(g, host, pids ? t->pid : 0, comm, in->label);
+	int p = vgraph_proc(g, host, pids ? t->pid : 0, comm,
+			    t->peer ? NULL : in->label);
 	if (p < 0)
 		return -1;
 	struct vg_proc *pr = &g->proc[p];
-	pr->cgroup = cg;
+	/* a local peer (waits_total.peer) is no process of the tree: in no
+	 * cgroup of its, never its root */
+	pr->cgroup = t->peer ? -1 : cg;
 	pr->disk_res = disk;
-	if (!pr->tree[0])	/* named by an edge first */
+	if (!pr->tree[0] && !t->peer)	/* named by an edge first */
 		strncpy(pr->tree, in->label, sizeof pr->tree - 1);
 	if (t->tid && t->tid == t->pid && (!pr->start || t->start < pr->start))
 		pr->start = t->start;
@@ -108,13 +113,14 @@ static int add_thread(struct bctx *b, const struct verdict_tree_in *in,
 		sec[VS_NET] += x[WS_NET];
 		sec[VS_OTHER] += x[WS_OTHER];
 		sec[moved ? VS_SLEEP : VS_IDLE] += x[WS_SLEEP];
-		double m = in->cg.memory_limit && in->cg.memory_stall > 0 ?
+		double m = t->peer ? 0 :
+			   in->cg.memory_limit && in->cg.memory_stall > 0 ?
 			   in->cg.memory_stall * t->alive * w[i] : 0;
 		/* a group its memory held that long reads back what its
 		 * limit evicted: its disk seconds are the memory's (the
 		 * kernel counts only workingset refaults as stalled, not a
 		 * file's pages read again) */
-		if (in->cg.memory_limit &&
+		if (!t->peer && in->cg.memory_limit &&
 		    in->cg.memory_stall >= VERDICT_MEMSTALL &&
 		    sec[VS_DISK] > m)
 			m = sec[VS_DISK];
@@ -194,10 +200,38 @@ static int add_tree(struct bctx *b, const struct verdict_tree_in *in,
 	tree_weights(b, in, tw);
 	int rc = 0;
 	for (size_t k = 0; k < in->waits->n && !rc; k++)
-		rc = add_thread(b, in, *host, cg, disk, &in->waits->t[k], pids,
-				tw);
+		if (!in->waits->t[k].peer)
+			rc = add_thread(b, in, *host, cg, disk,
+					&in->waits->t[k], pids, tw);
 	free(tw);
-	return rc ? rc : edge_disks(g, in, *host);
+	return rc;
+}
+
+/* Tree k's local peers (waits_total.peer), once every tree's own
+ * processes are in: a peer another tree watches is that tree's. Then
+ * each process's disk from the tree's disk edges. */
+static int add_peers(struct bctx *b, const struct verdict_tree_in *trees,
+		     size_t n, const int *hosts, size_t k)
+{
+	const struct verdict_tree_in *in = &trees[k];
+	struct vgraph *g = b->g;
+	int rc = 0, disk = -1;
+	if (!in->waits)
+		return 0;
+	if (in->disk && in->disk[0] &&
+	    (disk = vgraph_res(g, VRES_DISK, hosts[k], -1, in->disk)) < 0)
+		return -1;
+	double *tw = malloc(g->nint * sizeof *tw);
+	if (!tw)
+		return -1;
+	tree_weights(b, in, tw);
+	for (size_t j = 0; j < in->waits->n && !rc; j++) {
+		const struct waits_total *t = &in->waits->t[j];
+		if (t->peer && !vbuild_watched(trees, n, hosts, hosts[k], t->pid))
+			rc = add_thread(b, in, hosts[k], -1, disk, t, 1, tw);
+	}
+	free(tw);
+	return rc ? rc : edge_disks(g, in, hosts[k]);
 }
 
 /* The intervals: the session cut at the multiples of the finest rows'
@@ -258,6 +292,9 @@ int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,
 	b.edge = edge;
 	for (size_t k = 0; k < n; k++)
 		if (add_tree(&b, &trees[k], &hosts[k]))
+			goto fail;
+	for (size_t k = 0; k < n; k++)
+		if (add_peers(&b, trees, n, hosts, k))
 			goto fail;
 	for (size_t k = 0; k < n; k++)
 		for (size_t j = 0; j < trees[k].nedges; j++)

@@ -172,6 +172,9 @@ int vbuild_add_edge(struct bctx *b, const struct verdict_tree_in *trees,
 		return 0;	/* a link the fd tables showed, no wait */
 	if (r->e.kind == PEER_DISK)
 		return 0;	/* its process's disk (edge_disks), no wait */
+	if (vbuild_peer_pid(in->waits, r->e.pid) &&
+	    vbuild_watched(trees, n, hosts, host, r->e.pid))
+		return 0;	/* a peer another tree watches: its edges */
 	int from = vgraph_proc(g, host, r->e.pid, r->e.comm, in->label);
 	if (from < 0)
 		return -1;

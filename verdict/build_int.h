@@ -1,8 +1,9 @@
 /*
  * build_int.h - what the builder's files share (verdict.h verdict_build):
  * build.c (the intervals, the processes and their seconds: calls the
- * other two), build_edges.c (the waits between the processes) and
- * build_weights.c (where a process's seconds fall over the intervals).
+ * others), build_edges.c (the waits between the processes),
+ * build_weights.c (where a process's seconds fall over the intervals)
+ * and build_peers.c (which rows are a local peer's).
  */
 #ifndef PERFLOG_VERDICT_BUILD_INT_H
 #define PERFLOG_VERDICT_BUILD_INT_H
@@ -43,6 +44,17 @@ void vbuild_norm(double *col, size_t nint, const double *fallback);
 const double *vbuild_proc_weights(struct bctx *b,
 				  const struct verdict_tree_in *in,
 				  const double *tw, int p);
+
+/* ---- build_peers.c ------------------------------------------------ */
+
+/* Whether pid is a local peer's in w (waits_total.peer: its rows are no
+ * part of the tree's). */
+int vbuild_peer_pid(const struct waits_totals *w, pid_t pid);
+/* Whether process pid is a tree's own on host (not a peer's) among
+ * trees[0..n): a peer one sampler read that another watches (the local
+ * server a client's pipe leads to) counts once, as the other's. */
+int vbuild_watched(const struct verdict_tree_in *trees, size_t n,
+		   const int *hosts, int host, pid_t pid);
 
 /* ---- build_edges.c ------------------------------------------------ */
 

@@ -2,7 +2,7 @@
  * waitactive.h - which of several processes is the one doing the work,
  * from what ROOT/proc says of each now (issue 46): the holder of a pipe's
  * end that writes it rather than the shell that only holds it (waitpeer.c),
- * the children a shell's wait4 is on (waittick.c).
+ * the children a shell's wait4 is on (waitthread.c).
  *
  * Reads, all below ROOT/proc (a fake root in the unit tests), of a
  * process's main thread: PID/stat (the state letter), PID/wchan, and

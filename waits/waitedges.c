@@ -288,7 +288,7 @@ long waitedges_parse(const char *text, size_t len, struct waitedge_row **rows,
 static int in_tree(const struct waits_totals *tot, pid_t pid)
 {
 	for (size_t i = 0; pid > 0 && i < tot->n; i++)
-		if (tot->t[i].pid == pid)
+		if (tot->t[i].pid == pid && !tot->t[i].peer)
 			return 1;
 	return 0;
 }

@@ -15,7 +15,7 @@
  * kind: pipe, unix, tcp, udp (a local process), net (another host: then
  * peer_pid 0 and peer_comm the interface), child (wait4/waitid on its
  * children: peer_pid 0, peer_comm their command; of several children
- * the one its call names, else those at work, waittick.c child_wait),
+ * the one its call names, else those at work, waitthread.c child_wait),
  * disk (blocked on the disk in a call on a file: peer_pid 0, peer_comm
  * the disk the file is on, waitpeer_disk; its seconds are the thread's
  * disk seconds, not net or other: no wait on a process, issue 46).

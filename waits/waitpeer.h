@@ -206,7 +206,7 @@ void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16]);
 
 /* The same read now, and not kept: a child just forked is named for its
  * parent until it execs, and that name cached was the name of every
- * edge to it for a second (waittick.c child_wait). */
+ * edge to it for a second (waitthread.c child_wait). */
 void waitpeer_comm_now(const struct waitpeer *p, pid_t pid, char comm[16]);
 
 /* Process pid is named comm from now on (the sampler saw it exec): its

@@ -397,7 +397,7 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		 * demo's client on the server's socket accepted since the
 		 * fd tables were read: its first second's waits were on
 		 * no process, "not seen"): not memoised, so the next look
-		 * finds it, the ticks held until then (waittick.c) */
+		 * finds it, the ticks held until then (waitthread.c) */
 		*out = c;
 		return PROBE_LATER;
 	}

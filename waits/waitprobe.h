@@ -39,7 +39,7 @@ struct waitprobe_memo {
 	long call;		/* the call of the last look, of any kind, -1
 				 * none: the memo keeps only the calls it looks
 				 * past (descriptors, sockets), and a wait4 is
-				 * a wait on children (waittick.c probe) */
+				 * a wait on children (waitthread.c probe) */
 	unsigned long arg[4];
 	enum wait_class cls;
 	double until;		/* monotonic seconds */

@@ -164,6 +164,7 @@ static struct waits_total *total_of(struct waits_totals *tot,
 	tot->t[lo].start = th->start;
 	memcpy(tot->t[lo].comm, th->comm, sizeof(th->comm));
 	tot->t[lo].pid = th->pid;
+	tot->t[lo].peer = th->peer;
 	return &tot->t[lo];
 }
 
@@ -428,7 +429,8 @@ static int fold(struct waits_totals *tot)
 	for (size_t i = 0; i < tot->n; i++) {
 		struct waits_total *t = &tot->t[i], *a;
 
-		if (!t->ended) {
+		if (!t->ended || t->peer) {	/* (a peer's: at most
+						 * WAITS_MAX_PEERS processes') */
 			tot->t[keep++] = *t;
 			continue;
 		}
@@ -480,6 +482,14 @@ int waitrates_compute(const struct waits_snap *prev,
 		 * rows before are written); its total, all of it */
 		if (!p && t0 < prev->t)
 			part = dt / e;
+		if (c->peer) {
+			/* a local peer: in the totals and their rows, a
+			 * stage of the graph, no part of the tree's
+			 * Process counters */
+			if (tot && add_total(tot, p, c, t0, e, sec) < 0)
+				return -1;
+			continue;
+		}
 		counted++;
 		alive += part * e;
 		for (int k = 0; k < WS_N; k++)

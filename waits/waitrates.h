@@ -77,6 +77,11 @@ struct waits_total {
 	unsigned threads;	/* 0 or 1: one thread; N: N ended, folded */
 	int working;		/* folded rows: whether each of them worked */
 	int ended;		/* the thread was reported ended */
+	int peer;		/* a thread of a local peer, no thread of the
+				 * tree (waits.h waits_thread.peer): a stage
+				 * of the graph, in no sum of the tree's
+				 * (waitrates_count, split, paced), never
+				 * folded; the file's 15th field "peer" */
 	double unseen;		/* blocked seconds put in other only
 				 * because no tick had caught it blocked
 				 * yet; moved to its shares when one does,

@@ -18,6 +18,10 @@
 	"\tother\tsleep\tio_bytes\tworking"
 #define TSV_HEADER1 TSV_HEADER0 "\tthreads"
 #define TSV_HEADER TSV_HEADER1 "\tpid\n"
+/* A local peer's thread (waits.h waits_thread.peer): a 15th field past
+ * the header's, so a reader of before it skips the line as not the
+ * format's and reads the tree as it was (its sums, its root) */
+#define PEER_FIELD "peer"
 
 void waitrates_comm(char out[16], const char *name)
 {
@@ -36,12 +40,13 @@ static int format_row(const struct waits_total *t, char *line, size_t n)
 		return snprintf(line, n, "%s", TSV_HEADER);
 	waitrates_comm(comm, t->comm);
 	return snprintf(line, n, "%d\t%s\t%llu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f"
-			"\t%.3f\t%.3f\t%llu\t%d\t%zu\t%d\n", (int)t->tid, comm,
+			"\t%.3f\t%.3f\t%llu\t%d\t%zu\t%d%s\n", (int)t->tid, comm,
 			(unsigned long long)t->start, t->alive, t->sec[WS_CPU],
 			t->sec[WS_CPU_WAIT], t->sec[WS_DISK], t->sec[WS_NET],
 			t->sec[WS_OTHER], t->sec[WS_SLEEP],
 			(unsigned long long)t->io_bytes, waitrates_working(t),
-			waitrates_nthreads(t), t->tid ? (int)t->pid : 0);
+			waitrates_nthreads(t), t->tid ? (int)t->pid : 0,
+			t->peer && t->tid ? "\t" PEER_FIELD : "");
 }
 
 size_t waitrates_format(const struct waits_totals *tot, char *buf, size_t n)
@@ -107,6 +112,10 @@ static int parse_row(const char *line, size_t len, struct waits_total *t,
 		    pid < 0 || (tid == 0 && pid != 0))
 			return -1;
 		rest += 1 + used;
+		if (tid > 0 && pid > 0 && !strcmp(rest, "\t" PEER_FIELD)) {
+			t->peer = 1;
+			rest += strlen(rest);
+		}
 	}
 	if (*rest != '\0')
 		return -1;

@@ -19,9 +19,11 @@ enum rows { ROWS_ALL, ROWS_WORKING, ROWS_MOVERS };
 
 static int takes(const struct waits_total *t, enum rows rows)
 {
-	return rows == ROWS_ALL ||
-	       (waitrates_working(t) &&
-		(rows == ROWS_WORKING || waitrates_moved_data(t)));
+	/* (a local peer's thread is no thread of the tree) */
+	return !t->peer &&
+	       (rows == ROWS_ALL ||
+		(waitrates_working(t) &&
+		 (rows == ROWS_WORKING || waitrates_moved_data(t))));
 }
 
 /* The reads in turn of the rows taken (waits_total). */

@@ -130,6 +130,7 @@ void waits_close(struct waits *w)
 	if (!w)
 		return;
 	waitset_free(w->set);
+	waits_relay_free(w);
 	for (size_t i = 0; i < w->nlive; i++)
 		waits_close_thread(w, &w->live[i]);
 	if (w->uptimefd >= 0)
@@ -368,7 +369,7 @@ int waits_end_thread(struct waits *w, struct wthread *th)
 {
 	waits_close_thread(w, th);
 	/* a cgroup's list is taken at every tick: it was in the last one */
-	if (w->set && waitset_fresh(w->set) && !th->exited)
+	if (w->set && waitset_fresh(w->set) && !th->exited && !th->pub.peer)
 		alive_until(th, w->tick_at);
 	if (th->pub.cpu_ns == WAITS_NA)
 		return 0;	/* never read: nothing to report */
@@ -377,7 +378,7 @@ int waits_end_thread(struct waits *w, struct wthread *th)
 		return -1;
 	th->pub.alive = 0;
 	th->pub.blkio_ns = WAITS_NA;	/* not read at pub.t */
-	w->ended[w->nended++] = th->pub;
+	w->ended[w->nended++] = waits_export(th);
 	tids_add(w, &w->gone, th->pub.tid, INFINITY);	/* its exit record
 							 * is not a row */
 	return 0;
@@ -404,6 +405,7 @@ static void read_io(struct waits *w, struct wthread *th)
 	th->pub.wchar = io.wchar;
 	th->pub.read_bytes = io.read_bytes;
 	th->pub.write_bytes = io.write_bytes;
+	waits_relay_io_base(th);
 }
 
 /* The exact figures of one live thread at now: 0, -1 unreadable this
@@ -543,11 +545,13 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 				return -1;
 			if (w->set)
 				waitset_invalidate(w->set);
+			if (w->peers)
+				waitset_invalidate(w->peers);
 			w->nlive--;
 			continue;
 		}
 		if (r == 0)
-			out->th[out->n++] = th->pub;
+			out->th[out->n++] = waits_export(th);
 		if (keep != i)
 			w->live[keep] = *th;
 		keep++;

@@ -105,13 +105,21 @@ struct waits_thread {
 				 * sleep (waitrates.c holds their time apart
 				 * until then); held less their sum: the
 				 * ones still open (waits_held_open) */
+	int peer;		/* a thread of a local peer: a process outside
+				 * the set that an edge of the set names (a
+				 * pipe's, AF_UNIX or loopback far end), read
+				 * while named (waits_int.h WAITS_MAX_PEERS);
+				 * born is when it was first read, and its
+				 * CPU, run-queue and io figures count from
+				 * then: what it did before it was named is
+				 * no part of the session */
 	uint64_t guessed;	/* samples decided by the state letter alone */
 	uint64_t hidden;	/* ... because wchan and syscall were refused */
 	struct waits_edge_ticks edge[WAITS_EDGES];
 };
 
 /* The held ticks of t whose class is not known yet (held less held_as):
- * waittick.c counts them once it is, waitrates.c keeps their time apart
+ * waitthread.c counts them once it is, waitrates.c keeps their time apart
  * until then. */
 static inline uint64_t waits_held_open(const struct waits_thread *t)
 {

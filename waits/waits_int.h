@@ -1,8 +1,8 @@
 /*
  * waits_int.h - what waits.c (open, the set, the read) shares with
- * waittick.c (the tick). Not an interface for other files: waits.h is
- * (through waitstates.h for other folders). Calls run one way:
- * waittick.c -> waits.c.
+ * waittick.c (the tick) and waitthread.c (one thread's tick). Not an
+ * interface for other files: waits.h is (through waitstates.h for other
+ * folders). Calls run one way: waittick.c -> waitthread.c -> waits.c.
  */
 #ifndef PERFLOG_WAITS_INT_H
 #define PERFLOG_WAITS_INT_H
@@ -14,6 +14,18 @@
 
 #include "waitprobe.h"
 #include "waits.h"
+
+/* The local peers read at once at most (waitrelay.c): a process outside
+ * the set that an edge of the set (or of a peer: a relay's own waits)
+ * names, read while named and PEER_KEEP_SEC after. A relay chain is one
+ * or two deep (ssh's sshd, the server behind it), a pipeline's readers
+ * outside the run a few; each peer's threads are read at every tick and
+ * so in the tick's cost, which the rate rule holds to the budget: the
+ * cap bounds the set's growth (a client with a connection to each of a
+ * hundred local daemons reads 8 of them, the first named), not the CPU.
+ * A ninth is not read until one of the eight is no longer named. */
+#define WAITS_MAX_PEERS 8
+#define PEER_KEEP_SEC 2.0
 
 /* The files of a thread read, by index (waits.c names them). */
 enum { F_SCHED, F_WCHAN, F_STAT, F_SYSCALL, F_IO, NFD };
@@ -38,15 +50,19 @@ struct wthread {
 	uint8_t memo_disk[WAITPROBE_MAX_TARGETS];	/* the same of memo_tg */
 	double tg_of;		/* memo.until memo_tg were taken from */
 	double child_at;	/* when the children of its wait on them
-				 * were last looked at (waittick.c
+				 * were last looked at (waitthread.c
 				 * child_wait), 0 not in such a wait */
 	double unfound_at;	/* since when its wait's far end is not found
 				 * (PROBE_LATER), 0 none */
 	uint64_t held_reads;	/* the reads whose ticks are held still
 				 * (pub.held less held_as): each a read of
 				 * the thread, counted in pub.reads when
-				 * their class is known (waittick.c
+				 * their class is known (waitthread.c
 				 * count_later) */
+	uint64_t base[6];	/* a peer's figures at its first read (cpu,
+				 * run queue, rchar, wchar, read and write
+				 * bytes; WAITS_NA not read yet), taken off
+				 * what a read reports (waits_export) */
 	int exited;		/* its figures are its exit record's, final
 				 * (waitexit.c) */
 };
@@ -121,6 +137,14 @@ struct waits {
 	struct waits_link *links;	/* pipe ends of the set's processes
 					 * (waitlinks.c) */
 	size_t nlinks, caplinks;
+	struct waitset *peers;	/* the threads of the local peers (waitrelay.c),
+				 * NULL none */
+	pid_t peer_pid[WAITS_MAX_PEERS];	/* sorted */
+	double peer_named[WAITS_MAX_PEERS];	/* when an edge last named it */
+	size_t npeers;
+	pid_t *tids;		/* a tick's list: the set's and the peers' */
+	uint8_t *tid_peer;	/* tids[j] is a peer's thread only */
+	size_t captids, captidp;
 	atomic_bool stopping;	/* waits_stop: skip what is left */
 	atomic_uint progress;	/* waits_progress */
 };
@@ -219,5 +243,40 @@ void waits_close_thread(struct waits *w, struct wthread *th);
  * grown at the rates of its life so far (a thread read in turn may not
  * have been read for seconds). 0, or -1 when out of memory. */
 int waits_end_thread(struct waits *w, struct wthread *th);
+
+/* waitrelay.c: after a tick, the local peers its threads' current edges
+ * name (a far end's process outside the set: pipe, AF_UNIX, loopback),
+ * kept PEER_KEEP_SEC after the last edge that named it, at most
+ * WAITS_MAX_PEERS; the peers' set made anew when they changed. -1 out
+ * of memory. */
+int waits_relay_note(struct waits *w, double now);
+/* The tick's list: the set's threads (tids, n) and the peers' merged,
+ * sorted, each once (a thread of the set is the set's), *peer[j] set for
+ * a peer's. NULL out of memory. */
+const pid_t *waits_relay_merge(struct waits *w, const pid_t *tids, size_t n,
+			       size_t *out, const uint8_t **peer);
+void waits_relay_free(struct waits *w);
+
+/* A peer's io figures, read now, are its base when it has none yet
+ * (waitrelay.c; waits.c read_io calls it). */
+void waits_relay_io_base(struct wthread *th);
+/* What a read reports of th: its figures, a peer's from its first read
+ * (base) on. */
+struct waits_thread waits_export(const struct wthread *th);
+
+/* waitthread.c: one tick of thread th at the tick's moment now (its
+ * schedstat, then its wait channel, state letter and call as far as
+ * needed), counted in its class: 0 counted (or unreadable this time),
+ * 1 gone. */
+int waits_sample_thread(struct waits *w, struct wthread *th, double now);
+
+/* The time of figures of th read now by a tick whose moment is now:
+ * the moment, unless th began after it (listed late: waittick.c
+ * boot_time), when they are the clock's as read (a row whose time is
+ * before its start counts no time, and was dropped with its thread). */
+static inline double waits_figures_at(const struct wthread *th, double now)
+{
+	return th->pub.born > now ? util_monotonic() : now;
+}
 
 #endif

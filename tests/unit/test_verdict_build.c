@@ -240,6 +240,73 @@ static void test_local_rsync(void)
 	unparse(&p);
 }
 
+/* A local peer (issue 46 item 2, waits/waitrelay.c): head (21) waited
+ * 5 s on a pipe to python3 (30), a process outside the tree the sampler
+ * read while head's edge named it, its row marked peer. It started long
+ * before the command, and is no root; its seconds are its own (a CPU
+ * 4.6 s), so the verdict is the CPU, python3's, not "not seen". The same
+ * process watched by another tree of the host (a local server under
+ * mark --watch) counts once, as that tree's, its peer row and edges
+ * left out. */
+static void test_local_peer(void)
+{
+	struct parsed p, o;
+	parse(&p, WH
+	      "20\tsh\t500\t5.000\t0.001\t0.000\t0.000\t0.000\t4.999\t0.000\t100\t0\t1\t20\n"
+	      "21\thead\t501\t5.000\t0.050\t0.000\t0.000\t0.000\t4.950\t0.000\t9000000\t1\t1\t21\n"
+	      "30\tpython3\t7\t4.800\t4.600\t0.100\t0.000\t0.000\t0.100\t0.000\t9000000\t1\t1\t30\tpeer\n",
+	      EH
+	      "20\tsh\tin\tchild\t0\thead\t-\t-\t4.999\t-\n"
+	      "21\thead\tout\tpipe\t30\tpython3\t-\t-\t4.900\t-\n"
+	      "30\tpython3\tin\tpipe\t21\thead\t-\t-\t0.100\t-\n");
+	OK(p.w.n == 3 && p.w.t[2].peer && !p.w.t[1].peer,
+	   "local peer: its row read as a peer's");
+	struct verdict_tree_in in = { .host = "vm", .label = "feed",
+				      .waits = &p.w, .edges = p.e,
+				      .nedges = (size_t)p.ne,
+				      .cg = { .name = "feed.scope", .quota = NAN,
+					      .memory_limit = 1,
+					      .memory_stall = 0.5 } };
+	struct vgraph g;
+	OK(!verdict_build(&g, &in, 1, NAN, 5.0), "local peer: built");
+	int r = verdict_tree_root(&g, "vm", "feed"), py = find(&g, "vm", 30);
+	EQ_INT(r, find(&g, "vm", 20), "local peer: the root is the command, "
+	       "not the peer started before it");
+	OK(py >= 0 && !g.proc[py].tree[0], "local peer: in no tree");
+	OK(py >= 0 && g.proc[py].cgroup < 0, "local peer: in no cgroup of the tree's");
+	EQ_DBL(py >= 0 ? vgraph_sec(&g, py, 0)[VS_RUN] : -1, 4.6, TOL,
+	       "local peer: its seconds on a CPU");
+	EQ_DBL(py >= 0 ? vgraph_sec(&g, py, 0)[VS_MEMORY] : -1, 0, TOL,
+	       "local peer: the tree's memory stall is not its");
+	struct vsolution s;
+	OK(!verdict_solve(&g, &r, 1, &s), "local peer: solved");
+	struct verdict v;
+	verdict_of(&g, &s, 0, &v);
+	EQ_STR(verdict_kind_word(v.kind), "CPU", "local peer: CPU");
+	EQ_INT(v.proc, py, "local peer: python3's");
+	vsolution_free(&s);
+	vgraph_free(&g);
+
+	/* python3 is another tree's own process (watched): once */
+	parse(&o, WH
+	      "30\tpython3\t7\t5.000\t4.600\t0.100\t0.000\t0.000\t0.300\t0.000\t9000000\t1\t1\t30\n",
+	      EH);
+	struct verdict_tree_in two[2] = { in, { .host = "vm", .label = "srv",
+		.waits = &o.w, .cg = { .quota = NAN } } };
+	OK(!verdict_build(&g, two, 2, NAN, 5.0), "watched peer: built");
+	py = find(&g, "vm", 30);
+	EQ_DBL(py >= 0 ? vgraph_sec(&g, py, 0)[VS_RUN] : -1, 4.6, TOL,
+	       "watched peer: its CPU once");
+	OK(py >= 0 && !strcmp(g.proc[py].tree, "srv"), "watched peer: the tree's that watches it");
+	size_t from_py = 0;
+	for (size_t e = 0; e < g.nedge; e++)
+		from_py += g.edge[e].from == py;
+	EQ_INT((int)from_py, 0, "watched peer: the peer's edges left out");
+	vgraph_free(&g);
+	unparse(&o);
+	unparse(&p);
+}
+
 /* A shell's loop of gzips, one after another (t3500's gzip1, a real
  * run's rows cut to three gzips): its wait4 is one child row by command
  * (no pid). Each gzip takes the share of it its seconds alive give, not
@@ -538,6 +605,7 @@ int main(void)
 	test_far_unwatched();
 	test_old_file();
 	test_local_rsync();
+	test_local_peer();
 	test_disk_edge();
 	test_loop_of_children();
 	test_root_without_edge();

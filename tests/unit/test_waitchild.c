@@ -1,6 +1,6 @@
 /*
  * test_waitchild.c - the children a thread's wait4 is on (waits/
- * waittick.c child_wait, issue 46), on a scratch /proc: a shell (960)
+ * waitthread.c child_wait, issue 46), on a scratch /proc: a shell (960)
  * in wait4(-1) with three children, sleep (961, asleep on a timer, the
  * first listed), head (962, blocked writing a pipe) and gzip (963,
  * running). `sh -c 'sleep 20 & head | gzip'` said the shell waited on

@@ -414,7 +414,7 @@ static void edge_ticks(const struct waits_snap *s, const struct waits_thread *t,
 	}
 }
 
-/* The edges of the probe's memo at each of its answers (waittick.c
+/* The edges of the probe's memo at each of its answers (waitthread.c
  * call): make demo's client writes chunk after chunk to its server's
  * socket, write(fd, buf, n) with the same arguments each time, and
  * between two writes waits on the disk for its source file (a wait
