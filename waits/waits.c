@@ -142,10 +142,9 @@ void waits_close(struct waits *w)
 	free(w->live);
 	free(w->spare);
 	free(w->ended);
-	for (int g = 0; g < 2; g++) {
-		free(w->gone.tid[g]);
+	for (int g = 0; g < 2; g++)
 		free(w->made.tid[g]);
-	}
+	waits_gone_free(&w->gone);
 	free(w);
 }
 
@@ -285,20 +284,19 @@ static void alive_until(struct wthread *th, double t)
 	th->pub.t = t;
 }
 
-/* Rows ended by the sampler are remembered this long at least, twice
- * at most (waits_was_gone): an exit record comes within milliseconds of
- * the end, unless the collector's loop is held (a librrd file grown). */
-#define GONE_KEEP_SEC 1.0
+/* Rows made from exit records are remembered this long at least, twice
+ * at most (waits_made_row): a tick lists a task whose record came only
+ * in the moment between its record and its leaving /proc. */
+#define MADE_KEEP_SEC 1.0
 
 /* The older second forgotten, once a second. */
-static void gone_rotate(struct waits *w, double now)
+static void made_rotate(struct waits *w, double now)
 {
-	if (now - w->gone_since < GONE_KEEP_SEC)
+	if (now - w->made_since < MADE_KEEP_SEC)
 		return;
 	w->gen ^= 1;
-	w->gone.n[w->gen] = w->gone.sorted[w->gen] = 0;
 	w->made.n[w->gen] = w->made.sorted[w->gen] = 0;
-	w->gone_since = now;
+	w->made_since = now;
 }
 
 static void tids_add(struct waits *w, struct waits_tids *t, pid_t tid,
@@ -306,7 +304,7 @@ static void tids_add(struct waits *w, struct waits_tids *t, pid_t tid,
 {
 	int g;
 
-	gone_rotate(w, util_monotonic());
+	made_rotate(w, util_monotonic());
 	g = w->gen;
 	if (util_grow(&t->tid[g], &t->cap[g], t->n[g] + 1,
 		      sizeof(*t->tid[g])) == 0)
@@ -349,11 +347,6 @@ static int tids_find(struct waits_tids *t, pid_t tid, double start)
 	return 0;
 }
 
-int waits_was_gone(struct waits *w, pid_t tid)
-{
-	return tids_find(&w->gone, tid, -INFINITY);
-}
-
 void waits_made_add(struct waits *w, pid_t tid, double by)
 {
 	tids_add(w, &w->made, tid, by);
@@ -378,8 +371,13 @@ int waits_end_thread(struct waits *w, struct wthread *th)
 	th->pub.alive = 0;
 	th->pub.blkio_ns = WAITS_NA;	/* not read at pub.t */
 	w->ended[w->nended++] = th->pub;
-	tids_add(w, &w->gone, th->pub.tid, INFINITY);	/* its exit record
-							 * is not a row */
+	if (!th->exited) {	/* its exit record, when it comes, not a row */
+		double by = util_monotonic();
+
+		if (w->tick_at > by)	/* a fixture's clock, ahead */
+			by = w->tick_at;
+		waits_gone_add(&w->gone, &th->pub, by, w->nreads);
+	}
 	return 0;
 }
 
@@ -567,7 +565,7 @@ int waits_read(struct waits *w, double now, struct waits_snap *out)
 	for (size_t i = 0; i < w->nended; i++)
 		out->th[out->n++] = w->ended[i];
 	w->nended = 0;
-	w->read_at = now;
+	w->nreads++;
 	w->names_from += NAMES_PER_READ;
 	w->read_from = from + turn;
 	w->read_whole = 0;
