@@ -32,7 +32,8 @@
  * A record placed late (it waited in the Process books for its parent)
  * finishes its thread's row however late it comes (placed_late), and
  * one that comes seconds after a read took its thread's row makes no
- * second (records_long_after).
+ * second (records_long_after); the sampler's memory of the rows it
+ * ended, under churn (gone_churn).
  *
  * And a tick that lists a new thread 0.5 s after its moment (the
  * sampler held on a loaded host): the thread's start is the uptime's,
@@ -55,6 +56,7 @@
 #include "../../process/process.h"
 #include "../../waits/waits.h"
 #include "../../waits/waitrates.h"
+#include "../../waits/waits_int.h"
 #include "fixtures.h"
 #include "tap.h"
 #include "waitsnap.h"
@@ -580,6 +582,50 @@ static void records_long_after(void)
 	root2_drop(&r, "long after: scratch root removed");
 }
 
+/* The memory of gone rows (waitgone.c) under churn: 6,000 rows, of 2,000
+ * tids each ended three times, by tasks born 3 s apart, taken back by
+ * their records in another order: each record takes its own task's row
+ * (by its begin time), every row once, none left; a record of no row
+ * takes none. */
+static void gone_churn(void)
+{
+	struct waits_gones g = { 0 };
+	struct waits_thread th;
+	double now = util_monotonic(), wall = util_walltime() - now;
+	int taken = 0, right = 0;
+
+	memset(&th, 0, sizeof(th));
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < 2000; i++) {
+			th.tid = 5000 + i * 7;
+			th.born = now - 9 + 3 * k;
+			waits_gone_add(&g, &th, th.born + 1.0, 0);
+		}
+	EQ_INT((int)g.n, 6000, "gone: 6,000 rows kept");
+	for (int j = 0; j < 6000; j++) {
+		int i = (j * 7919) % 2000, k = (j / 2000 + i) % 3;
+		struct taskstats_exit x = { .tid = 5000 + i * 7, .etime = 0.9 };
+		double born = 0;
+
+		x.btime = floor(now - 9 + 3 * k + wall);
+		if (waits_gone_take(&g, &x, now, wall, &born)) {
+			taken++;
+			right += born == now - 9 + 3 * k;
+		}
+	}
+	EQ_INT(taken, 6000, "gone: each record took a row");
+	EQ_INT(right, 6000, "... its own task's");
+	EQ_INT((int)g.n, 0, "... and none is left");
+	{
+		struct taskstats_exit x = { .tid = 5000, .etime = 0.9 };
+		double born = 0;
+
+		EQ_INT(waits_gone_take(&g, &x, now, wall, &born), 0,
+		       "gone: a record of no row takes none");
+	}
+	waits_gone_free(&g);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -623,6 +669,7 @@ int main(void)
 	listed_late();
 	placed_late();
 	records_long_after();
+	gone_churn();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
 	return done_testing();
