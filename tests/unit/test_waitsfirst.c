@@ -33,7 +33,8 @@
  * finishes its thread's row however late it comes (placed_late), and
  * one that comes seconds after a read took its thread's row makes no
  * second (records_long_after); the sampler's memory of the rows it
- * ended, under churn (gone_churn).
+ * ended, under churn (gone_churn). A thread whose read fails once is in
+ * that read as it was, its CPU counted once (unreadable_once).
  *
  * And a tick that lists a new thread 0.5 s after its moment (the
  * sampler held on a loaded host): the thread's start is the uptime's,
@@ -626,6 +627,64 @@ static void gone_churn(void)
 	waits_gone_free(&g);
 }
 
+/* A thread whose read fails once (it ends between its schedstat and its
+ * stat) is in that read as it was: left out, it had no previous at the
+ * next read, which counted its whole life again in the same total
+ * (t3015: six rows, their CPU 0.472 s against the 0.396 s they used).
+ * Process 1100 of a scratch root read alone; its thread 1101 (100 ms of
+ * CPU) listed and read; then its stat unreadable at a read; then gone. */
+static void unreadable_once(void)
+{
+	static struct root2 r = { .dir = "/tmp/perflog-first-XXXXXX" };
+	char *dir = r.dir, path[200];
+	struct waits *w;
+	struct waits_snap c = { 0 }, d = { 0 };
+	const struct waits_total *tt = NULL;
+	double t0;
+
+	if (!mkdtemp(dir))
+		return;
+	fixture_put(dir, "proc/uptime", "50.30 80.00\n");
+	fixture_put(dir, "proc/1100/stat",
+		    "1100 (pool) S 1 1100 1100 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n");
+	snprintf(path, sizeof(path), "%s/proc/1100/task/1100", dir);
+	util_mkdirs(path, 0755);
+	fixture_thread(dir, 1100, 1100, 1100, "pool", 'S', 1, 1000000, 0, 1);
+	if (root2_watch(&r, 1100, "unreadable: 1100 watched") < 0)
+		return;
+	w = r.w;
+	t0 = util_monotonic();
+	waits_tick(w, t0);
+	EQ_INT(waits_read(w, t0, &r.a), 0, "unreadable: the first read, 1100 alone");
+	r.tot.since = t0 - 1.0;
+	snprintf(path, sizeof(path), "%s/proc/1100/task/1101", dir);
+	util_mkdirs(path, 0755);
+	fixture_thread(dir, 1101, 1100, 1101, "job", 'R', 2, 100000000, 0, 1);
+	nap(1.05);	/* a full listing a second */
+	waits_tick(w, util_monotonic());
+	EQ_INT(waits_read(w, util_monotonic(), &r.b), 0, "unreadable: a read, 1101 listed");
+	OK(snap_find(&r.b, 1101) != NULL, "unreadable: 1101 in it");
+	EQ_INT(waitrates_compute(&r.a, &r.b, &r.v, &r.tot), 0, "unreadable: the totals");
+	fixture_put(dir, "proc/1101/task/1101/schedstat", "100000000 0 2\n");
+	fixture_put(dir, "proc/1101/task/1101/stat", "");
+	nap(0.05);
+	EQ_INT(waits_read(w, util_monotonic(), &c), 0, "unreadable: a read, 1101's stat unreadable");
+	OK(snap_find(&c, 1101) != NULL, "unreadable: 1101 in it as it was");
+	EQ_INT(waitrates_compute(&r.b, &c, &r.v, &r.tot), 0, "unreadable: the totals");
+	snprintf(path, sizeof(path), "%s/proc/1101/task/1101/schedstat", dir);
+	OK(truncate(path, 0) == 0, "unreadable: 1101 is gone");
+	nap(0.05);
+	waits_tick(w, util_monotonic());
+	EQ_INT(waits_read(w, util_monotonic(), &d), 0, "unreadable: the read after");
+	EQ_INT(waitrates_compute(&c, &d, &r.v, &r.tot), 0, "unreadable: the totals");
+	EQ_INT(totals_of(&r.tot, 1101, &tt), 1, "unreadable: 1101 one total");
+	EQ_DBL(tt ? tt->sec[WS_CPU] : -1, 0.1, 0.0005,
+	       "... its CPU the 0.1 s it used, counted once");
+	waits_snap_free(&c);
+	waits_snap_free(&d);
+	root2_drop(&r, "unreadable: scratch root removed");
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -670,6 +729,7 @@ int main(void)
 	placed_late();
 	records_long_after();
 	gone_churn();
+	unreadable_once();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
 	return done_testing();
