@@ -230,6 +230,36 @@ static int root2_watch(struct root2 *r, pid_t pid, const char *what)
 	return r->w ? 0 : -1;
 }
 
+/* Root r (its dir a mkdtemp template) made: process pid, named comm,
+ * of one thread (uptime 50.30: started at 50.00 s), watched, ticked and
+ * read into r->a, the session begun a second before: 0, or -1. */
+static int root2_alone(struct root2 *r, pid_t pid, const char *comm,
+		       const char *what)
+{
+	char path[200], stat[200];
+	double t0;
+
+	if (!mkdtemp(r->dir))
+		return -1;
+	fixture_put(r->dir, "proc/uptime", "50.30 80.00\n");
+	snprintf(path, sizeof(path), "proc/%d/stat", (int)pid);
+	snprintf(stat, sizeof(stat),
+		 "%d (%s) S 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n",
+		 (int)pid, comm, (int)pid, (int)pid);
+	fixture_put(r->dir, path, stat);
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", r->dir, (int)pid,
+		 (int)pid);
+	util_mkdirs(path, 0755);
+	fixture_thread(r->dir, pid, pid, pid, comm, 'S', 1, 1000000, 0, 1);
+	if (root2_watch(r, pid, what) < 0)
+		return -1;
+	t0 = util_monotonic();
+	waits_tick(r->w, t0);
+	EQ_INT(waits_read(r->w, t0, &r->a), 0, "... and read alone");
+	r->tot.since = t0 - 1.0;
+	return 0;
+}
+
 /* The totals of tid: how many, and the last (NULL: none). */
 static int totals_of(const struct waits_totals *tot, pid_t tid,
 		     const struct waits_total **last)
@@ -486,23 +516,12 @@ static void records_long_after(void)
 	struct waits_snap c = { 0 };
 	const struct waits_thread *t;
 	const struct waits_total *tt = NULL;
-	double t0, t1, t2, born = 0, wall, late_at;
+	double t1, t2, born = 0, wall, late_at;
 
-	if (!mkdtemp(dir))
-		return;
-	fixture_put(dir, "proc/uptime", "50.30 80.00\n");
-	fixture_put(dir, "proc/1000/stat",
-		    "1000 (jobs) S 1 1000 1000 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n");
-	snprintf(path, sizeof(path), "%s/proc/1000/task/1000", dir);
-	util_mkdirs(path, 0755);
-	fixture_thread(dir, 1000, 1000, 1000, "jobs", 'S', 1, 1000000, 0, 1);
-	if (root2_watch(&r, 1000, "long after: 1000 watched") < 0)
+	/* the jobs begin within the session */
+	if (root2_alone(&r, 1000, "jobs", "long after: 1000 watched") < 0)
 		return;
 	w = r.w;
-	t0 = util_monotonic();
-	waits_tick(w, t0);
-	EQ_INT(waits_read(w, t0, &r.a), 0, "long after: the session's first read, 1000 alone");
-	r.tot.since = t0 - 1.0;	/* the jobs begin within the session */
 	for (int tid = 1001; tid <= 1004; tid++) {
 		snprintf(path, sizeof(path), "%s/proc/1000/task/%d", dir, tid);
 		util_mkdirs(path, 0755);
@@ -640,23 +659,10 @@ static void unreadable_once(void)
 	struct waits *w;
 	struct waits_snap c = { 0 }, d = { 0 };
 	const struct waits_total *tt = NULL;
-	double t0;
 
-	if (!mkdtemp(dir))
-		return;
-	fixture_put(dir, "proc/uptime", "50.30 80.00\n");
-	fixture_put(dir, "proc/1100/stat",
-		    "1100 (pool) S 1 1100 1100 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n");
-	snprintf(path, sizeof(path), "%s/proc/1100/task/1100", dir);
-	util_mkdirs(path, 0755);
-	fixture_thread(dir, 1100, 1100, 1100, "pool", 'S', 1, 1000000, 0, 1);
-	if (root2_watch(&r, 1100, "unreadable: 1100 watched") < 0)
+	if (root2_alone(&r, 1100, "pool", "unreadable: 1100 watched") < 0)
 		return;
 	w = r.w;
-	t0 = util_monotonic();
-	waits_tick(w, t0);
-	EQ_INT(waits_read(w, t0, &r.a), 0, "unreadable: the first read, 1100 alone");
-	r.tot.since = t0 - 1.0;
 	snprintf(path, sizeof(path), "%s/proc/1100/task/1101", dir);
 	util_mkdirs(path, 0755);
 	fixture_thread(dir, 1101, 1100, 1101, "job", 'R', 2, 100000000, 0, 1);
