@@ -188,14 +188,14 @@ void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x,
 		      double at)
 {
 	if (ww)
-		waitsampler_exit(ww->s, x, at, 0);
+		waitsampler_exit(ww->s, x, at);
 }
 
 void watch_waits_late(struct watch_waits *ww, const struct proctree_late *v,
 		      size_t n)
 {
 	for (size_t i = 0; ww && i < n; i++)
-		waitsampler_exit(ww->s, &v[i].x, v[i].at, 1);
+		waitsampler_exit(ww->s, &v[i].x, v[i].at);
 }
 
 static void add_waits(struct watch_waits *ww, struct instance_values *iv)

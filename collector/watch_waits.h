@@ -78,10 +78,9 @@ void watch_waits_exit(struct watch_waits *ww, const struct taskstats_exit *x,
 		      double at);
 
 /* The records the tree's read placed late (proctree_late), with when
- * they came, to its sampler before it is read: each gives its final
- * figures to the row its thread still has there, however long ago it
- * came, and one that came before the sampler's last read makes no row
- * (waits.h waits_exits). */
+ * they came, to its sampler before it is read, as watch_waits_exit's:
+ * however long ago one came, it makes no second row of a thread the
+ * sampler rowed (waits.h waits_exits). */
 void watch_waits_late(struct watch_waits *ww, const struct proctree_late *v,
 		      size_t n);
 

@@ -7,9 +7,9 @@
 # kept io_bytes 0 (and their names from before the exec: sh) whenever
 # that read came over a second after the records: the records were
 # dropped there, lest they make second rows, although the rows they
-# finish were still the sampler's. A record that came before the
-# sampler's last read now finishes the row its thread still has, however
-# late, and makes none (waits.h waits_exits).
+# finish were still the sampler's. A record now finishes the row its
+# thread still has, however late, and makes no second row of a thread
+# the sampler ended (waits.h waits_exits).
 #   1. the issue's command, perflog run's own collector: head and cat
 #      each read N bytes and wrote N (io_bytes is rchar + wchar: 2N),
 #      and worked

@@ -11,6 +11,7 @@
  */
 #include "waits_int.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The listed thread tid, or NULL. */
@@ -28,20 +29,19 @@ static void raise_to(uint64_t *have, uint64_t v)
 		*have = v;
 }
 
-/* A record's final figures into the row of its thread (pub: a listed
+/* A record's final figures into the row of its task (pub: a listed
  * thread's, or a row a tick ended and no read has taken yet): its last
  * tick was up to a period before its end (a job of 0.15 s had 0.124 s
  * in its row), so they now run to its exit, and its name is the one it
  * ended with (a child listed before its exec, never read after, was
- * `sh` for head's 400 MB). Its run-queue time since its last read stays
- * unknown. 1 when they were the same task's: born when the record says,
- * within its 10 ms grain and the record's delay. */
-static int final(struct waits_thread *pub, const struct taskstats_exit *x,
-		 double at)
+ * `sh` for head's 400 MB). Their time is its end, its birth and the
+ * record's life: not when the record came, which may be seconds later
+ * (the collector's loop held), nor before its last figures. Its
+ * run-queue time since its last read stays unknown. */
+static void final(struct waits_thread *pub, const struct taskstats_exit *x)
 {
-	if (!(at > pub->t) || at - x->etime > pub->born + 0.5 ||
-	    at - x->etime < pub->born - 0.5)
-		return 0;
+	double end = pub->born + x->etime;
+
 	raise_to(&pub->cpu_ns, x->cpu_us * 1000);
 	raise_to(&pub->rchar, x->rchar);
 	raise_to(&pub->wchar, x->wchar);
@@ -49,26 +49,35 @@ static int final(struct waits_thread *pub, const struct taskstats_exit *x,
 	raise_to(&pub->write_bytes, x->write_bytes);
 	memcpy(pub->comm, x->comm, sizeof(pub->comm));
 	pub->comm[sizeof(pub->comm) - 1] = '\0';
-	pub->t = at;
-	return 1;
+	if (end > pub->t)
+		pub->t = end;
 }
 
-/* The row of tid a tick ended that no read has taken yet, or NULL. */
-static struct waits_thread *pending(struct waits *w, pid_t tid)
+/* The row of the task of tid born at born that a tick ended and no read
+ * has taken yet, or NULL. */
+static struct waits_thread *pending(struct waits *w, pid_t tid, double born)
 {
 	for (size_t i = w->nended; i-- > 0;)
-		if (w->ended[i].tid == tid)
+		if (w->ended[i].tid == tid && w->ended[i].born == born)
 			return &w->ended[i];
 	return NULL;
 }
 
 /* The row of record x, which came at monotonic time at; up: seconds
- * since boot now, now its monotonic time. */
+ * since boot now, now its monotonic time, wall the wall clock less the
+ * monotonic one. Its end is taken as the record's coming, unless its
+ * begin time (ac_btime, whole seconds: its birth is before btime + 1)
+ * says it began earlier than that less its life: a record drained 2.5 s
+ * late dated its task 2.5 s late, at most a second now. */
 static void row_of(const struct waits *w, const struct taskstats_exit *x,
-		   double at, double up, double now, struct waits_thread *th)
+		   double at, double up, double now, double wall,
+		   struct waits_thread *th)
 {
-	double began = up - (now - at) - x->etime;
+	double born = at - x->etime, began;
 
+	if (x->btime > 0 && x->btime + 1.0 - wall < born)
+		born = x->btime + 1.0 - wall;
+	began = up - (now - born);
 	memset(th, 0, sizeof(*th));
 	th->tid = x->tid;
 	th->pid = x->tgid > 0 ? x->tgid : x->tid;
@@ -76,8 +85,8 @@ static void row_of(const struct waits *w, const struct taskstats_exit *x,
 	memcpy(th->comm, x->comm, sizeof(th->comm));
 	th->comm[sizeof(th->comm) - 1] = '\0';
 	th->alive = 0;
-	th->t = at;
-	th->born = at - x->etime;
+	th->t = born + x->etime;
+	th->born = born;
 	th->cpu_ns = x->cpu_us * 1000;
 	th->runq_ns = WAITS_NA;	/* the record's run delay needs delay
 				 * accounting: not taken */
@@ -93,43 +102,42 @@ static void row_of(const struct waits *w, const struct taskstats_exit *x,
 int waits_exits(struct waits *w, const struct waits_exit *e, size_t n)
 {
 	double up = waits_uptime(w), now = util_monotonic();
+	double wall = util_walltime() - now;
 	int added = 0;
 
 	for (size_t i = 0; i < n; i++) {
+		const struct taskstats_exit *x = &e[i].x;
 		struct wthread *th;
 		struct waits_thread *row;
-		int gone;
+		double born;
 
-		if (e[i].x.tid == w->exclude)
+		if (x->tid == w->exclude)
 			continue;
-		gone = waits_was_gone(w, e[i].x.tid);
-		if (gone || e[i].late) {
-			/* the tick that found it gone came first: its row
-			 * takes the final figures while no read has it (a
-			 * late record's, however long ago: a read or more
-			 * may have rotated it out of the memory of gone
-			 * rows, not out of the rows themselves) */
-			if ((row = pending(w, e[i].x.tid)) &&
-			    final(row, &e[i].x, e[i].at))
-				continue;
-			if (gone)
-				continue;
-		}
-		if ((th = listed(w, e[i].x.tid))) {
-			th->exited = final(&th->pub, &e[i].x, e[i].at);
+		/* a listed thread's: its final figures */
+		if ((th = listed(w, x->tid)) && !th->exited &&
+		    waits_same_task(th->pub.born, INFINITY, x, e[i].at, wall)) {
+			final(&th->pub, x);
+			th->exited = 1;
 			continue;
 		}
-		/* a late record that came before the last read: that read
-		 * may have taken its row, and the sampler forgotten it */
-		if ((e[i].late && e[i].at < w->read_at) ||
-		    e[i].x.etime < WAITS_EXIT_MIN_SEC)
+		/* a row the sampler ended: however late the record (the
+		 * collector's loop held, the books waiting for its parent),
+		 * no second row; the row's final figures while no read has
+		 * taken it */
+		if (waits_gone_take(&w->gone, x, e[i].at, wall, &born)) {
+			if ((row = pending(w, x->tid, born)))
+				final(row, x);
+			continue;
+		}
+		if (x->etime < WAITS_EXIT_MIN_SEC)
 			continue;
 		if (util_grow(&w->ended, &w->capended, w->nended + 1,
 			      sizeof(*w->ended)) < 0)
 			return -1;
-		row_of(w, &e[i].x, e[i].at, up, now, &w->ended[w->nended++]);
+		row = &w->ended[w->nended++];
+		row_of(w, x, e[i].at, up, now, wall, row);
 		if (up >= 0)	/* a tick listing it now makes no second */
-			waits_made_add(w, e[i].x.tid, up - (now - e[i].at));
+			waits_made_add(w, x->tid, up - (now - row->t));
 		added++;
 	}
 	return added;

@@ -186,19 +186,18 @@ void waits_io_from(struct waits *w, const struct proctree *tree);
  * A listed thread's record gives it its final figures (its last tick
  * may be a period before its end), and so does the record of a row a
  * tick ended that no read has taken yet; the record of a row a read has
- * taken (remembered 1-2 s) makes none, nor does the left-out task's.
- * A late record (it waited in the Process books for its parent and came
- * when a read placed it: process.h proctree_late) gives its final
- * figures to the row its thread still has, however long ago it came;
- * one that came before the sampler's last read makes no row, as that
- * read may have taken and forgotten its thread's (head's and cat's rows
- * in `sh -c 'head | cat; sleep 2'` kept io_bytes 0 at -i 5: their
- * records, placed 2.5 s late, were not given to the sampler at all).
- * Returns the rows added, -1 out of memory. */
+ * taken makes none, however late it comes (the collector's loop held
+ * 2.5 s on a loaded host; a record that waited in the Process books for
+ * its parent until a read placed it: process.h proctree_late), nor does
+ * the left-out task's. A task is its tid and its birth (the record's
+ * end less its life, its begin time: waitgone.c), so a tid reused is
+ * another's. A row's time is its task's end: its birth and the record's
+ * life (when the record came, less its life, for a task no tick saw,
+ * within a second of its begin time: a record drained late is not dated
+ * as late). Returns the rows added, -1 out of memory. */
 struct waits_exit {
 	struct taskstats_exit x;
 	double at;		/* monotonic: when it came */
-	int late;		/* placed by a later read (proctree_late) */
 };
 int waits_exits(struct waits *w, const struct waits_exit *e, size_t n);
 /* A thread that lived less than a tick at the top rate is below what

@@ -67,21 +67,37 @@ struct wthread {
 				 * (waitexit.c) */
 };
 
-/* A recent row's thread, and until when (seconds since boot) a task of
- * that tid started is taken for it: a row made from an exit record, by
- * the time the record came (a task started later is another); a row the
- * sampler ended, for good (INFINITY). */
+/* A row made from an exit record, and until when (seconds since boot) a
+ * task of its tid started is taken for it: by its end (a task started
+ * later is another). */
 struct waits_tid {
 	pid_t tid;
 	double by;
 };
 
-/* The tids of rows ended or made in the last 1-2 s: tid[gen] since
- * gone_since, the other the second before (waits.c tids_add,
+/* The tids of rows made from exit records in the last 1-2 s: tid[gen]
+ * since made_since, the other the second before (waits.c tids_add,
  * tids_find). */
 struct waits_tids {
 	struct waits_tid *tid[2];
 	size_t n[2], cap[2], sorted[2];
+};
+
+/* A row the sampler ended (waits_end_thread) whose exit record has not
+ * come yet (waitgone.c): its task, by tid and birth, and when it was
+ * found gone. */
+struct waits_gone {
+	pid_t tid;		/* 0: a free slot */
+	uint32_t read;		/* the reads made before it ended */
+	double born;		/* monotonic seconds */
+	float ended;		/* its age when found gone: it ended before */
+};
+
+/* Those rows by tid (a hash: waitgone.c). */
+struct waits_gones {
+	struct waits_gone *slot;
+	size_t n, cap;
+	double swept;		/* when last rebuilt without the expired */
 };
 
 struct waits {
@@ -95,17 +111,15 @@ struct waits {
 	size_t nlive, caplive, capspare;
 	struct waits_thread *ended;
 	size_t nended, capended;
-	struct waits_tids gone;	/* the rows a tick or read ended, whose
-				 * exit records are not to make a second
-				 * row (waits_was_gone) */
+	struct waits_gones gone;	/* the rows a tick or read ended,
+					 * until their exit records come
+					 * (waitgone.c) */
 	struct waits_tids made;	/* the rows exit records made
-				 * (waitexit.c), kept as long
+				 * (waitexit.c), kept 1-2 s
 				 * (waits_made_row) */
 	int gen;
-	double gone_since;
-	double read_at;		/* the last read's moment: a late record
-				 * (waits_exit.late) that came before it
-				 * makes no row (waitexit.c) */
+	double made_since;
+	uint32_t nreads;	/* reads made (waits_read) */
 	int fds_open, fd_cap;
 	pid_t last_tgid;	/* the process of the last new thread */
 	long hz;		/* USER_HZ */
@@ -149,13 +163,27 @@ struct waits {
 	atomic_uint progress;	/* waits_progress */
 };
 
-/* The rows the sampler ended itself (waits_end_thread), kept 1-2 s:
- * whether tid is one (waitexit.c asks, for its exit record). */
-int waits_was_gone(struct waits *w, pid_t tid);
+/* waitgone.c: the rows the sampler ended itself (waits_end_thread),
+ * each kept until its exit record comes (GONE_KEEP_SEC and
+ * GONE_KEEP_READS at least when none does).
+ * Row th ended, found gone by by (monotonic), nreads reads made. */
+void waits_gone_add(struct waits_gones *g, const struct waits_thread *th,
+		    double by, uint32_t nreads);
+/* Whether record x, which came at at (monotonic), is of the gone row of
+ * its tid (forgotten now: 1, its birth in *born) ... */
+int waits_gone_take(struct waits_gones *g, const struct taskstats_exit *x,
+		    double at, double wall, double *born);
+/* ... or of a task of its tid born at born (monotonic) that ended by by:
+ * its end (born and the record's life) by then and by at, and its begin
+ * time within a second of born (wall: the wall clock less the monotonic
+ * one). A tid reused by a new task is not taken for the old one. */
+int waits_same_task(double born, double by, const struct taskstats_exit *x,
+		    double at, double wall);
+void waits_gone_free(struct waits_gones *g);
 
-/* The rows exit records made (waitexit.c), kept as long: tid's record
- * came at by (seconds since boot); and whether a task tid started at
- * start (seconds since boot) is one of them. A task sends its record
+/* The rows exit records made (waitexit.c), kept 1-2 s: tid's task ended
+ * at by (seconds since boot); and whether a task tid started at start
+ * (seconds since boot) is one of them. A task sends its record
  * before it leaves /proc: the collector's read can list it alive late
  * in its exit, after its record came, and give it to the set (a reaper's
  * job, a child of a parent born since the read before: process.h

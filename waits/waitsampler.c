@@ -244,7 +244,7 @@ int waitsampler_read(struct waitsampler *s, struct waits_snap *out)
 }
 
 void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x,
-		      double at, int late)
+		      double at)
 {
 	struct exits *q;
 
@@ -255,7 +255,6 @@ void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x,
 	if (q->n < EXITS_MAX &&
 	    util_grow(&q->e, &q->cap, q->n + 1, sizeof(*q->e)) == 0) {
 		q->e[q->n].x = *x;
-		q->e[q->n].late = late;
 		q->e[q->n++].at = at;
 	}
 	pthread_mutex_unlock(&s->qlock);

@@ -51,13 +51,13 @@ int waitsampler_watch_cgroup(struct waitsampler *s, const char *dir,
  * WAITSAMPLER_WAIT_SEC (out untouched). */
 int waitsampler_read(struct waitsampler *s, struct waits_snap *out);
 /* An exit record of a thread of the set (the collector's books took
- * it: proctree_exit; late: a later read placed it, proctree_late), which
+ * it: proctree_exit, or a later read placed it: proctree_late), which
  * came at monotonic time at, from any thread, never waiting on a tick:
  * queued for the next tick, which gives it to waits_exits before it
  * samples (a thread it lists ends with the record's final figures, one
  * it never listed gets a row from it), or for the next read. */
 void waitsampler_exit(struct waitsampler *s, const struct taskstats_exit *x,
-		      double at, int late);
+		      double at);
 
 /* A tick now, waited for within WAITSAMPLER_WAIT_SEC: 0, or 1 when it
  * did not end in time (stuck, or a long first listing). For a baseline
