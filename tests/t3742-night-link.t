@@ -49,7 +49,7 @@ within "tar: its bytes over its span at most the shaped rate" "$r" "" 525000
 # sshd, polls its socket and its pipe to the shell that runs `cat > f`
 # at once, and the sampler splits the wait between them (0.7 s on the
 # socket, 1.2 s on the pipe): the pipe's side leads to shells of no wait
-# states in the log (not watched; the relay helper's change reads them),
+# states in the log for their first sample (found a sample late),
 # not seen, and the rest is sshd's CPU wait on a loaded host. And the
 # graph's network resource on the server is its interface (plvNb), one
 # for every client's connection: the shaper is on one client's address,
