@@ -2,8 +2,9 @@
  * waitsnap.h - the unit tests' look-up of one thread in a wait-state read
  * (waits/waits.h struct waits_snap), shared by test_waits,
  * test_waitshare and test_waitsfirst, a fixture thread's file written
- * (snap_put), and the crafted threads of test_waits and
- * test_waitsplit.
+ * (snap_put), the crafted threads of test_waits and test_waitsplit,
+ * and for the exit records' tests (test_waitsfirst, test_waitslate) a
+ * thread's rows counted, a record made and a nap on the real clock.
  */
 #ifndef PERFLOG_TEST_WAITSNAP_H
 #define PERFLOG_TEST_WAITSNAP_H
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "../../waits/waits.h"
 
@@ -65,6 +67,43 @@ static inline void snap_put(const char *root, pid_t tid, const char *name,
 		fputs(text, f);
 		fclose(f);
 	}
+}
+
+/* How many rows of thread tid read s has. */
+static inline int snap_rows(const struct waits_snap *s, pid_t tid)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += s->th[i].tid == tid;
+	return n;
+}
+
+/* The exit record of thread tid (its own process, its parent ppid), of
+ * etime seconds' life and cpu_us of CPU, come at monotonic time at. */
+static inline struct waits_exit snap_exit(pid_t tid, pid_t ppid, double etime,
+					  uint64_t cpu_us, double at)
+{
+	struct waits_exit e;
+
+	memset(&e, 0, sizeof(e));
+	e.x.tid = e.x.tgid = tid;
+	e.x.ppid = ppid;
+	e.x.etime = etime;
+	e.x.cpu_us = cpu_us;
+	e.x.rchar = 4096;
+	e.x.wchar = 8192;
+	snprintf(e.x.comm, sizeof(e.x.comm), "worker");
+	e.at = at;
+	return e;
+}
+
+/* Sleep s seconds (the sampler reads the real clock). */
+static inline void snap_nap(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
 }
 
 #endif
