@@ -58,6 +58,9 @@ struct report_stage_edge {
 	char kind[8];			/* pipe unix tcp udp net */
 	char local[64], remote[64];
 	double seconds, bytes;
+	int peer;			/* the waiter is a local peer the tree's
+					 * sampler read (waits_total.peer): no
+					 * process of the tree */
 };
 
 struct report_stage {
@@ -117,10 +120,12 @@ void report_stages_keep_rows(struct report_stages *ss, int tree,
  * shares pct (percent of its threads' time) over seconds. */
 void report_stages_add_tree(struct report_stages *ss, int tree,
 			    const double pct[WS_N], double seconds);
-/* The rows of tree's edges-LABEL.tsv, as waitedges_parse read them; the
- * edges added. */
+/* The rows of tree's edges-LABEL.tsv, as waitedges_parse read them,
+ * its waits file's totals tot beside (NULL: none; a waiter tot marks
+ * peer is no process of the tree); the edges added. */
 long report_stages_add_edges(struct report_stages *ss, int tree,
-			     const struct waitedge_row *rows, size_t n);
+			     const struct waitedge_row *rows, size_t n,
+			     const struct waits_totals *tot);
 /* Append the stages, trees and edges of from as side `side` (--with). */
 void report_stages_append(struct report_stages *ss,
 			  const struct report_stages *from, int side);

@@ -40,7 +40,7 @@ static void read_files(struct report_stages *ss, const char *dir, int tree,
 		report_stages_add_waits(ss, tree, &tot);
 	n = treefiles_edges(dir, waits, &rows, NULL);
 	if (n >= 0)		/* -1: an old set, no edges known */
-		report_stages_add_edges(ss, tree, rows, (size_t)n);
+		report_stages_add_edges(ss, tree, rows, (size_t)n, &tot);
 	report_stages_keep(ss, tree, &tot, &rows, n > 0 ? (size_t)n : 0);
 	waitrates_totals_free(&tot);
 	free(rows);

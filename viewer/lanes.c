@@ -18,9 +18,23 @@
 _Static_assert(VL_C_LANE + VERDICT_NKIND == VL_NCOLORS,
 	       "a lane colour for each verdict word");
 
+/* Whether spans a and b are one session seen from two hosts: the
+ * viewer names a session of several sets NAME@HOST (a client's and its
+ * server's, `view CLIENT SERVER`), and a session does not make a night
+ * with itself (t4020: job@cli and job@srv took two lanes and the panes'
+ * rows). */
+static int same_session(const char *a, const char *b)
+{
+	const char *x = strrchr(a, '@'), *y = strrchr(b, '@');
+	size_t la = x ? (size_t)(x - a) : strlen(a);
+	size_t lb = y ? (size_t)(y - b) : strlen(b);
+	return (x || y) && la == lb && !strncmp(a, b, la);
+}
+
 size_t vl_lanes_pack(const struct vl_span *spans, size_t n, int *lane)
 {
 	double end[VL_MAX_LANES * 8];
+	size_t last[VL_MAX_LANES * 8];
 	size_t used = 0, cap = sizeof(end) / sizeof(end[0]);
 	int night = 0;
 
@@ -28,11 +42,17 @@ size_t vl_lanes_pack(const struct vl_span *spans, size_t n, int *lane)
 		size_t l = 0;
 		while (l < used && end[l] > spans[i].from)
 			l++;
+		/* a night when it overlaps a bar of another session */
+		for (size_t k = 0; k < l && !night; k++)
+			night = !same_session(spans[i].name ? spans[i].name : "",
+					      spans[last[k]].name ?
+					      spans[last[k]].name : "");
 		if (l == used && used < cap)
-			end[used++] = spans[i].to;
-		else if (l < used)
+			used++;
+		if (l < used) {
 			end[l] = spans[i].to;
-		night |= l > 0;
+			last[l] = i;
+		}
 		lane[i] = (int)l;
 	}
 	return night ? used : 0;

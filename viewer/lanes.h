@@ -26,7 +26,9 @@
 
 /* The lane of each span (spans by begin time, as the model keeps the
  * sessions): the first lane whose last bar ended before it began. The
- * lanes used; 0 when no two spans overlap (no night: no lanes). */
+ * lanes used; 0 when no two spans of different sessions overlap (no
+ * night: no lanes; NAME@HOST and NAME@OTHER are one session seen from two
+ * hosts). */
 size_t vl_lanes_pack(const struct vl_span *spans, size_t n, int *lane);
 /* Make room for the lanes under the panes when the view's spans overlap:
  * p (vl_plan's for v) planned again with the panes over fewer rows, the

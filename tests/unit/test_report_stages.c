@@ -46,7 +46,7 @@ static void edges_of(struct report_stages *ss, int tree, const char *t)
 	if (n < 0 || bad)
 		printf("# an edges fixture did not parse\n");
 	else
-		report_stages_add_edges(ss, tree, rows, (size_t)n);
+		report_stages_add_edges(ss, tree, rows, (size_t)n, NULL);
 	free(rows);
 }
 

@@ -26,6 +26,13 @@ static void test_pack(void)
 	EQ_INT(lane[3], 0, "pack: d after a, in the first");
 	struct vl_span apart[] = { { 0, 5, "a", "" }, { 5, 9, "b", "" } };
 	EQ_INT(vl_lanes_pack(apart, 2, lane), 0, "pack: one after another: no night, no lanes");
+	/* a client's and its server's sets viewed together: one session
+	 * seen from two hosts is no night (t4020) */
+	struct vl_span hosts[] = { { 0, 10, "job@cli", "" }, { 0, 10, "job@srv", "" },
+				   { 12, 15, "job2@cli", "" }, { 12, 16, "job2@srv", "" } };
+	EQ_INT(vl_lanes_pack(hosts, 4, lane), 0, "pack: one session on two hosts: no night");
+	hosts[1].name = "other@srv";
+	EQ_INT(vl_lanes_pack(hosts, 4, lane), 2, "pack: two sessions on two hosts: a night");
 }
 
 static void test_plan_draw(void)
