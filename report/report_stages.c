@@ -122,15 +122,6 @@ static void or_dash(char *dst, const char *src, size_t n)
 	util_strlcpy(dst, *src ? src : "-", n);
 }
 
-/* Whether pid is a local peer's in tot (waits_total.peer). */
-static int peer_pid(const struct waits_totals *tot, pid_t pid)
-{
-	for (size_t k = 0; tot && pid > 0 && k < tot->n; k++)
-		if (tot->t[k].pid == pid && tot->t[k].peer)
-			return 1;
-	return 0;
-}
-
 long report_stages_add_edges(struct report_stages *ss, int tree,
 			     const struct waitedge_row *rows, size_t n,
 			     const struct waits_totals *tot)
@@ -170,7 +161,7 @@ long report_stages_add_edges(struct report_stages *ss, int tree,
 		or_dash(e->remote, r->e.remote, sizeof(e->remote));
 		e->seconds = r->seconds;
 		e->bytes = r->bytes;
-		e->peer = peer_pid(tot, e->pid);
+		e->peer = waitrates_peer_pid(tot, e->pid);
 		added++;
 	}
 	return added;

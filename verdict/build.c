@@ -59,7 +59,7 @@ static void tree_weights(const struct bctx *b, const struct verdict_tree_in *in,
 	for (size_t k = 0; b->edge && in->rows && k < in->rows->np; k++) {
 		const struct waitrows_prow *r = &in->rows->p[k];
 		double a = r->start + in->shift;
-		if (!vbuild_peer_pid(in->waits, r->pid))
+		if (!waitrates_peer_pid(in->waits, r->pid))
 			vbuild_to_grid(b, a, a + in->rows->step, &r->alive, 1,
 				       out);
 	}

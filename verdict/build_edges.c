@@ -40,7 +40,7 @@ static int mirror(struct vgraph *g, const struct verdict_tree_in *trees,
 			const struct waitpeer_edge *e = &trees[k].edges[j].e;
 			if (e->kind != PEER_NET || strcmp(e->local, r->e.remote) ||
 			    strcmp(e->remote, r->e.local) ||
-			    vbuild_peer_pid(trees[k].waits, e->pid))
+			    waitrates_peer_pid(trees[k].waits, e->pid))
 				continue;
 			*far = hosts[k];
 			return vgraph_proc(g, hosts[k], e->pid, e->comm,
@@ -179,7 +179,7 @@ int vbuild_add_edge(struct bctx *b, const struct verdict_tree_in *trees,
 		return 0;	/* a link the fd tables showed, no wait */
 	if (r->e.kind == PEER_DISK)
 		return 0;	/* its process's disk (edge_disks), no wait */
-	if (vbuild_peer_pid(in->waits, r->e.pid) &&
+	if (waitrates_peer_pid(in->waits, r->e.pid) &&
 	    vbuild_watched(trees, n, hosts, host, r->e.pid))
 		return 0;	/* a peer another tree watches: its edges */
 	int from = vgraph_proc(g, host, r->e.pid, r->e.comm, in->label);

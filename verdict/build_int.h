@@ -47,9 +47,6 @@ const double *vbuild_proc_weights(struct bctx *b,
 
 /* ---- build_peers.c ------------------------------------------------ */
 
-/* Whether pid is a local peer's in w (waits_total.peer: its rows are no
- * part of the tree's). */
-int vbuild_peer_pid(const struct waits_totals *w, pid_t pid);
 /* Whether process pid is a tree's own on host (not a peer's) among
  * trees[0..n): a peer one sampler read that another watches (the local
  * server a client's pipe leads to) counts once, as the other's. */

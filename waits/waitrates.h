@@ -187,6 +187,10 @@ void waitrates_fill(const struct waits_values *v, struct instance_values *iv);
  * outvote the ones that moved the data. */
 int waitrates_working(const struct waits_total *t);
 
+/* Whether process pid's rows in tot are a local peer's (waits_total.peer:
+ * read while an edge named it, waitrelay.c; no process of the tree). */
+int waitrates_peer_pid(const struct waits_totals *tot, pid_t pid);
+
 /* Whether a thread moved data: 64 KiB of I/O (read and write calls on
  * files, pipes and sockets alike). */
 #define WAITRATES_MOVED_BYTES (64 * 1024)

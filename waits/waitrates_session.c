@@ -74,6 +74,14 @@ void waitrates_count(const struct waits_totals *tot, size_t *threads,
 	sum_rows(tot, ROWS_WORKING, sum, working, NULL);
 }
 
+int waitrates_peer_pid(const struct waits_totals *tot, pid_t pid)
+{
+	for (size_t k = 0; tot && pid > 0 && k < tot->n; k++)
+		if (tot->t[k].pid == pid && tot->t[k].peer)
+			return 1;
+	return 0;
+}
+
 int waitrates_working(const struct waits_total *t)
 {
 	if (t->tid == 0 && t->threads)
