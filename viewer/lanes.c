@@ -19,16 +19,19 @@ _Static_assert(VL_C_LANE + VERDICT_NKIND == VL_NCOLORS,
 	       "a lane colour for each verdict word");
 
 /* Whether spans a and b are one session seen from two hosts: the
- * viewer names a session of several sets NAME@HOST (a client's and its
- * server's, `view CLIENT SERVER`), and a session does not make a night
- * with itself (t4020: job@cli and job@srv took two lanes and the panes'
- * rows). */
-static int same_session(const char *a, const char *b)
+ * sessions of two log sets (a client's and its server's, `view CLIENT
+ * SERVER`) whose names agree but for the @HOST the viewer adds to each;
+ * a session does not make a night with itself (t4020: job@cli and
+ * job@srv took two lanes and the panes' rows). Two sessions of one set
+ * are never one, whatever their names hold (u@a and u@b). */
+static int same_session(const struct vl_span *a, const struct vl_span *b)
 {
-	const char *x = strrchr(a, '@'), *y = strrchr(b, '@');
-	size_t la = x ? (size_t)(x - a) : strlen(a);
-	size_t lb = y ? (size_t)(y - b) : strlen(b);
-	return (x || y) && la == lb && !strncmp(a, b, la);
+	const char *na = a->name ? a->name : "", *nb = b->name ? b->name : "";
+	const char *x = strrchr(na, '@'), *y = strrchr(nb, '@');
+
+	if (a->src == b->src || !x || !y)
+		return 0;
+	return x - na == y - nb && !strncmp(na, nb, (size_t)(x - na));
 }
 
 size_t vl_lanes_pack(const struct vl_span *spans, size_t n, int *lane)
@@ -44,9 +47,7 @@ size_t vl_lanes_pack(const struct vl_span *spans, size_t n, int *lane)
 			l++;
 		/* a night when it overlaps a bar of another session */
 		for (size_t k = 0; k < l && !night; k++)
-			night = !same_session(spans[i].name ? spans[i].name : "",
-					      spans[last[k]].name ?
-					      spans[last[k]].name : "");
+			night = !same_session(&spans[i], &spans[last[k]]);
 		if (l == used && used < cap)
 			used++;
 		if (l < used) {

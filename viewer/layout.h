@@ -86,6 +86,8 @@ struct vl_span {
 	const char *name;
 	const char *word;	/* its verdict's first word, "" unknown
 				 * (lanes.h) */
+	size_t src;		/* the log set it is from: a session of two
+				 * sets may be one seen from two hosts */
 };
 
 struct vl_view {

@@ -430,7 +430,8 @@ void vm_view(struct vm_model *m, struct vl_view *v)
 		m->vspans[i] = (struct vl_span){ m->sessions[i].from,
 						 m->sessions[i].to,
 						 m->sessions[i].name,
-						 m->sessions[i].word };
+						 m->sessions[i].word,
+						 m->sessions[i].src };
 	view_header(m);
 	v->from = m->from;
 	v->to = m->to;

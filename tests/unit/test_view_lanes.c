@@ -15,8 +15,8 @@
 static void test_pack(void)
 {
 	struct vl_span s[] = {
-		{ 0, 10, "a", "disk" }, { 2, 6, "b", "disk" },
-		{ 7, 9, "c", "CPU" }, { 11, 12, "d", "" },
+		{ 0, 10, "a", "disk", 0 }, { 2, 6, "b", "disk", 0 },
+		{ 7, 9, "c", "CPU", 0 }, { 11, 12, "d", "", 0 },
 	};
 	int lane[4];
 	EQ_INT(vl_lanes_pack(s, 4, lane), 2, "pack: two lanes");
@@ -24,22 +24,28 @@ static void test_pack(void)
 	EQ_INT(lane[1], 1, "pack: b beside a");
 	EQ_INT(lane[2], 1, "pack: c after b, in its lane");
 	EQ_INT(lane[3], 0, "pack: d after a, in the first");
-	struct vl_span apart[] = { { 0, 5, "a", "" }, { 5, 9, "b", "" } };
+	struct vl_span apart[] = { { 0, 5, "a", "", 0 }, { 5, 9, "b", "", 0 } };
 	EQ_INT(vl_lanes_pack(apart, 2, lane), 0, "pack: one after another: no night, no lanes");
 	/* a client's and its server's sets viewed together: one session
 	 * seen from two hosts is no night (t4020) */
-	struct vl_span hosts[] = { { 0, 10, "job@cli", "" }, { 0, 10, "job@srv", "" },
-				   { 12, 15, "job2@cli", "" }, { 12, 16, "job2@srv", "" } };
+	struct vl_span hosts[] = { { 0, 10, "job@cli", "", 0 }, { 0, 10, "job@srv", "", 1 },
+				   { 12, 15, "job2@cli", "", 0 }, { 12, 16, "job2@srv", "", 1 } };
 	EQ_INT(vl_lanes_pack(hosts, 4, lane), 0, "pack: one session on two hosts: no night");
 	hosts[1].name = "other@srv";
 	EQ_INT(vl_lanes_pack(hosts, 4, lane), 2, "pack: two sessions on two hosts: a night");
+	/* one set's sessions named user@host: two sessions, however named */
+	struct vl_span users[] = { { 0, 10, "backup@nas1", "", 0 },
+				   { 2, 8, "backup@nas2", "", 0 } };
+	EQ_INT(vl_lanes_pack(users, 2, lane), 2, "pack: one set's u@a and u@b at once: a night");
+	users[1].name = "backup@nas1";
+	EQ_INT(vl_lanes_pack(users, 2, lane), 2, "pack: one set's two sessions of one name at once: a night");
 }
 
 static void test_plan_draw(void)
 {
 	struct vl_span s[] = {
-		{ 1000, 1100, "w12", "disk" }, { 1000, 1040, "w2", "disk" },
-		{ 1050, 1080, "burn", "CPU" },
+		{ 1000, 1100, "w12", "disk", 0 }, { 1000, 1040, "w2", "disk", 0 },
+		{ 1050, 1080, "burn", "CPU", 0 },
 	};
 	struct vl_view v = { .from = 1000, .to = 1100, .glyphs = VL_ASCII,
 			     .mono = 1, .spans = s, .nspans = 3 };
@@ -79,7 +85,7 @@ static void test_plan_draw(void)
 	OK(c->attr & VL_A_REVERSE, "draw: a solid bar");
 	vl_grid_free(&g);
 	/* no overlap: no lanes */
-	struct vl_span apart[] = { { 1000, 1040, "a", "" }, { 1050, 1090, "b", "" } };
+	struct vl_span apart[] = { { 1000, 1040, "a", "", 0 }, { 1050, 1090, "b", "", 0 } };
 	v.spans = apart;
 	v.nspans = 2;
 	vl_plan(80, 24, 4, 0, VL_ASCII, &p);

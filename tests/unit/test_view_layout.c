@@ -228,7 +228,7 @@ static void test_render(void)
 				.has_axis = { 1, 0 }, .lines = &line,
 				.nlines = 1 };
 	struct vl_mark mk = { 1000 + 100, "backup start" };
-	struct vl_span sp = { 1000 + 300, 1000 + 500, "nightly", "" };
+	struct vl_span sp = { 1000 + 300, 1000 + 500, "nightly", "", 0 };
 	struct vl_view v = { .from = 1000, .to = 1000 + 680, .header = "host",
 			     .glyphs = VL_BRAILLE, .panes = &pane, .npanes = 1,
 			     .marks = &mk, .nmarks = 1, .spans = &sp,
@@ -470,7 +470,7 @@ static void test_words(void)
 	struct vl_pane pane = { .title = "Client wait states",
 				.unit = { UNIT_PERCENT }, .has_axis = { 1, 0 },
 				.lines = lines, .nlines = 5 };
-	struct vl_span sp = { 1000 + 10, 1000 + 40, "25m100k-server", "" };
+	struct vl_span sp = { 1000 + 10, 1000 + 40, "25m100k-server", "", 0 };
 	struct vl_view v = { .from = 1000, .to = 1000 + 600, .header = "host",
 			     .glyphs = VL_ASCII, .panes = &pane, .npanes = 1,
 			     .spans = &sp, .nspans = 1, .utc = 1, .focus = -1,
@@ -526,8 +526,8 @@ static void test_session_bar(void)
 				.has_axis = { 1, 0 }, .lines = &line,
 				.nlines = 1 };
 	/* an hour, some 95 s a column: outer and a begin in column 1 */
-	struct vl_span sp[] = { { 100, 3400, "outer", "" }, { 120, 1000, "a", "" },
-				{ 1000, 1900, "b", "" }, { 1900, 2500, "c", "" } };
+	struct vl_span sp[] = { { 100, 3400, "outer", "", 0 }, { 120, 1000, "a", "", 0 },
+				{ 1000, 1900, "b", "", 0 }, { 1900, 2500, "c", "", 0 } };
 	struct vl_view v = { .from = 0, .to = 3600, .header = "host",
 			     .glyphs = VL_ASCII, .panes = &pane, .npanes = 1,
 			     .spans = sp, .nspans = 4, .utc = 1, .focus = -1,
@@ -545,7 +545,7 @@ static void test_session_bar(void)
 	OK(strstr(row, "]outer=") != NULL, "outer's name where its sets leave room");
 
 	/* twins: two sessions of one span (view A B from their begins) */
-	struct vl_span tw[] = { { 600, 2400, "A full", "" }, { 600, 2400, "B full", "" } };
+	struct vl_span tw[] = { { 600, 2400, "A full", "", 0 }, { 600, 2400, "B full", "", 0 } };
 	v.spans = tw;
 	v.nspans = 2;
 	OK(vl_render(&v, &p, &g) == 0, "render the twins");
