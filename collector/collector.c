@@ -458,6 +458,9 @@ static void teardown_failed(struct collector *c)
 	teardown(c);
 	if (dir[0] && logset_discard(dir, NULL, &pe) < 0)
 		fprintf(stderr, "perflog: %s\n", pe.msg);
+	/* -o NEW/DIR: the directories made for it go too (those still
+	 * empty: another set may have come to share them) */
+	util_rmdirs_made(c->set->directory, c->made_dir);
 }
 
 int collector_run(const struct collector_options *opt)

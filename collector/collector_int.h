@@ -22,6 +22,7 @@
 #ifndef PERFLOG_COLLECTOR_INT_H
 #define PERFLOG_COLLECTOR_INT_H
 
+#include <limits.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -120,6 +121,9 @@ struct collector {
 	struct sample sample;
 	struct selector *sel;
 	struct logset_writer *w;
+	char made_dir[PATH_MAX];	/* the topmost directory of the log
+					 * directory this start made, "" none:
+					 * taken back if the start fails */
 	struct server *srv;
 	struct schedule sched;
 	unsigned long samples;

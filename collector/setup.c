@@ -54,7 +54,8 @@ int collector_setup(struct collector *c, struct perr *e)
 	char name[300], parent[PATH_MAX];
 	double mono, wall;
 
-	if (util_mkdirs(s->directory, 0755) < 0)
+	if (util_mkdirs_made(s->directory, 0755, c->made_dir,
+			     sizeof(c->made_dir)) < 0)
 		return perr_set(e, "unable to create log directory '%s': %s",
 				s->directory, strerror(errno));
 	if (!realpath(s->directory, parent))

@@ -200,23 +200,59 @@ int util_parse_duration(const char *s, unsigned long *seconds)
 
 int util_mkdirs(const char *dir, unsigned mode)
 {
-	char path[PATH_MAX];
+	return util_mkdirs_made(dir, mode, NULL, 0);
+}
 
+int util_mkdirs_made(const char *dir, unsigned mode, char *made, size_t n)
+{
+	char path[PATH_MAX];
+	size_t len;
+
+	if (made && n)
+		made[0] = '\0';
 	if (util_strlcpy(path, dir, sizeof(path)) < 0) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
+	len = strlen(path);
+	for (char *p = path + 1; p <= path + len; p++) {
+		if (*p != '/' && *p)
 			continue;
+		char c = *p;
+
 		*p = '\0';
-		if (mkdir(path, mode) < 0 && errno != EEXIST)
+		if (mkdir(path, mode) == 0) {
+			if (made && n && !made[0])
+				util_strlcpy(made, path, n);
+		} else if (errno != EEXIST) {
 			return -1;
-		*p = '/';
+		}
+		*p = c;
 	}
-	if (mkdir(path, mode) < 0 && errno != EEXIST)
-		return -1;
 	return 0;
+}
+
+void util_rmdirs_made(const char *dir, const char *made)
+{
+	char path[PATH_MAX];
+	size_t top = made ? strlen(made) : 0;
+
+	if (!top || util_strlcpy(path, dir, sizeof(path)) < 0 ||
+	    strncmp(path, made, top) || (path[top] && path[top] != '/'))
+		return;
+	for (;;) {
+		size_t len = strlen(path);
+
+		while (len > top && path[len - 1] == '/')
+			path[--len] = '\0';
+		if (rmdir(path) < 0 || len <= top)
+			return;
+		char *slash = strrchr(path, '/');
+
+		if (!slash || (size_t)(slash - path) < top)
+			return;
+		*slash = '\0';
+	}
 }
 
 int util_write_full(int fd, const void *buf, size_t n)

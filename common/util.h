@@ -70,6 +70,15 @@ char *util_fmt_step(char *buf, size_t n, unsigned long step, int compact);
 /* Create dir and its missing parents with the given mode. 0 or -1 (errno). */
 int util_mkdirs(const char *dir, unsigned mode);
 
+/* util_mkdirs that also says the topmost directory it created in made
+ * (n bytes; "" when dir was there), so that what a failed start made can
+ * be taken back (util_rmdirs_made). */
+int util_mkdirs_made(const char *dir, unsigned mode, char *made, size_t n);
+
+/* Remove dir and its parents up to made (util_mkdirs_made's), each only
+ * if empty: stops at the first that holds something or is not there. */
+void util_rmdirs_made(const char *dir, const char *made);
+
 /* Write all n bytes to fd, again after a signal or a short write. 0, or
  * -1 with errno set. */
 int util_write_full(int fd, const void *buf, size_t n);

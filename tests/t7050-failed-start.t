@@ -37,6 +37,13 @@ out=$($PERFLOG run -i 1 -o $FULL/logs -- true 2>&1); st=$?
 is "$st" 1 'run on a full disk fails'
 is "$(ls -A $FULL/logs)" keep 'and leaves no set'
 is "$(running)" 0 'no collector left running'
+out=$($PERFLOG start -i 1 -o $FULL/made/for/it 2>&1); st=$?
+is "$st" 1 'start -o NEW/DIR on a full disk fails'
+ok 'and takes back the directories it made for -o' test ! -e $FULL/made
+mkdir $FULL/made
+out=$($PERFLOG start -i 1 -o $FULL/made/for/it 2>&1); st=$?
+is "$st:$(ls -A $FULL/made)" 1: 'those below one that was there, and not that one'
+rmdir $FULL/made
 
 # a command that cannot be run, on the full disk: the command is named
 # (the old code started a collector first and said the disk, exit 1)

@@ -4,8 +4,11 @@
  * (util_fmt_step, read back by util_parse_duration).
  */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../common/sig.h"
 #include "../../common/strbuf.h"
@@ -140,8 +143,56 @@ static void test_suggest(void)
 	EQ_STR(g ? g : "(none)", "Memory\\Available Bytes", "a counter path one letter off");
 }
 
+static int is_dir(const char *base, const char *rel)
+{
+	char p[512];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* what a failed `start -o NEW/DIR` made is taken back, and only that
+ * (t7050 on a full disk) */
+static void test_mkdirs_made(void)
+{
+	char base[] = "/tmp/perflog-mkdirs.XXXXXX", dir[600], made[600], f[600];
+
+	if (!mkdtemp(base)) {
+		OK(0, "mkdirs: a scratch directory");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/a/b/c", base);
+	OK(util_mkdirs_made(dir, 0755, made, sizeof(made)) == 0, "mkdirs: a/b/c made");
+	snprintf(f, sizeof(f), "%s/a", base);
+	EQ_STR(made, f, "mkdirs: the topmost one made is a");
+	OK(util_mkdirs_made(dir, 0755, made, sizeof(made)) == 0 && !made[0], "mkdirs: again: none made");
+	util_rmdirs_made(dir, f);
+	OK(!is_dir(base, "a"), "rmdirs: a/b/c and its parents up to a are gone");
+	OK(is_dir(base, "."), "rmdirs: the parent that was there stays");
+	/* a sibling came to share a/: a/b/c goes, a stays */
+	util_mkdirs_made(dir, 0755, made, sizeof(made));
+	snprintf(f, sizeof(f), "%s/a/other", base);
+	OK(util_mkdirs(f, 0755) == 0, "mkdirs: a/other");
+	util_rmdirs_made(dir, made);
+	OK(!is_dir(base, "a/b") && is_dir(base, "a/other"), "rmdirs: stops at one that holds something");
+	snprintf(dir, sizeof(dir), "%s/x/y/", base);
+	OK(util_mkdirs_made(dir, 0755, made, sizeof(made)) == 0 && is_dir(base, "x/y"), "mkdirs: a trailing slash");
+	util_rmdirs_made(dir, made);
+	OK(!is_dir(base, "x"), "rmdirs: a trailing slash");
+	util_rmdirs_made(dir, "");
+	util_rmdirs_made(base, "/nowhere");
+	OK(is_dir(base, "."), "rmdirs: nothing made, or made elsewhere: nothing removed");
+	snprintf(f, sizeof(f), "%s/a/other", base);
+	rmdir(f);
+	snprintf(f, sizeof(f), "%s/a", base);
+	rmdir(f);
+	rmdir(base);
+}
+
 int main(void)
 {
+	test_mkdirs_made();
 	test_strbuf();
 	test_sig();
 	test_fmt_step();
