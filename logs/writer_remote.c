@@ -260,15 +260,25 @@ void writer_remote_bound(struct logset_writer *w)
 
 int writer_remote_open(struct logset_writer *w, struct perr *e)
 {
-	char host[256], port[32], addr[300];
+	char host[256], port[32], mport[32], addr[300];
+	char *end;
+	long p;
 
 	if (!w->remote)
 		return 0;
-	/* perflog receive: the daemon's host, MIRROR_PORT */
+	/* perflog receive: the daemon's host, at the daemon's port plus one
+	 * (MIRROR_PORT beside the default), so a daemon moved off a port
+	 * that is taken takes its receiver along; a service name, the
+	 * default */
 	split_address(w->cached, host, sizeof(host), port, sizeof(port),
 		      REMOTE_PORT);
+	p = strtol(port, &end, 10);
+	if (*port && !*end && p >= 1 && p < 65535)
+		snprintf(mport, sizeof(mport), "%ld", p + 1);
+	else
+		snprintf(mport, sizeof(mport), "%s", MIRROR_PORT);
 	snprintf(addr, sizeof(addr), strchr(host, ':') ? "[%s]:%s" : "%s:%s",
-		 host, MIRROR_PORT);
+		 host, mport);
 	if (mirror_open(addr, set_name(w), w->dfd, w->dir, &w->mirror, e) < 0)
 		return -1;
 	if (daemon_sees_set(w, e) < 0)

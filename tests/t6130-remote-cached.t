@@ -24,7 +24,9 @@ HERE=$SCRATCH/here	# the collector's log directory, on its own tmpfs
 mkdir -p $BASE $HERE
 touch $BASE/the-daemons-directory
 HOST_ADDR=${PEER_ADDR%.2}.1
-ADDR=$HOST_ADDR:42217
+# not the default port (t6120 has it): the collector looks for perflog
+# receive at the daemon's port plus one
+ADDR=$HOST_ADDR:42317
 rrdcached -g -l $ADDR -b $BASE -B -w 3600 -f 7200 -V LOG_INFO \
 	-o $SCRATCH/rrdcached.log -p $SCRATCH/rrdcached.pid \
 	> $SCRATCH/rrdcached.out 2>&1 &
@@ -40,18 +42,18 @@ SECOND=(ip netns exec $PEER_NS unshare -m --propagation private sh -c '
 inside() { nsenter -t $fg -m -n "$@"; }
 plan 23
 ok 'rrdcached listening' \
-	wait_for 10 bash -c "exec 3<>/dev/tcp/$HOST_ADDR/42217"
+	wait_for 10 bash -c "exec 3<>/dev/tcp/$HOST_ADDR/42317"
 
 err=$("${SECOND[@]}" $PERFLOG start -f -c $SCRATCH/tcp.pml -o $HERE 2>&1 >/dev/null); st=$?
 diag "$err"
 ok "without perflog receive on the daemon's host the start fails" test $st != 0
-like "$err" "perflog receive at '$HOST_ADDR:42218'" 'in one line that says so'
+like "$err" "perflog receive at '$HOST_ADDR:42318'" 'in one line that says so, at the daemon'"'"'s port plus one'
 is "$(ls -A $BASE)" "the-daemons-directory" "and leaves nothing in the daemon's directory"
 
-$PERFLOG receive -l $HOST_ADDR -b $BASE > /dev/null 2> $SCRATCH/receive.err &
+$PERFLOG receive -l $HOST_ADDR:42318 -b $BASE > /dev/null 2> $SCRATCH/receive.err &
 track_pid $!
 ok 'perflog receive listening' \
-	wait_for 10 bash -c "exec 3<>/dev/tcp/$HOST_ADDR/42218"
+	wait_for 10 bash -c "exec 3<>/dev/tcp/$HOST_ADDR/42318"
 
 # a daemon (its stderr is collector.log), its pid from the run directory
 dir=$("${SECOND[@]}" $PERFLOG start -c $SCRATCH/tcp.pml -o $HERE 2>$SCRATCH/start.err)
