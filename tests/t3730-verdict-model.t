@@ -7,7 +7,10 @@
 #              the run (not watched), burns a CPU on each chunk; then
 #              md5sum runs a moment. The rules said "CPU: the stage
 #              md5sum ran on a CPU 93% of the time" (93% of its own
-#              0.1 s): md5sum must not be named
+#              0.1 s): md5sum must not be named. The FIFO's reader is
+#              found by the FIFO's device and inode (its link is a path)
+#              and read as a local peer: CPU and python3 are named
+#              (before, "nothing: ... what the log does not see")
 #   zstd       tar cf - DIR | zstd -19 -T1 | cat: tar ends at once (zstd
 #              read it all), zstd's one thread compresses; zstd named,
 #              no "quota or affinity" (there is none)
@@ -54,6 +57,8 @@ track_pid $!
 run_case unw unwatched "head -c 1000000 /dev/zero >'$SCRATCH/ff'; md5sum '$SCRATCH/small'"
 like "$line" '^Bottleneck: ' 'unwatched: a verdict'
 unlike "$line" 'md5sum' 'unwatched: md5sum (0.1 s of the session) is not named'
+like "$line" '^Bottleneck: CPU[^:]*: the stage python3 ' \
+	"unwatched: CPU, the FIFO's reader (python3) named"
 
 # --- zstd: the first stage ends early ---
 mkdir "$SCRATCH/dir"

@@ -13,9 +13,8 @@ command -v python3 >/dev/null || skip_all "no python3 (tests/deps.sh)"
 # the receiver: 0.1 s of CPU a 64 KiB chunk, 40 chunks (some 4 s of one
 # CPU, longer beside a load: CPU contention is CPU too). It reads an
 # anonymous pipe of its own, which the writer opens through
-# /proc/PID/fd (a named FIFO's descriptor is a path, no pipe to the
-# probe, which never follows a link into a file system), and ends when
-# it has read all of it.
+# /proc/PID/fd (t3733: the same through a named FIFO), and ends when it
+# has read all of it.
 python3 -c '
 import os, sys, time
 r, w = os.pipe()

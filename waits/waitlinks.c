@@ -95,15 +95,15 @@ struct scan {
 };
 
 /* waitpeer_each_link's callback: a pipe end of the process. */
-static void pipe_end(void *ctx, pid_t pid, int fd, char kind,
-		     unsigned long ino)
+static void pipe_end(void *ctx, pid_t pid, int fd,
+		     const struct waitpeer_id *id)
 {
 	struct scan *sc = ctx;
 	struct waits_link l = { 0 };
 
-	if (kind != 'p')
+	if (id->kind != 'p')
 		return;
-	l.ino = ino;
+	l.ino = id->ino;
 	l.pid = pid;
 	l.mode = waitpeer_acc_mode(sc->w->procfd, pid, fd);
 	if (l.mode < 0)
@@ -116,5 +116,6 @@ void waits_links_scan(struct waits *w, pid_t pid, const char *comm)
 {
 	struct scan sc = { w, comm };
 
-	(void)waitpeer_each_link(w->procfd, pid, LINK_FDS_MAX, pipe_end, &sc);
+	(void)waitpeer_each_link(w->procfd, pid, LINK_FDS_MAX, 0, pipe_end,
+				 &sc);
 }

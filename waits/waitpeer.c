@@ -211,53 +211,62 @@ static int unix_peer(struct waitpeer *p, unsigned long ino, double now,
 }
 
 
-static int resolve(struct waitpeer *p, pid_t tgid, char kind,
-		   unsigned long ino, int dir, double now,
+/* waitpeer_resolve's answer: 1, WAITPEER_OWN (the waiter's own end:
+ * a self-pipe), 0 not told. */
+static int resolve(struct waitpeer *p, pid_t tgid,
+		   const struct waitpeer_id *id, int dir, double now,
 		   struct waitpeer_edge *e, int *unsure)
 {
 	unsigned long peer;
+	int own = 0;
 
-	if (kind == 'p') {
-		e->kind = PEER_PIPE;
+	if (id->kind != 's') {
+		e->kind = PEER_PIPE;	/* a pipe, a named FIFO */
 		/* a reader waits on the writing end's holder and the
 		 * other way round */
-		e->peer_pid = waitpeer_holder(p, ino, tgid, dir == PEER_IN ? O_WRONLY :
-				     O_RDONLY, now, unsure);
-		return 1;
+		e->peer_pid = waitpeer_holder(p, id, tgid, dir == PEER_IN ?
+					      O_WRONLY : O_RDONLY, now, unsure,
+					      &own);
+		return own ? WAITPEER_OWN : 1;
 	}
 	/* an AF_UNIX socket of the last dump needs no socket table */
-	if (!unix_known(p, ino, &peer)) {
+	if (!unix_known(p, id->ino, &peer)) {
 		unsigned long mirror = 0;
 
-		if (waitpeer_inet_peer(p, tgid, ino, now, e, &mirror)) {
+		if (waitpeer_inet_peer(p, tgid, id->ino, now, e, &mirror)) {
 			if (mirror)
-				e->peer_pid = waitpeer_holder(p, mirror, tgid,
-						     -1, now, unsure);
-			return 1;
+				e->peer_pid = waitpeer_holder(p,
+					&(struct waitpeer_id){ 's', 0, mirror },
+					tgid, -1, now, unsure, &own);
+			return own ? WAITPEER_OWN : 1;
 		}
-		if (!unix_peer(p, ino, now, &peer))
+		if (!unix_peer(p, id->ino, now, &peer))
 			return 0;
 	}
 	e->kind = PEER_UNIX;
 	if (peer)
-		e->peer_pid = waitpeer_holder(p, peer, tgid, -1, now, unsure);
-	return 1;
+		e->peer_pid = waitpeer_holder(p,
+			&(struct waitpeer_id){ 's', 0, peer }, tgid, -1, now,
+			unsure, &own);
+	return own ? WAITPEER_OWN : 1;
 }
 
-static size_t ans_hash(pid_t tgid, unsigned long ino, int dir)
+static size_t ans_hash(pid_t tgid, unsigned long dev, unsigned long ino,
+		       int dir)
 {
-	uint64_t h = (uint64_t)ino * 0x9e3779b97f4a7c15ULL ^
+	uint64_t h = ((uint64_t)ino ^ (uint64_t)dev << 32) *
+		0x9e3779b97f4a7c15ULL ^
 		((uint64_t)(uint32_t)tgid << 1 | (uint64_t)(dir & 1));
 
 	h ^= h >> 29;
 	return (size_t)(h * 0xbf58476d1ce4e5b9ULL >> 17);
 }
 
-/* The slot of (tgid, ino, dir): its answer, or the free slot for it.
+/* The slot of (tgid, id, dir): its answer, or the free slot for it.
  * NULL when out of memory. Grows at half full; past MAX_ANSWERS the
  * table starts again (the answers are only a cache). */
 static struct answer *ans_slot(struct waitpeer *p, pid_t tgid,
-			       unsigned long ino, int dir)
+			       const struct waitpeer_id *id, int dir)
 {
 	struct answer *a;
 
@@ -279,7 +288,8 @@ static struct answer *ans_slot(struct waitpeer *p, pid_t tgid,
 			p->nans = 0;
 			for (size_t i = 0; i < oldcap; i++)
 				if (old[i].used) {
-					size_t k = ans_hash(old[i].tgid, old[i].ino,
+					size_t k = ans_hash(old[i].tgid, old[i].dev,
+							    old[i].ino,
 							    old[i].dir) & (cap - 1);
 
 					while (p->ans[k].used)
@@ -290,10 +300,11 @@ static struct answer *ans_slot(struct waitpeer *p, pid_t tgid,
 			free(old);
 		}
 	}
-	for (size_t k = ans_hash(tgid, ino, dir) & (p->capans - 1);;
+	for (size_t k = ans_hash(tgid, id->dev, id->ino, dir) & (p->capans - 1);;
 	     k = (k + 1) & (p->capans - 1)) {
 		a = &p->ans[k];
-		if (!a->used || (a->tgid == tgid && a->ino == ino && a->dir == dir))
+		if (!a->used || (a->tgid == tgid && a->ino == id->ino &&
+				 a->dev == id->dev && a->dir == dir))
 			return a;
 	}
 }
@@ -320,25 +331,25 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 		     struct waitpeer_edge *out)
 {
 	char buf[256], rel[64];
-	unsigned long ino;
+	struct waitpeer_id id = { 0, 0, 0 };
 	struct answer *a = NULL;
-	int kind, unsure = 0;
+	int unsure = 0;
 
+	snprintf(rel, sizeof(rel), "%d/fd/%ld", (int)tid, fd);
 	if (!link) {
-		ssize_t n;
+		ssize_t n = readlinkat(p->procfd, rel, buf, sizeof(buf) - 1);
 
-		snprintf(rel, sizeof(rel), "%d/fd/%ld", (int)tid, fd);
-		n = readlinkat(p->procfd, rel, buf, sizeof(buf) - 1);
 		if (n < 0)
 			return 0;
 		buf[n] = '\0';
 		link = buf;
 	}
-	/* a FIFO is a path: a wait on a process too, its holder untold
-	 * (finding it would stat every path in every fd table) */
-	if (!(kind = waitpeer_link(link, &ino)))
+	/* a named FIFO's link is its path: the FIFO by its device and
+	 * inode (its holders matched so, waitpeer_fds.c) */
+	if ((id.kind = (char)waitpeer_link(link, &id.ino)) == 0 &&
+	    !(link[0] == '/' && waitpeer_fifo(p->procfd, rel, &id)))
 		return 0;
-	if (!(a = ans_slot(p, tgid, ino, dir)))
+	if (!(a = ans_slot(p, tgid, &id, dir)))
 		return 0;
 	if (a->used && now < a->until) {
 		/* the names as of now (a process that exec'ed since the
@@ -353,12 +364,13 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	memset(a, 0, sizeof(*a));
 	a->used = 1;
 	a->tgid = tgid;
-	a->ino = ino;
+	a->dev = id.dev;
+	a->ino = id.ino;
 	a->dir = dir;
 	a->until = now + WAITPEER_KEEP_SEC;
 	a->e.pid = tgid;
 	a->e.dir = dir;
-	a->ok = resolve(p, tgid, (char)kind, ino, dir, now, &a->e, &unsure);
+	a->ok = resolve(p, tgid, &id, dir, now, &a->e, &unsure);
 	/* a local far end whose process was not found yet (a connection
 	 * accepted after the last scan), or one of several holders, is
 	 * looked for again sooner */

@@ -6,12 +6,17 @@
  * host is a network wait (then the edge names the interface).
  *
  * How the other end is found (as lsof, ss and CRIU do, STYLE 20):
- *   pipe, FIFO  its inode (ROOT/proc/PID/fd/N reads "pipe:[INO]", a FIFO
- *               a path: its inode from statx(DONT_SYNC)) in another
+ *   pipe, FIFO  its inode (ROOT/proc/PID/fd/N reads "pipe:[INO]"; a
+ *               named FIFO's link is a path: its device and inode from
+ *               statx(DONT_SYNC) of the fd, which reaches the FIFO's
+ *               inode, nothing asked of its file system) in another
  *               process's fd table; with several holders, one whose end
  *               (fdinfo flags) is the opposite of the waiter's, and of
  *               those the one doing the work (waitactive.h: the writer,
- *               not the shell that holds the end it gave it)
+ *               not the shell that holds the end it gave it); never the
+ *               waiter itself (a self-pipe, a socketpair it keeps
+ *               alone: no process's end but its own, its far end
+ *               unknown)
  *   AF_UNIX     sock_diag (NETLINK_SOCK_DIAG, UDIAG_SHOW_PEER): the peer's
  *               inode, then that inode in an fd table
  *   TCP, UDP    the waiter's network namespace's ROOT/proc/PID/net/
@@ -99,13 +104,30 @@ struct waitpeer_inet {
 /* "pipe:[N]" -> 'p', "socket:[N]" -> 's' (*ino = N); 0 otherwise. */
 int waitpeer_link(const char *link, unsigned long *ino);
 
-/* fn(ctx, pid, fd, kind, ino) for each pipe ('p') and socket ('s') of
- * pid's fd table below procfd (link texts only, nothing followed), up to
- * max descriptors looked at (0: all): 0, or -1 when the table could not
- * be opened (the process is gone, or no rights). */
-int waitpeer_each_link(int procfd, pid_t pid, int max,
-		       void (*fn)(void *ctx, pid_t pid, int fd, char kind,
-				  unsigned long ino),
+/* What the holders of a descriptor are matched by: a pipe's or a
+ * socket's inode (dev 0: pipefs and sockfs number theirs from one
+ * counter, apart from every file system's), a named FIFO's device and
+ * inode (its link is a path, the same FIFO opened by two processes
+ * through two names is one). */
+struct waitpeer_id {
+	char kind;		/* 'p' pipe, 's' socket, 'f' FIFO */
+	unsigned long dev, ino;
+};
+
+/* Whether dirfd/rel (a ROOT/proc/PID/fd/N) is a named FIFO: 1 with *id
+ * its device and inode, from statx(AT_STATX_DONT_SYNC), which follows
+ * the fd to the FIFO's inode the kernel has (no open, nothing asked of
+ * the file system: issue 21); 0 otherwise. */
+int waitpeer_fifo(int dirfd, const char *rel, struct waitpeer_id *id);
+
+/* fn(ctx, pid, fd, id) for each pipe ('p') and socket ('s') of pid's fd
+ * table below procfd (link texts), and with fifos set each named FIFO
+ * ('f': a path's link, waitpeer_fifo), up to max descriptors looked at
+ * (0: all): 0, or -1 when the table could not be opened (the process is
+ * gone, or no rights). */
+int waitpeer_each_link(int procfd, pid_t pid, int max, int fifos,
+		       void (*fn)(void *ctx, pid_t pid, int fd,
+				  const struct waitpeer_id *id),
 		       void *ctx);
 
 /* The access mode (O_RDONLY, O_WRONLY, O_RDWR) of pid's descriptor fd
@@ -173,8 +195,13 @@ int waitpeer_add_unix(struct waitpeer *p, unsigned long ino,
 /* What the descriptor fd of thread tid (of process tgid) is connected
  * to, at monotonic time now, waited on in direction dir: 1 with *out
  * filled (kind PEER_NET for another host; any other kind is a wait on a
- * local process), 0 when it is not a pipe or socket or cannot be told.
+ * local process, peer_pid 0 while it is not found), WAITPEER_OWN when
+ * the far end is the waiter's own and no other process's (a self-pipe,
+ * a socketpair it keeps alone, a loopback connection to itself: *out
+ * filled, peer_pid 0; a wake-up from within, no process to wait on),
+ * 0 when it is not a pipe, FIFO or socket or cannot be told.
  * link: the fd's link text when the caller has read it (else NULL). */
+#define WAITPEER_OWN 2
 int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 		     const char *link, int dir, double now,
 		     struct waitpeer_edge *out);

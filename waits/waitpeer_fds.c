@@ -2,7 +2,9 @@
  * waitpeer_fds.c - which process holds an inode (waitpeer.h): every
  * process's fd table, scanned at most once a WAITPEER_RESCAN_SEC and
  * SCAN_SHARE of a CPU, and only for an inode not in the last scan; of
- * several holders, the one doing the work (waitactive.h).
+ * several holders, the one doing the work (waitactive.h). A named
+ * FIFO's holders by its device and inode: once one is looked for, the
+ * scans stat the paths' links too (a statx each, DONT_SYNC).
  */
 #define _GNU_SOURCE
 #include "waitpeer_int.h"
@@ -12,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "../common/util.h"
@@ -23,15 +27,54 @@ static int cmp_owner(const void *a, const void *b)
 
 	if (x->ino != y->ino)
 		return (x->ino > y->ino) - (x->ino < y->ino);
+	if (x->dev != y->dev)
+		return (x->dev > y->dev) - (x->dev < y->dev);
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-int waitpeer_each_link(int procfd, pid_t pid, int max,
-		       void (*fn)(void *ctx, pid_t pid, int fd, char kind,
-				  unsigned long ino),
+int waitpeer_fifo(int dirfd, const char *rel, struct waitpeer_id *id)
+{
+	struct statx st;
+
+	if (statx(dirfd, rel, AT_STATX_DONT_SYNC | AT_NO_AUTOMOUNT,
+		  STATX_TYPE | STATX_INO, &st) < 0 ||
+	    (st.stx_mask & (STATX_TYPE | STATX_INO)) != (STATX_TYPE | STATX_INO) ||
+	    !S_ISFIFO(st.stx_mode))
+		return 0;
+	id->kind = 'f';
+	/* never 0: a pipe's or a socket's (an anonymous device 0:N
+	 * counts from 1, and the + 1 keeps a 0:0 apart all the same) */
+	id->dev = (unsigned long)makedev(st.stx_dev_major, st.stx_dev_minor) + 1;
+	id->ino = (unsigned long)st.stx_ino;
+	return 1;
+}
+
+/* What descriptor rel below dirfd is (its link read; a path's stat only
+ * with fifos set): 1 with *id, 0 when neither pipe, socket nor FIFO. */
+static int fd_id(int dirfd, const char *rel, int fifos,
+		 struct waitpeer_id *id)
+{
+	char link[64];
+	ssize_t n = readlinkat(dirfd, rel, link, sizeof(link) - 1);
+	int kind;
+
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	if ((kind = waitpeer_link(link, &id->ino))) {
+		id->kind = (char)kind;
+		id->dev = 0;
+		return 1;
+	}
+	return fifos && link[0] == '/' && waitpeer_fifo(dirfd, rel, id);
+}
+
+int waitpeer_each_link(int procfd, pid_t pid, int max, int fifos,
+		       void (*fn)(void *ctx, pid_t pid, int fd,
+				  const struct waitpeer_id *id),
 		       void *ctx)
 {
-	char rel[64], link[64];
+	char rel[64];
 	struct dirent *f;
 	int ffd, seen = 0;
 	DIR *fdir;
@@ -44,36 +87,30 @@ int waitpeer_each_link(int procfd, pid_t pid, int max,
 		return -1;
 	}
 	while ((f = readdir(fdir)) && (max <= 0 || seen < max)) {
-		unsigned long ino;
-		ssize_t n;
-		int kind;
+		struct waitpeer_id id;
 
 		if (f->d_name[0] == '.')
 			continue;
 		seen++;
-		n = readlinkat(ffd, f->d_name, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		if ((kind = waitpeer_link(link, &ino)))
-			fn(ctx, pid, atoi(f->d_name), (char)kind, ino);
+		if (fd_id(ffd, f->d_name, fifos, &id))
+			fn(ctx, pid, atoi(f->d_name), &id);
 	}
 	closedir(fdir);
 	return 0;
 }
 
 /* waitpeer_each_link's callback of scan_fds: inode -> (pid, fd). */
-static void own_link(void *ctx, pid_t pid, int fd, char kind,
-		     unsigned long ino)
+static void own_link(void *ctx, pid_t pid, int fd,
+		     const struct waitpeer_id *id)
 {
 	struct waitpeer *p = ctx;
 
-	(void)kind;
 	if (util_grow(&p->own, &p->capown, p->nown + 1, sizeof(*p->own)) == 0)
-		p->own[p->nown++] = (struct owner){ ino, pid, fd };
+		p->own[p->nown++] = (struct owner){ id->ino, id->dev, pid, fd };
 }
 
-/* Every process's pipes and sockets: inode -> (pid, fd). */
+/* Every process's pipes and sockets (and FIFOs, once one was looked
+ * for): inode -> (pid, fd). */
 static void scan_fds(struct waitpeer *p, double now)
 {
 	int dfd = openat(p->procfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -93,7 +130,8 @@ static void scan_fds(struct waitpeer *p, double now)
 		pid_t pid = (pid_t)atoi(e->d_name);
 
 		if (pid > 0)
-			waitpeer_each_link(p->procfd, pid, 0, own_link, p);
+			waitpeer_each_link(p->procfd, pid, 0, p->fifos,
+					   own_link, p);
 	}
 	closedir(d);
 	qsort(p->own, p->nown, sizeof(*p->own), cmp_owner);
@@ -102,21 +140,24 @@ static void scan_fds(struct waitpeer *p, double now)
 		p->scan_gap = WAITPEER_RESCAN_SEC;
 }
 
-/* The first holder of ino in the table, or NULL. */
+/* The first holder of id in the table, or NULL. */
 static const struct owner *first_owner(const struct waitpeer *p,
-				       unsigned long ino, size_t *count)
+				       const struct waitpeer_id *id,
+				       size_t *count)
 {
 	size_t lo = 0, hi = p->nown, k;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const struct owner *m = &p->own[mid];
 
-		if (p->own[mid].ino < ino)
+		if (m->ino < id->ino || (m->ino == id->ino && m->dev < id->dev))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (k = lo; k < p->nown && p->own[k].ino == ino; k++)
+	for (k = lo; k < p->nown && p->own[k].ino == id->ino &&
+	     p->own[k].dev == id->dev; k++)
 		;
 	*count = k - lo;
 	return k > lo ? &p->own[lo] : NULL;
@@ -138,48 +179,44 @@ int waitpeer_acc_mode(int procfd, pid_t pid, int fd)
  * it closes them (rsync's generator, its receiver's socket). */
 static int still_holds(const struct waitpeer *p, const struct owner *o)
 {
-	char rel[64], link[64];
-	unsigned long ino;
-	ssize_t n;
+	char rel[64];
+	struct waitpeer_id id;
 
 	snprintf(rel, sizeof(rel), "%d/fd/%d", (int)o->pid, o->fd);
-	n = readlinkat(p->procfd, rel, link, sizeof(link) - 1);
-	if (n <= 0)
-		return 0;
-	link[n] = '\0';
-	return waitpeer_link(link, &ino) && ino == o->ino;
+	return fd_id(p->procfd, rel, o->dev != 0, &id) && id.ino == o->ino &&
+	       id.dev == o->dev;
 }
 
 /* waitpeer_each_link's callback of held_by: whether the process holds
  * the inode (ctx: struct held), with the access mode wanted. */
 struct held {
 	const struct waitpeer *p;
-	unsigned long ino;
+	const struct waitpeer_id *id;
 	int want, found;
 };
 
-static void held_link(void *ctx, pid_t pid, int fd, char kind,
-		      unsigned long ino)
+static void held_link(void *ctx, pid_t pid, int fd,
+		      const struct waitpeer_id *id)
 {
 	struct held *h = ctx;
 
-	(void)kind;
-	if (!h->found && ino == h->ino &&
+	if (!h->found && id->ino == h->id->ino && id->dev == h->id->dev &&
 	    (h->want < 0 || waitpeer_acc_mode(h->p->procfd, pid, fd) == h->want))
 		h->found = 1;
 }
 
 /* The busiest of parent's descendants (up to DESCEND_DEPTH down) that
- * hold ino with access mode want (-1 any), when busier than the parent
- * (*act its activity): the parent itself otherwise. A shell waiting on
- * its children holds the end it gave them, and one forked after the
- * last fd scan is not in the table: `(head | gzip; echo) | cat`, cat's
- * writer is gzip, not the subshell that only holds the pipe. */
+ * hold id with access mode want (-1 any), when busier than the parent
+ * (*act its activity): the parent itself otherwise; never the waiter.
+ * A shell waiting on its children holds the end it gave them, and one
+ * forked after the last fd scan is not in the table: `(head | gzip;
+ * echo) | cat`, cat's writer is gzip, not the subshell that only holds
+ * the pipe. */
 #define DESCEND_DEPTH 3
 #define DESCEND_CHILDREN 8
 static pid_t busiest_child(const struct waitpeer *p, pid_t parent,
-			   unsigned long ino, int want, int depth,
-			   enum waitactive *act)
+			   const struct waitpeer_id *id, int want,
+			   pid_t waiter, int depth, enum waitactive *act)
 {
 	pid_t kids[DESCEND_CHILDREN], best = parent;
 	size_t n;
@@ -189,15 +226,17 @@ static pid_t busiest_child(const struct waitpeer *p, pid_t parent,
 	n = waitactive_children(p->procfd, parent, parent, kids,
 				DESCEND_CHILDREN);
 	for (size_t i = 0; i < n; i++) {
-		struct held h = { p, ino, want, 0 };
+		struct held h = { p, id, want, 0 };
 		enum waitactive a;
 		pid_t k;
 
-		if (waitpeer_each_link(p->procfd, kids[i], MAX_CHILD_FDS,
-				       held_link, &h) < 0 || !h.found)
+		if (kids[i] == waiter ||
+		    waitpeer_each_link(p->procfd, kids[i], MAX_CHILD_FDS,
+				       id->dev != 0, held_link, &h) < 0 ||
+		    !h.found)
 			continue;
 		a = waitactive_of(p->procfd, kids[i]);
-		k = busiest_child(p, kids[i], ino, want, depth + 1, &a);
+		k = busiest_child(p, kids[i], id, want, waiter, depth + 1, &a);
 		if (a > *act) {
 			*act = a;
 			best = k;
@@ -206,7 +245,7 @@ static pid_t busiest_child(const struct waitpeer *p, pid_t parent,
 	return best;
 }
 
-/* The process holding ino other than tgid (for a pipe, want: the access
+/* The process holding id other than tgid (for a pipe, want: the access
  * mode of the end we look for, O_WRONLY feeding a reader, O_RDONLY
  * draining a writer; -1 any end, a socket's). Of several holders, the
  * one doing the work (waitactive.h: running, then blocked on something,
@@ -221,21 +260,41 @@ static pid_t busiest_child(const struct waitpeer *p, pid_t parent,
  * them moves; one running: it may fork the process it gives the end to,
  * which no scan has seen; for a pipe not the end wanted; the holders
  * seen are gone and no scan was due): it is kept only a
- * WAITPEER_RESCAN_SEC. 0 when not found. */
-pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
-		      int want, double now, int *unsure)
+ * WAITPEER_RESCAN_SEC. 0 when not found, and never tgid: the waiter's
+ * own entries are no far end. They were: a scan that saw the waiter
+ * alone on a pipe (between its pipe() and its fork, or before the
+ * other end's holder was listed) answered the waiter itself until the
+ * next scan, and for good while no other inode asked for one ("head ->
+ * head 0.4 s" in an edges file, issue 46). */
+pid_t waitpeer_holder(struct waitpeer *p, const struct waitpeer_id *id,
+		      pid_t tgid, int want, double now, int *unsure,
+		      int *own)
 {
+	if (id->dev && !p->fifos) {
+		p->fifos = 1;	/* the scans so far left FIFOs out */
+		p->scanned = -1e9;
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		size_t n = 0, seen = 0, gone = 0, nbest = 0;
-		const struct owner *o = first_owner(p, ino, &n);
-		pid_t other = 0, self = 0, best = 0;
+		const struct owner *o = first_owner(p, id, &n);
+		pid_t other = 0, best = 0;
+		int self = 0;
 		enum waitactive act = ACTIVE_UNKNOWN;
 
 		for (size_t i = 0; i < n && seen < MAX_HOLDERS; i++) {
 			enum waitactive a;
 
 			if (o[i].pid == tgid) {
-				self = tgid;
+				/* its own end; the end looked for too when
+				 * it holds both (a self-pipe, a socketpair
+				 * kept alone), or it let it go since the
+				 * scan (to a child forked since) */
+				if (!still_holds(p, &o[i]))
+					gone++;
+				else if (want < 0 ||
+					 waitpeer_acc_mode(p->procfd, o[i].pid,
+							   o[i].fd) == want)
+					self = 1;
 				continue;
 			}
 			seen++;
@@ -263,18 +322,23 @@ pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
 			 * whole run (t7725 beside a loaded make check) */
 			*unsure |= nbest > 1 || act == ACTIVE_PARENT ||
 				   act == ACTIVE_RUN;
-			return busiest_child(p, best, ino, want, 0, &act);
+			return busiest_child(p, best, id, want, tgid, 0, &act);
 		}
 		/* a pipe's end not seen: the other holder, unsure */
 		if (other) {
 			*unsure = 1;
 			return other;
 		}
-		/* known to the last scan and held by the waiter alone (a
-		 * socketpair kept by one process): no scan again for it */
-		if ((n && !gone) || pass || now - p->scanned < p->scan_gap) {
+		/* the waiter holds the end looked for itself, alone as of
+		 * the last scan and still (a self-pipe, a socketpair kept
+		 * by one process): no process on the other side (*own),
+		 * and no scan again for it. Else the scan saw no one else,
+		 * or only holders gone since: scanned again when due,
+		 * unknown until then */
+		if ((self && !gone) || pass || now - p->scanned < p->scan_gap) {
 			*unsure |= gone > 0;
-			return self;
+			*own = self && !gone;
+			return 0;
 		}
 		scan_fds(p, now);
 	}

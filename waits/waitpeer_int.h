@@ -24,7 +24,7 @@
 #define SCAN_SHARE 0.01
 
 struct owner {
-	unsigned long ino;
+	unsigned long ino, dev;	/* waitpeer_id's */
 	pid_t pid;
 	int fd;
 };
@@ -47,7 +47,7 @@ struct nsinfo {
 struct answer {
 	int used;
 	pid_t tgid;
-	unsigned long ino;
+	unsigned long dev, ino;
 	int dir, ok;
 	double until;
 	struct waitpeer_edge e;
@@ -79,6 +79,8 @@ struct waitpeer {
 	size_t nown, capown;
 	double scanned;
 	double scan_gap;	/* the least time between two fd scans */
+	int fifos;		/* a FIFO was looked for: the scans stat the
+				 * paths' links too (waitpeer_fifo) */
 	struct waitpeer_pair *unx, *fixed;
 	size_t nunx, capunx, nfixed, capfixed;
 	double unix_at;
@@ -91,12 +93,14 @@ struct waitpeer {
 	unsigned scans, reads;
 };
 
-/* waitpeer_fds.c: the process holding ino other than tgid (want: the
+/* waitpeer_fds.c: the process holding id other than tgid (want: the
  * access mode of a pipe's end looked for, -1 any), the fd tables
- * scanned again when due; *unsure set when the answer may change soon.
- * 0 when not found. */
-pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
-		      int want, double now, int *unsure);
+ * scanned again when due; *unsure set when the answer may change soon,
+ * *own when the end looked for is tgid's own and nobody else's (a
+ * self-pipe). 0 when not found: never tgid. */
+pid_t waitpeer_holder(struct waitpeer *p, const struct waitpeer_id *id,
+		      pid_t tgid, int want, double now, int *unsure,
+		      int *own);
 
 /* An inet socket's far end (waitpeer_inet.c; calls run one way,
  * waitpeer.c -> waitpeer_inet.c): 1 with e filled but its peer_pid, and

@@ -104,10 +104,18 @@ static enum fd_kind target(struct probe *pr, long fd, int dir)
 	}
 	if (!pr->peer || (k != FD_SOCKET && k != FD_PIPE))
 		return k;
-	if (!waitpeer_resolve(pr->peer, pr->tgid, pr->tid, fd, link, dir,
-			      pr->now, &e)) {
+	switch (waitpeer_resolve(pr->peer, pr->tgid, pr->tid, fd, link, dir,
+				 pr->now, &e)) {
+	case 0:
 		pr->unfound |= k == FD_SOCKET;
 		return k;
+	case WAITPEER_OWN:
+		/* its own other end (a self-pipe): a wait on this
+		 * host, on no process; no edge (it was an edge to
+		 * itself, "head -> head", issue 46) */
+		return FD_PIPE;
+	default:
+		break;
 	}
 	/* a connection accepted since the last look at the fd tables:
 	 * its far end is on this host, its process not known yet */

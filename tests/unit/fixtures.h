@@ -2,7 +2,8 @@
  * fixtures.h - the unit tests' reader of tests/fixtures/clients/ (the
  * captured backup client outputs), shared by test_summary and
  * test_clients, and a writer of scratch trees (test_cgstat,
- * test_waitsampler). FIXTURES may be set at build time; by default the tests
+ * test_waitsampler; a process's descriptors and doings for the far ends
+ * of waits: test_waitpeer, test_waitholder, test_waitrelay). FIXTURES may be set at build time; by default the tests
  * run from the top of the tree.
  */
 #ifndef PERFLOG_TEST_FIXTURES_H
@@ -10,6 +11,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../common/util.h"
 
@@ -77,6 +80,59 @@ static inline void fixture_thread(const char *root, int dir, int pid,
 	fixture_put(root, rel, text);
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/wchan", dir, tid);
 	fixture_put(root, rel, "0");
+}
+
+/* Descriptor fd of process pid in ROOT/proc: a link to target (a
+ * "pipe:[N]" text, or a path: a real FIFO made in the scratch tree is
+ * what a stat through the link then finds, as a stat of /proc/PID/fd/N
+ * reaches the open file), made anew, and its fdinfo's flags. */
+static inline void fixture_fd(const char *root, int pid, int fd,
+			      const char *target, int flags)
+{
+	char path[256], info[64];
+
+	snprintf(path, sizeof(path), "%s/proc/%d/fd/%d", root, pid, fd);
+	unlink(path);
+	if (symlink(target, path) < 0)
+		printf("# symlink %s: failed\n", path);
+	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", pid, fd);
+	snprintf(info, sizeof(info), "pos:\t0\nflags:\t%o\nmnt_id:\t9\n", flags);
+	fixture_put(root, path, info);
+}
+
+/* Process pid of ROOT/proc named comm: its fd, fdinfo and net
+ * directories (empty) and its comm. */
+static inline void fixture_process(const char *root, int pid,
+				   const char *comm)
+{
+	static const char *const sub[] = { "", "/fd", "/fdinfo", "/net" };
+	char rel[64], text[32];
+
+	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		snprintf(rel, sizeof(rel), "%s/proc/%d%s", root, pid, sub[i]);
+		util_mkdirs(rel, 0755);
+	}
+	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
+	snprintf(text, sizeof(text), "%s\n", comm);
+	fixture_put(root, rel, text);
+}
+
+/* Process pid of ROOT/proc doing something: its main thread's state and
+ * wait channel (waits/waitactive.h), and its children ("720 710 "). */
+static inline void fixture_doing(const char *root, int pid, char state,
+				 const char *wchan, const char *kids)
+{
+	char rel[64], text[160];
+
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	snprintf(text, sizeof(text),
+		 "%d (x) %c 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n",
+		 pid, state, pid, pid);
+	fixture_put(root, rel, text);
+	snprintf(rel, sizeof(rel), "proc/%d/wchan", pid);
+	fixture_put(root, rel, wchan);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/children", pid, pid);
+	fixture_put(root, rel, kids);
 }
 
 #endif

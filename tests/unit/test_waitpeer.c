@@ -59,31 +59,12 @@ static void dir(const char *rel)
 
 static void link_fd(int pid, int fd, const char *target, int flags)
 {
-	char path[256], info[64];
-
-	snprintf(path, sizeof(path), "%s/proc/%d/fd/%d", root, pid, fd);
-	if (symlink(target, path) < 0)
-		printf("# symlink %s: failed\n", path);
-	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", pid, fd);
-	snprintf(info, sizeof(info), "pos:\t0\nflags:\t%o\nmnt_id:\t9\n", flags);
-	put(path, info);
+	fixture_fd(root, pid, fd, target, flags);
 }
 
 static void process(int pid, const char *comm)
 {
-	char rel[64], text[32];
-
-	snprintf(rel, sizeof(rel), "proc/%d", pid);
-	dir(rel);
-	snprintf(rel, sizeof(rel), "proc/%d/fd", pid);
-	dir(rel);
-	snprintf(rel, sizeof(rel), "proc/%d/fdinfo", pid);
-	dir(rel);
-	snprintf(rel, sizeof(rel), "proc/%d/net", pid);
-	dir(rel);
-	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
-	snprintf(text, sizeof(text), "%s\n", comm);
-	put(rel, text);
+	fixture_process(root, pid, comm);
 }
 
 /* The namespace's tables, as the kernel prints them (little endian). */
@@ -355,21 +336,10 @@ static void test_forked_holder(struct waitpeer *p)
 	EQ_INT(e.peer_pid, 260, "... and after the answers' time");
 }
 
-/* A process of the fake /proc doing something: its main thread's state
- * and wait channel (waitactive.h), and its children. */
+/* A process of the fake /proc doing something (fixture_doing). */
 static void doing(int pid, char state, const char *wchan, const char *kids)
 {
-	char rel[64], text[160];
-
-	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
-	snprintf(text, sizeof(text),
-		 "%d (x) %c 1 %d %d 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n",
-		 pid, state, pid, pid);
-	put(rel, text);
-	snprintf(rel, sizeof(rel), "proc/%d/wchan", pid);
-	put(rel, wchan);
-	snprintf(rel, sizeof(rel), "proc/%d/task/%d/children", pid, pid);
-	put(rel, kids);
+	fixture_doing(root, pid, state, wchan, kids);
 }
 
 /* `(head | gzip; echo done) | cat` (issue 46): the pipe cat reads is
@@ -482,7 +452,8 @@ static void test_resolve(void)
 	EQ_STR(e.peer_comm, "eth0", "... the interface holding the local address");
 
 	EQ_INT(resolve(p, 11, PEER_IN, 10.6, &e), 0, "a listener: no far end told");
-	EQ_INT(resolve(p, 14, PEER_IN, 10.6, &e), 0, "a FIFO by path: not looked for");
+	EQ_INT(resolve(p, 14, PEER_IN, 10.6, &e), 0,
+	       "a path with no FIFO at it: not told (test_waitholder: a FIFO's)");
 
 	waitpeer_stats(p, &scans, &reads);
 	EQ_INT((int)scans, 1, "known inodes: no scan again");

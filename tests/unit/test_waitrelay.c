@@ -65,15 +65,7 @@ static void proc_of(int pid, const char *comm, char state, const char *wchan,
 /* Process pid's fd holds link, opened with flags. */
 static void link_fd(int pid, int fd, const char *target, int flags)
 {
-	char path[256], info[64];
-
-	snprintf(path, sizeof(path), "%s/proc/%d/fd/%d", root, pid, fd);
-	unlink(path);
-	if (symlink(target, path) < 0)
-		printf("# symlink %s: failed\n", path);
-	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", pid, fd);
-	snprintf(info, sizeof(info), "pos:\t0\nflags:\t%o\nmnt_id:\t9\n", flags);
-	put(path, info);
+	fixture_fd(root, pid, fd, target, flags);
 }
 
 /* Thread pid blocked in write(fd) (x86_64's number), or running. */
