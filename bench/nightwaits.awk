@@ -25,8 +25,8 @@ function newpid(p) {
 	return pid[p]
 }
 function num(x) { return sprintf("%.3f", x) }
-# the template's rows: its step and its intervals' lines
-file == 1 && /^#perflog-rows/ { split($3, s, "="); tstep = s[2]; next }
+# the template's rows: its intervals' lines
+file == 1 && /^#perflog-rows/ { next }
 file == 1 && /^#/ { next }
 file == 1 {
 	if (!($2 in slot)) { slot[$2] = nslot++ }
