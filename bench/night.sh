@@ -10,7 +10,7 @@
 # which reads the connections, and the sessions' wait-state samplers'),
 # the ratios, and how many sessions the set has
 # and how many of their trees were watched (MAX_WATCH in collector/).
-# `perflog report` of such a night is bench/report.sh's (mkspike -n 50).
+# `perflog report` of such a night is bench/report.sh's (tests/tools/mknight).
 #   NIGHT_SECONDS (60; 3600 and more for the hours of a real night)
 #   NIGHT_SESSIONS (50)  NIGHT_WARMUP (8)
 . "$(dirname "$0")/lib.sh"

@@ -78,6 +78,52 @@ static double key(const struct logset_meta *m, const struct lookup_rank *r)
 	return r->mean;
 }
 
+/* A stable selection of the max busiest of all[0..n) into out (all is
+ * reordered); how many. */
+static long select_busiest(const struct logset_meta *m,
+			   struct lookup_rank *all, size_t n,
+			   struct lookup_rank *out, size_t max)
+{
+	size_t got = 0;
+
+	for (; got < max && got < n; got++) {
+		size_t best = got;
+
+		for (size_t i = got + 1; i < n; i++)
+			if (key(m, &all[i]) > key(m, &all[best]))
+				best = i;
+		struct lookup_rank t = all[best];
+		memmove(all + got + 1, all + got, (best - got) * sizeof(*all));
+		all[got] = t;
+		out[got] = t;
+	}
+	return (long)got;
+}
+
+/* Whether counter c is one of id's instances lookup_busiest ranks. */
+static int ranked(const struct logset_counter *c, enum counter_id id)
+{
+	return c->def && c->def->id == id && !is_total(c);
+}
+
+long lookup_busiest_in(const struct logset_meta *m, enum counter_id id,
+		       const struct logset_series *s, const long *col,
+		       struct lookup_rank *out, size_t max)
+{
+	struct lookup_rank *all = malloc((m->ncounters + 1) * sizeof(*all));
+	size_t n = 0;
+
+	if (!all)
+		return -1;
+	for (size_t i = 0; i < m->ncounters; i++)
+		if (ranked(&m->counters[i], id))
+			all[n++] = (struct lookup_rank){ i, col[i] < 0 ? NAN :
+						col_mean(s, (size_t)col[i]) };
+	long got = select_busiest(m, all, n, out, max);
+	free(all);
+	return got;
+}
+
 long lookup_busiest(struct logset *ls, enum counter_id id, time_t from,
 		    time_t to, unsigned long res, struct lookup_rank *out,
 		    size_t max)
@@ -95,8 +141,7 @@ long lookup_busiest(struct logset *ls, enum counter_id id, time_t from,
 		return -1;
 	}
 	for (size_t i = 0; i < m->ncounters; i++)
-		if (m->counters[i].def && m->counters[i].def->id == id &&
-		    !is_total(&m->counters[i]))
+		if (ranked(&m->counters[i], id))
 			idx[n++] = i;
 	for (size_t i = 0; i < n; i++)
 		all[i] = (struct lookup_rank){ idx[i], NAN };
@@ -106,22 +151,10 @@ long lookup_busiest(struct logset *ls, enum counter_id id, time_t from,
 			all[i].mean = col_mean(&s, i);
 		logset_series_free(&s);
 	}
-	/* a stable selection of the few wanted */
-	size_t got = 0;
-	for (; got < max && got < n; got++) {
-		size_t best = got;
-
-		for (size_t i = got + 1; i < n; i++)
-			if (key(m, &all[i]) > key(m, &all[best]))
-				best = i;
-		struct lookup_rank t = all[best];
-		memmove(all + got + 1, all + got, (best - got) * sizeof(*all));
-		all[got] = t;
-		out[got] = t;
-	}
+	long got = select_busiest(m, all, n, out, max);
 	free(all);
 	free(idx);
-	return (long)got;
+	return got;
 }
 
 /* The instance CI_TOTAL_ELSE_TOP stands for. */

@@ -46,6 +46,14 @@ long lookup_busiest(struct logset *ls, enum counter_id id, time_t from,
 		    time_t to, unsigned long res, struct lookup_rank *out,
 		    size_t max);
 
+/* The same ranking from values fetched already: counter i of the set is
+ * column col[i] of s (-1: not fetched, its mean unknown), s fetched over
+ * the span and at the step lookup_busiest would (report_figures.c: one
+ * fetch a session, not one more a counter). */
+long lookup_busiest_in(const struct logset_meta *m, enum counter_id id,
+		       const struct logset_series *s, const long *col,
+		       struct lookup_rank *out, size_t max);
+
 /* One counter a series stands for in a log set. */
 struct lookup_hit {
 	size_t idx;		/* the counter */

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../counters/catalog.h"
 #include "../../counters/rates.h"
@@ -42,6 +43,41 @@ static inline void fill_value(struct sample *s, enum counter_object obj,
 		iv = sample_add(s, obj, inst);
 	if (iv)
 		iv->v[catalog_counters[id].index] = v;
+}
+
+/* Append one line markers_format made (freed here) to dir/markers.tsv,
+ * as a collector appends it; 0 or -1 (NULL line included). */
+static inline int fill_marker(const char *dir, char *line)
+{
+	char path[4096];
+	FILE *f;
+	int rc;
+
+	if (!line)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", dir, LOGSET_MARKERS);
+	f = fopen(path, "a");
+	rc = f && fputs(line, f) >= 0 ? 0 : -1;
+	if (f && fclose(f) != 0)
+		rc = -1;
+	free(line);
+	return rc;
+}
+
+/* A set's path as logset_create takes it: parent (of size n) and the
+ * name, which points into dir. */
+static inline const char *fill_split(const char *dir, char *parent, size_t n)
+{
+	char *slash;
+
+	snprintf(parent, n, "%s", dir);
+	slash = strrchr(parent, '/');
+	if (!slash) {
+		snprintf(parent, n, ".");
+		return dir;
+	}
+	*slash = '\0';
+	return dir + (slash - parent) + 1;
 }
 
 /* Append session name's begin (at begin) and end (at end, status 0)

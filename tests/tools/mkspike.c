@@ -6,7 +6,7 @@
  * (logs/logset.h) and librrd, stamped in the past so that it ends now.
  *
  *   mkspike DIR [-s SPAN] [-i INTERVAL] [-r RETENTION] [-a AT] [-w WIDTH]
- *           [-b BASE] [-p PEAK] [-m TEXT] [-H HOST] [-n SESSIONS]
+ *           [-b BASE] [-p PEAK] [-m TEXT] [-H HOST]
  *
  * Defaults: a week at 1 s (604800 samples), 2 days at full resolution,
  * 5% with a 10 s peak to 100% three days in (beyond the full-resolution
@@ -14,11 +14,8 @@
  * point marker TEXT in the middle of the peak (the viewer's `n` jumps to
  * it). One object instance and batched updates (an update of 3600 rows
  * a file) keep a week at 1 s to seconds; the rows and archives are the
- * writer's own. -n N adds N sessions s01..sN spread evenly over the
- * span, each the middle half of its slice, as perflog run marks them,
- * the end marker naming its tree's files waits-sNN.tsv (bench/report.sh
- * copies a real run's there: a night's report over a long set). Prints
- * DIR.
+ * writer's own. Prints DIR. (A night of sessions over a long set is
+ * mknight's.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +32,6 @@ struct spike {
 	unsigned long span, interval, retention, at, width;
 	double base, peak;
 	const char *mark, *host;
-	unsigned long sessions;
 };
 
 static int die(const char *msg)
@@ -48,7 +44,7 @@ static int parse(int argc, char **argv, struct spike *k)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:i:r:a:w:b:p:m:H:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:i:r:a:w:b:p:m:H:")) != -1) {
 		unsigned long *d = opt == 's' ? &k->span : opt == 'i' ? &k->interval :
 				   opt == 'r' ? &k->retention : opt == 'a' ? &k->at :
 				   opt == 'w' ? &k->width : NULL;
@@ -63,8 +59,6 @@ static int parse(int argc, char **argv, struct spike *k)
 			k->mark = optarg;
 		} else if (opt == 'H') {
 			k->host = optarg;
-		} else if (opt == 'n') {
-			k->sessions = strtoul(optarg, NULL, 10);
 		} else {
 			return -1;
 		}
@@ -125,70 +119,24 @@ static int set_host(const char *dir, const char *host)
 	return rc;
 }
 
-static int add_line(const char *dir, char *line)
-{
-	char path[4096];
-	FILE *f;
-	int rc;
-
-	if (!line)
-		return -1;
-	snprintf(path, sizeof(path), "%s/%s", dir, LOGSET_MARKERS);
-	f = fopen(path, "a");
-	rc = f && fputs(line, f) >= 0 ? 0 : -1;
-	if (f && fclose(f) != 0)
-		rc = -1;
-	free(line);
-	return rc;
-}
-
 static int add_mark(const char *dir, double when, const char *text)
 {
-	return add_line(dir, markers_format(when, MARK_POINT, "", text, NULL, 0));
-}
-
-/* n sessions over the span, each the middle half of its slice. */
-static int add_sessions(const char *dir, time_t start, unsigned long span,
-			unsigned long n)
-{
-	for (unsigned long i = 0; i < n; i++) {
-		char name[24], waits[48], dur[40];
-		double slice = (double)span / (double)n;
-		double b = (double)start + slice * ((double)i + 0.25);
-		snprintf(name, sizeof(name), "s%02lu", i + 1);
-		snprintf(waits, sizeof(waits), "waits=waits-%s.tsv", name);
-		snprintf(dur, sizeof(dur), "duration=%.3f", slice / 2);
-		const char *end[] = { "status=0", dur, waits };
-		if (add_line(dir, markers_format(b, MARK_BEGIN, name, "crafted",
-						 NULL, 0)) < 0 ||
-		    add_line(dir, markers_format(b + slice / 2, MARK_END, name,
-						 "crafted", end, 3)) < 0)
-			return -1;
-	}
-	return 0;
+	return fill_marker(dir, markers_format(when, MARK_POINT, "", text, NULL, 0));
 }
 
 int main(int argc, char **argv)
 {
 	struct spike k = { 7 * 86400, 1, 2 * 86400, 3 * 86400, 10, 5, 100,
-			   NULL, NULL, 0 };
-	char parent[4096], *slash;
+			   NULL, NULL };
+	char parent[4096];
 	struct logset_writer *w;
 	struct perr e;
 
 	if (parse(argc, argv, &k) < 0)
 		return die("usage: mkspike DIR [-s SPAN] [-i INTERVAL] [-r RETENTION] "
-			   "[-a AT] [-w WIDTH] [-b BASE] [-p PEAK] [-m TEXT] [-H HOST] "
-			   "[-n SESSIONS]");
-	const char *dir = argv[optind], *name = dir;
-	util_strlcpy(parent, dir, sizeof(parent));
-	slash = strrchr(parent, '/');
-	if (slash) {
-		*slash = '\0';
-		name = slash + 1;
-	} else {
-		strcpy(parent, ".");
-	}
+			   "[-a AT] [-w WIDTH] [-b BASE] [-p PEAK] [-m TEXT] [-H HOST]");
+	const char *dir = argv[optind];
+	const char *name = fill_split(dir, parent, sizeof(parent));
 	time_t end = time(NULL);
 	end -= end % (time_t)k.interval;
 	time_t start = end - (time_t)k.span;
@@ -207,8 +155,6 @@ int main(int argc, char **argv)
 		return die("unable to rewrite the metadata's host");
 	if (k.mark && add_mark(dir, (double)start + (double)k.at +
 			       (double)k.width / 2, k.mark) < 0)
-		return die("unable to write markers.tsv");
-	if (k.sessions && add_sessions(dir, start, k.span, k.sessions) < 0)
 		return die("unable to write markers.tsv");
 	printf("%s\n", dir);
 	return 0;

@@ -174,6 +174,46 @@ static void check_pressure(const struct logset_meta *m)
 	   !chart_shows(c, CV_PANE), "pressure: PNG only, no default pane");
 }
 
+/* lookup_busiest_in over one fetch of every counter ranks as
+ * lookup_busiest's own fetch did (want: its ranking of the interfaces);
+ * a counter not fetched is unknown, ranked last. */
+static void check_busiest_in(struct logset *ls, time_t t0,
+			     const struct lookup_rank *want, long nwant)
+{
+	const struct logset_meta *m = logset_meta(ls);
+	size_t *idx = malloc(m->ncounters * sizeof(*idx));
+	long *col = malloc(m->ncounters * sizeof(*col));
+	struct lookup_rank r[8];
+	struct logset_series s;
+	struct perr e;
+	int same = 1;
+
+	for (size_t i = 0; idx && col && i < m->ncounters; i++) {
+		idx[i] = i;
+		col[i] = (long)i;
+	}
+	if (!idx || !col || logset_fetch(ls, idx, m->ncounters, t0, t0 + 60,
+					 "AVERAGE", 1, &s, &e) < 0) {
+		OK(0, "every counter fetched");
+		free(idx);
+		free(col);
+		return;
+	}
+	long n = lookup_busiest_in(m, CTR_NET_BYTES_TOTAL, &s, col, r, 8);
+	for (long i = 0; i < n && i < nwant; i++)
+		same &= r[i].idx == want[i].idx &&
+			(r[i].mean == want[i].mean ||
+			 (isnan(r[i].mean) && isnan(want[i].mean)));
+	OK(n == nwant && same, "busiest_in: lookup_busiest's ranking, means and all");
+	col[want[0].idx] = -1;
+	n = lookup_busiest_in(m, CTR_NET_BYTES_TOTAL, &s, col, r, 8);
+	OK(n > 0 && n == nwant && r[n - 1].idx == want[0].idx && isnan(r[n - 1].mean),
+	   "busiest_in: an instance not fetched is unknown, last");
+	logset_series_free(&s);
+	free(idx);
+	free(col);
+}
+
 static void check_lookup(void)
 {
 	time_t t0 = time(NULL) - 86400;
@@ -208,6 +248,7 @@ static void check_lookup(void)
 	   "interfaces: _Total left out, an idle lo after an idle eth0");
 	for (long i = 0; i < n; i++)
 		rank[i] = r[i].idx;
+	check_busiest_in(ls, t0, r, n);
 
 	/* the network set's pane series: each interface, busiest first,
 	 * against its bandwidth */
