@@ -104,6 +104,15 @@ static void counters_row(const struct report_stage_tree *tr, double seconds,
 	tot->n = tot->cap = 1;
 }
 
+/* The figures of a tree's side: the session's host's, or a --with
+ * host's; NULL unknown. */
+static const struct report_figures *side_fig(const struct report_session *s,
+					     int side)
+{
+	return side == 0 ? &s->fig : side > 0 && s->peers ?
+	       &s->peers[side - 1].s.fig : NULL;
+}
+
 /* The network wait of a tree known by its counters, when the report has
  * another host: a connection whose far end no row names (no edges file
  * of either side), which the builder leads to the one other host's
@@ -117,9 +126,8 @@ static size_t counters_net(const struct report_session *s,
 	if (ss->nsides < 2 || !(net > 0))
 		return 0;
 	/* its side's busiest interface: the one its figures name */
-	const char *iface = tr->side == 0 ? s->fig.net :
-			    tr->side > 0 && s->peers ?
-			    s->peers[tr->side - 1].s.fig.net : "";
+	const struct report_figures *f = side_fig(s, tr->side);
+	const char *iface = f ? f->net : "";
 	memset(e, 0, sizeof(*e));
 	snprintf(e->e.comm, sizeof(e->e.comm), "%s", tr->label);
 	util_strlcpy(e->e.peer_comm, iface, sizeof(e->e.peer_comm));
@@ -148,6 +156,7 @@ void report_graph_tree_in(const struct report_session *s, size_t t,
 			edges = &x->net, nedges = 1;
 	}
 	double thr = tr->w.have ? tr->w.thr_periods.avg : NAN;
+	const struct report_figures *f = side_fig(s, side);
 	x->in = (struct verdict_tree_in){
 		.host = report_graph_host(ss, side), .label = tr->label,
 		.waits = x->tot.n ? &x->tot : NULL,
@@ -158,6 +167,7 @@ void report_graph_tree_in(const struct report_session *s, size_t t,
 		 * known (its open files' devices) */
 		.disk = side >= 0 && side < 4 && ss->disks[side][0] ?
 			ss->disks[side] : NULL,
+		.net_full = f && report_link_full(f) ? f->net : NULL,
 		/* the quota's resource is its group's: trees under one
 		 * quota share it */
 		.cg = { .name = tr->w.have && tr->w.quota_group[0] ?
@@ -228,6 +238,9 @@ void report_graph_res_name(const struct vgraph *g, int r, char *buf, size_t n)
 	if (x->type == VRES_NET && x->far_host >= 0)
 		snprintf(buf, n, "%s from %s to %s", what, g->host[x->host].name,
 			 g->host[x->far_host].name);
+	else if (x->type == VRES_NET && x->peer[0])
+		snprintf(buf, n, "%s between %s and %s", what,
+			 g->host[x->host].name, x->peer);
 	else
 		snprintf(buf, n, "%s on %s", what, g->host[x->host].name);
 }
@@ -318,6 +331,8 @@ void report_graph_res_json(struct json *j, const struct vgraph *g, int r)
 	else
 		json_null(j, "far_host");
 	json_str(j, "name", x->name);
+	if (x->type == VRES_NET)
+		json_str(j, "peer", x->peer);
 }
 
 static void graph_nodes(struct json *j, const struct vgraph *g)

@@ -237,7 +237,7 @@ static void shared_what(const struct vgraph *g, int res, char *buf, size_t n)
 	case VRES_NET:
 		snprintf(buf, n, "the network%s%s to %s", x->name[0] ? " through " : "",
 			 x->name, x->far_host >= 0 ? g->host[x->far_host].name :
-			 "the other end");
+			 x->peer[0] ? x->peer : "the other end");
 		break;
 	default:
 		snprintf(buf, n, "the memory limit of %s", x->name);

@@ -82,6 +82,11 @@ const char *report_kind_word(enum report_kind k)
 	return "nothing";
 }
 
+int report_link_full(const struct report_figures *f)
+{
+	return f->net[0] && f->net_share.n && f->net_share.avg >= REPORT_NET_FREE;
+}
+
 static int fires(const struct report_stat *s, double p95, double avg)
 {
 	return s->n && s->p95 >= p95 && s->avg >= avg;

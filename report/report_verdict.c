@@ -177,7 +177,7 @@ static void figures(const struct report_session *s, const struct vgraph *g,
 			ADD(", %.0f TCP retransmissions/s", f->retrans.avg);
 		/* a link near full is the link; else what holds the
 		 * sends is on the path or at the receiver */
-		ADD(f->net_share.n && f->net_share.avg >= 50 ?
+		ADD(report_link_full(f) ?
 		    ": the link is full" : f->net_share.n ?
 		    ": a shaper, the path or the receiver" :
 		    ": the path or the receiver");
@@ -238,7 +238,8 @@ static int net_waiter(const struct vgraph *g, int res, double *sec)
 		double t = 0;
 		if (x->res < 0 || g->res[x->res].type != VRES_NET ||
 		    g->res[x->res].host != g->res[res].host ||
-		    g->res[x->res].far_host != g->res[res].far_host)
+		    g->res[x->res].far_host != g->res[res].far_host ||
+		    strcmp(g->res[x->res].peer, g->res[res].peer))
 			continue;
 		for (size_t i = 0; i < g->nint; i++)
 			t += x->sec[i];

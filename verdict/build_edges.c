@@ -5,7 +5,8 @@
  * interval. A wait on a process by pid, a shell's wait4 on its children
  * by command (child_edges), a net row's far end by the mirrored row of
  * another host's tree (mirror) or, unmirrored, the other host's watched
- * root (vbuild_far_root), and a tree's root blocked on nothing named, on
+ * root (vbuild_far_root), through the path to its peer's address (each
+ * client of a server its own path: vgraph_net), and a tree's root blocked on nothing named, on
  * its own children (vbuild_root_waits). An edge's seconds leave its
  * waiter's states (build.c's top says which, in which order).
  */
@@ -202,8 +203,13 @@ int vbuild_add_edge(struct bctx *b, const struct verdict_tree_in *trees,
 	size_t norder = 4;
 	if (r->e.kind == PEER_NET) {
 		int far = -1;
+		/* the path to its peer, but through an interface that ran
+		 * at its capacity: that is every connection's limit */
+		char peer[sizeof g->res->peer] = "";
+		if (!in->net_full || strcmp(in->net_full, r->e.peer_comm))
+			waitedges_remote_host(&r->e, peer, sizeof peer);
 		to = mirror(g, trees, n, hosts, host, r, &far);
-		res = vgraph_res(g, VRES_NET, host, far, r->e.peer_comm);
+		res = vgraph_net(g, host, far, r->e.peer_comm, peer);
 		if (res < 0)
 			return -1;
 		order = from_net_wait;
@@ -256,9 +262,8 @@ int vbuild_far_root(struct vgraph *g, const struct verdict_tree_in *trees,
 					   trees[first].label);
 		if (to < 0)
 			continue;
-		char name[64];
-		snprintf(name, sizeof(name), "%s", g->res[x->res].name);
-		int res = vgraph_res(g, VRES_NET, from, far, name);
+		struct vg_res path = g->res[x->res];	/* (g->res may move) */
+		int res = vgraph_net(g, from, far, path.name, path.peer);
 		if (res < 0)
 			return -1;
 		x->to = to;

@@ -103,16 +103,18 @@ int vgraph_host(struct vgraph *g, const char *name)
 	return h;
 }
 
-int vgraph_res(struct vgraph *g, enum vres_type type, int host, int far_host,
-	       const char *name)
+/* A resource by its identity, found or added. */
+static int res_of(struct vgraph *g, enum vres_type type, int host,
+		  int far_host, const char *name, const char *peer)
 {
 	if (type != VRES_NET)
-		far_host = -1;
+		far_host = -1, peer = "";
 	for (size_t i = 0; i < g->nres; i++) {
 		const struct vg_res *r = &g->res[i];
 		if (r->type == type && r->host == host &&
 		    r->far_host == far_host &&
-		    !strcmp(r->name, name ? name : ""))
+		    !strcmp(r->name, name ? name : "") &&
+		    !strcmp(r->peer, peer ? peer : ""))
 			return (int)i;
 	}
 	if (util_grow(&g->res, &g->capres, g->nres + 1, sizeof *g->res))
@@ -122,7 +124,20 @@ int vgraph_res(struct vgraph *g, enum vres_type type, int host, int far_host,
 	r->host = host;
 	r->far_host = far_host;
 	copy(r->name, sizeof r->name, name);
+	copy(r->peer, sizeof r->peer, peer);
 	return (int)g->nres++;
+}
+
+int vgraph_res(struct vgraph *g, enum vres_type type, int host, int far_host,
+	       const char *name)
+{
+	return res_of(g, type, host, far_host, name, "");
+}
+
+int vgraph_net(struct vgraph *g, int host, int far_host, const char *iface,
+	       const char *peer)
+{
+	return res_of(g, VRES_NET, host, far_host, iface, peer);
 }
 
 int vgraph_cgroup(struct vgraph *g, int host, const char *name, double quota,

@@ -46,7 +46,7 @@ enum vres_type {
 	VRES_QUOTA,	/* a cgroup's CPU quota, when it throttled */
 	VRES_DISK,	/* a disk device (by name; "" unknown) */
 	VRES_NET,	/* the network path from a host (to another, with
-			 * the interface) */
+			 * the interface), to one peer address */
 	VRES_MEMORY,	/* a cgroup's memory limit */
 	VRES_PACING,	/* a process's own pacing: asleep by choice */
 	VRES_UNSEEN,	/* what the log does not see: a peer with no
@@ -103,6 +103,14 @@ struct vg_res {
 	int host;		/* its host */
 	int far_host;		/* VRES_NET: the other end's, -1 unknown */
 	char name[64];		/* device, interface, cgroup; "" unknown */
+	/* VRES_NET: the far end's address, the connection's remote
+	 * address without its port (waitedges_remote_host), "" unknown.
+	 * A path is its peer's: the server's connections from four
+	 * clients are four paths, so one client's shaped link is its own
+	 * resource, not the others' (t3742); two connections from one
+	 * address (one host, or clients behind one NAT'ed uplink) are
+	 * one path. */
+	char peer[48];
 };
 
 struct vg_cgroup {
@@ -166,9 +174,14 @@ double vgraph_seconds(const struct vgraph *g);
  * index, or -1 out of memory. */
 int vgraph_host(struct vgraph *g, const char *name);
 /* A resource by (type, host, far_host, name); far_host -1 but for
- * VRES_NET. */
+ * VRES_NET; a network path of no peer (""). */
 int vgraph_res(struct vgraph *g, enum vres_type type, int host, int far_host,
 	       const char *name);
+/* The network path from host (to far_host, -1 unknown) through
+ * interface iface to the peer address peer ("" or NULL: of no peer),
+ * by all four. */
+int vgraph_net(struct vgraph *g, int host, int far_host, const char *iface,
+	       const char *peer);
 /* A cgroup of host by name; quota > 0 (CPUs) gives it a VRES_QUOTA
  * resource, memory_limit a VRES_MEMORY one. */
 int vgraph_cgroup(struct vgraph *g, int host, const char *name, double quota,
@@ -310,6 +323,11 @@ struct verdict_tree_in {
 				 * them on the report's clock (a --with
 				 * host's offset; 0 the report's own) */
 	const char *disk;	/* the device its files are on, NULL unknown */
+	/* an interface of its host that ran at its capacity over the
+	 * session (the report's "the link is full"), NULL none: a net
+	 * edge through it is on the interface's one path, not its peer's
+	 * (the server's NIC full is every client's limit, shared) */
+	const char *net_full;
 	struct verdict_cgroup_in cg;
 };
 
@@ -329,7 +347,8 @@ struct verdict_tree_in {
  * edge names that no tree has is a process of no seconds (not seen); a
  * net edge whose mirror (addresses swapped) is a net edge of another
  * host's tree joins the two processes through the path between the
- * hosts; one no row mirrors (the far end, an sshd, not watched) reaches
+ * hosts, to its remote address (through net_full: the interface's
+ * path, of no peer); one no row mirrors (the far end, an sshd, not watched) reaches
  * the first tree's root of the other host when there is exactly one.
  * 0, -1 out of memory (g then freed). */
 int verdict_build(struct vgraph *g, const struct verdict_tree_in *trees,

@@ -31,6 +31,21 @@ static size_t host_len(const char *a)
 	return c ? (size_t)(c - a) : strlen(a);
 }
 
+void waitedges_remote_host(const struct waitpeer_edge *e, char *out, size_t n)
+{
+	const char *a = e->remote;
+	size_t l = host_len(a);
+
+	if (l >= 2 && a[0] == '[' && a[l - 1] == ']')
+		a++, l -= 2;
+	if (!n)
+		return;
+	if (l >= n)
+		l = n - 1;
+	memcpy(out, a, l);
+	out[l] = '\0';
+}
+
 int waitedges_same_row(const struct waitpeer_edge *a,
 		       const struct waitpeer_edge *b)
 {

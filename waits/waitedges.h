@@ -87,6 +87,12 @@ const char *waitedges_iface(const char *kind, const char *peer_comm);
 size_t waitedges_ifaces(const struct waitedge_row *rows, size_t n,
 			char *buf, size_t len);
 
+/* The remote host of a net row (its remote "ADDR:PORT" or
+ * "[ADDR6]:PORT" without the port and brackets) into out[n]: the peer
+ * whose rows are one (waitedges_same_row), the verdict's path to it
+ * (verdict/ vgraph_net); "" when the row has no remote. */
+void waitedges_remote_host(const struct waitpeer_edge *e, char *out, size_t n);
+
 /* Rows a and b are one row of the file (the identity above: pid, dir,
  * kind, peer_pid or, when 0, peer_comm, and a net row's remote host). */
 int waitedges_same_row(const struct waitpeer_edge *a,

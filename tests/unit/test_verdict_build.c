@@ -5,7 +5,8 @@
  * watched (the client's net edge joined to sshd by its mirrored
  * addresses, the edges' seconds out of the processes' states, an idle
  * thread, a child by command, a peer not seen, a memory limit), solved:
- * the server's disk, in seconds.
+ * the server's disk, in seconds; a server's connections, each on the
+ * path to its own peer (test_paths_by_peer).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -414,6 +415,88 @@ static void test_disk_edge(void)
 	unparse(&p);
 }
 
+/* A night at the server (issue 47, t3742): three connections to its
+ * sshd, each a tree of its own, no perflog on the clients, no other
+ * host. tar's client has its link shaped: its sshd waits on its socket
+ * to 10.0.0.7; two clients behind one NAT'ed uplink (one address,
+ * 10.0.0.9, two ports) wait on theirs and on the disk. Each connection's
+ * path is its peer's (the interface and the remote address, no port):
+ * tar's is its own, the two from one address share one; on main all
+ * three were the interface's one path, tar "shared" with the others.
+ * With the interface at its capacity (net_full), it is every
+ * connection's one path again: the server's NIC is shared. */
+static void test_paths_by_peer(void)
+{
+	struct parsed t, a, b;
+	parse(&t, WH "10\tsshd\t1\t6.000\t0.300\t0.000\t0.000\t5.700\t0.000\t0.000\t2000000\t1\t1\t10\n",
+	      EH "10\tsshd\tin\tnet\t0\teth0\t10.0.0.2:22\t10.0.0.7:40001\t5.700\t-\n");
+	parse(&a, WH "20\tsshd\t1\t6.000\t0.500\t0.000\t2.000\t3.500\t0.000\t0.000\t2000000\t1\t1\t20\n",
+	      EH "20\tsshd\tin\tnet\t0\teth0\t10.0.0.2:22\t10.0.0.9:40002\t3.500\t-\n");
+	parse(&b, WH "30\tsshd\t1\t6.000\t0.500\t0.000\t1.500\t4.000\t0.000\t0.000\t2000000\t1\t1\t30\n",
+	      EH "30\tsshd\tin\tnet\t0\teth0\t10.0.0.2:22\t10.0.0.9:40003\t4.000\t-\n");
+	struct verdict_tree_in in[3] = {
+		{ .host = "srv", .label = "sshd-tar", .waits = &t.w, .edges = t.e,
+		  .nedges = (size_t)t.ne, .disk = "vda", .cg = { .quota = NAN } },
+		{ .host = "srv", .label = "sshd-a", .waits = &a.w, .edges = a.e,
+		  .nedges = (size_t)a.ne, .disk = "vda", .cg = { .quota = NAN } },
+		{ .host = "srv", .label = "sshd-b", .waits = &b.w, .edges = b.e,
+		  .nedges = (size_t)b.ne, .disk = "vda", .cg = { .quota = NAN } },
+	};
+	struct vgraph g;
+	OK(!verdict_build(&g, in, 3, NAN, 6.0), "paths by peer: built");
+	int root[3] = { find(&g, "srv", 10), find(&g, "srv", 20), find(&g, "srv", 30) };
+	int path[3] = { -1, -1, -1 };
+	for (size_t e = 0; e < g.nedge; e++)
+		for (int k = 0; k < 3; k++)
+			if (g.edge[e].from == root[k] && g.edge[e].res >= 0)
+				path[k] = g.edge[e].res;
+	OK(path[0] >= 0 && path[1] >= 0 && path[2] >= 0, "paths by peer: each waits on a path");
+	OK(path[0] >= 0 && path[0] != path[1], "paths by peer: tar's path is not the others'");
+	EQ_INT(path[1], path[2], "paths by peer: one address, one path (two ports)");
+	OK(path[0] >= 0 && !strcmp(g.res[path[0]].peer, "10.0.0.7") &&
+	   !strcmp(g.res[path[0]].name, "eth0") && g.res[path[0]].far_host < 0,
+	   "paths by peer: tar's path through eth0 to 10.0.0.7, no far host");
+	struct vsolution s;
+	OK(!verdict_solve(&g, root, 3, &s), "paths by peer: solved");
+	struct vnight_in night[3] = { { 0, 6, 0 }, { 0, 6, 1 }, { 0, 6, 2 } };
+	struct vnight nt;
+	OK(!verdict_night(&g, &s, night, 3, &nt), "paths by peer: the night");
+	EQ_INT(nt.v[0].res, path[0], "paths by peer: tar held by its path");
+	OK(nt.own[0], "paths by peer: its own");
+	OK(!nt.own[1] && !nt.own[2], "paths by peer: the two behind one uplink not on their own");
+	EQ_INT(nt.shared, path[1], "paths by peer: they share their uplink's path");
+	EQ_DBL(nt.on[0], 0, TOL, "paths by peer: tar not counted in it");
+	EQ_DBL(nt.on[1] + nt.on[2], 7.5, TOL, "paths by peer: the two's 3.5 s and 4 s");
+	vnight_free(&nt);
+	vsolution_free(&s);
+	vgraph_free(&g);
+
+	/* the server's eth0 ran at its capacity: every connection through
+	 * it is on its one path, tar's too, shared */
+	for (int k = 0; k < 3; k++)
+		in[k].net_full = "eth0";
+	OK(!verdict_build(&g, in, 3, NAN, 6.0), "full link: built");
+	for (int k = 0; k < 3; k++)
+		root[k] = find(&g, "srv", (pid_t)(10 * (k + 1)));
+	for (size_t e = 0; e < g.nedge; e++)
+		for (int k = 0; k < 3; k++)
+			if (g.edge[e].from == root[k] && g.edge[e].res >= 0)
+				path[k] = g.edge[e].res;
+	OK(path[0] == path[1] && path[1] == path[2] && !g.res[path[0]].peer[0] &&
+	   !strcmp(g.res[path[0]].name, "eth0"), "full link: one path, the interface's");
+	OK(!verdict_solve(&g, root, 3, &s), "full link: solved");
+	OK(!verdict_night(&g, &s, night, 3, &nt), "full link: the night");
+	OK(!nt.own[0], "full link: tar not on its own");
+	EQ_INT(nt.shared, path[0], "full link: the interface's path shared");
+	EQ_DBL(nt.on[0], 5.7, TOL, "full link: tar's 5.7 s counted");
+	vnight_free(&nt);
+	vsolution_free(&s);
+	vgraph_free(&g);
+	unparse(&t);
+	unparse(&a);
+	unparse(&b);
+}
+
 int main(void)
 {
 	test_rsync_over_ssh();
@@ -424,5 +507,6 @@ int main(void)
 	test_disk_edge();
 	test_loop_of_children();
 	test_root_without_edge();
+	test_paths_by_peer();
 	return done_testing();
 }

@@ -4,7 +4,10 @@
  * three under its own quota beside two on the disk, sessions that do not
  * overlap (no shared limit), one that overlaps only part of the others
  * (its seconds counted only while they ran together), a session with no
- * root, and a disk only one session used (its own, not shared).
+ * root, a disk only one session used (its own, not shared), a
+ * server's connections each on its peer's network path (one client's
+ * shaped link its own, the disk shared) and two clients behind one
+ * NAT'ed uplink (one address: one path, shared).
  */
 #include "../../verdict/verdict.h"
 #include "tap.h"
@@ -179,6 +182,81 @@ static void test_cpu_held(void)
 	vgraph_free(&g);
 }
 
+/* A wait of p on network path res, x seconds. */
+static int net_wait(struct vgraph *g, int p, int res, double x)
+{
+	int e = vgraph_edge(g, p, -1, res, "net");
+	if (e < 0)
+		return -1;
+	g->edge[e].sec[0] = x;
+	return e;
+}
+
+/* A server's connections, each on the path to its own peer (the
+ * interface and the client's address: vgraph_net): tar's client's link
+ * shaped, its sshd on its path; two receivers on the server's disk,
+ * each with a few seconds on its own path. tar is held back by its own
+ * link and not counted; the disk is shared, the paths are not (on one
+ * path for every client they were: the network, tar counted in it). */
+static void test_own_link(void)
+{
+	struct vgraph g;
+	double len = 8;
+	OK(!vgraph_init(&g, 1, &len), "own link: graph");
+	int h = vgraph_host(&g, "srv");
+	int d = vgraph_res(&g, VRES_DISK, h, -1, "vda");
+	int pt = vgraph_net(&g, h, -1, "eth0", "10.0.0.7");
+	int p1 = vgraph_net(&g, h, -1, "eth0", "10.0.0.8");
+	int p2 = vgraph_net(&g, h, -1, "eth0", "10.0.0.9");
+	EQ_INT(vgraph_net(&g, h, -1, "eth0", "10.0.0.7"), pt, "own link: a path by its identity");
+	OK(pt != p1 && p1 != p2 && pt != g.host[h].net,
+	   "own link: a path a peer, not the interface's");
+	int t = proc(&g, h, 100, "tar", 8, (double[VS_N]){ [VS_RUN] = 0.4 });
+	int a = proc(&g, h, 101, "w1", 8, (double[VS_N]){ [VS_RUN] = 0.5, [VS_DISK] = 6 });
+	int b = proc(&g, h, 102, "w2", 6, (double[VS_N]){ [VS_RUN] = 0.5, [VS_DISK] = 4.5 });
+	g.proc[a].disk_res = g.proc[b].disk_res = d;
+	OK(net_wait(&g, t, pt, 7.6) >= 0 && net_wait(&g, a, p1, 1.5) >= 0 &&
+	   net_wait(&g, b, p2, 1) >= 0, "own link: the waits on the paths");
+	struct vnight_in in[] = { { 0, 8, 0 }, { 0, 8, 0 }, { 1, 7, 0 } };
+	struct vsolution s;
+	struct vnight nt;
+	OK(!night(&g, (int[]){ t, a, b }, 3, in, &s, &nt), "own link: solved");
+	EQ_INT(nt.v[0].res, pt, "own link: tar held by its path");
+	OK(nt.own[0], "own link: its own");
+	EQ_INT(nt.shared, d, "own link: the server's disk is shared");
+	EQ_DBL(nt.on[0], 0, TOL, "own link: tar not counted");
+	EQ_DBL(nt.on[1], 4.5, TOL, "own link: w1's 6 s of 8 over the 6 s together");
+	EQ_DBL(nt.on[2], 4.5, TOL, "own link: w2 4.5 s");
+	vnight_free(&nt);
+	vsolution_free(&s);
+	vgraph_free(&g);
+}
+
+/* Two clients behind one NAT'ed uplink, shaped: one address, so one
+ * path, both held on it: the network is shared. */
+static void test_one_uplink(void)
+{
+	struct vgraph g;
+	double len = 5;
+	OK(!vgraph_init(&g, 1, &len), "one uplink: graph");
+	int h = vgraph_host(&g, "srv");
+	int up = vgraph_net(&g, h, -1, "eth0", "192.0.2.1");
+	int a = proc(&g, h, 100, "c1", 5, (double[VS_N]){ [VS_RUN] = 0.5 });
+	int b = proc(&g, h, 101, "c2", 5, (double[VS_N]){ [VS_RUN] = 1 });
+	OK(net_wait(&g, a, up, 4.5) >= 0 && net_wait(&g, b, up, 4) >= 0,
+	   "one uplink: the waits on the path");
+	struct vnight_in in[] = { { 0, 5, 0 }, { 0, 5, 0 } };
+	struct vsolution s;
+	struct vnight nt;
+	OK(!night(&g, (int[]){ a, b }, 2, in, &s, &nt), "one uplink: solved");
+	EQ_INT(nt.shared, up, "one uplink: its path shared");
+	OK(!nt.own[0] && !nt.own[1], "one uplink: no one on its own");
+	EQ_DBL(nt.on[0] + nt.on[1], 8.5, TOL, "one uplink: 4.5 s and 4 s on it");
+	vnight_free(&nt);
+	vsolution_free(&s);
+	vgraph_free(&g);
+}
+
 int main(void)
 {
 	test_two_on_disk();
@@ -186,5 +264,7 @@ int main(void)
 	test_apart();
 	test_own_disks();
 	test_cpu_held();
+	test_own_link();
+	test_one_uplink();
 	return done_testing();
 }
