@@ -226,7 +226,7 @@ pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
 		      int want, double now, int *unsure)
 {
 	for (int pass = 0; pass < 2; pass++) {
-		size_t n = 0, seen = 0, gone = 0, nbest = 0;
+		size_t n = 0, seen = 0, gone = 0, nbest = 0, mine = 0;
 		const struct owner *o = first_owner(p, ino, &n);
 		pid_t other = 0, self = 0, best = 0;
 		enum waitactive act = ACTIVE_UNKNOWN;
@@ -234,8 +234,19 @@ pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
 		for (size_t i = 0; i < n && seen < MAX_HOLDERS; i++) {
 			enum waitactive a;
 
+			/* the waiter's own: a socketpair it keeps, or of a
+			 * pipe the end wanted; the end it waits on is no
+			 * far end, nor one it has closed since the scan
+			 * (sshd holds the end it gives its command until
+			 * the fork: its far end, itself, was the pipe's
+			 * answer for 5 s, 4.8 s of its wait in t3741) */
 			if (o[i].pid == tgid) {
-				self = tgid;
+				if (want < 0 || (still_holds(p, &o[i]) &&
+						 waitpeer_acc_mode(p->procfd,
+							tgid, o[i].fd) == want))
+					self = tgid;
+				else
+					mine++;
 				continue;
 			}
 			seen++;
@@ -265,18 +276,26 @@ pid_t waitpeer_holder(struct waitpeer *p, unsigned long ino, pid_t tgid,
 				   act == ACTIVE_RUN;
 			return busiest_child(p, best, ino, want, 0, &act);
 		}
+		/* the holders the scan saw gone, or none but the waiter's
+		 * own: scanned again when due, before another answer (the
+		 * end a gone subshell held is held by the command it
+		 * started) */
+		if (!pass && (n <= mine || gone) &&
+		    now - p->scanned >= p->scan_gap) {
+			scan_fds(p, now);
+			continue;
+		}
 		/* a pipe's end not seen: the other holder, unsure */
 		if (other) {
 			*unsure = 1;
 			return other;
 		}
 		/* known to the last scan and held by the waiter alone (a
-		 * socketpair kept by one process): no scan again for it */
-		if ((n && !gone) || pass || now - p->scanned < p->scan_gap) {
-			*unsure |= gone > 0;
-			return self;
-		}
-		scan_fds(p, now);
+		 * socketpair kept by one process): no scan again for it. A
+		 * pipe's both ends in the waiter's hands are kept a second:
+		 * it is about to give one away. */
+		*unsure |= gone > 0 || (self && want >= 0);
+		return self;
 	}
 	return 0;
 }
