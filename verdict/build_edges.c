@@ -21,13 +21,7 @@ static const enum vstate from_proc_wait[] = { VS_OTHER, VS_IDLE, VS_NET,
 static const enum vstate from_net_wait[] = { VS_NET, VS_OTHER, VS_IDLE };
 
 /* The process of another host whose net row mirrors row r (addresses
- * swapped), or -1; *far its host. A local peer's row (a relay read while
- * named, waits/waitrelay.c) is no mirror: the server's sshd polls its
- * socket and its pipes at once, the sampler splits that wait between
- * them, and the client's wait poured into it went a third to the path
- * (t3710 sdisk: network 4.9 s, the throttled disk not named, in a quiet
- * make check); with no mirror the wait reaches the server's watched
- * root (vbuild_far_root), as before the peers were read. */
+ * swapped), or -1; *far its host. */
 static int mirror(struct vgraph *g, const struct verdict_tree_in *trees,
 		  size_t n, const int *hosts, int host,
 		  const struct waitedge_row *r, int *far)
@@ -40,8 +34,7 @@ static int mirror(struct vgraph *g, const struct verdict_tree_in *trees,
 		for (size_t j = 0; j < trees[k].nedges; j++) {
 			const struct waitpeer_edge *e = &trees[k].edges[j].e;
 			if (e->kind != PEER_NET || strcmp(e->local, r->e.remote) ||
-			    strcmp(e->remote, r->e.local) ||
-			    waitrates_peer_pid(trees[k].waits, e->pid))
+			    strcmp(e->remote, r->e.local))
 				continue;
 			*far = hosts[k];
 			return vgraph_proc(g, hosts[k], e->pid, e->comm,

@@ -111,6 +111,15 @@ void waitpeer_comm_now(const struct waitpeer *p, pid_t pid, char comm[16])
 	(void)read_comm(p, pid, comm);
 }
 
+int waitpeer_gone(const struct waitpeer *p, pid_t pid)
+{
+	char rel[16];
+
+	snprintf(rel, sizeof(rel), "%d", (int)pid);
+	return pid > 0 && faccessat(p->procfd, rel, F_OK, 0) < 0 &&
+	       errno == ENOENT;
+}
+
 void waitpeer_renamed(struct waitpeer *p, pid_t pid, const char *comm,
 		      double now)
 {
@@ -351,7 +360,11 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 		return 0;
 	if (!(a = ans_slot(p, tgid, &id, dir)))
 		return 0;
-	if (a->used && now < a->until) {
+	/* (a holder gone since: its pipe was the answer for 5 s, the
+	 * dead subshell of a login script (pyenv) the one sshd's wait
+	 * on its command's output went to, t3741) */
+	if (a->used && now < a->until &&
+	    !(a->ok && waitpeer_gone(p, a->e.peer_pid))) {
 		/* the names as of now (a process that exec'ed since the
 		 * answer was made: head waited on "bash" for a python3) */
 		if (a->ok)

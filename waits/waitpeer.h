@@ -236,6 +236,11 @@ void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16]);
  * edge to it for a second (waitthread.c child_wait). */
 void waitpeer_comm_now(const struct waitpeer *p, pid_t pid, char comm[16]);
 
+/* Whether process pid has ended (ROOT/proc/PID is no more): an answer
+ * naming it is made again, and a waiter that has not run since its
+ * probe is probed again (waitthread.c). */
+int waitpeer_gone(const struct waitpeer *p, pid_t pid);
+
 /* Process pid is named comm from now on (the sampler saw it exec): its
  * name in the answers given from now (waitpeer_resolve reads the names
  * of a cached answer again). */

@@ -288,7 +288,10 @@ pid_t waitpeer_holder(struct waitpeer *p, const struct waitpeer_id *id,
 				/* its own end; the end looked for too when
 				 * it holds both (a self-pipe, a socketpair
 				 * kept alone), or it let it go since the
-				 * scan (to a child forked since) */
+				 * scan (to a child forked since: sshd holds
+				 * the end it gives its command until the
+				 * fork, and was its own far end 4.8 s of
+				 * its wait in t3741) */
 				if (!still_holds(p, &o[i]))
 					gone++;
 				else if (want < 0 ||
@@ -323,6 +326,13 @@ pid_t waitpeer_holder(struct waitpeer *p, const struct waitpeer_id *id,
 			*unsure |= nbest > 1 || act == ACTIVE_PARENT ||
 				   act == ACTIVE_RUN;
 			return busiest_child(p, best, id, want, tgid, 0, &act);
+		}
+		/* the holders the scan saw gone: scanned again when due,
+		 * before another answer (the end a gone subshell held is
+		 * held by the command it started) */
+		if (!pass && gone && now - p->scanned >= p->scan_gap) {
+			scan_fds(p, now);
+			continue;
 		}
 		/* a pipe's end not seen: the other holder, unsure */
 		if (other) {

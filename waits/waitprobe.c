@@ -82,6 +82,50 @@ struct probe {
 				 * whose process was not found yet */
 };
 
+/* A far end of a pipe or socket waited on, into the memo's targets. An
+ * end waited on for output takes the place of one waited on for input
+ * when the targets are full: a set's outputs are the ends that hold it
+ * (held_by_outputs), and OpenSSH's server lists its connection and its
+ * channels' reading ends before the pipe it writes to. */
+static void add_end(struct waitprobe_memo *m, const struct waitpeer_edge *e)
+{
+	if (m->ntg < WAITPROBE_MAX_TARGETS) {
+		m->tg[m->ntg++] = *e;
+		return;
+	}
+	for (int i = m->ntg - 1; e->dir == PEER_OUT && i >= 0; i--)
+		if (m->tg[i].dir == PEER_IN && m->tg[i].kind != PEER_DISK) {
+			m->tg[i] = *e;
+			return;
+		}
+}
+
+/* A poll, select or epoll blocked on ends to write to and ends to read
+ * from: held by the ends it writes to. It is blocked, so none of them is
+ * ready: each output end's buffer is full, and the thread has data its
+ * reader has not taken, while an input end only says it would take more
+ * if it came. OpenSSH's server polls its connection for input and the
+ * pipe to its command for output: the command (cat, rsync, borg) slow
+ * on the server's disk keeps the pipe full, and the client, its channel
+ * window spent, sends nothing; split between both far ends, that wait
+ * went half to the network (t3741: every session's sshd on the path
+ * through the server's interface, the disk named by none). The input
+ * ends are dropped from the targets; the class (waitclass_pollset)
+ * already says net for an output to another host. */
+static void held_by_outputs(struct waitprobe_memo *m)
+{
+	int n = 0, outs = 0;
+
+	for (int i = 0; i < m->ntg; i++)
+		outs += m->tg[i].dir == PEER_OUT && m->tg[i].kind != PEER_DISK;
+	if (!outs)
+		return;
+	for (int i = 0; i < m->ntg; i++)
+		if (m->tg[i].dir == PEER_OUT || m->tg[i].kind == PEER_DISK)
+			m->tg[n++] = m->tg[i];
+	m->ntg = n;
+}
+
 /* The kind of a descriptor waited on in direction dir, its far end
  * recorded as a target: a pipe, or a socket whose peer is a process of
  * this host, counts as a local producer (FD_PIPE: class other); a socket
@@ -120,8 +164,7 @@ static enum fd_kind target(struct probe *pr, long fd, int dir)
 	/* a connection accepted since the last look at the fd tables:
 	 * its far end is on this host, its process not known yet */
 	pr->nobody |= e.kind != PEER_NET && !e.peer_pid;
-	if (pr->m->ntg < WAITPROBE_MAX_TARGETS)
-		pr->m->tg[pr->m->ntg++] = e;
+	add_end(pr->m, &e);
 	return e.kind == PEER_NET ? FD_SOCKET : FD_PIPE;
 }
 
@@ -395,6 +438,9 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		c = select_set(&pr, arg);
 	else
 		c = epoll_set(&pr, (long)(int)arg[0]);
+	if (rule.kind == SC_POLL || rule.kind == SC_SELECT ||
+	    rule.kind == SC_EPOLL)
+		held_by_outputs(memo);
 	if (c == WAIT_NCLASS) {
 		memo->ntg = 0;
 		return PROBE_UNDECIDED;

@@ -52,6 +52,9 @@ struct wthread {
 	double child_at;	/* when the children of its wait on them
 				 * were last looked at (waitthread.c
 				 * child_wait), 0 not in such a wait */
+	double ends_at;		/* when its wait's far ends were last asked
+				 * whether they live (waitthread.c
+				 * far_end_gone), 0 never */
 	double unfound_at;	/* since when its wait's far end is not found
 				 * (PROBE_LATER), 0 none */
 	uint64_t held_reads;	/* the reads whose ticks are held still

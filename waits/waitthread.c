@@ -336,6 +336,27 @@ static int probe(struct waits *w, struct wthread *th, char state,
 	return 0;
 }
 
+/* Whether a far end of the wait th has not left since its probe has
+ * ended, asked once a WAITPROBE_MEMO_SEC: its memo is then dropped, and
+ * the wait probed again. A thread that does not run keeps its wait and
+ * its edges; the server's sshd, blocked on its command's pipes, kept
+ * the edge to a login script's subshell (pyenv) that had held one of
+ * them for the 6 s it stayed blocked after that subshell ended, and
+ * the report found no row of it then: "not seen" (t3741's borg). */
+static int far_end_gone(struct waits *w, struct wthread *th, double now)
+{
+	if (!th->ntg || !th->memo.ntg || !w->peer ||
+	    now - th->ends_at < WAITPROBE_MEMO_SEC)
+		return 0;
+	th->ends_at = now;
+	for (int i = 0; i < th->memo.ntg; i++)
+		if (waitpeer_gone(w->peer, th->memo.tg[i].peer_pid)) {
+			th->memo.valid = 0;
+			return 1;
+		}
+	return 0;
+}
+
 /* One tick of one thread: 0 counted (or unreadable this time), 1 gone. */
 int waits_sample_thread(struct waits *w, struct wthread *th, double now)
 {
@@ -356,7 +377,8 @@ int waits_sample_thread(struct waits *w, struct wthread *th, double now)
 	th->pub.runq_ns = ss[1];
 	th->pcount = ss[2];
 	th->pub.t = waits_figures_at(th, now);
-	if (!moved && th->last != WAIT_NCLASS && th->last != WAIT_RUN) {
+	if (!moved && th->last != WAIT_NCLASS && th->last != WAIT_RUN &&
+	    !far_end_gone(w, th, now)) {
 		/* not run since the last tick, blocked then: the same wait
 		 * (on its children: which of them work looked at again) */
 		if (th->child_at && now - th->child_at >= CHILD_SEC)

@@ -409,6 +409,35 @@ static void test_busy_holder(struct waitpeer *p)
 	       "answer is kept a second, not five)");
 }
 
+/* OpenSSH's server makes its command's pipes, forks, and closes the
+ * ends it gave: an fd scan between the two sees both ends in its own
+ * table and none in its command's (cat, forked after the scan). The
+ * waiter, holding the end its write waited on, was that end's far end,
+ * an answer kept WAITPEER_KEEP_SEC as one sure holder's: in t3741 the
+ * server's sshd waited 4.8 s "on sshd", its own pipe, while cat wrote
+ * to the throttled disk. */
+static void test_own_end(struct waitpeer *p)
+{
+	struct waitpeer_edge e;
+	char path[256];
+
+	process(1010, "cat");
+	doing(1010, 'D', "io_schedule", "");
+	link_fd(100, 50, "pipe:[8101]", O_WRONLY);	/* 100 (sshd) writes */
+	link_fd(100, 51, "pipe:[8101]", O_RDONLY);	/* not closed yet */
+	OK(resolve(p, 50, PEER_OUT, 600.0, &e) && e.kind == PEER_PIPE,
+	   "own end: a pipe whose both ends the waiter holds");
+	snprintf(path, sizeof(path), "%s/proc/100/fd/51", root);
+	unlink(path);			/* closed after the fork */
+	link_fd(1010, 0, "pipe:[8101]", O_RDONLY);	/* after the scan */
+	/* (later than a scan's gap: test_scan_share's 40,000 descriptors
+	 * make each scan of this root wait 100 times its cost) */
+	resolve(p, 50, PEER_OUT, 1200.0, &e);
+	EQ_INT(e.peer_pid, 1010, "... later, the end given away: its "
+	       "command, not the waiter");
+	EQ_STR(e.peer_comm, "cat", "... named");
+}
+
 static void test_resolve(void)
 {
 	int procfd;
@@ -492,6 +521,7 @@ static void test_resolve(void)
 		EQ_STR(comm, "he\nad", "comm: a newline in the name kept, the kernel's dropped");
 	}
 	test_busy_holder(p);
+	test_own_end(p);
 	waitpeer_close(p);
 	close(procfd);
 }

@@ -537,7 +537,8 @@ static void poll_done(void)
 	put(703, "syscall", "0 0x5 0x7f0000001000 0x10000 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
 }
 
-/* Which far ends a poll waits on. A poll's entry that asks for nothing
+/* Which far ends a poll waits on, and which of them hold it. A poll's
+ * entry that asks for nothing
  * (events 0: only an error or a hang-up is reported) is none: OpenSSH's
  * client keeps its connection in two entries, input and output, the
  * second with events 0 while it has nothing to send, and its wait on its
@@ -545,13 +546,18 @@ static void poll_done(void)
  * the network (t3710's cdisk, ssh fed by dd: 4.7 s on its edge to the
  * server, 1.8 s on dd's). A pipe's input beside a connection's (ssh fed
  * by dd, listening to its server) is other, on both far ends alike:
- * either may wake it (rsync over ssh waits on the server's replies). */
+ * either may wake it (rsync over ssh waits on the server's replies).
+ * An output beside inputs holds the wait (waitprobe.c held_by_outputs):
+ * the server's sshd polls its connection for input and its command's
+ * pipe for output, and with the command slow on the disk half its wait
+ * went to the network (t3741). */
 static void test_poll_entries(void)
 {
 #ifdef __x86_64__
-	/* fd 5: a connection to another host; fd 6: a pipe */
+	/* fd 5: a connection to another host; fd 6: a pipe; 10-12 more
+	 * pipes (made below) */
 	static const struct {
-		struct pollfd set[2];
+		struct pollfd set[5];
 		int cls;
 		double net, local;
 		const char *what;
@@ -560,19 +566,118 @@ static void test_poll_entries(void)
 		  "poll nothing: the connection's input beside a pipe asking nothing: net, on the network" },
 		{ { { 6, POLLIN, 0 }, { 5, POLLIN, 0 } }, WAIT_OTHER, 0.5, 0.5,
 		  "poll both: a pipe's input beside a connection's: other, half on each far end" },
+		{ { { 5, POLLIN, 0 }, { 6, POLLOUT, 0 } }, WAIT_OTHER, 0, 1,
+		  "poll held by its output: the connection's input beside a full pipe's output: other, all on the pipe's reader" },
+		{ { { 6, POLLIN, 0 }, { 5, POLLOUT, 0 } }, WAIT_NET, 1, 0,
+		  "poll held by its output: a pipe's input beside a full connection's output: net, all on the network" },
+		{ { { 5, POLLIN, 0 }, { 10, POLLIN, 0 }, { 11, POLLIN, 0 },
+		    { 12, POLLIN, 0 }, { 6, POLLOUT, 0 } }, WAIT_OTHER, 0, 1,
+		  "poll held by its output, listed after more inputs than a wait keeps far ends: all on the pipe's reader" },
 	};
 
+	for (int fd = 10; fd <= 12; fd++) {
+		char path[160], link[32];
+
+		/* (the fixture's 703/fd is 700's) */
+		snprintf(path, sizeof(path), "%s/proc/700/fd/%d", root, fd);
+		snprintf(link, sizeof(link), "pipe:[%d]", 3000 + fd);
+		OK(symlink(link, path) == 0, "poll entries: another pipe made");
+	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		double net, local;
+		size_t n = 0;
 		int c;
 
-		poll_on(cases[i].set, 2);
+		while (n < 5 && (cases[i].set[n].fd || cases[i].set[n].events))
+			n++;
+		poll_on(cases[i].set, n);
 		c = poll_tick(7000.0 + 100.0 * (double)i, &net, &local);
 		OK(c == cases[i].cls && net == cases[i].net &&
 		   local == cases[i].local, cases[i].what);
 		printf("#   class %d, on the network %.2f, on local far ends %.2f\n",
 		       c, net, local);
 	}
+	poll_done();
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
+/* The seconds of t's edges to process pid. */
+static double ticks_on(const struct waits_snap *s,
+		       const struct waits_thread *t, pid_t pid)
+{
+	double n = 0;
+
+	for (int k = 0; t && k < WAITS_EDGES; k++) {
+		uint32_t id = t->edge[k].id;
+
+		if (id != WAITS_NO_EDGE && id < s->nkeys &&
+		    s->keys[id].peer_pid == pid)
+			n += t->edge[k].ticks;
+	}
+	return n;
+}
+
+/* Process pid (server_holds) writes to its fd 3. */
+static int writes_fd3(pid_t pid, const char *link)
+{
+	char path[160];
+	FILE *f;
+
+	if (!server_holds(pid, link))
+		return 0;
+	snprintf(path, sizeof(path), "%s/proc/%d/fdinfo", root, (int)pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/fdinfo/3", root, (int)pid);
+	if (!(f = fopen(path, "w")))
+		return 0;
+	fputs("pos:\t0\nflags:\t01\nmnt_id:\t9\n", f);
+	return fclose(f) == 0;
+}
+
+/* A thread that does not run between two ticks is in the same wait, on
+ * the same far ends, without a look: the server's sshd, blocked polling
+ * its command's pipes, kept its edge to a login script's subshell that
+ * had held one of them for the 6 s it stayed blocked after the subshell
+ * ended (t3741's borg: "not seen"). A far end gone, the wait is probed
+ * again. */
+static void test_gone_end(void)
+{
+#ifdef __x86_64__
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	const struct waits_thread *t;
+	struct pollfd set[1] = { { 13, POLLIN, 0 } };
+	pid_t pid = 700;
+	char cmd[200];
+
+	/* (a pipe of its own: the fixture's 701-719 are 700's directory,
+	 * each a holder of fd 6's and of this one, and only the first
+	 * holders are asked: 605 and 606, before them, its writing end) */
+	snprintf(cmd, sizeof(cmd), "%s/proc/700/fd/13", root);
+	OK(symlink("pipe:[4001]", cmd) == 0 &&
+	   writes_fd3(605, "pipe:[4001]"),
+	   "gone end: the subshell (605) holds the pipe's other end");
+	poll_on(set, 1);
+	put(703, "schedstat", "50000000 1000000000 30\n");
+	if (!(w = waits_open(root, &e)))
+		return;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 9000.0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/605", root);
+	OK(system(cmd) == 0 && writes_fd3(606, "pipe:[4001]"),
+	   "gone end: the subshell ended, the command (606) holds it");
+	waits_tick(w, 9002.0);	/* not run since: schedstat the same */
+	EQ_INT(waits_read(w, 9002.0, &s), 0, "gone end: two ticks");
+	t = snap_find(&s, 703);
+	OK(ticks_on(&s, t, 605) == 1 && ticks_on(&s, t, 606) == 1,
+	   "gone end: the tick after the far end ended on the one that holds it now");
+	printf("#   on 605 %.1f, on 606 %.1f\n", ticks_on(&s, t, 605),
+	       ticks_on(&s, t, 606));
+	waits_snap_free(&s);
+	waits_close(w);
 	poll_done();
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
@@ -1097,6 +1202,7 @@ int main(void)
 	test_held_not_run();
 	test_memo_edges();
 	test_poll_entries();
+	test_gone_end();
 	test_cgroup();
 	test_thread_math();
 	test_compute();
