@@ -51,18 +51,18 @@ else
 	cat >"$SCRATCH/reaper.py" <<'EOF'
 import os, signal, sys, time
 def reap(sig, frame):
-    while True:
-        try:
+    try:
+        while True:
             r = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return
-        if r is None:
-            return
-        with open("/proc/%d/schedstat" % r.si_pid) as f:
-            ns = int(f.read().split()[0])
-        with open(os.path.join(sys.argv[2], str(r.si_pid)), "w") as o:
-            o.write("%.6f\n" % (ns / 1e9))
-        os.waitpid(r.si_pid, 0)
+            if r is None:
+                return
+            with open("/proc/%d/schedstat" % r.si_pid) as f:
+                ns = int(f.read().split()[0])
+            with open(os.path.join(sys.argv[2], str(r.si_pid)), "w") as o:
+                o.write("%.6f\n" % (ns / 1e9))
+            os.waitpid(r.si_pid, 0)
+    except (ChildProcessError, FileNotFoundError):
+        pass    # none left, or reaped by a handler run within this one
 signal.signal(signal.SIGCHLD, reap)
 time.sleep(1.5)
 for i in range(6):
