@@ -206,7 +206,10 @@ night_check() {
 	is "$(_night_field "$end" conn.figures)" final "$x: the kernel's final record"
 	w=$(_night_field "$end" waits)
 	ok "$x: its waits file ($w)" test -s "$NIGHT_SET/$w"
-	ok "$x: its edges file" test -e "$NIGHT_SET/edges-$label.tsv"
+	# named after its waits file (man/perflog-logset.5), a failure to
+	# write it said in the end marker
+	ok "$x: its edges file$(_night_field "$end" waits.edges_error | sed 's/^./ (&/; s/.$/&)/')" \
+		test -e "$NIGHT_SET/edges-${w#waits-}"
 }
 
 # rsync's "Total bytes sent" and tar's stream are what went into ssh:
