@@ -88,7 +88,7 @@ run_pair() { # label pml-or-empty sadc-option
 	echo $f0 $f1 | awk -v n="$n" -v sc="$sc" '{
 		printf "  floor ms        a 1 s wake %.3f, + nine preads %.3f, + the journal %.3f: %.2f of sadc\n",
 			($4 - $1) / n / 1e6, ($5 - $2) / n / 1e6, ($6 - $3) / n / 1e6,
-			sc > 0 ? ($6 - $3) / n / 1e6 / sc : 0 }'
+			(sc > 0 ? ($6 - $3) / n / 1e6 / sc : 0) }'
 	cost_table "$c0" "$c1" "$pc"
 	printf '  load average at the end: %s\n' "$load"
 	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
