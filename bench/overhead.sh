@@ -18,8 +18,10 @@
 #                      every instance are created during the first samples)
 # Beside each pair, build/tools/samplefloor three times (a 1 s wake alone;
 # and the default set's nine /proc preads; and the journal's write and
-# its fdatasync every 5 s): what any sampler of the same files at the
-# same rate pays on this host, as a share of sadc's CPU in the same span.
+# its fdatasync every 5 s; each at its own quarter of the second, so
+# none reads with caches another warmed): what any sampler of the same
+# files at the same rate pays on this host, as a share of sadc's CPU in
+# the same span.
 # CPU time is read from /proc/PID/schedstat (ns, exact); utime+stime from
 # /proc/PID/stat (10 ms ticks) is printed beside it as a cross-check.
 # Each run ends with the collector's own cost table over the same span
