@@ -16,6 +16,12 @@
 #   BENCH_SECONDS=60   measured span per run (after WARMUP)
 #   BENCH_WARMUP=10    seconds before the first reading (RRD files of
 #                      every instance are created during the first samples)
+# Beside each pair, build/tools/samplefloor three times (a 1 s wake alone;
+# and the default set's nine /proc preads; and the journal's write and
+# its fdatasync every 5 s; each at its own quarter of the second, so
+# none reads with caches another warmed): what any sampler of the same
+# files at the same rate pays on this host, as a share of sadc's CPU in
+# the same span.
 # CPU time is read from /proc/PID/schedstat (ns, exact); utime+stime from
 # /proc/PID/stat (10 ms ticks) is printed beside it as a cross-check.
 # Each run ends with the collector's own cost table over the same span
@@ -45,14 +51,21 @@ run_pair() { # label pml-or-empty sadc-option
 	ppid=$!; bench_track $ppid
 	"$SADC" -S "$sopt" 1 "$out/sa.data" 2>"$out/sadc.err" &
 	spid=$!; bench_track $spid
+	fpids=""
+	for part in wake read "journal $out/floor.journal"; do
+		$FLOOR $part & fpids="$fpids $!"; bench_track $!
+	done
 	sleep "$W"
 	p0=$(cpu_ns $ppid) s0=$(cpu_ns $spid) pt0=$(cpu_ticks $ppid) st0=$(cpu_ticks $spid)
+	f0=$(for f in $fpids; do cpu_ns $f; done)
 	t0=$(date +%s.%N)
 	c0=$(cost_snap)
 	sleep "$D"
 	p1=$(cpu_ns $ppid) s1=$(cpu_ns $spid) pt1=$(cpu_ticks $ppid) st1=$(cpu_ticks $spid)
+	f1=$(for f in $fpids; do cpu_ns $f; done)
 	t1=$(date +%s.%N)
 	c1=$(cost_snap)
+	kill -TERM $fpids; wait $fpids 2>/dev/null
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	ph=$(hwm_kb $ppid) sh=$(hwm_kb $spid)
 	prss=$(awk '/^VmRSS:/ { print $2 }' /proc/$ppid/status)
@@ -74,6 +87,10 @@ run_pair() { # label pml-or-empty sadc-option
 		"$ph" "$sopt" "$sh" "$(ratio $ph $sh)"
 	printf '  perflog at the end: VmRSS %s kB, RssAnon %s kB (its own memory), Pss %s kB (sadc Pss %s kB)\n' \
 		"$prss" "$panon" "$ppss" "$spss"
+	echo $f0 $f1 | awk -v n="$n" -v sc="$sc" '{
+		printf "  floor ms        a 1 s wake %.3f, + nine preads %.3f, + the journal %.3f: %.2f of sadc\n",
+			($4 - $1) / n / 1e6, ($5 - $2) / n / 1e6, ($6 - $3) / n / 1e6,
+			(sc > 0 ? ($6 - $3) / n / 1e6 / sc : 0) }'
 	cost_table "$c0" "$c1" "$pc"
 	printf '  load average at the end: %s\n' "$load"
 	if [ -s "$out/perflog.err" ]; then sed 's/^/  perflog: /' "$out/perflog.err" | head -5; fi
@@ -122,7 +139,10 @@ run_watched() {
 
 T=${BENCH_THREADS:-16}
 LOADGEN=$TOP/build/tools/loadgen
-[ -x "$LOADGEN" ] || make -s -C "$TOP" build/tools/loadgen >/dev/null || exit 1
+FLOOR=$TOP/build/tools/samplefloor
+for tool in "$LOADGEN" "$FLOOR"; do
+	[ -x "$tool" ] || make -s -C "$TOP" "${tool#$TOP/}" >/dev/null || exit 1
+done
 echo "== overhead: perflog vs sadc at 1 s, ${D} s measured after ${W} s warm-up ($(nproc) CPUs, $(uname -r)) =="
 run_pair default "" DISK
 all_counters_pml "$BENCH_TMP/all.pml"

@@ -53,18 +53,22 @@ static const char *const file_rel[F_COUNT] = {
 	[F_CIFS] = "proc/fs/cifs/Stats",
 };
 
-/* The files of short lines (procfs_read_fd): all but where backups land,
- * whose records are a mount's or a share's statistics. */
-static const unsigned char short_lines[F_COUNT] = {
-	[F_STAT] = 1, [F_DISKSTATS] = 1, [F_MEMINFO] = 1, [F_VMSTAT] = 1,
-	[F_NETDEV] = 1, [F_SNMP] = 1, [F_PSI_CPU] = 1, [F_PSI_IO] = 1,
-	[F_PSI_MEMORY] = 1,
+/* How each is read (procfs_read_fd): the files of short lines in one
+ * call; vmstat's first page only, its wanted lines being there
+ * (read_vmstat); where backups land, whose records are a mount's or a
+ * share's statistics, to the end. */
+static const enum procfs_read_mode read_mode[F_COUNT] = {
+	[F_STAT] = PROCFS_SHORT_LINES, [F_DISKSTATS] = PROCFS_SHORT_LINES,
+	[F_MEMINFO] = PROCFS_SHORT_LINES, [F_VMSTAT] = PROCFS_FIRST_PAGE,
+	[F_NETDEV] = PROCFS_SHORT_LINES, [F_SNMP] = PROCFS_SHORT_LINES,
+	[F_PSI_CPU] = PROCFS_SHORT_LINES, [F_PSI_IO] = PROCFS_SHORT_LINES,
+	[F_PSI_MEMORY] = PROCFS_SHORT_LINES,
 };
 
 /* Read one of the kept files, (re)opening it if needed. NULL when missing;
  * the first failure of a required file is reported through e. */
-static char *read_main(struct procfs *p, int which, size_t *len,
-		       struct perr *e)
+static char *read_as(struct procfs *p, int which,
+		     enum procfs_read_mode mode, size_t *len, struct perr *e)
 {
 	char path[PATH_MAX + 32];
 	ssize_t n;
@@ -76,7 +80,7 @@ static char *read_main(struct procfs *p, int which, size_t *len,
 		if (p->fd[which] < 0)
 			goto fail;
 	}
-	n = procfs_read_fd(p, p->fd[which], short_lines[which]);
+	n = procfs_read_fd(p, p->fd[which], mode);
 	if (n >= 0) {
 		*len = (size_t)n;
 		return p->buf;
@@ -95,6 +99,27 @@ fail:
 		perr_set(e, "unable to read '%s': %s", path, strerror(saved));
 	}
 	return NULL;
+}
+
+static char *read_main(struct procfs *p, int which, size_t *len,
+		       struct perr *e)
+{
+	return read_as(p, which, read_mode[which], len, e);
+}
+
+/* vmstat's four lines from its first page (1.6-2 KiB into 4 KiB on 6.x
+ * kernels, the order being the kernel's); the whole file only when a
+ * kernel prints them later. */
+static void read_vmstat(struct procfs *p, struct raw_snapshot *s,
+			struct perr *e)
+{
+	size_t len;
+	char *buf = read_main(p, F_VMSTAT, &len, e);
+
+	if (buf && procfs_parse_vmstat(buf, len, s) < PROCFS_VMSTAT_WANTED &&
+	    len >= PROCFS_SHORT_END &&
+	    (buf = read_as(p, F_VMSTAT, PROCFS_WHOLE, &len, e)))
+		procfs_parse_vmstat(buf, len, s);
 }
 
 /* The kernel's word size: proc/sys/kernel/arch (Linux 6.1), else
@@ -195,6 +220,7 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 	s->mono = util_monotonic();
 	t = util_cost_clock();
 	s->kernel_bits = p->kernel_bits;
+	procfs_poll_events(p);
 
 	buf = read_main(p, F_STAT, &len, e);
 	if (!buf)
@@ -210,9 +236,7 @@ int procfs_read(struct procfs *p, struct raw_snapshot *s, struct perr *e)
 	if (buf)
 		procfs_parse_meminfo(buf, len, s);
 	lap(p, SP_MEMINFO, &t);
-	buf = read_main(p, F_VMSTAT, &len, e);
-	if (buf)
-		procfs_parse_vmstat(buf, len, s);
+	read_vmstat(p, s, e);
 	lap(p, SP_VMSTAT, &t);
 	buf = read_main(p, F_NETDEV, &len, e);
 	if (buf && procfs_parse_netdev(p, buf, len, s) < 0)

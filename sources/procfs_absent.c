@@ -9,8 +9,9 @@
  * A part that found nothing is looked for again:
  *   - NFS and CIFS at once when the mount table changes: proc/self/mounts
  *     polls POLLPRI|POLLERR after a mount or unmount (fs/proc_namespace.c
- *     mounts_poll; a share needs a mount, and cifs.ko loads with it), one
- *     poll(2) of timeout 0 a read instead of the file;
+ *     mounts_poll; a share needs a mount, and cifs.ko loads with it), in
+ *     the one poll(2) of timeout 0 a read makes for it and the link
+ *     events' socket (procfs_poll_events) instead of the file;
  *   - each PROCFS_ABSENT_RETRY seconds in any case (a tape drive or an FC
  *     port that appears; a mount table that cannot be polled).
  * A part that found something is read at every read, as before. A
@@ -36,18 +37,42 @@ void procfs_absent_open(struct procfs *p)
 		p->mounts_fd = open(path, O_RDONLY | O_CLOEXEC);
 }
 
-/* Whether the mount table changed since the last call (the poll clears
- * it: mounts_poll records the event it reported). Asked once a read:
- * the NFS and the CIFS look of one read share the answer (a change
- * resets both), so the second poll could only say no. */
+void procfs_poll_events(struct procfs *p)
+{
+	struct pollfd f[2];
+	nfds_t n = 0;
+	int nl = -1, mounts = -1;
+
+	p->nl_ready = p->mounts_event = 0;
+	if (p->nl >= 0) {
+		f[n] = (struct pollfd){ .fd = p->nl, .events = POLLIN };
+		nl = (int)n++;
+	}
+	/* the table matters only while a share is looked for */
+	if (p->mounts_fd >= 0 &&
+	    (p->next_look[A_NFS] > 0 || p->next_look[A_CIFS] > 0)) {
+		f[n] = (struct pollfd){ .fd = p->mounts_fd, .events = POLLPRI };
+		mounts = (int)n++;
+	}
+	if (n == 0 || poll(f, n, 0) <= 0)
+		return;
+	/* POLLERR on the socket: events were lost (ENOBUFS), recv says so */
+	if (nl >= 0 && (f[nl].revents & (POLLIN | POLLERR)))
+		p->nl_ready = 1;
+	if (mounts >= 0 && (f[mounts].revents & (POLLPRI | POLLERR)))
+		p->mounts_event = 1;
+}
+
+/* Whether the mount table changed since the last read (the poll clears
+ * it: mounts_poll records the event it reported). Polled once a read
+ * (procfs_poll_events): the NFS and the CIFS look of one read share the
+ * answer (a change resets both), so the second could only say no. */
 static int mounts_changed(struct procfs *p, double now)
 {
-	struct pollfd f = { .fd = p->mounts_fd, .events = POLLPRI };
-
 	if (p->mounts_fd < 0 || p->mounts_polled == now)
 		return 0;
 	p->mounts_polled = now;
-	return poll(&f, 1, 0) > 0 && (f.revents & (POLLPRI | POLLERR));
+	return p->mounts_event;
 }
 
 int procfs_absent_look(struct procfs *p, enum procfs_absent a, double now)

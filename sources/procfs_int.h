@@ -106,7 +106,11 @@ struct procfs {
 	double next_look[A_COUNT];	/* monotonic; 0: look at every read */
 	double absent_retry;	/* seconds; 0 (fixture roots): every read */
 	int mounts_fd;		/* proc/self/mounts (live), -1 */
-	double mounts_polled;	/* the read that last polled it */
+	double mounts_polled;	/* the read that last asked (mounts_changed) */
+	/* one poll(2) of both at the start of a read (procfs_poll_events):
+	 * the link events' socket has something to recv, the mount table
+	 * changed */
+	int nl_ready, mounts_event;
 };
 
 /* ---- procfs_text.c ---- */
@@ -115,18 +119,25 @@ int procfs_path(const struct procfs *p, char *out, size_t n, const char *a,
 		const char *b, const char *c);
 /* The whole file behind fd (pread from 0) into p->buf, NUL-terminated;
  * its length, or -1 (errno). Cut after the last line past the max.
- * short_lines: the file is one record (single_open: stat, meminfo,
- * pressure, snmp) or records of one line under 512 bytes (diskstats'
- * 20 numbers of up to 20 digits and a name; net/dev, vmstat), so a
- * first read that returns less than PROCFS_SHORT_END is the whole file
- * and the read that would return 0 is not made: a seq_file fills its
- * page (4 KiB) with whole records and returns early only at the end or
- * when the next record does not fit. One system call a file instead of
- * two (issue 48: the call, not the text, is most of reading a small
- * /proc file). Not for files of large records (mountstats: a mount's
- * record is kilobytes). */
+ * PROCFS_SHORT_LINES: the file is one record (single_open: stat,
+ * meminfo, pressure, snmp) or records of one line under 512 bytes
+ * (diskstats' 20 numbers of up to 20 digits and a name; net/dev,
+ * vmstat), so a first read that returns less than PROCFS_SHORT_END is
+ * the whole file and the read that would return 0 is not made: a
+ * seq_file fills its page (4 KiB) with whole records and returns early
+ * only at the end or when the next record does not fit. One system call
+ * a file instead of two (issue 48: the call, not the text, is most of
+ * reading a small /proc file). Not for files of large records
+ * (mountstats: a mount's record is kilobytes).
+ * PROCFS_FIRST_PAGE: the first read alone, whole lines (a seq_file's
+ * page of records; a fixture's regular file whole), unless it filled the
+ * buffer: for a file whose wanted lines come early (vmstat's four, 1.6-2
+ * KiB into its 4 KiB), the caller reads it whole only if they are not
+ * in it. A seq_file read at an offset regenerates the text from the
+ * start: vmstat's second pread cost as much as its first. */
 #define PROCFS_SHORT_END (4096 - 512)
-ssize_t procfs_read_fd(struct procfs *p, int fd, int short_lines);
+enum procfs_read_mode { PROCFS_WHOLE, PROCFS_SHORT_LINES, PROCFS_FIRST_PAGE };
+ssize_t procfs_read_fd(struct procfs *p, int fd, enum procfs_read_mode mode);
 /* A small sysfs file (pread from 0) into buf; 0 or -1 (errno). */
 int procfs_read_small(int fd, char *buf, size_t n);
 /* Open ROOT/a/b/c, read it into buf and close; 0 or -1. */
@@ -155,7 +166,9 @@ long procfs_cache_find(struct procfs_cache *c, size_t sz,
 /* ---- procfs_stat.c ---- */
 int procfs_parse_stat(char *buf, size_t len, struct raw_snapshot *s);
 void procfs_parse_meminfo(char *buf, size_t len, struct raw_snapshot *s);
-void procfs_parse_vmstat(char *buf, size_t len, struct raw_snapshot *s);
+/* vmstat's wanted lines into s; how many of PROCFS_VMSTAT_WANTED were in buf. */
+#define PROCFS_VMSTAT_WANTED 4
+int procfs_parse_vmstat(char *buf, size_t len, struct raw_snapshot *s);
 void procfs_parse_snmp(char *buf, size_t len, struct raw_snapshot *s);
 
 /* ---- procfs_disk.c ---- */
@@ -177,6 +190,10 @@ int procfs_read_fc(const struct procfs *p, struct raw_snapshot *s);
 /* ---- procfs_absent.c ---- */
 /* Open what tells of a mount table change (live roots only). */
 void procfs_absent_open(struct procfs *p);
+/* Poll the link events' socket and the mount table at once, timeout 0,
+ * at the start of a read: one system call where a recv that found
+ * nothing and a poll were two (issue 48). */
+void procfs_poll_events(struct procfs *p);
 /* Whether part a is to be read in this read (now, monotonic): it found
  * something last time, or its retry is due, or (NFS, CIFS) the mount
  * table changed. */

@@ -215,6 +215,8 @@ int procfs_links_changed(struct procfs *p)
 		p->speed_keep = PROCFS_SPEED_KEEP;
 		return 0;
 	}
+	if (!p->nl_ready)	/* the read's poll found nothing to recv */
+		return 0;
 	for (;;) {
 		ssize_t n = recv(p->nl, buf, sizeof(buf), 0);
 

@@ -134,14 +134,15 @@ void procfs_parse_meminfo(char *buf, size_t len, struct raw_snapshot *s)
 	}
 }
 
-void procfs_parse_vmstat(char *buf, size_t len, struct raw_snapshot *s)
+int procfs_parse_vmstat(char *buf, size_t len, struct raw_snapshot *s)
 {
 	char *cur = buf, *end = buf + len, *line;
 	int found = 0;
 
 	/* four lines of some 190 are wanted: the rest is not walked once
 	 * they are in (the order of the file is the kernel's) */
-	while (found < 4 && (line = procfs_next_line(&cur, end))) {
+	while (found < PROCFS_VMSTAT_WANTED &&
+	       (line = procfs_next_line(&cur, end))) {
 		uint64_t *dst = NULL, v;
 		const char *q;
 
@@ -162,6 +163,7 @@ void procfs_parse_vmstat(char *buf, size_t len, struct raw_snapshot *s)
 			*dst = v;
 		found++;
 	}
+	return found;
 }
 
 /* Walk the "Tcp:" header line (names) and value line together. Values are

@@ -30,7 +30,7 @@ int procfs_path(const struct procfs *p, char *out, size_t n, const char *a,
 	return (r < 0 || (size_t)r >= n) ? -1 : 0;
 }
 
-ssize_t procfs_read_fd(struct procfs *p, int fd, int short_lines)
+ssize_t procfs_read_fd(struct procfs *p, int fd, enum procfs_read_mode mode)
 {
 	size_t off = 0;
 
@@ -62,7 +62,11 @@ ssize_t procfs_read_fd(struct procfs *p, int fd, int short_lines)
 		if (r == 0)
 			break;
 		off += (size_t)r;
-		if (short_lines && off == (size_t)r && off < PROCFS_SHORT_END)
+		if (mode == PROCFS_SHORT_LINES && off == (size_t)r &&
+		    off < PROCFS_SHORT_END)
+			break;
+		if (mode == PROCFS_FIRST_PAGE && off == (size_t)r &&
+		    off < p->cap - 1)
 			break;
 	}
 	p->buf[off] = '\0';

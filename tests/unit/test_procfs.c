@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../sources/procfs_int.h"
 #include "../../sources/source.h"
 #include "procroot.h"
 #include "tap.h"
@@ -437,6 +438,45 @@ static void test_random(void)
 	OK(system(cmd) == 0, "scratch tree removed");
 }
 
+/* vmstat is read by its first page (procfs_int.h PROCFS_FIRST_PAGE):
+ * a read that fills the buffer is no page of whole lines, so a file
+ * longer than the buffer is read on; pgfault's line straddles the
+ * buffer's edge (its first read returns PROCFS_BUF_INIT - 1 bytes) and
+ * is read whole, not as its first digits. */
+static void test_vmstat_long(void)
+{
+	char root[] = "/tmp/perflog-procfs-XXXXXX", cmd[256];
+	/* where pgfault's line starts: the first read ends 12 bytes in */
+	size_t cap = 2 * PROCFS_BUF_INIT, edge = PROCFS_BUF_INIT - 1 - 12, len;
+	char *b = malloc(cap);
+	struct raw_snapshot s = { 0 };
+
+	if (!b || !mkdtemp(root)) {
+		OK(0, "mkdtemp");
+		free(b);
+		return;
+	}
+	root_write(root, "proc/stat", "cpu  1 2 3 4 5 6 7 8 0 0\n");
+	len = (size_t)snprintf(b, cap, "pswpin 11\npswpout 22\npgmajfault 44\n");
+	while (len + 36 <= edge - 10)	/* lines of 36 bytes */
+		len += (size_t)snprintf(b + len, cap - len, "nr_x %30d\n", 1);
+	memset(b + len, 'z', edge - 1 - len);	/* one line up to the edge */
+	b[edge - 1] = '\n';
+	snprintf(b + edge, cap - edge, "pgfault 33333333333\nnr_y 1\n");
+	root_write(root, "proc/vmstat", b);
+	OK(load(root, 1, &s) == 0, "vmstat past the buffer: read");
+	OK(s.mem.pswpin == 11 && s.mem.pswpout == 22 &&
+	   s.mem.pgfault == 33333333333ULL && s.mem.pgmajfault == 44,
+	   "vmstat past the buffer: a line at its edge read whole");
+	if (s.mem.pgfault != 33333333333ULL)
+		printf("# pgfault %llu\n", (unsigned long long)s.mem.pgfault);
+	snapshot_free(&s);
+	free(b);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", root);
+}
+
 static void test_live(void)
 {
 	struct raw_snapshot s = { 0 };
@@ -453,6 +493,8 @@ static void test_live(void)
 	OK(s.sys.ctxt != SRC_NA && s.sys.procs_running >= 1,
 	   "live: ctxt and procs_running (this process runs)");
 	OK(!isnan(s.mem.cached) && s.mem.pgfault != SRC_NA, "live: memory");
+	OK(s.mem.pswpin != SRC_NA && s.mem.pswpout != SRC_NA &&
+	   s.mem.pgmajfault != SRC_NA, "live: vmstat's four from its first page");
 	OK(snapshot_find_net(&s, "lo") && snapshot_find_net(&s, "lo")->is_loopback, "live: lo");
 	OK(!snapshot_find_net(&s, "lo")->in_total, "live: lo not in _Total");
 	OK(s.tcp.in_segs != SRC_NA && s.tcp.out_segs != SRC_NA,
@@ -490,6 +532,7 @@ int main(void)
 	test_psi_files();
 	test_root5_many();
 	test_random();
+	test_vmstat_long();
 	test_live();
 	test_errors();
 	return done_testing();
