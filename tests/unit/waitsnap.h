@@ -1,7 +1,8 @@
 /*
  * waitsnap.h - the unit tests' look-up of one thread in a wait-state read
  * (waits/waits.h struct waits_snap), shared by test_waits,
- * test_waitshare and test_waitsfirst, a fixture thread's file written
+ * test_waitsfar, test_waitshare and test_waitsfirst, its only class, the
+ * waits1 fixture's scratch copy, a fixture thread's file written
  * (snap_put), the crafted threads of test_waits and test_waitsplit,
  * and for the exit records' tests (test_waitsfirst, test_waitslate) a
  * thread's rows counted, a record made and a nap on the real clock.
@@ -12,11 +13,41 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <time.h>
 
 #include "../../waits/waits.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures"
+#endif
+
+/* A scratch copy of tests/fixtures/proc/waits1 in root (n bytes, at
+ * least 32): 0, or -1 (test_waits, test_waitsfar). */
+static inline int snap_root(char *root, size_t n)
+{
+	char cmd[256];
+
+	snprintf(root, n, "/tmp/perflog-waits-XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "cp -a %s/proc/waits1/. %s/", FIXTURES, root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The class a thread's ticks fell in, when all fell in one; -1 none,
+ * -2 several. */
+static inline int snap_only_class(const struct waits_thread *t)
+{
+	int c = -1;
+
+	for (int k = 0; t && k < WAIT_NCLASS; k++)
+		if (t->ticks[k])
+			c = c < 0 ? k : -2;
+	return c;
+}
 
 /* The thread tid of read s, or NULL. */
 static inline const struct waits_thread *snap_find(const struct waits_snap *s,
