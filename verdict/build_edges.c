@@ -6,8 +6,8 @@
  * by command (child_edges), a net row's far end by the mirrored row of
  * another host's tree (mirror) or, unmirrored, the other host's watched
  * root (vbuild_far_root), through the path to its peer's address (each
- * client of a server its own path: vgraph_net), and a tree's root blocked on nothing named, on
- * its own children (vbuild_root_waits). An edge's seconds leave its
+ * client of a server its own path: vgraph_net), and a tree's root
+ * blocked on nothing named, on its own children (vbuild_root_waits). An edge's seconds leave its
  * waiter's states (build.c's top says which, in which order).
  */
 #include <stdio.h>

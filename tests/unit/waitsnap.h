@@ -3,8 +3,8 @@
  * (waits/waits.h struct waits_snap), shared by test_waits,
  * test_waitsfar, test_waitshare and test_waitsfirst, its only class, the
  * waits1 fixture's scratch copy, a fixture thread's file written
- * (snap_put), the crafted threads of test_waits and test_waitsplit,
- * and for the exit records' tests (test_waitsfirst, test_waitslate) a
+ * (snap_put), the crafted threads of test_waits, test_waitrates and
+ * test_waitsplit, and for the exit records' tests (test_waitsfirst, test_waitslate) a
  * thread's rows counted, a record made and a nap on the real clock.
  */
 #ifndef PERFLOG_TEST_WAITSNAP_H
