@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -302,9 +303,18 @@ static enum wait_class epoll_set(struct probe *pr, long epfd)
 		const char *ev = end != p + 4 ? strstr(end, "events:") : NULL;
 		unsigned long events = ev ? strtoul(ev + 7, NULL, 16) : 0;
 
+		/* an edge-triggered output (EPOLLET) is no full buffer:
+		 * event loops register it for good (Go each fd
+		 * IN|OUT|RDHUP|ET), and its readiness, told once, is not
+		 * told again while the buffer has room; such an entry is
+		 * a far end that may wake the wait, as an input is, and
+		 * holds it no more (held_by_outputs): a Go client's wait
+		 * on its connection to another host beside a pipe was all
+		 * on the network */
+		int o = wants_out(events) && !(events & EPOLLET);
+
 		if (end != p + 4 && fd >= 0 && !wants_nothing(events)) {
-			count_fd(pr, fd, wants_out(events) ? PEER_OUT : PEER_IN,
-				 wants_out(events) ? out : in);
+			count_fd(pr, fd, o ? PEER_OUT : PEER_IN, o ? out : in);
 			seen++;
 		}
 		p = end > p + 4 ? end : p + 4;

@@ -2,9 +2,9 @@
  * test_waitsfar.c - a wait's far ends on a fake /proc (a copy of
  * tests/fixtures/proc/waits1, README there): a socket whose far end no
  * table knows yet, a loopback far end accepted late, a thread held while
- * it did not run, the probe memo's edges, a poll's entries and the ends
- * that hold it, a far end that ended. Split from test_waits.c at its
- * seam (the thread's far ends, not its states).
+ * it did not run, the probe memo's edges, a poll's or an epoll's entries
+ * and the ends that hold it, a far end that ended. Split from
+ * test_waits.c at its seam (the thread's far ends, not its states).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -472,6 +472,49 @@ static void test_poll_entries(void)
 #endif
 }
 
+/* An epoll's entries (fdinfo's events; EPOLLET 0x80000000): an
+ * edge-triggered EPOLLOUT is an event loop's for good (Go registers each
+ * fd IN|OUT|RDHUP|ET) and says nothing of a buffer; a level-triggered
+ * one that it is full. Go's wait on a connection to another host beside
+ * a pipe was net, all on the network, held by the connection's output. */
+static void test_epoll_edge(void)
+{
+#ifdef __x86_64__
+	static const struct {
+		const char *tfds, *what;
+		double net, local;
+	} cases[] = {
+		{ "tfd: 5 events: 80002005\ntfd: 6 events: 19\n",
+		  "epoll edge: Go's connection (IN|OUT|ET) beside a pipe's input: other, half on each", 0.5, 0.5 },
+		{ "tfd: 5 events: 19\ntfd: 6 events: 80002005\n",
+		  "epoll edge: Go's pipe (IN|OUT|ET) beside a connection's input: other, half on each", 0.5, 0.5 },
+		{ "tfd: 5 events: 19\ntfd: 6 events: 1d\n",
+		  "epoll level: a pipe's level-triggered output beside a connection's input: other, held by the pipe", 0, 1 },
+	};
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/proc/700/fdinfo/14", root);
+	put(703, "wchan", "do_epoll_wait");
+	put(703, "syscall", "232 0xe 0x7f0000003000 0x40 0xffffffff 0x0 0x0 0x7ffc00000000 0x7f0000002000");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+		double net = -1, local = -1;
+		int c = -1;
+
+		if (f && fprintf(f, "pos:\t0\nflags:\t02\n%s", cases[i].tfds) > 0 &&
+		    fclose(f) == 0)
+			c = poll_tick(8000.0 + 100.0 * (double)i, &net, &local);
+		OK(c == WAIT_OTHER && net == cases[i].net &&
+		   local == cases[i].local, cases[i].what);
+		printf("#   class %d, on the network %.2f, on local far ends %.2f\n",
+		       c, net, local);
+	}
+	poll_done();
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
 /* The seconds of t's edges to process pid. */
 static double ticks_on(const struct waits_snap *s,
 		       const struct waits_thread *t, pid_t pid)
@@ -563,6 +606,7 @@ int main(void)
 	test_held_not_run();
 	test_memo_edges();
 	test_poll_entries();
+	test_epoll_edge();
 	test_gone_end();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
