@@ -120,6 +120,30 @@ int waitpeer_gone(const struct waitpeer *p, pid_t pid)
 	       errno == ENOENT;
 }
 
+void waitpeer_forget(struct waitpeer *p, pid_t pid, double now)
+{
+	struct gone_ent *g = NULL;
+
+	if (pid <= 0)
+		return;
+	for (unsigned i = 0; i < NGONE && !g; i++)
+		if (p->gone[i].pid == pid)
+			g = &p->gone[i];
+	if (!g)
+		g = &p->gone[p->ngone++ % NGONE];
+	g->pid = pid;
+	g->at = now;
+}
+
+/* Whether answer a names a far end forgotten since it was made. */
+static int forgotten(const struct waitpeer *p, const struct answer *a)
+{
+	for (unsigned i = 0; a->ok && a->e.peer_pid > 0 && i < NGONE; i++)
+		if (p->gone[i].pid == a->e.peer_pid && a->made <= p->gone[i].at)
+			return 1;
+	return 0;
+}
+
 void waitpeer_renamed(struct waitpeer *p, pid_t pid, const char *comm,
 		      double now)
 {
@@ -362,9 +386,11 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 		return 0;
 	/* (a holder gone since: its pipe was the answer for 5 s, the
 	 * dead subshell of a login script (pyenv) the one sshd's wait
-	 * on its command's output went to, t3741) */
-	if (a->used && now < a->until &&
-	    !(a->ok && waitpeer_gone(p, a->e.peer_pid))) {
+	 * on its command's output went to, t3741; the sampler says so,
+	 * waitpeer_forget: a look at ROOT/proc/PID here cost every hit a
+	 * system call, and a gone end found by waitthread.c's look was
+	 * looked at again at once) */
+	if (a->used && now < a->until && !forgotten(p, a)) {
 		/* the names as of now (a process that exec'ed since the
 		 * answer was made: head waited on "bash" for a python3) */
 		if (a->ok)
@@ -380,6 +406,7 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	a->dev = id.dev;
 	a->ino = id.ino;
 	a->dir = dir;
+	a->made = now;
 	a->until = now + WAITPEER_KEEP_SEC;
 	a->e.pid = tgid;
 	a->e.dir = dir;

@@ -236,10 +236,15 @@ void waitpeer_comm(struct waitpeer *p, pid_t pid, double now, char comm[16]);
  * edge to it for a second (waitthread.c child_wait). */
 void waitpeer_comm_now(const struct waitpeer *p, pid_t pid, char comm[16]);
 
-/* Whether process pid has ended (ROOT/proc/PID is no more): an answer
- * naming it is made again, and a waiter that has not run since its
- * probe is probed again (waitthread.c). */
+/* Whether process pid has ended (ROOT/proc/PID is no more): a waiter
+ * that has not run since its probe is probed again (waitthread.c). */
 int waitpeer_gone(const struct waitpeer *p, pid_t pid);
+
+/* Process pid has ended, as of monotonic time now (waitpeer_gone said
+ * so, or the sampler saw it end): the answers made before naming it are
+ * made again when next asked, and a cached answer is given with no look
+ * at ROOT/proc (pid again a process after now: its answers are new). */
+void waitpeer_forget(struct waitpeer *p, pid_t pid, double now);
 
 /* Process pid is named comm from now on (the sampler saw it exec): its
  * name in the answers given from now (waitpeer_resolve reads the names

@@ -49,8 +49,19 @@ struct answer {
 	pid_t tgid;
 	unsigned long dev, ino;
 	int dir, ok;
-	double until;
+	double made, until;
 	struct waitpeer_edge e;
+};
+
+/* The far ends said gone lately (waitpeer_forget): an answer made
+ * before naming one is made again. An answer lives WAITPEER_KEEP_SEC at
+ * most, so a ring of the last NGONE holds every one that matters unless
+ * more ended within those seconds (then an answer may name an ended
+ * process until its time is up, as every answer did before). */
+#define NGONE 64
+struct gone_ent {
+	pid_t pid;
+	double at;
 };
 
 /* Command names read lately: a server's many connections are one
@@ -90,6 +101,8 @@ struct waitpeer {
 	size_t nns;
 	struct answer *ans;	/* open addressing, cap a power of 2 */
 	size_t nans, capans;
+	struct gone_ent gone[NGONE];	/* a ring, next at ngone % NGONE */
+	unsigned ngone;
 	unsigned scans, reads;
 };
 

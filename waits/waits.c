@@ -287,6 +287,11 @@ static void alive_until(struct wthread *th, double t)
 int waits_end_thread(struct waits *w, struct wthread *th)
 {
 	waits_close_thread(w, th);
+	/* a process the sampler reads (the set's, a peer) ended: the far
+	 * ends named by it are forgotten (a waiter that runs is probed
+	 * anew each memo second, and a cached answer is given unlooked) */
+	if (th->pub.tid == th->pub.pid && w->peer)
+		waitpeer_forget(w->peer, th->pub.pid, w->tick_at);
 	/* a cgroup's list is taken at every tick: it was in the last one */
 	if (w->set && waitset_fresh(w->set) && !th->exited && !th->pub.peer)
 		alive_until(th, w->tick_at);

@@ -337,8 +337,8 @@ static int probe(struct waits *w, struct wthread *th, char state,
 }
 
 /* Whether a far end of the wait th has not left since its probe has
- * ended, asked once a WAITPROBE_MEMO_SEC: its memo is then dropped, and
- * the wait probed again. A thread that does not run keeps its wait and
+ * ended, asked once a WAITPROBE_MEMO_SEC: its memo is then dropped, the
+ * resolver's answers naming it forgotten, and the wait probed again. A thread that does not run keeps its wait and
  * its edges; the server's sshd, blocked on its command's pipes, kept
  * the edge to a login script's subshell (pyenv) that had held one of
  * them for the 6 s it stayed blocked after that subshell ended, and
@@ -351,6 +351,9 @@ static int far_end_gone(struct waits *w, struct wthread *th, double now)
 	th->ends_at = now;
 	for (int i = 0; i < th->memo.ntg; i++)
 		if (waitpeer_gone(w->peer, th->memo.tg[i].peer_pid)) {
+			/* the resolver's answers naming it go too, once:
+			 * the probe again gets a new one */
+			waitpeer_forget(w->peer, th->memo.tg[i].peer_pid, now);
 			th->memo.valid = 0;
 			return 1;
 		}
