@@ -3,8 +3,9 @@
  * captured backup client outputs), shared by test_summary and
  * test_clients, and a writer of scratch trees (test_cgstat,
  * test_waitsampler; a process's descriptors and doings for the far ends
- * of waits: test_waitpeer, test_waitholder, test_waitrelay). FIXTURES may be set at build time; by default the tests
- * run from the top of the tree.
+ * of waits: test_waitpeer, test_waitholder, test_waitrelay,
+ * test_waitforget). FIXTURES may be set at build time; by default the
+ * tests run from the top of the tree.
  */
 #ifndef PERFLOG_TEST_FIXTURES_H
 #define PERFLOG_TEST_FIXTURES_H

@@ -18,7 +18,8 @@
  *   link       a pipe whose two holders never   a row of 0.000 s each
  *              wait on it (a writer done at       way in the edges file
  *              once): known from the fd tables    (waitlinks.c)
- * (The rescan rule and the parsers: test_waitpeer.c, on a fake /proc.)
+ * (The rescan rule: test_waitpeer.c, on a fake /proc; the parsers:
+ * test_waitpeer_parse.c.)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
