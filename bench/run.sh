@@ -5,7 +5,7 @@
 # others still run; the exit status says whether all ran.
 #
 # Knobs (each script documents its own):
-#   BENCH_SECONDS=60     overhead.sh: measured span per run
+#   BENCH_SECONDS=60     overhead.sh: measured span per run; floor.sh: its span
 #   SCALE_SECONDS=60     scale.sh: span per size
 #   ACCURACY_SECONDS=60  accuracy.sh: span under load
 #   TIMING_SECONDS       timing.sh: an hour by default; `make bench` runs

@@ -15,6 +15,10 @@
  *                                set's size to FILE, fdatasync every
  *                                5th: perflog.journal's contract
  *                                (man/perflog-logset.5)
+ *   samplefloor file PATH MS     wake at MS milliseconds past each
+ *                                second and pread PATH alone: one
+ *                                file's cost by itself, less a wake
+ *                                (bench/floor.sh runs one a file)
  *
  * Runs until killed; no parsing, no rates, no RRD file. Its CPU (its
  * /proc/PID/schedstat, as the bench reads the others') is what any
@@ -28,6 +32,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,17 +67,27 @@ int main(int argc, char **argv)
 {
 	static char buf[65536];
 	int fd[NFILES], journal = -1, reads, k = 0;
+	int one = argc == 4 && strcmp(argv[1], "file") == 0;
+	long ms = one ? strtol(argv[3], NULL, 10) : 0;
 	struct timespec at;
 
-	if (argc < 2 || (strcmp(argv[1], "wake") && strcmp(argv[1], "read") &&
-			 (strcmp(argv[1], "journal") || argc < 3))) {
-		fprintf(stderr, "usage: samplefloor wake | read | journal FILE\n");
+	if (argc < 2 || ms < 0 || ms > 999 ||
+	    (strcmp(argv[1], "wake") && strcmp(argv[1], "read") &&
+	     (strcmp(argv[1], "journal") || argc < 3) && !one)) {
+		fprintf(stderr,
+			"usage: samplefloor wake | read | journal FILE | file PATH MS (0-999)\n");
 		return 2;
 	}
-	reads = strcmp(argv[1], "wake") != 0;
+	reads = strcmp(argv[1], "wake") != 0 && !one;
 	for (size_t i = 0; i < NFILES; i++)
 		fd[i] = reads ? open(files[i], O_RDONLY | O_CLOEXEC) : -1;
-	if (argc > 2) {
+	if (one) {
+		fd[0] = open(argv[2], O_RDONLY | O_CLOEXEC);
+		if (fd[0] < 0) {
+			perror(argv[2]);
+			return 1;
+		}
+	} else if (argc > 2) {
 		journal = open(argv[2], O_WRONLY | O_CREAT | O_APPEND |
 				  O_CLOEXEC, 0644);
 		if (journal < 0) {
@@ -82,7 +97,8 @@ int main(int argc, char **argv)
 	}
 	memset(buf, 'j', sizeof(buf));
 	clock_gettime(CLOCK_MONOTONIC, &at);
-	at.tv_nsec = (reads ? (argc > 2 ? 3 : 2) : 1) * 250000000L;
+	at.tv_nsec = one ? ms * 1000000L :
+		     (reads ? (argc > 2 ? 3 : 2) : 1) * 250000000L;
 	for (;;) {
 		at.tv_sec++;
 		wait_until(&at);
