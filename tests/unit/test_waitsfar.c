@@ -23,7 +23,7 @@
 
 static char root[64];
 
-/* The stat of process 607 (a pipe's writer) in state S */
+/* The stat of process 607, a pipe's writer, in state S (a letter: R, D, S) */
 #define WRITER_STAT(S) \
 	"607 (sync) " S " 1 607 607 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99000 0 0 0\n"
 
@@ -424,22 +424,7 @@ static void poll_done(void)
 	put(703, "syscall", "0 0x5 0x7f0000001000 0x10000 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
 }
 
-/* Process pid (server_holds) writes to its fd 3. */
-static int writes_fd3(pid_t pid, const char *link)
-{
-	char path[160];
-	FILE *f;
-
-	if (!server_holds(pid, link))
-		return 0;
-	snprintf(path, sizeof(path), "%s/proc/%d/fdinfo", root, (int)pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/%d/fdinfo/3", root, (int)pid);
-	if (!(f = fopen(path, "w")))
-		return 0;
-	fputs("pos:\t0\nflags:\t01\nmnt_id:\t9\n", f);
-	return fclose(f) == 0;
-}
+static int writes_fd3(pid_t pid, const char *link);
 
 /* Which far ends a poll waits on, and which of them hold it. A poll's
  * entry that asks for nothing
@@ -567,6 +552,23 @@ static double ticks_on(const struct waits_snap *s,
 			n += t->edge[k].ticks;
 	}
 	return n;
+}
+
+/* Process pid (server_holds) writes to its fd 3. */
+static int writes_fd3(pid_t pid, const char *link)
+{
+	char path[160];
+	FILE *f;
+
+	if (!server_holds(pid, link))
+		return 0;
+	snprintf(path, sizeof(path), "%s/proc/%d/fdinfo", root, (int)pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/fdinfo/3", root, (int)pid);
+	if (!(f = fopen(path, "w")))
+		return 0;
+	fputs("pos:\t0\nflags:\t01\nmnt_id:\t9\n", f);
+	return fclose(f) == 0;
 }
 
 /* A thread that does not run between two ticks is in the same wait, on
