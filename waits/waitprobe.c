@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../common/util.h"
+#include "waitactive.h"
 
 /* The kind of an fd whose link is a path. A plain stat follows the link
  * into the file system and asks it for the attributes: a hung FUSE or
@@ -123,6 +124,46 @@ static void held_by_outputs(struct waitprobe_memo *m)
 		return;
 	for (int i = 0; i < m->ntg; i++)
 		if (m->tg[i].dir == PEER_OUT || m->tg[i].kind == PEER_DISK)
+			m->tg[n++] = m->tg[i];
+	m->ntg = n;
+}
+
+/* A poll, select or epoll blocked on inputs alone, a connection to
+ * another host among them beside local far ends (pipes, AF_UNIX,
+ * loopback): held by a local far end whose process is at work (running,
+ * or in D: waitactive.h), the connection's input no far end. OpenSSH's
+ * server, its client's data all handed on, polls its connection and its
+ * command's output pipes for input: the command (tar's `sync f`, rsync
+ * or borg on their fsyncs) busy on the server's disk is what it waits
+ * for, and the client, waiting for that command's reply or exit, sends
+ * nothing. Split evenly over the far ends, a third of that wait went to
+ * the network (t3741: tar's sshd 1.7 s on the path while its sync
+ * waited 4.1 s on the disk). A local far end that is itself blocked (a
+ * command reading the stdin the server has nothing more for: the
+ * client's data is next) holds nothing, and the split stays: either may
+ * wake it. */
+static void held_by_working(const struct probe *pr)
+{
+	struct waitprobe_memo *m = pr->m;
+	int net = 0, working = 0, n = 0;
+
+	for (int i = 0; i < m->ntg; i++) {
+		const struct waitpeer_edge *e = &m->tg[i];
+
+		if (e->dir == PEER_OUT || e->kind == PEER_DISK)
+			return;
+		if (e->kind == PEER_NET)
+			net++;
+		else if (!working && e->peer_pid > 0 &&
+			 (e->kind == PEER_PIPE || e->kind == PEER_UNIX ||
+			  e->kind == PEER_TCP || e->kind == PEER_UDP))
+			working = waitactive_of(pr->procfd, e->peer_pid) ==
+				  ACTIVE_RUN;
+	}
+	if (!net || !working)
+		return;
+	for (int i = 0; i < m->ntg; i++)
+		if (m->tg[i].kind != PEER_NET)
 			m->tg[n++] = m->tg[i];
 	m->ntg = n;
 }
@@ -449,8 +490,10 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 	else
 		c = epoll_set(&pr, (long)(int)arg[0]);
 	if (rule.kind == SC_POLL || rule.kind == SC_SELECT ||
-	    rule.kind == SC_EPOLL)
+	    rule.kind == SC_EPOLL) {
 		held_by_outputs(memo);
+		held_by_working(&pr);
+	}
 	if (c == WAIT_NCLASS) {
 		memo->ntg = 0;
 		return PROBE_UNDECIDED;

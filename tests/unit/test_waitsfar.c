@@ -17,10 +17,15 @@
 
 #include "../../waits/waitrates.h"
 #include "../../waits/waits.h"
+#include "fixtures.h"
 #include "tap.h"
 #include "waitsnap.h"
 
 static char root[64];
+
+/* The stat of process 607, a pipe's writer, in state S (a letter: R, D, S) */
+#define WRITER_STAT(S) \
+	"607 (sync) " S " 1 607 607 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99000 0 0 0\n"
 
 /* A socket waited on whose far end no table knows (younger than the
  * last look at them, waitprobe.h PROBE_LATER): the tick counts nothing
@@ -419,6 +424,8 @@ static void poll_done(void)
 	put(703, "syscall", "0 0x5 0x7f0000001000 0x10000 0x0 0x0 0x0 0x7ffc00000000 0x7f0000002000");
 }
 
+static int writes_fd3(pid_t pid, const char *link);
+
 /* Which far ends a poll waits on, and which of them hold it. A poll's
  * entry that asks for nothing
  * (events 0: only an error or a hang-up is reported) is none: OpenSSH's
@@ -436,8 +443,9 @@ static void poll_done(void)
 static void test_poll_entries(void)
 {
 #ifdef __x86_64__
-	/* fd 5: a connection to another host; fd 6: a pipe; 10-12 more
-	 * pipes (made below) */
+	/* fd 5: a connection to another host; fd 6: a pipe; 10-12 and 15
+	 * more pipes (made below) */
+	char path15[160];
 	static const struct {
 		struct pollfd set[5];
 		int cls;
@@ -446,8 +454,8 @@ static void test_poll_entries(void)
 	} cases[] = {
 		{ { { 5, POLLIN, 0 }, { 6, 0, 0 } }, WAIT_NET, 1, 0,
 		  "poll nothing: the connection's input beside a pipe asking nothing: net, on the network" },
-		{ { { 6, POLLIN, 0 }, { 5, POLLIN, 0 } }, WAIT_OTHER, 0.5, 0.5,
-		  "poll both: a pipe's input beside a connection's: other, half on each far end" },
+		{ { { 15, POLLIN, 0 }, { 5, POLLIN, 0 } }, WAIT_OTHER, 0.5, 0.5,
+		  "poll both: a pipe's input beside a connection's, its writer blocked: other, half on each far end" },
 		{ { { 5, POLLIN, 0 }, { 6, POLLOUT, 0 } }, WAIT_OTHER, 0, 1,
 		  "poll held by its output: the connection's input beside a full pipe's output: other, all on the pipe's reader" },
 		{ { { 6, POLLIN, 0 }, { 5, POLLOUT, 0 } }, WAIT_NET, 1, 0,
@@ -465,6 +473,14 @@ static void test_poll_entries(void)
 		snprintf(link, sizeof(link), "pipe:[%d]", 3000 + fd);
 		OK(symlink(link, path) == 0, "poll entries: another pipe made");
 	}
+	/* fd 15: a pipe its writer (607) holds, blocked on its own input
+	 * (the fixture's 701-719, holders of fd 6, are 700 running) */
+	snprintf(path15, sizeof(path15), "%s/proc/700/fd/15", root);
+	OK(symlink("pipe:[4020]", path15) == 0 &&
+	   writes_fd3(607, "pipe:[4020]"),
+	   "poll entries: the command (607) writes the pipe of fd 15");
+	fixture_put(root, "proc/607/stat", WRITER_STAT("S"));
+	fixture_put(root, "proc/607/wchan", "pipe_read");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t n = 0;
 
@@ -484,7 +500,9 @@ static void test_poll_entries(void)
  * edge-triggered EPOLLOUT is an event loop's for good (Go registers each
  * fd IN|OUT|RDHUP|ET) and says nothing of a buffer; a level-triggered
  * one that it is full. Go's wait on a connection to another host beside
- * a pipe was net, all on the network, held by the connection's output. */
+ * a pipe was net, all on the network, held by the connection's output.
+ * (The pipe's writer, 607, is blocked: one at work would hold the wait,
+ * test_poll_working.) */
 static void test_epoll_edge(void)
 {
 #ifdef __x86_64__
@@ -492,9 +510,9 @@ static void test_epoll_edge(void)
 		const char *tfds, *what;
 		double net, local;
 	} cases[] = {
-		{ "tfd: 5 events: 80002005\ntfd: 6 events: 19\n",
+		{ "tfd: 5 events: 80002005\ntfd: 15 events: 19\n",
 		  "epoll edge: Go's connection (IN|OUT|ET) beside a pipe's input: other, half on each", 0.5, 0.5 },
-		{ "tfd: 5 events: 19\ntfd: 6 events: 80002005\n",
+		{ "tfd: 5 events: 19\ntfd: 15 events: 80002005\n",
 		  "epoll edge: Go's pipe (IN|OUT|ET) beside a connection's input: other, half on each", 0.5, 0.5 },
 		{ "tfd: 5 events: 19\ntfd: 6 events: 1d\n",
 		  "epoll level: a pipe's level-triggered output beside a connection's input: other, held by the pipe", 0, 1 },
@@ -601,6 +619,31 @@ static void test_gone_end(void)
 #endif
 }
 
+/* A poll on inputs alone, its connection beside a pipe whose writer is
+ * at work (waitprobe.c held_by_working): held by the pipe. The server's
+ * sshd, its client's data handed on, polls its connection and its
+ * command's output: with tar's `sync f` on the disk (D), a third of the
+ * wait was on the network (t3741: sshd 1.7 s on the path, sync 4.1 s
+ * on the disk). Its writer blocked itself (reading the stdin the
+ * server has nothing more for), the split stays (test_poll_entries). */
+static void test_poll_working(void)
+{
+#ifdef __x86_64__
+	struct pollfd set[2] = { { 5, POLLIN, 0 }, { 15, POLLIN, 0 } };
+
+	poll_on(set, 2);
+	fixture_put(root, "proc/607/stat", WRITER_STAT("D"));
+	poll_expect(9500.0, WAIT_OTHER, 0, 1,
+		    "poll working: the pipe's writer in D holds it, nothing on the network");
+	fixture_put(root, "proc/607/stat", WRITER_STAT("R"));
+	poll_expect(9600.0, WAIT_OTHER, 0, 1,
+		    "poll working: the pipe's writer running holds it");
+	poll_done();
+#else
+	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
+#endif
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -613,6 +656,7 @@ int main(void)
 	test_poll_entries();
 	test_epoll_edge();
 	test_gone_end();
+	test_poll_working();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch root removed");
 	return done_testing();
