@@ -1,11 +1,13 @@
 /*
  * waitsnap.h - the unit tests' look-up of one thread in a wait-state read
  * (waits/waits.h struct waits_snap), shared by test_waits,
- * test_waitsfar, test_waitshare and test_waitsfirst, its only class, the
- * waits1 fixture's scratch copy, a fixture thread's file written
- * (snap_put), the crafted threads of test_waits, test_waitrates and
- * test_waitsplit, and for the exit records' tests (test_waitsfirst, test_waitslate) a
- * thread's rows counted, a record made and a nap on the real clock.
+ * test_waitsfar, test_waitpoll, test_waitshare and test_waitsfirst, its
+ * only class, the waits1 fixture's scratch copy, a fixture thread's file
+ * written (snap_put), a server process and a thread's edge seconds
+ * (test_waitsfar, test_waitpoll), the crafted threads of test_waits,
+ * test_waitrates and test_waitsplit, and for the exit records' tests
+ * (test_waitsfirst, test_waitslate) a thread's rows counted, a record
+ * made and a nap on the real clock.
  */
 #ifndef PERFLOG_TEST_WAITSNAP_H
 #define PERFLOG_TEST_WAITSNAP_H
@@ -15,8 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../waits/waits.h"
 
@@ -97,6 +101,46 @@ static inline void snap_put(const char *root, pid_t tid, const char *name,
 	if ((f = fopen(path, "w"))) {
 		fputs(text, f);
 		fclose(f);
+	}
+}
+
+/* A process pid named server in the fixture root, its fd 3 link:
+ * test_waitsfar and test_waitpoll. */
+static inline int snap_server_holds(const char *root, pid_t pid,
+				    const char *link)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/%d", root, (int)pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/fd", root, (int)pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/comm", root, (int)pid);
+	if (!(f = fopen(path, "w")))
+		return 0;
+	fputs("server\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/%d/fd/3", root, (int)pid);
+	return symlink(link, path) == 0;
+}
+
+/* The seconds of thread t's edges in read s, on the network and on
+ * local far ends. */
+static inline void snap_edge_ticks(const struct waits_snap *s,
+				   const struct waits_thread *t, double *net,
+				   double *local)
+{
+	*net = *local = 0;
+	for (int k = 0; t && k < WAITS_EDGES; k++) {
+		uint32_t id = t->edge[k].id;
+
+		if (id == WAITS_NO_EDGE || id >= s->nkeys)
+			continue;
+		if (s->keys[id].kind == PEER_NET)
+			*net += t->edge[k].ticks;
+		else
+			*local += t->edge[k].ticks;
 	}
 }
 
