@@ -339,10 +339,11 @@ static int probe(struct waits *w, struct wthread *th, char state,
 /* Whether a far end of the wait th has not left since its probe has
  * ended, asked once a WAITPROBE_MEMO_SEC: its memo is then dropped, the
  * resolver's answers naming it forgotten, and the wait probed again. A
- * thread that does not run keeps its wait and its edges; the server's sshd, blocked on its command's pipes, kept
- * the edge to a login script's subshell (pyenv) that had held one of
- * them for the 6 s it stayed blocked after that subshell ended, and
- * the report found no row of it then: "not seen" (t3741's borg). */
+ * thread that does not run keeps its wait and its edges; the server's
+ * sshd, blocked on its command's pipes, kept the edge to a login
+ * script's subshell (pyenv) that had held one of them for the 6 s it
+ * stayed blocked after that subshell ended, and the report found no row
+ * of it then: "not seen" (t3741's borg). */
 static int far_end_gone(struct waits *w, struct wthread *th, double now)
 {
 	if (!th->ntg || !th->memo.ntg || !w->peer ||
