@@ -85,7 +85,7 @@ static void test_v1(void)
 	EQ_STR(a.quota_dir, path, "v1: the quota's group, not the command's own");
 	EQ_STR(a.quota_group, "/quota",
 	       "v1: ... as the kernel names it, below the mount (issue 50 item 7)");
-	EQ_INT(a.throttled_us, 1000000, "v1: throttled_time ns -> us");
+	EQ_INT(a.q[a.pick].throttled_us, 1000000, "v1: throttled_time ns -> us");
 	put("cpu/quota/cpu.stat", "nr_periods 30\nnr_throttled 15\nthrottled_time 2500000000\n");
 	cgstat_read(&g, 102.0, &b);
 	memset(&iv, 0, sizeof(iv));
@@ -101,7 +101,7 @@ static void test_v1(void)
 	put("cpu/quota/cpu.cfs_quota_us", "-1\n");
 	cgstat_read(&g, 104.0, &a);
 	EQ_INT(a.quota, 0, "v1: no quota anywhere");
-	EQ_INT(a.throttled_us, 0, "v1: no quota: throttled 0");
+	EQ_INT(a.nq, 0, "v1: no quota: no group to read throttling in");
 	rates_cgroup(&b, &a, &iv);
 	OK(isnan(at(&iv, CTR_PROC_THROTTLED)),
 	   "v1: the quota group changed between reads: unknown");
@@ -135,7 +135,7 @@ static void test_v2(void)
 	snprintf(path, sizeof(path), "%s/unified/lim", root);
 	EQ_STR(a.quota_dir, path, "v2: the ancestor with the quota");
 	EQ_STR(a.quota_group, "/lim", "v2: ... named /lim, below the mount");
-	EQ_INT(a.throttled_us, 400000, "v2: throttled_usec");
+	EQ_INT(a.q[a.pick].throttled_us, 400000, "v2: throttled_usec");
 	OK(a.psi[PSI_CPU].present && a.psi[PSI_MEMORY].present &&
 	   !a.psi[PSI_IO].present, "v2: the pressure files there are read");
 	put("unified/lim/cpu.stat", "usage_usec 5\nthrottled_usec 1400000\n");
@@ -171,7 +171,7 @@ static void test_v2(void)
 	EQ_STR(b.quota_dir, path, "v2: ... the parent's group named");
 	EQ_STR(b.quota_group, "/lim",
 	       "v2: ... /lim, the parent, not /lim/big (issue 50 item 7)");
-	EQ_INT(b.throttled_us, 1400000, "v2: ... its throttling read there");
+	EQ_INT(b.q[b.pick].throttled_us, 1400000, "v2: ... its throttling read there");
 	put("unified/lim/big/cpu.max", "25000 100000\n");
 	cgstat_read(&g, 15.6, &b);
 	EQ_DBL(b.quota_cpus, 0.25, 1e-9,
@@ -182,8 +182,13 @@ static void test_v2(void)
 	cgstat_read(&g, 16.0, &b);
 	EQ_INT(b.quota, 0, "v2: cpu.max max: no quota");
 	cgstat_read(NULL, 17.0, &a);
-	OK(!a.quota && a.throttled_us == SRC_NA && !a.psi[PSI_CPU].present,
+	OK(!a.quota && !a.grouped && !a.psi[PSI_CPU].present,
 	   "no cgroup: everything unknown");
+	cgstat_read(NULL, 18.0, &b);
+	rates_cgroup(&a, &b, &iv);
+	OK(isnan(at(&iv, CTR_PROC_THROTTLED)) &&
+	   isnan(at(&iv, CTR_PROC_THROTTLED_PERIODS)),
+	   "no cgroup: throttling unknown, not 0");
 }
 
 /* two threads on two CPUs under a quota (issue 21): 5.56 s of run queues
@@ -204,8 +209,8 @@ static void test_periods(void)
 	cgstat_read(&g, 10.0, &a);
 	put("unified/two/cpu.stat", "usage_usec 5\nnr_periods 43\nnr_throttled 29\nthrottled_usec 5960000\n");
 	cgstat_read(&g, 14.0, &b);
-	EQ_INT(b.nr_periods, 43, "periods: nr_periods");
-	EQ_INT(b.nr_throttled, 29, "periods: nr_throttled");
+	EQ_INT(b.q[b.pick].nr_periods, 43, "periods: nr_periods");
+	EQ_INT(b.q[b.pick].nr_throttled, 29, "periods: nr_throttled");
 	memset(&iv, 0, sizeof(iv));
 	rates_cgroup(&a, &b, &iv);
 	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 139, 1e-9,
@@ -216,6 +221,72 @@ static void test_periods(void)
 	rates_cgroup(&b, &a, &iv);
 	EQ_DBL(at(&iv, CTR_PROC_THROTTLED_PERIODS), 0, 0,
 	       "periods: none ended (an idle group): 0%");
+}
+
+/* The smallest quota is not always the one that throttles (issue 50,
+ * t7771): par/ has half a CPU, used up by a sibling group; its child
+ * kid/ has a fifth, never reached while par/ holds it. par/'s throttled
+ * time grows, kid/'s does not: the tree's throttling is par/'s and the
+ * quota named is par/'s 0.5, where the smallest (kid/'s 0.2) was. */
+static void test_parent_throttles(void)
+{
+	struct cgroup_set g;
+	struct cgstat_raw a, b;
+	struct instance_values iv;
+	char path[256];
+
+	dir("pcpu");
+	put("pcpu/cpu.cfs_quota_us", "-1\n");
+	put("pcpu/cpu.cfs_period_us", "100000\n");
+	dir("pcpu/par");
+	put("pcpu/par/cpu.cfs_quota_us", "50000\n");
+	put("pcpu/par/cpu.cfs_period_us", "100000\n");
+	put("pcpu/par/cpu.stat", "nr_periods 100\nnr_throttled 10\nthrottled_time 2000000000\n");
+	dir("pcpu/par/sib");	/* the sibling that uses it up: not read */
+	dir("pcpu/par/kid");
+	put("pcpu/par/kid/cpu.cfs_quota_us", "20000\n");
+	put("pcpu/par/kid/cpu.cfs_period_us", "100000\n");
+	put("pcpu/par/kid/cpu.stat", "nr_periods 40\nnr_throttled 0\nthrottled_time 0\n");
+	dir("pcpu/par/kid/cmd");
+	memset(&g, 0, sizeof(g));
+	snprintf(g.cpu, sizeof(g.cpu), "%s/pcpu/par/kid/cmd", root);
+	cgstat_read(&g, 20.0, &a);
+	EQ_INT(a.nq, 2, "parent: both groups with a quota kept");
+	EQ_DBL(a.quota_cpus, 0.2, 1e-9, "parent: one read: the smallest, 0.2");
+	/* 2 s: par/ held in 10 of 20 periods, 1 s of run queues; kid/ ran
+	 * in 20 periods, never held by its own quota */
+	put("pcpu/par/cpu.stat", "nr_periods 120\nnr_throttled 20\nthrottled_time 3000000000\n");
+	put("pcpu/par/kid/cpu.stat", "nr_periods 60\nnr_throttled 0\nthrottled_time 0\n");
+	cgstat_read(&g, 22.0, &b);
+	memset(&iv, 0, sizeof(iv));
+	rates_cgroup(&a, &b, &iv);
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 50, 1e-9,
+	       "parent: the throttling is par/'s, 1 s in 2 (kid/'s was 0)");
+	EQ_DBL(at(&iv, CTR_PROC_THROTTLED_PERIODS), 50, 1e-9,
+	       "parent: ... 10 of its 20 periods");
+	cgstat_choose(&a, &b);
+	EQ_DBL(b.quota_cpus, 0.5, 1e-9,
+	       "parent: the quota named is par/'s 0.5, not kid/'s 0.2");
+	snprintf(path, sizeof(path), "%s/pcpu/par", root);
+	EQ_STR(b.quota_dir, path, "parent: ... par/'s directory");
+	EQ_STR(b.quota_group, "/par", "parent: ... named /par");
+
+	/* kid/ throttled too, longer than par/: kid/'s is named */
+	put("pcpu/par/kid/cpu.stat", "nr_periods 80\nnr_throttled 15\nthrottled_time 1500000000\n");
+	cgstat_read(&g, 24.0, &b);
+	cgstat_choose(&a, &b);
+	EQ_STR(b.quota_group, "/par/kid",
+	       "parent: the child's own held it longer: /par/kid named");
+	/* nothing grew: the smallest stays named */
+	cgstat_read(&g, 26.0, &a);
+	cgstat_read(&g, 28.0, &b);
+	cgstat_choose(&a, &b);
+	EQ_DBL(b.quota_cpus, 0.2, 1e-9, "parent: none throttled: the smallest");
+	/* a base of other groups: no delta, the smallest */
+	snprintf(g.cpu, sizeof(g.cpu), "%s/pcpu/par", root);
+	cgstat_read(&g, 30.0, &a);
+	OK(cgstat_throttler(&a, &b) < 0 && !cgstat_same_groups(&a, &b),
+	   "parent: reads of other groups are not compared");
 }
 
 int main(void)
@@ -230,6 +301,7 @@ int main(void)
 	test_v1();
 	test_v2();
 	test_periods();
+	test_parent_throttles();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	OK(system(cmd) == 0, "scratch removed");
 	return done_testing();
