@@ -2,8 +2,10 @@
  * test_cgstat.c - the command's cgroup counters (process/cgstat.h) on
  * trees of plain files under a scratch directory: the quota found by
  * walking up (v1 cpu.cfs_quota_us, v2 cpu.max, a v2 group without the
- * cpu controller passed over), throttled time and pressure stalls as
- * Process counters, unknowns where a file is missing or a total went back.
+ * cpu controller passed over), the group named the one that throttled
+ * (a parent's larger quota, not the child's smaller one), throttled time
+ * and pressure stalls as Process counters, unknowns where a file is
+ * missing or a total went back.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -37,6 +39,34 @@ static double at(const struct instance_values *iv, enum counter_id id)
 	return iv->v[catalog_counters[id].index];
 }
 
+/* A v1 cpu group at rel with a quota of quota_us of each 100 ms ("-1":
+ * none). */
+static void v1_group(const char *rel, const char *quota_us)
+{
+	char path[256];
+
+	dir(rel);
+	snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", rel);
+	put(path, quota_us);
+	snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", rel);
+	put(path, "100000\n");
+}
+
+/* The throttling counters of the interval from a to b into iv. */
+static void throttling(const struct cgstat_raw *a, const struct cgstat_raw *b,
+		       struct instance_values *iv, double thr, double per,
+		       const char *what)
+{
+	char name[160];
+
+	memset(iv, 0, sizeof(*iv));
+	rates_cgroup(a, b, iv);
+	snprintf(name, sizeof(name), "%s: %% Throttled Time", what);
+	EQ_DBL(at(iv, CTR_PROC_THROTTLED), thr, 1e-9, name);
+	snprintf(name, sizeof(name), "%s: %% Throttled Periods", what);
+	EQ_DBL(at(iv, CTR_PROC_THROTTLED_PERIODS), per, 1e-9, name);
+}
+
 static void psi(const char *grp, unsigned long long cpu_some,
 		unsigned long long mem_some, unsigned long long mem_full)
 {
@@ -64,16 +94,10 @@ static void test_v1(void)
 	char path[256];
 
 	/* cpu/ (the mount: root) > quota/ (a quarter CPU) > cmd/ */
-	dir("cpu");
-	put("cpu/cpu.cfs_quota_us", "-1\n");
-	put("cpu/cpu.cfs_period_us", "100000\n");
-	dir("cpu/quota");
-	put("cpu/quota/cpu.cfs_quota_us", "25000\n");
-	put("cpu/quota/cpu.cfs_period_us", "100000\n");
+	v1_group("cpu", "-1\n");
+	v1_group("cpu/quota", "25000\n");
 	put("cpu/quota/cpu.stat", "nr_periods 10\nnr_throttled 8\nthrottled_time 1000000000\n");
-	dir("cpu/quota/cmd");
-	put("cpu/quota/cmd/cpu.cfs_quota_us", "-1\n");
-	put("cpu/quota/cmd/cpu.cfs_period_us", "100000\n");
+	v1_group("cpu/quota/cmd", "-1\n");
 	put("cpu/quota/cmd/cpu.stat", "nr_periods 0\nnr_throttled 0\nthrottled_time 0\n");
 
 	memset(&g, 0, sizeof(g));
@@ -88,12 +112,8 @@ static void test_v1(void)
 	EQ_INT(a.q[a.pick].throttled_us, 1000000, "v1: throttled_time ns -> us");
 	put("cpu/quota/cpu.stat", "nr_periods 30\nnr_throttled 15\nthrottled_time 2500000000\n");
 	cgstat_read(&g, 102.0, &b);
-	memset(&iv, 0, sizeof(iv));
-	rates_cgroup(&a, &b, &iv);
-	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 75, 1e-9,
-	       "v1: 1.5 s throttled in 2 s = 75%");
-	EQ_DBL(at(&iv, CTR_PROC_THROTTLED_PERIODS), 35, 1e-9,
-	       "v1: 7 of 20 periods throttled = 35%");
+	/* 1.5 s throttled in 2 s, 7 of 20 periods */
+	throttling(&a, &b, &iv, 75, 35, "v1: 1.5 s in 2 s, 7 of 20 periods");
 	OK(isnan(at(&iv, CTR_PROC_CPU_SOME)) && isnan(at(&iv, CTR_PROC_MEM_FULL)),
 	   "v1 only: no pressure files, stalls unknown (not 0)");
 
@@ -235,17 +255,11 @@ static void test_parent_throttles(void)
 	struct instance_values iv;
 	char path[256];
 
-	dir("pcpu");
-	put("pcpu/cpu.cfs_quota_us", "-1\n");
-	put("pcpu/cpu.cfs_period_us", "100000\n");
-	dir("pcpu/par");
-	put("pcpu/par/cpu.cfs_quota_us", "50000\n");
-	put("pcpu/par/cpu.cfs_period_us", "100000\n");
+	v1_group("pcpu", "-1\n");
+	v1_group("pcpu/par", "50000\n");
 	put("pcpu/par/cpu.stat", "nr_periods 100\nnr_throttled 10\nthrottled_time 2000000000\n");
 	dir("pcpu/par/sib");	/* the sibling that uses it up: not read */
-	dir("pcpu/par/kid");
-	put("pcpu/par/kid/cpu.cfs_quota_us", "20000\n");
-	put("pcpu/par/kid/cpu.cfs_period_us", "100000\n");
+	v1_group("pcpu/par/kid", "20000\n");
 	put("pcpu/par/kid/cpu.stat", "nr_periods 40\nnr_throttled 0\nthrottled_time 0\n");
 	dir("pcpu/par/kid/cmd");
 	memset(&g, 0, sizeof(g));
@@ -258,12 +272,8 @@ static void test_parent_throttles(void)
 	put("pcpu/par/cpu.stat", "nr_periods 120\nnr_throttled 20\nthrottled_time 3000000000\n");
 	put("pcpu/par/kid/cpu.stat", "nr_periods 60\nnr_throttled 0\nthrottled_time 0\n");
 	cgstat_read(&g, 22.0, &b);
-	memset(&iv, 0, sizeof(iv));
-	rates_cgroup(&a, &b, &iv);
-	EQ_DBL(at(&iv, CTR_PROC_THROTTLED), 50, 1e-9,
-	       "parent: the throttling is par/'s, 1 s in 2 (kid/'s was 0)");
-	EQ_DBL(at(&iv, CTR_PROC_THROTTLED_PERIODS), 50, 1e-9,
-	       "parent: ... 10 of its 20 periods");
+	throttling(&a, &b, &iv, 50, 50,
+		   "parent: par/'s, 1 s in 2, 10 of 20 periods (kid/'s was 0)");
 	cgstat_choose(&a, &b);
 	EQ_DBL(b.quota_cpus, 0.5, 1e-9,
 	       "parent: the quota named is par/'s 0.5, not kid/'s 0.2");
