@@ -47,6 +47,9 @@ struct watch_waits {
 	char qtext[1024];
 	char proc_root[PATH_MAX];
 	struct cgstat_raw ca, cb, *cprev, *ccur;
+	struct cgstat_raw cbase;	/* the first read of the groups read
+					 * now: the session's throttling is
+					 * counted from it (the quota named) */
 	int have_cprev;
 	pid_t *pids;
 	size_t pcap;
@@ -181,6 +184,7 @@ void watch_waits_baseline(struct watch_waits *ww, struct proctree *tree,
 			ww->tot.since = ww->t0;
 	}
 	cgstat_read(stat_group(ww), mono, ww->cprev);
+	ww->cbase = *ww->cprev;
 	ww->have_cprev = 1;
 }
 
@@ -265,6 +269,8 @@ void watch_waits_sample(struct watch_waits *ww, struct proctree *tree,
 		add_waits(ww, iv);
 	}
 	read_group(ww, mono, memo, ww->ccur);
+	if (!cgstat_same_groups(&ww->cbase, ww->ccur))
+		ww->cbase = *ww->ccur;	/* a new group (or quota): from now */
 	if (ww->have_cprev)
 		rates_cgroup(ww->cprev, ww->ccur, iv);
 	t = ww->cprev;
@@ -411,6 +417,9 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		struct cgstat_raw q;
 
 		cgstat_read(stat_group(ww), 0, &q);
+		/* the group whose quota throttled over the session, not
+		 * only the smallest (a parent's used up by a sibling) */
+		cgstat_choose(&ww->cbase, &q);
 		if (q.quota)
 			ADD("cgroup.cpu_quota=%.3f\tcgroup.quota_dir=%s\t"
 			    "cgroup.quota_group=%s\t",

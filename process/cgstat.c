@@ -52,66 +52,131 @@ static double quota_at(const char *dir, int v1)
 	return (double)q / (double)p;
 }
 
-/* The quota in force is the smallest on the way up to the root, not the
- * nearest: v2 lets a child ask for more than its parent allows (parent
- * 50000/100000, child 200000/100000 held the child to half a CPU, and
- * 2.0 was said), and its throttling is counted in the group that has it.
- * v1 refuses a child more than its parent; the walk is the same. */
-int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
-{
-	char cur[PATH_MAX];
-	size_t root = 0;	/* the hierarchy's root: cur's length there */
-	int found = 0;
-
-	if (!dir[0] || util_strlcpy(cur, dir, sizeof(cur)) < 0)
-		return 0;
-	for (int depth = 0; depth < 64; depth++) {
-		double q = quota_at(cur, v1);
-		char *slash;
-
-		if (q < 0)
-			break;	/* above the hierarchy's root */
-		root = strlen(cur);
-		if (q > 0 && (!found || q < out->quota_cpus)) {
-			found = out->quota = 1;
-			out->quota_cpus = q;
-			util_strlcpy(out->quota_dir, cur, sizeof(out->quota_dir));
-		}
-		slash = strrchr(cur, '/');
-		if (!slash || slash == cur)
-			break;
-		*slash = '\0';
-	}
-	/* the group as the kernel names it (/proc/PID/cgroup): its path
-	 * below the hierarchy's root, "/" the root itself */
-	if (found)
-		util_strlcpy(out->quota_group, out->quota_dir[root] ?
-			     out->quota_dir + root : "/",
-			     sizeof(out->quota_group));
-	return found;
-}
-
-/* The quota group's throttling from its cpu.stat: the throttled time in
+/* A quota group's throttling from its cpu.stat: the throttled time in
  * microseconds, the periods and the throttled periods (SRC_NA each when
  * unknown). */
-static void throttled(const char *dir, int v1, struct cgstat_raw *out)
+static void throttled(const char *dir, int v1, struct cgstat_quota *q)
 {
 	const char *key = v1 ? "throttled_time " : "throttled_usec ";
 	char path[PATH_MAX + 32], buf[1024], *p;
 	uint64_t v;
 
+	q->throttled_us = q->nr_periods = q->nr_throttled = SRC_NA;
 	if (join(path, sizeof(path), dir, "cpu.stat") < 0 ||
 	    util_read_small(path, buf, sizeof(buf)) <= 0)
 		return;
 	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (!strncmp(p, key, strlen(key)) &&
 		    sscanf(p + strlen(key), "%" SCNu64, &v) == 1)
-			out->throttled_us = v1 ? v / 1000 : v;
+			q->throttled_us = v1 ? v / 1000 : v;
 		else if (sscanf(p, "nr_periods %" SCNu64, &v) == 1)
-			out->nr_periods = v;
+			q->nr_periods = v;
 		else if (sscanf(p, "nr_throttled %" SCNu64, &v) == 1)
-			out->nr_throttled = v;
+			q->nr_throttled = v;
 	}
+}
+
+/* Name q[i] of out as the quota. */
+static void name_quota(struct cgstat_raw *out, int i)
+{
+	size_t len = out->q[i].len;
+
+	out->quota = 1;
+	out->pick = i;
+	out->quota_cpus = out->q[i].cpus;
+	memcpy(out->quota_dir, out->from, len);
+	out->quota_dir[len] = '\0';
+	/* the group as the kernel names it (/proc/PID/cgroup): its path
+	 * below the hierarchy's root, "/" the root itself */
+	util_strlcpy(out->quota_group, len > out->root ?
+		     out->quota_dir + out->root : "/",
+		     sizeof(out->quota_group));
+}
+
+/* Every group with a quota on the way up to the root is kept with its
+ * throttling: v2 lets a child ask for more than its parent allows
+ * (parent 50000/100000, child 200000/100000 held the child to half a
+ * CPU), and a parent's quota used up by a sibling group throttles a child
+ * whose own smaller quota is never reached. v1 refuses a child more than
+ * its parent; the walk is the same. After a read the smallest is named;
+ * cgstat_choose names the one that throttled. */
+int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
+{
+	char cur[PATH_MAX];
+
+	out->nq = 0;
+	out->quota = 0;
+	out->pick = -1;
+	out->root = 0;
+	if (!dir[0] || util_strlcpy(out->from, dir, sizeof(out->from)) < 0) {
+		out->from[0] = '\0';
+		return 0;
+	}
+	memcpy(cur, out->from, sizeof(cur));
+	for (int depth = 0; depth < 64; depth++) {
+		double q = quota_at(cur, v1);
+		char *slash;
+
+		if (q < 0)
+			break;	/* above the hierarchy's root */
+		out->root = strlen(cur);
+		if (q > 0 && out->nq < CGSTAT_QUOTAS) {
+			struct cgstat_quota *g = &out->q[out->nq];
+
+			g->len = out->root;
+			g->cpus = q;
+			throttled(cur, v1, g);
+			if (out->pick < 0 || q < out->q[out->pick].cpus)
+				out->pick = out->nq;
+			out->nq++;
+		}
+		slash = strrchr(cur, '/');
+		if (!slash || slash == cur)
+			break;
+		*slash = '\0';
+	}
+	if (out->pick >= 0)
+		name_quota(out, out->pick);
+	return out->pick >= 0;
+}
+
+int cgstat_same_groups(const struct cgstat_raw *a, const struct cgstat_raw *b)
+{
+	if (a->nq != b->nq || strcmp(a->from, b->from))
+		return 0;
+	for (int i = 0; i < a->nq; i++)
+		if (a->q[i].len != b->q[i].len)
+			return 0;
+	return 1;
+}
+
+int cgstat_throttler(const struct cgstat_raw *base,
+		     const struct cgstat_raw *cur)
+{
+	uint64_t most = 0;
+	int best = cur->pick;
+
+	if (cur->pick < 0 || !cgstat_same_groups(base, cur))
+		return -1;
+	for (int i = 0; i < cur->nq; i++) {
+		const struct cgstat_quota *a = &base->q[i], *b = &cur->q[i];
+
+		if (a->throttled_us != SRC_NA && b->throttled_us != SRC_NA &&
+		    b->throttled_us > a->throttled_us &&
+		    b->throttled_us - a->throttled_us > most) {
+			most = b->throttled_us - a->throttled_us;
+			best = i;
+		}
+	}
+	return best;
+}
+
+void cgstat_choose(const struct cgstat_raw *base, struct cgstat_raw *cur)
+{
+	int i = cgstat_throttler(base, cur);
+
+	if (i >= 0)
+		name_quota(cur, i);
 }
 
 void cgstat_read(const struct cgroup_set *g, double mono,
@@ -119,12 +184,11 @@ void cgstat_read(const struct cgroup_set *g, double mono,
 {
 	char path[PATH_MAX + 32];
 	struct perr e;
-	int v1 = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->mono = mono;
 	out->quota_cpus = NAN;
-	out->throttled_us = out->nr_periods = out->nr_throttled = SRC_NA;
+	out->pick = -1;
 	for (int r = 0; r < PSI_COUNT; r++) {
 		out->psi[r].some_us = out->psi[r].full_us = SRC_NA;
 		if (g && g->v2[0] &&
@@ -133,10 +197,9 @@ void cgstat_read(const struct cgroup_set *g, double mono,
 	}
 	if (!cgroup_any(g))
 		return;
-	if (!cgstat_find_quota(g->v2, 0, out))
-		v1 = cgstat_find_quota(g->cpu, 1, out);
-	if (out->quota)
-		throttled(out->quota_dir, v1, out);
-	else	/* nothing can hold it back */
-		out->throttled_us = out->nr_periods = out->nr_throttled = 0;
+	out->grouped = 1;
+	/* v2's groups, else v1's cpu group; from names the one walked
+	 * (a group and no quota: nothing can throttle it) */
+	if (!cgstat_find_quota(g->v2, 0, out) && g->cpu[0])
+		cgstat_find_quota(g->cpu, 1, out);
 }

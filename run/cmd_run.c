@@ -57,8 +57,9 @@
  *   waits.guessed=PCT waits.exact_disk=0|1 waits.hz=N waits.cpu=S
  *   waits.read_share=PCT waits.split_error=P waits.split_error_all=P
  *   cgroup.cpu_quota=CPUS cgroup.quota_dir=DIR cgroup.quota_group=/GROUP
- *   the wait states and the quota in force, where it is (the collector's
- *   "waits" reply; counters/README.md)
+ *   the wait states and the quota that held the tree (the one whose
+ *   throttled time grew; the smallest when none did), where it is (the
+ *   collector's "waits" reply; counters/README.md)
  *   figures=FILE when the fields did not fit the line (run_marks.h)
  */
 #define _GNU_SOURCE

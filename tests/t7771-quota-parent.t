@@ -23,13 +23,45 @@ if [ -f "$parent/cpu.max" ]; then
 		echo "200000 100000" >"$parent/child/cpu.max" ||
 		skip_all "cannot give the child group a quota of its own"
 fi
-plan 5
+# The smallest quota is not always the one that throttles: plqs$$ has
+# half a CPU, its child kid 0.45 (smaller; v1 takes it), and a sibling
+# group sib under plqs$$ burns two loops that use the half CPU up. The
+# loop run in kid gets about a quarter CPU from plqs$$ and never reaches
+# its own 0.45: plqs$$ throttles it. The end marker names plqs$$ and 0.5,
+# and % Throttled Periods is plqs$$'s (held in most periods); the code
+# before named kid's 0.45 and logged kid's throttling, about 0.
+zoo_cpu_quota plqs$$ 50000 || skip_all "cannot make a second quota group"
+sib=$ZOO_CG
+mkdir "$sib/kid" "$sib/sib" || skip_all "cannot make child groups under $sib"
+track_cgroup "$sib/kid"
+track_cgroup "$sib/sib"
+if [ -f "$sib/cpu.max" ]; then
+	echo "+cpu" >"$sib/cgroup.subtree_control" &&
+		echo "45000 100000" >"$sib/kid/cpu.max" ||
+		skip_all "cannot give kid a quota of its own"
+else
+	echo 100000 >"$sib/kid/cpu.cfs_period_us" &&
+		echo 45000 >"$sib/kid/cpu.cfs_quota_us" ||
+		skip_all "cannot give kid a quota of its own"
+fi
+plan 8
 zoo_start || { echo "Bail out! perflog start failed"; exit 1; }
 field() { grep -P "\tend\t$1\t" "$ZOO_SET/markers.tsv" | tail -n 1 | tr '\t' '\n' | sed -n "s/^$2=//p"; }
 
 zoo_run quota "$parent/child/cgroup.procs" -- sh -c \
 	'end=$(($(date +%s) + 5)); while [ $(date +%s) -lt $end ]; do :; done'
 is "$?" 0 'a 5 s loop run in the child group'
+burners=""
+for _ in 1 2; do
+	sh -c 'while :; do :; done' &
+	track_pid $!
+	burners="$burners $!"
+	echo $! >"$sib/sib/cgroup.procs"
+done
+zoo_run sibling "$sib/kid/cgroup.procs" -- sh -c \
+	'end=$(($(date +%s) + 5)); while [ $(date +%s) -lt $end ]; do :; done'
+is "$?" 0 'a 5 s loop run in kid beside a sibling burning the parent'"'"'s quota'
+stop_pids $burners
 zoo_stop
 is "$(field quota cgroup.cpu_quota) $(field quota cgroup.quota_group)" "0.250 /plqp$$" \
 	'the end marker: the parent'"'"'s quota and its group as the kernel names it'
@@ -48,3 +80,9 @@ case $line in
 *)
 	skip "the quota did not hold the loop back here (the verdict: ${line:-none})" ;;
 esac
+is "$(field sibling cgroup.cpu_quota) $(field sibling cgroup.quota_group)" "0.500 /plqs$$" \
+	'the end marker names the parent that throttled, not kid'"'"'s smaller quota'
+periods=$(zoo_mean sibling "% Throttled Periods")
+diag "sibling: % Throttled Periods mean $periods; $(cat "$SCRATCH/sibling.load" 2>/dev/null)"
+is "$(awk -v p="$periods" 'BEGIN { print (p != "none" && p > 20) }')" 1 \
+	'% Throttled Periods is the parent'"'"'s, held in most periods (more than 20%)'
