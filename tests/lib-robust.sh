@@ -32,10 +32,16 @@ collector_pid() {
 	return 1
 }
 
-# Wait for a process (not our child) to be gone.
+# A process that has ended but whose parent has not reaped it yet.
+zombie() { case $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) in Z*|X*) ;; *) return 1 ;; esac; }
+
+# Wait for a process (not our child) to be gone: ended, reaped or not (a
+# daemon's parent is init, which may reap seconds late; a zombie holds
+# nothing but its pid, and perflog counts it gone too).
 wait_gone() {
 	for _ in $(seq 1 100); do
 		kill -0 "$1" 2>/dev/null || return 0
+		zombie "$1" && return 0
 		sleep 0.1
 	done
 	return 1
