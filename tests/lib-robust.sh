@@ -32,16 +32,14 @@ collector_pid() {
 	return 1
 }
 
-# A process that has ended but whose parent has not reaped it yet.
-zombie() { case $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) in Z*|X*) ;; *) return 1 ;; esac; }
-
-# Wait for a process (not our child) to be gone: ended, reaped or not (a
-# daemon's parent is init, which may reap seconds late; a zombie holds
-# nothing but its pid, and perflog counts it gone too).
+# A process (not our child) is gone, and wait for it to be: ended, reaped
+# or not (a daemon's parent is init, which may reap seconds late; a
+# zombie holds nothing but its pid, and perflog counts it gone too:
+# zombie, in stop-pids.sh).
+gone() { ! kill -0 "$1" 2>/dev/null || zombie "$1"; }
 wait_gone() {
 	for _ in $(seq 1 100); do
-		kill -0 "$1" 2>/dev/null || return 0
-		zombie "$1" && return 0
+		gone "$1" && return 0
 		sleep 0.1
 	done
 	return 1
