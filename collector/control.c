@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../logs/logset.h"
+#include "../process/process.h"
 
 const char *control_runtime_dir(struct perr *e)
 {
@@ -74,9 +75,16 @@ static int read_info(const char *path, struct collector_info *c)
 	return c->logset[0] ? 0 : -1;
 }
 
-static int pid_alive(pid_t pid)
+/* A collector that has exited is gone though its parent has not reaped
+ * it yet: a daemon's parent is init, and some inits reap seconds late
+ * (a sandbox VM's: each perflog stop, and the end of each perflog run
+ * that started its collector, waited 1.3-2 s for it to reap). A zombie
+ * holds no socket, file or lock: only its pid. */
+int control_alive(pid_t pid)
 {
-	return kill(pid, 0) == 0 || errno == EPERM;
+	if (kill(pid, 0) < 0 && errno != EPERM)
+		return 0;
+	return !proctree_ended("/", pid);
 }
 
 /* A collector killed between binding its socket and renaming its .info
@@ -90,7 +98,7 @@ static void remove_leftover(const char *dir, const char *name)
 	if (pid <= 0 || end == name ||
 	    (strcmp(end, ".sock") && strncmp(end, ".info.tmp.", 10)))
 		return;
-	if (pid_alive((pid_t)pid))
+	if (control_alive((pid_t)pid))
 		return;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	unlink(path);
@@ -126,7 +134,7 @@ static int scan_dir(const char *dir, struct collector_info **list, long *n,
 		memset(&c, 0, sizeof(c));
 		c.pid = (pid_t)pid;
 		util_strlcpy(c.rundir, dir, sizeof(c.rundir));
-		if (!pid_alive(c.pid) || access(sock, F_OK) < 0) {
+		if (!control_alive(c.pid) || access(sock, F_OK) < 0) {
 			/* stale: the collector died without cleaning up
 			 * (kill -9, power loss) */
 			unlink(path);
@@ -319,7 +327,7 @@ int control_gone(const struct collector_info *c)
 	const char *dir = c->rundir[0] ? c->rundir : control_runtime_dir(&e);
 	char sock[PATH_MAX];
 
-	if (!pid_alive(c->pid))
+	if (!control_alive(c->pid))
 		return 1;
 	if (!dir)
 		return 0;
@@ -556,7 +564,7 @@ int control_release(const struct collector_info *c, int *deferred,
 		*deferred = 1;
 		return 0;
 	}
-	for (int i = 0; i < 100 && pid_alive(c->pid); i++)
+	for (int i = 0; i < 100 && control_alive(c->pid); i++)
 		usleep(50000);
 	return 0;
 }
@@ -567,7 +575,7 @@ int control_stop(const struct collector_info *c, struct perr *e)
 		return -1;
 	/* the reply comes once the log set is closed; wait for the process
 	 * to be gone too, so a following start finds no stale entry */
-	for (int i = 0; i < 100 && pid_alive(c->pid); i++)
+	for (int i = 0; i < 100 && control_alive(c->pid); i++)
 		usleep(50000);
 	return 0;
 }

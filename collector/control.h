@@ -174,4 +174,10 @@ int control_release(const struct collector_info *c, int *deferred,
 /* Ask a collector to stop and wait until it has closed the log set. */
 int control_stop(const struct collector_info *c, struct perr *e);
 
+/* Is the collector of pid still there? Not when it has exited, though
+ * its parent (init, for a daemon) has not reaped it yet: what
+ * control_stop and control_release wait for, and status's test of a
+ * stale entry. */
+int control_alive(pid_t pid);
+
 #endif

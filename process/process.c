@@ -291,20 +291,38 @@ int proctree_alive(const struct proctree *t)
 	       !dead_state(p.state);
 }
 
-unsigned long long proctree_start_time(const char *root, pid_t pid)
+/* Process pid's stat under root into *p: 0, or -1 when there is no such
+ * process or its stat does not parse. */
+static int stat_of(const char *root, pid_t pid, struct pstat *p)
 {
 	char path[PATH_MAX + 32], buf[1024];
-	struct pstat p;
 
 	if (pid <= 0)
-		return 0;
+		return -1;
 	snprintf(path, sizeof(path), "%s/proc/%d/stat",
 		 root && strcmp(root, "/") ? root : "", (int)pid);
 	if (util_read_small(path, buf, sizeof(buf)) < 0 ||
-	    pbooks_parse_stat(buf, &p) < 0 || p.pid != pid ||
-	    dead_state(p.state))
+	    pbooks_parse_stat(buf, p) < 0 || p->pid != pid)
+		return -1;
+	return 0;
+}
+
+unsigned long long proctree_start_time(const char *root, pid_t pid)
+{
+	struct pstat p;
+
+	if (stat_of(root, pid, &p) < 0 || dead_state(p.state))
 		return 0;
 	return p.start ? p.start : 1;
+}
+
+int proctree_ended(const char *root, pid_t pid)
+{
+	struct pstat p;
+
+	/* (a leader that ended before its threads is Z while they run) */
+	return stat_of(root, pid, &p) == 0 && dead_state(p.state) &&
+	       p.threads <= 1;
 }
 
 /* ---- open, read, close ---- */

@@ -178,6 +178,12 @@ int proctree_alive(const struct proctree *t);
  * time are not). */
 unsigned long long proctree_start_time(const char *root, pid_t pid);
 
+/* Has process pid under root ended, its parent not having reaped it yet
+ * (a zombie, no thread of it left)? 1 only when its stat says so; 0 when
+ * it runs, and when there is no such process or its stat cannot be read
+ * (ask kill(2)). */
+int proctree_ended(const char *root, pid_t pid);
+
 /* ---- for the wait-state sampler (issue 12): which processes ----
  *
  * proctree_procs copies the tree's processes as the last proctree_read

@@ -281,8 +281,7 @@ static void release(struct run *r)
 		lock = run_lock();
 	if (control_release(&r->col, &deferred, &e) < 0) {
 		fprintf(stderr, ME ": stopping the collector: %s\n", e.msg);
-	} else if (never_ran && !deferred && kill(r->col.pid, 0) < 0 &&
-		   errno == ESRCH) {
+	} else if (never_ran && !deferred && !control_alive(r->col.pid)) {
 		int d = logset_discard(r->col.logset, r->label, &e);
 
 		if (d < 0)

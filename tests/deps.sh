@@ -49,10 +49,14 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "tests/deps.sh: not a Debian system; make sure these (or your system's equivalents) are installed: $pkgs" >&2
 	exit 0
 fi
+# one dpkg-query for the whole list (one a package took 2 s of every
+# make check, 43 of them, before its build)
+# shellcheck disable=SC2086
+installed=" $(dpkg-query -W -f='${Package} ${Status}\n' $pkgs 2>/dev/null |
+	awk '/ ok installed$/ { print $1 }' | tr '\n' ' ')"
 missing=
 for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing="$missing $p"
+	case $installed in *" $p "*) ;; *) missing="$missing $p" ;; esac
 done
 [ -n "$missing" ] || exit 0
 

@@ -40,12 +40,22 @@ track_cgroup() { _cgroups="$1 $_cgroups"; }
 
 _cleanup() {
 	stop_pids $_pids
-	# collectors started by perflog start register their pid here
+	# collectors started by perflog start register their pid here: each
+	# asked to end, given up to 0.5 s (it closes its set), then killed;
+	# the wait ends when it has ended (zombie: init reaps it when it
+	# will), not after a fixed 0.5 s a collector
+	_left=""
 	for f in "$PERFLOG_RUNTIME_DIR"/*.info; do
 		[ -e "$f" ] || continue
-		p=$(basename "$f" .info)
-		kill -TERM "$p" 2>/dev/null
-		sleep 0.5
+		p=${f##*/}
+		p=${p%.info}
+		kill -TERM "$p" 2>/dev/null && _left="$_left $p"
+	done
+	for p in $_left; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$p" 2>/dev/null && ! zombie "$p" || break
+			sleep 0.05
+		done
 		kill -KILL "$p" 2>/dev/null
 	done
 	_cleanup_net

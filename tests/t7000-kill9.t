@@ -4,7 +4,8 @@
 # every RRD file still passes `rrdtool info`, what was written exports
 # (perflog.meta has no stop line; the export ends at the last update),
 # `perflog status` drops the dead collector and cleans its stale .info and
-# .sock, and the next `perflog start -o` on the same directory works.
+# .sock (at once when it is a zombie its parent has not reaped yet), and
+# the next `perflog start -o` on the same directory works.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-robust.sh"
 LOGS=$SCRATCH/logs
@@ -154,4 +155,23 @@ ok "a dead pid's socket without its .info is removed" test ! -e "$PERFLOG_RUNTIM
 ok "a dead pid's half-written .info is removed" test ! -e "$PERFLOG_RUNTIME_DIR/$dead.info.tmp.$dead"
 ok "a live pid's socket stays" test -e "$PERFLOG_RUNTIME_DIR/$$.sock"
 rm -f "$PERFLOG_RUNTIME_DIR/$$.sock"
+
+# 8. killed, its parent not having reaped it yet: a zombie (a daemon's
+# parent is init, and some inits reap seconds late: perflog stop waited
+# 1.3-2 s for one, and status listed it meanwhile). Status drops it at
+# once, its .info and .sock with it. Its parent here is a perl that
+# never waits.
+perl -e '$p = fork; defined $p or die "fork: $!"; if (!$p) { exec @ARGV or die "exec: $!" } sleep 60' \
+	$PERFLOG start -f -o $LOGS/z -i 1 > $SCRATCH/z.out 2>&1 &
+track_pid $!
+wait_for 15 test -s $SCRATCH/z.out
+zdir=$(head -1 $SCRATCH/z.out)
+zpid=$(collector_pid "$zdir")
+ok 'unreaped: the collector registered' test -n "$zpid"
+kill -9 "$zpid"
+wait_for 10 zombie "$zpid"
+ok 'unreaped: killed, a zombie now' zombie "$zpid"
+out=$($PERFLOG status 2>&1)
+ok 'unreaped: status no longer lists it' sh -c "! printf '%s' '$out' | grep -qF '$zdir'"
+ok 'unreaped: its stale .info and .sock are cleaned' no_runtime_entry "$zpid"
 done_testing

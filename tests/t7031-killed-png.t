@@ -16,7 +16,7 @@ LOGS=$SCRATCH/logs
 start_held $LOGS 5
 kill -9 "$pid"
 wait_gone "$pid"
-ok 'killed' sh -c "! kill -0 $pid 2>/dev/null"
+ok 'killed' gone "$pid"
 $PERFLOG export "$dir" --csv $SCRATCH/k.csv
 csv=$(csv_rows_with_values $SCRATCH/k.csv)
 before=$(known_rows "$dir/Memory.rrd")
