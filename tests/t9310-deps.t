@@ -11,10 +11,18 @@ F=$SCRATCH/fakebin
 mkdir -p "$F"
 cat >"$F/dpkg-query" <<'SH'
 #!/bin/sh
-# dpkg-query -W -f=... PKG: "installed" unless PKG is in $FAKE_MISSING
-for p; do :; done
-case " $FAKE_MISSING " in *" $p "*) exit 1 ;; esac
-printf 'install ok installed'
+# dpkg-query -W -f='${Package} ${Status}\n' PKG...: each PKG "installed"
+# unless it is in $FAKE_MISSING, which is not found, as dpkg-query says
+# of a package it does not know (deps.sh asks for the whole list at once)
+st=0
+for p; do
+	case $p in -*) continue ;; esac
+	case " $FAKE_MISSING " in
+	*" $p "*) echo "dpkg-query: no packages found matching $p" >&2; st=1 ;;
+	*) printf '%s install ok installed\n' "$p" ;;
+	esac
+done
+exit $st
 SH
 cat >"$F/apt-get" <<'SH'
 #!/bin/sh
