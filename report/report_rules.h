@@ -196,14 +196,14 @@ void report_memory_parts(const double *p, struct report_verdict *v);
  * totals file gave them, else every thread's (report_waits.c). */
 const double *report_waits_shares(const struct report_waits *w);
 
-/* The word a verdict's line starts with, after "Bottleneck: ": "CPU",
- * "disk", "network", "memory" or "nothing" (DESIGN.md, "The verdict"). */
 /* Whether the session's busiest interface ran at its capacity (its
  * share of Current Bandwidth averaged REPORT_NET_FREE or more): "the
  * link is full" of the verdict's line, and the one network path of
  * every connection through it in the wait graph. */
 int report_link_full(const struct report_figures *f);
 
+/* The word a verdict's line starts with, after "Bottleneck: ": "CPU",
+ * "disk", "network", "memory" or "nothing" (DESIGN.md, "The verdict"). */
 const char *report_kind_word(enum report_kind k);
 
 const char *report_kind_name(enum report_kind k);
