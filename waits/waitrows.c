@@ -377,16 +377,26 @@ int waitrows_name(const char *waits_name, char *out, size_t n)
 
 /* ---- reading ------------------------------------------------------- */
 
+/* The length of the field at p: up to its tab or the line's end. The
+ * text is read within [p, end) only: a file is read whole into a buffer
+ * of its size, with no NUL after it (fuzz_waits: a strcspn ran past a
+ * last line's end into the heap). */
+static size_t field_len(const char *p, const char *end)
+{
+	const char *t = p < end ? memchr(p, '\t', (size_t)(end - p)) : NULL;
+
+	return t ? (size_t)(t - p) : p < end ? (size_t)(end - p) : 0;
+}
+
 /* A number field ending at a tab (or the line's end when last): the
  * position after it, or NULL. */
 static const char *num(const char *p, const char *end, double *x, int last)
 {
 	char buf[40], *e;
-	size_t l = strcspn(p, "\t");
+	size_t l = field_len(p, end);
 
-	if (p + l > end)
-		l = (size_t)(end - p);
-	if (!l || l >= sizeof(buf) || (last ? p + l != end : p[l] != '\t'))
+	/* (not last: a tab ends it, so p + l is within the line) */
+	if (!l || l >= sizeof(buf) || (last ? p + l != end : p + l == end))
 		return NULL;
 	memcpy(buf, p, l);
 	buf[l] = '\0';
@@ -405,7 +415,7 @@ static int parse_p(const char *p, const char *end, struct waitrows_prow *w)
 	if (!(p = num(p, end, &w->start, 0)) || !(p = num(p, end, &pid, 0)) ||
 	    pid < 0 || pid != floor(pid) || pid > 4194304)
 		return -1;
-	l = strcspn(p, "\t");
+	l = field_len(p, end);
 	if (p + l >= end || !l || l >= sizeof(w->comm))
 		return -1;
 	memcpy(w->comm, p, l);

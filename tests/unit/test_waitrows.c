@@ -119,6 +119,19 @@ static void test_bins(void)
 	snprintf(bad, sizeof(bad), "tid\tcomm\n");
 	OK(waitrows_parse(bad, strlen(bad), "r", &f, &e) == -1 &&
 	   strstr(e.msg, "r:1:"), "not a rows file: line 1");
+	/* a short last line, the text not NUL-terminated (a file read
+	 * whole into a buffer of its size): fuzz_waits read past the
+	 * buffer's end looking for its last field's tab */
+	static const char cutp[] = "#perflog-rows\t1\tstep=1.000\n"
+				   "p\t1000.000\t10\ttar\t1.000\t0.\t-\n";
+	char *exact = malloc(sizeof(cutp) - 1);
+
+	if (exact)
+		memcpy(exact, cutp, sizeof(cutp) - 1);
+	OK(exact && waitrows_parse(exact, sizeof(cutp) - 1, "r", &f, &e) == -1 &&
+	   strstr(e.msg, "r:2:"),
+	   "a short line at the buffer's end: refused, read within the buffer");
+	free(exact);
 	free(text);
 	waitrows_free(&r);
 }
