@@ -420,7 +420,7 @@ int watch_waits_finish(struct watch_waits *ww, const char *dir,
 		/* the group whose quota throttled over the session, not
 		 * only the smallest (a parent's used up by a sibling) */
 		cgstat_choose(&ww->cbase, &q);
-		if (q.quota)
+		if (q.pick >= 0)
 			ADD("cgroup.cpu_quota=%.3f\tcgroup.quota_dir=%s\t"
 			    "cgroup.quota_group=%s\t",
 			    q.quota_cpus, q.quota_dir, q.quota_group);

@@ -28,8 +28,8 @@ void rates_cgroup(const struct cgstat_raw *prev, const struct cgstat_raw *cur,
 			ok ? rates_stalled_pct(p->full_us, c->full_us, dt) : NAN;
 	}
 	/* no quota in either read: nothing could throttle, 0 is measured */
-	if (dt > 0 && prev->grouped && cur->grouped && !prev->quota &&
-	    !cur->quota)
+	if (dt > 0 && prev->grouped && cur->grouped && prev->pick < 0 &&
+	    cur->pick < 0)
 		thr = per = 0;
 	/* else the group that throttled in the interval (a parent's quota
 	 * used up by a sibling, not always the smallest), unknown when the

@@ -81,7 +81,6 @@ static void name_quota(struct cgstat_raw *out, int i)
 {
 	size_t len = out->q[i].len;
 
-	out->quota = 1;
 	out->pick = i;
 	out->quota_cpus = out->q[i].cpus;
 	memcpy(out->quota_dir, out->from, len);
@@ -105,7 +104,6 @@ int cgstat_find_quota(const char *dir, int v1, struct cgstat_raw *out)
 	char cur[PATH_MAX];
 
 	out->nq = 0;
-	out->quota = 0;
 	out->pick = -1;
 	out->root = 0;
 	if (!dir[0] || util_strlcpy(out->from, dir, sizeof(out->from)) < 0) {

@@ -68,8 +68,8 @@ struct cgstat_raw {
 	struct cgstat_quota q[CGSTAT_QUOTAS];
 	/* the quota named: the smallest after a read, the one that
 	 * throttled after cgstat_choose */
-	int quota;		/* 1: a quota applies (quota_dir below) */
-	int pick;		/* its index in q, -1 none */
+	int pick;		/* its index in q, -1 none: a quota applies
+				 * (quota_dir below) when pick >= 0 */
 	double quota_cpus;	/* its quota / period, NAN without one */
 	char quota_dir[PATH_MAX];
 	char quota_group[PATH_MAX];	/* the same group as the kernel names

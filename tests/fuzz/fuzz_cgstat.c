@@ -77,7 +77,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	cgstat_read(&g, 3.0, &a);
 	rates_cgroup(&b, &a, &iv);
 	/* a quota found is positive and names a directory of the tree */
-	if (a.quota && (!(a.quota_cpus > 0) || strncmp(a.quota_dir, root, strlen(root))))
+	if (a.pick >= 0 && (!(a.quota_cpus > 0) || strncmp(a.quota_dir, root, strlen(root))))
 		abort();
 	return 0;
 }

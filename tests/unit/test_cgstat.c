@@ -103,7 +103,7 @@ static void test_v1(void)
 	memset(&g, 0, sizeof(g));
 	snprintf(g.cpu, sizeof(g.cpu), "%s/cpu/quota/cmd", root);
 	cgstat_read(&g, 100.0, &a);
-	EQ_INT(a.quota, 1, "v1: a quota found above the command's group");
+	EQ_INT(a.pick >= 0, 1, "v1: a quota found above the command's group");
 	EQ_DBL(a.quota_cpus, 0.25, 1e-9, "v1: 25000 / 100000 = 0.25 CPU");
 	snprintf(path, sizeof(path), "%s/cpu/quota", root);
 	EQ_STR(a.quota_dir, path, "v1: the quota's group, not the command's own");
@@ -120,7 +120,7 @@ static void test_v1(void)
 	/* the quota lifted: nothing can throttle, 0 is a measurement */
 	put("cpu/quota/cpu.cfs_quota_us", "-1\n");
 	cgstat_read(&g, 104.0, &a);
-	EQ_INT(a.quota, 0, "v1: no quota anywhere");
+	EQ_INT(a.pick >= 0, 0, "v1: no quota anywhere");
 	EQ_INT(a.nq, 0, "v1: no quota: no group to read throttling in");
 	rates_cgroup(&b, &a, &iv);
 	OK(isnan(at(&iv, CTR_PROC_THROTTLED)),
@@ -150,7 +150,7 @@ static void test_v2(void)
 	memset(&g, 0, sizeof(g));
 	snprintf(g.v2, sizeof(g.v2), "%s/unified/lim/cmd", root);
 	cgstat_read(&g, 10.0, &a);
-	EQ_INT(a.quota, 1, "v2: the group without cpu.max passed over");
+	EQ_INT(a.pick >= 0, 1, "v2: the group without cpu.max passed over");
 	EQ_DBL(a.quota_cpus, 0.5, 1e-9, "v2: 50000 100000 = 0.5 CPU");
 	snprintf(path, sizeof(path), "%s/unified/lim", root);
 	EQ_STR(a.quota_dir, path, "v2: the ancestor with the quota");
@@ -200,9 +200,9 @@ static void test_v2(void)
 	snprintf(g.v2, sizeof(g.v2), "%s/unified/lim/cmd", root);
 	put("unified/lim/cpu.max", "max 100000\n");
 	cgstat_read(&g, 16.0, &b);
-	EQ_INT(b.quota, 0, "v2: cpu.max max: no quota");
+	EQ_INT(b.pick >= 0, 0, "v2: cpu.max max: no quota");
 	cgstat_read(NULL, 17.0, &a);
-	OK(!a.quota && !a.grouped && !a.psi[PSI_CPU].present,
+	OK(a.pick < 0 && !a.grouped && !a.psi[PSI_CPU].present,
 	   "no cgroup: everything unknown");
 	cgstat_read(NULL, 18.0, &b);
 	rates_cgroup(&a, &b, &iv);
