@@ -180,6 +180,7 @@ void report_graph_tree_in(const struct report_session *s, size_t t,
 			.memory_limit = tr->w.have && tr->w.stall_mem.n,
 			.memory_stall = tr->w.stall_mem.n ?
 				tr->w.stall_mem.avg / 100.0 : 0 },
+		.kernel_share = tr->w.kernel_share,
 	};
 }
 

@@ -130,6 +130,9 @@ struct report_waits {
 	char quota_group[128];		/* the group that has it, as the
 					 * kernel names it ("/backup.slice",
 					 * cgroup.quota_group); "" unknown */
+	double kernel_share;		/* of the command's CPU time, the
+					 * kernel's (rusage.stime over
+					 * utime + stime), NAN unknown */
 };
 
 /* The logged Process counters give a tree's wait states only with at

@@ -189,6 +189,10 @@ void report_waits_of(struct logset *ls, const char *dir,
 	w->cpus = w->guessed = NAN;
 	w->read_share = w->split_error = w->split_error_all = NAN;
 	w->quota = marker_num(s->end_m, "cgroup.cpu_quota");
+	double user = marker_num(s->end_m, "rusage.utime"),
+	       kernel = marker_num(s->end_m, "rusage.stime");
+	w->kernel_share = user >= 0 && kernel >= 0 && user + kernel > 0 ?
+			  kernel / (user + kernel) : NAN;
 	if (s->end_m && (group = marker_get(s->end_m, "cgroup.quota_group")))
 		util_strlcpy(w->quota_group, group, sizeof(w->quota_group));
 	proc = lookup_process(logset_meta(ls), s->begin_m ? s->name : NULL);

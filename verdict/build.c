@@ -15,7 +15,9 @@
  *   - a cgroup with a memory limit of its own stalled on memory a share
  *     m of the session: m of each working thread's seconds alive move
  *     from disk (reclaim and swap-in block there), then other, to
- *     MEMORY.
+ *     MEMORY; stalled VERDICT_MEMSTALL or more, all its disk seconds,
+ *     and of the running of a thread that waited on the disk, the
+ *     tree's kernel share (verdict_tree_in.kernel_share).
  * An edge's seconds are the waiting threads' seconds of net and other
  * (waitrates.h): they leave its process's states (a wait on a process
  * from other, idle, net, sleep in that order; a wait on the network from
@@ -38,6 +40,7 @@
 #include "build_int.h"
 
 static const enum vstate to_memory[] = { VS_DISK, VS_OTHER };
+static const enum vstate run_state[] = { VS_RUN };
 
 /* Whether the tree's file has the pid column (of after issue 29): a file
  * without is one process. */
@@ -120,13 +123,26 @@ static int add_thread(struct bctx *b, const struct verdict_tree_in *in,
 		 * limit evicted: its disk seconds are the memory's (the
 		 * kernel counts only workingset refaults as stalled, not a
 		 * file's pages read again) */
-		if (!t->peer && in->cg.memory_limit &&
-		    in->cg.memory_stall >= VERDICT_MEMSTALL &&
-		    sec[VS_DISK] > m)
+		int held = !t->peer && in->cg.memory_limit &&
+			   in->cg.memory_stall >= VERDICT_MEMSTALL;
+		if (held && sec[VS_DISK] > m)
 			m = sec[VS_DISK];
 		if (m > 0)
 			sec[VS_MEMORY] += m - vbuild_take(g, p, i, to_memory, 2,
 							  m);
+		/* and a thread that read back what the limit evicted ran in
+		 * the kernel to fault those pages in and to reclaim room
+		 * for them: its running there is the memory's too, as much
+		 * of it as the tree's CPU was the kernel's (t3510's memory
+		 * case: 97% of loadgen's CPU, running 50% of its life on a
+		 * fast disk, was charged to the CPU, which then tied the
+		 * memory's refaults and was named) */
+		double k = in->kernel_share > 0 && in->kernel_share <= 1 ?
+			   in->kernel_share : 0;
+		if (held && x[WS_DISK] > 0 && k > 0)
+			sec[VS_MEMORY] += x[WS_CPU] * k -
+				vbuild_take(g, p, i, run_state, 1,
+					    x[WS_CPU] * k);
 	}
 	return 0;
 }

@@ -329,6 +329,12 @@ struct verdict_tree_in {
 	 * (the server's NIC full is every client's limit, shared) */
 	const char *net_full;
 	struct verdict_cgroup_in cg;
+	/* share 0..1 of the tree's CPU time spent in the kernel (its
+	 * command's rusage: stime over utime + stime); 0 or NAN unknown.
+	 * In a group its memory limit held, a thread that waited on the
+	 * disk ran that share of its running faulting pages back in and
+	 * reclaiming: the memory's, not the CPU's */
+	double kernel_share;
 };
 
 /* The graph of a session of `seconds` from `begin` (wall seconds on the
