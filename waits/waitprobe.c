@@ -210,6 +210,44 @@ static enum fd_kind target(struct probe *pr, long fd, int dir)
 	return e.kind == PEER_NET ? FD_SOCKET : FD_PIPE;
 }
 
+/* The descriptors of a call on one or two of them (a read, a write, a
+ * recv; -1 none), by its rule: a poll's, a select's and an epoll's sets
+ * are not looked at again (an event loop keeps its descriptors), nor a
+ * sync's file (its disk is its target, whichever file). */
+static void call_fds(const struct syscall_rule *r, const unsigned long arg[4],
+		     long fd[2])
+{
+	fd[0] = fd[1] = -1;
+	if (r->kind == SC_FD) {
+		for (int i = 0; i < 2 && r->fd_arg[i] >= 0; i++)
+			fd[i] = (long)(int)arg[r->fd_arg[i]];
+	} else if (r->kind == SC_CLASS && r->cls == WAIT_NET) {
+		fd[0] = (long)(int)arg[0];	/* socket_call's */
+	}
+}
+
+/* The pipes' and sockets' inodes at the descriptors fd of tid (0 for
+ * none, another kind, or unreadable). */
+static void fd_inodes(int procfd, pid_t tid, const long fd[2],
+		      unsigned long ino[2])
+{
+	for (int i = 0; i < 2; i++) {
+		char rel[64], link[64];
+		ssize_t r = -1;
+
+		ino[i] = 0;
+		if (fd[i] < 0)
+			continue;
+		snprintf(rel, sizeof(rel), "%d/fd/%ld", (int)tid, fd[i]);
+		r = readlinkat(procfd, rel, link, sizeof(link) - 1);
+		if (r <= 0)
+			continue;
+		link[r] = '\0';
+		if (!waitpeer_link(link, &ino[i]))
+			ino[i] = 0;
+	}
+}
+
 /* Parse "NR 0xA0 0xA1 ..." into nr and up to 4 arguments. */
 static int parse_syscall(const char *text, long *nr, unsigned long arg[4])
 {
@@ -470,10 +508,21 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		*out = rule.cls;
 		return PROBE_CLASS;
 	}
+	long fd[2];
+	unsigned long ino[2];
+	call_fds(&rule, arg, fd);
 	if (memo->valid && memo->nr == nr && now < memo->until &&
 	    !memcmp(memo->arg, arg, sizeof(memo->arg))) {
-		*out = memo->cls;
-		return PROBE_CLASS;
+		/* the same descriptors, unless they are new pipes or
+		 * sockets: a shell's loop of $(date), a new pipe at its fd
+		 * 3 each 0.08 s, had its reads on the first date's pipe for
+		 * the memo's second, that date gone (t7771: one date alive
+		 * 0.08 s was waited on 2.0 s) */
+		fd_inodes(procfd, tid, fd, ino);
+		if (!memcmp(memo->ino, ino, sizeof(ino))) {
+			*out = memo->cls;
+			return PROBE_CLASS;
+		}
 	}
 	memo->ntg = 0;
 	memo->valid = 0;
@@ -511,6 +560,7 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 	memo->valid = 1;
 	memo->nr = nr;
 	memcpy(memo->arg, arg, sizeof(memo->arg));
+	fd_inodes(procfd, tid, fd, memo->ino);
 	memo->cls = c;
 	memo->until = now + WAITPROBE_MEMO_SEC;
 	*out = c;

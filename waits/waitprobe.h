@@ -13,7 +13,9 @@
  * Only the first WAITPROBE_MAX_FDS descriptors of a set are looked at.
  * A thread parked in one call keeps the same arguments, so the verdict is
  * memoised per thread for WAITPROBE_MEMO_SEC (descriptors can be reused
- * for something else, so not for longer).
+ * for something else, so not for longer), and for a call on one or two
+ * descriptors only while they are the same pipes and sockets (a
+ * readlink a hit).
  *
  * With a resolver (waitpeer.h, waitprobe_call), each pipe or socket
  * waited on is looked up: a socket whose far end is a process of this
@@ -41,6 +43,11 @@ struct waitprobe_memo {
 				 * past (descriptors, sockets), and a wait4 is
 				 * a wait on children (waitthread.c probe) */
 	unsigned long arg[4];
+	/* the pipes' and sockets' inodes at the call's descriptors (a
+	 * read, a write, a recv: up to two; 0 none or another kind): the
+	 * same call on the same descriptor numbers may be on new ones (a
+	 * shell's $(cmd) reads a new pipe at the same fd every command) */
+	unsigned long ino[2];
 	enum wait_class cls;
 	double until;		/* monotonic seconds */
 	int ntg;		/* the far ends of the last probe's wait */

@@ -7,7 +7,8 @@
  * a waiter that has not run (waitthread.c far_end_gone) was looked at
  * again at once by that answer's hit. Now the sampler says a far end
  * ended (that look, or its own end of a process it reads: the set's, a
- * peer's) and the answers naming it are forgotten.
+ * peer's) and the answers naming it are forgotten; a new pipe at the
+ * same descriptor is not the memo's (test_new_pipe).
  *
  * The looks are counted here: this file's faccessat stands before the C
  * library's for the whole program, the library's calls too, and counts
@@ -161,6 +162,46 @@ static void test_runs(void)
 	waits_close(w);
 }
 
+/* A shell's $(cmd) in a loop: it reads a new pipe at the same
+ * descriptor for each command, in the same call with the same arguments
+ * (read(13, buf, 64K)); the memo answered for a second with the first
+ * command's pipe and its writer, which had ended (t7771's quota loop:
+ * one date alive 0.08 s was waited on 2.0 s). The memo holds only while
+ * the descriptor is the same pipe. */
+static void test_new_pipe(void)
+{
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	pid_t pid = 700;
+	unsigned n = 70;
+
+	reads_pipe(4201, n);
+	writer(611, "date", 4201);
+	if (!(w = waits_open(root, &e)))
+		return;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 9200.0);	/* the memo made: 611's pipe */
+	writer(612, "date", 4202);
+	reads_pipe(4202, ++n);	/* ran: the next $(date), a new pipe */
+	waits_tick(w, 9200.3);	/* within the memo's second */
+	EQ_INT(waits_read(w, 9200.3, &s), 0, "new pipe: read");
+	/* (its writer is found at the fd tables' next look, a second
+	 * after the last: the tick is held until then) */
+	EQ_DBL(ticks_on(&s, 611), 1, 0, "new pipe: the tick after not on the memo's writer");
+	printf("#   on 611 %.1f, on 612 %.1f\n", ticks_on(&s, 611),
+	       ticks_on(&s, 612));
+	reads_pipe(4202, ++n);
+	waits_tick(w, 9201.3);
+	EQ_INT(waits_read(w, 9201.3, &s), 0, "new pipe: read again");
+	OK(ticks_on(&s, 611) == 1 && ticks_on(&s, 612) >= 1,
+	   "new pipe: then on the new pipe's writer");
+	printf("#   on 611 %.1f, on 612 %.1f\n", ticks_on(&s, 611),
+	       ticks_on(&s, 612));
+	waits_snap_free(&s);
+	waits_close(w);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -169,6 +210,7 @@ int main(void)
 #ifdef __x86_64__
 	test_not_run();
 	test_runs();
+	test_new_pipe();
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
 #endif
