@@ -29,7 +29,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <math.h>
@@ -40,6 +39,7 @@
 #include <unistd.h>
 
 #include "../commands.h"
+#include "../common/rmtree.h"
 #include "workload_int.h"
 
 #define ME "perflog workload"
@@ -64,19 +64,6 @@ static void usage(FILE *f)
 		"a server process of its own, a session per set in the running\n"
 		"collector's log set (if any); prints a line per set and the seed kit's\n"
 		"SUMMARY table, the dsmc-like summaries to workload-perfdata.txt there.\n");
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	remove(path);
-	return 0;
-}
-
-static void rm_tree(const char *dir)
-{
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 struct args {
@@ -160,7 +147,7 @@ static int make_dirs(struct wl_run *w)
 	    util_mkdirs(w->tgt, 0755) < 0) {
 		fprintf(stderr, ME ": unable to create '%s': %s\n", w->tgt,
 			strerror(errno));
-		rm_tree(w->base);
+		rmtree(w->base);
 		return -1;
 	}
 	return 0;
@@ -285,6 +272,6 @@ int cmd_workload(int argc, char **argv)
 	       w.marking ? "" : " (no collector: no markers)");
 	fflush(stdout);
 	rc = run_all(&w, a.remote_perflog);
-	rm_tree(w.base);	/* holds the target too unless --target was given */
+	rmtree(w.base);	/* holds the target too unless --target was given */
 	return rc;
 }

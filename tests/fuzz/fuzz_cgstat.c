@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../common/rmtree.h"
 #include "../../counters/rates.h"
 #include "../../process/cgstat.h"
 #include "fuzz.h"
@@ -29,12 +30,7 @@ static const char *const files[8] = {
 
 static void cleanup(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd) != 0) {
-		/* nothing more to do */
-	}
+	rmtree(root);
 }
 
 static void setup(void)

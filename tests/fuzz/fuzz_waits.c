@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../process/pidstat.h"
 #include "../../waits/waitclass.h"
 #include "../../waits/waitrates.h"
@@ -42,12 +43,7 @@ static const char *const files[9] = {
 
 static void cleanup(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd) != 0) {
-		/* nothing more to do */
-	}
+	rmtree(root);
 }
 
 static void setup(void)

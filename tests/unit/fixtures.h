@@ -4,17 +4,21 @@
  * test_clients, and a writer of scratch trees (test_cgstat,
  * test_waitsampler; a process's descriptors and doings for the far ends
  * of waits: test_waitpeer, test_waitholder, test_waitrelay,
- * test_waitforget). FIXTURES may be set at build time; by default the
+ * test_waitforget), and its remover: a part of a scratch tree taken away
+ * mid-test (a process that ended: test_process_books, test_waitforget,
+ * test_waitpoll). FIXTURES may be set at build time; by default the
  * tests run from the top of the tree.
  */
 #ifndef PERFLOG_TEST_FIXTURES_H
 #define PERFLOG_TEST_FIXTURES_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../common/util.h"
 
 #ifndef FIXTURES
@@ -56,6 +60,19 @@ static inline void fixture_put(const char *root, const char *rel,
 	} else {
 		printf("# fixture_put: cannot write %s\n", path);
 	}
+}
+
+/* Remove ROOT/REL and all under it (a process of a scratch /proc that
+ * ends mid-test), as fixture_put writes it: 0, or -1 (said on stdout). */
+static inline int fixture_remove(const char *root, const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (rmtree(path) == 0)
+		return 0;
+	printf("# fixture_remove: cannot remove %s: %s\n", path, strerror(errno));
+	return -1;
 }
 
 /* A thread of a scratch /proc, in ROOT/proc/DIR/task/TID (DIR: its

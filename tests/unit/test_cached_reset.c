@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../logs/logset.h"
 #include "rrdcached.h"
 #include "tap.h"
@@ -230,12 +231,7 @@ out:
 		kill(daemon, SIGTERM);
 		waitpid(daemon, NULL, 0);
 	}
-	{
-		char cmd[700];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-		if (system(cmd) != 0)
-			printf("# unable to remove %s\n", scratch);
-	}
+	if (rmtree(scratch) != 0)
+		printf("# unable to remove %s\n", scratch);
 	return done_testing();
 }

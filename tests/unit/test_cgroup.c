@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../process/cgroup.h"
 #include "../../process/taskstats.h"
 #include "tap.h"
@@ -225,7 +226,7 @@ static void test_taskstats_parse(void)
  * own group's where the memory controller is on there; neither: unknown. */
 static void test_oom_kills(void)
 {
-	char root[] = "/tmp/perflog-test-oom.XXXXXX", cmd[300];
+	char root[] = "/tmp/perflog-test-oom.XXXXXX";
 
 	if (!mkdtemp(root)) {
 		OK(0, "oom: scratch root");
@@ -252,8 +253,7 @@ static void test_oom_kills(void)
 		    "low 0\nhigh 0\nmax 1\noom 1\noom_kill 3\noom_group_kill 0\n");
 	EQ_INT((int)cgroup_oom_kills(root, "/sys/fs/cgroup/unified/perflog-run.7"), 3,
 	       "oom: v2, the command's own group where it has memory.events");
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "oom: scratch root removed");
+	OK(rmtree(root) == 0, "oom: scratch root removed");
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../common/rmtree.h"
 #include "../../counters/catalog.h"
 #include "../../counters/rates.h"
 #include "../../process/cgstat.h"
@@ -301,8 +302,6 @@ static void test_parent_throttles(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	snprintf(root, sizeof(root), "/tmp/perflog-cgstat-XXXXXX");
 	if (!mkdtemp(root)) {
 		printf("1..0 # SKIP no scratch directory\n");
@@ -312,7 +311,6 @@ int main(void)
 	test_v2();
 	test_periods();
 	test_parent_throttles();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch removed");
+	OK(rmtree(root) == 0, "scratch removed");
 	return done_testing();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../common/rmtree.h"
 #include "../../counters/chartset.h"
 #include "../../logs/lookup.h"
 #include "../../viewer/layout.h"
@@ -321,8 +322,6 @@ static void check_units(void)
 
 int main(void)
 {
-	char cmd[200];
-
 	check_table();
 	check_stack();
 	check_units();
@@ -331,8 +330,7 @@ int main(void)
 		return done_testing();
 	}
 	check_lookup();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-	if (system(cmd) != 0)
+	if (rmtree(scratch) != 0)
 		printf("# could not remove %s\n", scratch);
 	return done_testing();
 }

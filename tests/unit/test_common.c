@@ -1,15 +1,19 @@
 /*
  * test_common.c - the helpers of common/ every room uses: the growable
- * buffer (strbuf.h), the signal flag (sig.h) and the row step as text
- * (util_fmt_step, read back by util_parse_duration).
+ * buffer (strbuf.h), the signal flag (sig.h), the row step as text
+ * (util_fmt_step, read back by util_parse_duration) and the removal of a
+ * tree (rmtree.h: every unit test's scratch root goes that way).
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../common/sig.h"
 #include "../../common/strbuf.h"
 #include "../../common/suggest.h"
@@ -190,9 +194,134 @@ static void test_mkdirs_made(void)
 	rmdir(base);
 }
 
+/* Make base/rel: a directory (text NULL), a file, or a symlink to text
+ * (link set). 0 or -1. */
+static int put(const char *base, const char *rel, const char *text, int link)
+{
+	char p[600];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	if (link)
+		return symlink(text, p);
+	if (!text)
+		return mkdir(p, 0755);
+	if (!(f = fopen(p, "w")))
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static int exists(const char *base, const char *rel)
+{
+	char p[600];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	return lstat(p, &st) == 0;
+}
+
+static unsigned mode_of(const char *base, const char *rel)
+{
+	char p[600];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	return stat(p, &st) == 0 ? (unsigned)(st.st_mode & 07777) : 0;
+}
+
+/* A tree whose directories its owner may not write (a log set's
+ * read-only folder), read or enter, nested, made and removed by a user
+ * whom permissions hold: 0 when rmtree took all of it. As root (who
+ * passes every check) the child becomes nobody first. */
+static int rmtree_unwritable(void)
+{
+	static const char *const locked[] = { "t/ro/deeper", "t/ro",
+		"t/none/inner", "t/none", "t/noexec" };
+	char base[] = "/tmp/perflog-rmtree.XXXXXX", t[600];
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
+			_exit(77);
+		if (!mkdtemp(base))
+			_exit(2);
+		if (put(base, "t", NULL, 0) || put(base, "t/ro", NULL, 0) ||
+		    put(base, "t/ro/deeper", NULL, 0) ||
+		    put(base, "t/ro/deeper/f", "x", 0) ||
+		    put(base, "t/ro/f", "x", 0) || put(base, "t/none", NULL, 0) ||
+		    put(base, "t/none/inner", NULL, 0) ||
+		    put(base, "t/none/inner/f", "x", 0) ||
+		    put(base, "t/noexec", NULL, 0) ||
+		    put(base, "t/noexec/f", "x", 0))
+			_exit(3);
+		for (size_t i = 0; i < sizeof(locked) / sizeof(locked[0]); i++) {
+			snprintf(t, sizeof(t), "%s/%s", base, locked[i]);
+			chmod(t, i < 2 ? 0555 : i < 4 ? 0 : 0644);
+		}
+		snprintf(t, sizeof(t), "%s/t", base);
+		if (rmtree(t) < 0 || exists(base, "t"))
+			_exit(4);
+		_exit(rmdir(base) < 0 ? 5 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* rmtree: the `rm -rf` every unit test ran through a shell, without one */
+static void test_rmtree(void)
+{
+	char base[] = "/tmp/perflog-rmtree.XXXXXX", out[] = "/tmp/perflog-out.XXXXXX";
+	char t[600];
+	int rc;
+
+	if (!mkdtemp(base) || !mkdtemp(out)) {
+		OK(0, "rmtree: scratch directories");
+		return;
+	}
+	/* outside the tree: a directory a link in it points at */
+	put(out, "kept", "x", 0);
+	chmod(out, 0500);
+	OK(put(base, "a dir 'quoted'", NULL, 0) == 0 &&
+	   put(base, "a dir 'quoted'/f", "x", 0) == 0 &&
+	   put(base, "a dir 'quoted'/sub", NULL, 0) == 0 &&
+	   put(base, "a dir 'quoted'/sub/g", "y", 0) == 0 &&
+	   put(base, "a dir 'quoted'/out", out, 1) == 0 &&
+	   put(base, "a dir 'quoted'/dangling", "/nowhere/at/all", 1) == 0,
+	   "rmtree: a tree with a space and quotes in its name, links out");
+	snprintf(t, sizeof(t), "%s/a dir 'quoted'/sub", base);
+	EQ_INT(rmtree(t), 0, "rmtree: a part of the tree");
+	OK(!exists(base, "a dir 'quoted'/sub") && exists(base, "a dir 'quoted'/f"),
+	   "rmtree: that part gone, the rest there");
+	snprintf(t, sizeof(t), "%s/a dir 'quoted'/f", base);
+	OK(rmtree(t) == 0 && !exists(base, "a dir 'quoted'/f"), "rmtree: a file");
+	snprintf(t, sizeof(t), "%s/a dir 'quoted'/out", base);
+	OK(rmtree(t) == 0 && !exists(base, "a dir 'quoted'/out"),
+	   "rmtree: a link to a directory: the link");
+	put(base, "a dir 'quoted'/out", out, 1);
+	OK(rmtree(base) == 0 && access(base, F_OK) < 0 && errno == ENOENT,
+	   "rmtree: the whole tree");
+	OK(exists(out, "kept") && mode_of(out, ".") == 0500,
+	   "rmtree: what a link pointed at is kept, its mode as it was");
+	EQ_INT(rmtree(base), 0, "rmtree: a path not there: 0, as rm -rf");
+	rc = rmtree_unwritable();
+	if (rc == 77)
+		OK(1, "# SKIP rmtree: root could not become nobody");
+	else
+		EQ_INT(rc, 0, "rmtree: directories not writable, readable or "
+		       "enterable by their owner: opened up and removed");
+	chmod(out, 0700);
+	OK(rmtree(out) == 0 && access(out, F_OK) < 0, "rmtree: the outside directory");
+}
+
 int main(void)
 {
 	test_mkdirs_made();
+	test_rmtree();
 	test_strbuf();
 	test_sig();
 	test_fmt_step();

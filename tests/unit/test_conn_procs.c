@@ -23,6 +23,7 @@
 
 #include "../../collector/conn_procs.h"
 #include "../../collector/conn_sessions.h"
+#include "../../common/rmtree.h"
 #include "../../waits/waitstates.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -98,9 +99,7 @@ static void scratch(void)
 	inet_pton(AF_INET, "10.0.0.3", a);
 	EQ_INT(conn_host_name(root, AF_INET, a, name, sizeof(name)), -1,
 	       "an address not in the file: none (no resolver asked)");
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (rmtree(root) != 0)
 		printf("# cannot remove %s\n", root);
 }
 

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../logs/csv.h"
 #include "../../logs/grow.h"
 #include "../../logs/layout.h"
@@ -493,12 +494,7 @@ int main(void)
 	agree_with_never_grown();
 	vanished("gone", 0);
 	vanished("back", 1);
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), getenv("KEEP") ? "true %s" : "rm -rf '%s'", scratch);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", scratch);
-	}
+	if (!getenv("KEEP") && rmtree(scratch) != 0)
+		printf("# could not remove %s\n", scratch);
 	return done_testing();
 }

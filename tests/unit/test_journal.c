@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../logs/journal.h"
 #include "../../logs/logset.h"
 #include "tap.h"
@@ -424,12 +425,7 @@ int main(void)
 	other_layouts();
 	cut();
 	settled();
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", scratch);
-	}
+	if (rmtree(scratch) != 0)
+		printf("# could not remove %s\n", scratch);
 	return done_testing();
 }

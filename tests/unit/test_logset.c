@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../../commands.h"
+#include "../../common/rmtree.h"
 #include "../../logs/csv.h"
 #include "../../logs/logset.h"
 #include "rrdcached.h"
@@ -778,7 +779,7 @@ static void check_rrdcached(void)
 
 int main(void)
 {
-	char dir[600], cmd[700];
+	char dir[600];
 
 	unsetenv("RRDCACHED_ADDRESS");	/* direct writes unless asked */
 	/* a day ago, aligned, so nothing waits for the clock */
@@ -803,8 +804,7 @@ int main(void)
 	check_create_errors();
 	check_rrdcached();
 
-	snprintf(cmd, sizeof(cmd), "chmod -R u+w '%s'; rm -rf '%s'", scratch, scratch);
-	if (system(cmd) != 0)
+	if (rmtree(scratch) != 0)
 		printf("# could not remove %s\n", scratch);
 	return done_testing();
 }

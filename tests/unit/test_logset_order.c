@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../logs/grow.h"
 #include "../../logs/logset.h"
 #include "tap.h"
@@ -84,7 +85,7 @@ int main(void)
 	struct logset_writer *w;
 	struct perr e;
 	int mem[2] = { 0, 1 }, disk[3] = { 0, 1, 2 };
-	char tmp[300], cmd[700];
+	char tmp[300];
 	int seen_tmp = 0, early = 0, t = 1;
 
 	unsetenv("RRDCACHED_ADDRESS");
@@ -152,8 +153,7 @@ int main(void)
 	logset_close_writer(w, (double)(start + t), &e);
 	OK(exists(DISK) && meta_names(DISK), "closed: both still there");
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-	if (system(cmd) != 0)
+	if (rmtree(scratch) != 0)
 		printf("# could not remove %s\n", scratch);
 	return done_testing();
 }

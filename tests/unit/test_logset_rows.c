@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../logs/logset.h"
 #include "tap.h"
 
@@ -152,12 +153,7 @@ int main(void)
 	}
 	unknown_read(t0);
 	late_read(t0);
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", scratch);
-	}
+	if (rmtree(scratch) != 0)
+		printf("# could not remove %s\n", scratch);
 	return done_testing();
 }

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../logs/markers.h"
 #include "tap.h"
 
@@ -387,13 +388,8 @@ static void test_append(void)
 	OK(markers_append("/nonexistent/dir", MARK_POINT, "", "x", NULL, 0, &e) < 0 &&
 	   strstr(e.msg, "/nonexistent/dir/markers.tsv"),
 	   "append to a missing dir names the file");
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", dir);
-	}
+	if (rmtree(dir) != 0)
+		printf("# could not remove %s\n", dir);
 }
 
 /* Figures beside a marker: written once, read back into the marker,
@@ -442,8 +438,7 @@ static void test_figures(void)
 	EQ_INT(l.bad_lines, 2, "figures: a symlink and a path are refused");
 	OK(!marker_get(&l.m[1], "root"), "figures: nothing read through the link");
 	markers_free(&l);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path) != 0)
+	if (rmtree(dir) != 0)
 		printf("# could not remove %s\n", dir);
 }
 

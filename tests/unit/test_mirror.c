@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../logs/mirror.h"
 #include "tap.h"
 
@@ -151,15 +152,12 @@ static void test_gone(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	snprintf(base, sizeof(base), "/tmp/test_mirror.XXXXXX");
 	if (!mkdtemp(base))
 		abort();
 	test_refused();
 	test_gone();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	if (system(cmd) != 0)
+	if (rmtree(base) != 0)
 		return 1;
 	return done_testing();
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../counters/catalog.h"
 #include "../../process/process.h"
 #include "../../process/process_books.h"
@@ -163,8 +164,7 @@ static void test_walk_or_scan(void)
 	   "walk or scan: 70 threads on a host of 4 processes: the ppid scan "
 	   "(700, 800)");
 	proctree_close(t);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "walk or scan: cleanup");
+	OK(rmtree(dir) == 0, "walk or scan: cleanup");
 }
 
 /* Rootless trees (perflog mark --watch name=COMM): every process of the
@@ -232,8 +232,7 @@ static void test_pid_reuse(void)
 	EQ_INT(rc, -1, "reuse: a new process with the old pid is not the root");
 	EQ_INT(r.nprocs, 0, "reuse: nprocs 0 when the root is gone");
 	proctree_close(t);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "reuse: cleanup");
+	OK(rmtree(dir) == 0, "reuse: cleanup");
 }
 
 static void test_rates(void)

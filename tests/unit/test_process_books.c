@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../process/cgroup.h"
 #include "../../process/process.h"
 #include "../../process/process_books.h"
@@ -99,7 +100,7 @@ static int pool_root(char *dir)
  * schedstat (none, or zeros: no sched_info) have their stat read. */
 static void test_idle_threads(void)
 {
-	char dir[] = "/tmp/perflog-idle.XXXXXX", cmd[256];
+	char dir[] = "/tmp/perflog-idle.XXXXXX";
 	struct proctree_options o = { .pid = 700, .exits = 1 };
 	struct perr e = { "" };
 	struct proctree *t = NULL;
@@ -158,8 +159,7 @@ static void test_idle_threads(void)
 		       (unsigned long long)r.read_bytes);
 	}
 	proctree_close(t);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "idle: cleanup");
+	OK(rmtree(dir) == 0, "idle: cleanup");
 }
 
 /* A process's threads that ran have their io read only when its whole
@@ -169,7 +169,7 @@ static void test_idle_threads(void)
  * below move while the whole does not, so a read of them shows. */
 static void test_whole_io(void)
 {
-	char dir[] = "/tmp/perflog-wio.XXXXXX", cmd[256], line[64];
+	char dir[] = "/tmp/perflog-wio.XXXXXX", line[64];
 	struct proctree_options o = { .pid = 700, .exits = 1 };
 	struct perr e = { "" };
 	struct proctree *t = NULL;
@@ -243,8 +243,7 @@ static void test_whole_io(void)
 		   "one not run: lent");
 	}
 	proctree_close(t);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "whole io: cleanup");
+	OK(rmtree(dir) == 0, "whole io: cleanup");
 }
 
 /* With the tree's CPU time its cgroup's (perflog run's command, a unit:
@@ -299,8 +298,7 @@ static void test_still(void)
 	   "still: a new thread read at once, the others not");
 	printf("# read %llu bytes\n", (unsigned long long)r.read_bytes);
 	proctree_close(t);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "still: cleanup");
+	OK(rmtree(dir) == 0, "still: cleanup");
 }
 
 /* 700's stat in the scratch /proc at dir, with threads of them. */
@@ -353,9 +351,9 @@ static void test_task_list(void)
 	   "task list: the count moved (11): listed, the new thread counted");
 	/* 701 ends and 711 begins between two reads: the count stays 11,
 	 * the record says a thread of 700 went */
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/700/task/701 && "
-		 "mkdir -p %s/proc/700/task/711", dir, dir);
-	OK(system(cmd) == 0, "task list: 701 gone, 711 come");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/700/task/711", dir);
+	OK(fixture_remove(dir, "proc/700/task/701") == 0 && system(cmd) == 0,
+	   "task list: 701 gone, 711 come");
 	put_thread(dir, 711, 10, 5200, 1000, "70000000 2 1\n");
 	x.tid = 701;
 	x.tgid = 700;
@@ -382,8 +380,7 @@ static void test_task_list(void)
 	   "task list: a record without its process: listed, 712 counted");
 	printf("# cpu %llu us\n", (unsigned long long)r.cpu_us);
 	proctree_close(t);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "task list: cleanup");
+	OK(rmtree(dir) == 0, "task list: cleanup");
 }
 
 /* Single-threaded process pid (parent ppid, state, start in ticks, wchar
@@ -435,7 +432,7 @@ static struct proctree *root_alone(char *dir, struct proctree_options *o,
  * once, and not again when the entry would have been folded. */
 static void test_pending_entry(void)
 {
-	char dir[] = "/tmp/perflog-pend.XXXXXX", cmd[256];
+	char dir[] = "/tmp/perflog-pend.XXXXXX";
 	struct proctree_options o = { .pid = 700, .exits = 1 };
 	struct perr e = { "" };
 	struct proctree *t = NULL;
@@ -475,8 +472,7 @@ static void test_pending_entry(void)
 		   "... once: the next read has none");
 	}
 	put_task(dir, 800, 700, 'S', 5900, 16, "");
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/900", dir);
-	OK(system(cmd) == 0, "pending: the child gone");
+	OK(fixture_remove(dir, "proc/900") == 0, "pending: the child gone");
 	for (int i = 0; i < 3; i++)	/* past the books' grace */
 		OK(t && proctree_read(t, &r, &e) == 0, "pending: read after");
 	EQ_INT(r.write_bytes, 2000 + 16 + 1000000,
@@ -484,8 +480,7 @@ static void test_pending_entry(void)
 	EQ_INT(r.disk_write, 1000 + 8 + 500000,
 	       "pending: its storage bytes (write_bytes) once too, the record's");
 	proctree_close(t);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "pending: cleanup");
+	OK(rmtree(dir) == 0, "pending: cleanup");
 }
 
 /* The root gone right after its child shell's pipeline (`sh -c 'sh -c
@@ -496,7 +491,7 @@ static void test_pending_entry(void)
  * never reached the tree's waits rows (head's and cat's io_bytes 0). */
 static void test_pending_root_gone(void)
 {
-	char dir[] = "/tmp/perflog-pend.XXXXXX", cmd[256];
+	char dir[] = "/tmp/perflog-pend.XXXXXX";
 	struct proctree_options o = { .pid = 700, .exits = 1 };
 	struct perr e = { "" };
 	struct proctree *t = NULL;
@@ -522,8 +517,7 @@ static void test_pending_root_gone(void)
 	   late[0].x.wchar == 1000000,
 	   "root gone: head's record placed all the same (proctree_late)");
 	proctree_close(t);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "root gone: cleanup");
+	OK(rmtree(dir) == 0, "root gone: cleanup");
 }
 
 /* Two trees sharing the start times of the records' parents
@@ -536,7 +530,7 @@ static void test_pending_root_gone(void)
  * drain reads it again. */
 static void test_shared_starts(void)
 {
-	char dir[] = "/tmp/perflog-starts.XXXXXX", cmd[256];
+	char dir[] = "/tmp/perflog-starts.XXXXXX";
 	struct proctree_options o = { .exits = 1 };
 	struct perr e = { "" };
 	struct proctree *a = NULL, *b = NULL;
@@ -570,8 +564,7 @@ static void test_shared_starts(void)
 	x.btime = 1000 + 60;
 	OK(proctree_exit(a, &x) == 0 && a->npend == na,
 	   "starts: the first tree reads the parent's start: a stranger's child, dropped");
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/600", dir);
-	OK(system(cmd) == 0, "starts: the parent's stat gone");
+	OK(fixture_remove(dir, "proc/600") == 0, "starts: the parent's stat gone");
 	OK(proctree_exit(b, &x) == 0 && b->npend == nb,
 	   "starts: the second takes that read, not its own: dropped too");
 	/* two reads: the parent's stat the first tree kept open (procfds)
@@ -587,8 +580,7 @@ out:
 	proctree_close(a);
 	proctree_close(b);
 	proc_starts_free(s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	OK(system(cmd) == 0, "starts: cleanup");
+	OK(rmtree(dir) == 0, "starts: cleanup");
 }
 
 int main(void)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../sources/procfs_int.h"
 #include "../../sources/source.h"
 #include "procroot.h"
@@ -323,7 +324,7 @@ static void gen_root5(const char *root, int ndisk, int first, int nif)
 
 static void test_root5_many(void)
 {
-	char root[] = "/tmp/perflog-procfs-XXXXXX", cmd[256];
+	char root[] = "/tmp/perflog-procfs-XXXXXX";
 	struct raw_snapshot s = { 0 };
 	struct perr e = { "" };
 	struct procfs *p;
@@ -370,8 +371,7 @@ static void test_root5_many(void)
 	procfs_close(p);
 	EQ_INT(count_fds(), fds0, "close releases every descriptor");
 	snapshot_free(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	OK(system(cmd) == 0, "scratch tree removed");
+	OK(rmtree(root) == 0, "scratch tree removed");
 }
 
 /* Random token soup in every file: the parsers must skip it, never crash
@@ -387,7 +387,7 @@ static void test_random(void)
 		"procs_running", "MemAvailable:", "Cached:", "pswpin", "pgfault",
 		"\t", "RANDOM", "8", "eth0:", "Tcp:", "InSegs", "some", "full",
 		"total=", "total=12", "" };
-	char root[] = "/tmp/perflog-procfs-XXXXXX", cmd[256];
+	char root[] = "/tmp/perflog-procfs-XXXXXX";
 	char *buf = malloc(1 << 16);
 	struct raw_snapshot s = { 0 };
 	struct perr e;
@@ -434,8 +434,7 @@ static void test_random(void)
 	OK(ok, "300 random trees read without crash, cpus[0] always _Total");
 	snapshot_free(&s);
 	free(buf);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	OK(system(cmd) == 0, "scratch tree removed");
+	OK(rmtree(root) == 0, "scratch tree removed");
 }
 
 /* vmstat is read by its first page (procfs_int.h PROCFS_FIRST_PAGE):
@@ -445,7 +444,7 @@ static void test_random(void)
  * is read whole, not as its first digits. */
 static void test_vmstat_long(void)
 {
-	char root[] = "/tmp/perflog-procfs-XXXXXX", cmd[256];
+	char root[] = "/tmp/perflog-procfs-XXXXXX";
 	/* where pgfault's line starts: the first read ends 12 bytes in */
 	size_t cap = 2 * PROCFS_BUF_INIT, edge = PROCFS_BUF_INIT - 1 - 12, len;
 	char *b = malloc(cap);
@@ -472,8 +471,7 @@ static void test_vmstat_long(void)
 		printf("# pgfault %llu\n", (unsigned long long)s.mem.pgfault);
 	snapshot_free(&s);
 	free(b);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd) != 0)
+	if (rmtree(root) != 0)
 		printf("# could not remove %s\n", root);
 }
 

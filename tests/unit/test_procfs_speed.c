@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/rmtree.h"
 #include "../../sources/procfs_int.h"
 #include "procroot.h"
 #include "tap.h"
 
 static void test_speed_kept(void)
 {
-	char root[] = "/tmp/perflog-speed.XXXXXX", cmd[128], text[256];
+	char root[] = "/tmp/perflog-speed.XXXXXX", text[256];
 	struct raw_snapshot s = { 0 };
 	struct perr e = { "" };
 	struct procfs *p;
@@ -62,8 +63,7 @@ static void test_speed_kept(void)
 	procfs_close(p);
 out:
 	snapshot_free(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (rmtree(root) != 0)
 		OK(0, "rm the speed root");
 }
 

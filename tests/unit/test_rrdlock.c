@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../common/util.h"
 #include "../../logs/logset.h"
 #include "../../logs/rrdlock.h"
@@ -248,8 +249,6 @@ static void check_again(void)
 
 int main(void)
 {
-	char cmd[700];
-
 	unsetenv("RRDCACHED_ADDRESS");
 	start = time(NULL) - 86400;
 	start -= start % 60;
@@ -259,8 +258,7 @@ int main(void)
 	}
 	check_again();
 	check_writer_and_reader();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-	if (system(cmd) != 0)
+	if (rmtree(scratch) != 0)
 		printf("# could not remove %s\n", scratch);
 	return done_testing();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../common/rmtree.h"
 #include "../../counters/rates.h"
 #include "procroot.h"
 #include "tap.h"
@@ -298,7 +299,7 @@ static void put(const char *root, const char *rel, const char *text)
  * wrong value, and the good ones around it are read. */
 static void test_bad(void)
 {
-	char root[] = "/tmp/perflog-targets.XXXXXX", cmd[600];
+	char root[] = "/tmp/perflog-targets.XXXXXX";
 	struct raw_snapshot s = { 0 };
 	const struct nfs_raw *m;
 	char longmnt[200];
@@ -355,8 +356,7 @@ static void test_bad(void)
 	OK(s.nfcs == 1 && s.fcs[0].tx_words == SRC_NA && s.fcs[0].rx_words == 16,
 	   "\"0x\" alone is unknown, 0x10 is 16");
 	snapshot_free(&s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	OK(system(cmd) == 0, "temporary root removed");
+	OK(rmtree(root) == 0, "temporary root removed");
 }
 
 int main(void)

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waits.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -135,7 +136,7 @@ static void wchan_untold(void)
 
 int main(void)
 {
-	char cmd[128], names[128];
+	char names[128];
 	double ticks[WAITS_EDGES] = { 0 };
 	struct perr e;
 	struct waits *w;
@@ -176,7 +177,6 @@ int main(void)
 	waits_snap_free(&snap);
 	waits_close(w);
 	wchan_untold();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch root removed");
+	OK(rmtree(root) == 0, "scratch root removed");
 	return done_testing();
 }

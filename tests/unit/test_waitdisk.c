@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waitedges.h"
 #include "../../waits/waitrates.h"
 #include "../../waits/waits.h"
@@ -257,11 +258,7 @@ int main(void)
 	test_read_on_loop1();
 	test_fsync_on_partition();
 	test_no_block_device();
-	if (root[0]) {
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-		OK(system(cmd) == 0, "scratch root removed");
-	}
+	if (root[0])
+		OK(rmtree(root) == 0, "scratch root removed");
 	return done_testing();
 }

@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waits.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -68,11 +69,10 @@ static void writer(int pid, const char *comm, unsigned ino)
 
 static void gone(int pid)
 {
-	char cmd[128];
+	char rel[32];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/%d", root, pid);
-	if (system(cmd) != 0)
-		printf("# %s failed\n", cmd);
+	snprintf(rel, sizeof(rel), "proc/%d", pid);
+	fixture_remove(root, rel);
 }
 
 /* The ticks of 703's edges to process pid in read s. */
@@ -204,8 +204,6 @@ static void test_new_pipe(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	OK(snap_root(root, sizeof(root)) == 0, "fixture copied to a scratch root");
 #ifdef __x86_64__
 	test_not_run();
@@ -214,7 +212,6 @@ int main(void)
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
 #endif
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch root removed");
+	OK(rmtree(root) == 0, "scratch root removed");
 	return done_testing();
 }

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waitpeer.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -146,7 +147,7 @@ static void test_self(struct waitpeer *p)
 
 int main(void)
 {
-	char path[128], cmd[160];
+	char path[128];
 	struct waitpeer *p;
 
 	snprintf(root, sizeof(root), "/tmp/perflog-holder-XXXXXX");
@@ -166,8 +167,7 @@ int main(void)
 	}
 	if (procfd >= 0)
 		close(procfd);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd) != 0)
+	if (rmtree(root) != 0)
 		printf("# could not remove %s\n", root);
 	return done_testing();
 }

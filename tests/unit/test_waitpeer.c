@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waitpeer.h"
 #include "../../waits/waitpeer_int.h"	/* the namespaces kept */
 #include "fixtures.h"
@@ -464,13 +465,10 @@ static void test_many_ns(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	make_root();
 	test_resolve();
 	test_many_ns();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (root[0] && system(cmd) != 0)
+	if (root[0] && rmtree(root) != 0)
 		printf("# could not remove %s\n", root);
 	return done_testing();
 }

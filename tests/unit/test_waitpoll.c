@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waits.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -271,8 +272,7 @@ static void test_gone_end(void)
 		return;
 	waits_watch_pids(w, &pid, 1, &e);
 	waits_tick(w, 9000.0);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc/605", root);
-	OK(system(cmd) == 0 && writes_fd3(606, "pipe:[4001]"),
+	OK(fixture_remove(root, "proc/605") == 0 && writes_fd3(606, "pipe:[4001]"),
 	   "gone end: the subshell ended, the command (606) holds it");
 	waits_tick(w, 9002.0);	/* not run since: schedstat the same */
 	EQ_INT(waits_read(w, 9002.0, &s), 0, "gone end: two ticks");
@@ -315,14 +315,11 @@ static void test_poll_working(void)
 }
 int main(void)
 {
-	char cmd[128];
-
 	OK(snap_root(root, sizeof(root)) == 0, "fixture copied to a scratch root");
 	test_poll_entries();
 	test_epoll_edge();
 	test_gone_end();
 	test_poll_working();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch root removed");
+	OK(rmtree(root) == 0, "scratch root removed");
 	return done_testing();
 }

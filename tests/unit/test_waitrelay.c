@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waitrates.h"
 #include "../../waits/waits.h"
 #include "fixtures.h"
@@ -236,8 +237,7 @@ int main(void)
 	waits_snap_free(&s2);
 	waits_snap_free(&s3);
 	waits_close(w);
-	snprintf(buf, sizeof(buf), "rm -rf %s", root);
-	if (system(buf) != 0)
+	if (rmtree(root) != 0)
 		printf("# cannot remove %s\n", root);
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waitrates.h"
 #include "../../waits/waits.h"
 #include "tap.h"
@@ -164,12 +165,7 @@ static void test_cgroup(void)
 	expect(&s, 800, WAIT_OTHER, 0, 0, "800 do_wait: other");
 	waits_snap_free(&s);
 	waits_close(w);
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-		OK(system(cmd) == 0, "scratch root removed");
-	}
+	OK(rmtree(root) == 0, "scratch root removed");
 }
 
 /* A process of a watch by name= or PID tree joins the sampler's set at

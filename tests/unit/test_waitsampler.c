@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waitsampler.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -108,7 +109,7 @@ static void *slow_writer(void *arg)
 
 static void slow_tick(void)
 {
-	char path[200], cmd[128];
+	char path[200];
 	struct perr e;
 	struct waits *w;
 	struct waitsampler *s;
@@ -160,8 +161,7 @@ static void slow_tick(void)
 	atomic_store(&slow_quit, 1);
 	pthread_join(writer, NULL);
 	OK(atomic_load(&slow_opened) < SLOW_N, "slow: the tick ended at its next thread");
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "slow: scratch root removed");
+	OK(rmtree(root) == 0, "slow: scratch root removed");
 }
 
 /* A baseline read just after the set is given (collector/watch_waits.c
@@ -203,7 +203,7 @@ static void tick_now(void)
 
 int main(void)
 {
-	char fifo[200], cmd[128];
+	char fifo[200];
 	struct perr e;
 	struct waits *w;
 	struct waitsampler *s;
@@ -251,8 +251,7 @@ int main(void)
 		close(fd);
 	nap(0.5);
 	waits_snap_free(&snap);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch root removed");
+	OK(rmtree(root) == 0, "scratch root removed");
 	slow_tick();
 	alarm(0);
 	return done_testing();

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waitset.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -61,7 +62,7 @@ static void proc(int pid, const int *tids, int n)
 int main(void)
 {
 	static const int one[] = { 500 }, two[] = { 501, 502 };
-	char path[128], cmd[128];
+	char path[128];
 	struct perr e;
 	struct waitset *s;
 	pid_t pid = 500;
@@ -117,7 +118,6 @@ int main(void)
 	waitset_free(s);
 
 	close(procfd);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch root removed");
+	OK(rmtree(root) == 0, "scratch root removed");
 	return done_testing();
 }

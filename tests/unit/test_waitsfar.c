@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waitrates.h"
 #include "../../waits/waits.h"
 #include "fixtures.h"
@@ -322,14 +323,11 @@ static void test_memo_edges(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	OK(snap_root(root, sizeof(root)) == 0, "fixture copied to a scratch root");
 	test_unfound();
 	test_local_unfound();
 	test_held_not_run();
 	test_memo_edges();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch root removed");
+	OK(rmtree(root) == 0, "scratch root removed");
 	return done_testing();
 }

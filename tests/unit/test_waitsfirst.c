@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../process/process.h"
 #include "../../waits/waits.h"
 #include "../../waits/waitrates.h"
@@ -167,7 +168,6 @@ static void exit_records(struct waits *w, struct waits_snap *snap)
 
 int main(void)
 {
-	char cmd[128];
 	struct perr e;
 	struct waits *w;
 	struct waits_snap snap = { 0 };
@@ -204,7 +204,6 @@ int main(void)
 	exit_records(w, &snap);
 	waits_snap_free(&snap);
 	waits_close(w);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch root removed");
+	OK(rmtree(root) == 0, "scratch root removed");
 	return done_testing();
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waits.h"
 #include "../../waits/waits_int.h"
 #include "tap.h"
@@ -32,15 +33,12 @@ static char root[64];
 static void drop(struct waits *w, struct waits_snap *a, struct waits_snap *b,
 		 const char *what)
 {
-	char cmd[128];
-
 	if (a)
 		waits_snap_free(a);
 	if (b)
 		waits_snap_free(b);
 	waits_close(w);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd) != 0)
+	if (rmtree(root) != 0)
 		OK(0, what);
 }
 

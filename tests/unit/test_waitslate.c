@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../process/process.h"
 #include "../../waits/waits.h"
 #include "../../waits/waitrates.h"
@@ -115,14 +116,11 @@ static int totals_of(const struct waits_totals *tot, pid_t tid,
 
 static void root2_drop(struct root2 *r, const char *what)
 {
-	char cmd[128];
-
 	waitrates_totals_free(&r->tot);
 	waits_snap_free(&r->a);
 	waits_snap_free(&r->b);
 	waits_close(r->w);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", r->dir);
-	OK(system(cmd) == 0, what);
+	OK(rmtree(r->dir) == 0, what);
 }
 
 /* Process 960 of a scratch root of its own (uptime 50.30: started at

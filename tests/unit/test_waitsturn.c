@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../common/rmtree.h"
 #include "../../waits/waits.h"
 #include "fixtures.h"
 #include "tap.h"
@@ -116,7 +117,6 @@ int main(void)
 	}
 	waits_snap_free(&snap);
 	waits_close(w);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	OK(system(cmd) == 0, "scratch root removed");
+	OK(rmtree(root) == 0, "scratch root removed");
 	return done_testing();
 }
