@@ -246,7 +246,7 @@ static int unix_peer(struct waitpeer *p, unsigned long ino, double now,
 
 /* waitpeer_resolve's answer: 1, WAITPEER_OWN (the waiter's own end:
  * a self-pipe), 0 not told. */
-static int resolve(struct waitpeer *p, pid_t tgid,
+static int resolve(struct waitpeer *p, pid_t tgid, pid_t tid,
 		   const struct waitpeer_id *id, int dir, double now,
 		   struct waitpeer_edge *e, int *unsure)
 {
@@ -254,12 +254,17 @@ static int resolve(struct waitpeer *p, pid_t tgid,
 	int own = 0;
 
 	if (id->kind != 's') {
-		e->kind = PEER_PIPE;	/* a pipe, a named FIFO */
 		/* a reader waits on the writing end's holder and the
 		 * other way round */
-		e->peer_pid = waitpeer_holder(p, id, tgid, dir == PEER_IN ?
-					      O_WRONLY : O_RDONLY, now, unsure,
+		int want = dir == PEER_IN ? O_WRONLY : O_RDONLY;
+
+		e->kind = PEER_PIPE;	/* a pipe, a named FIFO */
+		e->peer_pid = waitpeer_holder(p, id, tgid, want, now, unsure,
 					      &own);
+		/* one the scan has not seen: its own child's, now */
+		if (!e->peer_pid && !own)
+			e->peer_pid = waitpeer_child_holder(p, id, tgid, tid,
+							    want);
 		return own ? WAITPEER_OWN : 1;
 	}
 	/* an AF_UNIX socket of the last dump needs no socket table */
@@ -410,7 +415,7 @@ int waitpeer_resolve(struct waitpeer *p, pid_t tgid, pid_t tid, long fd,
 	a->until = now + WAITPEER_KEEP_SEC;
 	a->e.pid = tgid;
 	a->e.dir = dir;
-	a->ok = resolve(p, tgid, &id, dir, now, &a->e, &unsure);
+	a->ok = resolve(p, tgid, tid, &id, dir, now, &a->e, &unsure);
 	/* a local far end whose process was not found yet (a connection
 	 * accepted after the last scan), or one of several holders, is
 	 * looked for again sooner */

@@ -245,6 +245,31 @@ static pid_t busiest_child(const struct waitpeer *p, pid_t parent,
 	return best;
 }
 
+pid_t waitpeer_child_holder(const struct waitpeer *p,
+			    const struct waitpeer_id *id, pid_t tgid,
+			    pid_t tid, int want)
+{
+	pid_t kids[DESCEND_CHILDREN];
+	size_t n = waitactive_children(p->procfd, tgid, tid, kids,
+				       DESCEND_CHILDREN);
+
+	for (size_t i = 0; i < n; i++) {
+		struct held h = { p, id, want, 0 };
+		enum waitactive a;
+
+		if (kids[i] == tgid ||
+		    waitpeer_each_link(p->procfd, kids[i], MAX_CHILD_FDS,
+				       id->dev != 0, held_link, &h) < 0 ||
+		    !h.found)
+			continue;
+		/* (a subshell that holds it for its pipeline: the one of
+		 * them at work) */
+		a = waitactive_of(p->procfd, kids[i]);
+		return busiest_child(p, kids[i], id, want, tgid, 1, &a);
+	}
+	return 0;
+}
+
 /* The process holding id other than tgid (for a pipe, want: the access
  * mode of the end we look for, O_WRONLY feeding a reader, O_RDONLY
  * draining a writer; -1 any end, a socket's). Of several holders, the

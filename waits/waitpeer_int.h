@@ -106,6 +106,17 @@ struct waitpeer {
 	unsigned scans, reads;
 };
 
+/* waitpeer_fds.c: the child of thread tid of process tgid that holds
+ * id's end of mode want (-1 any) now, from the children's fd tables; 0
+ * none. A pipe the last scan did not see is nearly always a new one
+ * between a process and its child (a shell's $(cmd) or pipeline), and
+ * a shell's loop of them makes one each command: waited on until the
+ * next scan, up to a second, each was on no process or, once a scan
+ * came, on whichever command then held the newest. */
+pid_t waitpeer_child_holder(const struct waitpeer *p,
+			    const struct waitpeer_id *id, pid_t tgid,
+			    pid_t tid, int want);
+
 /* waitpeer_fds.c: the process holding id other than tgid (want: the
  * access mode of a pipe's end looked for, -1 any), the fd tables
  * scanned again when due; *unsure set when the answer may change soon,

@@ -8,7 +8,8 @@
  * again at once by that answer's hit. Now the sampler says a far end
  * ended (that look, or its own end of a process it reads: the set's, a
  * peer's) and the answers naming it are forgotten; a new pipe at the
- * same descriptor is not the memo's (test_new_pipe).
+ * same descriptor is not the memo's (test_new_pipe), and its writer, a
+ * child of the waiter's, is found at once (test_new_pipe_child).
  *
  * The looks are counted here: this file's faccessat stands before the C
  * library's for the whole program, the library's calls too, and counts
@@ -202,6 +203,41 @@ static void test_new_pipe(void)
 	waits_close(w);
 }
 
+/* The same loop as the shell runs it: each $(date)'s writer is its own
+ * child. A pipe the fd tables' last look did not see is looked for in
+ * the waiter's children's tables at once: the tick is on the new date,
+ * not held until the next look (then given to whichever date held the
+ * newest pipe: t7771's loop, a date alive 0.08 s waited on 1.7 s). */
+static void test_new_pipe_child(void)
+{
+	struct perr e;
+	struct waits *w;
+	struct waits_snap s = { 0 };
+	pid_t pid = 700;
+	unsigned n = 90;
+
+	reads_pipe(4301, n);
+	writer(621, "date", 4301);
+	fixture_put(root, "proc/700/task/703/children", "621 ");
+	if (!(w = waits_open(root, &e)))
+		return;
+	waits_watch_pids(w, &pid, 1, &e);
+	waits_tick(w, 9300.0);
+	fixture_remove(root, "proc/621");
+	writer(622, "date", 4302);
+	fixture_put(root, "proc/700/task/703/children", "622 ");
+	reads_pipe(4302, ++n);
+	waits_tick(w, 9300.3);	/* no look at the fd tables due */
+	EQ_INT(waits_read(w, 9300.3, &s), 0, "new pipe, a child's: read");
+	OK(ticks_on(&s, 621) == 1 && ticks_on(&s, 622) == 1,
+	   "new pipe, a child's: the tick after on the child that holds it now");
+	printf("#   on 621 %.1f, on 622 %.1f\n", ticks_on(&s, 621),
+	       ticks_on(&s, 622));
+	fixture_remove(root, "proc/700/task/703/children");
+	waits_snap_free(&s);
+	waits_close(w);
+}
+
 int main(void)
 {
 	OK(snap_root(root, sizeof(root)) == 0, "fixture copied to a scratch root");
@@ -209,6 +245,7 @@ int main(void)
 	test_not_run();
 	test_runs();
 	test_new_pipe();
+	test_new_pipe_child();
 #else
 	OK(1, "# SKIP the fixture's syscall files are x86_64 numbers");
 #endif
