@@ -211,6 +211,13 @@ static int parse_stats(const char *p, size_t len, struct taskstats_exit *x)
 					: (double)t.ac_btime;
 	x->etime = (double)t.ac_etime / 1e6;
 	x->cpu_us = t.ac_utime + t.ac_stime;
+	/* a task that ran got a CPU at least once: a count of 0 is the
+	 * kernel's "no delay accounting" (delayacct_add_tsk not run) */
+	x->runq_ns = x->blkio_ns = TASKSTATS_NA;
+	if (t.cpu_count > 0) {
+		x->runq_ns = t.cpu_delay_total;
+		x->blkio_ns = t.blkio_delay_total;
+	}
 	memcpy(x->comm, t.ac_comm, sizeof(x->comm) - 1);
 	x->comm[sizeof(x->comm) - 1] = '\0';
 	x->rchar = t.read_char;

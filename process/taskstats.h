@@ -17,6 +17,9 @@
  *                        and write_bytes of its io), rounded down alike
  *   ac_pid, ac_tgid, ac_ppid   thread, its process, the process's parent
  *   ac_btime64, ac_etime the wall time it began (s) and ran (us)
+ *   cpu_count, cpu_delay_total, blkio_delay_total   with delay accounting
+ *                        on: the times it got a CPU, its run-queue wait
+ *                        and its block-I/O wait (ns); all 0 when off
  * Only the per-thread records (TASKSTATS_TYPE_AGGR_PID) are passed on; the
  * per-process aggregate sent at a multi-threaded group's end would count
  * the same work twice.
@@ -41,10 +44,18 @@ struct taskstats_exit {
 	double btime;		/* wall clock seconds it began (0 unknown) */
 	double etime;		/* seconds it ran */
 	uint64_t cpu_us;	/* utime + stime, microseconds */
+	/* with delay accounting on (kernel.task_delayacct = 1 at its
+	 * start): its run-queue wait (cpu_delay_total, schedstat's
+	 * run_delay) and block-I/O wait (blkio_delay_total), ns; else the
+	 * kernel sends the delays as 0 with no CPU count, and both are
+	 * TASKSTATS_NA */
+	uint64_t runq_ns, blkio_ns;
 	uint64_t rchar, wchar;	/* rounded down to KiB by the kernel */
 	uint64_t read_bytes, write_bytes;	/* storage; rounded alike */
 	char comm[16];		/* its name (ac_comm, as /proc/PID/stat's) */
 };
+
+#define TASKSTATS_NA UINT64_MAX
 
 struct taskstats_listener;
 

@@ -43,6 +43,10 @@ static void final(struct waits_thread *pub, const struct taskstats_exit *x)
 	double end = pub->born + x->etime;
 
 	raise_to(&pub->cpu_ns, x->cpu_us * 1000);
+	if (x->runq_ns != TASKSTATS_NA)
+		raise_to(&pub->runq_ns, x->runq_ns);
+	if (x->blkio_ns != TASKSTATS_NA)
+		raise_to(&pub->blkio_ns, x->blkio_ns);
 	raise_to(&pub->rchar, x->rchar);
 	raise_to(&pub->wchar, x->wchar);
 	raise_to(&pub->read_bytes, x->read_bytes);
@@ -88,9 +92,12 @@ static void row_of(const struct waits *w, const struct taskstats_exit *x,
 	th->t = born + x->etime;
 	th->born = born;
 	th->cpu_ns = x->cpu_us * 1000;
-	th->runq_ns = WAITS_NA;	/* the record's run delay needs delay
-				 * accounting: not taken */
-	th->blkio_ns = WAITS_NA;
+	/* its delays, with delay accounting on: else its run-queue wait
+	 * is unknown, and a short job's throttled or queued time was
+	 * "other" (a quota's loop of $(date), each 0.08 s alive and 8 ms
+	 * on a CPU) */
+	th->runq_ns = x->runq_ns != TASKSTATS_NA ? x->runq_ns : WAITS_NA;
+	th->blkio_ns = x->blkio_ns != TASKSTATS_NA ? x->blkio_ns : WAITS_NA;
 	th->rchar = x->rchar;
 	th->wchar = x->wchar;
 	th->read_bytes = x->read_bytes;

@@ -527,6 +527,44 @@ static void unreadable_once(void)
 	root2_drop(&r, "unreadable: scratch root removed");
 }
 
+/* A short job's record with delay accounting on carries its run-queue
+ * wait: a job of a quota's loop ($(date) in t7771), alive 0.08 s, 8 ms
+ * on a CPU and 70 ms queued (throttled), is 70 ms of CPU wait, not
+ * "other" as a record without it (the kernel's default) leaves it. */
+static void record_delays(void)
+{
+	for (int on = 0; on < 2; on++) {
+		struct root2 r = { .dir = "/tmp/perflog-delay-XXXXXX" };
+		const struct waits_total *t = NULL;
+		struct waits_exit x;
+
+		if (root2_alone(&r, 980, "sh", on ? "delays: 980 watched" :
+			    "no delays: 980 watched") < 0)
+			return;
+		x = record(981, 0.08, 8000);
+		x.x.tgid = 981;
+		x.x.ppid = 980;
+		if (on) {
+			x.x.runq_ns = 70000000;
+			x.x.blkio_ns = 0;
+		}
+		snprintf(x.x.comm, sizeof(x.x.comm), "date");
+		x.at = util_monotonic();
+		waits_exits(r.w, &x, 1);
+		waits_tick(r.w, x.at + 0.1);
+		EQ_INT(waits_read(r.w, x.at + 0.1, &r.b), 0, "delays: read");
+		EQ_INT(waitrates_compute(&r.a, &r.b, &r.v, &r.tot), 0,
+		       "delays: the totals");
+		OK(totals_of(&r.tot, 981, &t) == 1, "delays: the job has a row");
+		EQ_DBL(t ? t->sec[WS_CPU_WAIT] : -1, on ? 0.07 : 0, 0.0015,
+		       on ? "delays on: its 70 ms queued are CPU wait" :
+			    "delays off: no CPU wait known");
+		EQ_DBL(t ? t->sec[WS_OTHER] : -1, on ? 0.002 : 0.072, 0.0015,
+		       on ? "delays on: 2 ms other" : "delays off: the rest other");
+		root2_drop(&r, "delays: scratch root removed");
+	}
+}
+
 int main(void)
 {
 	record_then_listed();
@@ -535,5 +573,6 @@ int main(void)
 	records_long_after();
 	gone_churn();
 	unreadable_once();
+	record_delays();
 	return done_testing();
 }

@@ -166,6 +166,8 @@ static inline struct waits_exit snap_exit(pid_t tid, pid_t ppid, double etime,
 	e.x.ppid = ppid;
 	e.x.etime = etime;
 	e.x.cpu_us = cpu_us;
+	/* delay accounting off, as the kernel's default */
+	e.x.runq_ns = e.x.blkio_ns = TASKSTATS_NA;
 	e.x.rchar = 4096;
 	e.x.wchar = 8192;
 	snprintf(e.x.comm, sizeof(e.x.comm), "worker");
