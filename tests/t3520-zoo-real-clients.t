@@ -119,36 +119,24 @@ grep -A9 'client wait states, Process(restic)' "$SCRATCH/report.txt" | sed 's/^/
 ZOO_ONE=
 for s in 1m1k 10m10k 25m100k 50m10m; do
 	# the 10 MB set's server stage is the busiest (81-100%) with no
-	# state dominating its split on a loaded host (run 34, disk 41):
-	# its largest own resource, the disk, is the verdict (issue 29).
+	# state dominating its split on a loaded host (run 34, disk 41).
 	# On a quiet host no stage is held by its own: the 3 s session moves
 	# 770 MB, the client running 39-44% (one core) and reading 20-45%,
 	# the server writing 19-49%, each waiting on the other a third of
-	# its time, vda 54-68% busy. The two stages' disk waits added
-	# against the client's CPU decide (report_stages_subject), by a few
-	# points either way from run to run: the CPU is right only as that
-	# close call, the disk said close behind (until stop 44 a TODO
-	# here: the word was a coin's toss, and the line did not say so)
+	# its time, vda 54-68% busy. The graph follows the client's seconds:
+	# its own running, and through its socket the server's running and
+	# fsyncs; the CPU against the disk both use is a close call, the
+	# disk either the verdict or named close behind (a clean make check:
+	# the client ran 0.9 s and waited on the server 1.8 s, which ran
+	# 0.9 s and waited on vda 1.9 s of its 3.0 s). The client's own row
+	# says what it spent most on, its running or the server it feeds.
+	# (This branch was dead since the graph verdict: its rule on the
+	# table's columns read the old table, and its awk's printf of a
+	# comparison was a redirection to mawk: the suite stopped there.)
 	if [ "$s" = 50m10m ] && [ "$(zoo_word "$s")" = CPU ]; then
-		zoo_real "$s" CPU "$s" "$HOST" 'CPU \(running\)'
-		# the rule on the table's own figures: the client's CPU
-		# (run + cpuw) at least the busy stages' disk added, and
-		# the disk said close behind when within 1.25 times (the
-		# table's whole percents: 2 points' slack, and 1.2)
-		fig=$(zoo_stages "$s" | awk -v c="$s" '
-			$1 == c || $1 == c "-server" {
-				for (i = 1; i <= NF && $i !~ /^\(/; i++) ;
-				b = $(i + 1) + 0; r = $(i + 2) + 0; w = $(i + 3) + 0; d = $(i + 4) + 0
-				if ($1 == c) top = r + w
-				if (b >= 25) disk += d
-			}
-			END { printf "%d %d %d", top, disk, disk * 1.2 >= top }')
-		set -- $fig
-		ok "$s: the client's CPU $1% at least the disk's $2% added" test "$1" -ge $(($2 - 2))
-		if [ "$3" = 1 ]; then
-			like "$(zoo_line "$s")" '; close behind, the disk [a-z0-9]+: its stages waited on it' \
-				"$s: a close call ($1% against $2%): the disk said close behind"
-		fi
+		zoo_real "$s" CPU "$s" "$HOST" "CPU \\(running\\)|$s-server"
+		like "$(zoo_line "$s")" '; close behind: disk' \
+			"$s: a close call: the disk said close behind"
 	elif [ "$s" = 50m10m ]; then
 		# the disk: the server's stage, or the client's when it
 		# read more than the server wrote (its row's largest state

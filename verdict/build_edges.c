@@ -93,7 +93,7 @@ static int tree_kin(const struct vgraph *g, const struct verdict_tree_in *in,
  * session (whole: the sum of kin's alive over every interval). -1 out of
  * memory. */
 static int share_by_alive(struct vgraph *g, int from, const char *kin,
-			  size_t i, double x, double whole)
+			  size_t i, double x, double whole, const char *kind)
 {
 	double alive = 0;
 	for (size_t p = 0; p < g->nproc; p++)
@@ -107,7 +107,7 @@ static int share_by_alive(struct vgraph *g, int from, const char *kin,
 				a += g->proc[p].alive[j] / whole;
 		if (!(a > 0))
 			continue;
-		int e = vgraph_edge(g, from, (int)p, -1, "child");
+		int e = vgraph_edge(g, from, (int)p, -1, kind);
 		if (e < 0)
 			return -1;
 		g->edge[e].sec[i] += x * a;
@@ -135,7 +135,9 @@ static char *kin_of(const struct vgraph *g, const struct verdict_tree_in *in,
 }
 
 /* A shell's wait4 on its children by command (no pid: a loop's gzips,
- * one after another): one edge to each process of that command in the
+ * one after another), or its read of their pipes ($(date) in a loop: a
+ * new pipe and a new date each command): one edge to each process of
+ * that command in the
  * tree, each interval's seconds shared by their seconds alive in it (a
  * child alive 0.2 s of the loop's 4 s took its 5%, not all of it). 1
  * when it did, 0 when the tree has none of that command, -1 out of
@@ -156,7 +158,8 @@ static int child_edges(struct vgraph *g, const struct verdict_tree_in *in,
 	for (size_t i = 0; i < g->nint && !rc; i++) {
 		double x = r->seconds * ew[i];
 		vbuild_take(g, from, i, from_proc_wait, 4, x);
-		rc = share_by_alive(g, from, kin, i, x, whole);
+		rc = share_by_alive(g, from, kin, i, x, whole,
+				    waitpeer_kind_name(r->e.kind));
 	}
 	free(kin);
 	return rc < 0 ? -1 : 1;
@@ -185,8 +188,10 @@ int vbuild_add_edge(struct bctx *b, const struct verdict_tree_in *trees,
 	if (!fw)
 		return -1;
 	edge_weights(b, in, r, fw, ew);
-	if (r->e.kind == PEER_CHILD && r->e.peer_pid <= 0 &&
-	    r->e.peer_comm[0]) {
+	/* (a pipe to its children by command too: a shell's $(cmd) in
+	 * a loop, waitthread.c) */
+	if ((r->e.kind == PEER_CHILD || r->e.kind == PEER_PIPE) &&
+	    r->e.peer_pid <= 0 && r->e.peer_comm[0]) {
 		int c = child_edges(g, in, host, from, r, ew);
 		if (c)
 			return c < 0 ? -1 : 0;
@@ -299,7 +304,7 @@ int vbuild_root_waits(struct vgraph *g, const struct verdict_tree_in *in,
 		if (!(other > 0) || !(alive > 0))
 			continue;	/* nothing of its own alive then */
 		sec[VS_OTHER] = sec[VS_IDLE] = 0;
-		rc = share_by_alive(g, root, kid, i, other, whole);
+		rc = share_by_alive(g, root, kid, i, other, whole, "child");
 	}
 	free(kid);
 	return rc;

@@ -26,6 +26,18 @@ int waitactive_child_call(long nr)
 		;
 }
 
+pid_t waitactive_parent(int procfd, pid_t pid)
+{
+	char rel[48], buf[512];
+	struct pidstat ps;
+
+	snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
+	if (pid <= 0 || util_read_text_at(procfd, rel, buf, sizeof(buf)) <= 0 ||
+	    pidstat_parse(buf, &ps) < 0)
+		return 0;
+	return ps.ppid;
+}
+
 enum waitactive waitactive_of(int procfd, pid_t pid)
 {
 	char rel[48], buf[512];

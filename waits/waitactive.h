@@ -43,6 +43,9 @@ int waitactive_child_call(long nr);
  * text is not such a call. */
 pid_t waitactive_waited(const char *syscall_text);
 
+/* The parent of process pid (its stat's ppid), 0 unknown or gone. */
+pid_t waitactive_parent(int procfd, pid_t pid);
+
 /* The children of thread tid of process pid (PID/task/TID/children),
  * up to max into out: their count. */
 size_t waitactive_children(int procfd, pid_t pid, pid_t tid, pid_t *out,

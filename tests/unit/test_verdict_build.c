@@ -18,6 +18,14 @@
 
 #include "verdictfix.h"
 
+/* "WHAT CASE: PART" into name[96], for a check of a case of a table. */
+static const char *named(char name[96], const char *what, const char *c,
+			 const char *part)
+{
+	snprintf(name, 96, "%s %s: %s", what, c, part);
+	return name;
+}
+
 static void test_rsync_over_ssh(void)
 {
 	struct parsed cl, sv;
@@ -283,22 +291,26 @@ static void test_local_peer(void)
  * the first gzip all of it: before, the first, alive 0.18 s, received
  * the shell's 2.75 s and the rest went to "not seen" (the verdict
  * 'nothing' on a CPU-bound loop). */
-static void test_loop_of_children(void)
+/* The same loop read through pipes ($(gzip ...) in a loop: a new pipe
+ * and a new child each command), its reads' edge by command as its
+ * wait4's is (waitthread.c): shared by their seconds alive alike. */
+static void loop_of(const char *kind)
 {
+	char edges[256], name[96];
+	snprintf(edges, sizeof edges, EH "1\tsh\tin\t%s\t0\tgzip\t-\t-\t2.500\t-\n", kind);
 	struct parsed p;
 	parse(&p, WH
 	      "1\tsh\t1\t3.000\t0.030\t0.000\t0.000\t0.000\t2.970\t0.000\t4200\t1\t1\t1\n"
 	      "2\tgzip\t2\t1.000\t0.300\t0.650\t0.000\t0.000\t0.050\t0.000\t2100224\t1\t1\t2\n"
 	      "3\tgzip\t3\t1.000\t0.300\t0.650\t0.000\t0.000\t0.050\t0.000\t2100224\t1\t1\t3\n"
 	      "4\tgzip\t4\t0.500\t0.150\t0.320\t0.000\t0.000\t0.030\t0.000\t2100224\t1\t1\t4\n",
-	      EH
-	      "1\tsh\tin\tchild\t0\tgzip\t-\t-\t2.500\t-\n");
+	      edges);
 	struct verdict_tree_in in = { .host = "vm", .label = "gzip1",
 				      .waits = &p.w, .edges = p.e,
 				      .nedges = (size_t)p.ne,
 				      .cg = { .quota = NAN } };
 	struct vgraph g;
-	OK(!verdict_build(&g, &in, 1, NAN, 3.0), "loop: built");
+	OK(!verdict_build(&g, &in, 1, NAN, 3.0), named(name, "loop", kind, "built"));
 	int sh = find(&g, "vm", 1), n = 0;
 	double to[5] = { 0 };
 	for (size_t e = 0; e < g.nedge; e++)
@@ -306,21 +318,27 @@ static void test_loop_of_children(void)
 			to[g.proc[g.edge[e].to].pid] += g.edge[e].sec[0];
 			n++;
 		}
-	EQ_INT(n, 3, "loop: an edge to each gzip");
-	EQ_DBL(to[2], 1.0, TOL, "loop: gzip 2 alive 1 s of 2.5: 1 s of the wait");
-	EQ_DBL(to[4], 0.5, TOL, "loop: gzip 4 alive 0.5 s: 0.5 s");
+	EQ_INT(n, 3, named(name, "loop", kind, "an edge to each gzip"));
+	EQ_DBL(to[2], 1.0, TOL, named(name, "loop", kind, "gzip 2 alive 1 s of 2.5: 1 s of the wait"));
+	EQ_DBL(to[4], 0.5, TOL, named(name, "loop", kind, "gzip 4 alive 0.5 s: 0.5 s"));
 	int r = verdict_tree_root(&g, "vm", "gzip1");
 	struct vsolution s;
-	OK(!verdict_solve(&g, &r, 1, &s), "loop: solved");
+	OK(!verdict_solve(&g, &r, 1, &s), named(name, "loop", kind, "solved"));
 	struct verdict v;
 	verdict_of(&g, &s, 0, &v);
-	EQ_STR(verdict_kind_word(v.kind), "CPU", "loop: CPU");
-	EQ_STR(g.proc[v.proc].comm, "gzip", "loop: gzip");
-	EQ_INT(v.nprocs, 3, "loop: the three gzips as one command");
-	OK(v.proc_sec > 2.3, "loop: the gzips' seconds on the CPU, summed");
+	EQ_STR(verdict_kind_word(v.kind), "CPU", named(name, "loop", kind, "CPU"));
+	EQ_STR(g.proc[v.proc].comm, "gzip", named(name, "loop", kind, "gzip"));
+	EQ_INT(v.nprocs, 3, named(name, "loop", kind, "the three gzips as one command"));
+	OK(v.proc_sec > 2.3, named(name, "loop", kind, "the gzips' seconds on the CPU, summed"));
 	vsolution_free(&s);
 	vgraph_free(&g);
 	unparse(&p);
+}
+
+static void test_loop_of_children(void)
+{
+	loop_of("child");
+	loop_of("pipe");
 }
 
 /* A root shell in `wait` whose wait4 no edge row records (t3500's gzipN:
@@ -529,8 +547,6 @@ static void test_memory_running(void)
 	for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
 		struct parsed p;
 		char name[96];
-#define NAMED(part) (snprintf(name, sizeof name, "memory running %s: %s", \
-			      c[k].what, part), name)
 		parse(&p, waits[c[k].w], EH);
 		struct verdict_tree_in in = {
 			.host = "vm", .label = "idx", .waits = &p.w,
@@ -538,18 +554,17 @@ static void test_memory_running(void)
 				.memory_limit = 1, .memory_stall = 0.12 },
 			.kernel_share = c[k].kernel };
 		struct vgraph g;
-		OK(!verdict_build(&g, &in, 1, NAN, 6.6), NAMED("built"));
+		OK(!verdict_build(&g, &in, 1, NAN, 6.6), named(name, "memory running", c[k].what, "built"));
 		int r = verdict_tree_root(&g, "vm", "idx");
 		const double *sec = vgraph_sec(&g, r, 0);
-		EQ_DBL(sec[VS_MEMORY], c[k].memory, TOL, NAMED("the memory's seconds"));
-		EQ_DBL(sec[VS_RUN], c[k].run, TOL, NAMED("the CPU's"));
+		EQ_DBL(sec[VS_MEMORY], c[k].memory, TOL, named(name, "memory running", c[k].what, "the memory's seconds"));
+		EQ_DBL(sec[VS_RUN], c[k].run, TOL, named(name, "memory running", c[k].what, "the CPU's"));
 		struct vsolution s;
 		struct verdict v;
-		OK(!verdict_solve(&g, &r, 1, &s), NAMED("solved"));
+		OK(!verdict_solve(&g, &r, 1, &s), named(name, "memory running", c[k].what, "solved"));
 		verdict_of(&g, &s, 0, &v);
 		if (c[k].word)	/* a tie's winner is no claim */
-			EQ_STR(verdict_kind_word(v.kind), c[k].word, NAMED(c[k].word));
-#undef NAMED
+			EQ_STR(verdict_kind_word(v.kind), c[k].word, named(name, "memory running", c[k].what, c[k].word));
 		vsolution_free(&s);
 		vgraph_free(&g);
 		unparse(&p);

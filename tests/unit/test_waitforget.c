@@ -76,6 +76,21 @@ static void gone(int pid)
 	fixture_remove(root, rel);
 }
 
+/* The ticks of 703's edges to command comm by command (no pid: its
+ * own children's) in read s. */
+static double ticks_on_command(const struct waits_snap *s, const char *comm)
+{
+	const struct waits_thread *t = snap_find(s, 703);
+	double n = 0;
+
+	for (int k = 0; t && k < WAITS_EDGES; k++)
+		if (t->edge[k].id != WAITS_NO_EDGE && t->edge[k].id < s->nkeys &&
+		    s->keys[t->edge[k].id].peer_pid == 0 &&
+		    !strcmp(s->keys[t->edge[k].id].peer_comm, comm))
+			n += t->edge[k].ticks;
+	return n;
+}
+
 /* The ticks of 703's edges to process pid in read s. */
 static double ticks_on(const struct waits_snap *s, pid_t pid)
 {
@@ -233,6 +248,23 @@ static void test_new_pipe_child(void)
 	   "new pipe, a child's: the tick after on the child that holds it now");
 	printf("#   on 621 %.1f, on 622 %.1f\n", ticks_on(&s, 621),
 	       ticks_on(&s, 622));
+	waits_snap_free(&s);
+	/* its stat says so too (ppid 703, the waiter as the sampler
+	 * knows it): a wait on that command, as a
+	 * wait4 on children is, one edge for the loop's dates, not one a
+	 * date (a thread's WAITS_EDGES slots gave way to each new one) */
+	fixture_remove(root, "proc/622");
+	writer(623, "date", 4303);
+	fixture_put(root, "proc/623/stat",
+		    "623 (date) R 703 623 623 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5000 0 0 0\n");
+	fixture_put(root, "proc/700/task/703/children", "623 ");
+	reads_pipe(4303, ++n);
+	waits_tick(w, 9300.6);
+	EQ_INT(waits_read(w, 9300.6, &s), 0, "new pipe, a child's: read again");
+	OK(ticks_on(&s, 623) == 0 && ticks_on_command(&s, "date") == 1,
+	   "new pipe, a child's: the tick on its command, no pid");
+	printf("#   on 623 %.1f, on date %.1f\n", ticks_on(&s, 623),
+	       ticks_on_command(&s, "date"));
 	fixture_remove(root, "proc/700/task/703/children");
 	waits_snap_free(&s);
 	waits_close(w);
