@@ -71,15 +71,15 @@ like "$(_zoo_session quota | grep 'its cgroup:')" "CPU quota 0.25 \\(cgroup /plq
 # the trees under it
 like "$(_zoo_session quota | grep -m 1 '^    CPU quota ')" "CPU quota /plqp$$ on " \
 	'the graph'"'"'s quota resource is the group that has it'
+# The loop is a date a command, each alive 0.08 s and queued most of
+# it: its shell waits on their pipes by command (the edges by pid, one a
+# new pipe, gave way to each other in the thread's slots, or the memo
+# kept the first date's pipe, gone: "nothing: the stage date[N] waited
+# on what the log does not see"; this check skipped then)
 line=$(zoo_line quota)
 diag "quota: $line"
-case $line in
-"Bottleneck: CPU quota"*)
-	like "$line" "; cgroup /plqp$$'s quota of 0.25 CPU held it back" \
-		'the verdict names the parent group, where the quota is' ;;
-*)
-	skip "the quota did not hold the loop back here (the verdict: ${line:-none})" ;;
-esac
+like "$line" "^Bottleneck: CPU quota: .*; cgroup /plqp$$'s quota of 0.25 CPU held it back" \
+	'the verdict: the quota held the loop back, the parent group named where the quota is'
 is "$(field sibling cgroup.cpu_quota) $(field sibling cgroup.quota_group)" "0.500 /plqs$$" \
 	'the end marker names the parent that throttled, not kid'"'"'s smaller quota'
 periods=$(zoo_mean sibling "% Throttled Periods")
