@@ -14,6 +14,15 @@ SET=$SCRATCH/logs/set1
 "$MK" "$SET" -s 1h -i 1 -m 300:mark-A -S nightly:1200:2400 >/dev/null ||
 	{ echo "1..0 # SKIP mkwaveset failed"; exit 0; }
 n_sock=0
+# a key's effect is waited for on the screen, not for a fixed time: the
+# line drawn last of what the key changes (ncurses draws top down), up
+# to 5 s (wait_for); a check then reads the screen as before
+row() { screen | sed -n "$1p"; }
+row_like() { row "$1" | grep -Eq -- "$2"; }
+row_not() { r=$(row "$1"); [ -n "$r" ] && [ "$r" != "$2" ]; }
+gone() { ! screen | grep -q -- "$1"; }
+cursor_time() { screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1 \2/p'; }
+cursor_not_at() { c=$(cursor_time); [ -n "$c" ] && [ "$c" != "$1" ]; }
 
 T new-session -d -x 80 -y 24 \
 	"cd '$SCRATCH' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color TZ=UTC '$PERFLOG' view '$SET'; echo EXIT=\$?; sleep 60"
@@ -51,8 +60,8 @@ within 'available memory readout in GiB equals the CSV' "$gotm" \
 	"$(awk -v w="$wantm" 'BEGIN { print w + 0.0501 }')"
 # one sample on: the readout's time moves by the interval
 T send-keys .
-sleep 0.3
-when2=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1 \2/p')
+wait_for 5 cursor_not_at "$when"
+when2=$(cursor_time)
 is "$(( $(date -u -d "$when2" +%s) - $(date -u -d "$when" +%s) ))" 1 \
 	'"." moves the cursor one sample'
 T send-keys Enter
@@ -60,31 +69,33 @@ T send-keys Enter
 # zoom changes the time axis and the span in the header
 span1=$(screen | head -1 | grep -o '+[0-9.]*[smhd]$')
 T send-keys +
-sleep 0.4
+zoomed() { row_like 1 '\+30m$' && row_not 23 "$axis1"; }
+wait_for 5 zoomed
 span2=$(screen | head -1 | grep -o '+[0-9.]*[smhd]$')
 axis2=$(screen | sed -n 23p)
 is "$span1 $span2" "+60m +30m" 'zoom in halves the span'
 [ "$axis1" != "$axis2" ]; ok 'zoom changes the time axis' [ "$axis1" != "$axis2" ]
 T send-keys -
-sleep 0.3
+wait_for 5 row_like 1 '\+60m$'
 
 # session list and jump
 T send-keys s
 ok 'session list' await 'Sessions'
 T send-keys Enter
-sleep 0.4
+jumped() { row_like 1 '\+22m$' && gone 'Sessions'; }
+wait_for 5 jumped
 S=$(screen)
 like "$(printf '%s\n' "$S" | head -1)" '\+22m$' 'zoomed to the session (20 min and margins)'
 like "$(printf '%s\n' "$S" | sed -n 2p)" '\[nightly' 'session begins in view'
 
 # markers: n jumps to the next boundary
 T send-keys a n
-sleep 0.4
+wait_for 5 row_like 24 'marker: mark-A'
 like "$(screen | tail -1)" 'marker: mark-A' 'n jumps to the first marker'
 
 # resize redraws at the new size
 T resize-window -x 100 -y 30
-sleep 0.6
+wait_for 5 row_like 29 '[0-9][0-9]:[0-9][0-9]'
 S=$(screen)
 is "$(printf '%s\n' "$S" | wc -l)" 30 'resized to 30 rows'
 like "$(printf '%s\n' "$S" | sed -n 29p)" '[0-9][0-9]:[0-9][0-9]' 'axis moved to the new bottom'
@@ -94,24 +105,24 @@ like "$(printf '%s\n' "$S" | head -1)" '^.{90,}' 'header spans the new width'
 # Space again pauses
 T send-keys ' '
 ok 'replay: the cursor appears' await '^cursor '
-t1=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
-sleep 2
-t2=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+t1=$(cursor_time)
+wait_for 5 cursor_not_at "$t1"
+t2=$(cursor_time)
 ok "replay: the cursor moved by itself ($t1 -> $t2)" test -n "$t1" -a -n "$t2" -a "$t1" != "$t2"
 T send-keys ' '
-sleep 0.5
-t3=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+wait_for 5 gone 'PLAY x'
+t3=$(cursor_time)
 sleep 1.2
-t4=$(screen | sed -n 's/^cursor \([0-9-]*\) \([0-9:]*\).*/\1T\2Z/p')
+t4=$(cursor_time)
 is "$t4" "$t3" 'replay: Space pauses'
 T send-keys Enter
-sleep 0.3
+wait_for 5 gone '^cursor '
 
 # c: choose the CPU pane's counters; dropping "total" removes it from the pane
 T send-keys c
 ok 'chooser lists the counters' await '\[x\] Processor(_Total)'
 T send-keys ' ' Enter
-sleep 0.4
+wait_for 5 gone '] Processor('
 S=$(screen)
 ok 'chooser: the pane no longer shows total' sh -c "! printf '%s\n' \"\$1\" | grep -q '^ CPU.* total '" _ "$S"
 like "$S" '^ CPU.*User.*Privileg' 'chooser: the other CPU lines stay'
@@ -133,7 +144,7 @@ like "$S" 'next marker' 'help names n'
 like "$S" 'replay' 'help names replay'
 like "$S" 'export view as PNG' 'help names e'
 T send-keys x
-sleep 0.3
+wait_for 5 gone 'perflog view: keys'
 
 # q quits with status 0 and leaves the alternate screen
 T send-keys q
@@ -187,9 +198,9 @@ if [ -n "$LIVE" ] && wait_for 10 sh -c "'$PERFLOG' export '$LIVE' --csv - | sed 
 	ok 'live set opens' await 'CPU \[%\]'
 	T send-keys f
 	ok 'follow mode shown' await 'FOLLOW'
-	h1=$(screen | head -1)
-	sleep 3.5
-	h2=$(screen | head -1)
+	h1=$(row 1)
+	wait_for 10 row_not 1 "$h1"
+	h2=$(row 1)
 	[ "$h1" != "$h2" ]; ok "window follows new samples ($h2)" [ "$h1" != "$h2" ]
 	T send-keys q
 	await 'EXIT='

@@ -12,8 +12,14 @@ MAN=$TOP/man
 command -v groff >/dev/null || skip_all "groff is not installed (groff-base)"
 
 # The page as plain text, unhyphenated and on long lines, so an option is
-# never split.
-render() { groff -man -Tascii -rLL=300n -P-cbou "$1" 2>/dev/null; }
+# never split; rendered once a page (the checks below read each page up
+# to five times)
+mkdir "$SCRATCH/text"
+render() {
+	_f=$SCRATCH/text/${1##*/}
+	[ -f "$_f" ] || groff -man -Tascii -rLL=300n -P-cbou "$1" >"$_f" 2>/dev/null
+	cat "$_f"
+}
 
 # Options of a --help text: -x and --long-name, preceded by a non-word
 # character (so "well-known" and dates do not count).
@@ -22,13 +28,16 @@ options_of() {
 		sed 's/^[^-]*//' | sort -u
 }
 
-# has_options PAGE HELP-TEXT: prints the options missing from PAGE
+# missing_options PAGE HELP-TEXT: prints the options missing from PAGE
+# (an option is on a line of it between non-word characters; one awk for
+# all of them, not a grep an option)
 missing_options() {
-	text=$(render "$1")
-	printf '%s\n' "$2" | options_of | while read -r o; do
-		printf '%s\n' "$text" | grep -qE -- "(^|[^A-Za-z0-9_-])$o([^A-Za-z0-9_-]|\$)" ||
-			echo "$o"
-	done
+	render "$1" >"$SCRATCH/page"
+	printf '%s\n' "$2" | options_of | awk -v page="$SCRATCH/page" '
+		BEGIN { while ((getline l < page) > 0) text[++n] = l }
+		{ for (i = 1; i <= n; i++)
+			if (text[i] ~ ("(^|[^A-Za-z0-9_-])" $0 "([^A-Za-z0-9_-]|$)")) next
+		  print }'
 }
 
 commands=$("$PERFLOG" --help | awk '/^  [a-z]/ { print $1 }')
@@ -104,11 +113,16 @@ helps=$(for c in $commands; do "$PERFLOG" "$c" --help; done | grep -oE '[a-z_]+/
 is "$helps" "" 'no --help cites a file of the source tree'
 # every counter of the catalog (perflog counters lists them all) has its
 # definition in perflog-counters(1)
-text=$(render "$MAN/perflog-counters.1")
+render "$MAN/perflog-counters.1" >"$SCRATCH/page"
 miss=$("$PERFLOG" counters | awk -F'  +' '/^  [^ ]/ { n = split($2, p, "\\"); c = p[n]
 	# a path as long as its column keeps one blank before its unit
 	sub(/ (%|B|B\/s|\/s|s)$/, "", c); print c }' | sort -u |
-	while read -r ctr; do printf '%s\n' "$text" | grep -qF -- "$ctr" || echo "$ctr"; done)
+	# each a fixed string on a line of the page (as grep -F)
+	awk -v page="$SCRATCH/page" 'BEGIN { while ((getline l < page) > 0) text[++n] = l }
+		{ c = $0; sub(/^[ \t]+/, "", c); sub(/[ \t]+$/, "", c)
+		  if (c == "") next
+		  for (i = 1; i <= n; i++) if (index(text[i], c)) next
+		  print c }')
 n=$("$PERFLOG" counters | grep -c '^  [^ ]')
 ok "perflog counters lists the catalog ($n counters)" test "$n" -ge 80
 is "$miss" "" 'perflog-counters(1) defines every counter'
