@@ -518,8 +518,12 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		 * 3 each 0.08 s, had its reads on the first date's pipe for
 		 * the memo's second, that date gone (t7771: one date alive
 		 * 0.08 s was waited on 2.0 s) */
-		fd_inodes(procfd, tid, fd, ino);
-		if (!memcmp(memo->ino, ino, sizeof(ino))) {
+		/* (only where the memo had a pipe or a socket: a file's
+		 * read, a disk's wait, costs no readlink a tick) */
+		long fd_pipe[2] = { memo->ino[0] ? fd[0] : -1,
+				    memo->ino[1] ? fd[1] : -1 };
+		fd_inodes(procfd, tid, fd_pipe, ino);
+		if (ino[0] == memo->ino[0] && ino[1] == memo->ino[1]) {
 			*out = memo->cls;
 			return PROBE_CLASS;
 		}

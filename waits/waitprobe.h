@@ -15,7 +15,7 @@
  * memoised per thread for WAITPROBE_MEMO_SEC (descriptors can be reused
  * for something else, so not for longer), and for a call on one or two
  * descriptors only while they are the same pipes and sockets (a
- * readlink a hit).
+ * readlink a hit on a pipe or a socket; a file's read costs none).
  *
  * With a resolver (waitpeer.h, waitprobe_call), each pipe or socket
  * waited on is looked up: a socket whose far end is a process of this
