@@ -64,7 +64,7 @@ TOOLS     := $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 MAN1 := $(wildcard man/*.1)
 MAN5 := $(wildcard man/*.5)
 
-.PHONY: all check check-run check-deb check-stress check-stress-run check-fuzz unit e2e check-clang demo bench install \
+.PHONY: all check check-run check-stress check-stress-run check-fuzz unit e2e check-clang demo bench install \
 	uninstall service deb clean fuzz soak
 
 all: perflog
@@ -160,28 +160,11 @@ check:
 CHECK_JOBS ?= 6
 # Every tolerance's headroom goes to build/margins.tsv; the closest are
 # printed after prove's summary, pass or fail (tests/margins.sh).
-check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang check-deb
+check-run: perflog build/asan/perflog $(UNIT_BINS) $(TOOLS) check-clang
 	@rm -f build/margins.tsv
 	@rc=0; PERFLOG=$(CURDIR)/perflog PERFLOG_MARGINS=$(CURDIR)/build/margins.tsv \
-	  PERFLOG_DEB_BUILT=$(CURDIR)/$(CHECK_DEB) \
 	  prove -f --timer -j$(CHECK_JOBS) $(UNIT_BINS) $(E2E) || rc=$$?; \
 	  sh tests/margins.sh build/margins.tsv; exit $$rc
-
-# The Debian package t9400-deb.t checks, built as make deb builds it
-# (dist/deb.sh: dpkg-buildpackage on a clean copy of the tree) beside the
-# other builds, not by the suite among the others: there it ran at nice
-# 19, not to make their collectors late, and held one of prove's
-# CHECK_JOBS places for 309 s of a 373 s parallel part (make check of
-# c5650a9) on the CPU the others left, where the builds here share both
-# CPUs. Never fails the build: the suite reports a failed package build
-# with its log (CHECK_DEB.out, its last line the package; CHECK_DEB.err),
-# and skips as before without debhelper.
-CHECK_DEB := build/check-deb
-check-deb:
-	@rm -f $(CHECK_DEB).out $(CHECK_DEB).err; mkdir -p $(dir $(CHECK_DEB)); \
-	if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null; then \
-	  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL DEB_OUT=$(CURDIR)/$(CHECK_DEB) \
-	    sh dist/deb.sh >$(CHECK_DEB).out 2>$(CHECK_DEB).err || true; fi
 
 # The same tests beside a steady unrelated load (stress-ng: a CPU's worth,
 # synced writes, 128 MB touched), started and stopped by PID; not part of

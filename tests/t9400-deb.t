@@ -4,10 +4,6 @@
 # (fields, dependencies found by dpkg-shlibdeps, the file list, the
 # conffile, the unit not enabled by default), run from the extracted tree,
 # and checked by lintian: no error, no warning but those accepted below.
-# Under make check the package is built the same way (dist/deb.sh) with
-# the other builds, before the suites (Makefile check-deb, which sets
-# PERFLOG_DEB_BUILT to where it is): its build's failure is this suite's
-# first check, as when the suite builds it.
 . "$(dirname "$0")/lib.sh"
 unset MAKEFLAGS MFLAGS MAKELEVEL
 for t in dpkg-buildpackage dh dpkg-deb; do
@@ -25,16 +21,9 @@ done
 accepted='package-supports-alternative-init-but-no-init.d-script'
 
 version=$(sed -n 's/^#define PERFLOG_VERSION "\(.*\)"/\1/p' "$TOP/common/util.h")
-if [ -n "${PERFLOG_DEB_BUILT:-}" ]; then
-	out=$PERFLOG_DEB_BUILT
-	deb=$(tail -n 1 "$out.out" 2>/dev/null)
-	cp "$out.err" "$SCRATCH/deb.err" 2>/dev/null || echo "no $out.err: make check-deb did not run" >"$SCRATCH/deb.err"
-else
-	out=$SCRATCH/deb
-	# the build at the lowest priority: the suites beside it judge their
-	# collectors' timeliness (t0150-fuzz.t says why)
-	deb=$(DEB_OUT=$out nice -n 19 sh "$TOP/dist/deb.sh" 2>"$SCRATCH/deb.err" | tail -1)
-fi
+# the build at the lowest priority: the suites beside it judge their
+# collectors' timeliness (t0150-fuzz.t says why)
+deb=$(DEB_OUT=$SCRATCH/deb nice -n 19 sh "$TOP/dist/deb.sh" 2>"$SCRATCH/deb.err" | tail -1)
 ok "make deb built $(basename "${deb:-nothing}")" test -f "$deb"
 [ -f "$deb" ] || { sed 's/^/# /' "$SCRATCH/deb.err"; done_testing; exit 1; }
 
@@ -81,7 +70,7 @@ fi
 ok 'hardened: relro and now' sh -c "readelf -d '$SCRATCH/root/usr/bin/perflog' | grep -q BIND_NOW"
 
 if command -v lintian >/dev/null; then
-	changes=$(ls "$out"/*.changes 2>/dev/null | head -1)
+	changes=$(ls "$SCRATCH"/deb/*.changes 2>/dev/null | head -1)
 	lintian --pedantic -I "$deb" ${changes:+"$changes"} >"$SCRATCH/lintian" 2>/dev/null
 	sed 's/^/# lintian: /' "$SCRATCH/lintian"
 	is "$(grep '^E:' "$SCRATCH/lintian")" "" 'lintian: no error'
