@@ -187,7 +187,7 @@ static int still_holds(const struct waitpeer *p, const struct owner *o)
 	       id.dev == o->dev;
 }
 
-/* waitpeer_each_link's callback of held_by: whether the process holds
+/* waitpeer_each_link's callback of holds: whether the process holds
  * the inode (ctx: struct held), with the access mode wanted. */
 struct held {
 	const struct waitpeer *p;
@@ -203,6 +203,18 @@ static void held_link(void *ctx, pid_t pid, int fd,
 	if (!h->found && id->ino == h->id->ino && id->dev == h->id->dev &&
 	    (h->want < 0 || waitpeer_acc_mode(h->p->procfd, pid, fd) == h->want))
 		h->found = 1;
+}
+
+/* Whether process pid holds id with access mode want (-1 any), among its
+ * first MAX_CHILD_FDS descriptors: a holder's child looked at by hand,
+ * not in the fd tables' last scan. */
+static int holds(const struct waitpeer *p, pid_t pid,
+		 const struct waitpeer_id *id, int want)
+{
+	struct held h = { p, id, want, 0 };
+
+	return waitpeer_each_link(p->procfd, pid, MAX_CHILD_FDS, id->dev != 0,
+				  held_link, &h) == 0 && h.found;
 }
 
 /* The busiest of parent's descendants (up to DESCEND_DEPTH down) that
@@ -226,14 +238,10 @@ static pid_t busiest_child(const struct waitpeer *p, pid_t parent,
 	n = waitactive_children(p->procfd, parent, parent, kids,
 				DESCEND_CHILDREN);
 	for (size_t i = 0; i < n; i++) {
-		struct held h = { p, id, want, 0 };
 		enum waitactive a;
 		pid_t k;
 
-		if (kids[i] == waiter ||
-		    waitpeer_each_link(p->procfd, kids[i], MAX_CHILD_FDS,
-				       id->dev != 0, held_link, &h) < 0 ||
-		    !h.found)
+		if (kids[i] == waiter || !holds(p, kids[i], id, want))
 			continue;
 		a = waitactive_of(p->procfd, kids[i]);
 		k = busiest_child(p, kids[i], id, want, waiter, depth + 1, &a);
@@ -254,13 +262,9 @@ pid_t waitpeer_child_holder(const struct waitpeer *p,
 				       DESCEND_CHILDREN);
 
 	for (size_t i = 0; i < n; i++) {
-		struct held h = { p, id, want, 0 };
 		enum waitactive a;
 
-		if (kids[i] == tgid ||
-		    waitpeer_each_link(p->procfd, kids[i], MAX_CHILD_FDS,
-				       id->dev != 0, held_link, &h) < 0 ||
-		    !h.found)
+		if (kids[i] == tgid || !holds(p, kids[i], id, want))
 			continue;
 		/* (a subshell that holds it for its pipeline: the one of
 		 * them at work) */
