@@ -96,6 +96,20 @@ static int add_thread(struct bctx *b, const struct verdict_tree_in *in,
 	size_t nint = g->nint;
 	int working = waitrates_working(t), moved = waitrates_moved_data(t);
 	double life = t->alive < b->seconds ? t->alive : b->seconds;
+	/* a group its memory held that long reads back what its limit
+	 * evicted: its disk seconds are the memory's (the kernel counts
+	 * only workingset refaults as stalled, not a file's pages read
+	 * again); and a thread that read back what the limit evicted ran in
+	 * the kernel to fault those pages in and to reclaim room for them:
+	 * its running there is the memory's too, as much of it as the
+	 * tree's CPU was the kernel's (t3510's memory case: 97% of
+	 * loadgen's CPU, running 50% of its life on a fast disk, was
+	 * charged to the CPU, which then tied the memory's refaults and was
+	 * named) */
+	int held = !t->peer && in->cg.memory_limit &&
+		   in->cg.memory_stall >= VERDICT_MEMSTALL;
+	double kernel = in->kernel_share > 0 && in->kernel_share <= 1 ?
+			in->kernel_share : 0;
 	for (size_t i = 0; i < nint; i++) {
 		double x[WS_N], alive = life * w[i];
 		for (int k = 0; k < WS_N; k++)
@@ -119,30 +133,15 @@ static int add_thread(struct bctx *b, const struct verdict_tree_in *in,
 		double m = t->peer ? 0 :
 			   in->cg.memory_limit && in->cg.memory_stall > 0 ?
 			   in->cg.memory_stall * t->alive * w[i] : 0;
-		/* a group its memory held that long reads back what its
-		 * limit evicted: its disk seconds are the memory's (the
-		 * kernel counts only workingset refaults as stalled, not a
-		 * file's pages read again) */
-		int held = !t->peer && in->cg.memory_limit &&
-			   in->cg.memory_stall >= VERDICT_MEMSTALL;
 		if (held && sec[VS_DISK] > m)
 			m = sec[VS_DISK];
 		if (m > 0)
 			sec[VS_MEMORY] += m - vbuild_take(g, p, i, to_memory, 2,
 							  m);
-		/* and a thread that read back what the limit evicted ran in
-		 * the kernel to fault those pages in and to reclaim room
-		 * for them: its running there is the memory's too, as much
-		 * of it as the tree's CPU was the kernel's (t3510's memory
-		 * case: 97% of loadgen's CPU, running 50% of its life on a
-		 * fast disk, was charged to the CPU, which then tied the
-		 * memory's refaults and was named) */
-		double k = in->kernel_share > 0 && in->kernel_share <= 1 ?
-			   in->kernel_share : 0;
-		if (held && x[WS_DISK] > 0 && k > 0)
-			sec[VS_MEMORY] += x[WS_CPU] * k -
+		if (held && x[WS_DISK] > 0 && kernel > 0)
+			sec[VS_MEMORY] += x[WS_CPU] * kernel -
 				vbuild_take(g, p, i, run_state, 1,
-					    x[WS_CPU] * k);
+					    x[WS_CPU] * kernel);
 	}
 	return 0;
 }

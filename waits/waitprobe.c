@@ -233,7 +233,7 @@ static void fd_inodes(int procfd, pid_t tid, const long fd[2],
 {
 	for (int i = 0; i < 2; i++) {
 		char rel[64], link[64];
-		ssize_t r = -1;
+		ssize_t r;
 
 		ino[i] = 0;
 		if (fd[i] < 0)
@@ -517,9 +517,9 @@ enum waitprobe_result waitprobe_call(int procfd, struct waitpeer *peer,
 		 * sockets: a shell's loop of $(date), a new pipe at its fd
 		 * 3 each 0.08 s, had its reads on the first date's pipe for
 		 * the memo's second, that date gone (t7771: one date alive
-		 * 0.08 s was waited on 2.0 s) */
-		/* (only where the memo had a pipe or a socket: a file's
-		 * read, a disk's wait, costs no readlink a tick) */
+		 * 0.08 s was waited on 2.0 s). Looked at only where the
+		 * memo had a pipe or a socket: a file's read, a disk's
+		 * wait, costs no readlink a tick */
 		long fd_pipe[2] = { memo->ino[0] ? fd[0] : -1,
 				    memo->ino[1] ? fd[1] : -1 };
 		fd_inodes(procfd, tid, fd_pipe, ino);
