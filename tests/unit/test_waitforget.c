@@ -104,21 +104,38 @@ static double ticks_on(const struct waits_snap *s, pid_t pid)
 	return n;
 }
 
+/* The sampler on the scratch root, watching process 700 (703's); NULL
+ * when it cannot open. */
+static struct waits *watching_700(void)
+{
+	struct perr e;
+	pid_t pid = 700;
+	struct waits *w = waits_open(root, &e);
+
+	if (w)
+		waits_watch_pids(w, &pid, 1, &e);
+	return w;
+}
+
+/* 703's ticks on processes a and b in read s, to the test's output. */
+static void show_ticks(const struct waits_snap *s, pid_t a, pid_t b)
+{
+	printf("#   on %d %.1f, on %d %.1f\n", (int)a, ticks_on(s, a), (int)b,
+	       ticks_on(s, b));
+}
+
 /* A waiter that does not run: its far end's end is seen by its own
  * look (far_end_gone), once; the probe then gets a new answer with no
  * second look (there were two, the cached answer's hit looked again). */
 static void test_not_run(void)
 {
-	struct perr e;
 	struct waits *w;
 	struct waits_snap s = { 0 };
-	pid_t pid = 700;
 
 	reads_pipe(4101, 40);
 	writer(607, "sub", 4101);
-	if (!(w = waits_open(root, &e)))
+	if (!(w = watching_700()))
 		return;
-	waits_watch_pids(w, &pid, 1, &e);
 	waits_tick(w, 9000.0);
 	gone(607);
 	writer(608, "cmd", 4101);
@@ -143,19 +160,16 @@ static void test_not_run(void)
  * writer now. */
 static void test_runs(void)
 {
-	struct perr e;
 	struct waits *w;
 	struct waits_snap s = { 0 };
-	pid_t pid = 700;
 	unsigned n = 50;
 
 	reads_pipe(4102, n);
 	writer(609, "sub", 4102);
 	fixture_thread(root, 609, 609, 609, "sub", 'S', 1, 1000000, 1000, 5);
 	fixture_put(root, "proc/609/task/609/wchan", "hrtimer_nanosleep");
-	if (!(w = waits_open(root, &e)))
+	if (!(w = watching_700()))
 		return;
-	waits_watch_pids(w, &pid, 1, &e);
 	look_pid = "609";
 	looks = 0;
 	waits_tick(w, 9100.0);	/* the answer made: 609 */
@@ -186,17 +200,14 @@ static void test_runs(void)
  * the descriptor is the same pipe. */
 static void test_new_pipe(void)
 {
-	struct perr e;
 	struct waits *w;
 	struct waits_snap s = { 0 };
-	pid_t pid = 700;
 	unsigned n = 70;
 
 	reads_pipe(4201, n);
 	writer(611, "date", 4201);
-	if (!(w = waits_open(root, &e)))
+	if (!(w = watching_700()))
 		return;
-	waits_watch_pids(w, &pid, 1, &e);
 	waits_tick(w, 9200.0);	/* the memo made: 611's pipe */
 	writer(612, "date", 4202);
 	reads_pipe(4202, ++n);	/* ran: the next $(date), a new pipe */
@@ -205,15 +216,13 @@ static void test_new_pipe(void)
 	/* (its writer is found at the fd tables' next look, a second
 	 * after the last: the tick is held until then) */
 	EQ_DBL(ticks_on(&s, 611), 1, 0, "new pipe: the tick after not on the memo's writer");
-	printf("#   on 611 %.1f, on 612 %.1f\n", ticks_on(&s, 611),
-	       ticks_on(&s, 612));
+	show_ticks(&s, 611, 612);
 	reads_pipe(4202, ++n);
 	waits_tick(w, 9201.3);
 	EQ_INT(waits_read(w, 9201.3, &s), 0, "new pipe: read again");
 	OK(ticks_on(&s, 611) == 1 && ticks_on(&s, 612) >= 1,
 	   "new pipe: then on the new pipe's writer");
-	printf("#   on 611 %.1f, on 612 %.1f\n", ticks_on(&s, 611),
-	       ticks_on(&s, 612));
+	show_ticks(&s, 611, 612);
 	waits_snap_free(&s);
 	waits_close(w);
 }
@@ -225,18 +234,15 @@ static void test_new_pipe(void)
  * newest pipe: t7771's loop, a date alive 0.08 s waited on 1.7 s). */
 static void test_new_pipe_child(void)
 {
-	struct perr e;
 	struct waits *w;
 	struct waits_snap s = { 0 };
-	pid_t pid = 700;
 	unsigned n = 90;
 
 	reads_pipe(4301, n);
 	writer(621, "date", 4301);
 	fixture_put(root, "proc/700/task/703/children", "621 ");
-	if (!(w = waits_open(root, &e)))
+	if (!(w = watching_700()))
 		return;
-	waits_watch_pids(w, &pid, 1, &e);
 	waits_tick(w, 9300.0);
 	fixture_remove(root, "proc/621");
 	writer(622, "date", 4302);
@@ -246,8 +252,7 @@ static void test_new_pipe_child(void)
 	EQ_INT(waits_read(w, 9300.3, &s), 0, "new pipe, a child's: read");
 	OK(ticks_on(&s, 621) == 1 && ticks_on(&s, 622) == 1,
 	   "new pipe, a child's: the tick after on the child that holds it now");
-	printf("#   on 621 %.1f, on 622 %.1f\n", ticks_on(&s, 621),
-	       ticks_on(&s, 622));
+	show_ticks(&s, 621, 622);
 	waits_snap_free(&s);
 	/* its stat says so too (ppid 703, the waiter as the sampler
 	 * knows it): a wait on that command, as a
