@@ -63,8 +63,9 @@ cost_snap() {
 		sed 's/"cost_us":{//; s/}//; s/"//g; s/:/=/g; s/,/ /g'
 }
 
-# Between two cost_snap lines: each stage's and each source part's share
-# of a sample in microseconds (the source parts are inside "read").
+# Between two cost_snap lines: each stage's, each source part's and each
+# writer part's share of a sample in microseconds (the source parts are
+# inside "read", the writer's inside "write").
 cost_table() {
 	[ -n "$1" ] && [ -n "$2" ] || { echo "  cost table: not told by this perflog"; return 0; }
 	awk -v a="$1" -v b="$2" -v ms="${3:-}" -v clock="${PERFLOG_COST_CLOCK:-wall}" 'BEGIN {
@@ -78,6 +79,7 @@ cost_table() {
 			k = key[i]
 			if (k == "samples") continue
 			if (k == "stat") printf "\n    of the read:"
+			if (k == "journal") printf "\n    of the write:"
 			printf " %s %.1f", k, (B[k] - A[k]) / n
 			if (k == "read" || k == "rates" || k == "watch" || k == "select" || k == "write")
 				st += (B[k] - A[k]) / n

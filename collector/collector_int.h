@@ -111,6 +111,9 @@ struct collector_cost {
 	 * stage[ST_READ] (the samples', not the baseline's nor a failed
 	 * one's), and the source's totals when this read began */
 	double part[SP_COUNT], part_at[SP_COUNT];
+	/* the same for the writer's parts (logs/logset.h logset_cost) over
+	 * stage[ST_WRITE] */
+	double wpart[LC_COUNT], wpart_at[LC_COUNT];
 };
 
 struct collector {
@@ -164,12 +167,14 @@ struct collector {
 /* A sample's read begins: the clock in *t, the source's parts noted. */
 void cost_begin(struct collector *c, double *t);
 /* Charge the time since *t to stage st and restart the clock at *t;
- * ST_READ charges the source's parts since cost_begin too. */
+ * ST_READ charges the source's parts since cost_begin too, ST_WRITE the
+ * writer's. */
 void cost_lap(struct collector *c, enum cost_stage st, double *t);
-/* "samples:N,read:US,...,stat:US,...": totals since the start in
+/* "samples:N,read:US,...,stat:US,...,journal:US,...": totals since the start in
  * microseconds, the status reply's cost= field; -1 when n is too small. */
 int cost_format(const struct collector *c, char *buf, size_t n);
-/* One line of means per sample (stages, then the source's parts) to f:
+/* One line of means per sample (stages, the source's parts, the
+ * writer's) to f:
  * a daemon's collector.log, on stop. */
 void cost_log(const struct collector *c, FILE *f);
 

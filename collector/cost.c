@@ -4,7 +4,8 @@
  * take_sample (read, rates, watch, select, write) and, inside the read,
  * around each part of the source (sources/source.h source_cost), the
  * parts over the same reads as the read stage (a sample's, never the
- * baseline's). Totals since the start, so that a bench takes the
+ * baseline's); inside the write, the writer's parts the same way
+ * (logs/logset.h logset_cost: the journal, the RRD files, the cut). Totals since the start, so that a bench takes the
  * difference over the span it measures (bench/overhead.sh); `perflog
  * status --json` shows them, and a daemon writes the means at the end of
  * its collector.log on stop (tests/t9500-machine.t checks both, and that
@@ -30,6 +31,7 @@ static const char *const stage_name[ST_COUNT] = {
 void cost_begin(struct collector *c, double *t)
 {
 	source_cost(c->proc, c->cost.part_at);
+	logset_cost(c->w, c->cost.wpart_at);
 	*t = util_cost_clock();
 }
 
@@ -45,6 +47,12 @@ void cost_lap(struct collector *c, enum cost_stage st, double *t)
 		source_cost(c->proc, part);
 		for (int i = 0; i < SP_COUNT; i++)
 			c->cost.part[i] += part[i] - c->cost.part_at[i];
+	} else if (st == ST_WRITE) {
+		double part[LC_COUNT];
+
+		logset_cost(c->w, part);
+		for (int i = 0; i < LC_COUNT; i++)
+			c->cost.wpart[i] += part[i] - c->cost.wpart_at[i];
 	}
 }
 
@@ -74,6 +82,14 @@ int cost_format(const struct collector *c, char *buf, size_t n)
 			return -1;
 		off += (size_t)k;
 	}
+	for (int i = 0; i < LC_COUNT; i++) {
+		k = snprintf(buf + off, n - off, ",%s:%.0f",
+			     logset_cost_name((enum logset_cost_part)i),
+			     c->cost.wpart[i] * 1e6);
+		if (k < 0 || (size_t)k >= n - off)
+			return -1;
+		off += (size_t)k;
+	}
 	return 0;
 }
 
@@ -94,5 +110,10 @@ void cost_log(const struct collector *c, FILE *f)
 	for (int i = 0; i < SP_COUNT; i++)
 		fprintf(f, " %s %.1f", source_part_name((enum source_part)i),
 			c->cost.part[i] * 1e6 / n);
+	fprintf(f, "; of the write:");
+	for (int i = 0; i < LC_COUNT; i++)
+		fprintf(f, " %s %.1f",
+			logset_cost_name((enum logset_cost_part)i),
+			c->cost.wpart[i] * 1e6 / n);
 	fprintf(f, "\n");
 }

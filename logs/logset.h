@@ -162,6 +162,23 @@ int logset_flush(struct logset_writer *w, struct perr *e);
  * watches this count to say that rows are now being lost, and how many. */
 unsigned long logset_rows_lost(const struct logset_writer *w);
 
+/* What the writer's part of a sample costs, for the collector's cost table
+ * (collector/cost.c: the parts of its write stage), in seconds on
+ * util_cost_clock since the writer was opened:
+ *   LC_JOURNAL  the sample into every file's rows and into the journal:
+ *               its record's write, and its fdatasync every JOURNAL_SYNC s
+ *   LC_RRD      the RRD files: librrd's updates of the rows held (each
+ *               file once a batch, logset_flush), perflog.meta, and the
+ *               creation and growth jobs handed to the worker and placed
+ *   LC_CUT      the journal's cut (rewritten without what every file
+ *               holds: once a minute, journal.h)
+ * What the three leave out of a sample's write is the bookkeeping between
+ * them (the time checks, the rows lost). */
+enum logset_cost_part { LC_JOURNAL, LC_RRD, LC_CUT, LC_COUNT };
+/* "journal", "rrd", "cut": the table's keys. */
+const char *logset_cost_name(enum logset_cost_part part);
+void logset_cost(const struct logset_writer *w, double sec[LC_COUNT]);
+
 /* Files whose creation, growth or write is failing now (their rows held),
  * with the latest failure's message in e: after the first flush, a set
  * that could not be created whole (a full disk at start). */

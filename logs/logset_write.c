@@ -411,18 +411,31 @@ static int hold_all(struct logset_writer *w, double from, double t,
 	return journal_sample_end(w->journal, e);
 }
 
+/* The cost clock's time since *lap to part, the clock restarted. */
+static void charge(struct logset_writer *w, enum logset_cost_part part,
+		   double *lap)
+{
+	double now = util_cost_clock();
+
+	w->cost[part] += now - *lap;
+	*lap = now;
+}
+
 int logset_write_span(struct logset_writer *w, double from, double t,
 		      const struct sample *s, struct perr *e)
 {
 	struct perr pe;
 	int rc = 0;
+	double lap;
 
 	if (check_time(w, t, e) < 0)
 		return -1;
+	lap = util_cost_clock();
 	w->lock_until = rrdlock_deadline(RRDLOCK_SAMPLE_WAIT);
 	writer_jobs(w, t);
 	if (w->meta_dirty && writer_write_meta(w, e) < 0)
 		rc = -1;	/* the rows still go in */
+	charge(w, LC_RRD, &lap);
 	/* Each file is written every batch samples, in groups of
 	 * WRITE_GROUP files: group g in the samples where g == nsamples (mod
 	 * batch). The groups spread the writes over the samples (at 1000
@@ -436,6 +449,7 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 		perr_set(e, "%s", pe.msg);
 		rc = -1;
 	}
+	charge(w, LC_JOURNAL, &lap);
 	for (size_t i = 0; i < w->nfiles; i++) {
 		struct wfile *f = &w->files[i];
 
@@ -444,10 +458,12 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 		    writer_send(w, f, rc ? NULL : e) < 0)
 			rc = -1;
 	}
+	charge(w, LC_RRD, &lap);
 	w->nsamples++;
 	w->last = t;
 	if (journal_cut(w->journal, written_through(w), rc ? NULL : e) < 0)
 		rc = -1;
+	charge(w, LC_CUT, &lap);
 	/* over TCP, the sample's changes to the set's other files (the
 	 * journal's, at least) go to the daemon's host */
 	if (w->mirror && writer_remote_mirror(w, rc ? NULL : e) < 0)
@@ -458,6 +474,21 @@ int logset_write_span(struct logset_writer *w, double from, double t,
 	if (rc == 0 && w->nfailing)
 		rc = perr_set(e, "%s", w->failure.msg);
 	return rc;
+}
+
+const char *logset_cost_name(enum logset_cost_part part)
+{
+	static const char *const name[LC_COUNT] = {
+		[LC_JOURNAL] = "journal", [LC_RRD] = "rrd", [LC_CUT] = "cut",
+	};
+
+	return part < LC_COUNT ? name[part] : "?";
+}
+
+void logset_cost(const struct logset_writer *w, double sec[LC_COUNT])
+{
+	for (int i = 0; i < LC_COUNT; i++)
+		sec[i] = w ? w->cost[i] : 0;
 }
 
 size_t logset_failing(const struct logset_writer *w, struct perr *e)
@@ -487,6 +518,7 @@ unsigned long logset_rows_lost(const struct logset_writer *w)
 int logset_flush(struct logset_writer *w, struct perr *e)
 {
 	int rc = 0;
+	double lap = util_cost_clock();
 
 	writer_jobs_wait(w);
 	/* at the close nothing else waits on the writer: a reader's lock
@@ -498,6 +530,7 @@ int logset_flush(struct logset_writer *w, struct perr *e)
 	for (size_t i = 0; i < w->nfiles; i++)
 		if (writer_send(w, &w->files[i], rc ? NULL : e) < 0)
 			rc = -1;
+	charge(w, LC_RRD, &lap);
 	return rc;
 }
 

@@ -110,6 +110,7 @@ struct logset_writer {
 					 * then (rrdlock.h): one sample's budget */
 	struct perr failure;		/* the latest failure's message */
 	struct journal_writer *journal;	/* every sample, as it comes */
+	double cost[LC_COUNT];		/* logset_cost */
 	struct mirror *mirror;		/* over TCP: the set's other files to
 					 * perflog receive (mirror.h) */
 };

@@ -111,8 +111,8 @@ is "$(jget "$SCRATCH/s1.json" "$c0"'{samples} >= 1 && '"$c0"'{last_sample} =~ /Z
 cost="$c0"'{cost_us}'
 is "$(jget "$SCRATCH/s1.json" "$cost"'{samples} == '"$c0"'{samples} ? 1 : 0')" 1 \
 	'cost_us: as many samples timed as written'
-is "$(jget "$SCRATCH/s1.json" 'join " ", grep { !defined '"$cost"'->{$_} } qw(read rates watch select write stat diskstats meminfo vmstat netdev snmp psi nfs cifs tape fc)')" "" \
-	'cost_us: every stage and every part of the source'
+is "$(jget "$SCRATCH/s1.json" 'join " ", grep { !defined '"$cost"'->{$_} } qw(read rates watch select write stat diskstats meminfo vmstat netdev snmp psi nfs cifs tape fc journal rrd cut)')" "" \
+	'cost_us: every stage, every part of the source and of the writer'
 is "$(jget "$SCRATCH/s1.json" "$cost"'{read} > 0 && '"$cost"'{write} > 0 && '"$cost"'{stat} > 0 ? 1 : 0')" 1 \
 	'cost_us: the read, the write and proc/stat took time'
 # the parts are of the same reads as the read (issue 50 item 11: the
@@ -121,13 +121,22 @@ is "$(jget "$SCRATCH/s1.json" "$cost"'{read} > 0 && '"$cost"'{write} > 0 && '"$c
 parts='qw(stat diskstats meminfo vmstat netdev snmp psi nfs cifs tape fc)'
 is "$(jget "$SCRATCH/s1.json" 'my $s = 0; $s += '"$cost"'->{$_} for '"$parts"'; $s <= '"$cost"'{read} + 6 ? 1 : "parts $s us > read " . '"$cost"'{read}')" 1 \
 	'cost_us: the parts add up to no more than the read'
+# the writer's parts likewise over the write (logs/logset.h logset_cost):
+# each sample's record went to the journal
+wparts='qw(journal rrd cut)'
+is "$(jget "$SCRATCH/s1.json" 'my $s = 0; $s += '"$cost"'->{$_} for '"$wparts"'; $s <= '"$cost"'{write} + 6 && '"$cost"'{journal} > 0 ? 1 : "journal " . '"$cost"'{journal} . " us, parts $s us, write " . '"$cost"'{write}')" 1 \
+	'cost_us: the journal took time, and the writer'"'"'s parts add up to no more than the write'
 "$PERFLOG" stop "$live" >/dev/null
-like "$(tail -n 1 "$live/collector.log")" '^perflog: cost per sample over [0-9]+ samples, in microseconds: read [0-9.]+ rates [0-9.]+ watch [0-9.]+ select [0-9.]+ write [0-9.]+; of the read: stat [0-9.]+ .* fc [0-9.]+$' \
+like "$(tail -n 1 "$live/collector.log")" '^perflog: cost per sample over [0-9]+ samples, in microseconds: read [0-9.]+ rates [0-9.]+ watch [0-9.]+ select [0-9.]+ write [0-9.]+; of the read: stat [0-9.]+ .* fc [0-9.]+; of the write: journal [0-9.]+ rrd [0-9.]+ cut [0-9.]+$' \
 	'on stop, the last line of collector.log is the cost table'
 is "$(tail -n 1 "$live/collector.log" | awk '{ for (i = 1; i < NF; i++) if ($i == "read") { read = $(i + 1); break }
-	sub(/.*of the read: /, ""); for (i = 2; i <= NF; i += 2) s += $i
+	sub(/.*of the read: /, ""); sub(/; of the write:.*/, ""); for (i = 2; i <= NF; i += 2) s += $i
 	print ((s <= read + 0.6 && s >= read / 2) ? 1 : "parts " s " us, read " read " us") }')" 1 \
 	'collector.log: the means of the parts add up to the read'"'"'s (over the same reads)'
+is "$(tail -n 1 "$live/collector.log" | awk '{ for (i = 1; i < NF; i++) if ($i == "write") { w = $(i + 1); sub(/;$/, "", w); break }
+	sub(/.*of the write: /, ""); for (i = 2; i <= NF; i += 2) s += $i
+	print (s <= w + 0.6 ? 1 : "parts " s " us, write " w " us") }')" 1 \
+	'collector.log: the means of the writer'"'"'s parts add up to no more than the write'"'"'s'
 # $PERFLOG_COST_CLOCK=cpu (bench/overhead.sh's CPU table): the stages
 # are the loop thread's CPU time, so over any span they add up to no
 # more than that thread's CPU (schedstat, exact): on the wall's clock
