@@ -444,6 +444,28 @@ static int make_files(struct collector *c, struct perr *e)
 	return 0;
 }
 
+/* A run's own collector answers at its set's start at the earliest: the
+ * run's watch takes a sample at once, and a sample at or before the
+ * start is refused (sample_now), so a tree watched then had no baseline
+ * (t7725: a 1 s command without a wait tick). With the first deadline
+ * OWNER_LEAD ahead (setup.c) the start, a step before it, may be up to
+ * that much ahead of now; the signals that stop us are blocked here. */
+static void wait_for_start(const struct collector *c)
+{
+	double at = schedule_deadline(&c->sched) - c->set->interval + 0.002;
+	double now = util_monotonic();
+
+	while (now < at) {
+		struct timespec ts;
+		double wait = at - now;
+
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - floor(wait)) * 1e9);
+		nanosleep(&ts, NULL);
+		now = util_monotonic();
+	}
+}
+
 /* A start that failed (its set not made whole: a full disk; set up only
  * in part) leaves no set behind: nothing was logged, and on a full disk
  * the set held the space and read as a normal log. One that someone
@@ -503,6 +525,8 @@ int collector_run(const struct collector_options *opt)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
+	if (opt->owner)
+		wait_for_start(&c);
 	/* requests are answered from here on */
 	notify(&c, 1, logset_writer_dir(c.w));
 	while (!stop_signal) {

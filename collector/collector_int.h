@@ -102,6 +102,12 @@ struct loop_request {
 	char label[SRC_NAME_MAX];
 };
 
+/* A run's own collector: its first deadline at least this many seconds
+ * after it starts, and its answer at its set's start at the earliest
+ * (setup.c, collector.c): room for the run's watch and begin marker
+ * before the set's first row ends. */
+#define OWNER_LEAD 0.5
+
 /* The stages of a sample, timed by cost.c. */
 enum cost_stage { ST_READ, ST_RATES, ST_WATCH, ST_SELECT, ST_WRITE, ST_COUNT };
 struct collector_cost {
