@@ -176,12 +176,12 @@ void cost_begin(struct collector *c, double *t);
  * ST_READ charges the source's parts since cost_begin too, ST_WRITE the
  * writer's. */
 void cost_lap(struct collector *c, enum cost_stage st, double *t);
-/* "samples:N,read:US,...,stat:US,...,journal:US,...": totals since the start in
- * microseconds, the status reply's cost= field; -1 when n is too small. */
+/* "samples:N,read:US,...,stat:US,...,journal:US,...": totals since the
+ * start in microseconds, the status reply's cost= field; -1 when n is too
+ * small. */
 int cost_format(const struct collector *c, char *buf, size_t n);
 /* One line of means per sample (stages, the source's parts, the
- * writer's) to f:
- * a daemon's collector.log, on stop. */
+ * writer's) to f: a daemon's collector.log, on stop. */
 void cost_log(const struct collector *c, FILE *f);
 
 /* clock.c */

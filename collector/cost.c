@@ -5,8 +5,9 @@
  * around each part of the source (sources/source.h source_cost), the
  * parts over the same reads as the read stage (a sample's, never the
  * baseline's); inside the write, the writer's parts the same way
- * (logs/logset.h logset_cost: the journal, the RRD files, the cut). Totals since the start, so that a bench takes the
- * difference over the span it measures (bench/overhead.sh); `perflog
+ * (logs/logset.h logset_cost: the journal, the RRD files, the cut).
+ * Totals since the start, so that a bench takes the difference over the
+ * span it measures (bench/overhead.sh); `perflog
  * status --json` shows them, and a daemon writes the means at the end of
  * its collector.log on stop (tests/t9500-machine.t checks both, and that
  * the parts add up to no more than the read).
