@@ -57,6 +57,18 @@ void cost_lap(struct collector *c, enum cost_stage st, double *t)
 	}
 }
 
+/* ",NAME:US" at buf + *off; -1 when it does not fit. */
+static int put(char *buf, size_t n, size_t *off, const char *name,
+	       double sec)
+{
+	int k = snprintf(buf + *off, n - *off, ",%s:%.0f", name, sec * 1e6);
+
+	if (k < 0 || (size_t)k >= n - *off)
+		return -1;
+	*off += (size_t)k;
+	return 0;
+}
+
 int cost_format(const struct collector *c, char *buf, size_t n)
 {
 	size_t off;
@@ -66,31 +78,20 @@ int cost_format(const struct collector *c, char *buf, size_t n)
 	if (k < 0 || (size_t)k >= n)
 		return -1;
 	off = (size_t)k;
-	for (int i = 0; i < ST_COUNT; i++) {
-		k = snprintf(buf + off, n - off, ",%s:%.0f", stage_name[i],
-			     c->cost.stage[i] * 1e6);
-		if (k < 0 || (size_t)k >= n - off)
+	for (int i = 0; i < ST_COUNT; i++)
+		if (put(buf, n, &off, stage_name[i], c->cost.stage[i]) < 0)
 			return -1;
-		off += (size_t)k;
-	}
 	if (!c->proc)
 		return 0;
-	for (int i = 0; i < SP_COUNT; i++) {
-		k = snprintf(buf + off, n - off, ",%s:%.0f",
-			     source_part_name((enum source_part)i),
-			     c->cost.part[i] * 1e6);
-		if (k < 0 || (size_t)k >= n - off)
+	for (int i = 0; i < SP_COUNT; i++)
+		if (put(buf, n, &off, source_part_name((enum source_part)i),
+			c->cost.part[i]) < 0)
 			return -1;
-		off += (size_t)k;
-	}
-	for (int i = 0; i < LC_COUNT; i++) {
-		k = snprintf(buf + off, n - off, ",%s:%.0f",
-			     logset_cost_name((enum logset_cost_part)i),
-			     c->cost.wpart[i] * 1e6);
-		if (k < 0 || (size_t)k >= n - off)
+	for (int i = 0; i < LC_COUNT; i++)
+		if (put(buf, n, &off,
+			logset_cost_name((enum logset_cost_part)i),
+			c->cost.wpart[i]) < 0)
 			return -1;
-		off += (size_t)k;
-	}
 	return 0;
 }
 
