@@ -134,8 +134,9 @@ ok "the begin marker ($b) is before the first row ($first)" lt "$b" "${first:-0}
 # set's second row from phase .90 (0.99-1.01 s after the set's start) or
 # before the set's start (-0.01 s: the first deadline a second later, the
 # start after the setup, and the run's watch refused its sample): 3 runs
-# of 6 at .90 on a quiet machine; the seven phases .84-.96, by .02, failed
-# one of two suites (.92: -0.003 s)
+# of 6 at .90 on a quiet machine, and these twelve failed 3 suites of 3
+# on the binary before (.90: -0.007 s); 0.015-0.07 s after, and 0.05-0.28
+# s beside stress-ng --cpu 2
 off=$SCRATCH/clock.offset
 bad= all=
 for ph in 0.86 0.87 0.88 0.89 0.90 0.91 0.92 0.93 0.94 0.95 0.96 0.97; do
