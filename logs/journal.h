@@ -28,7 +28,7 @@
  * Each file is announced ('F') before the first sample that carries its
  * values, so a sample's value count is the counter count of the set at
  * that moment, and a record whose count disagrees is damage. fresh: the
- * file's first sample covers its rows from born (logset_write.c hold()).
+ * file's first sample covers its rows from born (writer_sample.c hold()).
  *
  * Replaying: every file's rows start at base (at born for a fresh file,
  * when later) and take the samples in order through rows.h, the writer's
@@ -72,7 +72,7 @@
  * (0 to start). */
 uint32_t journal_crc32(uint32_t crc, const void *p, size_t n);
 
-/* ---- writing (logset_write.c) ---- */
+/* ---- writing (writer_sample.c) ---- */
 
 struct journal_writer;
 

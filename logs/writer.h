@@ -1,9 +1,10 @@
 /*
- * writer.h - the inside of the log set writer, shared by its three files
+ * writer.h - the inside of the log set writer, shared by its files
  * (other modules use logset.h):
  *
- *   logset_write.c  create the set, add an instance, write a sample,
- *                   flush, close
+ *   logset_write.c  create the set, its metadata, close
+ *   writer_add.c    add an instance
+ *   writer_sample.c write a sample (the journal, the rows), flush, costs
  *   writer_send.c   hand a file's held rows to librrd, or to rrdcached
  *                   (reconnecting, resending what was held)
  *   writer_grow.c   the worker's jobs (grow.h): create the files of new
