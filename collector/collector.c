@@ -329,13 +329,23 @@ static void teardown(struct collector *c)
 #define DRAIN_GAP_BUSY 0.01
 #define DRAIN_BUSY 1000
 
+/* A span of s seconds (s >= 0) as a timespec. */
+static struct timespec span(double s)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - floor(s)) * 1e9);
+	return ts;
+}
+
 /* Between deadlines: serve requests and drain exit records until the
  * deadline, a request or a signal (unblocked only inside ppoll, so none
  * is lost between the check and the wait). */
 static void wait_for(struct collector *c, double deadline,
 		     const sigset_t *old)
 {
-	double now = util_monotonic(), until = deadline, wait;
+	double now = util_monotonic(), until = deadline;
 	struct timespec ts;
 	struct pollfd p[2] = {
 		{ .fd = server_fd(c->srv), .events = POLLIN },
@@ -349,9 +359,7 @@ static void wait_for(struct collector *c, double deadline,
 		if (c->drain_at < until)
 			until = c->drain_at;
 	}
-	wait = until > now ? until - now : 0;
-	ts.tv_sec = (time_t)wait;
-	ts.tv_nsec = (long)((wait - floor(wait)) * 1e9);
+	ts = span(until > now ? until - now : 0);
 	r = ppoll(p, n, &ts, old);
 	if (r < 0)
 		return;
@@ -456,11 +464,8 @@ static void wait_for_start(const struct collector *c)
 	double now = util_monotonic();
 
 	while (now < at) {
-		struct timespec ts;
-		double wait = at - now;
+		struct timespec ts = span(at - now);
 
-		ts.tv_sec = (time_t)wait;
-		ts.tv_nsec = (long)((wait - floor(wait)) * 1e9);
 		nanosleep(&ts, NULL);
 		now = util_monotonic();
 	}
