@@ -107,9 +107,14 @@ static void select_instances(struct collector *c, double now)
 			if (iv->instance[0] && strcmp(iv->instance, "_Total") &&
 			    util_monotonic() > budget)
 				continue;	/* next sample */
-			if (logset_add_instance(c->w, iv->object, iv->instance,
-						e->counters,
-						(size_t)e->ncounters, &pe) < 0) {
+			/* a watched tree did nothing before its
+			 * watch: its zeros cover its row from the start */
+			if ((iv->object == OBJ_PROCESS ?
+			     logset_add_idle_instance :
+			     logset_add_instance)(c->w, iv->object,
+						  iv->instance, e->counters,
+						  (size_t)e->ncounters,
+						  &pe) < 0) {
 				complain(&c->c_add, now, "%s", pe.msg);
 				continue;
 			}
@@ -424,10 +429,10 @@ static void raise_nofile(void)
  * created now, and perflog.meta maps them: a set that cannot be made
  * whole (a nearly full disk) fails the start with the file and the
  * errno. An instance that comes later joins at its sample, as any new
- * device does. The second read is the baseline every later sample is a
- * delta from, and the set starts a step before the first aligned
- * deadline (setup.c): from the moment the starter hears of the set a
- * sample can be taken, so a tree watched before the first deadline has
+ * device does. The second read (setup.c read_baseline) is the baseline
+ * every later sample is a delta from, and the set starts a step before
+ * the first aligned deadline (setup.c): from the moment the starter
+ * hears of the set a sample can be taken, so a tree watched before the first deadline has
  * its zero row and, ended before it, its last figures at once (a
  * command of 0.3 s that joined a set just started had no rows at all
  * when the baseline waited for that deadline: t3110 'big', t7030).
@@ -436,11 +441,6 @@ static int make_files(struct collector *c, struct perr *e)
 {
 	struct raw_snapshot *t;
 
-	snapshot_reset(c->prev);
-	snapshot_reset(c->cur);
-	if (source_read(c->proc, c->prev, e) < 0 ||
-	    source_read(c->proc, c->cur, e) < 0)
-		return -1;
 	if (rates_compute(c->prev, c->cur, &c->sample) < 0)
 		return perr_set(e, "unable to compute rates");
 	select_instances(c, c->cur->mono);
@@ -452,23 +452,37 @@ static int make_files(struct collector *c, struct perr *e)
 	return 0;
 }
 
-/* A run's own collector answers at its set's start at the earliest: the
- * run's watch takes a sample at once, and a sample at or before the
- * start is refused (sample_now), so a tree watched then had no baseline
- * (t7725: a 1 s command without a wait tick). With the first deadline
- * OWNER_LEAD ahead (setup.c) the start, a step before it, may be up to
- * that much ahead of now; the signals that stop us are blocked here. */
-static void wait_for_start(const struct collector *c)
+/* A collector answers at its set's start at the earliest: a run's watch
+ * takes a sample at once, and a sample at or before the start is refused
+ * (sample_now), so a tree watched then had no baseline (t7725: a 1 s
+ * command without a wait tick); a marker made then would come before the
+ * set. With the first deadline START_LEAD ahead (setup.c) the start, a
+ * step before it, may be up to that much ahead of now; the signals that
+ * stop us are blocked here. A baseline read before the start is read
+ * again at it: the first sample's average would otherwise cover time
+ * before the set, and its share of that sample (a load begun once the
+ * start returned) would be lost with it (t2105: 1.28 of 1.5 core-s). */
+static void wait_for_start(struct collector *c)
 {
 	double at = schedule_deadline(&c->sched) - c->set->interval + 0.002;
 	double now = util_monotonic();
+	struct raw_snapshot *t;
+	struct perr pe;
 
+	if (now >= at)
+		return;
 	while (now < at) {
 		struct timespec ts = span(at - now);
 
 		nanosleep(&ts, NULL);
 		now = util_monotonic();
 	}
+	snapshot_reset(c->cur);
+	if (source_read(c->proc, c->cur, &pe) < 0)
+		return;		/* the first baseline stays */
+	t = c->prev;
+	c->prev = c->cur;
+	c->cur = t;
 }
 
 /* A start that failed (its set not made whole: a full disk; set up only
@@ -530,8 +544,7 @@ int collector_run(const struct collector_options *opt)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	if (opt->owner)
-		wait_for_start(&c);
+	wait_for_start(&c);
 	/* requests are answered from here on */
 	notify(&c, 1, logset_writer_dir(c.w));
 	while (!stop_signal) {

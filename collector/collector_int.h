@@ -102,11 +102,12 @@ struct loop_request {
 	char label[SRC_NAME_MAX];
 };
 
-/* A run's own collector: its first deadline at least this many seconds
- * after it starts, and its answer at its set's start at the earliest
- * (setup.c, collector.c): room for the run's watch and begin marker
- * before the set's first row ends. */
-#define OWNER_LEAD 0.5
+/* A collector's first deadline is at least this many seconds after its
+ * baseline, and it answers at its set's start at the earliest (setup.c,
+ * collector.c): at a 1 s interval the first row is always at least half
+ * measured, with room for a run's watch and begin marker before it ends,
+ * and a start answers within this much. */
+#define START_LEAD 0.5
 
 /* The stages of a sample, timed by cost.c. */
 enum cost_stage { ST_READ, ST_RATES, ST_WATCH, ST_SELECT, ST_WRITE, ST_COUNT };

@@ -47,6 +47,19 @@ static void default_name(const char *parent, time_t now, char *buf,
 	}
 }
 
+/* Two reads: the instances present in both are the set's first files
+ * (collector.c make_files), and the second is the baseline every later
+ * sample is a delta from. */
+static int read_baseline(struct collector *c, struct perr *e)
+{
+	snapshot_reset(c->prev);
+	snapshot_reset(c->cur);
+	if (source_read(c->proc, c->prev, e) < 0 ||
+	    source_read(c->proc, c->cur, e) < 0)
+		return -1;
+	return 0;
+}
+
 int collector_setup(struct collector *c, struct perr *e)
 {
 	const struct settings *s = c->set;
@@ -69,22 +82,26 @@ int collector_setup(struct collector *c, struct perr *e)
 	c->sel = select_new(s);
 	if (!c->sel)
 		return perr_set(e, "out of memory");
+	/* The baseline is read at once, between deadlines, and the schedule
+	 * starts from it: the set starts a step before the first deadline,
+	 * which is START_LEAD or more after the baseline, so a sample can be
+	 * taken from the moment the starter hears of the set (a tree watched
+	 * then has its zero row, and its last figures when it ends before
+	 * that deadline). The first row is known for the part after the
+	 * baseline, unknown when that is less than half of it (logs/rows.h):
+	 * at the lead, always at a 1 s interval. With the first deadline
+	 * 0.05 s ahead and the baseline's first values stretched over the
+	 * whole row, a burst in those 50 ms counted twenty times (t2105). The
+	 * collector answers at its set's start at the earliest (collector.c
+	 * wait_for_start): a run watches its tree and marks its session's
+	 * begin once the collector answers, and with the deadline 0.05 s
+	 * ahead the set's first row ended before that marker in 3 of 6 make
+	 * checks (t3130, 0.14-0.17 s). */
+	if (read_baseline(c, e) < 0)
+		return -1;
 	mono = util_monotonic();
 	wall = collector_clock();
-	/* The baseline is read at once (collector.c make_files), between
-	 * deadlines: the set starts a step before the first deadline, so a
-	 * sample can be taken from the moment the starter hears of the set
-	 * (a tree watched then has its zero row, and its last figures when
-	 * it ends before that deadline). The first row is known for the part
-	 * after the baseline, unknown when that is less than half of it
-	 * (logs/rows.h). A run's own collector (--owner) puts its first
-	 * deadline OWNER_LEAD ahead and answers at its set's start at the
-	 * earliest (collector.c wait_for_start): the run watches its tree
-	 * and marks its session's begin once the collector answers, and
-	 * with the deadline 0.05 s ahead the set's first row ended before
-	 * that marker in 3 of 6 make checks (t3130, 0.14-0.17 s). */
-	schedule_init(&c->sched, s->interval, mono, wall,
-		      c->opt->owner ? OWNER_LEAD : 0.05);
+	schedule_init(&c->sched, s->interval, mono, wall, START_LEAD);
 	memset(&lo, 0, sizeof(lo));
 	lo.parent = parent;
 	if (s->name[0])

@@ -28,10 +28,12 @@
  * Each file is announced ('F') before the first sample that carries its
  * values, so a sample's value count is the counter count of the set at
  * that moment, and a record whose count disagrees is damage. fresh: the
- * file's first sample covers its rows from born (writer_sample.c hold()).
+ * file's first sample covers its rows from born (an idle-born instance,
+ * logset.h logset_add_idle_instance; writer_sample.c hold()); any other
+ * file's samples cover only (from, t].
  *
- * Replaying: every file's rows start at base (at born for a fresh file,
- * when later) and take the samples in order through rows.h, the writer's
+ * Replaying: every file's rows start at base, or at born when later, and
+ * take the samples in order through rows.h, the writer's
  * own rules, so a replayed row equals the row the writer would have
  * written. The reading stops at the first record that is cut short, too
  * long, or fails its CRC (a kill -9 mid-write, garbage); what came before

@@ -225,7 +225,8 @@ double journal_last(const struct journal *j)
 /* Replay f's samples into its rows. 0, or -1 out of memory. */
 static int replay(struct journal *j, struct rfile *f)
 {
-	double at = f->fresh && f->born > j->base ? f->born : j->base;
+	/* as the writer's rows: from the file's birth (writer_add.c) */
+	double at = f->born > j->base ? f->born : j->base;
 	/* a late sample fills up to (step + ROWS_LATE_MAX) / step rows */
 	size_t nrows = (j->nsamples - f->first + 2) *
 		       (2 + (size_t)(ROWS_LATE_MAX / (double)j->step));

@@ -120,10 +120,23 @@ const struct logset_meta *logset_writer_meta(const struct logset_writer *w);
  * and the file, made under a temporary name, is renamed into place only
  * once perflog.meta names it (writer.h): a reader never sees an RRD file
  * the metadata does not map. Afterwards a no-op. Fails only on bad
- * arguments. */
+ * arguments. Its rows are unknown up to its first values' span (from,
+ * t]: the row that span begins in is known only when at least half of
+ * it was measured (rows.h), so a set's first row, begun at a baseline
+ * read late in it, is not the average of a few ms stretched over it. */
 int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 			const char *instance, const int *counter_index,
 			size_t ncounters, struct perr *e);
+
+/* The same for an instance that did nothing before it was added (a
+ * watched process tree, its first values the zeros of the sample at its
+ * watch request): its first values cover its rows from its birth, the
+ * start of the row of the sample before (or the set's start), so that
+ * row integrates to exactly what the tree did. */
+int logset_add_idle_instance(struct logset_writer *w,
+			     enum counter_object obj, const char *instance,
+			     const int *counter_index, size_t ncounters,
+			     struct perr *e);
 
 /* Write one sample whose values were measured over (from, t] (seconds,
  * with a fraction; t later than the previous one). Every instance file

@@ -73,7 +73,9 @@ struct wfile {
 	unsigned long target;		/* the span its running job builds */
 	double sized;			/* when its last job was decided */
 	double last_known;		/* the last sample with a known value */
-	int fresh;			/* no sample accounted yet */
+	int fresh;			/* idle-born, no sample accounted yet:
+					 * its first values cover its rows from
+					 * born (logset_add_idle_instance) */
 	time_t born;			/* its data starts after this */
 	double retry;			/* monotonic: no new job before */
 	int stale;			/* a write failed: see above */

@@ -87,9 +87,9 @@ static struct wfile *new_file(struct logset_writer *w, struct perr *e)
 	return f;
 }
 
-int logset_add_instance(struct logset_writer *w, enum counter_object obj,
+static int add_instance(struct logset_writer *w, enum counter_object obj,
 			const char *instance, const int *counter_index,
-			size_t ncounters, struct perr *e)
+			size_t ncounters, int idle, struct perr *e)
 {
 	unsigned long step = w->meta.interval;
 	size_t hold = HOLD_SECONDS / step;
@@ -126,7 +126,7 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 	f->born = w->last > 0 ? (time_t)(floor(w->last / step) * step) :
 		  w->meta.start;
 	f->state = WF_NEW;
-	f->fresh = 1;
+	f->fresh = idle;
 	if (hold < 2 * (size_t)w->batch + 8)
 		hold = 2 * (size_t)w->batch + 8;
 	if (rows_init(&f->rows, step, ncounters, (double)f->born, w->batch + 2,
@@ -134,4 +134,19 @@ int logset_add_instance(struct logset_writer *w, enum counter_object obj,
 		return perr_set(e, "out of memory");
 	w->nfiles++;
 	return 0;
+}
+
+int logset_add_instance(struct logset_writer *w, enum counter_object obj,
+			const char *instance, const int *counter_index,
+			size_t ncounters, struct perr *e)
+{
+	return add_instance(w, obj, instance, counter_index, ncounters, 0, e);
+}
+
+int logset_add_idle_instance(struct logset_writer *w,
+			     enum counter_object obj, const char *instance,
+			     const int *counter_index, size_t ncounters,
+			     struct perr *e)
+{
+	return add_instance(w, obj, instance, counter_index, ncounters, 1, e);
 }

@@ -40,10 +40,10 @@ static const struct instance_values *find_values(const struct sample *s,
 }
 
 /* f's values of the sample (NAN unknown; outside the data source's bounds
- * unknown too, as librrd would store them) over (from, t]. A new file's
- * first values cover its row from the start, as librrd's first update of
- * a file always did: the collector relies on it (a watched tree's first
- * sample is its zeros up to the watch request, collector_int.h). */
+ * unknown too, as librrd would store them) over (from, t]. An idle-born
+ * file's first values cover its rows from its birth (logset.h
+ * logset_add_idle_instance: a watched tree's zeros up to its watch
+ * request); any other file's cover only what they were measured over. */
 static void hold(struct wfile *f, double from, double t,
 		 const struct instance_values *iv, double *v)
 {

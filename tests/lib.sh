@@ -297,11 +297,13 @@ csv_integral() {
 }
 # csv_edges FILE COL STEP: what the log's first and last known rows of a
 # rate may hold beyond what was measured, in the rate's units times
-# seconds. The collector closes a row at its stop (and a perflog run set
-# starts one) when at least half of it was measured, holding the average
-# of the measured part (collector.c closing, logs/rows.h): up to half a
-# row stands for time not measured, so a burst landing in it (a writeback
-# the flusher thread started) counts up to twice.
+# seconds. The collector closes a row at its stop, and a set starts one
+# (its baseline after the row began), when at least half of it was
+# measured, holding the average of the measured part (collector.c
+# closing, collector/setup.c, logs/rows.h): up to half a row stands for
+# time not measured, so a burst landing in it (a writeback the flusher
+# thread started) counts up to twice. (The first row once held its first
+# 50 ms stretched over it, twenty times: t2105.)
 csv_edges() {
 	awk -F, -v c="$2" -v step="$3" 'NR > 1 && $c != "" { if (!n++) f = $c; l = $c }
 		END { printf "%.0f\n", 0.5 * step * (f + l) }' "$1"

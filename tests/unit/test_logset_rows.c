@@ -11,6 +11,14 @@
  *            covers hold its average (librrd alone made them unknown: the
  *            update spanned more than the 2-step heartbeat), while a
  *            sample more than a minute late leaves its rows unknown
+ *   first spans: a set's first row, begun at a baseline read late in
+ *            it, holds the average of what was measured only when that
+ *            is at least half the row (before, the first values were
+ *            stretched over the whole row: 50 ms of a burst counted
+ *            twenty times, t2100's disk bytes once 25 MB over what the
+ *            kernel counted); an instance that joins later likewise; a
+ *            watched tree's zeros (logset_add_idle_instance) cover their
+ *            row from its start
  *
  * Only public API (logset.h), so the test builds against older writers.
  */
@@ -85,9 +93,11 @@ static int write_and_fetch(const char *name, time_t t0, const double *t,
 /* The value of column c in the row ending at t, or -1e300 if none. */
 static double at(const struct logset_series *s, time_t t, size_t c)
 {
-	if (t < s->first || (size_t)(t - s->first) >= s->rows)
+	size_t r = s->step ? (size_t)(t - s->first) / s->step : 0;
+
+	if (t < s->first || r >= s->rows)
 		return -1e300;
-	return s->values[(size_t)(t - s->first) * s->ncols + c];
+	return s->values[r * s->ncols + c];
 }
 
 static void unknown_read(time_t t0)
@@ -142,6 +152,183 @@ static void late_read(time_t t0)
 	logset_series_free(&s);
 }
 
+/* One sample's values, System, Process(job) and LogicalDisk(sdz): the
+ * first counter of each, NAN for an instance not in the sample. */
+static int span(struct logset_writer *w, double from, double t,
+		double sys, double job, double disk)
+{
+	struct instance_values inst[3];
+	struct sample s = { .inst = inst, .cap = 3, .n = 0 };
+	double v[3] = { sys, job, disk };
+	const enum counter_object obj[3] = { OBJ_SYSTEM, OBJ_PROCESS,
+					     OBJ_LOGICALDISK };
+	const char *name[3] = { "", "job", "sdz" };
+	struct perr e;
+
+	memset(inst, 0, sizeof(inst));
+	for (int i = 0; i < 3; i++) {
+		if (isnan(v[i]))
+			continue;
+		inst[s.n].object = obj[i];
+		snprintf(inst[s.n].instance, sizeof(inst[s.n].instance), "%s",
+			 name[i]);
+		inst[s.n].v[0] = v[i];
+		s.n++;
+	}
+	if (logset_write_span(w, from, t, &s, &e) < 0) {
+		printf("# span to %.3f: %s\n", t, e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Rows (t0, to] of the first counter of the instance whose paths begin
+ * with prefix, in *out; -1 if none. */
+static int fetch_first(const char *dir, const char *prefix, time_t t0,
+		       time_t to, struct logset_series *out)
+{
+	struct logset *ls;
+	struct perr e;
+	size_t col = (size_t)-1;
+	int rc;
+
+	if (logset_open(dir, &ls, &e) < 0) {
+		printf("# %s\n", e.msg);
+		return -1;
+	}
+	for (size_t i = 0; i < logset_meta(ls)->ncounters; i++)
+		if (!strncmp(logset_meta(ls)->counters[i].path, prefix,
+			     strlen(prefix))) {
+			col = i;
+			break;
+		}
+	rc = col == (size_t)-1 ? -1 :
+	     logset_fetch(ls, &col, 1, t0 + 1, to, "AVERAGE",
+			  logset_meta(ls)->interval, out, &e);
+	if (rc < 0)
+		printf("# %s: %s\n", prefix, col == (size_t)-1 ?
+		       "not in perflog.meta" : e.msg);
+	logset_close(ls);
+	return rc;
+}
+
+/* A check's name with its step. */
+static const char *named(char *buf, const char *what, unsigned step)
+{
+	snprintf(buf, 160, "step %u: %s", step, what);
+	return buf;
+}
+
+static void first_spans(time_t t0, unsigned step)
+{
+	char name[32], dir[512];
+	struct logset_options opt = {
+		.parent = scratch, .name = name, .interval = step,
+		.retention = 3600, .start = t0, .batch = 1,
+	};
+	struct logset_writer *w;
+	struct logset_series sys, job, disk;
+	int idx[1] = { 0 };
+	double k = step;	/* the times below are in steps */
+	struct perr e;
+	char msg[160];
+	int bad = 0;
+
+	snprintf(name, sizeof(name), "first%u", step);
+	snprintf(dir, sizeof(dir), "%s/%s", scratch, name);
+	if (logset_create(&opt, &w, &e) < 0 ||
+	    logset_add_instance(w, OBJ_SYSTEM, "", idx, 1, &e) < 0 ||
+	    logset_add_idle_instance(w, OBJ_PROCESS, "job", idx, 1, &e) < 0) {
+		printf("# %s\n", e.msg);
+		OK(0, named(msg, "set made", step));
+		return;
+	}
+	/* the baseline at 0.9 of the first row, the watch's zero sample
+	 * then; a late read at 3.6; a disk joins in the sample after it */
+	bad |= span(w, t0 + 0.9 * k, t0 + 1.002 * k, 10, 0, NAN);
+	bad |= span(w, t0 + 1.002 * k, t0 + 2.002 * k, 20, 1, NAN);
+	bad |= span(w, t0 + 2.002 * k, t0 + 3.6 * k, 30, 1, NAN);
+	if (logset_add_instance(w, OBJ_LOGICALDISK, "sdz", idx, 1, &e) < 0)
+		bad = -1;
+	bad |= span(w, t0 + 3.6 * k, t0 + 4.002 * k, 40, 1, 40);
+	bad |= span(w, t0 + 4.002 * k, t0 + 5.002 * k, 50, 1, 50);
+	bad |= span(w, t0 + 5.002 * k, t0 + 6.002 * k, 60, 1, 60);
+	if (logset_close_writer(w, t0 + 6.002 * k, &e) < 0 || bad) {
+		OK(0, named(msg, "written", step));
+		return;
+	}
+	if (fetch_first(dir, "System\\", t0, t0 + 6 * (time_t)step, &sys) < 0 ||
+	    fetch_first(dir, "Process(job)\\", t0, t0 + 6 * (time_t)step,
+			&job) < 0 ||
+	    fetch_first(dir, "LogicalDisk(sdz)\\", t0, t0 + 6 * (time_t)step,
+			&disk) < 0) {
+		OK(0, named(msg, "fetched", step));
+		return;
+	}
+	EQ_DBL(at(&sys, t0 + step, 0), NAN, 0,
+	       named(msg, "the first row, a tenth of it measured, is unknown (not the tenth stretched over it)", step));
+	EQ_DBL(at(&sys, t0 + 2 * step, 0), 0.002 * 10 + 0.998 * 20, 1e-5,
+	       named(msg, "the second row holds what covers it", step));
+	EQ_DBL(at(&job, t0 + step, 0), 0, 1e-9,
+	       named(msg, "the watched tree's zeros cover its first row", step));
+	EQ_DBL(at(&job, t0 + 2 * step, 0), 0.998, 1e-5,
+	       named(msg, "and its second row is its own", step));
+	EQ_DBL(at(&disk, t0 + 4 * step, 0), NAN, 0,
+	       named(msg, "a disk that joins with 0.4 of a row measured: that row unknown", step));
+	EQ_DBL(at(&disk, t0 + 5 * step, 0), 0.002 * 40 + 0.998 * 50, 1e-5,
+	       named(msg, "its next row known", step));
+	logset_series_free(&sys);
+	logset_series_free(&job);
+	logset_series_free(&disk);
+}
+
+/* A first row measured for 0.6 of it holds that part's average. */
+static void first_half(time_t t0)
+{
+	double t[] = { t0 + 1.002, t0 + 2.002 }, a[] = { 7, 8 },
+	       b[] = { 1, 1 };
+	struct logset_series s;
+	struct logset_options opt = {
+		.parent = scratch, .name = "half", .interval = 1,
+		.retention = 3600, .start = t0, .batch = 1,
+	};
+	struct logset_writer *w;
+	struct instance_values inst[1];
+	struct sample smp = { .inst = inst, .cap = 1, .n = 1 };
+	int idx[2] = { 0, 1 };
+	size_t cols[2] = { 0, 1 };
+	struct logset *ls;
+	struct perr e;
+	char dir[512];
+
+	memset(inst, 0, sizeof(inst));
+	inst[0].object = OBJ_SYSTEM;
+	if (logset_create(&opt, &w, &e) < 0 ||
+	    logset_add_instance(w, OBJ_SYSTEM, "", idx, 2, &e) < 0) {
+		printf("# %s\n", e.msg);
+		OK(0, "first half: set made");
+		return;
+	}
+	inst[0].v[0] = a[0];
+	inst[0].v[1] = b[0];
+	logset_write_span(w, t0 + 0.4, t[0], &smp, &e);
+	inst[0].v[0] = a[1];
+	logset_write_span(w, t[0], t[1], &smp, &e);
+	logset_close_writer(w, t[1], &e);
+	snprintf(dir, sizeof(dir), "%s/half", scratch);
+	if (logset_open(dir, &ls, &e) < 0 ||
+	    logset_fetch(ls, cols, 2, t0 + 1, t0 + 2, "AVERAGE", 1, &s,
+			 &e) < 0) {
+		printf("# %s\n", e.msg);
+		OK(0, "first half: fetched");
+		return;
+	}
+	logset_close(ls);
+	EQ_DBL(at(&s, t0 + 1, 0), 7, 1e-9,
+	       "a first row measured for 0.6 of it holds that part's average");
+	logset_series_free(&s);
+}
+
 int main(void)
 {
 	time_t t0 = time(NULL) - 86400;
@@ -153,6 +340,9 @@ int main(void)
 	}
 	unknown_read(t0);
 	late_read(t0);
+	first_spans(t0, 1);
+	first_spans(t0, 5);
+	first_half(t0);
 	if (rmtree(scratch) != 0)
 		printf("# could not remove %s\n", scratch);
 	return done_testing();
