@@ -114,20 +114,49 @@ is "$(grep -cP '\t(begin|end)\tquick\t' "${Q}markers.tsv")" 2 'its begin and end
 $PERFLOG report -v "$Q" >$SCRATCH/quick.rep 2>&1
 is "$?" 0 'the report of its log set works'
 like "$(cat $SCRATCH/quick.rep)" 'Session quick' 'and shows the session'
-# rows: the begin marker comes before the log set's first row
-$PERFLOG run -i 2 -o $SCRATCH/own2 -l rows -- sleep 5 2>/dev/null
-R=$(ls -d $SCRATCH/own2/*/ | head -n 1)
+# A run writes its begin marker after its collector answers and it has
+# watched its tree: the collector's first deadline is START_LEAD (0.5 s)
+# or more after its baseline and it answers at its set's start at the
+# earliest (collector/setup.c, collector.c wait_for_start), so the
+# marker falls in the set's first row when the run's own steps (its
+# collector's setup, the watch) take less than that lead. A machine that
+# holds the run up longer (a clean make check once: 2.26 s from the
+# set's start to the marker, the suites beside it writing) moves the
+# marker on, and no lead would be enough: such a run is told by its own
+# time, from its start or its set's, whichever is later, to its marker,
+# and tried again, up to three times. The failures of the binary before
+# were quick runs: the marker 0.99-1.01 s after the start (phase .90),
+# or before the start.
+#
+# first_row_try DIR OFFSET R0 INTERVAL: the marker of the run into DIR
+# against its set's start: sets D (marker - start) and HELD (the run's
+# time to its marker beyond any wait for the start, on the collector's
+# clock: R0 + OFFSET is when the run began there); 0 when D is in
+# [0, INTERVAL)
+first_row_try() {
+	local P st b
+	P=$(ls -d "$1"/*/ 2>/dev/null | head -n 1)
+	st=$(date -u -d "$(awk '$1 == "start" { print $2 }' "${P}perflog.meta" 2>/dev/null)" +%s 2>/dev/null)
+	b=$(stamp "$P" begin "$5")
+	D=$(awk -v b="${b:-0}" -v s="${st:-0}" 'BEGIN { printf "%.3f", b - s }')
+	HELD=$(awk -v b="${b:-0}" -v s="${st:-0}" -v r="$3" -v o="$2" 'BEGIN {
+		r += o; printf "%.3f", b - (s > r ? s : r) }')
+	[ -n "$b" ] && [ -n "$st" ] && awk -v d="$D" -v i="$4" 'BEGIN { exit !(d >= 0 && d < i) }'
+}
+# rows: the begin marker comes before the log set's first row ends
+held=
+for try in 1 2 3; do
+	r0=$(now)
+	$PERFLOG run -i 2 -o $SCRATCH/own2-$try -l rows -- sleep 5 2>/dev/null
+	first_row_try $SCRATCH/own2-$try 0 "$r0" 2 rows && break
+	lt 0.5 "$HELD" || break
+	held="$held $HELD"
+done
+R=$(ls -d $SCRATCH/own2-$try/*/ | head -n 1)
+[ -z "$held" ] || diag "runs held up before their marker (s):$held"
+ok "the begin marker is in the set's first row of 2 s ($D s after its start)" \
+	first_row_try $SCRATCH/own2-$try 0 "$r0" 2 rows
 $PERFLOG export "$R" --csv $SCRATCH/rows.csv
-first=$(sed -n 2p $SCRATCH/rows.csv | cut -d, -f1 | tr -d '"')
-first=$(date -u -d "$first" +%s 2>/dev/null)
-b=$(stamp "$R" begin rows)
-# The run writes its begin marker after its collector answers and it
-# has watched its tree: its own collector's first deadline is OWNER_LEAD
-# (0.5 s) ahead and it answers at its set's start at the earliest
-# (collector/setup.c, collector.c wait_for_start). With the deadline
-# 0.05 s ahead the marker came 0.14-0.17 s after the first row in 3 of 6
-# clean make checks on a loaded host.
-ok "the begin marker ($b) is before the first row ($first)" lt "$b" "${first:-0}"
 # ... wherever in its second the run starts its collector: the test seam's
 # offset puts the collector's clock at each of twelve phases as the run
 # starts (its setup some tens of ms later). Before, the marker fell in the
@@ -136,19 +165,25 @@ ok "the begin marker ($b) is before the first row ($first)" lt "$b" "${first:-0}
 # start after the setup, and the run's watch refused its sample): 3 runs
 # of 6 at .90 on a quiet machine, and these twelve failed 3 suites of 3
 # on the binary before (.90: -0.007 s); 0.015-0.07 s after, and 0.05-0.28
-# s beside stress-ng --cpu 2
+# s beside stress-ng --cpu 2, 0.02-0.38 s beside stress-ng --hdd 2 --io 2
 off=$SCRATCH/clock.offset
 bad= all=
 for ph in 0.86 0.87 0.88 0.89 0.90 0.91 0.92 0.93 0.94 0.95 0.96 0.97; do
-	awk -v ph=$ph -v t="$(now)" 'BEGIN { printf "%.3f\n", ph - (t - int(t)) }' >"$off"
-	PERFLOG_TEST_CLOCK_OFFSET_FILE=$off $PERFLOG run -i 1 -o "$SCRATCH/phase$ph" -l p -- true 2>/dev/null
-	P=$(ls -d "$SCRATCH/phase$ph"/*/ | head -n 1)
-	st=$(date -u -d "$(awk '$1 == "start" { print $2 }' "${P}perflog.meta")" +%s)
-	b=$(stamp "$P" begin p)
-	d=$(awk -v b="${b:-0}" -v s="${st:-0}" 'BEGIN { printf "%.3f", b - s }')
-	all="$all $ph:$d"
-	awk -v d="$d" 'BEGIN { exit !(d >= 0 && d < 1) }' && [ -n "$b" ] ||
-		bad="$bad at $ph: $d s"
+	for try in 1 2 3; do
+		awk -v ph=$ph -v t="$(now)" 'BEGIN { printf "%.3f\n", ph - (t - int(t)) }' >"$off"
+		r0=$(now)
+		PERFLOG_TEST_CLOCK_OFFSET_FILE=$off $PERFLOG run -i 1 -o "$SCRATCH/phase$ph-$try" -l p -- true 2>/dev/null
+		if first_row_try "$SCRATCH/phase$ph-$try" "$(cat "$off")" "$r0" 1 p; then
+			all="$all $ph:$D"
+			break
+		fi
+		if lt 0.5 "$HELD" && [ $try -lt 3 ]; then
+			all="$all $ph:$D(held $HELD s: again)"
+			continue
+		fi
+		bad="$bad at $ph: $D s (held $HELD s)"
+		break
+	done
 done
 rm -f "$off"
 diag "the begin markers after their sets' starts, by phase: $all"
