@@ -456,8 +456,9 @@ static int make_files(struct collector *c, struct perr *e)
  * takes a sample at once, and a sample at or before the start is refused
  * (sample_now), so a tree watched then had no baseline (t7725: a 1 s
  * command without a wait tick); a marker made then would come before the
- * set. With the first deadline START_LEAD ahead (setup.c) the start, a
- * step before it, may be up to that much ahead of now; the signals that
+ * set. With the first deadline half a step ahead (START_LEAD_MAX at
+ * most, setup.c) the start, a step before it, may be up to that much
+ * ahead of now; the signals that
  * stop us are blocked here. A baseline read before the start is read
  * again at it: the first sample's average would otherwise cover time
  * before the set, and its share of that sample (a load begun once the

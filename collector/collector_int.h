@@ -102,12 +102,13 @@ struct loop_request {
 	char label[SRC_NAME_MAX];
 };
 
-/* A collector's first deadline is at least this many seconds after its
- * baseline, and it answers at its set's start at the earliest (setup.c,
- * collector.c): at a 1 s interval the first row is always at least half
- * measured, with room for a run's watch and begin marker before it ends,
- * and a start answers within this much. */
-#define START_LEAD 0.5
+/* A collector's first deadline is at least half an interval, and at most
+ * this many seconds, after its baseline, and it answers at its set's
+ * start at the earliest (setup.c, collector.c): the first row is at least
+ * half measured (at intervals up to twice this), with room for a run's
+ * watch and begin marker before it ends, and a start answers within
+ * this much. */
+#define START_LEAD_MAX 2.5
 
 /* The stages of a sample, timed by cost.c. */
 enum cost_stage { ST_READ, ST_RATES, ST_WATCH, ST_SELECT, ST_WRITE, ST_COUNT };

@@ -84,12 +84,14 @@ int collector_setup(struct collector *c, struct perr *e)
 		return perr_set(e, "out of memory");
 	/* The baseline is read at once, between deadlines, and the schedule
 	 * starts from it: the set starts a step before the first deadline,
-	 * which is START_LEAD or more after the baseline, so a sample can be
-	 * taken from the moment the starter hears of the set (a tree watched
-	 * then has its zero row, and its last figures when it ends before
-	 * that deadline). The first row is known for the part after the
-	 * baseline, unknown when that is less than half of it (logs/rows.h):
-	 * at the lead, always at a 1 s interval. With the first deadline
+	 * which is half a step (START_LEAD_MAX at most) or more after the
+	 * baseline, so a sample can be taken from the moment the starter
+	 * hears of the set (a tree watched then has its zero row, and its
+	 * last figures when it ends before that deadline). The first row is
+	 * known for the part after the baseline, unknown when that is less
+	 * than half of it (logs/rows.h): with that lead, never up to a 5 s
+	 * interval (at -i 10, when the start falls in its first 2.5 s of
+	 * the step: a quarter of the starts). With the first deadline
 	 * 0.05 s ahead and the baseline's first values stretched over the
 	 * whole row, a burst in those 50 ms counted twenty times (t2105). The
 	 * collector answers at its set's start at the earliest (collector.c
@@ -101,7 +103,9 @@ int collector_setup(struct collector *c, struct perr *e)
 		return -1;
 	mono = util_monotonic();
 	wall = collector_clock();
-	schedule_init(&c->sched, s->interval, mono, wall, START_LEAD);
+	schedule_init(&c->sched, s->interval, mono, wall,
+		      s->interval / 2.0 < START_LEAD_MAX ? s->interval / 2.0 :
+		      START_LEAD_MAX);
 	memset(&lo, 0, sizeof(lo));
 	lo.parent = parent;
 	if (s->name[0])

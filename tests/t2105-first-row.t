@@ -11,15 +11,17 @@
 # sample counted twenty times. Now only a watched tree's file is
 # idle-born (its zeros cover its row, logs/logset.h); every other row is
 # the average of what was measured in it, unknown when that is less than
-# half (logs/rows.h), and the first deadline is half a second or more
-# after the baseline (collector/setup.c START_LEAD), so at -i 1 the first
-# row is always known.
+# half (logs/rows.h), and the first deadline is half a step or more
+# after the baseline (collector/setup.c, START_LEAD_MAX 2.5 s at most),
+# so up to -i 5 the first row is always known.
 #
 # Through the clock seam (PERFLOG_TEST_CLOCK_OFFSET_FILE, as t3130) the
 # collector starts at three phases of its second; one core burns from
 # the moment `perflog start` returns. The logged busy core-seconds must
 # cover the burn and stay within what /proc/stat counted over a span
-# enclosing the log (others' load adds to both sides alike).
+# enclosing the log (others' load adds to both sides alike). Then -i 5,
+# started late in its step: the first row known (with a lead of 0.5 s
+# it was measured for 1 s of 5, unknown, and 1.10 of 2.0 core-s logged).
 . "$(dirname "$0")/lib.sh"
 NCPU=$(nproc)
 hz=$(getconf CLK_TCK)
@@ -57,5 +59,33 @@ for ph in 0.55 0.75 0.90; do
 	within "phase $ph: $busy core-s logged <= the $ref /proc/stat counted around the log (+3% + 0.05 + $last of the last row)" \
 		"$busy" '' "$(calc "1.03 * $ref + 0.05 + $last")" "$ref"
 done
+
+# At -i 5 the first deadline is 2.5 s or more after the baseline, so the
+# first row is at least half measured however late in its step the
+# collector starts: at 4.0 s of a 5 s step the start comes a second later
+# (the collector waits for it and reads its baseline again), and the row
+# is measured whole. With a lead of 0.5 s this row was measured for 1 s
+# of 5, and unknown.
+awk -v t="$(now)" 'BEGIN { printf "%.3f\n", 4.0 - (t - 5 * int(t / 5)) }' >"$off"
+b0=$(busy_ticks)
+dir=$(PERFLOG_TEST_CLOCK_OFFSET_FILE=$off $PERFLOG start -o "$SCRATCH/i5" -i 5) ||
+	{ echo "Bail out! start failed"; exit 1; }
+burnt=$($LOADGEN burn 2)
+sleep 4
+$PERFLOG stop "$dir" >/dev/null
+sleep 3
+b1=$(busy_ticks)
+$PERFLOG export "$dir" --csv "$SCRATCH/i5.csv"
+c=$(csv_col "$SCRATCH/i5.csv" "$col")
+first=$(awk -F, -v c="$c" 'NR == 2 { print ($c == "" ? "unknown" : $c) }' "$SCRATCH/i5.csv")
+ok "-i 5, started 4 s into a step: the first row is known ($first)" test "$first" != unknown -a -n "$first"
+busy=$(awk -F, -v c="$c" -v n=$NCPU 'NR > 1 && $c != "" { s += 5 * $c / 100 * n } END { printf "%.3f\n", s }' "$SCRATCH/i5.csv")
+ref=$(awk -v a=$b0 -v b=$b1 -v hz=$hz 'BEGIN { printf "%.3f\n", (b - a) / hz }')
+within "-i 5: $busy core-s logged cover the $burnt s burnt (92%)" \
+	"$busy" "$(calc "0.92 * $burnt")" '' "$burnt"
+# the stop falls 1-2 s into the second row, which is not closed (less
+# than half of it measured): no row stands for time not measured
+within "-i 5: $busy core-s logged <= the $ref /proc/stat counted around the log (+3% + 0.05)" \
+	"$busy" '' "$(calc "1.03 * $ref + 0.05")" "$ref"
 rm -f "$off"
 done_testing

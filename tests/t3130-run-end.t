@@ -115,11 +115,11 @@ $PERFLOG report -v "$Q" >$SCRATCH/quick.rep 2>&1
 is "$?" 0 'the report of its log set works'
 like "$(cat $SCRATCH/quick.rep)" 'Session quick' 'and shows the session'
 # A run writes its begin marker after its collector answers and it has
-# watched its tree: the collector's first deadline is START_LEAD (0.5 s)
-# or more after its baseline and it answers at its set's start at the
+# watched its tree: the collector's first deadline is half a step or
+# more after its baseline (2.5 s at most) and it answers at its set's start at the
 # earliest (collector/setup.c, collector.c wait_for_start), so the
 # marker falls in the set's first row when the run's own steps (its
-# collector's setup, the watch) take less than that lead. A machine that
+# collector's setup, the watch) take less than that lead (0.5 s at -i 1). A machine that
 # holds the run up longer (a clean make check once: 2.26 s from the
 # set's start to the marker, the suites beside it writing) moves the
 # marker on, and no lead would be enough: such a run is told by its own
