@@ -432,8 +432,9 @@ static void raise_nofile(void)
  * device does. The second read (setup.c read_baseline) is the baseline
  * every later sample is a delta from, and the set starts a step before
  * the first aligned deadline (setup.c): from the moment the starter
- * hears of the set a sample can be taken, so a tree watched before the first deadline has
- * its zero row and, ended before it, its last figures at once (a
+ * hears of the set a sample can be taken, so a tree watched before the
+ * first deadline has its zero row and, ended before it, its last
+ * figures at once (a
  * command of 0.3 s that joined a set just started had no rows at all
  * when the baseline waited for that deadline: t3110 'big', t7030).
  */
@@ -458,11 +459,11 @@ static int make_files(struct collector *c, struct perr *e)
  * command without a wait tick); a marker made then would come before the
  * set. With the first deadline half a step ahead (START_LEAD_MAX at
  * most, setup.c) the start, a step before it, may be up to that much
- * ahead of now; the signals that
- * stop us are blocked here. A baseline read before the start is read
- * again at it: the first sample's average would otherwise cover time
- * before the set, and its share of that sample (a load begun once the
- * start returned) would be lost with it (t2105: 1.28 of 1.5 core-s). */
+ * ahead of now; the signals that stop us are blocked here. A baseline
+ * read before the start is read again at it: the first sample's average
+ * would otherwise cover time before the set, and its share of that
+ * sample (a load begun once the start returned) would be lost with it
+ * (t2105: 1.28 of 1.5 core-s). */
 static void wait_for_start(struct collector *c)
 {
 	double at = schedule_deadline(&c->sched) - c->set->interval + 0.002;

@@ -7,7 +7,8 @@
  *   logset_add_instance  (writer_add.c) a file to be: its create job goes
  *                        to the worker (writer_grow.c) and its rows are
  *                        held until the file exists; its counters enter
- *                        perflog.meta then
+ *                        perflog.meta then (logset_add_idle_instance: a
+ *                        watched tree's, its first zeros from its birth)
  *   logset_write_span    (writer_sample.c) the samples: the journal
  *                        first, each file's rows every batch
  *   logset_close_writer  the worker's last jobs, every held row, stop
