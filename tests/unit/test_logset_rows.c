@@ -18,7 +18,8 @@
  *            twenty times, t2100's disk bytes once 25 MB over what the
  *            kernel counted); an instance that joins later likewise; a
  *            watched tree's zeros (logset_add_idle_instance) cover their
- *            row from its start
+ *            row from its start; the same rows replayed from the journal
+ *            of a writer killed before it wrote them
  *
  * Only public API (logset.h), so the test builds against older writers.
  */
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -213,48 +215,73 @@ static int fetch_first(const char *dir, const char *prefix, time_t t0,
 }
 
 /* A check's name with its step. */
-static const char *named(char *buf, const char *what, unsigned step)
+static const char *named(char *buf, const char *what, unsigned step,
+			 int killed)
 {
-	snprintf(buf, 160, "step %u: %s", step, what);
+	snprintf(buf, 160, "step %u%s: %s", step,
+		 killed ? ", the writer killed (the journal replayed)" : "",
+		 what);
 	return buf;
 }
 
-static void first_spans(time_t t0, unsigned step)
+/* The spans of first_spans into set NAME: closed, or (killed) with a
+ * batch of 100, each new file made at once (logset_flush) and the writer
+ * gone as a kill -9 leaves it, so the reader replays the journal's rows.
+ * 0, or -1. */
+static int write_first(const char *name, time_t t0, unsigned step,
+		       int killed)
 {
-	char name[32], dir[512];
 	struct logset_options opt = {
 		.parent = scratch, .name = name, .interval = step,
-		.retention = 3600, .start = t0, .batch = 1,
+		.retention = 3600, .start = t0, .batch = killed ? 100 : 1,
 	};
 	struct logset_writer *w;
-	struct logset_series sys, job, disk;
 	int idx[1] = { 0 };
 	double k = step;	/* the times below are in steps */
 	struct perr e;
-	char msg[160];
-	int bad = 0;
+	int bad = 0, st;
+	pid_t pid = killed ? fork() : 0;
 
-	snprintf(name, sizeof(name), "first%u", step);
-	snprintf(dir, sizeof(dir), "%s/%s", scratch, name);
-	if (logset_create(&opt, &w, &e) < 0 ||
+	if (pid > 0)
+		return waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+		       WEXITSTATUS(st) == 0 ? 0 : -1;
+	if (pid < 0 || logset_create(&opt, &w, &e) < 0 ||
 	    logset_add_instance(w, OBJ_SYSTEM, "", idx, 1, &e) < 0 ||
-	    logset_add_idle_instance(w, OBJ_PROCESS, "job", idx, 1, &e) < 0) {
-		printf("# %s\n", e.msg);
-		OK(0, named(msg, "set made", step));
-		return;
+	    logset_add_idle_instance(w, OBJ_PROCESS, "job", idx, 1, &e) < 0 ||
+	    (killed && logset_flush(w, &e) < 0)) {
+		printf("# %s\n", pid < 0 ? "fork" : e.msg);
+		if (killed)
+			_exit(1);
+		return -1;
 	}
 	/* the baseline at 0.9 of the first row, the watch's zero sample
 	 * then; a late read at 3.6; a disk joins in the sample after it */
 	bad |= span(w, t0 + 0.9 * k, t0 + 1.002 * k, 10, 0, NAN);
 	bad |= span(w, t0 + 1.002 * k, t0 + 2.002 * k, 20, 1, NAN);
 	bad |= span(w, t0 + 2.002 * k, t0 + 3.6 * k, 30, 1, NAN);
-	if (logset_add_instance(w, OBJ_LOGICALDISK, "sdz", idx, 1, &e) < 0)
+	if (logset_add_instance(w, OBJ_LOGICALDISK, "sdz", idx, 1, &e) < 0 ||
+	    (killed && logset_flush(w, &e) < 0))
 		bad = -1;
 	bad |= span(w, t0 + 3.6 * k, t0 + 4.002 * k, 40, 1, 40);
 	bad |= span(w, t0 + 4.002 * k, t0 + 5.002 * k, 50, 1, 50);
 	bad |= span(w, t0 + 5.002 * k, t0 + 6.002 * k, 60, 1, 60);
-	if (logset_close_writer(w, t0 + 6.002 * k, &e) < 0 || bad) {
-		OK(0, named(msg, "written", step));
+	if (killed)
+		_exit(bad ? 1 : 0);
+	if (logset_close_writer(w, t0 + 6.002 * k, &e) < 0)
+		bad = -1;
+	return bad ? -1 : 0;
+}
+
+static void first_spans(time_t t0, unsigned step, int killed)
+{
+	char name[32], dir[512];
+	struct logset_series sys, job, disk;
+	char msg[160];
+
+	snprintf(name, sizeof(name), "first%u%s", step, killed ? "k" : "");
+	snprintf(dir, sizeof(dir), "%s/%s", scratch, name);
+	if (write_first(name, t0, step, killed) < 0) {
+		OK(0, named(msg, "written", step, killed));
 		return;
 	}
 	if (fetch_first(dir, "System\\", t0, t0 + 6 * (time_t)step, &sys) < 0 ||
@@ -262,21 +289,21 @@ static void first_spans(time_t t0, unsigned step)
 			&job) < 0 ||
 	    fetch_first(dir, "LogicalDisk(sdz)\\", t0, t0 + 6 * (time_t)step,
 			&disk) < 0) {
-		OK(0, named(msg, "fetched", step));
+		OK(0, named(msg, "fetched", step, killed));
 		return;
 	}
 	EQ_DBL(at(&sys, t0 + step, 0), NAN, 0,
-	       named(msg, "the first row, a tenth of it measured, is unknown (not the tenth stretched over it)", step));
+	       named(msg, "the first row, a tenth of it measured, is unknown (not the tenth stretched over it)", step, killed));
 	EQ_DBL(at(&sys, t0 + 2 * step, 0), 0.002 * 10 + 0.998 * 20, 1e-5,
-	       named(msg, "the second row holds what covers it", step));
+	       named(msg, "the second row holds what covers it", step, killed));
 	EQ_DBL(at(&job, t0 + step, 0), 0, 1e-9,
-	       named(msg, "the watched tree's zeros cover its first row", step));
+	       named(msg, "the watched tree's zeros cover its first row", step, killed));
 	EQ_DBL(at(&job, t0 + 2 * step, 0), 0.998, 1e-5,
-	       named(msg, "and its second row is its own", step));
+	       named(msg, "and its second row is its own", step, killed));
 	EQ_DBL(at(&disk, t0 + 4 * step, 0), NAN, 0,
-	       named(msg, "a disk that joins with 0.4 of a row measured: that row unknown", step));
+	       named(msg, "a disk that joins with 0.4 of a row measured: that row unknown", step, killed));
 	EQ_DBL(at(&disk, t0 + 5 * step, 0), 0.002 * 40 + 0.998 * 50, 1e-5,
-	       named(msg, "its next row known", step));
+	       named(msg, "its next row known", step, killed));
 	logset_series_free(&sys);
 	logset_series_free(&job);
 	logset_series_free(&disk);
@@ -340,8 +367,10 @@ int main(void)
 	}
 	unknown_read(t0);
 	late_read(t0);
-	first_spans(t0, 1);
-	first_spans(t0, 5);
+	first_spans(t0, 1, 0);
+	first_spans(t0, 5, 0);
+	first_spans(t0, 1, 1);
+	first_spans(t0, 5, 1);
 	first_half(t0);
 	if (rmtree(scratch) != 0)
 		printf("# could not remove %s\n", scratch);
