@@ -30,34 +30,43 @@ busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/s
 now() { date +%s.%N; }
 col='Processor(_Total)\% Processor Time'
 
+# burn_log NAME STEP BURN AFTER: perflog start -i STEP on the clock
+# seam's offset, one core burning BURN s from the moment it returns,
+# AFTER s more, the stop; the CSV read once the clock is past the log's
+# end (the stop closes the row it falls in, up to half a step after its
+# last sample). Sets CSV, C (the column), BURNT, BUSY (the logged busy
+# core-s) and REF (/proc/stat's over a span enclosing the log).
+burn_log() {
+	b0=$(busy_ticks)
+	dir=$(PERFLOG_TEST_CLOCK_OFFSET_FILE=$off $PERFLOG start -o "$SCRATCH/$1" -i "$2") ||
+		{ echo "Bail out! start failed"; exit 1; }
+	BURNT=$($LOADGEN burn "$3")
+	sleep "$4"
+	$PERFLOG stop "$dir" >/dev/null
+	sleep "$(calc "$2 / 2 + 0.6")"
+	b1=$(busy_ticks)
+	CSV=$SCRATCH/$1.csv
+	$PERFLOG export "$dir" --csv "$CSV"
+	C=$(csv_col "$CSV" "$col")
+	BUSY=$(awk -F, -v c="$C" -v n=$NCPU -v s="$2" 'NR > 1 && $c != "" { t += s * $c / 100 * n } END { printf "%.3f\n", t }' "$CSV")
+	REF=$(awk -v a=$b0 -v b=$b1 -v hz=$hz 'BEGIN { printf "%.3f\n", (b - a) / hz }')
+}
+
 for ph in 0.55 0.75 0.90; do
 	awk -v ph=$ph -v t="$(now)" 'BEGIN { printf "%.3f\n", ph - (t - int(t)) }' >"$off"
 	load_begin
-	b0=$(busy_ticks)
-	dir=$(PERFLOG_TEST_CLOCK_OFFSET_FILE=$off $PERFLOG start -o "$SCRATCH/p$ph" -i 1) ||
-		{ echo "Bail out! start failed"; exit 1; }
-	burnt=$($LOADGEN burn 1.5)
-	sleep 0.5
-	$PERFLOG stop "$dir" >/dev/null
-	# the stop closes the row it falls in, up to half a step after its
-	# last sample: the reference's span ends after that row does
-	sleep 1.1
-	b1=$(busy_ticks)
-	load_end "$burnt"
+	burn_log "p$ph" 1 1.5 0.5
+	load_end "$BURNT"
 	diag "phase $ph: $LOAD_FIGS"
-	$PERFLOG export "$dir" --csv "$SCRATCH/p$ph.csv"
-	c=$(csv_col "$SCRATCH/p$ph.csv" "$col")
-	busy=$(awk -F, -v c="$c" -v n=$NCPU 'NR > 1 && $c != "" { s += $c / 100 * n } END { printf "%.3f\n", s }' "$SCRATCH/p$ph.csv")
 	# the closing row's unmeasured part holds its measured part's
 	# average (collector.c closing): up to half of it is others' load
 	# extrapolated, as t2100's csv_edges allows
-	last=$(awk -F, -v c="$c" -v n=$NCPU 'NR > 1 && $c != "" { l = $c / 100 * n } END { printf "%.3f\n", 0.5 * l }' "$SCRATCH/p$ph.csv")
-	ref=$(awk -v a=$b0 -v b=$b1 -v hz=$hz 'BEGIN { printf "%.3f\n", (b - a) / hz }')
-	diag "phase $ph: first rows $(awk -F, -v c="$c" 'NR > 1 && NR < 5 { printf "%s ", ($c == "" ? "U" : sprintf("%.1f%%", $c)) }' "$SCRATCH/p$ph.csv")"
-	within "phase $ph: $busy core-s logged cover the $burnt s burnt (92%)" \
-		"$busy" "$(calc "0.92 * $burnt")" '' "$burnt"
-	within "phase $ph: $busy core-s logged <= the $ref /proc/stat counted around the log (+3% + 0.05 + $last of the last row)" \
-		"$busy" '' "$(calc "1.03 * $ref + 0.05 + $last")" "$ref"
+	last=$(awk -F, -v c="$C" -v n=$NCPU 'NR > 1 && $c != "" { l = $c / 100 * n } END { printf "%.3f\n", 0.5 * l }' "$CSV")
+	diag "phase $ph: first rows $(awk -F, -v c="$C" 'NR > 1 && NR < 5 { printf "%s ", ($c == "" ? "U" : sprintf("%.1f%%", $c)) }' "$CSV")"
+	within "phase $ph: $BUSY core-s logged cover the $BURNT s burnt (92%)" \
+		"$BUSY" "$(calc "0.92 * $BURNT")" '' "$BURNT"
+	within "phase $ph: $BUSY core-s logged <= the $REF /proc/stat counted around the log (+3% + 0.05 + $last of the last row)" \
+		"$BUSY" '' "$(calc "1.03 * $REF + 0.05 + $last")" "$REF"
 done
 
 # At -i 5 the first deadline is 2.5 s or more after the baseline, so the
@@ -67,25 +76,14 @@ done
 # is measured whole. With a lead of 0.5 s this row was measured for 1 s
 # of 5, and unknown.
 awk -v t="$(now)" 'BEGIN { printf "%.3f\n", 4.0 - (t - 5 * int(t / 5)) }' >"$off"
-b0=$(busy_ticks)
-dir=$(PERFLOG_TEST_CLOCK_OFFSET_FILE=$off $PERFLOG start -o "$SCRATCH/i5" -i 5) ||
-	{ echo "Bail out! start failed"; exit 1; }
-burnt=$($LOADGEN burn 2)
-sleep 4
-$PERFLOG stop "$dir" >/dev/null
-sleep 3
-b1=$(busy_ticks)
-$PERFLOG export "$dir" --csv "$SCRATCH/i5.csv"
-c=$(csv_col "$SCRATCH/i5.csv" "$col")
-first=$(awk -F, -v c="$c" 'NR == 2 { print ($c == "" ? "unknown" : $c) }' "$SCRATCH/i5.csv")
+burn_log i5 5 2 4
+first=$(awk -F, -v c="$C" 'NR == 2 { print ($c == "" ? "unknown" : $c) }' "$CSV")
 ok "-i 5, started 4 s into a step: the first row is known ($first)" test "$first" != unknown -a -n "$first"
-busy=$(awk -F, -v c="$c" -v n=$NCPU 'NR > 1 && $c != "" { s += 5 * $c / 100 * n } END { printf "%.3f\n", s }' "$SCRATCH/i5.csv")
-ref=$(awk -v a=$b0 -v b=$b1 -v hz=$hz 'BEGIN { printf "%.3f\n", (b - a) / hz }')
-within "-i 5: $busy core-s logged cover the $burnt s burnt (92%)" \
-	"$busy" "$(calc "0.92 * $burnt")" '' "$burnt"
+within "-i 5: $BUSY core-s logged cover the $BURNT s burnt (92%)" \
+	"$BUSY" "$(calc "0.92 * $BURNT")" '' "$BURNT"
 # the stop falls 1-2 s into the second row, which is not closed (less
 # than half of it measured): no row stands for time not measured
-within "-i 5: $busy core-s logged <= the $ref /proc/stat counted around the log (+3% + 0.05)" \
-	"$busy" '' "$(calc "1.03 * $ref + 0.05")" "$ref"
+within "-i 5: $BUSY core-s logged <= the $REF /proc/stat counted around the log (+3% + 0.05)" \
+	"$BUSY" '' "$(calc "1.03 * $REF + 0.05")" "$REF"
 rm -f "$off"
 done_testing
