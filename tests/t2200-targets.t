@@ -42,8 +42,15 @@ cp -r $F/t1 $R
 start_fg env PERFLOG_PROC_ROOT=$R $PERFLOG start -f -o $SCRATCH/logs -i 1
 ok 'a collector logs the fixture root' test -n "$dir"
 sleep 2.5
-# in place: the collector keeps proc/self/mountstats open
-for f in $(cd $F/t2 && find . -type f); do cat $F/t2/$f > $R/$f; done
+# in place: the collector keeps proc/self/mountstats open. Without
+# truncating (every t2 file is as long as its t1 or longer) and in one
+# write each: `cat > file` truncated it as the shell opened it, then
+# exec'd cat, and a sample that read the empty file in between (a make
+# check beside the other suites: "peak 0 B/s") lost the mounts, so the
+# step came as the first read of mounts new again, with no rate
+for f in $(cd $F/t2 && find . -type f); do
+	dd if=$F/t2/$f of=$R/$f bs=1M conv=notrunc status=none
+done
 sleep 2.5
 $PERFLOG stop "$dir" >/dev/null 2>&1
 wait $fg
