@@ -116,23 +116,23 @@ is "$?" 0 'the report of its log set works'
 like "$(cat $SCRATCH/quick.rep)" 'Session quick' 'and shows the session'
 # A run writes its begin marker after its collector answers and it has
 # watched its tree: the collector's first deadline is half a step or
-# more after its baseline (2.5 s at most) and it answers at its set's start at the
-# earliest (collector/setup.c, collector.c wait_for_start), so the
-# marker falls in the set's first row when the run's own steps (its
-# collector's setup, the watch) take less than that lead (0.5 s at -i 1). A machine that
-# holds the run up longer (a clean make check once: 2.26 s from the
-# set's start to the marker, the suites beside it writing) moves the
-# marker on, and no lead would be enough: such a run is told by its own
-# time, from its start or its set's, whichever is later, to its marker,
-# and tried again, up to three times. The failures of the binary before
-# were quick runs: the marker 0.99-1.01 s after the start (phase .90),
-# or before the start.
+# more after its baseline (2.5 s at most) and it answers at its set's
+# start at the earliest (collector/setup.c, collector.c wait_for_start),
+# so the marker falls in the set's first row when the run's own steps
+# (its collector's setup, the watch) take less than that lead (0.5 s at
+# -i 1). A machine that holds the run up longer (a make check once: 2.26
+# s from the set's start to the marker, the suites beside it writing)
+# moves the marker on, and no lead would be enough: such a run is told
+# by its own time, from its start or its set's, whichever is later, to
+# its marker, and tried again, up to three times. The failures of the
+# binary before were quick runs: the marker 0.99-1.01 s after the start
+# (phase .90), or before the start.
 #
-# first_row_try DIR OFFSET R0 INTERVAL: the marker of the run into DIR
-# against its set's start: sets D (marker - start) and HELD (the run's
-# time to its marker beyond any wait for the start, on the collector's
-# clock: R0 + OFFSET is when the run began there); 0 when D is in
-# [0, INTERVAL)
+# first_row_try DIR OFFSET R0 INTERVAL SESSION: SESSION's begin marker
+# in the set the run made under DIR, against the set's start: sets D
+# (marker - start) and HELD (the run's time to its marker beyond any
+# wait for the start, on the collector's clock: R0 + OFFSET is when the
+# run began there); 0 when D is in [0, INTERVAL)
 first_row_try() {
 	local P st b
 	P=$(ls -d "$1"/*/ 2>/dev/null | head -n 1)
