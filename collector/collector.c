@@ -163,6 +163,16 @@ static void write_held_marks(struct collector *c, double now)
 				 "the held markers are written");
 }
 
+/* The read just taken becomes the baseline the next is a delta from
+ * (the two snapshots trade places: no copy). */
+static void cur_to_prev(struct collector *c)
+{
+	struct raw_snapshot *t = c->prev;
+
+	c->prev = c->cur;
+	c->cur = t;
+}
+
 /* Read, compute and write one sample. stamp and deadline are the next
  * scheduled sample's; the update carries when the counters were really
  * read on the schedule's clock, stamp + (read - deadline), which is before
@@ -170,7 +180,6 @@ static void write_held_marks(struct collector *c, double now)
 static int take_sample(struct collector *c, time_t stamp, double deadline)
 {
 	struct perr pe;
-	struct raw_snapshot *t;
 	double now, when, lap;
 
 	cost_begin(c, &lap);
@@ -214,9 +223,7 @@ static int take_sample(struct collector *c, time_t stamp, double deadline)
 	c->samples++;
 	c->last = (time_t)floor(when);
 	c->last_update = when;
-	t = c->prev;
-	c->prev = c->cur;
-	c->cur = t;
+	cur_to_prev(c);
 	return 0;
 }
 
@@ -434,22 +441,18 @@ static void raise_nofile(void)
  * the first aligned deadline (setup.c): from the moment the starter
  * hears of the set a sample can be taken, so a tree watched before the
  * first deadline has its zero row and, ended before it, its last
- * figures at once (a
- * command of 0.3 s that joined a set just started had no rows at all
- * when the baseline waited for that deadline: t3110 'big', t7030).
+ * figures at once (a command of 0.3 s that joined a set just started
+ * had no rows at all when the baseline waited for that deadline: t3110
+ * 'big', t7030).
  */
 static int make_files(struct collector *c, struct perr *e)
 {
-	struct raw_snapshot *t;
-
 	if (rates_compute(c->prev, c->cur, &c->sample) < 0)
 		return perr_set(e, "unable to compute rates");
 	select_instances(c, c->cur->mono);
 	if (logset_flush(c->w, e) < 0 || logset_failing(c->w, e))
 		return -1;
-	t = c->prev;
-	c->prev = c->cur;
-	c->cur = t;
+	cur_to_prev(c);
 	return 0;
 }
 
@@ -468,7 +471,6 @@ static void wait_for_start(struct collector *c)
 {
 	double at = schedule_deadline(&c->sched) - c->set->interval + 0.002;
 	double now = util_monotonic();
-	struct raw_snapshot *t;
 	struct perr pe;
 
 	if (now >= at)
@@ -482,9 +484,7 @@ static void wait_for_start(struct collector *c)
 	snapshot_reset(c->cur);
 	if (source_read(c->proc, c->cur, &pe) < 0)
 		return;		/* the first baseline stays */
-	t = c->prev;
-	c->prev = c->cur;
-	c->cur = t;
+	cur_to_prev(c);
 }
 
 /* A start that failed (its set not made whole: a full disk; set up only

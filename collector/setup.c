@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +105,7 @@ int collector_setup(struct collector *c, struct perr *e)
 	mono = util_monotonic();
 	wall = collector_clock();
 	schedule_init(&c->sched, s->interval, mono, wall,
-		      s->interval / 2.0 < START_LEAD_MAX ? s->interval / 2.0 :
-		      START_LEAD_MAX);
+		      fmin(s->interval / 2.0, START_LEAD_MAX));
 	memset(&lo, 0, sizeof(lo));
 	lo.parent = parent;
 	if (s->name[0])
